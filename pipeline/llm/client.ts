@@ -1,0 +1,451 @@
+/**
+ * The one LLM client every stage calls through. How the pieces fit:
+ *
+ *   chat(req) ─ roster lookup (roster.ts: endpoints, keys by env-var name, active flags)
+ *     ├─ offline model → the registered OfflineHandler (counted, never stored)
+ *     ├─ cache key (request-key.ts: model id + messages + params + response format + repeat;
+ *     │   blobs registered with client.blob() enter by a hash computed once)
+ *     ├─ hit in the call store (call-store.ts: append-only JSONL, fsync'd before use) → no HTTP
+ *     ├─ identical call already in flight → shares its answer
+ *     ├─ estimate mode → counted for estimateReport(), not sent
+ *     ├─ context check (tokens.ts) → failure row "context overflow (N tokens > window W)"
+ *     ├─ batch model or stage → batch.ts (JSONL, upload, create, poll; resumable by batch id)
+ *     └─ live: pick the least busy replica; its semaphore and rpm/tpm buckets (flow-control.ts);
+ *         one attempt through the openai SDK (openai-transport.ts); retries with backoff,
+ *         jitter and Retry-After (retry.ts); the answer or the final failure is appended to
+ *         the call store, whose lines are also the warehouse view llm_calls (call-log.ts).
+ *
+ * Failures are returned, never thrown, and never cached: a rerun asks again, which is how
+ * `cdp run --retry-failed` fills failed rows in. Keys are read from the environment at call
+ * time, kept only in memory, and redacted from every error text.
+ */
+import type OpenAI from 'openai';
+import { join } from 'node:path';
+import { BatchRunner, DEFAULT_BATCH, type BatchItemMeta, type BatchOutcome } from './batch.ts';
+import { CallStore, type CallRecord } from './call-store.ts';
+import { Semaphore, TokenBucket } from './flow-control.ts';
+import { chatAttempt, classifyError, makeSdk, type AttemptResult } from './openai-transport.ts';
+import { callKey, promptHash, sha256Hex } from './request-key.ts';
+import { DEFAULT_RETRY, retryDelayMs } from './retry.ts';
+import { redact, resolveRoster } from './roster.ts';
+import { countTokens, tokenUpperBound, TOKENS_PER_MESSAGE, TOKENS_PER_REPLY } from './tokens.ts';
+import type {
+  BatchPolicy,
+  CallCounters,
+  ChatMessage,
+  ChatRequest,
+  ChatResult,
+  ContentPart,
+  EstimateRow,
+  LlmClient,
+  LlmStageClient,
+  ModelSpec,
+  OfflineHandler,
+  RetryPolicy,
+} from './types.ts';
+
+export interface LlmClientOptions {
+  /** Directory holding `calls/` (cache and call log) and `batches/` (batch manifests). */
+  cacheDir: string;
+  /** The declared roster; the client resolves it against `env` (see resolveRoster). */
+  roster: readonly ModelSpec[];
+  offlineHandlers?: Record<string, OfflineHandler>;
+  env?: NodeJS.ProcessEnv;
+  /** `estimate`: misses are counted and priced, never sent. */
+  mode?: 'live' | 'estimate';
+  fetch?: typeof fetch;
+  log?: (line: string) => void;
+  retry?: Partial<RetryPolicy>;
+  batch?: Partial<BatchPolicy>;
+  /** Stages whose misses go through the Batch API whatever the model says. */
+  batchStages?: readonly string[];
+  /** Per-attempt timeout when the model sets none (default 10 minutes: long generations are normal). */
+  timeoutMs?: number;
+  /** Output tokens assumed per call in estimates when neither request nor model says (default 512). */
+  expectedOutputTokens?: number;
+  /** Source of jitter; tests pass a fixed one. */
+  random?: () => number;
+}
+
+const DEFAULT_CONCURRENCY = 8;
+const UNSTAGED = 'unstaged';
+
+function zeroCounters(): CallCounters {
+  return { calls: 0, cached: 0, failed: 0, inputTokens: 0, outputTokens: 0, estimatedCostUsd: 0 };
+}
+
+interface Replica {
+  baseURL: string;
+  modelId: string;
+  sem: Semaphore;
+  rpm: TokenBucket | null;
+  tpm: TokenBucket | null;
+}
+
+/** Creates the client. Opening indexes the call store, so create one per run and `close()` it. */
+export function createLlmClient(opts: LlmClientOptions): LlmClient {
+  return new Client(opts);
+}
+
+class Client implements LlmClient {
+  private readonly env: NodeJS.ProcessEnv;
+  private readonly models = new Map<string, ModelSpec>();
+  private readonly store: CallStore;
+  private readonly retryPolicy: RetryPolicy;
+  private readonly replicas = new Map<string, Replica[]>();
+  private readonly sdks = new Map<string, OpenAI>();
+  private readonly blobs = new Map<string, { text: string; bytes: number; tokens?: number }>();
+  private readonly inflight = new Map<string, Promise<ChatResult>>();
+  private readonly stageCounters = new Map<string, CallCounters>();
+  private readonly total = zeroCounters();
+  private readonly estimates = new Map<string, EstimateRow>();
+  private readonly batchStages: Set<string>;
+  private readonly log: (line: string) => void;
+  private readonly random: () => number;
+  private batchRunner: BatchRunner | null = null;
+  private rr = 0;
+  private closed = false;
+
+  constructor(private readonly o: LlmClientOptions) {
+    this.env = o.env ?? process.env;
+    for (const m of resolveRoster(o.roster, this.env)) this.models.set(m.name, m);
+    this.store = CallStore.open(o.cacheDir);
+    this.retryPolicy = { ...DEFAULT_RETRY, ...o.retry };
+    this.batchStages = new Set(o.batchStages ?? []);
+    this.log = o.log ?? (() => {});
+    this.random = o.random ?? Math.random;
+  }
+
+  roster(): ModelSpec[] {
+    return [...this.models.values()].map((m) => ({ ...m }));
+  }
+
+  blob(text: string): ContentPart {
+    const id = sha256Hex(text);
+    if (!this.blobs.has(id)) this.blobs.set(id, { text, bytes: tokenUpperBound(text) });
+    return { type: 'blob', blob: id };
+  }
+
+  forStage(stage: string): LlmStageClient {
+    return {
+      stage,
+      chat: (req) => this.chat({ ...req, stage }),
+      blob: (text) => this.blob(text),
+      counters: () => ({ ...this.countersOf(stage) }),
+    };
+  }
+
+  counters(): CallCounters {
+    return { ...this.total };
+  }
+
+  estimateReport(): EstimateRow[] {
+    return [...this.estimates.values()].map((r) => ({ ...r })).sort((a, b) => a.stage.localeCompare(b.stage) || a.model.localeCompare(b.model));
+  }
+
+  async flushBatches(): Promise<void> {
+    await this.batchRunner?.flush();
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    await this.flushBatches();
+    while (this.inflight.size) await Promise.allSettled([...this.inflight.values()]);
+    this.closed = true;
+    await this.store.close();
+  }
+
+  async chat(req: ChatRequest): Promise<ChatResult> {
+    if (this.closed) throw new Error('llm client: chat() after close(); create a new client for a new run');
+    const spec = this.models.get(req.model);
+    if (!spec) throw new Error(`llm client: model "${req.model}" is not in the roster (known: ${[...this.models.keys()].join(', ')})`);
+    const stage = req.stage ?? UNSTAGED;
+    const counters = this.countersOf(stage);
+    counters.calls++;
+    this.total.calls++;
+    const fail = (error: string, attempts: number): ChatResult => {
+      counters.failed++;
+      this.total.failed++;
+      return { ok: false, error, attempts };
+    };
+
+    if (spec.provider === 'offline') return this.offline(spec, req, stage, fail);
+    if (!spec.active) return fail(`model ${spec.name} is inactive: ${spec.inactiveReason ?? 'no endpoint configured'}`, 0);
+
+    const modelId = spec.modelId ?? spec.name;
+    const params = { ...spec.params, ...req.params };
+    const prompt = promptHash(req.messages);
+    const repeat = req.repeat ?? 0;
+    if (!Number.isInteger(repeat) || repeat < 0) throw new Error(`llm client: repeat must be a non-negative integer, got ${repeat}`);
+    const key = callKey(modelId, prompt, params, req.responseFormat, repeat);
+
+    const hit = this.store.get(key);
+    if (hit) {
+      counters.cached++;
+      this.total.cached++;
+      return { ok: true, text: hit.text, cached: true, usage: { inputTokens: hit.inputTokens, outputTokens: hit.outputTokens }, latencyMs: hit.latencyMs };
+    }
+    const same = this.inflight.get(key);
+    if (same) {
+      const r = await same;
+      if (r.ok) {
+        counters.cached++;
+        this.total.cached++;
+        return { ...r, cached: true };
+      }
+      return fail(r.error, 0);
+    }
+
+    if (this.o.mode === 'estimate') {
+      this.addEstimate(spec, stage, req, params);
+      return { ok: false, error: 'estimate only: not sent', attempts: 0 };
+    }
+
+    const meta: BatchItemMeta = { key, model: spec.name, modelId, stage, promptHash: prompt, repeat };
+    const run = this.send(spec, req, params, meta);
+    this.inflight.set(key, run);
+    let r: ChatResult;
+    try {
+      r = await run;
+    } finally {
+      this.inflight.delete(key);
+    }
+    if (!r.ok) return fail(r.error, r.attempts);
+    const cost = this.costOf(spec, r.usage.inputTokens, r.usage.outputTokens);
+    for (const c of [counters, this.total]) {
+      c.inputTokens += r.usage.inputTokens;
+      c.outputTokens += r.usage.outputTokens;
+      c.estimatedCostUsd += cost;
+    }
+    return r;
+  }
+
+  private async offline(spec: ModelSpec, req: ChatRequest, stage: string, fail: (e: string, a: number) => ChatResult): Promise<ChatResult> {
+    const handler = this.o.offlineHandlers?.[spec.name];
+    if (!handler) return fail(`no offline handler registered for simulated model ${spec.name}; pass offlineHandlers to createLlmClient`, 0);
+    if (!spec.active) return fail(`model ${spec.name} is inactive: ${spec.inactiveReason ?? 'disabled'}`, 0);
+    const t0 = performance.now();
+    try {
+      const text = await handler({ ...req, stage, messages: req.messages.map((m) => ({ role: m.role, content: this.flatten(m.content) })) });
+      return { ok: true, text, cached: false, usage: { inputTokens: 0, outputTokens: 0 }, latencyMs: performance.now() - t0 };
+    } catch (err) {
+      return fail(`offline handler for ${spec.name} failed: ${(err as Error).message}`, 1);
+    }
+  }
+
+  /** Context check, then batch or live sending; records the outcome durably before returning it. */
+  private async send(spec: ModelSpec, req: ChatRequest, params: Record<string, unknown>, meta: BatchItemMeta): Promise<ChatResult> {
+    const messages = req.messages.map((m) => ({ role: m.role, content: this.flatten(m.content) }));
+    const reserve = Number(params.max_completion_tokens ?? params.max_tokens ?? 0) || 0;
+    let inputBound = TOKENS_PER_REPLY;
+    for (const m of req.messages) inputBound += TOKENS_PER_MESSAGE + this.boundOf(m.content);
+    if (spec.contextWindow && inputBound + reserve > spec.contextWindow) {
+      const exact = this.exactTokens(req.messages) + reserve;
+      if (exact > spec.contextWindow) {
+        const error = `context overflow (${exact} tokens > window ${spec.contextWindow})`;
+        await this.record(meta, { status: 'failed', error, attempts: 0, latencyMs: 0, inputTokens: exact, outputTokens: 0 });
+        return { ok: false, error, attempts: 0 };
+      }
+    }
+    const body: Record<string, unknown> = { ...params, model: meta.modelId, messages };
+    if (req.responseFormat) body.response_format = req.responseFormat;
+
+    if (spec.batch || this.batchStages.has(meta.stage)) return this.viaBatch(spec, meta, body);
+
+    const expectedOut = req.expectedOutputTokens ?? spec.expectedOutputTokens ?? this.o.expectedOutputTokens ?? 512;
+    const tpmCost = Math.ceil(inputBound / 4) + (reserve || expectedOut);
+    const t0 = performance.now();
+    let attempts = 0;
+    let last: AttemptResult | null = null;
+    while (attempts < this.retryPolicy.maxAttempts) {
+      attempts++;
+      const rep = this.pickReplica(spec);
+      await rep.sem.acquire();
+      try {
+        await rep.rpm?.take(1);
+        await rep.tpm?.take(tpmCost);
+        last = await chatAttempt(this.sdkFor(rep.baseURL, spec), body, spec.timeoutMs ?? this.o.timeoutMs ?? 600_000);
+      } finally {
+        rep.sem.release();
+      }
+      if (last.ok) break;
+      if (!last.retryable || attempts >= this.retryPolicy.maxAttempts) break;
+      const wait = retryDelayMs(this.retryPolicy, attempts, last, this.random);
+      this.log(`llm: ${spec.name} ${last.reason}; attempt ${attempts + 1}/${this.retryPolicy.maxAttempts} in ${wait} ms`);
+      await new Promise((r) => setTimeout(r, wait));
+    }
+    const latencyMs = Math.round(performance.now() - t0);
+    if (last!.ok) {
+      const a = last as Extract<AttemptResult, { ok: true }>;
+      await this.record(meta, { status: 'ok', text: a.text, attempts, latencyMs, inputTokens: a.inputTokens, outputTokens: a.outputTokens });
+      return { ok: true, text: a.text, cached: false, usage: { inputTokens: a.inputTokens, outputTokens: a.outputTokens }, latencyMs };
+    }
+    const f = last as Extract<AttemptResult, { ok: false }>;
+    const error = this.redactKeys(f.retryable ? `${f.reason} after ${attempts} attempt${attempts === 1 ? '' : 's'}` : `${f.reason} (not retried)`);
+    await this.record(meta, { status: 'failed', error, attempts, latencyMs, inputTokens: 0, outputTokens: 0 });
+    return { ok: false, error, attempts };
+  }
+
+  private async viaBatch(spec: ModelSpec, meta: BatchItemMeta, body: Record<string, unknown>): Promise<ChatResult> {
+    const runner = this.batches();
+    const t0 = performance.now();
+    const out = await runner.request(this.pickReplica(spec).baseURL, meta, body);
+    if (out.ok) return { ok: true, text: out.text, cached: false, usage: { inputTokens: out.inputTokens, outputTokens: out.outputTokens }, latencyMs: Math.round(performance.now() - t0) };
+    return { ok: false, error: this.redactKeys(out.reason), attempts: 1 };
+  }
+
+  private batches(): BatchRunner {
+    this.batchRunner ??= new BatchRunner({
+      cacheDir: this.o.cacheDir,
+      policy: { ...DEFAULT_BATCH, ...this.o.batch },
+      sdkFor: (baseURL) => {
+        const spec = [...this.models.values()].find((m) => m.baseURLs?.includes(baseURL));
+        return this.sdkFor(baseURL, spec);
+      },
+      withRetries: (what, op) => this.withRetries(what, op),
+      record: (meta, o: BatchOutcome) =>
+        this.record(
+          meta,
+          o.ok
+            ? { status: 'ok', text: o.text, attempts: 1, latencyMs: 0, inputTokens: o.inputTokens, outputTokens: o.outputTokens, batchId: o.batchId }
+            : { status: 'failed', error: this.redactKeys(o.reason), attempts: 1, latencyMs: 0, inputTokens: 0, outputTokens: 0, batchId: o.batchId },
+        ),
+      log: this.log,
+    });
+    return this.batchRunner;
+  }
+
+  /** Retries a non-chat API operation (batch upload, create, poll, download) under the same policy. */
+  private async withRetries<T>(what: string, op: () => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await op();
+      } catch (err) {
+        const f = classifyError(err);
+        if (!f.retryable || attempt >= this.retryPolicy.maxAttempts) throw new Error(this.redactKeys(`${what}: ${f.reason} after ${attempt} attempt(s)`));
+        await new Promise((r) => setTimeout(r, retryDelayMs(this.retryPolicy, attempt, f, this.random)));
+      }
+    }
+  }
+
+  private record(meta: BatchItemMeta, r: Pick<CallRecord, 'status' | 'attempts' | 'latencyMs' | 'inputTokens' | 'outputTokens' | 'error' | 'text' | 'batchId'>): Promise<void> {
+    return this.store.append({ ...meta, ...r, ts: new Date().toISOString() });
+  }
+
+  private pickReplica(spec: ModelSpec): Replica {
+    const modelId = spec.modelId ?? spec.name;
+    let reps = this.replicas.get(spec.name);
+    if (!reps) {
+      // Replicas are shared by models that send the same id to the same server.
+      reps = (spec.baseURLs ?? []).map((baseURL) => {
+        const shared = [...this.replicas.values()].flat().find((r) => r.baseURL === baseURL && r.modelId === modelId);
+        if (shared) return shared;
+        const r: Replica = {
+          baseURL,
+          modelId,
+          sem: new Semaphore(spec.concurrency ?? DEFAULT_CONCURRENCY),
+          rpm: spec.rpm ? new TokenBucket(spec.rpm) : null,
+          tpm: spec.tpm ? new TokenBucket(spec.tpm) : null,
+        };
+        return r;
+      });
+      if (!reps.length) throw new Error(`llm client: model ${spec.name} is active but has no base URL`);
+      this.replicas.set(spec.name, reps);
+    }
+    if (reps.length === 1) return reps[0];
+    let best = reps[this.rr++ % reps.length];
+    for (const r of reps) if (r.sem.inUse < best.sem.inUse) best = r;
+    return best;
+  }
+
+  private sdkFor(baseURL: string, spec: ModelSpec | undefined): OpenAI {
+    // The key is read now, at call time, so a rotated key takes effect without a restart.
+    const apiKey = (spec?.apiKeyEnv && this.env[spec.apiKeyEnv]) || '';
+    const id = `${baseURL}\u0000${apiKey}`;
+    let sdk = this.sdks.get(id);
+    if (!sdk) this.sdks.set(id, (sdk = makeSdk({ baseURL, apiKey, fetch: this.o.fetch })));
+    return sdk;
+  }
+
+  private redactKeys(text: string): string {
+    const secrets = [...this.models.values()].map((m) => (m.apiKeyEnv ? this.env[m.apiKeyEnv] : undefined));
+    return redact(text, secrets);
+  }
+
+  private flatten(content: string | ContentPart[]): string {
+    if (typeof content === 'string') return content;
+    let s = '';
+    for (const p of content) {
+      if (p.type === 'text') s += p.text;
+      else {
+        const b = this.blobs.get(p.blob);
+        if (!b) throw new Error(`llm client: blob ${p.blob.slice(0, 12)}… is not registered with this client; create it with client.blob(text)`);
+        s += b.text;
+      }
+    }
+    return s;
+  }
+
+  private boundOf(content: string | ContentPart[]): number {
+    if (typeof content === 'string') return tokenUpperBound(content);
+    let n = 0;
+    for (const p of content) n += p.type === 'text' ? tokenUpperBound(p.text) : (this.blobs.get(p.blob)?.bytes ?? 0);
+    return n;
+  }
+
+  private exactTokens(messages: readonly ChatMessage[]): number {
+    let n = TOKENS_PER_REPLY;
+    for (const m of messages) {
+      n += TOKENS_PER_MESSAGE;
+      if (typeof m.content === 'string') n += countTokens(m.content);
+      else
+        for (const p of m.content) {
+          if (p.type === 'text') n += countTokens(p.text);
+          else {
+            const b = this.blobs.get(p.blob);
+            if (!b) throw new Error(`llm client: blob ${p.blob.slice(0, 12)}… is not registered with this client`);
+            b.tokens ??= countTokens(b.text); // counted once per blob, like its hash
+            n += b.tokens;
+          }
+        }
+    }
+    return n;
+  }
+
+  private addEstimate(spec: ModelSpec, stage: string, req: ChatRequest, params: Record<string, unknown>): void {
+    const inputTokens = this.exactTokens(req.messages);
+    const reserve = Number(params.max_completion_tokens ?? params.max_tokens ?? 0) || 0;
+    const outputTokens = req.expectedOutputTokens ?? spec.expectedOutputTokens ?? this.o.expectedOutputTokens ?? (reserve ? Math.min(reserve, 512) : 512);
+    const id = `${stage}\u0000${spec.name}`;
+    let row = this.estimates.get(id);
+    const priced = !!spec.price && (spec.price.inputPerMTok > 0 || spec.price.outputPerMTok > 0);
+    if (!row) this.estimates.set(id, (row = { stage, model: spec.name, calls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, priced }));
+    const cost = this.costOf(spec, inputTokens, outputTokens);
+    row.calls++;
+    row.inputTokens += inputTokens;
+    row.outputTokens += outputTokens;
+    row.costUsd += cost;
+    const c = this.countersOf(stage);
+    for (const k of [c, this.total]) {
+      k.inputTokens += inputTokens;
+      k.outputTokens += outputTokens;
+      k.estimatedCostUsd += cost;
+    }
+  }
+
+  private costOf(spec: ModelSpec, inputTokens: number, outputTokens: number): number {
+    if (!spec.price) return 0;
+    return (inputTokens * spec.price.inputPerMTok + outputTokens * spec.price.outputPerMTok) / 1e6;
+  }
+
+  private countersOf(stage: string): CallCounters {
+    let c = this.stageCounters.get(stage);
+    if (!c) this.stageCounters.set(stage, (c = zeroCounters()));
+    return c;
+  }
+}
+
+/** Where the client keeps its files, for the runner's store layout and for `llmCallsRelation`. */
+export function llmCacheLayout(cacheDir: string): { calls: string; batches: string } {
+  return { calls: join(cacheDir, 'calls'), batches: join(cacheDir, 'batches') };
+}

@@ -1,0 +1,44 @@
+/**
+ * Content addresses for calls. The cache key covers what determines an answer and nothing
+ * that does not: the model id, the messages, every sampling parameter, the response format
+ * and the repeat index. Endpoints, keys and stage names stay out of it, so moving a model to
+ * another replica or provider of the same id keeps its cache. Shared blobs enter by their own
+ * hash, computed once when registered, so a 40K-token guideline is not rehashed per call.
+ */
+import { createHash } from 'node:crypto';
+import type { ChatMessage } from './types.ts';
+
+export function sha256Hex(s: string): string {
+  return createHash('sha256').update(s).digest('hex');
+}
+
+/** JSON with object keys sorted at every depth, so equal values hash equally. */
+export function canonicalJson(v: unknown): string {
+  if (v === null || typeof v !== 'object') return JSON.stringify(v) ?? 'null';
+  if (Array.isArray(v)) return '[' + v.map(canonicalJson).join(',') + ']';
+  const o = v as Record<string, unknown>;
+  const keys = Object.keys(o).filter((k) => o[k] !== undefined).sort();
+  return '{' + keys.map((k) => JSON.stringify(k) + ':' + canonicalJson(o[k])).join(',') + '}';
+}
+
+/** Hash of the messages alone (the `prompt_hash` of the call log). */
+export function promptHash(messages: readonly ChatMessage[]): string {
+  const h = createHash('sha256');
+  for (const m of messages) {
+    // Length prefixes keep the encoding unambiguous whatever the texts contain.
+    h.update(`${m.role}:`);
+    if (typeof m.content === 'string') h.update(`s${m.content.length}:`).update(m.content);
+    else
+      for (const p of m.content) {
+        if (p.type === 'blob') h.update(`b:${p.blob}`);
+        else h.update(`t${p.text.length}:`).update(p.text);
+      }
+    h.update(';');
+  }
+  return h.digest('hex');
+}
+
+/** The cache key: 64 hex characters. */
+export function callKey(modelId: string, prompt: string, params: Record<string, unknown>, responseFormat: unknown, repeat: number): string {
+  return sha256Hex(`cdp-llm-v1\u0000${modelId}\u0000${prompt}\u0000${canonicalJson(params)}\u0000${canonicalJson(responseFormat ?? null)}\u0000${repeat}`);
+}

@@ -1,0 +1,145 @@
+/**
+ * The shapes the LLM client shares with the runner and the stages. Plain data only; the
+ * client (client.ts) is the one place that gives them behaviour.
+ */
+
+export type LlmRole = 'builder' | 'evaluated' | 'patient' | 'judge';
+
+/** One row of the model roster: everything needed to call a model and to account for it. */
+export interface ModelSpec {
+  /** The name used everywhere in outputs and in `ChatRequest.model`. */
+  name: string;
+  roles: LlmRole[];
+  provider: 'openai-compatible' | 'offline';
+  /** Replicas of one server (`…/v1`); calls are spread over them. */
+  baseURLs?: string[];
+  /** Name of an environment variable holding comma-separated base URLs (overrides `baseURLs`). */
+  baseURLEnv?: string;
+  /** Name (never the value) of the environment variable that holds the API key. */
+  apiKeyEnv?: string;
+  /** The key may be absent (local servers); otherwise a missing key leaves the model inactive. */
+  apiKeyOptional?: boolean;
+  /** The id sent to the server; defaults to `name`. */
+  modelId?: string;
+  /** Default sampling parameters, merged under each request's `params`. */
+  params?: Record<string, unknown>;
+  /** Tokens the model accepts (input plus requested output). */
+  contextWindow?: number;
+  /** Requests in flight per replica. */
+  concurrency?: number;
+  /** Requests per minute per replica. */
+  rpm?: number;
+  /** Tokens per minute per replica (input estimate plus expected output). */
+  tpm?: number;
+  /** USD per million tokens. */
+  price?: { inputPerMTok: number; outputPerMTok: number };
+  /** Output tokens to assume per call when estimating (default 512). */
+  expectedOutputTokens?: number;
+  /** Send cache misses through the OpenAI Batch API instead of one request each. */
+  batch?: boolean;
+  /** Per-attempt timeout in milliseconds. */
+  timeoutMs?: number;
+  /** An offline agent standing in for an LLM; labelled as simulated in every output. */
+  simulated?: boolean;
+  /** `false` disables a model; `resolveRoster` sets it from the endpoint configuration. */
+  active?: boolean;
+  /** Why the model is inactive, written by `resolveRoster`. */
+  inactiveReason?: string;
+  /** Free text shown in roster listings (provenance, price notes). */
+  note?: string;
+}
+
+/** Text inline, or a shared blob registered once with `client.blob(text)` and hashed once. */
+export type ContentPart = { type: 'text'; text: string } | { type: 'blob'; blob: string };
+
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string | ContentPart[];
+}
+
+export interface ChatRequest {
+  /** Roster name. */
+  model: string;
+  messages: ChatMessage[];
+  /** Sampling parameters for this call, over the model's defaults. */
+  params?: Record<string, unknown>;
+  /** Sent as `response_format`. */
+  responseFormat?: Record<string, unknown>;
+  /** Repeat index: repeats of one prompt are distinct calls and distinct cache entries. */
+  repeat?: number;
+  /** Stage tag for the call log; `forStage` views set it. */
+  stage?: string;
+  /** Output tokens to assume when estimating this call. */
+  expectedOutputTokens?: number;
+}
+
+export type ChatResult =
+  | { ok: true; text: string; cached: boolean; usage: { inputTokens: number; outputTokens: number }; latencyMs: number }
+  | { ok: false; error: string; attempts: number };
+
+/** Answers an offline (simulated) model's calls in-process. */
+export type OfflineHandler = (req: ChatRequest) => string | Promise<string>;
+
+export interface CallCounters {
+  calls: number;
+  cached: number;
+  failed: number;
+  inputTokens: number;
+  outputTokens: number;
+  estimatedCostUsd: number;
+}
+
+/** One line of `cdp estimate`: what the cache misses of a stage would cost on a model. */
+export interface EstimateRow {
+  stage: string;
+  model: string;
+  calls: number;
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number;
+  /** False when the model's price is unknown (0 in the roster). */
+  priced: boolean;
+}
+
+export interface RetryPolicy {
+  /** Attempts per call, including the first. */
+  maxAttempts: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+  /** Longest Retry-After honoured; longer waits are capped to this. */
+  maxRetryAfterMs: number;
+}
+
+export interface BatchPolicy {
+  /** Misses collected for this long are submitted as one batch. */
+  windowMs: number;
+  /** A batch is submitted as soon as it holds this many requests. */
+  maxRequests: number;
+  pollIntervalMs: number;
+  completionWindow: '24h';
+}
+
+export interface LlmClient {
+  chat(req: ChatRequest): Promise<ChatResult>;
+  /** Registers a large shared text once; reference the returned part from messages. */
+  blob(text: string): ContentPart;
+  /** A view that tags calls with `stage` and keeps its own counters. */
+  forStage(stage: string): LlmStageClient;
+  /** Totals over every stage. */
+  counters(): CallCounters;
+  /** Per stage × model rows of the misses seen in estimate mode. */
+  estimateReport(): EstimateRow[];
+  /** The resolved roster (keys never included). */
+  roster(): ModelSpec[];
+  /** Submits pending batch requests now instead of waiting for the batch window. */
+  flushBatches(): Promise<void>;
+  /** Waits for calls in flight and makes every completed call durable. */
+  close(): Promise<void>;
+}
+
+export interface LlmStageClient {
+  readonly stage: string;
+  chat(req: ChatRequest): Promise<ChatResult>;
+  blob(text: string): ContentPart;
+  counters(): CallCounters;
+}
