@@ -1,0 +1,41 @@
+/**
+ * What a project adds to `cdp` beyond the generic commands: its own subcommands (such as
+ * `cdp ingest`) and the LLM client its stages use. Both are named exports of dag.config.ts,
+ * so the runner itself stays free of anything the benchmark is about.
+ */
+import { pathToFileURL } from 'node:url';
+import type { Command } from 'commander';
+import type { Project } from './load.ts';
+import { findConfig } from './load.ts';
+import type { LlmLike } from '../exec/executor.ts';
+
+export type RegisterCommand = (program: Command, project: () => Promise<Project>) => void;
+
+export interface RunLlm {
+  client: LlmLike;
+  /** Warehouse views the client contributes (name → SQL relation), e.g. llm_calls. */
+  views(): Record<string, string>;
+  close(): Promise<void>;
+}
+
+export interface Extensions {
+  commands: RegisterCommand[];
+  llmClient?: (project: Project) => Promise<RunLlm | undefined>;
+}
+
+let loaded: Promise<Extensions> | null = null;
+
+export function extensionCommands(): Promise<Extensions> {
+  loaded ??= (async () => {
+    let file: string;
+    try {
+      const i = process.argv.indexOf('--config');
+      file = findConfig(process.cwd(), i > 0 ? process.argv[i + 1] : undefined);
+    } catch {
+      return { commands: [] }; // outside a project only the generic commands exist
+    }
+    const mod = (await import(pathToFileURL(file).href)) as { cliCommands?: RegisterCommand[]; llmClient?: Extensions['llmClient'] };
+    return { commands: mod.cliCommands ?? [], llmClient: mod.llmClient };
+  })();
+  return loaded;
+}

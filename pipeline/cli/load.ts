@@ -1,0 +1,38 @@
+/** Finds and loads a project's dag.config.ts, resolved and validated, with its workspace. */
+import { existsSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { DagConfig } from '../dag/define.ts';
+import { resolveDag, type ResolvedDag } from '../dag/validate.ts';
+import { workspaceFor, type Workspace } from '../exec/workspace.ts';
+
+export interface Project {
+  dag: ResolvedDag;
+  ws: Workspace;
+}
+
+/** The nearest dag.config.ts at or above `from`, unless a path is given. */
+export function findConfig(from: string, explicit?: string): string {
+  if (explicit) {
+    const p = resolve(from, explicit);
+    if (!existsSync(p)) throw new Error(`config file ${p} does not exist`);
+    return p;
+  }
+  let dir = resolve(from);
+  for (;;) {
+    const p = resolve(dir, 'dag.config.ts');
+    if (existsSync(p)) return p;
+    const up = dirname(dir);
+    if (up === dir) throw new Error(`no dag.config.ts in ${from} or any parent directory; run cdp inside a project or pass --config`);
+    dir = up;
+  }
+}
+
+export async function loadProject(opts: { cwd?: string; config?: string } = {}): Promise<Project> {
+  const file = findConfig(opts.cwd ?? process.cwd(), opts.config);
+  const mod = (await import(pathToFileURL(file).href)) as { default?: DagConfig };
+  if (!mod.default) throw new Error(`${file} must export default defineDag({...})`);
+  const root = dirname(file);
+  const dag = await resolveDag(mod.default, root);
+  return { dag, ws: workspaceFor(root, mod.default) };
+}

@@ -1,0 +1,159 @@
+/**
+ * The `cdp` command line. Each command is a thin shell over a function of its own module;
+ * this file only parses arguments and maps outcomes to output and exit codes.
+ */
+import { Command, Option } from 'commander';
+import { loadProject, type Project } from './load.ts';
+import { runDag, type RunSummary, type StageResult } from '../exec/executor.ts';
+import { progressSink, describeResult } from './progress.ts';
+import { renderDag, type DagFormat } from './render-dag.ts';
+import { explainStage } from './explain.ts';
+import { queryWarehouse, formatTable } from './sql.ts';
+import { cleanStore } from './clean.ts';
+import { extensionCommands } from './extensions.ts';
+
+const program = new Command();
+program.name('cdp').description('Run and inspect the MEGA-CDP pipeline DAG').option('--config <file>', 'path to dag.config.ts (default: nearest one above the current directory)');
+
+function out(s: string): void {
+  process.stdout.write(s);
+}
+
+async function project(): Promise<Project> {
+  return loadProject({ config: program.opts().config });
+}
+
+function jsonSummary(s: RunSummary): string {
+  const stages = s.stages.map((r: StageResult) => ({
+    stage: r.stage,
+    status: r.status,
+    rowsComputed: r.rowsComputed,
+    rowsReused: r.rowsReused,
+    rowsFailed: r.rowsFailed,
+    llmCalls: r.llmCalls,
+    llmCached: r.llmCached,
+    seconds: r.seconds,
+    ...(r.reasons ? { reasons: r.reasons } : {}),
+    ...(r.error ? { error: r.error } : {}),
+  }));
+  return JSON.stringify({ stages, ok: s.ok }) + '\n';
+}
+
+program
+  .command('run')
+  .description('bring the named stages (all when none is named) and whatever they need up to date')
+  .argument('[stages...]', 'stages to run')
+  .option('--force', 'rerun the selected stages even when their keys are unchanged')
+  .option('--dry-run', 'say what would run and why, without running anything')
+  .option('--retry-failed', 'recompute the rows that failed last time (LLM errors, timeouts)')
+  .option('--json', 'print one JSON object with the per-stage outcome on stdout')
+  .option('--jobs <n>', 'stages running at once', (v) => parseInt(v, 10))
+  .option('--wait <seconds>', 'wait this long for another run on the same store to finish', (v) => parseFloat(v), 0)
+  .action(async (stages: string[], o: { force?: boolean; dryRun?: boolean; retryFailed?: boolean; json?: boolean; jobs?: number; wait: number }) => {
+    const p = await project();
+    const progress = progressSink();
+    const controller = new AbortController();
+    const onSigint = (): void => {
+      if (controller.signal.aborted) process.exit(130);
+      process.stderr.write('\ninterrupt: finishing the rows in flight and keeping them (press Ctrl-C again to quit now)\n');
+      controller.abort();
+    };
+    process.on('SIGINT', onSigint);
+    const extras = await extensionCommands();
+    const llm = await extras.llmClient?.(p);
+    let summary: RunSummary;
+    try {
+      summary = await runDag(p.dag, p.ws, {
+        targets: stages,
+        force: o.force,
+        dryRun: o.dryRun,
+        retryFailed: o.retryFailed,
+        jobs: o.jobs,
+        waitSeconds: o.wait,
+        llm: llm?.client,
+        extraViews: llm?.views,
+        onEvent: progress.sink,
+        signal: controller.signal,
+      });
+    } finally {
+      progress.stop();
+      await llm?.close();
+      process.off('SIGINT', onSigint);
+    }
+    if (o.json) out(jsonSummary(summary));
+    const failed = summary.stages.filter((s) => s.status === 'failed');
+    if (!o.json) {
+      const counts = new Map<string, number>();
+      for (const s of summary.stages) counts.set(s.status, (counts.get(s.status) ?? 0) + 1);
+      process.stderr.write(`${summary.ok ? 'ok' : 'FAILED'}: ${[...counts].map(([k, v]) => `${v} ${k}`).join(', ')}\n`);
+    }
+    for (const f of failed) process.stderr.write(`failed: ${f.stage}: ${f.error}\n`);
+    process.exitCode = summary.ok ? 0 : 1;
+  });
+
+program
+  .command('status')
+  .description('every stage fresh, stale or missing, and why')
+  .option('--json', 'print JSON')
+  .action(async (o: { json?: boolean }) => {
+    const p = await project();
+    const plan = await runDag(p.dag, p.ws, { dryRun: true });
+    const rows = plan.stages.map((s) => ({
+      stage: s.stage,
+      state: s.status === 'reused' ? 'fresh' : s.reasons?.includes('never ran') ? 'missing' : 'stale',
+      reasons: s.status === 'reused' ? [] : (s.reasons ?? []),
+    }));
+    if (o.json) out(JSON.stringify(rows) + '\n');
+    else for (const r of rows) out(`${r.state.padEnd(8)} ${r.stage}${r.reasons.length ? `  (${r.reasons.join('; ')})` : ''}\n`);
+  });
+
+program
+  .command('dag')
+  .description('print the DAG')
+  .addOption(new Option('--format <format>', 'output format').choices(['text', 'mermaid', 'dot']).default('text'))
+  .action(async (o: { format: DagFormat }) => {
+    out(renderDag((await project()).dag, o.format));
+  });
+
+program
+  .command('explain')
+  .description('the components of a stage key and their hashes')
+  .argument('<stage>')
+  .action(async (stage: string) => {
+    out(await explainStage(await project(), stage));
+  });
+
+program
+  .command('sql')
+  .description('a read-only query on the warehouse (one view per stage)')
+  .argument('<query>')
+  .option('--json', 'print an array of row objects')
+  .action(async (query: string, o: { json?: boolean }) => {
+    const p = await project();
+    const rows = await queryWarehouse(p.ws.warehouse, query);
+    out(o.json ? JSON.stringify(rows) + '\n' : formatTable(rows));
+  });
+
+program
+  .command('clean')
+  .description('remove artifacts that no current key references')
+  .action(async () => {
+    const p = await project();
+    const r = await cleanStore(p.ws);
+    out(`removed ${r.artifactsRemoved} artifact files (${(r.bytesFreed / 1e6).toFixed(1)} MB) and ${r.unitsDropped} stale unit results\n`);
+  });
+
+for (const register of (await extensionCommands()).commands) register(program, project);
+
+program.exitOverride((err) => {
+  process.exit(err.exitCode);
+});
+
+try {
+  await program.parseAsync(process.argv);
+} catch (err) {
+  process.stderr.write(`cdp: ${(err as Error).message}\n`);
+  process.exitCode = 2;
+}
+
+export { describeResult };

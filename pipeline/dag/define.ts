@@ -1,0 +1,77 @@
+/**
+ * The typed vocabulary of `dag.config.ts`: file sources, stages with their inputs and params,
+ * and whether a stage maps row by row. A config is plain data; nothing here runs anything.
+ */
+
+/** A DuckDB column type: 'VARCHAR', 'DOUBLE', 'INTEGER', 'BOOLEAN', 'VARCHAR[]', 'STRUCT(a VARCHAR)[]', 'JSON', … */
+export type ColumnType = string;
+export type Columns = Record<string, ColumnType>;
+export type Row = Record<string, unknown>;
+
+/** Files matched by globs relative to the project root; a source's rows are {path, sha256, size}. */
+export interface FileSource {
+  kind: 'files';
+  patterns: string[];
+}
+
+export function files(...patterns: string[]): FileSource {
+  if (!patterns.length) throw new Error('files() needs at least one glob pattern, e.g. files("data/sample/**/*.pdf")');
+  return { kind: 'files', patterns };
+}
+
+/** Columns every file source provides. */
+export const FILE_SOURCE_COLUMNS: Columns = { path: 'VARCHAR', sha256: 'VARCHAR', size: 'BIGINT' };
+
+/**
+ * How a row-mapped stage forms its units of work. Each unit is one row of `input`, times one
+ * element of the `cross` param's array when given; with `join`, the unit also receives the rows of
+ * other inputs whose `column` equals the unit row's, and only those rows enter the unit's key.
+ */
+export interface ForEach {
+  input: string;
+  /** Units are (row × element of params[cross.param]); that param leaves the stage-wide key. */
+  cross?: { param: string; as: string };
+  /** input name → column shared with the driving row. */
+  join?: Record<string, string>;
+}
+
+export interface StageDecl {
+  name: string;
+  /** The stage's code, relative to the project root. Its default export is a tableStage or rowStage. */
+  module: string;
+  /** Local name → name of a source or stage. */
+  inputs?: Record<string, string>;
+  params?: Record<string, unknown>;
+  /** Present for row-mapped stages; a string is shorthand for { input }. */
+  forEach?: string | ForEach;
+  /** Units in flight at once for a row-mapped stage (LLM-bound stages want more). */
+  concurrency?: number;
+  /** Commit finished units to disk every this many units (and at least every second). */
+  commitEvery?: number;
+}
+
+export interface DagConfig {
+  sources: Record<string, FileSource>;
+  /** In any order; the runner orders them by their inputs. */
+  stages: StageDecl[];
+  /** Where artifacts live, relative to the project root. Default data/store. */
+  store?: string;
+  /** The DuckDB database holding one view per stage. Default data/warehouse.duckdb. */
+  warehouse?: string;
+  /** Stages running at once. Default 2. */
+  jobs?: number;
+}
+
+export function defineDag(config: DagConfig): DagConfig {
+  return config;
+}
+
+/** `stage('cdps', { module: 'stages/construct/cdps.stage.ts', inputs: { trees: 'trees' } })` */
+export function stage(name: string, decl: Omit<StageDecl, 'name'>): StageDecl {
+  return { name, ...decl };
+}
+
+export function normaliseForEach(f: StageDecl['forEach']): ForEach | undefined {
+  if (f === undefined) return undefined;
+  return typeof f === 'string' ? { input: f } : f;
+}

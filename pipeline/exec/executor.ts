@@ -1,0 +1,501 @@
+/**
+ * Runs a resolved DAG: sources and stages in dependency order, independent stages concurrently
+ * up to `jobs`, each reused when its key is unchanged. Row-mapped stages memoize unit by unit
+ * and commit finished units in batches, so a killed run resumes where it stopped. A failing
+ * stage marks its descendants not-run; the other branches finish.
+ */
+import { existsSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import type { ResolvedDag, ResolvedStage } from '../dag/validate.ts';
+import type { Row } from '../dag/define.ts';
+import type { StageContext } from '../dag/stage.ts';
+import { StatCache } from '../hash/stat-cache.ts';
+import { CodeHasher } from '../hash/code-identity.ts';
+import { hashValue } from '../hash/canonical.ts';
+import { artifactPaths, readRows, writeArtifact, encodeRows } from '../store/artifacts.ts';
+import { readLedger, writeLedger, type Ledger, type KeyComponents } from '../store/ledger.ts';
+import { RowStore } from '../store/row-store.ts';
+import { acquireRunLock } from '../store/run-lock.ts';
+import { appendRunRecords, refreshWarehouse, type RunRecord } from '../store/warehouse.ts';
+import { sourceRows } from './sources.ts';
+import { stageComponents, keyOf, explainStaleness } from './keys.ts';
+import { Semaphore } from './semaphore.ts';
+import type { Workspace } from './workspace.ts';
+
+export type StageStatus = 'ran' | 'reused' | 'failed' | 'not-run' | 'would-run';
+
+export interface StageResult {
+  stage: string;
+  status: StageStatus;
+  rowsComputed: number;
+  rowsReused: number;
+  rowsFailed: number;
+  llmCalls: number;
+  llmCached: number;
+  tokensIn: number;
+  tokensOut: number;
+  seconds: number;
+  /** Why it ran (or would run). */
+  reasons?: string[];
+  error?: string;
+}
+
+export interface RunSummary {
+  ok: boolean;
+  stages: StageResult[];
+}
+
+/** What the runner needs of an LLM client: a per-stage view whose counters it can read. */
+export interface LlmLike {
+  forStage(stage: string): unknown;
+}
+interface LlmCounters { calls?: number; cached?: number; inputTokens?: number; outputTokens?: number }
+
+export type RunEvent =
+  | { type: 'stage-start'; stage: string; total: number | null; reasons: string[] }
+  | { type: 'stage-progress'; stage: string; done: number; total: number }
+  | { type: 'stage-end'; result: StageResult };
+
+export interface RunOptions {
+  /** Stages to bring up to date, with whatever they need; all when empty. */
+  targets?: string[];
+  force?: boolean;
+  dryRun?: boolean;
+  retryFailed?: boolean;
+  jobs?: number;
+  waitSeconds?: number;
+  llm?: LlmLike;
+  /** Extra warehouse views (name → SQL relation), e.g. the LLM call log. */
+  extraViews?: () => Record<string, string>;
+  onEvent?: (e: RunEvent) => void;
+  signal?: AbortSignal;
+}
+
+interface Outcome {
+  ok: boolean;
+  hash: string;
+  ndjson: string;
+  /** Set when the node will rerun in a dry run, so descendants know their inputs will change. */
+  pending?: boolean;
+}
+
+export class UnknownStageError extends Error {}
+
+export function selectNodes(dag: ResolvedDag, targets: string[] | undefined): Set<string> {
+  if (!targets?.length) return new Set(dag.order);
+  const selected = new Set<string>();
+  const stack: string[] = [];
+  for (const t of targets) {
+    if (!dag.graph.hasNode(t)) {
+      throw new UnknownStageError(`unknown stage '${t}'; stages are: ${[...dag.stages.keys()].join(', ')}`);
+    }
+    stack.push(t);
+  }
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (selected.has(n)) continue;
+    selected.add(n);
+    for (const p of dag.graph.predecessors(n) ?? []) stack.push(p);
+  }
+  return selected;
+}
+
+export async function runDag(dag: ResolvedDag, ws: Workspace, opts: RunOptions = {}): Promise<RunSummary> {
+  const lock = opts.dryRun ? null : await acquireRunLock(ws.lock, { waitSeconds: opts.waitSeconds });
+  try {
+    return await new Execution(dag, ws, opts).run();
+  } finally {
+    lock?.release();
+  }
+}
+
+class Execution {
+  private readonly ledger: Ledger;
+  private readonly stat: StatCache;
+  private readonly code: CodeHasher;
+  private readonly outcomes = new Map<string, Promise<Outcome>>();
+  private readonly rowsCache = new Map<string, Row[]>();
+  private readonly results: StageResult[] = [];
+  private readonly records: RunRecord[] = [];
+  private readonly runId = new Date().toISOString().replace(/[-:.TZ]/g, '') + '-' + randomBytes(3).toString('hex');
+  private duckInstance: Promise<{ db: DuckDBInstance; con: DuckDBConnection }> | null = null;
+  private ledgerWrite: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly dag: ResolvedDag,
+    private readonly ws: Workspace,
+    private readonly opts: RunOptions,
+  ) {
+    this.ledger = readLedger(ws.ledger);
+    this.stat = new StatCache(ws.statCache);
+    this.code = new CodeHasher(dag.root, this.stat);
+  }
+
+  async run(): Promise<RunSummary> {
+    const selected = selectNodes(this.dag, this.opts.targets);
+    const jobs = new Semaphore(Math.max(1, this.opts.jobs ?? this.dag.config.jobs ?? 2));
+    for (const name of this.dag.order) {
+      if (!selected.has(name)) continue;
+      this.outcomes.set(name, this.node(name, jobs));
+    }
+    await Promise.all(this.outcomes.values());
+    this.stat.save();
+    if (this.duckInstance) {
+      const { db, con } = await this.duckInstance;
+      con.closeSync();
+      db.closeSync();
+    }
+    if (!this.opts.dryRun) {
+      appendRunRecords(this.ws.runsLog, this.records);
+      await this.refreshWarehouse();
+    }
+    const order = new Map(this.dag.order.map((n, i) => [n, i]));
+    const stages = this.results.sort((a, b) => order.get(a.stage)! - order.get(b.stage)!);
+    return { ok: stages.every((s) => s.status !== 'failed' && s.status !== 'not-run'), stages };
+  }
+
+  private duck = async (): Promise<DuckDBConnection> => {
+    this.duckInstance ??= (async () => {
+      const db = await DuckDBInstance.create(':memory:', { threads: '2' });
+      return { db, con: await db.connect() };
+    })();
+    return (await this.duckInstance).con;
+  };
+
+  private async refreshWarehouse(): Promise<void> {
+    const views = new Map<string, string>();
+    for (const name of this.dag.order) {
+      const e = this.ledger.entries[name];
+      if (!e) continue;
+      const p = artifactPaths(this.ws.store, name, e.artifact).parquet;
+      if (existsSync(p)) views.set(name, p);
+    }
+    await refreshWarehouse(this.ws.warehouse, views, this.ws.runsLog, this.opts.extraViews?.() ?? {});
+  }
+
+  private rows(name: string, ndjson: string): Row[] {
+    let rows = this.rowsCache.get(name);
+    if (!rows) {
+      rows = readRows(ndjson);
+      this.rowsCache.set(name, rows);
+    }
+    return rows;
+  }
+
+  private saveLedger(): Promise<void> {
+    // Serialised so that concurrent stages never interleave two writes of the file.
+    this.ledgerWrite = this.ledgerWrite.then(() => writeLedger(this.ws.ledger, this.ledger));
+    return this.ledgerWrite;
+  }
+
+  private async node(name: string, jobs: Semaphore): Promise<Outcome> {
+    if (this.dag.sources.has(name)) return this.source(name);
+    const stage = this.dag.stages.get(name)!;
+    const inputs = Object.entries(stage.decl.inputs ?? {});
+    const upstream = await Promise.all(inputs.map(([, from]) => this.outcomes.get(from)!));
+    const started = new Date();
+    const failedInputs = inputs.filter((_, i) => !upstream[i].ok).map(([, from]) => from);
+    if (failedInputs.length) {
+      this.finish(name, { status: 'not-run', error: `not run: upstream ${failedInputs.map((f) => `'${f}'`).join(', ')} failed or did not run` }, started);
+      return { ok: false, hash: '', ndjson: '' };
+    }
+    const inputHashes: KeyComponents['inputs'] = {};
+    inputs.forEach(([local, from], i) => (inputHashes[local] = { from, hash: upstream[i].hash }));
+    const pendingInputs = inputs.filter((_, i) => upstream[i].pending).map(([local]) => local);
+
+    let components: KeyComponents;
+    try {
+      components = stageComponents(stage, this.code, inputHashes);
+    } catch (err) {
+      this.finish(name, { status: 'failed', error: (err as Error).message }, started);
+      return { ok: false, hash: '', ndjson: '' };
+    }
+    const key = keyOf(components);
+    const prev = this.ledger.entries[name];
+    const paths = prev ? artifactPaths(this.ws.store, name, prev.artifact) : null;
+    const present = !!paths && existsSync(paths.ndjson) && existsSync(paths.parquet);
+    const retry = !!this.opts.retryFailed && (prev?.failed ?? 0) > 0;
+    // --force applies to the stages named (all when none are), not to what they need.
+    const forced = !!this.opts.force && (!this.opts.targets?.length || this.opts.targets.includes(name));
+    if (!forced && !pendingInputs.length && prev?.key === key && present && !retry) {
+      this.finish(name, { status: 'reused', rowsReused: prev.rows, rowsFailed: prev.failed }, started, key, components);
+      return { ok: true, hash: prev.artifact, ndjson: paths!.ndjson };
+    }
+    const reasons = pendingInputs.length
+      ? pendingInputs.map((l) => `input '${l}' (${inputHashes[l].from}) will change`)
+      : forced
+        ? ['--force']
+        : prev?.key === key && retry
+          ? [`--retry-failed: ${prev.failed} failed rows`]
+          : prev?.key === key && !present
+            ? ['artifact missing from the store']
+            : explainStaleness(components, prev);
+    if (this.opts.dryRun) {
+      this.finish(name, { status: 'would-run', reasons }, started, key, components);
+      return { ok: true, hash: key, ndjson: '', pending: true };
+    }
+
+    await jobs.acquire();
+    const llmView = this.opts.llm?.forStage(name);
+    const ctx: StageContext = {
+      stage: name,
+      params: stage.decl.params ?? {},
+      root: this.dag.root,
+      llm: llmView,
+      log: (m) => process.stderr.write(`[${name}] ${m}\n`),
+      signal: this.opts.signal ?? new AbortController().signal,
+    };
+    try {
+      const inputRows: Record<string, () => Row[]> = {};
+      inputs.forEach(([local, from], i) => (inputRows[local] = () => this.rows(from, upstream[i].ndjson)));
+      let out: { rows: Row[]; computed: number; reused: number; units?: string[] };
+      if (stage.impl.kind === 'table') {
+        this.emit({ type: 'stage-start', stage: name, total: null, reasons });
+        const all = Object.fromEntries(Object.entries(inputRows).map(([k, f]) => [k, f()]));
+        const rows = await stage.impl.run(all, ctx);
+        if (!Array.isArray(rows)) throw new Error(`stage '${name}' must return an array of rows, got ${typeof rows}`);
+        out = { rows, computed: rows.length, reused: 0 };
+      } else {
+        out = await this.rowStage(name, stage, components, inputRows, ctx, reasons, forced);
+      }
+      const artifact = await writeArtifact(this.ws.store, name, out.rows, stage.columns, this.duck);
+      if (out.units) writeFileSync(join(this.ws.store, 'artifacts', name, `${artifact.hash}.units`), out.units.join('\n'));
+      const failed = out.rows.reduce<number>((n, r) => n + (r.error != null ? 1 : 0), 0);
+      this.ledger.entries[name] = { key, components, artifact: artifact.hash, rows: artifact.rows, failed, finishedAt: new Date().toISOString() };
+      await this.saveLedger();
+      this.rowsCache.set(name, out.rows);
+      const counters = readCounters(llmView);
+      this.finish(name, { status: 'ran', rowsComputed: out.computed, rowsReused: out.reused, rowsFailed: failed, reasons, ...counters }, started, key, components);
+      return { ok: true, hash: artifact.hash, ndjson: artifact.ndjson };
+    } catch (err) {
+      const e = err as Error;
+      this.finish(name, { status: 'failed', error: e.message, reasons, ...readCounters(llmView) }, started, key, components);
+      return { ok: false, hash: '', ndjson: '' };
+    } finally {
+      jobs.release();
+    }
+  }
+
+  private async source(name: string): Promise<Outcome> {
+    const started = new Date();
+    const src = this.dag.config.sources[name];
+    try {
+      const rows = sourceRows(this.dag.root, src, this.stat);
+      const { hash } = encodeRows(rows, { path: '', sha256: '', size: '' }, name);
+      const paths = artifactPaths(this.ws.store, name, hash);
+      const prev = this.ledger.entries[name];
+      if (this.opts.dryRun) {
+        const changed = prev?.artifact !== hash;
+        this.finish(name, { status: changed ? 'would-run' : 'reused', rowsReused: rows.length, reasons: changed ? ['files changed'] : undefined }, started, hash);
+        if (!existsSync(paths.ndjson)) return { ok: true, hash, ndjson: '', pending: false };
+        return { ok: true, hash, ndjson: paths.ndjson };
+      }
+      if (!rows.length) throw new Error(`source '${name}' matches no files (patterns: ${src.patterns.join(', ')})`);
+      if (prev?.artifact === hash && existsSync(paths.ndjson) && existsSync(paths.parquet)) {
+        this.finish(name, { status: 'reused', rowsReused: rows.length }, started, hash);
+        return { ok: true, hash, ndjson: paths.ndjson };
+      }
+      const artifact = await writeArtifact(this.ws.store, name, rows, { path: 'VARCHAR', sha256: 'VARCHAR', size: 'BIGINT' }, this.duck);
+      this.ledger.entries[name] = { key: hash, components: null, artifact: hash, rows: rows.length, failed: 0, finishedAt: new Date().toISOString() };
+      await this.saveLedger();
+      this.rowsCache.set(name, rows);
+      this.finish(name, { status: 'ran', rowsComputed: rows.length, reasons: prev ? ['files changed'] : ['never ran'] }, started, hash);
+      return { ok: true, hash: artifact.hash, ndjson: artifact.ndjson };
+    } catch (err) {
+      this.finish(name, { status: 'failed', error: (err as Error).message }, started);
+      return { ok: false, hash: '', ndjson: '' };
+    }
+  }
+
+  private async rowStage(
+    name: string,
+    stage: ResolvedStage,
+    components: KeyComponents,
+    inputRows: Record<string, () => Row[]>,
+    ctx: StageContext,
+    reasons: string[],
+    forced: boolean,
+  ): Promise<{ rows: Row[]; computed: number; reused: number; units: string[] }> {
+    const fe = stage.forEach!;
+    if (stage.impl.kind !== 'row') throw new Error('unreachable');
+    const impl = stage.impl;
+    const driving = inputRows[fe.input]();
+    const joinNames = Object.keys(fe.join ?? {});
+    const wholeNames = Object.keys(inputRows).filter((n) => n !== fe.input && !joinNames.includes(n));
+    // Only whole inputs, params, code and shape are shared by every unit; the driving and joined
+    // rows enter each unit's own key, so a new driving row leaves the others' keys untouched.
+    const common = hashValue({
+      code: components.code.hash,
+      params: components.params.hash,
+      whole: Object.fromEntries(wholeNames.map((n) => [n, components.inputs[n].hash])),
+      shape: components.shape,
+    });
+    const joinIndex = new Map<string, Map<string, { rows: Row[]; hashes: string[] }>>();
+    for (const j of joinNames) {
+      const col = fe.join![j];
+      const idx = new Map<string, { rows: Row[]; hashes: string[] }>();
+      for (const r of inputRows[j]()) {
+        const k = hashValue(r[col] ?? null);
+        let bucket = idx.get(k);
+        if (!bucket) idx.set(k, (bucket = { rows: [], hashes: [] }));
+        bucket.rows.push(r);
+        bucket.hashes.push(hashValue(r));
+      }
+      joinIndex.set(j, idx);
+    }
+    const whole = Object.fromEntries(wholeNames.map((n) => [n, inputRows[n]()]));
+    const crossValues: unknown[] = fe.cross ? (stage.decl.params![fe.cross.param] as unknown[]) : [undefined];
+
+    type Plan = { key: string; row: Row; cross: unknown; joined: Record<string, Row[]>; upstreamError: string | null };
+    const plans: Plan[] = [];
+    for (const row of driving) {
+      const rowHash = hashValue(row);
+      const joined: Record<string, Row[]> = {};
+      const joinedHashes: Record<string, string[]> = {};
+      for (const j of joinNames) {
+        const bucket = joinIndex.get(j)!.get(hashValue(row[fe.join![j]] ?? null));
+        joined[j] = bucket?.rows ?? [];
+        joinedHashes[j] = bucket?.hashes ?? [];
+      }
+      const upstreamError = row.error != null ? `upstream '${stage.decl.inputs![fe.input]}' failed for this row: ${String(row.error)}` : null;
+      for (const cross of crossValues) {
+        const key = hashValue({ c: common, r: rowHash, x: cross === undefined ? null : hashValue(cross), j: joinedHashes });
+        plans.push({ key, row, cross, joined, upstreamError });
+      }
+    }
+
+    const store = new RowStore(join(this.ws.store, 'units', name));
+    const memo = store.load();
+    const results: Row[][] = new Array(plans.length);
+    const todo: number[] = [];
+    let reused = 0;
+    plans.forEach((p, i) => {
+      if (p.upstreamError) {
+        results[i] = [failureRow(stage, p, p.upstreamError)];
+        return;
+      }
+      const hit = forced ? undefined : memo.get(p.key);
+      if (hit && !(this.opts.retryFailed && hit.some((r) => r.error != null))) {
+        results[i] = hit;
+        reused++;
+      } else todo.push(i);
+    });
+
+    this.emit({ type: 'stage-start', stage: name, total: plans.length, reasons });
+    let done = plans.length - todo.length;
+    this.emit({ type: 'stage-progress', stage: name, done, total: plans.length });
+    const writer = store.writer();
+    const commitEvery = Math.max(1, stage.decl.commitEvery ?? 50);
+    let sinceCommit = 0;
+    let lastCommit = Date.now();
+    const signal = ctx.signal;
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      while (next < todo.length && !signal.aborted) {
+        const i = todo[next++];
+        const p = plans[i];
+        let rows: Row[];
+        try {
+          const got = await impl.run({ row: p.row, cross: p.cross, joined: p.joined, whole }, ctx);
+          rows = Array.isArray(got) ? got : [got];
+          checkRows(name, stage, rows);
+        } catch (err) {
+          rows = [failureRow(stage, p, (err as Error).message || String(err))];
+        }
+        results[i] = rows;
+        writer.append(p.key, rows);
+        done++;
+        sinceCommit++;
+        if (sinceCommit >= commitEvery || Date.now() - lastCommit > 1000) {
+          writer.commit();
+          sinceCommit = 0;
+          lastCommit = Date.now();
+        }
+        this.emit({ type: 'stage-progress', stage: name, done, total: plans.length });
+      }
+    };
+    try {
+      const width = Math.max(1, Math.min(stage.decl.concurrency ?? 4, todo.length));
+      await Promise.all(Array.from({ length: width }, worker));
+    } finally {
+      writer.close();
+    }
+    if (signal.aborted) throw new Error(`interrupted after ${done} of ${plans.length} units; finished units are kept, rerun to resume`);
+    return { rows: results.flat(), computed: todo.length, reused, units: plans.map((p) => p.key) };
+  }
+
+  private emit(e: RunEvent): void {
+    this.opts.onEvent?.(e);
+  }
+
+  private finish(name: string, r: Partial<StageResult> & { status: StageStatus }, started: Date, key: string | null = null, components?: KeyComponents): void {
+    const ended = new Date();
+    const result: StageResult = {
+      stage: name,
+      rowsComputed: 0,
+      rowsReused: 0,
+      rowsFailed: 0,
+      llmCalls: 0,
+      llmCached: 0,
+      tokensIn: 0,
+      tokensOut: 0,
+      seconds: (ended.getTime() - started.getTime()) / 1000,
+      ...r,
+    };
+    this.results.push(result);
+    this.emit({ type: 'stage-end', result });
+    if (r.status === 'would-run') return;
+    this.records.push({
+      run_id: this.runId,
+      stage: name,
+      status: r.status,
+      key,
+      inputs: components ? Object.fromEntries(Object.entries(components.inputs).map(([k, v]) => [k, v.hash])) : {},
+      params: components?.params.value ?? null,
+      started_at: started.toISOString(),
+      ended_at: ended.toISOString(),
+      seconds: result.seconds,
+      rows_computed: result.rowsComputed,
+      rows_reused: result.rowsReused,
+      rows_failed: result.rowsFailed,
+      llm_calls: result.llmCalls,
+      llm_cached: result.llmCached,
+      tokens_in: result.tokensIn,
+      tokens_out: result.tokensOut,
+      error: result.error ?? null,
+    });
+  }
+}
+
+function readCounters(view: unknown): Pick<StageResult, 'llmCalls' | 'llmCached' | 'tokensIn' | 'tokensOut'> {
+  const v = view as { counters?: LlmCounters | (() => LlmCounters) } | undefined;
+  const c = typeof v?.counters === 'function' ? v.counters() : v?.counters;
+  return { llmCalls: c?.calls ?? 0, llmCached: c?.cached ?? 0, tokensIn: c?.inputTokens ?? 0, tokensOut: c?.outputTokens ?? 0 };
+}
+
+function checkRows(name: string, stage: ResolvedStage, rows: Row[]): void {
+  for (const r of rows) {
+    if (r === null || typeof r !== 'object' || Array.isArray(r)) throw new Error(`stage '${name}' returned a row that is not an object: ${JSON.stringify(r)}`);
+    for (const k of Object.keys(r)) {
+      if (!(k in stage.columns)) throw new Error(`stage '${name}' returned column '${k}', which its columns do not declare`);
+    }
+  }
+}
+
+/**
+ * A unit's failure as a row: the driving row's values for columns the output shares, the
+ * crossed element under its declared column, and the reason.
+ */
+function failureRow(stage: ResolvedStage, unit: { row: Row; cross: unknown }, reason: string): Row {
+  const out: Row = {};
+  for (const col of Object.keys(stage.columns)) if (col in unit.row && col !== 'error') out[col] = unit.row[col];
+  const cross = stage.forEach?.cross;
+  if (cross && cross.as in stage.columns) {
+    const v = unit.cross as { name?: unknown } | string | number;
+    out[cross.as] = typeof v === 'object' && v !== null && 'name' in v ? v.name : v;
+  }
+  out.error = reason;
+  return out;
+}

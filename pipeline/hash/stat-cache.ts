@@ -1,0 +1,49 @@
+/**
+ * Content hashes of files, remembered by (path, size, mtime) so an unchanged large file is not
+ * read again: a no-op rerun stats every input and code file but reads none of them.
+ */
+import { readFileSync, statSync, writeFileSync, renameSync, mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { sha256 } from './canonical.ts';
+
+interface Entry { size: number; mtimeMs: number; hash: string }
+
+export class StatCache {
+  private entries = new Map<string, Entry>();
+  private dirty = false;
+
+  constructor(private readonly file: string | null) {
+    if (!file) return;
+    try {
+      const raw = JSON.parse(readFileSync(file, 'utf8')) as Record<string, Entry>;
+      for (const [k, e] of Object.entries(raw)) this.entries.set(k, e);
+    } catch {
+      // Missing or unreadable cache: every file is hashed afresh, which is always correct.
+    }
+  }
+
+  /** sha256 of the file's bytes; throws ENOENT like fs does when the file is missing. */
+  hashFile(path: string): string {
+    const st = statSync(path);
+    const hit = this.entries.get(path);
+    if (hit && hit.size === st.size && hit.mtimeMs === st.mtimeMs) return hit.hash;
+    const hash = sha256(readFileSync(path));
+    // A file modified within the mtime granularity of this write could change again unseen;
+    // re-stat after reading and only remember the hash when nothing moved meanwhile.
+    const after = statSync(path);
+    if (after.size === st.size && after.mtimeMs === st.mtimeMs) {
+      this.entries.set(path, { size: st.size, mtimeMs: st.mtimeMs, hash });
+      this.dirty = true;
+    }
+    return hash;
+  }
+
+  save(): void {
+    if (!this.file || !this.dirty) return;
+    mkdirSync(dirname(this.file), { recursive: true });
+    const tmp = `${this.file}.${process.pid}.tmp`;
+    writeFileSync(tmp, JSON.stringify(Object.fromEntries(this.entries)));
+    renameSync(tmp, this.file);
+    this.dirty = false;
+  }
+}
