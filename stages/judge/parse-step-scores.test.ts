@@ -1,0 +1,173 @@
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseStepScores, normaliseLikert, averageRuns } from './parse-step-scores.ts';
+
+// A 3 × 2 grid; row-major expected matrix.
+const GRID = 'R1-C1: 5, R1-C2: 2\nR2-C1: 3, R2-C2: 4\nR3-C1: 1, R3-C2: 5';
+const MATRIX = [5, 2, 3, 4, 1, 5];
+
+function scores(raw: string, m = 3, n = 2): number[] {
+  const r = parseStepScores(raw, m, n);
+  assert.ok(r.ok, `expected a matrix, got ${r.ok ? '' : r.problems.join(' | ')}`);
+  assert.ok(r.scores instanceof Float64Array);
+  return Array.from(r.scores);
+}
+
+function problems(raw: string, m = 3, n = 2): string[] {
+  const r = parseStepScores(raw, m, n);
+  assert.equal(r.ok, false, raw);
+  return r.ok ? [] : r.problems;
+}
+
+describe('well-formed and tolerated grids', () => {
+  const variants: Array<[string, string]> = [
+    ['the format of Prompt 5', GRID],
+    ['blank lines and trailing spaces', `\n${GRID.split('\n').join('  \n\n')}\n\n`],
+    ['reasoning block first', `<think>R1 vs C1: both ask about fever, so 5. R1-C1: 4 was my first guess.</think>\n${GRID}`],
+    ['bold pairs', GRID.replace(/(R\d-C\d)/g, '**$1**')],
+    ['bold scores', GRID.replace(/: (\d)/g, ': **$1**')],
+    ['spaces inside the pair', GRID.replace(/R(\d)-C(\d): /g, 'R$1 - C$2 : ')],
+    ['full-width colons and commas', GRID.replace(/: /g, '：').replace(/, /g, '，')],
+    ['semicolons', GRID.replace(/, /g, '; ')],
+    ['tabs', GRID.replace(/, /g, '\t')],
+    ['one pair per line', GRID.replace(/, /g, '\n')],
+    ['all on one line', GRID.replace(/\n/g, ', ')],
+    ['en dash and no dash', GRID.replace('R1-C1', 'R1–C1').replace('R2-C2', 'R2C2')],
+    ['lower case and equals', GRID.toLowerCase().replace(/: /g, ' = ')],
+    ['rows out of order', GRID.split('\n').reverse().join('\n')],
+    ['commentary lines without pairs', `Here are the pairwise consistency scores:\n${GRID}\nAll 6 pairs were verified.`],
+    ['inside a code fence', `\`\`\`\n${GRID}\n\`\`\``],
+    ['"/5" after scores', GRID.replace(/: (\d)/g, ': $1/5')],
+  ];
+  for (const [name, raw] of variants) {
+    test(name, () => assert.deepEqual(scores(raw), MATRIX));
+  }
+
+  test('two-digit labels (12 × 11)', () => {
+    const m = 12, n = 11;
+    const lines: string[] = [];
+    const expected: number[] = [];
+    for (let i = 1; i <= m; i++) {
+      const row: string[] = [];
+      for (let j = 1; j <= n; j++) {
+        const s = ((i * 7 + j * 3) % 5) + 1;
+        row.push(`R${i}-C${j}: ${s}`);
+        expected.push(s);
+      }
+      lines.push(row.join(', '));
+    }
+    assert.deepEqual(scores(lines.join('\n'), m, n), expected);
+  });
+
+  test('a 1 × 1 grid', () => assert.deepEqual(scores('R1-C1: 3', 1, 1), [3]));
+});
+
+describe('defects, each listed as a re-ask message', () => {
+  test('missing pairs, in row-major order', () => {
+    assert.deepEqual(problems('R1-C1: 5, R1-C2: 2\nR2-C1: 3\nR3-C2: 5'), ['missing pairs: R2-C2, R3-C1']);
+  });
+
+  test('a truncated answer', () => {
+    assert.deepEqual(problems('R1-C1: 5, R1-C2: 2\nR2-C1: 3, R2-C2: 4\nR3-C1: 1, R3-'), ['missing pairs: R3-C2']);
+  });
+
+  test('truncated right after a colon: no score', () => {
+    assert.deepEqual(problems('R1-C1: 5, R1-C2: 2\nR2-C1: 3, R2-C2: 4\nR3-C1: 1, R3-C2:'), ['no score for R3-C2']);
+  });
+
+  test('a duplicated pair, with the same or a different score', () => {
+    assert.deepEqual(problems(`${GRID}\nR1-C2: 2`), ['duplicate pair R1-C2']);
+    assert.deepEqual(problems(`${GRID}\nR1-C2: 3, R2-C1: 3`), ['duplicate pair R1-C2', 'duplicate pair R2-C1']);
+  });
+
+  test('labels out of range, reported once per label', () => {
+    assert.deepEqual(problems(`${GRID}\nR4-C1: 2, R4-C2: 2, R1-C3: 1, R0-C1: 1`), [
+      'label R4 out of range 1..3',
+      'label C3 out of range 1..2',
+      'label R0 out of range 1..3',
+    ]);
+  });
+
+  test('the example from the brief: R7 with m = 5', () => {
+    const grid = [1, 2, 3, 4, 5].map((i) => `R${i}-C1: 3`).join('\n');
+    assert.deepEqual(problems(`${grid}\nR7-C1: 4`, 5, 1), ['label R7 out of range 1..5']);
+  });
+
+  test('scores outside 1–5 and fractional scores', () => {
+    assert.deepEqual(problems(GRID.replace('R1-C1: 5', 'R1-C1: 7').replace('R3-C1: 1', 'R3-C1: 0')), [
+      'score 7 for R1-C1 is not in 1–5',
+      'score 0 for R3-C1 is not in 1–5',
+    ]);
+    assert.deepEqual(problems(GRID.replace('R2-C2: 4', 'R2-C2: 4.5')), ['score 4.5 for R2-C2 is not an integer in 1–5']);
+    assert.deepEqual(problems(GRID.replace('R2-C2: 4', 'R2-C2: -1')), ['score -1 for R2-C2 is not in 1–5']);
+  });
+
+  test('an integral decimal is an integer score', () => {
+    assert.deepEqual(scores(GRID.replace('R2-C2: 4', 'R2-C2: 4.0')), MATRIX);
+  });
+
+  test('no pairs at all: prose, empty, or the echoed template', () => {
+    const none = ['no pairs of the form R<i>-C<j>: <score> found; expected 3 × 2 = 6 pairs'];
+    assert.deepEqual(problems('The candidate pathway is broadly consistent with the reference.'), none);
+    assert.deepEqual(problems(''), none);
+    assert.deepEqual(problems('R<i>-C1: <score>, R<i>-C2: <score>'), none);
+  });
+
+  test('several defects at once, in a fixed order', () => {
+    assert.deepEqual(problems('R1-C1: 5, R1-C1: 4, R1-C2: 9\nR5-C1: 3\nR2-C1:'), [
+      'label R5 out of range 1..3',
+      'duplicate pair R1-C1',
+      'score 9 for R1-C2 is not in 1–5',
+      'no score for R2-C1',
+      'missing pairs: R2-C2, R3-C1, R3-C2',
+    ]);
+  });
+
+  test('long lists of missing pairs are cut after 20', () => {
+    const [p] = problems('R1-C1: 3', 5, 5);
+    assert.equal(p, `missing pairs: ${Array.from({ length: 24 }, (_, k) => `R${Math.floor((k + 1) / 5) + 1}-C${((k + 1) % 5) + 1}`).slice(0, 20).join(', ')} … (4 more)`);
+  });
+
+  test('a pathway of length 0 is refused before the judge is read', () => {
+    assert.throws(() => parseStepScores(GRID, 0, 2), /m = 0 must be an integer ≥ 1/);
+    assert.throws(() => parseStepScores(GRID, 3, 1.5), /n = 1.5/);
+  });
+});
+
+describe('normaliseLikert and averageRuns', () => {
+  test('(s − 1)/4 maps 1..5 onto 0, 0.25, 0.5, 0.75, 1', () => {
+    assert.deepEqual(Array.from(normaliseLikert(Float64Array.from([1, 2, 3, 4, 5]))), [0, 0.25, 0.5, 0.75, 1]);
+    assert.ok(Math.abs(normaliseLikert(Float64Array.from([3.4]))[0] - 0.6) < 1e-12, 'an averaged score 3.4 maps to 0.6');
+  });
+
+  test('values outside [1, 5] or NaN are refused, naming the index', () => {
+    assert.throws(() => normaliseLikert(Float64Array.from([3, 0])), /Likert score 0 at index 1/);
+    assert.throws(() => normaliseLikert(Float64Array.from([Number.NaN])), /NaN at index 0/);
+  });
+
+  test('five runs average element-wise; normalising commutes with averaging', () => {
+    const runs = [
+      [5, 2, 3, 4, 1, 5],
+      [4, 2, 3, 4, 1, 5],
+      [5, 1, 3, 5, 1, 4],
+      [5, 2, 2, 4, 2, 5],
+      [4, 3, 3, 4, 1, 5],
+    ].map((r) => Float64Array.from(r));
+    const mean = averageRuns(runs);
+    const expected = [23 / 5, 10 / 5, 14 / 5, 21 / 5, 6 / 5, 24 / 5];
+    mean.forEach((v, k) => assert.ok(Math.abs(v - expected[k]) < 1e-12, `index ${k}: ${v}`));
+    const a = normaliseLikert(mean);
+    const b = averageRuns(runs.map(normaliseLikert));
+    a.forEach((v, k) => assert.ok(Math.abs(v - b[k]) < 1e-12));
+    assert.ok(Math.abs(a[0] - 0.9) < 1e-12 && Math.abs(a[4] - 0.05) < 1e-12);
+  });
+
+  test('a single run is returned as a copy; shape mismatches and no runs are refused', () => {
+    const one = Float64Array.from([1, 5]);
+    const avg = averageRuns([one]);
+    assert.deepEqual(Array.from(avg), [1, 5]);
+    assert.notEqual(avg, one);
+    assert.throws(() => averageRuns([]), /at least one run/);
+    assert.throws(() => averageRuns([one, Float64Array.from([1, 2, 3])]), /run 1 has 3 scores but run 0 has 2/);
+  });
+});
