@@ -36,3 +36,15 @@ test('nextFloat lies in [0, 1) with mean near 1/2', () => {
   }
   assert.ok(Math.abs(sum / 100000 - 0.5) < 0.005);
 });
+
+test('fillInt gives the same values and leaves the stream where nextInt would', () => {
+  for (const n of [1, 7, 7458, 2 ** 31 - 1, 2 ** 31]) {
+    const a = createRng(42), b = createRng(42);
+    const bulk = new Int32Array(1000);
+    a.fillInt(bulk, n);
+    const one = Array.from({ length: 1000 }, () => b.nextInt(n));
+    assert.deepEqual(Array.from(bulk), one, `n = ${n}`);
+    assert.equal(a.nextUint32(), b.nextUint32());
+  }
+  assert.throws(() => createRng(1).fillInt(new Int32Array(1), 2 ** 32), /at most 2\^31/);
+});

@@ -1,0 +1,109 @@
+/**
+ * Pearson r, Spearman ρ and Kendall τ-b between two paired samples (paper §4.5, Table 2).
+ *
+ * Input policy: both arrays must have the same length ≥ 2 and hold only finite numbers;
+ * anything else throws, naming the array and the first bad index, because a silently
+ * shortened sample would change n without anyone noticing. Drop incomplete pairs first.
+ * When a correlation is undefined because one side is constant, the result is NaN (as in
+ * SciPy), not an exception: a constant metric is a finding, not a bug in the caller.
+ */
+import { averageRanks, minRanks, sortedCopy, sumOverTieGroups } from './ranks.ts';
+
+function checkPair(x: Float64Array, y: Float64Array, where: string): void {
+  if (x.length !== y.length) throw new RangeError(`${where}: x has ${x.length} values but y has ${y.length}; pass paired samples`);
+  if (x.length < 2) throw new RangeError(`${where}: need at least 2 pairs, got ${x.length}`);
+  for (const [name, v] of [['x', x], ['y', y]] as const) {
+    for (let i = 0; i < v.length; i++) {
+      if (!Number.isFinite(v[i])) throw new RangeError(`${where}: ${name}[${i}] is ${v[i]}; drop incomplete pairs before correlating`);
+    }
+  }
+}
+
+function pearsonUnchecked(x: Float64Array, y: Float64Array): number {
+  const n = x.length;
+  let mx = 0, my = 0;
+  for (let i = 0; i < n; i++) { mx += x[i]!; my += y[i]!; }
+  mx /= n; my /= n;
+  let sxy = 0, sxx = 0, syy = 0;
+  for (let i = 0; i < n; i++) {
+    const dx = x[i]! - mx, dy = y[i]! - my;
+    sxy += dx * dy; sxx += dx * dx; syy += dy * dy;
+  }
+  if (sxx === 0 || syy === 0) return NaN;
+  // Rounding can push |r| a hair past 1 for perfectly linear data.
+  return Math.max(-1, Math.min(1, sxy / Math.sqrt(sxx * syy)));
+}
+
+export function pearson(x: Float64Array, y: Float64Array): number {
+  checkPair(x, y, 'pearson');
+  return pearsonUnchecked(x, y);
+}
+
+/** Pearson correlation of the average ranks (ties share their mean rank). */
+export function spearman(x: Float64Array, y: Float64Array): number {
+  checkPair(x, y, 'spearman');
+  return pearsonUnchecked(averageRanks(x), averageRanks(y));
+}
+
+/** Number of inversions (i < j with a[i] > a[j]) of `a`, which is sorted in place. */
+function countInversions(a: Int32Array): number {
+  const n = a.length;
+  let src = a, dst = new Int32Array(n);
+  let swaps = 0;
+  for (let width = 1; width < n; width *= 2) {
+    for (let lo = 0; lo < n; lo += 2 * width) {
+      const mid = Math.min(lo + width, n), hi = Math.min(lo + 2 * width, n);
+      let i = lo, j = mid, k = lo;
+      while (i < mid && j < hi) {
+        // Equal values are taken from the left: ties are not discordant.
+        if (src[j]! < src[i]!) { swaps += mid - i; dst[k++] = src[j++]!; }
+        else dst[k++] = src[i++]!;
+      }
+      while (i < mid) dst[k++] = src[i++]!;
+      while (j < hi) dst[k++] = src[j++]!;
+    }
+    [src, dst] = [dst, src];
+  }
+  if (src !== a) a.set(src);
+  return swaps;
+}
+
+/**
+ * Kendall τ-b in O(n log n) (Knight 1966): sort pairs by (x, y); pairs tied in x (n1), tied
+ * in both (n3); a merge sort of the y sequence counts the discordant pairs D; ties in y (n2).
+ * With n0 = n(n−1)/2, C − D = n0 − n1 − n2 + n3 − 2D and τ_b = (C − D) / √((n0 − n1)(n0 − n2)).
+ * All counts are integers below 2^53, so they are exact.
+ */
+export function kendallTauB(x: Float64Array, y: Float64Array): number {
+  checkPair(x, y, 'kendallTauB');
+  const n = x.length;
+  const rx = minRanks(x), ry = minRanks(y);
+  const keys = new Float64Array(n);
+  for (let i = 0; i < n; i++) keys[i] = rx[i]! * n + ry[i]!;
+  keys.sort();
+  const ySeq = new Int32Array(n);
+  const xSeq = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const rxi = Math.floor(keys[i]! / n);
+    xSeq[i] = rxi;
+    ySeq[i] = keys[i]! - rxi * n;
+  }
+  const pairs = (t: number) => (t * (t - 1)) / 2;
+  const n0 = pairs(n);
+  const n1 = sumOverTieGroups(xSeq, pairs);
+  const n3 = sumOverTieGroups(keys, pairs);
+  const discordant = countInversions(ySeq);
+  const n2 = sumOverTieGroups(ySeq, pairs); // ySeq is sorted now
+  const denom = (n0 - n1) * (n0 - n2);
+  if (denom === 0) return NaN;
+  const tau = (n0 - n1 - n2 + n3 - 2 * discordant) / Math.sqrt(denom);
+  return Math.max(-1, Math.min(1, tau));
+}
+
+export interface Correlations { pearson: number; spearman: number; kendallTauB: number; n: number }
+
+/** All three at once (one validation pass). */
+export function correlations(x: Float64Array, y: Float64Array): Correlations {
+  return { pearson: pearson(x, y), spearman: spearman(x, y), kendallTauB: kendallTauB(x, y), n: x.length };
+}
+
