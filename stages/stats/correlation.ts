@@ -48,7 +48,7 @@ export function spearman(x: Float64Array, y: Float64Array): number {
 /** Number of inversions (i < j with a[i] > a[j]) of `a`, which is sorted in place. */
 function countInversions(a: Int32Array): number {
   const n = a.length;
-  let src = a, dst = new Int32Array(n);
+  let src: Int32Array = a, dst: Int32Array = new Int32Array(n);
   let swaps = 0;
   for (let width = 1; width < n; width *= 2) {
     for (let lo = 0; lo < n; lo += 2 * width) {
