@@ -14,6 +14,7 @@ describe('questions', () => {
     ['reasoning block first', `<think>The next criterion is fever. Should I ask about CRP? No, fever first.</think>\n${Q}`],
     ['label "Question:"', `Question: ${Q}`],
     ['label "Doctor:"', `Doctor: ${Q}`],
+    ['numbered label "**Question 4:**"', `**Question 4:** ${Q}`],
     ['list marker', `1. ${Q}`],
     ['courtesy line before', `Thank you for your answer.\n${Q}`],
     ['instruction after', `${Q}\n(Please answer Yes or No.)`],

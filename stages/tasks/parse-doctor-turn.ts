@@ -13,7 +13,7 @@
  * 3. Otherwise the turn must hold exactly one question: one run of question marks ("?", "？";
  *    "??" counts once). None → invalid (no question mark and no conclusion); two or more →
  *    invalid (several questions). The question is the line holding the mark, from its start to
- *    the mark, without a leading label ("Question:", "Doctor:", "Q:", "问题："), list marker or
+ *    the mark, without a leading label ("Question:", "Question 3:", "Doctor:", "Q:", "问题："), list marker or
  *    quotes. Other lines, which ask nothing, are tolerated and dropped.
  * Whether the question is really answerable by Yes/No, or assesses exactly one criterion, is a
  * judgement left to the evaluation, not to parsing.
@@ -71,7 +71,7 @@ export function parseDoctorTurn(raw: string): DoctorTurn {
     upToMark
       .trim()
       .replace(/^(?:[-*•]\s+|\d{1,3}[.)]\s*)/, '')
-      .replace(/^(?:question|doctor|q)\s*[:：]\s*|^(?:问题|医生)\s*[:：]\s*/i, '')
+      .replace(/^(?:question|doctor|q)\s*\d*\s*[:：]\s*|^(?:问题|医生)\s*\d*\s*[:：]\s*/i, '')
       .replace(/^[-*•]\s+/, ''),
   );
   if (question.replace(/[?？\s]/g, '') === '') return { kind: 'invalid', reason: 'the question mark follows no question' };

@@ -85,6 +85,41 @@ so first-line amoxicillin applies.
 ### Clinical Decision Outcome: ${OUTCOME}`);
   });
 
+  test('title-only step lines whose body is the next paragraph', () => {
+    ok(`### Clinical Decision Process:
+
+**Step 1: Fever**
+
+The patient has fever ≥ 38.5 °C for 3 days, meeting the guideline threshold for suspected infection.
+
+**Step 2: CRP**
+The CRP of 45 mg/L exceeds the 10 mg/L threshold, supporting bacterial aetiology.
+
+3. **Allergy**:
+
+No penicillin allergy is reported, so first-line amoxicillin applies.
+
+This concludes the process.
+
+### Clinical Decision Outcome: ${OUTCOME}`, [`Fever ${STEPS[0]}`, `CRP ${STEPS[1]}`, `Allergy: ${STEPS[2]}`]);
+  });
+
+  test('an unindented paragraph between two steps belongs to the step before', () => {
+    const r = parseSingleTurn('Clinical Decision Process:\n1. Fever is present.\n\nThis meets the threshold.\n\n2. CRP is high.\nClinical Decision Outcome: Treat.');
+    assert.deepEqual(r, { ok: true, steps: ['Fever is present. This meets the threshold.', 'CRP is high.'], outcome: 'Treat.' });
+  });
+
+  test('steps as a markdown table', () => {
+    ok(`### Clinical Decision Process:
+| Step | Reasoning |
+|------|-----------|
+| 1 | ${STEPS[0]} |
+| 2 | ${STEPS[1]} |
+| 3 | ${STEPS[2]} |
+
+### Clinical Decision Outcome: ${OUTCOME}`);
+  });
+
   test('a step whose number stands alone on its line', () => {
     ok(`### Clinical Decision Process:
 1.

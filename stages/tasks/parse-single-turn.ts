@@ -9,8 +9,8 @@
  * - reasoning blocks (<think>…</think>) and code fences around the answer;
  * - headings at any level or none, in bold, with or without a colon (ASCII or full-width), in
  *   Chinese (临床决策过程/流程, 临床决策结果/结论) as a zh template would produce;
- * - numbering "1." "1)" "1、" "Step 1:" "(1)" "（1）" "一、" "第1步" "①", or a bullet list; bold
- *   numbers ("**1.**"); a step's text continued on following lines or in nested sub-items;
+ * - numbering "1." "1)" "1、" "Step 1:" "(1)" "（1）" "一、" "第1步" "①", a bullet list or a table;
+ *   bold numbers ("**1.**"); a step's text continued on following lines or in nested sub-items;
  * - stray text before the steps, between the steps and the outcome after a blank line, and
  *   after the outcome's paragraph.
  *
@@ -20,10 +20,12 @@
  *   holds nothing, the first paragraph after it.
  * - The steps are read between the last "Clinical Decision Process" heading before the outcome
  *   and the outcome heading (from the start of the answer if that heading is missing). The first
- *   numbered or bulleted line fixes the list's style and indentation; every later line of that
- *   style at that indentation starts a step. Other non-blank lines extend the current step —
- *   after a blank line only if indented deeper than the list (an unindented paragraph after a
- *   blank line is commentary, and is dropped).
+ *   numbered or bulleted line (or markdown table row "| 1 | … |") fixes the list's style and
+ *   indentation; every later line of that style at that indentation starts a step. Other
+ *   non-blank lines (nested items of another style included) extend the current step. After the
+ *   last step, a paragraph that follows a blank line and is not indented deeper than the list is
+ *   commentary and is dropped — unless the last step's line was only a title ("**Step 3:
+ *   Allergy**", "3. Allergy:"), whose first paragraph is its body.
  * - parse_ok is false when there is no outcome heading, the outcome is empty, or no step is
  *   found; whatever was found is still returned.
  */
@@ -58,7 +60,7 @@ function headingOf(line: string): { kind: SectionKind; rest: string } | null {
   return { kind, rest };
 }
 
-type MarkerKind = 'number' | 'paren' | 'cjk-number' | 'cjk-step' | 'circled' | 'bullet';
+type MarkerKind = 'number' | 'paren' | 'cjk-number' | 'cjk-step' | 'circled' | 'bullet' | 'table-row';
 
 const MARKERS: ReadonlyArray<[MarkerKind, RegExp]> = [
   ['paren', /^[(（]\s*\d{1,3}\s*[)）]\s*/],
@@ -67,6 +69,7 @@ const MARKERS: ReadonlyArray<[MarkerKind, RegExp]> = [
   ['cjk-number', /^[一二三四五六七八九十]{1,3}\s*[、.．]\s*/],
   ['circled', /^[\u2460-\u2473\u24F5-\u24FE\u2776-\u277F]\s*/],
   ['bullet', /^[-*•·●▪◦]\s+/],
+  ['table-row', /^\|\s*(?:step\s*)?\d{1,3}\.?\s*\|/i],
 ];
 
 function indentOf(line: string): number {
@@ -79,11 +82,23 @@ function plain(line: string): string {
   return line.replace(/\*\*|__/g, '').replace(/^\s*#{1,6}\s+/, '');
 }
 
-function markerOf(line: string): { kind: MarkerKind; text: string } | null {
+interface Marker {
+  kind: MarkerKind;
+  text: string;
+  /** The line names the step but holds none of its content ("**Step 1: Fever**", "1. Fever:"). */
+  titleOnly: boolean;
+}
+
+function markerOf(line: string): Marker | null {
+  const raw = line.trim().replace(/^#{1,6}\s+/, '');
   const s = plain(line).trim();
   for (const [kind, re] of MARKERS) {
     const m = re.exec(s);
-    if (m) return { kind, text: s.slice(m[0].length) };
+    if (!m) continue;
+    let text = s.slice(m[0].length);
+    if (kind === 'table-row') text = text.replace(/\|\s*$/, '').split('|').map((c) => c.trim()).filter(Boolean).join(' ');
+    const titleOnly = text.trim() === '' || /[:：]\s*$/.test(text) || /^\*\*[^*]+\*\*\s*[:：]?$/.test(raw) || /^\S+\s+\*\*[^*]+\*\*\s*[:：]?$/.test(raw);
+    return { kind, text, titleOnly };
   }
   return null;
 }
@@ -94,28 +109,37 @@ function clean(text: string): string {
 
 /** Numbered steps in `lines`, by the rules in the module comment. */
 export function readSteps(lines: readonly string[]): string[] {
+  const markers = lines.map((l) => (l.trim() === '' ? null : markerOf(l)));
+  const first = markers.findIndex((m) => m !== null);
+  if (first < 0) return [];
+  const kind = markers[first]!.kind;
+  const baseIndent = indentOf(lines[first]);
+  const starts = markers.map((m, i) => i >= first && m !== null && m.kind === kind && indentOf(lines[i]) <= baseIndent + 1);
+  const lastStart = starts.lastIndexOf(true);
+
   const steps: string[] = [];
-  let kind: MarkerKind | null = null;
-  let baseIndent = 0;
   let open = false; // whether non-marker lines still extend the last step
+  let awaitingBody = false; // the step line was a title; its first paragraph is its body
   let afterBlank = false;
-  for (const line of lines) {
+  for (let i = first; i < lines.length; i++) {
+    const line = lines[i];
     if (line.trim() === '') {
       afterBlank = true;
       continue;
     }
-    const indent = indentOf(line);
-    const m = markerOf(line);
-    if (m && (kind === null || (m.kind === kind && indent <= baseIndent + 1))) {
-      if (kind === null) {
-        kind = m.kind;
-        baseIndent = indent;
-      }
-      steps.push(m.text);
+    const m = markers[i];
+    if (starts[i]) {
+      steps.push(m!.text);
       open = true;
-    } else if (kind !== null && open) {
-      if (afterBlank && indent <= baseIndent) open = false;
-      else steps[steps.length - 1] += ` ${m ? m.text : plain(line)}`;
+      awaitingBody = m!.titleOnly;
+    } else if (open) {
+      // After a blank line, unindented text continues a step only between steps or as the body
+      // of a title-only step; after the last step it is commentary.
+      if (afterBlank && indentOf(line) <= baseIndent && i > lastStart && !awaitingBody) open = false;
+      else {
+        steps[steps.length - 1] += ` ${m ? m.text : plain(line)}`;
+        awaitingBody = false;
+      }
     }
     afterBlank = false;
   }
