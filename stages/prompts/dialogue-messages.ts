@@ -9,7 +9,10 @@
  *   questions arrive as `user` turns and its own earlier answers are `assistant` turns.
  *
  * A dialogue is stored once, as the doctor/patient exchange, and each side's view is derived
- * from it, so the two chats can never disagree about what was said.
+ * from it, so the two chats can never disagree about what was said. Turns hold the parsed
+ * question and the parsed "Yes"/"No" (parse-doctor-turn.ts, parse-patient-answer.ts), not the raw
+ * replies: reasoning blocks are not replayed to either side, and the patient hears only the
+ * question, never the doctor's surrounding prose.
  */
 
 export interface ChatMessage {

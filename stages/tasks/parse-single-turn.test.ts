@@ -187,6 +187,15 @@ Note: this conclusion applies only to the information given in the vignette.`);
 ### Clinical Decision Outcome: ${OUTCOME}`);
   });
 
+  test('sections in reverse order', () => {
+    ok(`### Clinical Decision Outcome: ${OUTCOME}
+
+### Clinical Decision Process:
+1. ${STEPS[0]}
+2. ${STEPS[1]}
+3. ${STEPS[2]}`);
+  });
+
   test('"the guideline is not applicable" is an outcome like any other', () => {
     ok(`### Clinical Decision Process:\n1. ${STEPS[0]}\n### Clinical Decision Outcome: The guideline is not applicable.`, [STEPS[0]], 'The guideline is not applicable.');
   });

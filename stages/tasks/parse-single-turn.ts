@@ -19,7 +19,8 @@
  *   on its line plus the lines after it up to the first blank line or heading; if the heading line
  *   holds nothing, the first paragraph after it.
  * - The steps are read between the last "Clinical Decision Process" heading before the outcome
- *   and the outcome heading (from the start of the answer if that heading is missing). The first
+ *   and the outcome heading (from the start of the answer if that heading is missing; from a
+ *   process heading after the outcome to the end if the model swapped the sections). The first
  *   numbered or bulleted line (or markdown table row "| 1 | … |") fixes the list's style and
  *   indentation; every later line of that style at that indentation starts a step. Other
  *   non-blank lines (nested items of another style included) extend the current step. After the
@@ -177,12 +178,20 @@ export function parseSingleTurn(raw: string): SingleTurnParse {
       break;
     }
   }
-  const processLimit = outcomeAt >= 0 ? outcomeAt : lines.length;
+  let processLimit = outcomeAt >= 0 ? outcomeAt : lines.length;
   let processAt = -1;
   for (let i = processLimit - 1; i >= 0; i--) {
     if (headings[i]?.kind === 'process') {
       processAt = i;
       break;
+    }
+  }
+  if (processAt < 0 && outcomeAt >= 0) {
+    // Sections in reverse order: the process comes after the outcome.
+    const after = headings.findIndex((h, i) => i > outcomeAt && h?.kind === 'process');
+    if (after >= 0) {
+      processAt = after;
+      processLimit = lines.length;
     }
   }
   const region = lines.slice(processAt + 1, processLimit);
