@@ -225,14 +225,21 @@ export function unitRename(plan: NumericPlan, step: number, threshold: number): 
   return g.unit.canonical;
 }
 
-/** Step `step`'s condition text with the chosen values written in place of its thresholds. */
-export function writeValuesInto(plan: NumericPlan, step: number, text: string): string {
+/**
+ * Step `step`'s condition text with the chosen values written in place of its thresholds.
+ * `marker` is put before each written value (the sentence builder uses it to find where the
+ * predicate starts); callers remove it afterwards.
+ */
+export function writeValuesInto(plan: NumericPlan, step: number, text: string, marker = ''): string {
   const ts = plan.thresholds[step] ?? [];
   const groupOf = plan.groupOf[step] ?? [];
   return substituteValues(
     text,
     ts,
-    (t, c) => valueText(plan, step, ts.indexOf(t), c),
+    (t, c) => {
+      const v = valueText(plan, step, ts.indexOf(t), c);
+      return v === null ? null : marker + v;
+    },
     (t) => unitRename(plan, step, ts.indexOf(t)),
     (k) => !ts[k]!.pair && !ts[k - 1]!.pair && groupOf[k]![0] === groupOf[k - 1]![0],
   );
