@@ -52,6 +52,9 @@ export class BatchRunner {
   private readonly waiters = new Map<string, ((o: BatchOutcome) => void)[]>();
   private readonly queues = new Map<string, { baseURL: string; items: { meta: BatchItemMeta; body: Record<string, unknown> }[]; timer: NodeJS.Timeout | null }>();
   private readonly work = new Set<Promise<void>>();
+  private readonly submissions = new Set<Promise<void>>();
+  private readonly sleepers = new Set<{ timer: NodeJS.Timeout; wake: () => void }>();
+  private detached = false;
 
   constructor(private readonly o: BatchRunnerOptions) {
     this.dir = join(o.cacheDir, 'batches');
@@ -94,9 +97,35 @@ export class BatchRunner {
     while (this.work.size) await Promise.all([...this.work]);
   }
 
-  private track(p: Promise<void>): void {
+  /**
+   * Submits what is queued, stops polling and answers every waiter with a "still pending"
+   * failure; manifests stay pending, so a later run collects the results without resubmitting.
+   */
+  async detach(): Promise<void> {
+    this.detached = true;
+    for (const qk of [...this.queues.keys()]) this.submitQueue(qk);
+    while (this.submissions.size) await Promise.all([...this.submissions]);
+    for (const s of this.sleepers) {
+      clearTimeout(s.timer);
+      s.wake();
+    }
+    while (this.work.size) await Promise.all([...this.work]);
+  }
+
+  private track(p: Promise<void>, submission = false): void {
     this.work.add(p);
-    void p.finally(() => this.work.delete(p));
+    if (submission) this.submissions.add(p);
+    void p.finally(() => {
+      this.work.delete(p);
+      this.submissions.delete(p);
+    });
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const s = { timer: setTimeout(() => (this.sleepers.delete(s), resolve()), ms), wake: resolve };
+      this.sleepers.add(s);
+    });
   }
 
   private submitQueue(qk: string): void {
@@ -104,7 +133,7 @@ export class BatchRunner {
     if (!q) return;
     this.queues.delete(qk);
     if (q.timer) clearTimeout(q.timer);
-    if (q.items.length) this.track(this.submit(q.baseURL, q.items));
+    if (q.items.length) this.track(this.submit(q.baseURL, q.items), true);
   }
 
   private async submit(baseURL: string, items: { meta: BatchItemMeta; body: Record<string, unknown> }[]): Promise<void> {
@@ -143,7 +172,12 @@ export class BatchRunner {
     try {
       let batch = await this.o.withRetries('batch retrieve', () => sdk.batches.retrieve(m.batchId));
       while (!['completed', 'failed', 'expired', 'cancelled'].includes(batch.status)) {
-        await new Promise((r) => setTimeout(r, this.o.policy.pollIntervalMs));
+        if (!this.detached) await this.sleep(this.o.policy.pollIntervalMs);
+        if (this.detached) {
+          this.polling.delete(m.batchId);
+          this.resolveWaiters(m.items, () => ({ ok: false, reason: `batch ${m.batchId} still ${batch.status}; rerun to collect its results`, batchId: m.batchId }));
+          return;
+        }
         batch = await this.o.withRetries('batch retrieve', () => sdk.batches.retrieve(m.batchId));
       }
       for (const fileId of [batch.output_file_id, batch.error_file_id]) {

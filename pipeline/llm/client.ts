@@ -147,9 +147,10 @@ class Client implements LlmClient {
     await this.batchRunner?.flush();
   }
 
-  async close(): Promise<void> {
+  async close(opts: { detachBatches?: boolean } = {}): Promise<void> {
     if (this.closed) return;
-    await this.flushBatches();
+    if (opts.detachBatches) await this.batchRunner?.detach();
+    else await this.flushBatches();
     while (this.inflight.size) await Promise.allSettled([...this.inflight.values()]);
     this.closed = true;
     await this.store.close();

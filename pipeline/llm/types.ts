@@ -133,8 +133,12 @@ export interface LlmClient {
   roster(): ModelSpec[];
   /** Submits pending batch requests now instead of waiting for the batch window. */
   flushBatches(): Promise<void>;
-  /** Waits for calls in flight and makes every completed call durable. */
-  close(): Promise<void>;
+  /**
+   * Waits for calls in flight and makes every completed call durable. Batches still running are
+   * waited for, unless `detachBatches`: then their calls fail as "still in progress" and a later
+   * run collects them by batch id.
+   */
+  close(opts?: { detachBatches?: boolean }): Promise<void>;
 }
 
 export interface LlmStageClient {

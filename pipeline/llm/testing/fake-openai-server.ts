@@ -42,6 +42,8 @@ export interface FakeServerCounters {
   /** Chat requests answered with 200 and a valid body. */
   answered: number;
   faults: number;
+  /** Most chat requests being handled at once. */
+  maxInFlight: number;
   fileUploads: number;
   fileDownloads: number;
   batchCreates: number;
@@ -62,12 +64,14 @@ export interface FakeOpenAIServer {
   /** Queues faults for the next chat requests, one each. */
   injectFaults(...faults: Fault[]): void;
   setLatency(ms: number): void;
+  /** Changes how many retrieves a batch reports in_progress (0: the next one completes it). */
+  setBatchPollsBeforeComplete(n: number): void;
   resetCounters(): void;
   close(): Promise<void>;
 }
 
 function zero(): FakeServerCounters {
-  return { chat: 0, answered: 0, faults: 0, fileUploads: 0, fileDownloads: 0, batchCreates: 0, batchRetrieves: 0, byModel: {} };
+  return { chat: 0, answered: 0, faults: 0, maxInFlight: 0, fileUploads: 0, fileDownloads: 0, batchCreates: 0, batchRetrieves: 0, byModel: {} };
 }
 
 /** Rough usage counts: about four characters per token. */
@@ -82,6 +86,7 @@ export function defaultAnswer(body: ChatBody): string {
 
 export async function startFakeOpenAIServer(opts: FakeServerOptions = {}): Promise<FakeOpenAIServer> {
   let latency = opts.latencyMs ?? 0;
+  let pollsBeforeComplete = opts.batchPollsBeforeComplete ?? 1;
   const queue: Fault[] = [];
   const files = new Map<string, { name: string; content: string }>();
   const batches = new Map<string, { id: string; input_file_id: string; output_file_id?: string; polls: number; created_at: number; status: string }>();
@@ -121,7 +126,17 @@ export async function startFakeOpenAIServer(opts: FakeServerOptions = {}): Promi
       req.on('error', reject);
     });
 
+  let inFlight = 0;
   const chat = async (req: IncomingMessage, res: ServerResponse, raw: Buffer) => {
+    inFlight++;
+    state.counters.maxInFlight = Math.max(state.counters.maxInFlight, inFlight);
+    try {
+      await chatInner(req, res, raw);
+    } finally {
+      inFlight--;
+    }
+  };
+  const chatInner = async (req: IncomingMessage, res: ServerResponse, raw: Buffer) => {
     const body = JSON.parse(raw.toString('utf8')) as ChatBody;
     const c = state.counters;
     const n = ++c.chat;
@@ -228,7 +243,7 @@ export async function startFakeOpenAIServer(opts: FakeServerOptions = {}): Promi
           if (!b) return send(res, 404, { error: { message: `no batch ${m[1]}` } });
           state.counters.batchRetrieves++;
           b.polls++;
-          b.status = b.polls > (opts.batchPollsBeforeComplete ?? 1) ? 'completed' : 'in_progress';
+          b.status = b.polls > pollsBeforeComplete ? 'completed' : 'in_progress';
           return send(res, 200, batchObject(b));
         }
         if (req.method === 'GET' && url === '/__stats') return send(res, 200, state.counters);
@@ -259,6 +274,7 @@ export async function startFakeOpenAIServer(opts: FakeServerOptions = {}): Promi
     },
     injectFaults: (...f: Fault[]) => void queue.push(...f),
     setLatency: (ms: number) => void (latency = ms),
+    setBatchPollsBeforeComplete: (n: number) => void (pollsBeforeComplete = n),
     resetCounters: () => {
       state.counters = zero();
       state.requests = [];

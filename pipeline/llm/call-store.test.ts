@@ -1,0 +1,83 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CallStore, serializeRecord, type CallRecord } from './call-store.ts';
+import { sha256Hex } from './request-key.ts';
+
+const rec = (i: number, over: Partial<CallRecord> = {}): CallRecord => ({
+  key: sha256Hex(`k${i}`),
+  status: 'ok',
+  model: 'm',
+  modelId: 'm-id',
+  stage: 's',
+  promptHash: sha256Hex(`p${i}`),
+  repeat: 0,
+  inputTokens: 10 + i,
+  outputTokens: 20 + i,
+  latencyMs: 5,
+  attempts: 1,
+  ts: '2026-01-01T00:00:00.000Z',
+  text: `answer ${i} with "quotes", newlines\n and ünïcode ✓`,
+  ...over,
+});
+
+test('answers survive reopening; failed records are logged but never served', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'store-'));
+  const s = CallStore.open(dir);
+  await Promise.all([rec(1), rec(2), rec(3, { status: 'failed', error: 'HTTP 500 after 5 attempts', text: undefined })].map((r) => s.append(r)));
+  assert.equal(s.get(rec(1).key)?.text, rec(1).text);
+  assert.equal(s.get(rec(3).key), undefined);
+  await s.close();
+  const again = CallStore.open(dir);
+  assert.equal(again.size, 2);
+  assert.deepEqual(again.get(rec(2).key), { text: rec(2).text, inputTokens: 12, outputTokens: 22, latencyMs: 5 });
+  assert.equal(again.has(rec(3).key), false);
+  await again.close();
+  const lines = readFileSync(join(dir, 'calls', readdirSync(join(dir, 'calls'))[0]), 'utf8').trimEnd().split('\n');
+  assert.equal(lines.length, 3);
+  const { text: _dropped, ...noText } = rec(3);
+  assert.deepEqual(JSON.parse(lines[2]), { ...noText, status: 'failed', error: 'HTTP 500 after 5 attempts' });
+  assert.ok(lines[2].startsWith(`{"key":"${rec(3).key}","status":"failed",`));
+});
+
+test('a torn last record is cut off at open; everything before it is served and new appends follow', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'store-'));
+  const s = CallStore.open(dir);
+  for (let i = 0; i < 5; i++) await s.append(rec(i));
+  await s.close();
+  const seg = join(dir, 'calls', readdirSync(join(dir, 'calls'))[0]);
+  const whole = statSync(seg).size;
+  const torn = serializeRecord(rec(99));
+  appendFileSync(seg, torn.slice(0, 150)); // killed mid-write: no newline
+  const reopened = CallStore.open(dir);
+  assert.equal(statSync(seg).size, whole);
+  assert.equal(reopened.size, 5);
+  assert.equal(reopened.has(rec(99).key), false);
+  await reopened.append(rec(7));
+  assert.equal(reopened.get(rec(4).key)?.text, rec(4).text);
+  assert.equal(reopened.get(rec(7).key)?.text, rec(7).text);
+  await reopened.close();
+  const last = CallStore.open(dir);
+  assert.equal(last.size, 6);
+  await last.close();
+});
+
+test('a later answer for the same key wins, and lines longer than the scan chunk are indexed', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'store-'));
+  const s = CallStore.open(dir);
+  await s.append(rec(1, { text: 'old' }));
+  const big = 'x'.repeat(9 * 1024 * 1024);
+  await s.append(rec(2, { text: big }));
+  await s.append(rec(1, { text: 'new' }));
+  await s.close();
+  const r = CallStore.open(dir);
+  assert.equal(r.get(rec(1).key)?.text, 'new');
+  assert.equal(r.get(rec(2).key)?.text.length, big.length);
+  await r.close();
+});
+
+test('keys must be 64 hex characters', () => {
+  assert.throws(() => serializeRecord(rec(1, { key: 'short' })), /64 lowercase hex/);
+});
