@@ -8,13 +8,13 @@
  *  1. Unicode NFKC: full-width ASCII forms (，：；（）？！ＡＢ１２) become half-width, the
  *     ideographic space and no-break spaces become spaces, ligatures and "…" are expanded.
  *     Zero-width characters and soft hyphens are removed.
- *  2. Markdown and markup: HTML tags (br, sup, sub, span, …) become a space; links
+ *  2. Citation markers: numeric brackets such as `[12]`, `[3, 4]`, `[5-7]`, numeric
+ *     `<sup>12</sup>` and LaTeX superscripts such as `$^{12}$` are removed, since guidelines
+ *     put them inside sentences and models leave them out.
+ *  3. Markdown and markup: other HTML tags (br, sup, sub, span, …) become a space; links
  *     `[text](url)` become their text; at the start of a line, heading markers (`#`…`######`),
  *     blockquote markers (`>`) and list bullets (`-`, `+`, `*`) are removed; everywhere, the
  *     emphasis/code characters `*`, `_` and backtick are removed.
- *  3. Citation markers: numeric brackets such as `[12]`, `[3, 4]`, `[5-7]` and LaTeX
- *     superscripts such as `$^{12}$` are removed, since guidelines put them inside sentences
- *     and models leave them out.
  *  4. Punctuation folding: curly and other single quotes (‘ ’ ‚ ‛ ′) → `'`; curly double
  *     quotes, 〝〞, « » and the CJK corner brackets 「」『』 → `"`; every dash and minus
  *     (U+2010–U+2015, U+2043, U+2212, U+FE58, U+FE63) → `-`, runs of `-` → one `-`;
@@ -22,8 +22,8 @@
  *  5. Case: `toLowerCase()` (folds Latin, and also Greek and Cyrillic; CJK has no case).
  *  6. Whitespace: every run of whitespace becomes one space; whitespace next to a CJK
  *     character (Han, kana, CJK symbols) is removed, because OCR breaks Chinese lines where
- *     the model writes none; spaces before `. , ; : ! ? ) ] %` and after `( [` are removed; the
- *     result is trimmed.
+ *     the model writes none; spaces before `. , ; : ! ? ) ] %` and after `( [` are removed, as is a
+ *     space between a digit and a Latin letter ("140 mmHg" = "140mmHg"); the result is trimmed.
  * What it does not do: it does not join words hyphenated across lines, drop other LaTeX, or
  * tolerate omitted or reworded words — those quotes count as not found, which is what the
  * verbatim rate is meant to measure.
@@ -33,7 +33,7 @@ const HTML_TAG = /<\/?(?:br|sup|sub|span|p|div|b|i|u|em|strong|td|tr|th|table|th
 const LINK = /!?\[([^\]\n]*)\]\([^)\n]*\)/g;
 const LINE_START_MARKERS = /^[ \t]*(?:#{1,6}(?=[ \t]|$)|>+|[-+*](?=[ \t]))[ \t]*/gm;
 const EMPHASIS = /[*_`]/g;
-const CITATION = /\[\s*\d+(?:\s*[-,–]\s*\d+)*\s*\]|\$\s*\^\s*\{?[\d,\s\-–]+\}?\s*\$/g;
+const CITATION = /<sup>\s*[\d,\s\-–]+\s*<\/sup>|\[\s*\d+(?:\s*[-,–]\s*\d+)*\s*\]|\$\s*\^\s*\{?[\d,\s\-–]+\}?\s*\$/g;
 const INVISIBLE = /[\u200b-\u200d\u2060\ufeff\u00ad]/g;
 
 const FOLD: Record<string, string> = {
@@ -50,16 +50,17 @@ const CJK = '\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\u3000-\\u3
 const SPACE_NEXT_TO_CJK = new RegExp(`\\s+(?=[${CJK}])|(?<=[${CJK}])\\s+`, 'gu');
 const SPACE_BEFORE_CLOSER = / (?=[.,;:!?)\]%])/g;
 const SPACE_AFTER_OPENER = /(?<=[([]) /g;
+const SPACE_BEFORE_UNIT = /(?<=\d) (?=[a-z])/g;
 
 export function normaliseForMatch(text: string): string {
   return text
     .normalize('NFKC')
     .replace(INVISIBLE, '')
+    .replace(CITATION, '')
     .replace(HTML_TAG, ' ')
     .replace(LINK, '$1')
     .replace(LINE_START_MARKERS, '')
     .replace(EMPHASIS, '')
-    .replace(CITATION, '')
     .replace(FOLDABLE, (c) => FOLD[c]!)
     .replace(/-{2,}/g, '-')
     .toLowerCase()
@@ -67,6 +68,7 @@ export function normaliseForMatch(text: string): string {
     .replace(SPACE_NEXT_TO_CJK, '')
     .replace(SPACE_BEFORE_CLOSER, '')
     .replace(SPACE_AFTER_OPENER, '')
+    .replace(SPACE_BEFORE_UNIT, '')
     .trim();
 }
 
