@@ -1,0 +1,95 @@
+// Markdown assembly: block text from joined lines, paragraphs that continue across a column or
+// page break merged back together, and the final Markdown string.
+import type { Block } from './types.ts';
+import type { RawBlock } from './blocks.ts';
+import { isCjk, joinLine, joinLines, type HyphenVocabulary } from './reflow.ts';
+import { markdownItemPrefix, listMarker } from './lists.ts';
+
+const SENTENCE_END = /[.!?:;。！？：；]["”’)）\]]*$/u;
+
+/** Text blocks of one page from its positioned blocks; `levelOf` gives each heading its level. */
+export function textBlocks(
+  page: number,
+  blocks: RawBlock[],
+  levelOf: (b: Extract<RawBlock, { kind: 'heading' }>) => number,
+  vocab: HyphenVocabulary,
+  bodySize: number,
+): Block[] {
+  const out: Block[] = [];
+  for (const b of blocks) {
+    const flow = b.lines[0]?.flow ?? -1;
+    const text = () => joinLines(b.lines.map((l) => l.text), vocab);
+    if (b.kind === 'table') out.push({ kind: 'table', rows: b.cells, page });
+    else if (b.kind === 'heading') out.push({ kind: 'heading', level: levelOf(b), text: text(), page });
+    else if (b.kind === 'list-item') {
+      const m = listMarker(text());
+      out.push({ kind: 'list-item', marker: b.marker, depth: b.depth, text: m ? m.rest : text(), page, flow });
+    } else out.push({ kind: 'paragraph', text: text(), page, flow, small: b.lines[0]!.size < 0.92 * bodySize });
+  }
+  return out;
+}
+
+/**
+ * Where a column or page ends mid-sentence, the next column's first paragraph continues it: the
+ * previous block has no closing punctuation and the next one starts in lower case (or, in CJK
+ * text, without a new-paragraph indent being possible to see, with a CJK character).
+ */
+export function mergeContinuations(blocks: Block[], vocab: HyphenVocabulary): Block[] {
+  const out: Block[] = [];
+  for (const b of blocks) {
+    // A footnote set small at the foot of a column sits between the two halves of a sentence.
+    let k = out.length - 1;
+    while (k >= 0 && k >= out.length - 3 && out[k]!.kind === 'paragraph' && (out[k] as { small?: boolean }).small && !(b as { small?: boolean }).small) k--;
+    const prev = out[k];
+    if (
+      b.kind === 'paragraph' && prev && (prev.kind === 'paragraph' || prev.kind === 'list-item') &&
+      prev.flow !== b.flow && !SENTENCE_END.test(prev.text) && startsMidSentence(b.text, prev.text)
+    ) {
+      prev.text = joinLine(prev.text, b.text, vocab);
+      prev.flow = b.flow;
+      continue;
+    }
+    out.push(b);
+  }
+  return out;
+}
+
+function startsMidSentence(text: string, before: string): boolean {
+  const c = text[0] ?? '';
+  if (/[\p{Ll}\d(\[–—]/u.test(c)) return true;
+  const last = before[before.length - 1] ?? '';
+  return isCjk(c) && isCjk(last) && !/[\u3000-\u303f\uff00-\uffef]/.test(last);
+}
+
+function escapeCell(s: string): string {
+  return s.replace(/\|/g, '\\|').replace(/\s+/g, ' ').trim();
+}
+
+export function tableMarkdown(rows: string[][]): string {
+  const width = Math.max(...rows.map((r) => r.length));
+  const pad = (r: string[]) => Array.from({ length: width }, (_, i) => escapeCell(r[i] ?? ''));
+  const [head, ...rest] = rows;
+  const lines = [`| ${pad(head!).join(' | ')} |`, `|${' --- |'.repeat(width)}`];
+  for (const r of rest) lines.push(`| ${pad(r).join(' | ')} |`);
+  return lines.join('\n');
+}
+
+function escapeParagraph(s: string): string {
+  return s.replace(/^([#>])/, '\\$1');
+}
+
+export function toMarkdown(blocks: Block[]): string {
+  const parts: string[] = [];
+  let prevKind = '';
+  for (const b of blocks) {
+    let md: string;
+    if (b.kind === 'heading') md = `${'#'.repeat(b.level)} ${b.text}`;
+    else if (b.kind === 'table') md = tableMarkdown(b.rows);
+    else if (b.kind === 'list-item') md = '  '.repeat(b.depth) + markdownItemPrefix(b.marker) + b.text;
+    else md = escapeParagraph(b.text);
+    // Items of one list stay together; everything else is separated by a blank line.
+    parts.push(prevKind === 'list-item' && b.kind === 'list-item' ? '\n' + md : (parts.length ? '\n\n' : '') + md);
+    prevKind = b.kind;
+  }
+  return parts.join('') + '\n';
+}
