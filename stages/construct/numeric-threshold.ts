@@ -327,6 +327,12 @@ export function parseThresholds(text: string): Threshold[] {
       within = prefix.word === 'within';
       compWord = prefix.word;
     }
+    // "65+ years": the plus reads as "or more".
+    let plusAt = -1;
+    if (kind === null && text.charAt(cursor) === '+') {
+      plusAt = cursor;
+      cursor++;
+    }
     const unitM = matchUnit(text.slice(cursor));
     const unit = unitM ? unitM.unit : NO_UNIT;
     let end = unitM ? cursor + unitM.length : cursor;
@@ -338,14 +344,19 @@ export function parseThresholds(text: string): Threshold[] {
       const after = text.slice(end);
       const lowerAfter = after.toLowerCase();
       let suffix: [string, Op] | undefined;
-      if (kind === null && text.charAt(end) === '+') suffix = ['+', 'ge'];
+      if (plusAt >= 0) {
+        kind = 'ge';
+        removals.push([plusAt, plusAt + 1]);
+        compWord = '+';
+      }
       for (const s of EN_SUFFIX) {
-        if (suffix) break;
-        const m = new RegExp(`^\\s*${s[0]}\\b`).exec(lowerAfter);
+        if (suffix || kind !== null) break;
+        // "65 years of age and over": the suffix may follow "of age".
+        const m = new RegExp(`^(?:\\s*of age)?\\s*${s[0]}\\b`).exec(lowerAfter);
         if (m) suffix = [m[0], s[1]];
       }
       for (const s of ZH_SUFFIX) {
-        if (suffix) break;
+        if (suffix || kind !== null) break;
         if (after.replace(/^\s*/, '').startsWith(s[0])) suffix = [after.slice(0, after.indexOf(s[0]) + s[0].length), s[1]];
       }
       if (suffix && kind === null) {
