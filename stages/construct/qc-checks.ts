@@ -304,11 +304,13 @@ export function checkInstance(input: QcInput): QcReport {
       const score = unitsPresent(units, c, zh);
       if (score > bestScore) [best, bestScore] = [c, score];
     }
-    const cue = zh ? NEGATION_ZH : NEGATION_EN;
-    const conditionNegated = cue.test(zh ? condition.replace(/是否|有无/g, '') : condition);
-    const expectNegation = conditionNegated !== (outcome === 'no');
-    if (cue.test(best) !== expectNegation) {
-      add('polarity-mismatch', i + 1, `"${best}" ${expectNegation ? 'lacks' : 'carries'} a negation, but the outcome of "${condition}" is ${outcome}`);
+    // A "no" adds a negation to what the condition already says ("注意力不集中" → "未出现注意力不集中").
+    const cue = new RegExp((zh ? NEGATION_ZH : NEGATION_EN).source, 'gi');
+    const count = (s: string) => (s.match(cue) ?? []).length;
+    const inCondition = count(zh ? condition.replace(/是否|有无/g, '') : condition);
+    const added = count(best) !== inCondition;
+    if (added !== (outcome === 'no')) {
+      add('polarity-mismatch', i + 1, `"${best}" ${added ? 'adds' : 'lacks'} a negation, but the outcome of "${condition}" is ${outcome}`);
     }
   });
 

@@ -142,6 +142,8 @@ function predicateStart(tokens: string[]): number {
     if (isDeterminerLike(prev) || PREPOSITIONS.has(prev)) continue;
     if ((w.endsWith('ly') && w.length > 4) || (w.endsWith('ed') && w.length > 4) || (w.endsWith('ing') && w.length > 5)) return i;
   }
+  // "the lesion malignant", "fever persistent": a one-word subject and a one-word predicate.
+  if (tokens.length === 3 && isDeterminerLike(lower[0])) return 2;
   return tokens.length === 2 ? 1 : -1;
 }
 
