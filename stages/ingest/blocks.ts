@@ -22,6 +22,8 @@ function sameHeadingStyle(a: HeadingStyle, b: HeadingStyle): boolean {
 /** "4a. Classification ..." under "4. Diagnosis ...": a new numbered heading, not a wrapped line. */
 const SECTION_NUMBER = /^(\d{1,2}(\.\d{1,2})*[a-z]?\.?|[一二三四五六七八九十]+、|（[一二三四五六七八九十]+）)\s*\S/u;
 
+const LONE_BULLET = /^[•▪▫◦●○■□◆◇‣⁃∙·–\-*ïü√]$/u;
+
 function rowsOf(lines: FlowLine[]): FlowLine[][] {
   const rows: FlowLine[][] = [];
   for (const line of lines) {
@@ -30,7 +32,17 @@ function rowsOf(lines: FlowLine[]): FlowLine[][] {
     if (row && ref && Math.abs(line.baseline - ref.baseline) <= 0.35 * Math.max(line.size, ref.size)) row.push(line);
     else rows.push([line]);
   }
-  return rows;
+  // A bullet set apart by a tab belongs to the text after it, not to a table column.
+  return rows.map((row) => {
+    const out: FlowLine[] = [];
+    for (const line of row) {
+      const prev = out[out.length - 1];
+      if (prev && LONE_BULLET.test(prev.text.trim())) {
+        out[out.length - 1] = { ...line, x0: prev.x0, text: `${prev.text.trim()} ${line.text}`, spans: [...prev.spans, ...line.spans] };
+      } else out.push(line);
+    }
+    return out;
+  });
 }
 
 function endsShort(line: TextLine & { flowRight: number; flowLeft: number }, bySize: number): boolean {
@@ -99,7 +111,10 @@ function flowBlocks(flow: FlowLine[], bodySize: number, vocab: HyphenVocabulary)
       }
       if (continues && prevBlock.kind === 'list-item') {
         const markerX = prevBlock.lines[0]!.x0;
-        if (line.x0 < markerX - 0.3 * line.size) continues = false;
+        // Left of the marker ends the item, unless the line above ran full width mid-sentence
+        // (CJK items indent only their first line).
+        const runsOn = !endsShort(prev, 2) && !SENTENCE_END.test(prev.text.trim());
+        if (line.x0 < markerX - 0.3 * line.size && !runsOn) continues = false;
       }
       if (continues) {
         prevBlock.lines.push(line);

@@ -8,9 +8,9 @@ export interface ListMarker {
   rest: string;
 }
 
-const BULLET = /^([•▪▫◦●○■□◆◇‣⁃∙·–\-*ï§])\s+(.*)$/u;
+const BULLET = /^([•▪▫◦●○■□◆◇‣⁃∙·–\-ï])\s+(.*)$/u;
 const NUMBERED = [
-  /^(\d{1,2}\.\d{1,2}(?: ?\([A-Z]\))?)\s+(\p{L}.*)$/u, // 1.1 / 4.1(L) numbered recommendations
+  /^(\d{1,2}\.\d{1,2}(?: ?\([A-Z]\))?)\s+(\p{Lu}.*)$/u, // 1.1 / 4.1(L) numbered recommendations ("1.5 mg" is not)
   /^(\d{1,2}[.)])\s+(\S.*)$/u, // 1. / 1)  (a space is required: "1.5 mg" is not an item)
   /^(\d{1,2}\.)(\p{Script=Han}.*)$/u, // 1.注意障碍 (Chinese text sets no space)
   /^(\(\d{1,2}\)|（\d{1,2}）)\s*(\S.*)$/u, // (1) / （1）

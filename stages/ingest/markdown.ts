@@ -4,6 +4,7 @@ import type { Block } from './types.ts';
 import type { RawBlock } from './blocks.ts';
 import { isCjk, joinLine, joinLines, type HyphenVocabulary } from './reflow.ts';
 import { markdownItemPrefix, listMarker } from './lists.ts';
+import { isPageNumber } from './running-heads.ts';
 
 const SENTENCE_END = /[.!?:;。！？：；]["”’)）\]]*$/u;
 
@@ -24,6 +25,8 @@ export function textBlocks(
     else if (b.kind === 'list-item') {
       const m = listMarker(text());
       out.push({ kind: 'list-item', marker: b.marker, depth: b.depth, text: m ? m.rest : text(), page, flow });
+    } else if (b.lines.length === 1 && isPageNumber(b.lines[0]!.text)) {
+      continue; // a page number printed inside the text area
     } else out.push({ kind: 'paragraph', text: text(), page, flow, small: b.lines[0]!.size < 0.92 * bodySize });
   }
   return out;
