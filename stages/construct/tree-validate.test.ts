@@ -55,6 +55,11 @@ describe('validateTree', () => {
       [/^node 1: decision node has no yes child$/, /key "2" refers to no node/, /key "4" refers to no node/, /key "5" refers to no node/]);
   });
 
+  test('a childless node marked leaf: false is a decision node missing both children', () => {
+    expectProblems((t) => { t.decision_tree.no!.leaf = false; },
+      [/^node 3: decision node has no yes child$/, /^node 3: decision node has no no child$/, /^node 3: decision node has no description$/, /^node 3: decision node also has a conclusion/]);
+  });
+
   test('a leaf without a conclusion, or with an empty one', () => {
     expectProblems((t) => { delete t.decision_tree.no!.conclusion; }, [/^node 3: leaf has no conclusion$/]);
     expectProblems((t) => { t.decision_tree.no!.conclusion = '  '; }, [/^node 3: leaf has an empty conclusion$/]);

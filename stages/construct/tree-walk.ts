@@ -7,12 +7,13 @@
 import type { TreeNodeJson } from './types.ts';
 
 /**
- * A leaf is what Prompt 1 marks `leaf: true`, or a node with neither child. The second case
- * lets hand-built trees omit the flag; `parseTree` already sets it on leaves a model wrote
- * without it.
+ * A leaf is what Prompt 1 marks `leaf: true`, or an unmarked node with neither child (so
+ * hand-built trees may omit the flag; `parseTree` already sets it on leaves a model wrote
+ * without it). A node marked `leaf: false` is a decision node even without children, so
+ * validation reports its missing children instead of accepting it as a leaf.
  */
 export function isLeafNode(node: TreeNodeJson): boolean {
-  return node.leaf === true || (node.yes === undefined && node.no === undefined);
+  return node.leaf === true || (node.leaf !== false && node.yes === undefined && node.no === undefined);
 }
 
 export interface VisitedNode {
