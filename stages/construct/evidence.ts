@@ -6,7 +6,8 @@
  *
  * `normaliseForMatch` applies, in this order:
  *  1. Unicode NFKC: full-width ASCII forms (，：；（）？！ＡＢ１２) become half-width, the
- *     ideographic space and no-break spaces become spaces, ligatures and "…" are expanded.
+ *     ideographic space and no-break spaces become spaces, ligatures and "…" are expanded,
+ *     superscript digits become digits (so "m²" matches "m2").
  *     Zero-width characters and soft hyphens are removed.
  *  2. Citation markers: numeric brackets such as `[12]`, `[3, 4]`, `[5-7]`, numeric
  *     `<sup>12</sup>` and LaTeX superscripts such as `$^{12}$` are removed, since guidelines
