@@ -255,7 +255,6 @@ export function checkInstance(input: QcInput): QcReport {
     const outcome = cdp.steps[i]!.decision_outcome;
     const thresholds = plan.thresholds[i]!;
     if (thresholds.length) {
-      let allFound = true;
       for (const [key, { set, unit, pair }] of stepSets(thresholds)) {
         if (pair && pair.components[1]!.key === key) continue; // checked with its first component
         const wanted = outcome === 'yes' ? set : complementSet(set);
@@ -265,7 +264,6 @@ export function checkInstance(input: QcInput): QcReport {
           const vb = findValue(vignette, b!.key, unit, zh);
           const x = va?.second !== null && va?.second !== undefined ? { first: va.value, second: va.second } : va && vb ? { first: va.value, second: vb.second ?? vb.value } : null;
           if (!x) {
-            allFound = false;
             add('value-missing', i + 1, `no value for "${a!.key}/${b!.key}" found in the vignette`);
             continue;
           }
@@ -280,7 +278,6 @@ export function checkInstance(input: QcInput): QcReport {
         }
         const found = findValue(vignette, key, unit, zh);
         if (!found) {
-          allFound = false;
           add('value-missing', i + 1, `no value for "${key}" found in the vignette (step "${condition}")`);
           continue;
         }
@@ -288,7 +285,8 @@ export function checkInstance(input: QcInput): QcReport {
           add('value-wrong-side', i + 1, `vignette gives ${key} = ${found.value} ${unit.canonical}, outside ${formatSet(wanted)} required by outcome ${outcome} of "${condition}"`);
         }
       }
-      if (allFound) return;
+      // A numeric step is reflected by its value; a missing value is already reported.
+      return;
     }
     const units = contentUnits(condition, zh);
     if (units.length === 0) return;
