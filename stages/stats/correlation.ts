@@ -7,7 +7,7 @@
  * When a correlation is undefined because one side is constant, the result is NaN (as in
  * SciPy), not an exception: a constant metric is a finding, not a bug in the caller.
  */
-import { averageRanks, minRanks, sortedCopy, sumOverTieGroups } from './ranks.ts';
+import { argsort, averageRanks, sumOverTieGroups } from './ranks.ts';
 
 function checkPair(x: Float64Array, y: Float64Array, where: string): void {
   if (x.length !== y.length) throw new RangeError(`${where}: x has ${x.length} values but y has ${y.length}; pass paired samples`);
@@ -46,9 +46,9 @@ export function spearman(x: Float64Array, y: Float64Array): number {
 }
 
 /** Number of inversions (i < j with a[i] > a[j]) of `a`, which is sorted in place. */
-function countInversions(a: Int32Array): number {
+function countInversions(a: Float64Array): number {
   const n = a.length;
-  let src: Int32Array = a, dst: Int32Array = new Int32Array(n);
+  let src: Float64Array = a, dst: Float64Array = new Float64Array(n);
   let swaps = 0;
   for (let width = 1; width < n; width *= 2) {
     for (let lo = 0; lo < n; lo += 2 * width) {
@@ -69,31 +69,37 @@ function countInversions(a: Int32Array): number {
 }
 
 /**
- * Kendall τ-b in O(n log n) (Knight 1966): sort pairs by (x, y); pairs tied in x (n1), tied
- * in both (n3); a merge sort of the y sequence counts the discordant pairs D; ties in y (n2).
- * With n0 = n(n−1)/2, C − D = n0 − n1 − n2 + n3 − 2D and τ_b = (C − D) / √((n0 − n1)(n0 − n2)).
+ * Kendall τ-b in O(n log n) (Knight 1966): order the pairs by (x, y) (a stable sort by y,
+ * then by x); count pairs tied in x (n1) and tied in both (n3); a merge sort of the y
+ * sequence counts the discordant pairs D as inversions; then the ties in y (n2). With
+ * n0 = n(n−1)/2, C − D = n0 − n1 − n2 + n3 − 2D and τ_b = (C − D) / √((n0 − n1)(n0 − n2)).
  * All counts are integers below 2^53, so they are exact.
  */
 export function kendallTauB(x: Float64Array, y: Float64Array): number {
   checkPair(x, y, 'kendallTauB');
   const n = x.length;
-  const rx = minRanks(x), ry = minRanks(y);
-  const keys = new Float64Array(n);
-  for (let i = 0; i < n; i++) keys[i] = rx[i]! * n + ry[i]!;
-  keys.sort();
-  const ySeq = new Int32Array(n);
-  const xSeq = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    const rxi = Math.floor(keys[i]! / n);
-    xSeq[i] = rxi;
-    ySeq[i] = keys[i]! - rxi * n;
+  const order = argsort(x, argsort(y));
+  const xs = new Float64Array(n), ys = new Float64Array(n);
+  for (let k = 0; k < n; k++) {
+    // +0 for -0, so that -0 and 0 are one tie group in the equality tests below.
+    xs[k] = x[order[k]!]! + 0;
+    ys[k] = y[order[k]!]! + 0;
   }
   const pairs = (t: number) => (t * (t - 1)) / 2;
+  let n1 = 0, n3 = 0;
+  for (let lo = 0, k = 1; k <= n; k++) {
+    if (k === n || xs[k] !== xs[lo]) {
+      n1 += pairs(k - lo);
+      // Within an x block the ys are ascending: count the (x, y) tie groups.
+      for (let a = lo, b = lo + 1; b <= k; b++) {
+        if (b === k || ys[b] !== ys[a]) { n3 += pairs(b - a); a = b; }
+      }
+      lo = k;
+    }
+  }
   const n0 = pairs(n);
-  const n1 = sumOverTieGroups(xSeq, pairs);
-  const n3 = sumOverTieGroups(keys, pairs);
-  const discordant = countInversions(ySeq);
-  const n2 = sumOverTieGroups(ySeq, pairs); // ySeq is sorted now
+  const discordant = countInversions(ys);
+  const n2 = sumOverTieGroups(ys, pairs); // ys is sorted now
   const denom = (n0 - n1) * (n0 - n2);
   if (denom === 0) return NaN;
   const tau = (n0 - n1 - n2 + n3 - 2 * discordant) / Math.sqrt(denom);

@@ -1,58 +1,66 @@
 /**
- * Ranks for rank statistics. Values must be finite (callers check, naming their input).
- * -0 and +0 are the same value here, as they are for SciPy.
+ * Sorting and ranks for the rank statistics. Values must be finite (callers check, naming
+ * their input). -0 and +0 are the same value here, as they are for SciPy.
+ *
+ * argsort is a stable LSD radix sort on the IEEE-754 bit patterns (four 16-bit digits): at
+ * 119,328 values (Table 2 at instance level) it is several times faster than a comparator
+ * sort of indices, and stability lets Kendall's τ sort by (x, y) with two passes.
  */
+
+const digitCounts = new Int32Array(65536);
+
+/** The indices of `values` in ascending order; equal values keep the order of `order`. */
+export function argsort(values: Float64Array, order?: Int32Array): Int32Array {
+  const n = values.length;
+  // Sortable unsigned key: positives get the sign bit set, negatives are bit-inverted.
+  const hi = new Uint32Array(n), lo = new Uint32Array(n);
+  const bits = new Float64Array(1), words = new Uint32Array(bits.buffer);
+  const little = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+  const [loWord, hiWord] = little ? [0, 1] : [1, 0];
+  for (let i = 0; i < n; i++) {
+    bits[0] = values[i]! === 0 ? 0 : values[i]!;
+    const h = words[hiWord]!, l = words[loWord]!;
+    if (h >>> 31) { hi[i] = ~h >>> 0; lo[i] = ~l >>> 0; }
+    else { hi[i] = (h | 0x80000000) >>> 0; lo[i] = l; }
+  }
+  let src = order ? Int32Array.from(order) : Int32Array.from({ length: n }, (_, i) => i);
+  let dst = new Int32Array(n);
+  for (const [word, shift] of [[lo, 0], [lo, 16], [hi, 0], [hi, 16]] as const) {
+    digitCounts.fill(0);
+    for (let i = 0; i < n; i++) digitCounts[(word[i]! >>> shift) & 0xffff]++;
+    // A digit shared by every value (common in the exponent word) leaves the order unchanged.
+    if (digitCounts[(word[src[0] ?? 0]! >>> shift) & 0xffff] === n) continue;
+    let sum = 0;
+    for (let d = 0; d < 65536; d++) { const c = digitCounts[d]!; digitCounts[d] = sum; sum += c; }
+    for (let k = 0; k < n; k++) {
+      const i = src[k]!;
+      dst[digitCounts[(word[i]! >>> shift) & 0xffff]++] = i;
+    }
+    [src, dst] = [dst, src];
+  }
+  return src;
+}
 
 /** Ascending copy, via the native numeric sort of typed arrays. */
 export function sortedCopy(values: Float64Array): Float64Array {
   return Float64Array.from(values).sort();
 }
 
-/** First index of `sorted` holding a value ≥ v. */
-function lowerBound(sorted: Float64Array, v: number): number {
-  let lo = 0, hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (sorted[mid]! < v) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-/** First index of `sorted` holding a value > v. */
-function upperBound(sorted: Float64Array, v: number): number {
-  let lo = 0, hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (sorted[mid]! <= v) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
 /**
  * 1-based ranks, ties given the average of the ranks they span (SciPy's rankdata 'average'):
- * a value whose tie block occupies sorted positions [lo, hi) gets (lo + 1 + hi) / 2.
+ * a tie block occupying sorted positions [lo, hi) gets (lo + 1 + hi) / 2.
  */
 export function averageRanks(values: Float64Array): Float64Array {
-  const sorted = sortedCopy(values);
+  const order = argsort(values);
   const ranks = new Float64Array(values.length);
-  for (let i = 0; i < values.length; i++) {
-    const v = values[i]!;
-    ranks[i] = (lowerBound(sorted, v) + 1 + upperBound(sorted, v)) / 2;
+  let lo = 0;
+  for (let k = 1; k <= order.length; k++) {
+    if (k === order.length || values[order[k]!] !== values[order[lo]!]) {
+      const r = (lo + 1 + k) / 2;
+      for (let j = lo; j < k; j++) ranks[order[j]!] = r;
+      lo = k;
+    }
   }
-  return ranks;
-}
-
-/**
- * 0-based "min" ranks (the sorted position of the first equal value): equal values get equal
- * integers, order is preserved, and every rank is < n, so pairs of ranks pack into one exact
- * float64 key (rank_x · n + rank_y < 2^53 for n < 9·10^7).
- */
-export function minRanks(values: Float64Array): Int32Array {
-  const sorted = sortedCopy(values);
-  const ranks = new Int32Array(values.length);
-  for (let i = 0; i < values.length; i++) ranks[i] = lowerBound(sorted, values[i]!);
   return ranks;
 }
 
