@@ -45,6 +45,15 @@ describe('chooseValues: single steps (the documented rule)', () => {
   test('"no" to a threshold at the bottom of the domain uses the upper piece', () => {
     // Outside [0, 5] within the non-negative domain is (5, ∞).
     assert.equal(only([step('Is the score between 0 and 5 points?', 'no')]), 6);
+    assert.equal(only([step('Is the score between 0 and 5 points?', 'yes')]), 1);
+    // Outside [1 week, 1 month): "0 weeks" would read as never started, so the upper piece.
+    assert.equal(only([step('Has opioid therapy continued for ≥1 week but <1 month?', 'no')]), 5);
+    assert.equal(only([step('Has opioid therapy continued for ≥1 week but <1 month?', 'yes')]), 2);
+  });
+  test('plausibility limits: percentiles and percentages stay ≤ 100', () => {
+    assert.equal(only([step('Is BMI ≥95th percentile?', 'yes')]), 98);
+    assert.equal(only([step('Is oxygen saturation ≥ 96%?', 'yes')]), 98);
+    assert.equal(only([step('Is the follow-up duration 6 to <12 months?', 'yes')]), 7);
   });
 });
 

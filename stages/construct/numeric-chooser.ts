@@ -12,7 +12,8 @@
  * near the lower one, but never past the midpoint. The result is rounded to the coarsest of
  * 1, 0.5, 0.1, 0.05, 0.01 … not larger than that distance, so ≥ 30 gives 32 (yes) / 27 (no),
  * ≥ 140 mmHg gives 150 / 126, and "more than 3 months" gives 4 / 2. When the "no" side has two
- * pieces (outside a range) the lower piece is used. Values also stay in a plausible domain:
+ * pieces (outside a range) the lower piece is used, unless its value would be the bottom of the
+ * domain ("0 weeks"), which reads as absent rather than as a low value. Values also stay in a plausible domain:
  * non-negative unless a threshold is negative, ≤ 100 for %, ≤ 120 for ages.
  */
 import {
@@ -137,11 +138,16 @@ export function pickInInterval(piece: Interval, precision: number, integer: bool
 }
 
 export function pickValue(set: readonly Interval[], precision: number, integer: boolean): number | null {
+  let first: number | null = null;
   for (const piece of set) {
     const x = pickInInterval(piece, precision, integer);
-    if (x !== null) return x;
+    if (x === null) continue;
+    // A value sitting on the bottom of the domain ("0 weeks") reads as absent; use a later piece if any.
+    const atDomainFloor = piece.loSrc === 'domain' && Number.isFinite(piece.lo) && x === piece.lo;
+    if (!atDomainFloor) return x;
+    first ??= x;
   }
-  return null;
+  return first;
 }
 
 export function formatNumber(x: number): string {

@@ -77,15 +77,21 @@ export function containsValue(set: IntervalSet, x: number): boolean {
   );
 }
 
+/** Which source a shared bound keeps: the one that makes it open, else a threshold over the domain. */
+function tieSource(aClosed: boolean, aSrc: BoundSource, bClosed: boolean, bSrc: BoundSource): BoundSource {
+  if (aClosed !== bClosed) return aClosed ? bSrc : aSrc;
+  return aSrc === 'domain' ? bSrc : aSrc;
+}
+
 export function intersectIntervals(a: Interval, b: Interval): Interval {
   let lo: number, loClosed: boolean, loSrc: BoundSource;
   if (a.lo > b.lo) [lo, loClosed, loSrc] = [a.lo, a.loClosed, a.loSrc];
   else if (b.lo > a.lo) [lo, loClosed, loSrc] = [b.lo, b.loClosed, b.loSrc];
-  else [lo, loClosed, loSrc] = [a.lo, a.loClosed && b.loClosed, a.loClosed ? b.loSrc : a.loSrc];
+  else [lo, loClosed, loSrc] = [a.lo, a.loClosed && b.loClosed, tieSource(a.loClosed, a.loSrc, b.loClosed, b.loSrc)];
   let hi: number, hiClosed: boolean, hiSrc: BoundSource;
   if (a.hi < b.hi) [hi, hiClosed, hiSrc] = [a.hi, a.hiClosed, a.hiSrc];
   else if (b.hi < a.hi) [hi, hiClosed, hiSrc] = [b.hi, b.hiClosed, b.hiSrc];
-  else [hi, hiClosed, hiSrc] = [a.hi, a.hiClosed && b.hiClosed, a.hiClosed ? b.hiSrc : a.hiSrc];
+  else [hi, hiClosed, hiSrc] = [a.hi, a.hiClosed && b.hiClosed, tieSource(a.hiClosed, a.hiSrc, b.hiClosed, b.hiSrc)];
   return { lo, hi, loClosed, hiClosed, loSrc, hiSrc };
 }
 

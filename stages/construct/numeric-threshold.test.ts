@@ -41,6 +41,14 @@ describe('parseThresholds: ages, suffixes and ranges', () => {
     ['Is BMI 25-29.9 kg/m²?', ['bmi | kg/m² | [25, 29.9]']],
     ['Are there ≥ 2 risk factors?', ['risk factor |  | [2, ∞)']],
     ['Is the patient 65+ years?', ['age | years | [65, ∞)']],
+    ['Is the patient ≥65 years of age?', ['age | years | [65, ∞)']],
+    ['Is the follow-up duration 6 to <12 months?', ['follow-up duration | months | [6, 12)']],
+    ['Has opioid therapy continued for ≥1 week but <1 month?', ['opioid therapy continued | weeks | [1, ∞)', 'opioid therapy continued | months | (−∞, 1)']],
+    ['Has pain lasted for more than 3 mo post-surgery?', ['pain lasted | months | (3, ∞)']],
+    ['Is the prescription a ≤7-day supply?', ['prescription | days | (−∞, 7]']],
+    ['Is salt intake ≤6 g/day?', ['salt intake | g/day | (−∞, 6]']],
+    ['Has there been ≥30% improvement in pain?', ['improvement pain | % | [30, ∞)']],
+    ['Is BMI ≥95th percentile?', ['bmi | th percentile | [95, ∞)']],
   ];
   for (const [text, want] of cases) test(text, () => assert.deepEqual(read(text), want));
 });

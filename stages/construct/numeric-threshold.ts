@@ -280,6 +280,7 @@ export function parseThresholds(text: string): Threshold[] {
     let start = n.start;
     let within = false;
     let compWord = '';
+    let rangeUpperOpen = false;
 
     const prefix = prefixBefore(text, n.start);
     const lowerLeft = text.slice(Math.max(0, n.start - 12), n.start).toLowerCase();
@@ -300,7 +301,9 @@ export function parseThresholds(text: string): Threshold[] {
       const gap = text.slice(n.end, next.start);
       const unitInside = matchUnit(gap);
       const sep = unitInside ? gap.slice(unitInside.length) : gap;
-      const strong = /^\s*(?:[–—~～]|至|到|to)\s*$/i.test(sep);
+      // "6 to <12 months": the upper end may carry its own strict comparison.
+      const upperOpen = /^\s*(?:[–—~～-]|至|到|to)\s*(?:<|＜)\s*$/i.test(sep);
+      const strong = /^\s*(?:[–—~～]|至|到|to)\s*$/i.test(sep) || upperOpen;
       const hyphen = /^\s*-\s*$/.test(sep);
       const andSep = /^\s*and\s*$/i.test(sep) && between !== null;
       const afterNext = matchUnit(text.slice(next.end));
@@ -308,6 +311,8 @@ export function parseThresholds(text: string): Threshold[] {
         hyphen && !isWordChar(text.charAt(n.start - 1)) && (afterNext !== null || between !== null || /\bage[sd]?\s*$/.test(lowerLeft));
       if ((strong || hyphenOk || andSep) && !(n.chinese && !afterNext)) {
         kind = 'range';
+        // The "<" lies inside the value span, so writing the value in removes it too.
+        rangeUpperOpen = upperOpen;
         numbers = [n.value, next.value];
         valueEnd = next.end;
         cursor = next.end;
@@ -393,7 +398,7 @@ export function parseThresholds(text: string): Threshold[] {
       components.push({ key: keys[1], set: [fromOp(op, numbers[1]!)] });
     } else if (kind === 'range') {
       const [a, b] = numbers[0]! <= numbers[1]! ? [numbers[0]!, numbers[1]!] : [numbers[1]!, numbers[0]!];
-      components.push({ key, set: [interval(a, b, true, true)] });
+      components.push({ key, set: [interval(a, b, true, !rangeUpperOpen)] });
     } else {
       components.push({ key, set: [fromOp(kind, numbers[0]!)] });
     }

@@ -41,6 +41,8 @@ const TABLE: Array<[string[], UnitInfo]> = [
   [['kg/m²', 'kg/m2', 'kg/m^2', 'kg m-2', 'kg·m-2', 'kg/㎡'], u('kg/m²', 'kg/m²', 1, false, { max: 80 })],
   [['mme/day', 'mme/d', 'mme per day', 'mme'], u('MME/day', 'MME/day', 1, true)],
   [['mg/day', 'mg/d', 'mg per day'], u('mg/day', 'mg/day', 1, false)],
+  [['g/day', 'g/d', 'g per day'], u('g/day', 'g/day', 1, false)],
+  [['th percentile', 'st percentile', 'nd percentile', 'rd percentile', 'th centile', 'percentile', 'centile'], u('th percentile', 'percentile', 1, true, { max: 100 })],
   [['mg/kg'], u('mg/kg', 'mg/kg', 1, false)],
   [['mg/dl'], u('mg/dL', 'mg/dL', 1, false)],
   [['g/dl'], u('g/dL', 'g/dL', 1, false)],
@@ -83,7 +85,8 @@ const ASCII_WORD = /^[a-z]/;
  * must end at a word boundary so that "d" does not match the start of "daily".
  */
 export function matchUnit(text: string): { unit: UnitInfo; length: number } | null {
-  const lead = /^[ \t]*/.exec(text)![0].length;
+  // "a 7-day supply", "a 70-year-old": a hyphen may join the number and a word unit.
+  const lead = /^(?:-(?=[a-z])|[ \t]*)/i.exec(text)![0].length;
   const rest = text.slice(lead).toLowerCase();
   for (const [alias, info] of ALIASES) {
     if (!rest.startsWith(alias)) continue;
