@@ -66,7 +66,8 @@ export async function ocrPage(
   try {
     const png = join(dir, 'page.png');
     await writeFile(png, renderPagePng(page, opts.dpi));
-    const res = await $({ quiet: true, nothrow: true })`${tesseract} ${png} stdout -l ${opts.languages} --dpi ${opts.dpi}`;
+    // One thread: tesseract's OpenMP threads fight over the cores when documents run in parallel.
+    const res = await $({ quiet: true, nothrow: true, env: { ...process.env, OMP_THREAD_LIMIT: '1' } })`${tesseract} ${png} stdout -l ${opts.languages} --dpi ${opts.dpi}`;
     if (res.exitCode !== 0) {
       return { warning: `${opts.label}: tesseract failed (exit ${res.exitCode}): ${res.stderr.trim().split('\n').pop() ?? ''}; check that the language data ${opts.languages} is installed (tesseract --list-langs)` };
     }

@@ -3,7 +3,7 @@
 // this function never throws, so one bad document never stops a batch.
 import * as mupdf from 'mupdf';
 import type { Block, IngestOptions, IngestResult, PageMethod, PageText } from './types.ts';
-import { readPageText } from './structured-text.ts';
+import { countImages, readPageText } from './structured-text.ts';
 import { removeRunningHeads } from './running-heads.ts';
 import { readingOrder } from './columns.ts';
 import { bodyFontSize, headingLevels } from './headings.ts';
@@ -101,6 +101,7 @@ async function convert(bytes: Uint8Array, opts: IngestOptions): Promise<IngestRe
           return readPageText(page, i);
         });
         const text = read.value;
+        if (text.lines.reduce((n, l) => n + l.chars, 0) < MIN_TEXT_CHARS) text.images = countImages(page!);
         if (read.messages.length) {
           warnings.push(`${name} page ${i + 1}: mupdf reported "${read.messages[0]}"${read.messages.length > 1 ? ` and ${read.messages.length - 1} more` : ''}; the page may be incomplete`);
         }

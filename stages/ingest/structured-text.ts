@@ -104,14 +104,10 @@ export function readPageText(page: mupdf.Page, index: number): PageText {
   const stext = page.toStructuredText('preserve-whitespace');
   const lines: TextLine[] = [];
   const fontInfo = new Map<unknown, boolean>();
-  let images = 0;
   let glyphs: Glyph[] = [];
   let horizontal = true;
   try {
     stext.walk({
-      onImageBlock() {
-        images++;
-      },
       beginLine(_bbox, wmode, dir) {
         glyphs = [];
         horizontal = wmode === 0 && Math.abs(dir[1]) < 0.05 && dir[0] > 0;
@@ -145,5 +141,20 @@ export function readPageText(page: mupdf.Page, index: number): PageText {
   } finally {
     stext.destroy();
   }
-  return { index, width: bx1 - bx0, height: by1 - by0, lines, images };
+  return { index, width: bx1 - bx0, height: by1 - by0, lines, images: 0 };
+}
+
+/**
+ * Image blocks on a page. Asked only for pages with (almost) no text, since keeping images in
+ * structured text costs time on every page.
+ */
+export function countImages(page: mupdf.Page): number {
+  const stext = page.toStructuredText('preserve-images');
+  let images = 0;
+  try {
+    stext.walk({ onImageBlock: () => void images++ });
+  } finally {
+    stext.destroy();
+  }
+  return images;
 }

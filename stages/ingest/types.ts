@@ -35,7 +35,7 @@ export interface PageText {
   width: number;
   height: number;
   lines: TextLine[];
-  /** Image blocks on the page: an image-only page is a scan that needs OCR. */
+  /** Image blocks on the page (counted only for pages with almost no text): a scan needs OCR. */
   images: number;
 }
 

@@ -1,0 +1,53 @@
+// Bad inputs give { ok: false, error } naming the file and the problem; nothing throws, and a bad
+// document in a batch does not stop the good ones.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { pdfToMarkdown } from './pdf-to-markdown.ts';
+import { readSample } from './sample-corpus.ts';
+import { encrypted } from './test-pdfs.ts';
+
+const WHO = 'en/who-2021-hypertension-pharmacological-treatment-retypeset.pdf';
+
+async function error(bytes: Uint8Array, name: string): Promise<string> {
+  const r = await pdfToMarkdown(bytes, { name });
+  assert.equal(r.ok, false, `${name} should fail`);
+  return r.ok ? '' : r.error;
+}
+
+test('an empty file', async () => {
+  const e = await error(new Uint8Array(0), 'empty.pdf');
+  assert.match(e, /^empty\.pdf: empty file \(0 bytes\)/);
+});
+
+test('a text file renamed .pdf', async () => {
+  const e = await error(new TextEncoder().encode('Recommendation 1: treat hypertension.\nThis is not a PDF.\n'), 'notes.pdf');
+  assert.match(e, /^notes\.pdf: not a PDF \(no %PDF- header; it looks like a text file\)/);
+});
+
+test('a truncated PDF (cut at 60 %)', async () => {
+  const bytes = await readSample(WHO);
+  const e = await error(bytes.subarray(0, Math.floor(bytes.length * 0.6)), 'cut.pdf');
+  assert.match(e, /^cut\.pdf: truncated or corrupt PDF/);
+});
+
+test('a PDF header followed by garbage', async () => {
+  const junk = new Uint8Array(4000);
+  for (let i = 0; i < junk.length; i++) junk[i] = (i * 7919) % 251;
+  const bytes = new Uint8Array([...new TextEncoder().encode('%PDF-1.7\n'), ...junk]);
+  const e = await error(bytes, 'garbage.pdf');
+  assert.match(e, /^garbage\.pdf: .*(corrupt|0 pages)/);
+});
+
+test('an encrypted PDF that needs a password', async () => {
+  const e = await error(encrypted(await readSample(WHO), 'secret'), 'locked.pdf');
+  assert.match(e, /^locked\.pdf: encrypted PDF that needs a password/);
+});
+
+test('one bad document does not stop the others', async () => {
+  const good = await readSample('zh/nhc-2020-delirium.pdf');
+  const results = await Promise.all([
+    pdfToMarkdown(new Uint8Array(0), { name: 'a.pdf' }),
+    pdfToMarkdown(good, { name: 'b.pdf', language: 'zh' }),
+  ]);
+  assert.deepEqual(results.map((r) => r.ok), [false, true]);
+});
