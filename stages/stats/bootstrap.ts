@@ -20,6 +20,7 @@
  * the single-cell function cell by cell would, only faster.
  */
 import { makeResamplePlan, resampledSums } from './resample-plan.ts';
+import { PAPER_SEED } from './rng.ts';
 
 export interface BootstrapOptions {
   /** Number of resamples B; default 10,000 (the paper's). */
@@ -49,7 +50,7 @@ export interface ClusterBootstrapResult extends BootstrapResult {
 interface Resolved { resamples: number; seed: number; level: number }
 
 function resolve(opts: BootstrapOptions, where: string): Resolved {
-  const { resamples = 10000, seed = 42, level = 0.95 } = opts;
+  const { resamples = 10000, seed = PAPER_SEED, level = 0.95 } = opts;
   if (!Number.isInteger(resamples) || resamples < 2) throw new RangeError(`${where}: resamples must be an integer ≥ 2, got ${resamples}`);
   if (!Number.isInteger(seed)) throw new RangeError(`${where}: seed must be an integer, got ${seed}`);
   if (!(level > 0 && level < 1)) throw new RangeError(`${where}: level must be in (0, 1), e.g. 0.95, got ${level}`);

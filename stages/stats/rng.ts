@@ -4,6 +4,9 @@
  * 32-bit integer arithmetic, which is what JavaScript does well, and statistically sound for
  * resampling. The state is seeded through splitmix32 so that nearby seeds give unrelated streams.
  */
+/** The paper's default seed (bootstrap and every other stochastic step). */
+export const PAPER_SEED = 42;
+
 export interface Rng {
   /** Uniform 32-bit unsigned integer. */
   nextUint32(): number;
