@@ -1,7 +1,7 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { chooseValues, formatNumber, pickValue, writeValuesInto, type NumericStepInput } from './numeric-chooser.ts';
-import { complementSet, containsValue, fromOp, interval, tagBounds } from './numeric-interval.ts';
+import { complementSet, containsValue, interval, tagBounds } from './numeric-interval.ts';
 import { parseThresholds } from './numeric-threshold.ts';
 import { createRng } from '../stats/rng.ts';
 
@@ -194,8 +194,4 @@ test('property: a value is found exactly when the path is feasible, and it satis
       if (onThreshold) assert.ok(!ok(v + 0.05) || !ok(v - 0.05), `${v} sits on a threshold needlessly: ${label}`);
     }
   }
-});
-
-test('fromOp sanity for the property test', () => {
-  assert.equal(containsValue([fromOp('ge', 1)], 1), true);
 });
