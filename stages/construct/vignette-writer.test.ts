@@ -78,6 +78,11 @@ describe('writeVignette: exact output for hand-built CDPs', () => {
     assert.equal(r.vignette, 'BMI was ≥ 30 kg/m². BMI was not ≥ 25 kg/m². The clinical question concerns management.');
   });
 
+  test('each condition is written in its own language', () => {
+    const cdp = makeCdp('zh', [['是否存在谵妄？', 'no'], ['Is the patient pregnant?', 'no']]);
+    assert.equal(writeVignette(cdp).vignette, '患者不存在谵妄。The patient was not pregnant.本病例的临床问题涉及管理。');
+  });
+
   test('focus sentences', () => {
     assert.deepEqual(FOCI.map((f) => focusSentence(f, 'en')), [
       'The clinical question concerns diagnosis.',

@@ -61,12 +61,12 @@ export function cleanConditions(cdp: Pick<Cdp, 'steps'>): string[] {
 export function stepFacts(cdp: Pick<Cdp, 'steps' | 'language'>): StepFacts {
   const conditions = cleanConditions(cdp);
   const plan = chooseValues(conditions.map((condition, i) => ({ condition, decision_outcome: cdp.steps[i]!.decision_outcome })));
-  const zh = isChinese(cdp.language) || conditions.some((c) => /[\u3400-\u9fff]/.test(c));
+  // Each condition is rendered in its own language, whatever the CDP's label says.
   const sentences = conditions.map((condition, i) => {
     const written = writeValuesInto(plan, i, condition, VALUE_MARK);
     const numeric = written.includes(VALUE_MARK);
     const outcome = cdp.steps[i]!.decision_outcome;
-    return zh || /[\u3400-\u9fff]/.test(condition) ? declarativeZh(written, outcome, numeric) : declarativeEn(written, outcome, numeric);
+    return /[\u3400-\u9fff]/.test(condition) ? declarativeZh(written, outcome, numeric) : declarativeEn(written, outcome, numeric);
   });
   return { sentences, plan };
 }
