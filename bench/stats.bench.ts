@@ -11,14 +11,13 @@
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { tmpdir, loadavg, cpus } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BenchReport, BenchRow } from './report.ts';
 import { percentileBootstrapMany, clusterBootstrapMany } from '../stages/stats/bootstrap.ts';
 import type { BootstrapResult } from '../stages/stats/bootstrap.ts';
-import { correlations } from '../stages/stats/correlation.ts';
-import { kendallW } from '../stages/stats/kendall-w.ts';
+import { correlationTable } from '../stages/stats/correlation-table.ts';
 import { createRng } from '../stages/stats/rng.ts';
 
 const CELLS = 288, CASES = 7458, GUIDELINES = 440, RESAMPLES = 10000, SEED = 42, LEVEL = 0.95;
@@ -112,18 +111,16 @@ async function runBootstraps(shared: Shared): Promise<Record<Job['kind'], { resu
 }
 
 function tableTwo(data: Float64Array[][]): { values: number[][]; w: number[]; ms: number } {
-  const pairs: [number, number][] = [[0, 1], [2, 0], [1, 2]]; // GPT–Qwen, BERT–GPT, Qwen–BERT (and DTW–OT, LNDS–DTW, OT–LNDS)
+  const judges = ['GPT', 'Qwen', 'BERT'], metrics = ['DTW', 'OT', 'LNDS'];
+  const scores = Object.fromEntries(judges.map((j, a) => [j, Object.fromEntries(metrics.map((m, b) => [m, data[a]![b]!]))]));
   const start = performance.now();
-  const values: number[][] = [];
-  for (let metric = 0; metric < 3; metric++) {
-    for (const [a, b] of pairs) { const c = correlations(data[a]![metric]!, data[b]![metric]!); values.push([c.pearson, c.spearman, c.kendallTauB]); }
-  }
-  for (let judge = 0; judge < 3; judge++) {
-    for (const [a, b] of pairs) { const c = correlations(data[judge]![a]!, data[judge]![b]!); values.push([c.pearson, c.spearman, c.kendallTauB]); }
-  }
-  const w = [0, 1, 2].map((metric) => kendallW(data.map((judge) => judge[metric]!)));
-  for (let judge = 0; judge < 3; judge++) w.push(kendallW(data[judge]!));
-  return { values, w, ms: performance.now() - start };
+  const rows = correlationTable(scores, { judges, metrics }); // LNDS is inverted in the data already
+  const ms = performance.now() - start;
+  return {
+    values: rows.map((r) => [r.pearson_r, r.spearman_rho, r.kendall_tau]),
+    w: rows.flatMap((r) => (r.kendall_w === null ? [] : [r.kendall_w])),
+    ms,
+  };
 }
 
 interface PyMethod { cells: number; seconds_per_cell: number; ci: number[][] }
@@ -173,6 +170,7 @@ export default async function statsBench(): Promise<BenchReport> {
   const ciGap = (ours: BootstrapResult[], theirs: PyMethod) => Math.max(...theirs.ci.map(([lo, hi, se], c) =>
     Math.max(Math.abs(ours[c]!.ciLow - lo!), Math.abs(ours[c]!.ciHigh - hi!)) / se!));
   const budget = 15;
+  const bootCpuS = (boot.case.cpuMs + boot.cluster.cpuMs) / 1000;
 
   const rows: BenchRow[] = [
     { name: `case bootstrap, ${CELLS} cells × ${CASES} cases × ${RESAMPLES} resamples`, value: caseS, unit: 's',
@@ -184,7 +182,9 @@ export default async function statsBench(): Promise<BenchReport> {
     { name: 'whole bootstrap workload (both kinds), 2 worker threads', value: caseS + clusterS, unit: 's',
       reference: { name: 'NumPy vectorised, scaled', value: numpyCaseAll + numpyClusterAll },
       target: { text: `≤ ${budget} s (a quarter of 60 s) on 2 cores`, met: caseS + clusterS <= budget } },
-    { name: 'bootstrap CPU time, both kinds (all threads)', value: (boot.case.cpuMs + boot.cluster.cpuMs) / 1000, unit: 's' },
+    { name: 'bootstrap CPU time, both kinds (all threads)', value: bootCpuS, unit: 's',
+      target: { text: `≤ ${2 * budget} s, i.e. ≤ ${budget} s on 2 free cores`, met: bootCpuS <= 2 * budget },
+      note: 'robust to other load on the machine, unlike wall time' },
     { name: `Table 2 at instance level: 18 pairs × (r, ρ, τ-b) + 6 W, n = ${INSTANCES}`, value: two.ms / 1000, unit: 's',
       reference: { name: 'scipy pearsonr/spearmanr/kendalltau + NumPy W', value: py.correlations.seconds } },
     { name: 'max |Δ| of the 60 coefficients vs SciPy', value: maxDiff, unit: '', target: { text: '< 1e-9', met: maxDiff < 1e-9 } },
@@ -199,7 +199,7 @@ export default async function statsBench(): Promise<BenchReport> {
       `Monte-Carlo check on the subset cells (independent resamples): max |CI end difference| / bootstrap SE = ${ciGap(boot.case.results, py.numpy_case).toFixed(3)} vs NumPy case, ` +
         `${ciGap(boot.case.results, py.scipy_case).toFixed(3)} vs SciPy, ${ciGap(boot.cluster.results, py.numpy_cluster).toFixed(3)} vs NumPy cluster (≈ 0.1 expected).`,
       `Correlation data: 3 judges × 3 metrics × ${INSTANCES} instances, LNDS on an 1/8 grid (heavy ties) and inverted. NumPy ${py.numpy}, SciPy ${py.scipy}.`,
-      'The machine is shared with other work while benchmarks run; wall times can vary run to run.',
+      `Load average during the run: ${loadavg().map((x) => x.toFixed(1)).join(', ')} on ${cpus().length} cores. When other work shares the machine, wall times stretch and the CPU-time row is the one to compare; NumPy's times stretch the same way.`,
     ],
   };
 }
