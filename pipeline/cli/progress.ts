@@ -26,7 +26,7 @@ export function progressSink(stream: NodeJS.WriteStream = process.stderr): { sin
       sink(e) {
         if (e.type === 'stage-start') stream.write(`start ${e.stage}${e.total != null ? ` (${e.total} units)` : ''}\n`);
         else if (e.type === 'stage-end') stream.write(describeResult(e.result) + '\n');
-        else if (e.type === 'stage-progress' && e.done < e.total) {
+        else if (e.type === 'stage-progress' && e.done > 0 && e.done < e.total) {
           const now = Date.now();
           if (now - (lastLogged.get(e.stage) ?? 0) > 10_000) {
             lastLogged.set(e.stage, now);

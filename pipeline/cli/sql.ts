@@ -1,9 +1,9 @@
 /** `cdp sql`: a read-only query on the warehouse. */
 import { existsSync } from 'node:fs';
-import { DuckDBInstance } from '@duckdb/node-api';
 
 export async function queryWarehouse(path: string, sql: string): Promise<Record<string, unknown>[]> {
   if (!existsSync(path)) throw new Error(`no warehouse at ${path}; run \`cdp run\` first`);
+  const { DuckDBInstance } = await import('@duckdb/node-api');
   const db = await DuckDBInstance.create(path, { access_mode: 'READ_ONLY' });
   const con = await db.connect();
   try {

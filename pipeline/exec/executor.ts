@@ -7,7 +7,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBInstance, DuckDBConnection } from '@duckdb/node-api';
 import type { ResolvedDag, ResolvedStage } from '../dag/validate.ts';
 import type { Row } from '../dag/define.ts';
 import type { StageContext } from '../dag/stage.ts';
@@ -158,6 +158,8 @@ class Execution {
 
   private duck = async (): Promise<DuckDBConnection> => {
     this.duckInstance ??= (async () => {
+      // Loaded on first use: a no-op rerun never needs DuckDB, and loading it costs a second.
+      const { DuckDBInstance } = await import('@duckdb/node-api');
       const db = await DuckDBInstance.create(':memory:', { threads: '2' });
       return { db, con: await db.connect() };
     })();
@@ -172,7 +174,7 @@ class Execution {
       const p = artifactPaths(this.ws.store, name, e.artifact).parquet;
       if (existsSync(p)) views.set(name, p);
     }
-    await refreshWarehouse(this.ws.warehouse, views, this.ws.runsLog, this.opts.extraViews?.() ?? {});
+    await refreshWarehouse(this.ws.warehouse, views, this.ws.runsLog, this.opts.extraViews?.() ?? {}, join(this.ws.store, 'warehouse-views.json'));
   }
 
   private rows(name: string, ndjson: string): Row[] {

@@ -3,9 +3,10 @@
  * artifact, plus `runs` (provenance) and any extra relations (such as the LLM call log). The
  * database holds only views, so it is rebuilt cheaply and never holds data of its own.
  */
-import { existsSync, appendFileSync, mkdirSync } from 'node:fs';
+import { existsSync, appendFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { DuckDBInstance } from '@duckdb/node-api';
+import { hashValue } from '../hash/canonical.ts';
+import { writeFileAtomic } from './atomic.ts';
 import { columnsSql } from './artifacts.ts';
 
 export interface RunRecord {
@@ -47,14 +48,28 @@ function quoteString(s: string): string {
   return `'${s.replace(/'/g, "''")}'`;
 }
 
-/** Points each view at its artifact; drops views of names no longer in the DAG. */
+/**
+ * Points each view at its artifact; drops views of names no longer in the DAG. Skipped when
+ * the views would be exactly those already defined (recorded in `manifestPath`), so a no-op
+ * run does not even load DuckDB.
+ */
 export async function refreshWarehouse(
   warehousePath: string,
   views: Map<string, string /* parquet path */>,
   runsLog: string,
   extra: Record<string, string /* SQL relation */> = {},
+  manifestPath?: string,
 ): Promise<void> {
+  const manifest = hashValue({ views: [...views].map(([k, v]) => [k, resolve(v)]), extra, runs: existsSync(runsLog) });
+  if (manifestPath && existsSync(warehousePath)) {
+    try {
+      if (readFileSync(manifestPath, 'utf8') === manifest) return;
+    } catch {
+      /* no manifest yet */
+    }
+  }
   mkdirSync(dirname(warehousePath), { recursive: true });
+  const { DuckDBInstance } = await import('@duckdb/node-api');
   const db = await DuckDBInstance.create(warehousePath);
   const con = await db.connect();
   try {
@@ -73,4 +88,5 @@ export async function refreshWarehouse(
     con.closeSync();
     db.closeSync();
   }
+  if (manifestPath) writeFileAtomic(manifestPath, manifest);
 }

@@ -17,18 +17,26 @@ import type { DagConfig } from '../dag/define.ts';
 
 const pipelineDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
+export interface ToyOptions {
+  totalsScale?: number;
+  wordsDelayMs?: number;
+  wordsConcurrency?: number;
+  extraStages?: DagConfig['stages'];
+}
+
 export interface ToyProject {
   root: string;
-  config(overrides?: { totalsScale?: number; wordsDelayMs?: number; extraStages?: DagConfig['stages'] }): DagConfig;
+  config(overrides?: ToyOptions): DagConfig;
   writeDoc(name: string, text: string): void;
   /** Units computed so far, in order, as "stage:key-ish label". */
   computed(): string[];
-  writeConfigFile(overrides?: { totalsScale?: number; wordsDelayMs?: number }): void;
+  writeConfigFile(overrides?: ToyOptions): void;
 }
 
 export function makeToyProject(docs: Record<string, string> = { 'a.txt': 'alpha beta', 'b.txt': 'gamma delta epsilon', 'c.txt': 'zeta' }): ToyProject {
   const root = mkdtempSync(join(tmpdir(), 'cdp-toy-'));
   mkdirSync(join(root, 'docs'));
+  writeFileSync(join(root, 'package.json'), '{ "type": "module" }\n');
   mkdirSync(join(root, 'stages', 'helpers'), { recursive: true });
   const stageImport = JSON.stringify(join(pipelineDir, 'stage.ts'));
   const log = JSON.stringify(join(root, 'compute.log'));
@@ -90,10 +98,10 @@ export default tableStage({
   );
   for (const [name, text] of Object.entries(docs)) writeFileSync(join(root, 'docs', name), text);
 
-  const config = (o: { totalsScale?: number; wordsDelayMs?: number; extraStages?: DagConfig['stages'] } = {}): DagConfig => ({
+  const config = (o: ToyOptions = {}): DagConfig => ({
     sources: { docs: { kind: 'files', patterns: ['docs/*.txt'] } },
     stages: [
-      { name: 'words', module: 'stages/words.ts', inputs: { docs: 'docs' }, forEach: 'docs', params: { delayMs: o.wordsDelayMs ?? 0 }, commitEvery: 1 },
+      { name: 'words', module: 'stages/words.ts', inputs: { docs: 'docs' }, forEach: 'docs', params: { delayMs: o.wordsDelayMs ?? 0 }, commitEvery: 1, concurrency: o.wordsConcurrency },
       { name: 'shout', module: 'stages/shout.ts', inputs: { words: 'words' }, forEach: 'words' },
       { name: 'totals', module: 'stages/totals.ts', inputs: { words: 'words' }, params: { scale: o.totalsScale ?? 1 } },
       { name: 'report', module: 'stages/report.ts', inputs: { totals: 'totals', shout: 'shout' } },

@@ -1,0 +1,49 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { askStructured, jsonSchemaParser, reaskMessage, type Chatter } from './ask-structured.ts';
+import type { ChatRequest, ChatResult } from './types.ts';
+
+/** A scripted model: answers in order, recording what it was asked. */
+function scripted(answers: (string | { fail: string })[]): Chatter & { asked: ChatRequest[] } {
+  const asked: ChatRequest[] = [];
+  return {
+    asked,
+    async chat(req): Promise<ChatResult> {
+      asked.push(req);
+      const a = answers[asked.length - 1];
+      if (typeof a !== 'string') return { ok: false, error: a.fail, attempts: 3 };
+      return { ok: true, text: a, cached: false, usage: { inputTokens: 1, outputTokens: 1 }, latencyMs: 1 };
+    },
+  };
+}
+
+const parse = jsonSchemaParser<{ score: number }>({ type: 'object', required: ['score'], properties: { score: { type: 'integer', minimum: 1, maximum: 5 } } });
+const req: ChatRequest = { model: 'm', messages: [{ role: 'user', content: 'Score it.' }] };
+
+test('a chatty, fenced answer with a reasoning block parses on the first try', async () => {
+  const m = scripted(['<think>hmm</think>Sure! Here it is:\n```json\n{"score": 4}\n```\nHope that helps.']);
+  const r = await askStructured(m, req, parse);
+  assert.deepEqual(r, { ok: true, value: { score: 4 }, text: m.asked.length && '<think>hmm</think>Sure! Here it is:\n```json\n{"score": 4}\n```\nHope that helps.', attempts: 1, cached: false });
+});
+
+test('a rejected answer is re-asked with the problems stated, as a continued conversation', async () => {
+  const m = scripted(['no json here', '{"score": 9}', '{"score": 5}']);
+  const r = await askStructured(m, req, parse, { maxAttempts: 3 });
+  assert.ok(r.ok && r.value.score === 5 && r.attempts === 3);
+  assert.deepEqual(m.asked[1].messages, [
+    { role: 'user', content: 'Score it.' },
+    { role: 'assistant', content: 'no json here' },
+    { role: 'user', content: reaskMessage(['the answer contains no parseable JSON object or array']) },
+  ]);
+  assert.equal(m.asked[2].messages.length, 5);
+  assert.equal(m.asked[2].messages[4].content, 'Your previous answer could not be used:\n- answer.score must be at most 5, but is 9\nPlease answer again with the complete corrected output only, in the required format.');
+});
+
+test('the bound is respected and the last problems are returned; a failed call stops at once', async () => {
+  const m = scripted(['{}', '{}', '{}']);
+  const r = await askStructured(m, req, parse, { maxAttempts: 2 });
+  assert.deepEqual(r, { ok: false, error: 'no valid answer after 2 attempts', problems: ['answer.score is required but missing'], attempts: 2, lastText: '{}' });
+  assert.equal(m.asked.length, 2);
+  const f = scripted([{ fail: 'HTTP 500 after 3 attempts' }]);
+  assert.deepEqual(await askStructured(f, req, parse), { ok: false, error: 'HTTP 500 after 3 attempts', problems: [], attempts: 1, lastText: undefined });
+});
