@@ -113,6 +113,8 @@ export function resampledSums(vectors: readonly Float64Array[], plan: ResamplePl
   const table = new Float64Array(groups * 256 * LANES);
   const acc = new Float64Array(B * LANES);
   const zeros = new Float64Array(plan.items);
+  // The lanes' values side by side: an extra item's four values share one cache line.
+  const interleaved = new Float64Array(plan.items * LANES);
 
   for (let first = 0; first < vectors.length; first += LANES) {
     const lane: Float64Array[] = [];
@@ -120,7 +122,11 @@ export function resampledSums(vectors: readonly Float64Array[], plan: ResamplePl
     fillSubsetSums(table, groups, plan.items, lane[0]!, lane[1]!, lane[2]!, lane[3]!);
     acc.fill(0);
     addLayers(acc, table, groups, B, once, twice);
-    addExtras(acc, B, extraStart, extraItem, extraTimes, lane[0]!, lane[1]!, lane[2]!, lane[3]!);
+    for (let i = 0; i < plan.items; i++) {
+      const o = i * LANES;
+      interleaved[o] = lane[0]![i]!; interleaved[o + 1] = lane[1]![i]!; interleaved[o + 2] = lane[2]![i]!; interleaved[o + 3] = lane[3]![i]!;
+    }
+    addExtras(acc, B, extraStart, extraItem, extraTimes, interleaved);
     for (let c = 0; c < LANES && first + c < vectors.length; c++) {
       const sums = new Float64Array(B);
       for (let r = 0; r < B; r++) sums[r] = acc[r * LANES + c]!;
@@ -165,20 +171,17 @@ function addLayers(acc: Float64Array, table: Float64Array, groups: number, B: nu
   }
 }
 
-/** acc += (w − 2)·v for the items drawn three or more times. */
-function addExtras(
-  acc: Float64Array, B: number, extraStart: Int32Array, extraItem: Int32Array, extraTimes: Int32Array,
-  v0: Float64Array, v1: Float64Array, v2: Float64Array, v3: Float64Array,
-): void {
+/** acc += (w − 2)·v for the items drawn three or more times; `values` holds the lanes interleaved. */
+function addExtras(acc: Float64Array, B: number, extraStart: Int32Array, extraItem: Int32Array, extraTimes: Int32Array, values: Float64Array): void {
   for (let r = 0; r < B; r++) {
     const o = r * LANES;
     let s0 = acc[o]!, s1 = acc[o + 1]!, s2 = acc[o + 2]!, s3 = acc[o + 3]!;
     for (let e = extraStart[r]!, end = extraStart[r + 1]!; e < end; e++) {
-      const i = extraItem[e]!, t = extraTimes[e]!;
-      s0 += t * v0[i]!;
-      s1 += t * v1[i]!;
-      s2 += t * v2[i]!;
-      s3 += t * v3[i]!;
+      const i = extraItem[e]! * LANES, t = extraTimes[e]!;
+      s0 += t * values[i]!;
+      s1 += t * values[i + 1]!;
+      s2 += t * values[i + 2]!;
+      s3 += t * values[i + 3]!;
     }
     acc[o] = s0; acc[o + 1] = s1; acc[o + 2] = s2; acc[o + 3] = s3;
   }
