@@ -5,7 +5,7 @@ import type { FlowLine, TextLine } from './types.ts';
 import { headingStyle, type HeadingStyle } from './headings.ts';
 import { listMarker } from './lists.ts';
 import { tableAt } from './tables.ts';
-import type { HyphenVocabulary } from './reflow.ts';
+import { isCjk, type HyphenVocabulary } from './reflow.ts';
 
 export type RawBlock =
   | { kind: 'heading'; style: HeadingStyle; lines: FlowLine[] }
@@ -49,6 +49,42 @@ function endsShort(line: TextLine & { flowRight: number; flowLeft: number }, byS
   return line.x1 < line.flowRight - bySize * line.size;
 }
 
+/**
+ * Whether `prev` ended although the first word of `next` would have fitted after it: then the
+ * line break was the author's, not the typesetter's. Works for ragged-right and justified text.
+ */
+export function brokeEarly(prev: FlowLine, next: FlowLine): boolean {
+  const room = prev.flowRight - prev.x1;
+  const text = next.text.trim();
+  const charWidth = (next.x1 - next.x0) / Math.max(1, text.length);
+  const first = text.split(/\s/)[0] ?? '';
+  const need = isCjk(first[0] ?? '') ? 2 * charWidth : (first.length + 1) * charWidth;
+  return room > need + 0.5 * next.size;
+}
+
+/**
+ * The usual baseline-to-baseline distance for each font size in a flow (the median of the gaps
+ * between consecutive lines of that size); a gap clearly larger than it separates paragraphs.
+ */
+export function linePitch(flow: TextLine[]): Map<number, number> {
+  const gaps = new Map<number, number[]>();
+  for (let i = 1; i < flow.length; i++) {
+    const a = flow[i - 1]!, b = flow[i]!;
+    const g = b.baseline - a.baseline;
+    if (a.size !== b.size || g < 0.8 * b.size || g > 2.5 * b.size) continue;
+    let list = gaps.get(b.size);
+    if (!list) gaps.set(b.size, (list = []));
+    list.push(g);
+  }
+  const out = new Map<number, number>();
+  for (const [size, list] of gaps) {
+    if (list.length < 3) continue;
+    list.sort((x, y) => x - y);
+    out.set(size, list[Math.floor(list.length / 2)]!);
+  }
+  return out;
+}
+
 /** Blocks of one page, from its lines in reading order. */
 export function pageBlocks(lines: FlowLine[], bodySize: number, vocab: HyphenVocabulary): RawBlock[] {
   const blocks: RawBlock[] = [];
@@ -66,6 +102,7 @@ function flowBlocks(flow: FlowLine[], bodySize: number, vocab: HyphenVocabulary)
   const out: RawBlock[] = [];
   const rows = rowsOf(flow);
   const flowWidth = flow[0]!.flowRight - flow[0]!.flowLeft;
+  const pitch = linePitch(flow);
   let cur: RawBlock | null = null;
   const listStack: number[] = []; // x0 of the markers of open list levels
   const push = (b: RawBlock) => { out.push(b); cur = b; };
@@ -78,7 +115,7 @@ function flowBlocks(flow: FlowLine[], bodySize: number, vocab: HyphenVocabulary)
       prevBlock.lines.push(line); // a fragment of the same row (split at a wide space)
       return;
     }
-    const close = gap > 0 && gap <= 1.8 * Math.max(line.size, prev?.size ?? 0);
+    const close = gap > 0 && gap <= 1.25 * (pitch.get(line.size) ?? 1.45 * Math.max(line.size, prev?.size ?? 0));
     const style = headingStyle(line, bodySize);
     if (style) {
       if (prevBlock?.kind === 'heading' && sameHeadingStyle(prevBlock.style, style) && gap > 0 && gap <= 2.2 * line.size && !SECTION_NUMBER.test(line.text)) {
@@ -102,7 +139,10 @@ function flowBlocks(flow: FlowLine[], bodySize: number, vocab: HyphenVocabulary)
     }
     if (prevBlock && prev && close && (prevBlock.kind === 'paragraph' || prevBlock.kind === 'list-item')) {
       const sameSize = Math.abs(line.size - prevBlock.lines[0]!.size) <= 1;
-      const stoppedShort = endsShort(prev, 2) && SENTENCE_END.test(prev.text.trim()) || (prev.x1 - prev.flowLeft) < 0.7 * flowWidth && endsShort(prev, 4);
+      const early = brokeEarly(prev, line);
+      const mid = (prev.flowLeft + prev.flowRight) / 2;
+      const centred = (l: FlowLine) => Math.abs((l.x0 + l.x1) / 2 - mid) < l.size && l.x0 - l.flowLeft > 2 * l.size;
+      const stoppedShort = early && (SENTENCE_END.test(prev.text.trim()) || prev.x1 - prev.flowLeft < 0.7 * flowWidth || (prevBlock.kind === 'paragraph' && centred(prev)));
       let continues = sameSize && !stoppedShort;
       if (continues && prevBlock.kind === 'paragraph') {
         // A first-line indent starts a new paragraph; centred text (shifted on both sides) does not.
