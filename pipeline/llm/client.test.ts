@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { createLlmClient, type LlmClientOptions } from './client.ts';
 import { llmCallsRelation } from './call-log.ts';
-import { countTokens } from './tokens.ts';
+import { countTokens, tokenUpperBound } from './tokens.ts';
 import { startFakeOpenAIServer, type ChatBody, type FakeOpenAIServer } from './testing/fake-openai-server.ts';
 import type { ModelSpec } from './types.ts';
 
@@ -341,4 +341,16 @@ describe('llm client against a local OpenAI-compatible server', () => {
     assert.equal(srv.counters.chat, 0);
     assert.equal(llmCallsRelation(dir), null);
   });
+});
+
+// Token counting lives here rather than in its own file: building the o200k encoder takes
+// seconds, and this file pays for it anyway.
+test('o200k_base counts of known strings, and the byte bound never under-counts', () => {
+  // Published o200k_base encodings: "hello world" → [24912, 2375]; "Hello, world!" → Hello , world !
+  assert.equal(countTokens('hello world'), 2);
+  assert.equal(countTokens('Hello, world!'), 4);
+  assert.equal(countTokens(''), 0);
+  for (const s of ['hello world', '诊断与治疗指南：高血压', 'x'.repeat(1000), '{"steps":[1,2,3]}', '<|endoftext|> is plain text here'])
+    assert.ok(countTokens(s) <= tokenUpperBound(s), s);
+  assert.equal(tokenUpperBound('诊断'), 6);
 });
