@@ -10,7 +10,9 @@
  * first, as the paper inverts them; rank statistics only change sign under this.
  */
 import { correlations } from './correlation.ts';
-import { kendallW } from './kendall-w.ts';
+import { kendallWOfRanked } from './kendall-w.ts';
+import { rankSample } from './ranks.ts';
+import type { RankedSample } from './ranks.ts';
 
 export interface CorrelationRow {
   /** The metric or judge held fixed. */
@@ -50,18 +52,34 @@ export function correlationTable(scores: Readonly<Record<string, Readonly<Record
     if (!v) throw new RangeError(`correlationTable: no scores for judge ${judge}, metric ${metric}; every judge needs every metric`);
     return invert.includes(metric) ? Float64Array.from(v, (x) => -x) : v;
   };
+  // Each sample enters two pair groups and two W's: rank it once.
+  const ranked = new Map<Float64Array, RankedSample>();
+  const ranksOf = (v: Float64Array): RankedSample => {
+    let r = ranked.get(v);
+    if (!r) {
+      v.forEach((x, i) => { if (!Number.isFinite(x)) throw new RangeError(`correlationTable: value ${i} is ${x}; drop instances some judge or metric did not score`); });
+      ranked.set(v, (r = rankSample(v)));
+    }
+    return r;
+  };
+  const vectors = new Map<string, Float64Array>();
+  const sample = (judge: string, metric: string): Float64Array => {
+    const key = JSON.stringify([judge, metric]);
+    if (!vectors.has(key)) vectors.set(key, get(judge, metric));
+    return vectors.get(key)!;
+  };
   const rows: CorrelationRow[] = [];
   const group = (fixed: string, raters: readonly string[], vectors: Float64Array[]) => {
-    const w = kendallW(vectors);
+    const w = kendallWOfRanked(vectors.map(ranksOf));
     pairsOf(raters.length).forEach(([a, b], k) => {
-      const c = correlations(vectors[a]!, vectors[b]!);
+      const c = correlations(vectors[a]!, vectors[b]!, { x: ranksOf(vectors[a]!), y: ranksOf(vectors[b]!) });
       rows.push({
         fixed: name(fixed), pair: `${name(raters[a]!)} vs ${name(raters[b]!)}`,
         pearson_r: c.pearson, spearman_rho: c.spearman, kendall_tau: c.kendallTauB, kendall_w: k === 0 ? w : null, n: c.n,
       });
     });
   };
-  for (const metric of metrics) group(metric, judges, judges.map((j) => get(j, metric)));
-  for (const judge of judges) group(judge, metrics, metrics.map((m) => get(judge, m)));
+  for (const metric of metrics) group(metric, judges, judges.map((j) => sample(j, metric)));
+  for (const judge of judges) group(judge, metrics, metrics.map((m) => sample(judge, m)));
   return rows;
 }

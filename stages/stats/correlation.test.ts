@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { pearson, spearman, kendallTauB, correlations } from './correlation.ts';
-import { averageRanks } from './ranks.ts';
+import { averageRanks, rankSample } from './ranks.ts';
 
 interface Case { kind: string; x: number[]; y: number[]; pearson: number; spearman: number; kendall_tau_b: number }
 const ref = JSON.parse(readFileSync(new URL('./fixtures/reference.json', import.meta.url), 'utf8')) as { correlations: Case[] };
@@ -58,4 +58,10 @@ test('bad input is rejected with the array and index named', () => {
   assert.throws(() => spearman(f([1, NaN, 3]), f([1, 2, 3])), /x\[1\] is NaN/);
   assert.throws(() => kendallTauB(f([1, 2, 3]), f([1, 2, Infinity])), /y\[2\] is Infinity/);
   assert.throws(() => pearson(f([1]), f([1])), /at least 2 pairs/);
+  assert.throws(() => correlations(f([1, 2, 3]), f([3, 2, 1]), { x: rankSample(f([1, 2])), y: rankSample(f([3, 2, 1])) }), /rank the same arrays/);
+});
+
+test('correlations with pre-ranked samples equal the plain calls', () => {
+  const x = f([3, 1, 4, 1, 5, 9, 2, 6, 5, 3]), y = f([2, 7, 1, 8, 2, 8, 1, 8, 2, 8]);
+  assert.deepEqual(correlations(x, y, { x: rankSample(x), y: rankSample(y) }), { pearson: pearson(x, y), spearman: spearman(x, y), kendallTauB: kendallTauB(x, y), n: 10 });
 });

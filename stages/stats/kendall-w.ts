@@ -10,23 +10,34 @@
  * agreement. Scores whose direction is reversed (LNDS, higher = better, against DTW/OT,
  * lower = better) must be negated by the caller first, as the paper does.
  */
-import { averageRanks, sortedCopy, sumOverTieGroups } from './ranks.ts';
+import { rankSample } from './ranks.ts';
+import type { RankedSample } from './ranks.ts';
 
 export function kendallW(ratings: readonly Float64Array[]): number {
   const k = ratings.length;
   if (k < 2) throw new RangeError(`kendallW: need at least 2 raters, got ${k}`);
   const n = ratings[0]!.length;
-  if (n < 2) throw new RangeError(`kendallW: need at least 2 items, got ${n}`);
-  const rankSums = new Float64Array(n);
-  let tieTerm = 0;
   ratings.forEach((row, j) => {
     if (row.length !== n) throw new RangeError(`kendallW: rater ${j} scores ${row.length} items, rater 0 scores ${n}; every rater must score the same items`);
     for (let i = 0; i < n; i++) {
       if (!Number.isFinite(row[i])) throw new RangeError(`kendallW: rater ${j}, item ${i} is ${row[i]}; drop items some rater did not score`);
     }
-    const ranks = averageRanks(row);
-    for (let i = 0; i < n; i++) rankSums[i] += ranks[i]!;
-    tieTerm += sumOverTieGroups(sortedCopy(row), (t) => t * t * t - t);
+  });
+  return kendallWOfRanked(ratings.map(rankSample));
+}
+
+/** Kendall's W from raters' samples ranked once with rankSample. */
+export function kendallWOfRanked(raters: readonly RankedSample[]): number {
+  const k = raters.length;
+  if (k < 2) throw new RangeError(`kendallW: need at least 2 raters, got ${k}`);
+  const n = raters[0]!.ranks.length;
+  if (n < 2) throw new RangeError(`kendallW: need at least 2 items, got ${n}`);
+  const rankSums = new Float64Array(n);
+  let tieTerm = 0;
+  raters.forEach((rater, j) => {
+    if (rater.ranks.length !== n) throw new RangeError(`kendallW: rater ${j} ranks ${rater.ranks.length} items, rater 0 ranks ${n}; every rater must score the same items`);
+    for (let i = 0; i < n; i++) rankSums[i] += rater.ranks[i]!;
+    tieTerm += rater.tieCubes;
   });
   const expected = (k * (n + 1)) / 2;
   let s = 0;

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { argsort, averageRanks, sumOverTieGroups } from './ranks.ts';
+import { argsort, averageRanks, rankSample, sumOverTieGroups } from './ranks.ts';
 import { createRng } from './rng.ts';
 
 test('argsort orders negatives, zeros, tiny and huge values like a numeric comparator, stably', () => {
@@ -22,4 +22,12 @@ test('average ranks and tie sums', () => {
   assert.deepEqual(Array.from(averageRanks(Float64Array.from([10, 20, 20, 5, 20, -0, 0]))), [4, 6, 6, 3, 6, 1.5, 1.5]);
   // Tie groups of sizes 1, 2, 3: Σ (t³ − t) = 0 + 6 + 24.
   assert.equal(sumOverTieGroups([1, 2, 2, 3, 3, 3], (t) => t ** 3 - t), 30);
+});
+
+test('rankSample counts tied pairs and t³ − t over tie groups', () => {
+  // Groups: {5} t=1, {7,7} t=2, {9,9,9} t=3 → tied pairs 0 + 1 + 3 = 4; Σ(t³ − t) = 0 + 6 + 24 = 30.
+  const r = rankSample(Float64Array.from([9, 7, 5, 9, 7, 9]));
+  assert.deepEqual(Array.from(r.ranks), [5, 2.5, 1, 5, 2.5, 5]);
+  assert.equal(r.tiedPairs, 4);
+  assert.equal(r.tieCubes, 30);
 });

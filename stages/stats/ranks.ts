@@ -46,22 +46,38 @@ export function sortedCopy(values: Float64Array): Float64Array {
   return Float64Array.from(values).sort();
 }
 
-/**
- * 1-based ranks, ties given the average of the ranks they span (SciPy's rankdata 'average'):
- * a tie block occupying sorted positions [lo, hi) gets (lo + 1 + hi) / 2.
- */
-export function averageRanks(values: Float64Array): Float64Array {
+/** A sample's average ranks with the tie statistics the rank coefficients need. */
+export interface RankedSample {
+  /** 1-based ranks, ties given the mean of the ranks they span (SciPy's rankdata 'average'). */
+  ranks: Float64Array;
+  /** Σ over tie groups of t(t − 1)/2: pairs tied with each other. */
+  tiedPairs: number;
+  /** Σ over tie groups of (t³ − t), for Kendall's W. */
+  tieCubes: number;
+}
+
+/** Ranks a sample once so several coefficients (Spearman, Kendall, W) can share the work. */
+export function rankSample(values: Float64Array): RankedSample {
   const order = argsort(values);
   const ranks = new Float64Array(values.length);
+  let tiedPairs = 0, tieCubes = 0;
   let lo = 0;
   for (let k = 1; k <= order.length; k++) {
     if (k === order.length || values[order[k]!] !== values[order[lo]!]) {
-      const r = (lo + 1 + k) / 2;
+      // The block [lo, k) of sorted positions holds ranks lo + 1 … k.
+      const r = (lo + 1 + k) / 2, t = k - lo;
       for (let j = lo; j < k; j++) ranks[order[j]!] = r;
+      tiedPairs += (t * (t - 1)) / 2;
+      tieCubes += t * t * t - t;
       lo = k;
     }
   }
-  return ranks;
+  return { ranks, tiedPairs, tieCubes };
+}
+
+/** 1-based average ranks (see RankedSample.ranks). */
+export function averageRanks(values: Float64Array): Float64Array {
+  return rankSample(values).ranks;
 }
 
 /** Σ over tie groups of f(t), t the group size, from an ascending array. */

@@ -9,6 +9,8 @@
  * drawn three or more times (≈ 8 % of items). That is about a third of the work of summing
  * draws, and the random-number generation is shared by every cell resampled with the plan.
  *
+ * Memory: about items × resamples bytes (75 MB at paper scale), held while the plan lives.
+ *
  * Draws: resample r takes m draws `rng.nextInt(m)` (xoshiro128**, unbiased rejection), in
  * order, resample after resample. Two vectors of equal length resampled with the same seed
  * therefore see the same resamples, whichever function or batch they go through.
