@@ -118,7 +118,8 @@ function flowBlocks(flow: FlowLine[], bodySize: number, vocab: HyphenVocabulary)
     const close = gap > 0 && gap <= 1.25 * (pitch.get(line.size) ?? 1.45 * Math.max(line.size, prev?.size ?? 0));
     const style = headingStyle(line, bodySize);
     if (style) {
-      if (prevBlock?.kind === 'heading' && sameHeadingStyle(prevBlock.style, style) && gap > 0 && gap <= 2.2 * line.size && !SECTION_NUMBER.test(line.text)) {
+      if (prevBlock?.kind === 'heading' && sameHeadingStyle(prevBlock.style, style) && gap > 0 && gap <= 1.45 * Math.max(line.size, prev!.y1 - prev!.y0) &&
+        !SECTION_NUMBER.test(line.text) && !/[.!?。！？]$/u.test(prev!.text.trim())) {
         prevBlock.lines.push(line);
       } else push({ kind: 'heading', style, lines: [line] });
       listStack.length = 0;
