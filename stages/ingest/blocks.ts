@@ -14,6 +14,7 @@ export type RawBlock =
   | { kind: 'table'; cells: string[][]; lines: FlowLine[] };
 
 const SENTENCE_END = /[.!?:;。！？：；]["”’)）\]]*$/u;
+const FULL_STOP = /[.!?。！？]["”’)）\]]*$/u;
 
 function sameHeadingStyle(a: HeadingStyle, b: HeadingStyle): boolean {
   return a.kind === b.kind && Math.abs(a.size - b.size) <= 0.6;
@@ -154,7 +155,7 @@ function flowBlocks(flow: FlowLine[], bodySize: number, vocab: HyphenVocabulary)
         const markerX = prevBlock.lines[0]!.x0;
         // Left of the marker ends the item, unless the line above ran full width mid-sentence
         // (CJK items indent only their first line).
-        const runsOn = !endsShort(prev, 2) && !SENTENCE_END.test(prev.text.trim());
+        const runsOn = !endsShort(prev, 2) && !FULL_STOP.test(prev.text.trim());
         if (line.x0 < markerX - 0.3 * line.size && !runsOn) continues = false;
       }
       if (continues) {

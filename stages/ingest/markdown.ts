@@ -6,7 +6,10 @@ import { isCjk, joinLine, joinLines, type HyphenVocabulary } from './reflow.ts';
 import { markdownItemPrefix, listMarker } from './lists.ts';
 import { isPageNumber } from './running-heads.ts';
 
-const SENTENCE_END = /[.!?:;。！？：；]["”’)）\]]*$/u;
+/** Text that ends a sentence; a block ending otherwise may continue in the next column. */
+const FULL_STOP = /[.!?。！？:：]["”’)）\]]*$/u;
+/** Floats (tables, figures, boxes) and their captions sit between the halves of a sentence. */
+const FLOAT_CAPTION = /^(Table|Figure|Fig\.|Box|BOX|表|图)\s*\d/u;
 
 /** Text blocks of one page from its positioned blocks; `levelOf` gives each heading its level. */
 export function textBlocks(
@@ -40,13 +43,16 @@ export function textBlocks(
 export function mergeContinuations(blocks: Block[], vocab: HyphenVocabulary): Block[] {
   const out: Block[] = [];
   for (const b of blocks) {
-    // A footnote set small at the foot of a column sits between the two halves of a sentence.
+    // A footnote set small at the foot of a column, or a table with its caption, can sit between
+    // the two halves of a sentence.
     let k = out.length - 1;
-    while (k >= 0 && k >= out.length - 3 && out[k]!.kind === 'paragraph' && (out[k] as { small?: boolean }).small && !(b as { small?: boolean }).small) k--;
+    if (b.kind === 'paragraph' && !b.small) {
+      while (k >= 0 && k >= out.length - 6 && isInterruption(out[k]!)) k--;
+    }
     const prev = out[k];
     if (
       b.kind === 'paragraph' && prev && (prev.kind === 'paragraph' || prev.kind === 'list-item') &&
-      prev.flow !== b.flow && !SENTENCE_END.test(prev.text) && startsMidSentence(b.text, prev.text)
+      prev.flow !== b.flow && !FULL_STOP.test(prev.text) && startsMidSentence(b.text, prev.text)
     ) {
       prev.text = joinLine(prev.text, b.text, vocab);
       prev.flow = b.flow;
@@ -57,10 +63,18 @@ export function mergeContinuations(blocks: Block[], vocab: HyphenVocabulary): Bl
   return out;
 }
 
+function isInterruption(b: Block): boolean {
+  if (b.kind === 'table') return true;
+  if (b.kind === 'paragraph') return !!b.small || FLOAT_CAPTION.test(b.text);
+  return b.kind === 'heading' && FLOAT_CAPTION.test(b.text);
+}
+
 function startsMidSentence(text: string, before: string): boolean {
   const c = text[0] ?? '';
   if (/[\p{Ll}\d(\[–—]/u.test(c)) return true;
   const last = before[before.length - 1] ?? '';
+  // After a comma, semicolon or open bracket the sentence goes on whatever the next word.
+  if (/[,;(\[–—]/.test(last)) return true;
   return isCjk(c) && isCjk(last) && !/[\u3000-\u303f\uff00-\uffef]/.test(last);
 }
 

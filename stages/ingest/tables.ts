@@ -56,8 +56,9 @@ export function tableAt(rows: TextLine[][], start: number, flowWidth: number, vo
     if (inFirstColumn || inLaterColumn) { end++; continue; }
     break;
   }
-  // Drop trailing single-cell rows: they are as likely the text after the table.
-  while (end > start + 1 && rows[end - 1]!.length < 2) end--;
+  // Drop trailing single-cell rows at the left edge: they are as likely the text after the table.
+  // One in a later column is the wrapped end of the last row.
+  while (end > start + 1 && rows[end - 1]!.length < 2 && rows[end - 1]![0]!.x0 < secondX - ALIGN) end--;
   const body = rows.slice(start, end);
   const multi = body.filter((r) => r.length >= 2);
   const starts = clusterStarts(multi.flatMap((r) => r.map((c) => c.x0)));
