@@ -1,0 +1,74 @@
+/**
+ * The oracle (`simulated-oracle`): the upper bound a perfectly guideline-adherent model would
+ * reach, used to check that the scoring pipeline gives a perfect pathway a perfect score.
+ *
+ * - Single-turn (Prompt 4): it places the case from the vignette and answers with the reference
+ *   CDP — one step per reference decision, "<condition as a question> <Yes|No> — <the vignette's
+ *   fact>", the fact being the vignette clause that decides the condition (see
+ *   vignette-answer.ts) when that clause agrees with the reference outcome, else none — and the
+ *   reference conclusion as the outcome.
+ * - Multi-turn doctor (Prompt 6): it walks the guideline's tree from the root, asking each
+ *   decision node's reference question and following the branch the patient's answer to it
+ *   selects; at a leaf it answers "Final Conclusion: <the leaf's conclusion>". It needs the
+ *   guideline only, not the case, so with a patient that answers as the case's path says it
+ *   reproduces the reference questioning pathway and conclusion exactly.
+ * A prompt it cannot place gets Prompt 4's "not applicable" outcome without steps, or Prompt 6's
+ * rule-11 conclusion: honest answers that fail downstream.
+ */
+import type { OfflineHandler } from '../../pipeline/llm/types.ts';
+import type { Cdp, ReasoningTree, TreeNodeJson } from '../construct/types.ts';
+import { isLeafNode } from '../construct/tree-walk.ts';
+import { placeDoctor, placeSingleTurn, type AgentContext } from './agent-context.ts';
+import { finalConclusion, notApplicableSingleTurn, singleTurnAnswer, stepLine, DOCTOR_NOT_DETERMINABLE } from './answer-format.ts';
+import { doctorView, isMultiTurn, singleTurnPrompt, type DoctorView } from './chat-view.ts';
+import { doctorQuestion } from './doctor-question.ts';
+import { answerFromVignette } from './vignette-answer.ts';
+
+export const ORACLE_NAME = 'simulated-oracle';
+
+/** The vignette clauses that support a step's reference outcome (empty when none does). */
+export function supportingFacts(condition: string, outcome: 'yes' | 'no', vignette: string): string[] {
+  const a = answerFromVignette(condition, vignette);
+  return a.answer === outcome && a.via !== 'none' ? a.evidence : [];
+}
+
+export function oracleSingleTurn(cdp: Cdp, vignette: string): string {
+  const steps = cdp.steps.map((s) => stepLine(s.condition, s.decision_outcome, supportingFacts(s.condition, s.decision_outcome, vignette)));
+  return singleTurnAnswer(steps, cdp.conclusion);
+}
+
+/** Depth guard for malformed trees handed in without validation. */
+const MAX_DEPTH = 10_000;
+
+/** The node reached from the root by following `answers` in order (stopping at a leaf). */
+export function nodeAfter(tree: ReasoningTree, answers: ReadonlyArray<'yes' | 'no'>): TreeNodeJson | null {
+  let node: TreeNodeJson | undefined = tree.decision_tree;
+  for (const a of answers) {
+    if (node === undefined || isLeafNode(node)) break;
+    node = a === 'yes' ? node.yes : node.no;
+  }
+  return node ?? null;
+}
+
+/** The oracle doctor's next turn on a tree, given the dialogue so far. */
+export function oracleDoctorTurn(tree: ReasoningTree, turns: DoctorView['turns']): string {
+  if (turns.length > MAX_DEPTH) return finalConclusion(DOCTOR_NOT_DETERMINABLE);
+  const node = nodeAfter(tree, turns.map((t) => t.answer));
+  if (node === null) return finalConclusion(DOCTOR_NOT_DETERMINABLE);
+  if (isLeafNode(node)) return finalConclusion(node.conclusion ?? '');
+  return doctorQuestion(node.description ?? '') ?? finalConclusion(DOCTOR_NOT_DETERMINABLE);
+}
+
+export function createOracleHandler(ctx: AgentContext): OfflineHandler {
+  return (req) => {
+    if (isMultiTurn(req)) {
+      const view = doctorView(req.messages);
+      const placed = placeDoctor(ctx, view.system);
+      const tree = placed.guideline_id === null ? undefined : ctx.trees.get(placed.guideline_id);
+      return tree === undefined ? finalConclusion(DOCTOR_NOT_DETERMINABLE) : oracleDoctorTurn(tree, view.turns);
+    }
+    const placed = placeSingleTurn(ctx, singleTurnPrompt(req));
+    if (placed.cdp === null) return notApplicableSingleTurn();
+    return oracleSingleTurn(placed.cdp, placed.vignette ?? ctx.vignetteOf.get(placed.cdp.cdp_id) ?? '');
+  };
+}

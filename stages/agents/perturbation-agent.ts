@@ -1,0 +1,110 @@
+/**
+ * Perturbation agents (`simulated-omission-0.3`, `simulated-mixed-0.15-wrong-0.2`, …): the oracle
+ * with controlled, seeded process deviations (perturb.ts) and, optionally, wrong outcomes. Their
+ * exact step correspondence is the simulated human label the threshold and preference analyses
+ * use; `planFor` recomputes it from the agent's name and the case, so a stage reads it back
+ * without any side channel.
+ *
+ * Plan of a case (one per agent × case, shared by both settings):
+ * - steps: `perturb(reference conditions, rates, rng(seed, cdp_id, "steps"), { distractors:
+ *   off-path conditions of the tree in preorder, skipMax })`;
+ * - outcome: with probability wrongOutcomeRate (drawn from rng(seed, cdp_id, "outcome"), a
+ *   separate stream so the rate never changes the step plan) another leaf conclusion of the same
+ *   tree, uniformly among the distinct ones; otherwise, or when the tree has no other
+ *   conclusion, the reference conclusion.
+ *
+ * Single-turn: the plan's steps in Prompt 4 format; a reference step states its reference
+ * outcome (with the supporting vignette clause, as the oracle does), a redundant step is
+ * answered from the vignette as the lexical walker would. Multi-turn: the doctor asks the plan's
+ * steps as reference questions (`asYesNoQuestion`), one per turn whatever the answers, then gives
+ * the plan's conclusion. It must know the case up front — omitting or reordering a step means
+ * knowing its outcome without asking — so it places the case from the clinical inquiry goal
+ * (agent-context.ts); when the goal does not identify the case it gives Prompt 6's rule-11
+ * conclusion at once, an honest failure, rather than a dialogue whose plan nobody could recompute.
+ */
+import type { OfflineHandler } from '../../pipeline/llm/types.ts';
+import type { Cdp, ReasoningTree } from '../construct/types.ts';
+import { createRng } from '../stats/rng.ts';
+import { placeDoctor, placeSingleTurn, type AgentContext } from './agent-context.ts';
+import { finalConclusion, notApplicableSingleTurn, singleTurnAnswer, stepLine, DOCTOR_NOT_DETERMINABLE } from './answer-format.ts';
+import { doctorView, isMultiTurn, singleTurnPrompt } from './chat-view.ts';
+import { doctorQuestion } from './doctor-question.ts';
+import { supportingFacts } from './oracle.ts';
+import { perturb, type PerturbResult } from './perturb.ts';
+import { caseSeed, profileFromName, type PerturbationProfile } from './perturbation-profile.ts';
+import { offPathConditions, otherConclusions } from './tree-facts.ts';
+import { answerFromVignette } from './vignette-answer.ts';
+
+export interface PerturbationPlan extends PerturbResult {
+  agent: string;
+  cdp_id: string;
+  /** Number of reference steps. */
+  m: number;
+  conclusion: string;
+  wrongOutcome: boolean;
+}
+
+function profileOf(agent: string | PerturbationProfile): PerturbationProfile {
+  return typeof agent === 'string' ? profileFromName(agent) : agent;
+}
+
+/** The plan of one case for a case object (pure; the tree supplies distractors and conclusions). */
+export function planCase(profile: PerturbationProfile, cdp: Cdp, tree: ReasoningTree | undefined): PerturbationPlan {
+  const reference = cdp.steps.map((s) => s.condition);
+  const distractors = tree ? offPathConditions(tree, cdp) : [];
+  const result = perturb(reference, profile.rates, createRng(caseSeed(profile.seed, cdp.cdp_id, 'steps')), {
+    distractors,
+    skipMax: profile.skipMax,
+  });
+  const outcomeRng = createRng(caseSeed(profile.seed, cdp.cdp_id, 'outcome'));
+  const others = tree ? otherConclusions(tree, cdp.conclusion) : [];
+  const draw = outcomeRng.nextFloat();
+  const wrongOutcome = draw < profile.wrongOutcomeRate && others.length > 0;
+  const conclusion = wrongOutcome ? others[outcomeRng.nextInt(others.length)]! : cdp.conclusion;
+  return { ...result, agent: profile.name, cdp_id: cdp.cdp_id, m: reference.length, conclusion, wrongOutcome };
+}
+
+/**
+ * The plan agent `agent` follows on case `cdpId`: the ground-truth mapping of its predicted
+ * steps to the reference steps, its deviations and its conclusion.
+ */
+export function planFor(ctx: AgentContext, agent: string | PerturbationProfile, cdpId: string): PerturbationPlan {
+  const cdp = ctx.cdps.get(cdpId);
+  if (!cdp) throw new Error(`planFor: case ${cdpId} is not in the agent context; build the context with the cdps table the agents answered`);
+  return planCase(profileOf(agent), cdp, ctx.trees.get(cdp.guideline_id));
+}
+
+export function perturbedSingleTurn(plan: PerturbationPlan, cdp: Cdp, vignette: string): string {
+  const lines = plan.steps.map((text, j) => {
+    const ref = plan.mapping[j];
+    if (ref !== null && ref !== undefined) {
+      const s = cdp.steps[ref]!;
+      return stepLine(s.condition, s.decision_outcome, supportingFacts(s.condition, s.decision_outcome, vignette));
+    }
+    const a = answerFromVignette(text, vignette);
+    return stepLine(text, a.answer, a.evidence);
+  });
+  return singleTurnAnswer(lines, plan.conclusion);
+}
+
+/** The doctor's turn number `asked` (0-based) of a plan: its next question, or its conclusion. */
+export function perturbedDoctorTurn(plan: PerturbationPlan, asked: number): string {
+  if (asked < plan.steps.length) return doctorQuestion(plan.steps[asked]!) ?? finalConclusion(DOCTOR_NOT_DETERMINABLE);
+  return finalConclusion(plan.conclusion);
+}
+
+export function createPerturbationHandler(ctx: AgentContext, agent: string | PerturbationProfile): OfflineHandler {
+  const profile = profileOf(agent);
+  return (req) => {
+    if (isMultiTurn(req)) {
+      const view = doctorView(req.messages);
+      const placed = placeDoctor(ctx, view.system);
+      if (placed.cdp === null) return finalConclusion(DOCTOR_NOT_DETERMINABLE);
+      return perturbedDoctorTurn(planCase(profile, placed.cdp, ctx.trees.get(placed.cdp.guideline_id)), view.turns.length);
+    }
+    const placed = placeSingleTurn(ctx, singleTurnPrompt(req));
+    if (placed.cdp === null) return notApplicableSingleTurn();
+    const plan = planCase(profile, placed.cdp, ctx.trees.get(placed.cdp.guideline_id));
+    return perturbedSingleTurn(plan, placed.cdp, placed.vignette ?? ctx.vignetteOf.get(placed.cdp.cdp_id) ?? '');
+  };
+}
