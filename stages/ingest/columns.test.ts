@@ -48,3 +48,21 @@ test('short table cells side by side are not columns', () => {
   assert.equal(findGutter(lines), null);
   assert.deepEqual(readingOrder(lines, 0).slice(0, 4).map((l) => l.text), ['a0', 'b0', 'a1', 'b1']);
 });
+
+test('a full-width table whose column gap falls on the gutter is read row by row', () => {
+  // Two-column text below a four-column table; the table's second gap lines up with the gutter.
+  const lines = [];
+  for (let r = 0; r < 3; r++) {
+    const y = 60 + 12 * r;
+    lines.push(line(`s${r}`, 50, y, { width: 20 }), line(`description ${r}`, 90, y, { width: 200 }));
+    lines.push(line(`level ${r}`, 320, y, { width: 60 }), line(`management ${r}`, 420, y, { width: 150 }));
+  }
+  for (let r = 0; r < 8; r++) {
+    lines.push(line(`L${r}`, 50, 120 + 13 * r, { width: 250 }));
+    lines.push(line(`R${r}`, 320, 120 + 13 * r, { width: 250 }));
+  }
+  const order = readingOrder(lines, 0).map((l) => l.text);
+  assert.deepEqual(order.slice(0, 4), ['s0', 'description 0', 'level 0', 'management 0']);
+  assert.deepEqual(order.slice(12, 14), ['L0', 'L1']);
+  assert.equal(order[20], 'R0');
+});

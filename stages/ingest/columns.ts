@@ -64,11 +64,36 @@ export function findGutter(lines: TextLine[]): number | null {
   return gutter;
 }
 
+const LONE_MARK = /^[•▪▫◦●○■□◆◇‣⁃∙·–\-*ïü√]$/u;
+
+/**
+ * Baseline ranges of full-width tables: runs of at least two rows that have two or more cells
+ * on each side of the gutter. Their cells do not cross the gutter one by one (it
+ * falls between two table columns), but the rows belong together, across it.
+ */
+export function wideTableRows(lines: TextLine[], gutter: number): [number, number][] {
+  const bands: { a: number; b: number; n: number }[] = [];
+  for (const row of sortIntoRows(lines)) {
+    // Two cells on each side: side-by-side text has one line per column (a bullet set apart by
+    // a tab is not a cell), a table inside one column has a single line beside it.
+    const cells = row.filter((l) => !LONE_MARK.test(l.text.trim()));
+    const wide = cells.filter((l) => l.x1 <= gutter).length >= 2 && cells.filter((l) => l.x0 >= gutter).length >= 2;
+    if (!wide) continue;
+    const y = row[0]!.baseline;
+    const last = bands[bands.length - 1];
+    if (last && y - last.b <= 4 * row[0]!.size) { last.b = y; last.n++; }
+    else bands.push({ a: y, b: y, n: 1 });
+  }
+  return bands.filter((band) => band.n >= 2).map((band) => [band.a, band.b]);
+}
+
 /** Groups of lines, each one flow (a column run or a full-width band), in reading order. */
 export function orderFlows(lines: TextLine[], depth = 0): TextLine[][] {
   if (!lines.length) return [];
   const gutter = depth < 3 ? findGutter(lines) : null;
   if (gutter === null) return [sortIntoRows(lines).flat()];
+  const wide = wideTableRows(lines, gutter);
+  const spans = (l: TextLine) => (l.x0 < gutter - 1 && l.x1 > gutter + 1) || wide.some(([a, b]) => l.baseline >= a - 0.5 && l.baseline <= b + 0.5);
   const sorted = [...lines].sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);
   const flows: TextLine[][] = [];
   let leftCol: TextLine[] = [], rightCol: TextLine[] = [], spanning: TextLine[] = [];
@@ -84,7 +109,7 @@ export function orderFlows(lines: TextLine[], depth = 0): TextLine[][] {
     spanning = [];
   };
   for (const line of sorted) {
-    if (line.x0 < gutter - 1 && line.x1 > gutter + 1) {
+    if (spans(line)) {
       flushColumns();
       spanning.push(line);
     } else {
