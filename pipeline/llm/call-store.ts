@@ -47,6 +47,7 @@ const PREFIX = Buffer.from('{"key":"');
 const OK_AFTER_KEY = Buffer.from('","status":"ok"');
 const KEY_LEN = 64;
 const NEWLINE = 0x0a;
+const READ_AHEAD = 1 << 20;
 
 export function serializeRecord(r: CallRecord): string {
   if (!/^[0-9a-f]{64}$/.test(r.key)) throw new Error(`call store: key "${r.key}" is not 64 lowercase hex characters`);
@@ -64,6 +65,11 @@ export class CallStore {
   private len = new Uint32Array(1024);
   private slots = 0;
   private readBuf = Buffer.alloc(64 * 1024);
+  // Read-ahead for runs of hits in file order (a rerun asks in roughly the order it first
+  // asked): one read per block instead of one per hit. Scattered hits read exactly.
+  private block = { seg: -1, start: 0, end: 0, buf: null as Buffer | null };
+  private lastSeg = -1;
+  private lastEnd = 0;
 
   private writer: { fh: FileHandle; segIndex: number; size: number } | null = null;
   private opening: Promise<void> | null = null;
@@ -97,12 +103,35 @@ export class CallStore {
     const slot = this.index.get(key);
     if (slot === undefined) return undefined;
     const n = this.len[slot];
-    if (this.readBuf.length < n) this.readBuf = Buffer.alloc(Math.max(n, this.readBuf.length * 2));
-    const fd = this.segments[this.seg[slot]].fd;
-    const got = readSync(fd, this.readBuf, 0, n, this.off[slot]);
-    if (got !== n) throw new Error(`call store: short read in ${this.segments[this.seg[slot]].path} at ${this.off[slot]}; the file changed under the store`);
-    const r = JSON.parse(this.readBuf.toString('utf8', 0, n)) as CallRecord;
+    const seg = this.seg[slot];
+    const off = this.off[slot];
+    const b = this.block;
+    let src: Buffer;
+    let at = 0;
+    if (b.buf && b.seg === seg && off >= b.start && off + n <= b.end) {
+      src = b.buf;
+      at = off - b.start;
+    } else if (seg === this.lastSeg && off >= this.lastEnd && off - this.lastEnd < READ_AHEAD && n <= READ_AHEAD / 4) {
+      b.buf ??= Buffer.allocUnsafe(READ_AHEAD);
+      const got = readSync(this.segments[seg].fd, b.buf, 0, READ_AHEAD, off);
+      b.seg = seg;
+      b.start = off;
+      b.end = off + got;
+      if (got < n) throw this.shortRead(seg, off);
+      src = b.buf;
+    } else {
+      if (this.readBuf.length < n) this.readBuf = Buffer.alloc(Math.max(n, this.readBuf.length * 2));
+      if (readSync(this.segments[seg].fd, this.readBuf, 0, n, off) !== n) throw this.shortRead(seg, off);
+      src = this.readBuf;
+    }
+    this.lastSeg = seg;
+    this.lastEnd = off + n;
+    const r = JSON.parse(src.toString('utf8', at, at + n)) as CallRecord;
     return { text: r.text ?? '', inputTokens: r.inputTokens, outputTokens: r.outputTokens, latencyMs: r.latencyMs };
+  }
+
+  private shortRead(seg: number, off: number): Error {
+    return new Error(`call store: short read in ${this.segments[seg].path} at ${off}; the file changed under the store — was it edited or truncated by hand?`);
   }
 
   /** Appends a record; resolves once it is durable (and, if answered, visible to `get`). */

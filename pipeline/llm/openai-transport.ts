@@ -4,6 +4,7 @@
  * and every way a request can fail turned into a short reason.
  */
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
+import { nodeFetch } from './node-fetch.ts';
 import { isRetryableStatus, parseRetryAfter, type AttemptFailure } from './retry.ts';
 
 export type AttemptResult = { ok: true; text: string; inputTokens: number; outputTokens: number } | ({ ok: false } & AttemptFailure);
@@ -15,7 +16,7 @@ export interface SdkOptions {
 }
 
 export function makeSdk(o: SdkOptions): OpenAI {
-  return new OpenAI({ baseURL: o.baseURL, apiKey: o.apiKey || 'not-needed', maxRetries: 0, fetch: o.fetch });
+  return new OpenAI({ baseURL: o.baseURL, apiKey: o.apiKey || 'not-needed', maxRetries: 0, fetch: o.fetch ?? nodeFetch });
 }
 
 /** Reads the answer out of a chat-completions body; a body without one is malformed. */
@@ -41,6 +42,7 @@ export function classifyError(err: unknown): AttemptFailure {
   if (err instanceof APIConnectionError) {
     const cause = (err as { cause?: { code?: string; message?: string; cause?: { code?: string } } }).cause;
     const code = cause?.code ?? cause?.cause?.code;
+    if (code === 'ERR_TRUNCATED_BODY') return { reason: 'truncated response: connection closed mid-body', retryable: true };
     if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return { reason: 'connection reset', retryable: true };
     if (code === 'ECONNREFUSED') return { reason: 'connection refused', retryable: true };
     return { reason: `connection error${code ? ` (${code})` : ''}: ${cause?.message ?? err.message}`, retryable: true };

@@ -5,11 +5,12 @@
  * another replica or provider of the same id keeps its cache. Shared blobs enter by their own
  * hash, computed once when registered, so a 40K-token guideline is not rehashed per call.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { ChatMessage } from './types.ts';
 
 export function sha256Hex(s: string): string {
-  return createHash('sha256').update(s).digest('hex');
+  // One-shot hashing: no Hash object per call, which matters when replaying a million hits.
+  return hash('sha256', s, 'hex');
 }
 
 /** JSON with object keys sorted at every depth, so equal values hash equally. */
@@ -21,21 +22,20 @@ export function canonicalJson(v: unknown): string {
   return '{' + keys.map((k) => JSON.stringify(k) + ':' + canonicalJson(o[k])).join(',') + '}';
 }
 
-/** Hash of the messages alone (the `prompt_hash` of the call log). */
+/**
+ * Hash of the messages alone (the `prompt_hash` of the call log). The encoding is
+ * length-prefixed — `role:` then `s<len>:<text>` for string content or `b:<blob hash>` /
+ * `t<len>:<text>` per part, then `;` — so no content can forge a message boundary.
+ */
 export function promptHash(messages: readonly ChatMessage[]): string {
-  const h = createHash('sha256');
+  let s = '';
   for (const m of messages) {
-    // Length prefixes keep the encoding unambiguous whatever the texts contain.
-    h.update(`${m.role}:`);
-    if (typeof m.content === 'string') h.update(`s${m.content.length}:`).update(m.content);
-    else
-      for (const p of m.content) {
-        if (p.type === 'blob') h.update(`b:${p.blob}`);
-        else h.update(`t${p.text.length}:`).update(p.text);
-      }
-    h.update(';');
+    s += m.role + ':';
+    if (typeof m.content === 'string') s += 's' + m.content.length + ':' + m.content;
+    else for (const p of m.content) s += p.type === 'blob' ? 'b:' + p.blob : 't' + p.text.length + ':' + p.text;
+    s += ';';
   }
-  return h.digest('hex');
+  return sha256Hex(s);
 }
 
 /** The cache key: 64 hex characters. */

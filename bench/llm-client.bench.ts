@@ -1,0 +1,156 @@
+/**
+ * The LLM client against a local OpenAI-compatible server (its own process, 50 ms latency):
+ * throughput at concurrency 1, 16, 64 and 256 as a share of the ideal (concurrency / latency),
+ * with the bare `openai` SDK at the same concurrency as the same-run reference; replay of
+ * 1,000,000 cached judge-sized calls; client CPU per call.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import OpenAI from 'openai';
+import type { BenchReport, BenchRow } from './report.ts';
+import { createLlmClient } from '../pipeline/llm/client.ts';
+import { CallStore } from '../pipeline/llm/call-store.ts';
+import { callKey, promptHash } from '../pipeline/llm/request-key.ts';
+import { nodeFetch } from '../pipeline/llm/node-fetch.ts';
+import type { ChatMessage, ModelSpec } from '../pipeline/llm/types.ts';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const LATENCY_MS = 50;
+const REPLAY_N = Number(process.env.LLM_BENCH_REPLAY_N ?? 1_000_000);
+
+async function startServer(latency: number): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(here, '..', 'pipeline', 'llm', 'testing', 'fake-openai-server-main.ts'), String(latency)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let buf = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      buf += d.toString();
+      const m = buf.match(/listening (\S+)\n/);
+      if (m) resolve(m[1]);
+    });
+    child.on('exit', (code) => reject(new Error(`fake server exited with ${code}`)));
+  });
+  return { url, child };
+}
+
+/** Runs `n` calls with at most `c` in flight; returns wall seconds and client CPU ms. */
+async function drive(n: number, c: number, call: (i: number) => Promise<unknown>): Promise<{ secs: number; cpuMs: number }> {
+  let next = 0;
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: c }, async () => {
+      while (next < n) await call(next++);
+    }),
+  );
+  const secs = (performance.now() - t0) / 1000;
+  const cpu = process.cpuUsage(cpu0);
+  return { secs, cpuMs: (cpu.user + cpu.system) / 1000 };
+}
+
+const FILLER = 'The predicted step matches the reference step on the key decision point. '.repeat(26); // ~1.9 KB
+const judgePrompt = (i: number): ChatMessage[] => [
+  { role: 'system', content: 'You are a judge. Score each predicted step from 1 to 5.' },
+  { role: 'user', content: `Case ${i}. ${FILLER}` },
+];
+
+export default async function bench(): Promise<BenchReport> {
+  const rows: BenchRow[] = [];
+  const notes: string[] = [];
+  const srv = await startServer(LATENCY_MS);
+  try {
+    // The reference is the bare SDK over the same transport, so the difference is the client's own work.
+    const raw = new OpenAI({ baseURL: srv.url, apiKey: 'bench', maxRetries: 0, fetch: nodeFetch });
+    // Warm both paths (connections, JIT) before measuring.
+    await drive(64, 16, (i) => raw.chat.completions.create({ model: 'warm', messages: [{ role: 'user', content: `w${i}` }] }));
+    let overheadAt64 = NaN;
+    for (const c of [1, 16, 64, 256]) {
+      const n = c * 40;
+      const dir = mkdtempSync(join(tmpdir(), 'llm-bench-'));
+      const roster: ModelSpec[] = [{ name: 'bench', roles: ['judge'], provider: 'openai-compatible', baseURLs: [srv.url], modelId: 'bench-model', concurrency: c, contextWindow: 128_000 }];
+      const client = createLlmClient({ cacheDir: dir, roster, env: {} });
+      const tag = `${c}-${Date.now()}`;
+      // As a stage does: every row's call at once, the model's concurrency limit doing the pacing.
+      const viaClient = await drive(n, n, async (i) => {
+        const r = await client.chat({ model: 'bench', messages: [{ role: 'user', content: `t${tag} q${i}` }] });
+        if (!r.ok) throw new Error(r.error);
+      });
+      await client.close();
+      rmSync(dir, { recursive: true, force: true });
+      const viaSdk = await drive(n, c, (i) => raw.chat.completions.create({ model: 'bench-model', messages: [{ role: 'user', content: `s${tag} q${i}` }] }));
+      const ideal = c / (LATENCY_MS / 1000);
+      const share = n / viaClient.secs / ideal;
+      rows.push({
+        name: `throughput at concurrency ${c} (share of ideal ${ideal.toFixed(0)}/s)`,
+        value: share * 100,
+        unit: '%',
+        reference: { name: 'bare openai SDK, same transport', value: (n / viaSdk.secs / ideal) * 100 },
+        target: c === 64 ? { text: '>= 80%', met: share >= 0.8 } : undefined,
+        note: `${n} calls, ${(n / viaClient.secs).toFixed(0)} calls/s`,
+      });
+      const perCall = viaClient.cpuMs / n;
+      const sdkPerCall = viaSdk.cpuMs / n;
+      rows.push({ name: `client CPU per live call at concurrency ${c} (incl. SDK + HTTP)`, value: perCall, unit: 'ms', reference: { name: 'bare openai SDK, same transport', value: sdkPerCall } });
+      if (c === 64) overheadAt64 = perCall - sdkPerCall;
+    }
+    rows.push({
+      name: 'client overhead per live call (client CPU − bare SDK CPU, concurrency 64)',
+      value: overheadAt64,
+      unit: 'ms',
+      target: { text: '< 1 ms', met: overheadAt64 < 1 },
+    });
+  } finally {
+    srv.child.kill('SIGTERM');
+  }
+
+  // Replay: a store of REPLAY_N judge-sized answered calls, then every one asked again.
+  const dir = mkdtempSync(join(tmpdir(), 'llm-replay-'));
+  try {
+    const modelId = 'judge-model';
+    const params = { temperature: 1 };
+    const answer = ('{"scores":[5,4,3,5,2],"rationale":"' + 'step aligned with the reference pathway; '.repeat(40)).slice(0, 1700) + '"}';
+    const t0 = performance.now();
+    const w = CallStore.open(dir);
+    const CHUNK = 20_000;
+    for (let base = 0; base < REPLAY_N; base += CHUNK) {
+      const ps: Promise<void>[] = [];
+      for (let i = base; i < Math.min(REPLAY_N, base + CHUNK); i++) {
+        const ph = promptHash(judgePrompt(i));
+        ps.push(
+          w.append({ key: callKey(modelId, ph, params, undefined, i % 5), status: 'ok', model: 'judge', modelId, stage: 'judge_steps', promptHash: ph, repeat: i % 5, inputTokens: 520, outputTokens: 430, latencyMs: 900, attempts: 1, ts: '2026-11-29T00:00:00.000Z', text: answer }),
+        );
+      }
+      await Promise.all(ps);
+    }
+    await w.close();
+    notes.push(`Replay store built in ${((performance.now() - t0) / 1000).toFixed(1)} s (not timed): ${REPLAY_N} calls, answers of ${answer.length} characters, prompts of ${JSON.stringify(judgePrompt(0)).length} characters.`);
+
+    const roster: ModelSpec[] = [{ name: 'judge', roles: ['judge'], provider: 'openai-compatible', baseURLs: ['http://127.0.0.1:9/v1'], modelId, params, contextWindow: 128_000 }];
+    const cpu0 = process.cpuUsage();
+    const t1 = performance.now();
+    const client = createLlmClient({ cacheDir: dir, roster, env: {} });
+    const openSecs = (performance.now() - t1) / 1000;
+    let bad = 0;
+    const replay = await drive(REPLAY_N, 64, async (i) => {
+      const r = await client.chat({ model: 'judge', stage: 'judge_steps', messages: judgePrompt(i), repeat: i % 5 });
+      if (!r.ok || !r.cached || r.text !== answer) bad++;
+    });
+    await client.close();
+    const total = openSecs + replay.secs;
+    const cpu = process.cpuUsage(cpu0);
+    if (bad) throw new Error(`replay: ${bad} calls were not served from the cache`);
+    rows.push({ name: `replay of ${REPLAY_N.toLocaleString('en')} cached judge calls (open + replay)`, value: total, unit: 's', target: { text: '< 30 s', met: total < 30 }, note: `open ${openSecs.toFixed(1)} s` });
+    rows.push({ name: 'client CPU per cached call', value: (cpu.user + cpu.system) / 1000 / REPLAY_N, unit: 'ms', target: { text: '< 1 ms', met: (cpu.user + cpu.system) / 1000 / REPLAY_N < 1 } });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  notes.push(
+    `Server: pipeline/llm/testing/fake-openai-server.ts in its own process with ${LATENCY_MS} ms latency per request; the client and the server share the machine's cores.`,
+    'Live calls: 40 × concurrency cache misses per level, all issued at once as a stage issues its rows, paced by the model\'s concurrency limit; each answer is made durable (group-committed fdatasync) before its caller sees it, after the endpoint slot is freed. The bare-SDK reference runs `concurrency` loops of sequential calls.',
+  );
+  return { title: 'LLM client: throughput, cached replay, CPU per call', rows, notes };
+}
