@@ -77,7 +77,9 @@ export function tableAt(rows: TextLine[][], start: number, flowWidth: number, vo
   // rows, that space, not an empty first cell, is what separates rows.
   const gaps = body.slice(1).map((r, i) => r[0]!.baseline - body[i]![0]!.baseline);
   const pitch = Math.min(...gaps);
-  const spaced = gaps.some((g) => g > 1.4 * pitch);
+  // A single wide gap (under a header row) does not make a spaced table; rows spaced out do.
+  const wideGaps = gaps.filter((g) => g > 1.4 * pitch).length;
+  const spaced = wideGaps >= 2;
   const cells: string[][] = [];
   for (const [i, row] of body.entries()) {
     const texts: string[] = Array.from({ length: anchors.length }, () => '');
