@@ -1,5 +1,5 @@
 // The CDC opioid guideline (MMWR two-column layout). The full 100 pages take several seconds, so
-// the test ingests an 8-page excerpt (pages 3-10) made with mupdf, once for the whole file.
+// the test ingests a 9-page excerpt (pages 3-10 and 33) made with mupdf, once for the whole file.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { pdfToMarkdown } from './pdf-to-markdown.ts';
@@ -7,7 +7,7 @@ import { readSample } from './sample-corpus.ts';
 import { excerpt } from './test-pdfs.ts';
 
 const result = readSample('en/cdc-2022-opioid-prescribing.pdf').then(async (bytes) => {
-  const r = await pdfToMarkdown(excerpt(bytes, [2, 3, 4, 5, 6, 7, 8, 9]), { name: 'cdc-excerpt.pdf', language: 'en' });
+  const r = await pdfToMarkdown(excerpt(bytes, [2, 3, 4, 5, 6, 7, 8, 9, 32]), { name: 'cdc-excerpt.pdf', language: 'en' });
   assert.ok(r.ok, r.ok ? '' : r.error);
   return r;
 });
@@ -43,4 +43,10 @@ test('numbered and nested bullet lists', async () => {
   assert.ok(markdown.includes(
     '- intended for primary care clinicians and other clinicians providing pain care for outpatients aged ≥18 years with\n  - acute pain (duration of <1 month),\n  - subacute pain (duration of 1–3 months), or\n',
   ));
+});
+
+test('the MME conversion table (page 33) is a Markdown table, one opioid per row', async () => {
+  const { markdown } = await result;
+  assert.ok(markdown.includes('| Codeine | 0.15 |\n| Fentanyl transdermal (in mcg/hr) | 2.4 |\n| Hydrocodone | 1.0 |'));
+  assert.ok(markdown.includes('| Tramadol§ | 0.2 |'));
 });
