@@ -14,8 +14,8 @@ export const LLM_CALLS_COLUMNS: Record<string, string> = {
   stage: 'VARCHAR',
   promptHash: 'VARCHAR',
   repeat: 'INTEGER',
-  inputTokens: 'BIGINT',
-  outputTokens: 'BIGINT',
+  inputTokens: 'INTEGER',
+  outputTokens: 'INTEGER',
   latencyMs: 'DOUBLE',
   attempts: 'INTEGER',
   ts: 'VARCHAR',
@@ -43,6 +43,8 @@ export function llmCallsRelation(cacheDir: string): string | null {
   return (
     `(select key, status, model, modelId as model_id, stage, promptHash as prompt_hash, "repeat", ` +
     `inputTokens as tokens_in, outputTokens as tokens_out, latencyMs as latency_ms, attempts, ` +
-    `cast(ts as timestamp) as finished_at, error, batchId as batch_id from ${src})`
+    `cast(ts as timestamp) as finished_at, error, batchId as batch_id from ${src} ` +
+    // A line torn by a kill (or being written right now) reads as all nulls: leave it out.
+    `where status in ('ok', 'failed'))`
   );
 }
