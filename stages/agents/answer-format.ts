@@ -22,8 +22,9 @@ function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 
+/** Lower-cases an ordinary capitalised first word or the article "A"; acronyms ("BMI") keep their case. */
 function lowerFirst(s: string): string {
-  return /^[A-Z][a-z]/.test(s) ? s.charAt(0).toLowerCase() + s.slice(1) : s;
+  return /^(?:[A-Z][a-z]|A\s)/.test(s) ? s.charAt(0).toLowerCase() + s.slice(1) : s;
 }
 
 /** The condition as a question: step label dropped, "?" (or "？") added when missing. */

@@ -1,0 +1,96 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { referenceQuestions } from '../construct/reference-questions.ts';
+import { parseSingleTurn } from '../tasks/parse-single-turn.ts';
+import { parseDoctorTurn } from '../tasks/parse-doctor-turn.ts';
+import { conditionQuestion, DOCTOR_NOT_DETERMINABLE } from './answer-format.ts';
+import { createPatientHandler } from './offline-patient.ts';
+import { createOracleHandler, oracleDoctorTurn, oracleSingleTurn } from './oracle.ts';
+import { buildFixture, doctorSystem, HTN_TREE, markdownOf, patientSystem, runDialogue, singleTurnPrompt } from './test-fixtures.ts';
+
+const fx = buildFixture();
+const oracle = createOracleHandler(fx.ctx);
+const patient = createPatientHandler(fx.ctx);
+const all = [...fx.htn, ...fx.insomnia];
+
+describe('oracle, single-turn', () => {
+  test('answers parse and reproduce every reference pathway and conclusion', async () => {
+    assert.equal(all.length, 9);
+    for (const cdp of all) {
+      const raw = await oracle({ model: 'simulated-oracle', messages: [{ role: 'user', content: singleTurnPrompt(markdownOf(cdp), fx.vignetteOf(cdp)) }] });
+      const parsed = parseSingleTurn(raw);
+      assert.ok(parsed.ok, `${cdp.cdp_id}: ${raw}`);
+      assert.equal(parsed.outcome, cdp.conclusion);
+      assert.equal(parsed.steps.length, cdp.steps.length);
+      parsed.steps.forEach((step, i) => {
+        const s = cdp.steps[i]!;
+        const zh = /[\u3400-\u9fff]/.test(s.condition);
+        const word = zh ? (s.decision_outcome === 'yes' ? '是' : '否') : s.decision_outcome === 'yes' ? 'Yes' : 'No';
+        assert.ok(step.startsWith(`${conditionQuestion(s.condition)}${zh ? '' : ' '}${word}`), `${cdp.cdp_id} step ${i + 1}: ${step}`);
+      });
+    }
+  });
+
+  test('each step carries the vignette fact that decides it', () => {
+    const cdp = fx.htn.find((c) => c.leaf_index === 8)!;
+    const answer = oracleSingleTurn(cdp, fx.vignetteOf(cdp));
+    assert.equal(
+      answer,
+      [
+        '### Clinical Decision Process:',
+        '1. Is systolic blood pressure ≥140 mmHg? Yes — systolic blood pressure was 150 mmHg.',
+        '2. Does the patient have diabetes? Yes — the patient had diabetes.',
+        '3. Is the patient older than 65 years? Yes — the patient was 70 years old.',
+        '### Clinical Decision Outcome: Start an ACE inhibitor at a low dose.',
+      ].join('\n'),
+    );
+    const zh = fx.insomnia.find((c) => c.leaf_index === 5)!;
+    assert.equal(
+      oracleSingleTurn(zh, fx.vignetteOf(zh)).split('\n')[2],
+      '2. 是否存在日间功能损害？否——患者不存在日间功能损害。',
+    );
+  });
+
+  test('a fact that contradicts the reference outcome is left out', () => {
+    const cdp = fx.htn.find((c) => c.leaf_index === 8)!;
+    const answer = oracleSingleTurn(cdp, 'Systolic blood pressure was 120 mmHg. The patient had diabetes.');
+    assert.match(answer, /^1\. Is systolic blood pressure ≥140 mmHg\? Yes\.$/m);
+    assert.match(answer, /^3\. Is the patient older than 65 years\? Yes\.$/m);
+  });
+
+  test('an unknown case gets a not-applicable answer that fails parsing for lack of steps', async () => {
+    const raw = await oracle({ model: 'simulated-oracle', messages: [{ role: 'user', content: singleTurnPrompt(markdownOf(fx.htn[0]!), 'A case nobody wrote.') }] });
+    const parsed = parseSingleTurn(raw);
+    assert.equal(parsed.ok, false);
+    assert.equal(parsed.outcome, 'The guideline is not applicable.');
+    const unrelated = await oracle({ model: 'simulated-oracle', messages: [{ role: 'user', content: 'What is the capital of France?' }] });
+    assert.equal(parseSingleTurn(unrelated).ok, false);
+  });
+});
+
+describe('oracle, multi-turn with the offline patient', () => {
+  test('reproduces every reference questioning pathway and conclusion', async () => {
+    for (const cdp of all) {
+      const result = await runDialogue(oracle, patient, doctorSystem(markdownOf(cdp), `The clinical question concerns ${cdp.focus}.`), patientSystem(fx.vignetteOf(cdp)));
+      assert.equal(result.failure, undefined, cdp.cdp_id);
+      assert.deepEqual(result.questions, referenceQuestions(cdp), cdp.cdp_id);
+      assert.deepEqual(result.answers, cdp.steps.map((s) => (s.decision_outcome === 'yes' ? 'Yes' : 'No')));
+      assert.equal(result.conclusion, cdp.conclusion);
+    }
+  });
+
+  test('walks the tree on the answers given', () => {
+    assert.equal(oracleDoctorTurn(HTN_TREE, []), 'Is systolic blood pressure ≥140 mmHg?');
+    assert.equal(oracleDoctorTurn(HTN_TREE, [{ question: 'q', answer: 'no' }]), 'Is BMI ≥ 30 kg/m²?');
+    const done = oracleDoctorTurn(HTN_TREE, [
+      { question: 'q', answer: 'no' },
+      { question: 'q', answer: 'no' },
+    ]);
+    assert.deepEqual(parseDoctorTurn(done), { kind: 'conclusion', conclusion: 'Recheck blood pressure in five years.' });
+  });
+
+  test('an unknown guideline gets the rule-11 conclusion', async () => {
+    const raw = await oracle({ model: 'simulated-oracle', messages: [{ role: 'system', content: doctorSystem('# Some other guideline', 'diagnosis') }] });
+    assert.deepEqual(parseDoctorTurn(raw), { kind: 'conclusion', conclusion: DOCTOR_NOT_DETERMINABLE });
+  });
+});
