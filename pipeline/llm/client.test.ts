@@ -312,12 +312,20 @@ describe('llm client against a local OpenAI-compatible server', () => {
     assert.ok(files.length >= 1);
     for (const f of files) assert.ok(!readFileSync(f, 'utf8').includes(KEY), `${f} holds the key`);
 
-    const noKey = createLlmClient({ cacheDir: fresh(), roster: [model()], env: {} });
+    // Without the key the model is inactive: misses fail with the reason, but the cache still
+    // serves what it holds and estimates still count (both need no key).
+    const noKey = createLlmClient({ cacheDir: dir, roster: [model()], env: {} });
     assert.deepEqual(await noKey.chat({ model: 'judge-a', messages: user('x') }), {
       ok: false,
       error: 'model judge-a is inactive: no API key: set TEST_LLM_KEY',
       attempts: 0,
     });
+    const fromCache = await noKey.chat({ model: 'judge-a', messages: user('auth!') });
+    assert.ok(fromCache.ok && fromCache.cached && fromCache.text === 're: auth!');
+    const est = createLlmClient({ cacheDir: dir, roster: [model()], env: {}, mode: 'estimate' });
+    await est.chat({ model: 'judge-a', messages: user('x') });
+    assert.equal(est.estimateReport()[0].calls, 1);
+    await est.close();
     await assert.rejects(noKey.chat({ model: 'nobody', messages: user('x') }), /not in the roster/);
     await noKey.close();
   });

@@ -171,7 +171,6 @@ class Client implements LlmClient {
     };
 
     if (spec.provider === 'offline') return this.offline(spec, req, stage, fail);
-    if (!spec.active) return fail(`model ${spec.name} is inactive: ${spec.inactiveReason ?? 'no endpoint configured'}`, 0);
 
     const modelId = spec.modelId ?? spec.name;
     const params = { ...spec.params, ...req.params };
@@ -197,10 +196,12 @@ class Client implements LlmClient {
       return fail(r.error, 0);
     }
 
+    // Estimates are for before a model is configured; hits above are served without a key.
     if (this.o.mode === 'estimate') {
       this.addEstimate(spec, stage, req, params);
       return { ok: false, error: 'estimate only: not sent', attempts: 0 };
     }
+    if (!spec.active) return fail(`model ${spec.name} is inactive: ${spec.inactiveReason ?? 'no endpoint configured'}`, 0);
 
     const meta: BatchItemMeta = { key, model: spec.name, modelId, stage, promptHash: prompt, repeat };
     const run = this.send(spec, req, params, meta);
