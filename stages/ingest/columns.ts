@@ -77,7 +77,8 @@ export function wideTableRows(lines: TextLine[], gutter: number): [number, numbe
     // Two cells on each side: side-by-side text has one line per column (a bullet set apart by
     // a tab is not a cell), a table inside one column has a single line beside it.
     const cells = row.filter((l) => !LONE_MARK.test(l.text.trim()));
-    const wide = cells.filter((l) => l.x1 <= gutter).length >= 2 && cells.filter((l) => l.x0 >= gutter).length >= 2;
+    const left = cells.filter((l) => (l.x0 + l.x1) / 2 < gutter).length;
+    const wide = left >= 2 && cells.length - left >= 2;
     if (!wide) continue;
     const y = row[0]!.baseline;
     const last = bands[bands.length - 1];

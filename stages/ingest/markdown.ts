@@ -47,7 +47,7 @@ export function mergeContinuations(blocks: Block[], vocab: HyphenVocabulary): Bl
     // the two halves of a sentence.
     let k = out.length - 1;
     if (b.kind === 'paragraph' && !b.small) {
-      while (k >= 0 && k >= out.length - 6 && isInterruption(out[k]!)) k--;
+      while (k >= 0 && k >= out.length - 10 && isInterruption(out[k]!, out[k + 1])) k--;
     }
     const prev = out[k];
     if (
@@ -63,10 +63,11 @@ export function mergeContinuations(blocks: Block[], vocab: HyphenVocabulary): Bl
   return out;
 }
 
-function isInterruption(b: Block): boolean {
+function isInterruption(b: Block, next: Block | undefined): boolean {
   if (b.kind === 'table') return true;
   if (b.kind === 'paragraph') return !!b.small || FLOAT_CAPTION.test(b.text);
-  return b.kind === 'heading' && FLOAT_CAPTION.test(b.text);
+  // A caption, or a heading set over a table (its title row).
+  return b.kind === 'heading' && (FLOAT_CAPTION.test(b.text) || next?.kind === 'table');
 }
 
 function startsMidSentence(text: string, before: string): boolean {

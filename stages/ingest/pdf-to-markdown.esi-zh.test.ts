@@ -39,6 +39,13 @@ describe('ESI obesity guideline (two columns, 24 pages)', () => {
     assert.match(markdown, /^### Table 1: Obesity indicators used to define obesity$/m);
     assert.ok(markdown.includes('| Parameter studied | Criteria for overweight/obesity |\n| --- | --- |\n| Body mass index | ≥23 kg/m2 (over weight); ≥25 kg/m2 (obesity) |'));
   });
+  test('Table 3 spans both columns and is read row by row, wrapped cells joined', async () => {
+    const { markdown } = await ingest(ESI, 'en');
+    assert.ok(markdown.includes(
+      '| Stage | Description | Level of Prevention | Management |\n| --- | --- | --- | --- |\n' +
+        '| 0 | No apparent obesity-related risk factors, physical symptoms, psychopathology, functional limitations and/or impairment of well-being. | Primordial/No intervention | Identification of risk factors for weight gain and encouraging healthy eating and physical activity. |',
+    ));
+  });
   test('recommendations with hanging indents stay items', async () => {
     const { markdown } = await ingest(ESI, 'en');
     assert.ok(markdown.includes('- 4.1 We recommend the use of body fat measurement, when feasible, in addition to other anthropometric parameters'));
