@@ -28,7 +28,11 @@ describe('answerQuestion', () => {
   test('a paraphrase over the Dice threshold matches; a negated one is answered flipped', () => {
     assert.deepEqual(answerQuestion(cdp, vignette, "Is the patient's systolic blood pressure 140 mmHg or higher?"), { answer: 'Yes', via: 'path', node_index: 1 });
     assert.deepEqual(answerQuestion(cdp, vignette, 'Is the patient free of diabetes?'), { answer: 'No', via: 'path', node_index: 2 });
-    assert.deepEqual(matchPathStep(cdp, 'Has diabetes been diagnosed?'), { step: 1, exact: false });
+    assert.deepEqual(matchPathStep(cdp, 'Do they have diabetes?'), { step: 1, exact: false });
+    // Below the threshold: 2 of 3 tokens shared (Dice 0.67) is another disease, not the same step.
+    const ckd = makeCdp('en', [['Does the patient have chronic heart disease?', 'yes']]);
+    assert.equal(matchPathStep(ckd, 'Does the patient have chronic kidney disease?'), null);
+    assert.deepEqual(answerQuestion(ckd, 'The patient had chronic heart disease.', 'Does the patient have chronic kidney disease?'), { answer: 'No', via: 'default' });
   });
 
   test('a question with other numbers is not a path match: the vignette value decides', () => {

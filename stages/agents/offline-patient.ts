@@ -5,13 +5,16 @@
  * 1. Path (`via: 'path'`): the question asks about a decision on the case's reference path.
  *    A step matches when the question equals its reference question or its condition (ignoring
  *    case, spacing and the final question mark), or when the Dice coefficient of their content
- *    tokens (text-match.ts) is at least PATH_MATCH_MIN_DICE (0.5) and both mention the same
+ *    tokens (text-match.ts) is at least PATH_MATCH_MIN_DICE (0.75) and both mention the same
  *    numbers (a question about "BMI ≥ 30" never matches a step about "BMI ≥ 25", whose answer may
- *    differ; the vignette's value decides it instead). The best-scoring step wins, the earlier one
+ *    differ; the vignette's value decides it instead). The threshold is strict on purpose: a
+ *    false path match answers with certainty from the wrong step ("chronic kidney disease" vs
+ *    "chronic heart disease" share 2 of 3 tokens, Dice 0.67), while a missed one still falls
+ *    back to the vignette, which states every path step. The best-scoring step wins, the earlier one
  *    on ties; an exact match beats any score. The answer is the step's decision outcome, flipped
  *    when exactly one of question and condition is negated ("Is the patient not pregnant?").
  * 2. Vignette (`via: 'vignette'`): otherwise the vignette answers it as the lexical walker would
- *    (numeric value, or a clause covering two thirds of the question's content tokens).
+ *    (numeric value, or a clause covering three quarters of the question's content tokens).
  * 3. Default (`via: 'default'`): otherwise "No" — what the case does not state is absent.
  * Without a placed case (an unknown vignette) it skips step 1 and still answers from the
  * vignette text in the prompt.
@@ -25,7 +28,7 @@ import { contentTokens, dice, isNegated, normaliseQuestion, numbersOf } from './
 import { answerFromVignette } from './vignette-answer.ts';
 
 export const PATIENT_NAME = 'simulated-patient';
-export const PATH_MATCH_MIN_DICE = 0.5;
+export const PATH_MATCH_MIN_DICE = 0.75;
 
 export interface PatientDecision {
   answer: 'Yes' | 'No';

@@ -117,6 +117,13 @@ describe('perturb at partial rates (seeded)', () => {
     }
   });
 
+  test('a profile object is accepted in place of bare rates, with its skipMax', () => {
+    const profile = { rates: rates({ skipping: 1 }), skipMax: 3 };
+    for (let seed = 0; seed < 20; seed++) {
+      assert.deepEqual(perturb(REF(7), profile, createRng(seed)), perturb(REF(7), profile.rates, createRng(seed), { skipMax: 3 }));
+    }
+  });
+
   test('the same seed gives the same result', () => {
     const r = rates({ omission: 0.3, redundancy: 0.3, skipping: 0.3, reversal: 0.3 });
     const a = perturb(REF(10), r, createRng(77), { distractors: ['X', 'Y'] });

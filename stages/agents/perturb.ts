@@ -74,9 +74,13 @@ function checkRates(rates: DeviationRates): void {
   }
 }
 
-export function perturb(reference: readonly string[], rates: DeviationRates, rng: Rng, options: PerturbOptions = {}): PerturbResult {
+/** Rates alone, or a profile holding them (and its skipMax, which `options.skipMax` overrides). */
+export type PerturbSpec = DeviationRates | { rates: DeviationRates; skipMax?: number };
+
+export function perturb(reference: readonly string[], spec: PerturbSpec, rng: Rng, options: PerturbOptions = {}): PerturbResult {
+  const rates: DeviationRates = 'rates' in spec ? spec.rates : spec;
   checkRates(rates);
-  const skipMax = options.skipMax ?? 2;
+  const skipMax = options.skipMax ?? ('rates' in spec ? spec.skipMax : undefined) ?? 2;
   if (!Number.isInteger(skipMax) || skipMax < 2) throw new RangeError(`perturb: skipMax must be an integer ≥ 2 (a skip leaves out at least two steps), got ${skipMax}`);
   const m = reference.length;
   const missing = new Array<boolean>(m).fill(false);

@@ -52,10 +52,7 @@ function profileOf(agent: string | PerturbationProfile): PerturbationProfile {
 export function planCase(profile: PerturbationProfile, cdp: Cdp, tree: ReasoningTree | undefined): PerturbationPlan {
   const reference = cdp.steps.map((s) => s.condition);
   const distractors = tree ? offPathConditions(tree, cdp) : [];
-  const result = perturb(reference, profile.rates, createRng(caseSeed(profile.seed, cdp.cdp_id, 'steps')), {
-    distractors,
-    skipMax: profile.skipMax,
-  });
+  const result = perturb(reference, profile, createRng(caseSeed(profile.seed, cdp.cdp_id, 'steps')), { distractors });
   const outcomeRng = createRng(caseSeed(profile.seed, cdp.cdp_id, 'outcome'));
   const others = tree ? otherConclusions(tree, cdp.conclusion) : [];
   const draw = outcomeRng.nextFloat();

@@ -8,7 +8,8 @@ describe('text matching', () => {
     assert.deepEqual(contentTokens('Is it true that she is breastfeeding?'), ['breast']);
     assert.deepEqual(contentTokens("Is the patient's BMI ≥ 27.5 kg/m²?"), ['bmi', '27.5', 'kg', 'm2']);
     assert.deepEqual(contentTokens('Is there no end-organ damage?'), ['end', 'organ', 'damage']);
-    assert.deepEqual(contentTokens('患者是否存在谵妄？'), ['存在', '在谵', '谵妄']);
+    assert.deepEqual(contentTokens('患者是否存在谵妄？'), ['谵妄']);
+    assert.deepEqual(contentTokens('是否存在日间功能损害？'), ['日间', '间功', '功能', '能损', '损害']);
     assert.deepEqual(['diabetes', 'diabetic', 'NSAIDs', 'class'].map(stemEn), ['diabet', 'diabet', 'nsaid', 'class']);
   });
 

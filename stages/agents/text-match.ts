@@ -11,7 +11,8 @@
  *   restated conditions.
  * - Numbers are tokens ("140", "27.5"); comparison signs are not.
  * - Chinese (Han) runs become character bigrams (a one-character run stays one token), after
- *   question scaffolding (是否, 有无, 患者, 病人, 吗, 的 …) is cut out.
+ *   question scaffolding, pronouns and generic verbs (是否, 有无, 患者, 病人, 他, 她, 存在, 出现, 伴有, 吗, 的 …) are
+ *   cut out, so that bigrams spanning "存在|日间" do not dilute the overlap.
  * - Question scaffolding and negation cues are not content: auxiliaries, articles, "patient",
  *   "is it true that" (what `asYesNoQuestion` adds), prepositions, gendered pronouns (the
  *   offline vignette writer replaces them by "the patient"); negation words are read by
@@ -36,7 +37,7 @@ const EN_STOP = new Set(
 const EN_NEGATION = /\b(?:no|not|without|denied|denies|deny|denying|absent|negative|never|none|neither|nor)\b|n['’]t\b|\bfree of\b|\bruled out\b/gi;
 const EN_NEGATION_WORDS = new Set(['no', 'not', 'without', 'denied', 'denies', 'deny', 'denying', 'absent', 'negative', 'never', 'none', 'neither', 'nor']);
 
-const ZH_SCAFFOLD = /是否|有无|该患者|患者|病人|目前|当前|吗|呢|么|的|了|其/g;
+const ZH_SCAFFOLD = /是否|有无|该患者|患者|病人|他们|她们|他|她|目前|当前|存在|出现|伴有|具有|发生|吗|呢|么|的|了|其/g;
 const ZH_NEGATION = /没有|并非|排除|无|否|未|不|非/g;
 
 /** Lower-case stem of one English word, as described in the module comment. */
@@ -56,7 +57,8 @@ export function contentTokens(text: string): string[] {
       out.push(t);
     }
   };
-  const lowered = text.normalize('NFKC');
+  // Multi-word negation cues carry no content ("free of diabetes" is about diabetes).
+  const lowered = text.normalize('NFKC').replace(/\bfree of\b|\bruled out\b/gi, ' ');
   for (const m of lowered.matchAll(/\d+(?:\.\d+)?|[A-Za-z][A-Za-z0-9'’\-]*|[\u3400-\u9fff]+/g)) {
     const tok = m[0];
     if (/^\d/.test(tok)) add(String(Number(tok)));

@@ -18,8 +18,9 @@
  *    parser's and/or. Three-valued: an indicator without a value is unknown, and a condition
  *    whose truth stays unknown falls through to the next route.
  * 2. Lexical (`via: 'lexical'`). The clause (see `clausesOf`) covering the largest share of the
- *    condition's content tokens is taken if it covers at least LEXICAL_MIN_COVERAGE (two
- *    thirds); the answer is yes unless exactly one of clause and condition is negated
+ *    condition's content tokens is taken if it covers at least LEXICAL_MIN_COVERAGE (three
+ *    quarters: all tokens of a three-token condition, so "chronic heart disease" does not answer
+ *    "chronic kidney disease"); the answer is yes unless exactly one of clause and condition is negated
  *    ("Was the patient not pregnant?" against "The patient was not pregnant." is yes).
  * 3. Otherwise the vignette does not say (`via: 'none'`), and the answer is "no": a finding
  *    the case does not report is taken as absent, as a cautious reader of a case would. Prompt 2
@@ -32,7 +33,7 @@ import { convert, matchUnit, NO_UNIT, type UnitInfo } from '../construct/numeric
 import { stripStepLabel } from '../construct/vignette-sentence.ts';
 import { clausesOf, contentTokens, coverage, isNegated } from './text-match.ts';
 
-export const LEXICAL_MIN_COVERAGE = 2 / 3;
+export const LEXICAL_MIN_COVERAGE = 0.75;
 
 export interface VignetteAnswer {
   answer: 'yes' | 'no';
