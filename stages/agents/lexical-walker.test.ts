@@ -79,6 +79,14 @@ describe('walker answers', () => {
     assert.equal(parsed.outcome, 'Start an ACE inhibitor at a low dose.');
   });
 
+  test('single-turn in an unknown prompt wording: the case is placed by the texts it contains', async () => {
+    const cdp = fx.htn.find((c) => c.leaf_index === 10)!;
+    const raw = await handler({ model: 'simulated-lexical-walker', messages: [{ role: 'user', content: `Read:\n${HTN_MARKDOWN}\n\n${fx.vignetteOf(cdp)}` }] });
+    const parsed = parseSingleTurn(raw);
+    assert.ok(parsed.ok);
+    assert.equal(parsed.outcome, cdp.conclusion);
+  });
+
   test('multi-turn: asks what the goal does not decide, and reaches the case leaf with the offline patient', async () => {
     for (const cdp of fx.htn) {
       const r = await runDialogue(handler, createPatientHandler(fx.ctx), doctorSystem(HTN_MARKDOWN, 'The clinical question concerns management.'), patientSystem(fx.vignetteOf(cdp)));

@@ -89,7 +89,8 @@ export function createWalkerHandler(ctx: AgentContext): OfflineHandler {
     }
     const placed = placeSingleTurn(ctx, singleTurnPrompt(req));
     const tree = placed.guideline_id === null ? undefined : ctx.trees.get(placed.guideline_id);
-    if (tree === undefined || placed.vignette === null) return notApplicableSingleTurn();
-    return walkerSingleTurn(tree, placed.vignette);
+    const vignette = placed.vignette ?? (placed.cdp ? ctx.vignetteOf.get(placed.cdp.cdp_id) : undefined);
+    if (tree === undefined || vignette === undefined) return notApplicableSingleTurn();
+    return walkerSingleTurn(tree, vignette);
   };
 }

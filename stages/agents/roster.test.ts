@@ -7,7 +7,8 @@ import { createLlmClient } from '../../pipeline/llm/client.ts';
 import { resolveRoster } from '../../pipeline/llm/roster.ts';
 import { parseSingleTurn } from '../tasks/parse-single-turn.ts';
 import { DEFAULT_SIMULATED_EVALUATED, offlineHandlers, simulatedModel, SIMULATED_ROSTER } from './roster.ts';
-import { buildFixture, markdownOf, patientSystem, singleTurnPrompt } from './test-fixtures.ts';
+import type { ChatRequest } from '../../pipeline/llm/types.ts';
+import { buildFixture, doctorSystem, markdownOf, patientSystem, singleTurnPrompt } from './test-fixtures.ts';
 
 describe('simulated roster', () => {
   test('every entry is offline, simulated, named as such, with its role', () => {
@@ -46,6 +47,31 @@ describe('simulated roster', () => {
     assert.deepEqual(Object.keys(offlineHandlers(ctx)), SIMULATED_ROSTER.map((m) => m.name));
     assert.deepEqual(Object.keys(offlineHandlers(ctx, ['simulated-reversal-1'])), ['simulated-reversal-1']);
     assert.throws(() => offlineHandlers(ctx, ['simulated-nobody']), /no offline agent/);
+  });
+});
+
+describe('odd requests', () => {
+  test('every handler answers anything with text, never an exception', async () => {
+    const fx = buildFixture();
+    const handlers = offlineHandlers(fx.ctx, [...SIMULATED_ROSTER.map((m) => m.name), 'simulated-mixed-1-wrong-1']);
+    const requests: ChatRequest['messages'][] = [
+      [],
+      [{ role: 'user', content: '' }],
+      [{ role: 'system', content: '' }],
+      [{ role: 'assistant', content: 'Is it?' }],
+      [{ role: 'system', content: 'You are a doctor.' }, { role: 'assistant', content: 'Fever?' }, { role: 'user', content: 'maybe' }],
+      [{ role: 'system', content: patientSystem('') }, { role: 'user', content: '??' }],
+      [{ role: 'user', content: [{ type: 'text', text: singleTurnPrompt('', '') }] }],
+      [{ role: 'user', content: singleTurnPrompt(markdownOf(fx.htn[0]!), '') }],
+      [{ role: 'system', content: doctorSystem(markdownOf(fx.htn[0]!), '') }, { role: 'user', content: 'Yes' }, { role: 'user', content: 'No' }],
+    ];
+    for (const [name, handler] of Object.entries(handlers)) {
+      for (const messages of requests) {
+        const reply = await handler({ model: name, messages });
+        assert.equal(typeof reply, 'string', `${name} on ${JSON.stringify(messages).slice(0, 80)}`);
+        assert.notEqual(reply.trim(), '', name);
+      }
+    }
   });
 });
 
