@@ -37,7 +37,7 @@ test('the matrix is row-major and in [0, 1], exactly 1 on identical steps', () =
   const cand = ['hypertensive crisis', '高血压', 'Hypertension stage 2'];
   const C = charNgramMatrix(ref, cand);
   assert.equal(C.length, 6);
-  for (const v of C) assert.ok(v >= 0 && v <= 1);
+  for (const v of C) assert.ok(v >= 0 && v <= 1, 'v >= 0 && v <= 1');
   assert.equal(C[2], 1);
   assert.equal(C[4], 1);
   close(C[0], charNgramCosine(ref[0], cand[0]));

@@ -37,7 +37,7 @@ test('the corpus matters: a word in every step still counts, a rare shared word 
   close(small, 1 / (1 + w * w));
   const w2 = Math.log(5 / 2) + 1;
   close(big, 1 / (1 + w2 * w2));
-  assert.ok(big < small);
+  assert.ok(big < small, 'big < small');
 });
 
 test('empty steps and stop-word-only steps score 0', () => {
