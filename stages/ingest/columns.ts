@@ -50,7 +50,12 @@ export function findGutter(lines: TextLine[]): number | null {
   const gutter = lo + bestStart + bestLen / 2;
   const leftSide = lines.filter((l) => l.x1 <= gutter);
   const rightSide = lines.filter((l) => l.x0 >= gutter);
-  const wideEnough = (side: TextLine[]) => side.filter((l) => l.x1 - l.x0 >= 0.2 * width).length >= 3;
+  // Columns hold running text: on each side at least three lines, and a quarter of all its lines,
+  // are a fifth of the text width or wider. Table cells beside each other are narrower.
+  const wideEnough = (side: TextLine[]) => {
+    const widths = side.map((l) => l.x1 - l.x0).sort((a, b) => a - b);
+    return widths.filter((w) => w >= 0.2 * width).length >= 3 && widths[Math.floor(widths.length * 0.75)]! >= 0.2 * width;
+  };
   if (!wideEnough(leftSide) || !wideEnough(rightSide)) return null;
   // Both sides must stand next to each other, not one above the other: count left lines that
   // have a right line at the same height.
