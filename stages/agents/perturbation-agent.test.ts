@@ -6,7 +6,7 @@ import { conditionQuestion, DOCTOR_NOT_DETERMINABLE } from './answer-format.ts';
 import { doctorQuestion } from './doctor-question.ts';
 import { createPatientHandler } from './offline-patient.ts';
 import { countDeviations, deviationsOf } from './perturb.ts';
-import { createPerturbationHandler, planFor } from './perturbation-agent.ts';
+import { createPerturbationHandler, planFor, questionsOf } from './perturbation-agent.ts';
 import { caseSeed, fnv1a, profileFromName } from './perturbation-profile.ts';
 import { buildFixture, doctorSystem, HTN_TREE, markdownOf, patientSystem, runDialogue, singleTurnPrompt } from './test-fixtures.ts';
 import { offPathConditions, otherConclusions } from './tree-facts.ts';
@@ -54,6 +54,16 @@ describe('planFor', () => {
           else assert.ok(pool.includes(plan.steps[j]!) || cdp.steps.some((s) => s.condition === plan.steps[j]));
         });
       }
+    }
+  });
+
+  test("the oracle's plan is the reference itself", () => {
+    for (const cdp of all) {
+      const plan = planFor(fx.ctx, 'simulated-oracle', cdp.cdp_id);
+      assert.deepEqual(plan.mapping, cdp.steps.map((_, i) => i));
+      assert.deepEqual(plan.deviations, []);
+      assert.equal(plan.conclusion, cdp.conclusion);
+      assert.deepEqual(questionsOf(plan), referenceQuestions(cdp));
     }
   });
 
@@ -129,6 +139,7 @@ describe('perturbation agents answer their plan', () => {
         const r = await runDialogue(doctor, patient, doctorSystem(markdownOf(cdp), fx.vignetteOf(cdp)), patientSystem(fx.vignetteOf(cdp)));
         assert.equal(r.failure, undefined);
         assert.deepEqual(r.questions, plan.steps.map((s) => doctorQuestion(s)));
+        assert.deepEqual(r.questions, questionsOf(plan));
         assert.equal(r.conclusion, plan.conclusion);
         // Questions mapped to reference steps are exactly the reference questions, and the patient answers them as the path says.
         const ref = referenceQuestions(cdp);

@@ -84,6 +84,15 @@ export function perturbedSingleTurn(plan: PerturbationPlan, cdp: Cdp, vignette: 
   return singleTurnAnswer(lines, plan.conclusion);
 }
 
+/**
+ * The questions the multi-turn doctor asks for a plan, in order. A stage that uses the plan as
+ * ground truth for a dialogue should check the dialogue asked exactly these (a doctor that could
+ * not place the case asks none).
+ */
+export function questionsOf(plan: Pick<PerturbationPlan, 'steps'>): string[] {
+  return plan.steps.map((s) => doctorQuestion(s) ?? '');
+}
+
 /** The doctor's turn number `asked` (0-based) of a plan: its next question, or its conclusion. */
 export function perturbedDoctorTurn(plan: PerturbationPlan, asked: number): string {
   if (asked < plan.steps.length) return doctorQuestion(plan.steps[asked]!) ?? finalConclusion(DOCTOR_NOT_DETERMINABLE);
