@@ -22,10 +22,15 @@
  * scaling leaves [e^−ABSORB, e^ABSORB] it is absorbed into F0/G0 and K̃ recomputed. F0, G0
  * start at row/column minima of D so that every row and column of K̃ holds a 1: no row or
  * column underflows even for tiny λ. Each iteration then costs 2·m·n multiply-adds plus
- * m + n log/exp, instead of m·n exps for a naive log-sum-exp sweep. After each sweep a
- * translation step (Séjourné, Vialard & Peyré 2022, "translation-invariant Sinkhorn") moves
- * (F, G) to (F + t, G − t) with the closed-form best t; it does not change the fixed point, only
- * removes the slow total-mass mode (≈ 4× fewer iterations at the defaults, ≈ 25× at τ = 10).
+ * m + n log/exp, instead of m·n exps for a naive log-sum-exp sweep.
+ *
+ * Acceleration (neither moves the fixed point, so results still match POT): each log-scaling
+ * update is over-relaxed (SOR) with ω = 2/(1 + √(1 − fa·fb)), fa = τa/(τa+λ), fb = τb/(τb+λ):
+ * ~30 sweeps instead of ~100 at the defaults, ~90 instead of ~800 at τ = 10. When that ω would
+ * exceed 1.8 (τ/λ ≳ 80, or a balanced side), or if SOR breaks down or stalls, the plain
+ * iteration runs instead with a translation step (Séjourné, Vialard & Peyré 2022) that moves
+ * (F, G) to (F + t, G − t) with the closed-form best t, removing the slow total-mass mode.
+ * Known slow corner: tiny λ (≤ 1e-3) needs thousands of sweeps; raise maxIter or λ.
  *
  * Stopping: max over i, j of the change in log u_i and log v_j (the relative change of the
  * plan's rows and columns) < tol.
@@ -150,6 +155,120 @@ function absorb(m: number, n: number, lam: number, fa: number, fb: number, logA:
   }
 }
 
+/** Potentials start at row minima of D, then column minima of what is left, so every row and every column of K̃ has an entry exactly 1. */
+function initPotentials(m: number, n: number, lam: number, fa: number, fb: number, logA: number, logB: number, Dm: Float64Array, K: Float64Array, V: Float64Array): void {
+  const oLU = m + n, oF0 = 2 * (m + n), oG0 = 2 * (m + n) + m;
+  for (let i = 0; i < m; i++) {
+    let lo = Infinity;
+    for (let j = 0; j < n; j++) if (Dm[i * n + j]! < lo) lo = Dm[i * n + j]!;
+    V[oF0 + i] = lo;
+  }
+  for (let j = 0; j < n; j++) {
+    let lo = Infinity;
+    for (let i = 0; i < m; i++) {
+      const r = Dm[i * n + j]! - V[oF0 + i]!;
+      if (r < lo) lo = r;
+    }
+    V[oG0 + j] = lo;
+  }
+  for (let k = 0; k < m + n; k++) V[oLU + k] = 0; // log u, log v: contiguous
+  absorb(m, n, lam, fa, fb, logA, logB, Dm, K, V);
+}
+
+const CONVERGED = 0;
+const MAX_ITER = 1;
+const BREAKDOWN = 2;
+/** Iterations used by the last `iterate` call (a module slot rather than an allocated result). */
+let iterationsUsed = 0;
+
+/**
+ * Runs up to maxIter sweeps from the current state. omega > 1 over-relaxes each log-scaling
+ * update (SOR); translate adds the translation-invariant step. Returns CONVERGED, MAX_ITER or
+ * BREAKDOWN (a kernel row/column sum that is 0 or not finite).
+ */
+function iterate(
+  m: number, n: number, lam: number, fa: number, fb: number, tauA: number, tauB: number, logA: number, logB: number,
+  Dm: Float64Array, K: Float64Array, V: Float64Array, omega: number, translate: boolean, maxIter: number, tol: number,
+): number {
+  const oU = 0, oV = m, oLU = m + n, oLV = 2 * m + n;
+  const oRC = 3 * (m + n), oCC = 3 * (m + n) + m;
+  const tHarm = (tauA * tauB) / (tauA + tauB);
+  let it = 0;
+  while (it < maxIter) {
+    it++;
+    let err = 0;
+    let big = 0;
+    let massA = 0;
+    let massB = 0;
+    for (let i = 0; i < m; i++) {
+      const row = i * n;
+      let s = 0;
+      for (let j = 0; j < n; j++) s += K[row + j]! * V[oV + j]!;
+      if (!(s > 0 && s < Infinity)) {
+        iterationsUsed = it;
+        return BREAKDOWN;
+      }
+      const old = V[oLU + i]!;
+      const step = V[oRC + i]! - fa * Math.log(s) - old;
+      if (Math.abs(step) > err) err = Math.abs(step);
+      const lu = old + omega * step;
+      if (Math.abs(lu) > big) big = Math.abs(lu);
+      V[oLU + i] = lu;
+      const ui = Math.exp(lu);
+      V[oU + i] = ui;
+      massA += ui * s;
+    }
+    for (let j = 0; j < n; j++) {
+      let s = 0;
+      for (let i = 0; i < m; i++) s += K[i * n + j]! * V[oU + i]!;
+      if (!(s > 0 && s < Infinity)) {
+        iterationsUsed = it;
+        return BREAKDOWN;
+      }
+      const old = V[oLV + j]!;
+      const step = V[oCC + j]! - fb * Math.log(s) - old;
+      if (Math.abs(step) > err) err = Math.abs(step);
+      const lv = old + omega * step;
+      if (Math.abs(lv) > big) big = Math.abs(lv);
+      V[oLV + j] = lv;
+      const vj = Math.exp(lv);
+      V[oV + j] = vj;
+      massB += vj * s;
+    }
+    if (err < tol) {
+      iterationsUsed = it;
+      return CONVERGED;
+    }
+    if (translate) {
+      // Translation-invariant step (Séjourné et al. 2022): (F + t, G − t) leaves the plan
+      // unchanged but not the marginal terms, and the best t is closed-form:
+      //   t = τaτb/(τa+τb) · log(Σ a_i e^{−F_i/τa} / Σ b_j e^{−G_j/τb}).
+      // Right after its (unrelaxed) update, a_i e^{−F_i/τa} equals row i's mass u_i·(K̃v)_i
+      // (likewise for columns), so both sums came free with the sweep above.
+      const shift = (Math.log(massA / massB) * tHarm) / lam;
+      const eu = Math.exp(shift);
+      const ev = 1 / eu;
+      for (let i = 0; i < m; i++) {
+        V[oLU + i] = V[oLU + i]! + shift;
+        V[oU + i] = V[oU + i]! * eu;
+      }
+      for (let j = 0; j < n; j++) {
+        V[oLV + j] = V[oLV + j]! - shift;
+        V[oV + j] = V[oV + j]! * ev;
+      }
+      big += Math.abs(shift);
+    }
+    if (big > ABSORB) absorb(m, n, lam, fa, fb, logA, logB, Dm, K, V);
+  }
+  iterationsUsed = it;
+  return MAX_ITER;
+}
+
+/** Over-relaxation is used when its optimal factor stays at or below this; beyond it (τ/λ ≳ 80) the translation step converges faster and more safely. */
+const OMEGA_MAX = 1.8;
+/** An over-relaxed run that has not converged after this many sweeps is abandoned for the plain, translated iteration. */
+const SOR_PATIENCE = 2000;
+
 export function otPcc(C: Float64Array, m: number, n: number, options: Partial<OtOptions> & { beta: number }): OtResult {
   checkConsistencyMatrix(C, m, n, 'ot');
   const o: OtOptions = { ...OT_DEFAULTS, ...options };
@@ -168,93 +287,31 @@ export function otPcc(C: Float64Array, m: number, n: number, options: Partial<Ot
   const fb = o.tauB === Infinity ? 1 : o.tauB / (o.tauB + lam);
   const logA = Math.log(1 / m);
   const logB = Math.log(1 / n);
-
-  const oU = 0, oV = m, oLU = m + n, oLV = 2 * m + n, oF0 = 2 * (m + n), oG0 = 2 * (m + n) + m;
-  const oRC = 3 * (m + n), oCC = 3 * (m + n) + m;
-
-  // Start the absorbed potentials at row minima, then column minima of what is left, so every
-  // row and every column of K̃ has an entry exactly 1.
-  for (let i = 0; i < m; i++) {
-    let mn0 = Infinity;
-    for (let j = 0; j < n; j++) if (Dm[i * n + j]! < mn0) mn0 = Dm[i * n + j]!;
-    V[oF0 + i] = mn0;
-  }
-  for (let j = 0; j < n; j++) {
-    let mn0 = Infinity;
-    for (let i = 0; i < m; i++) {
-      const r = Dm[i * n + j]! - V[oF0 + i]!;
-      if (r < mn0) mn0 = r;
-    }
-    V[oG0 + j] = mn0;
-  }
-
-  for (let k = 0; k < m + n; k++) V[oLU + k] = 0; // log u, log v: contiguous
-  absorb(m, n, lam, fa, fb, logA, logB, Dm, K, V);
-
   const translate = o.tauA < Infinity && o.tauB < Infinity;
-  const tHarm = (o.tauA * o.tauB) / (o.tauA + o.tauB);
-  let it = 0;
-  let converged = false;
-  while (it < o.maxIter) {
-    it++;
-    let err = 0;
-    let big = 0;
-    let massA = 0;
-    let massB = 0;
-    for (let i = 0; i < m; i++) {
-      const row = i * n;
-      let s = 0;
-      for (let j = 0; j < n; j++) s += K[row + j]! * V[oV + j]!;
-      if (!(s > 0 && s < Infinity)) throw new Error(`ot: numerical breakdown at iteration ${it} (row ${i} of the kernel sums to ${s}); increase lambda`);
-      const lu = V[oRC + i]! - fa * Math.log(s);
-      const d = Math.abs(lu - V[oLU + i]!);
-      if (d > err) err = d;
-      if (Math.abs(lu) > big) big = Math.abs(lu);
-      V[oLU + i] = lu;
-      const ui = Math.exp(lu);
-      V[oU + i] = ui;
-      massA += ui * s;
-    }
-    for (let j = 0; j < n; j++) {
-      let s = 0;
-      for (let i = 0; i < m; i++) s += K[i * n + j]! * V[oU + i]!;
-      if (!(s > 0 && s < Infinity)) throw new Error(`ot: numerical breakdown at iteration ${it} (column ${j} of the kernel sums to ${s}); increase lambda`);
-      const lv = V[oCC + j]! - fb * Math.log(s);
-      const d = Math.abs(lv - V[oLV + j]!);
-      if (d > err) err = d;
-      if (Math.abs(lv) > big) big = Math.abs(lv);
-      V[oLV + j] = lv;
-      const vj = Math.exp(lv);
-      V[oV + j] = vj;
-      massB += vj * s;
-    }
-    if (err < o.tol) {
-      converged = true;
-      break;
-    }
-    if (translate) {
-      // Translation-invariant step (Séjourné et al. 2022): (F + t, G − t) leaves the plan
-      // unchanged but not the marginal terms, and the best t is closed-form:
-      //   t = τaτb/(τa+τb) · log(Σ a_i e^{−F_i/τa} / Σ b_j e^{−G_j/τb}).
-      // Without it the total mass is the slowest mode, converging at rate fa·fb per sweep.
-      // Right after its update, a_i e^{−F_i/τa} equals row i's mass u_i·(K̃v)_i (and likewise
-      // for columns), so both sums came free with the sweep above.
-      const shift = (Math.log(massA / massB) * tHarm) / lam;
-      const eu = Math.exp(shift);
-      const ev = 1 / eu;
-      for (let i = 0; i < m; i++) {
-        V[oLU + i] = V[oLU + i]! + shift;
-        V[oU + i] = V[oU + i]! * eu;
-      }
-      for (let j = 0; j < n; j++) {
-        V[oLV + j] = V[oLV + j]! - shift;
-        V[oV + j] = V[oV + j]! * ev;
-      }
-      big += Math.abs(shift);
-    }
-    if (big > ABSORB) absorb(m, n, lam, fa, fb, logA, logB, Dm, K, V);
+
+  // Near the fixed point one sweep contracts the error by at most fa·fb (the slowest mode: the
+  // scalings of a row and its matched column trading mass). Successive over-relaxation with
+  // the classical optimal factor ω = 2/(1 + √(1 − fa·fb)) turns that rate into ω − 1
+  // (0.41 instead of 0.83 at the defaults: ~30 sweeps instead of ~100). SOR does not move the
+  // fixed point; if it ever breaks down or stalls we restart with the plain iteration.
+  const omega = 2 / (1 + Math.sqrt(1 - fa * fb));
+  let status = MAX_ITER;
+  let iterations = 0;
+  if (omega <= OMEGA_MAX) {
+    initPotentials(m, n, lam, fa, fb, logA, logB, Dm, K, V);
+    status = iterate(m, n, lam, fa, fb, o.tauA, o.tauB, logA, logB, Dm, K, V, omega, false, Math.min(o.maxIter, SOR_PATIENCE), o.tol);
+    iterations = iterationsUsed;
+  }
+  if (status !== CONVERGED && iterations < o.maxIter) {
+    initPotentials(m, n, lam, fa, fb, logA, logB, Dm, K, V);
+    status = iterate(m, n, lam, fa, fb, o.tauA, o.tauB, logA, logB, Dm, K, V, 1, translate, o.maxIter - iterations, o.tol);
+    iterations += iterationsUsed;
+  }
+  if (status === BREAKDOWN) {
+    throw new Error(`ot: numerical breakdown after ${iterations} iterations (a kernel row or column sums to 0 or overflows) with lambda=${lam}; increase lambda`);
   }
 
+  const oU = 0, oV = m;
   let mass = 0;
   let cost = 0;
   const plan = o.returnPlan ? new Float64Array(mn) : undefined;
@@ -268,5 +325,5 @@ export function otPcc(C: Float64Array, m: number, n: number, options: Partial<Ot
       if (plan) plan[k] = t;
     }
   }
-  return { pcc: cost / mass, iterations: it, converged, ...(plan ? { plan } : {}) };
+  return { pcc: cost / mass, iterations, converged: status === CONVERGED, ...(plan ? { plan } : {}) };
 }
