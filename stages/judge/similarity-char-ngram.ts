@@ -26,7 +26,8 @@ export function charNgrams(text: string, n = DEFAULT_NGRAM): Map<string, number>
     return grams;
   }
   for (let k = 0; k + n <= cps.length; k++) {
-    const g = cps.slice(k, k + n).join('');
+    let g = cps[k];
+    for (let d = 1; d < n; d++) g += cps[k + d];
     grams.set(g, (grams.get(g) ?? 0) + 1);
   }
   return grams;
