@@ -65,3 +65,10 @@ test('duplicate names are refused; redact hides secrets', () => {
   assert.throws(() => resolveRoster([roster[0], roster[0]], {}), /appears twice/);
   assert.equal(redact('Bearer sk-abc123 failed for sk-abc123', ['sk-abc123', undefined, '']), 'Bearer [redacted] failed for [redacted]');
 });
+
+test('resolving twice gives the same roster, reasons included', () => {
+  for (const env of [{}, { X_KEY: 'k', Y_URL: 'http://a/v1' }, { CDP_LLM_BASE_URL: 'http://h/v1' }, { CDP_LLM_BASE_URL: 'http://h/v1', CDP_LLM_MODEL: 'local' }]) {
+    const once = resolveRoster(roster, env);
+    assert.deepEqual(resolveRoster(once, env), once, JSON.stringify(env));
+  }
+});

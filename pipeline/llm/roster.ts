@@ -6,6 +6,7 @@
 import type { LlmRole, ModelSpec } from './types.ts';
 
 const ALL_ROLES: LlmRole[] = ['builder', 'evaluated', 'patient', 'judge'];
+const DISABLED = 'disabled in the roster';
 
 function splitURLs(v: string | undefined): string[] {
   return (v ?? '').split(',').map((s) => s.trim().replace(/\/+$/, '')).filter(Boolean);
@@ -22,6 +23,9 @@ function splitURLs(v: string | undefined): string[] {
  *   Without `CDP_LLM_MODEL`, each model keeps its own id (a router serving several names).
  * - A model is active when it has a base URL and, unless `apiKeyOptional`, its key variable
  *   is set. `active: false` in the declaration always wins. Offline models are always active.
+ *
+ * Resolving is idempotent: a roster resolved once (and handed to createLlmClient, which
+ * resolves again) comes out the same, inactive reasons included.
  */
 export function resolveRoster(roster: readonly ModelSpec[], env: NodeJS.ProcessEnv = process.env): ModelSpec[] {
   const names = new Set<string>();
@@ -33,10 +37,13 @@ export function resolveRoster(roster: readonly ModelSpec[], env: NodeJS.ProcessE
   const overrideModel = env.CDP_LLM_MODEL?.trim();
   const out: ModelSpec[] = [];
   for (const decl of roster) {
+    // `active: false` with a reason other than DISABLED came from an earlier resolution, not the user.
+    const declaredOff = decl.active === false && (decl.inactiveReason === undefined || decl.inactiveReason === DISABLED);
     const m: ModelSpec = { ...decl, roles: [...decl.roles], baseURLs: decl.baseURLs ? [...decl.baseURLs] : undefined };
     if (m.provider === 'offline') {
-      m.active = decl.active !== false;
-      if (!m.active) m.inactiveReason = 'disabled in the roster';
+      m.active = !declaredOff;
+      if (!m.active) m.inactiveReason = DISABLED;
+      else delete m.inactiveReason;
       out.push(m);
       continue;
     }
@@ -53,9 +60,9 @@ export function resolveRoster(roster: readonly ModelSpec[], env: NodeJS.ProcessE
       m.apiKeyOptional = true;
     }
     m.baseURLs = (m.baseURLs ?? []).map((u) => u.replace(/\/+$/, ''));
-    if (decl.active === false) {
+    if (declaredOff) {
       m.active = false;
-      m.inactiveReason = 'disabled in the roster';
+      m.inactiveReason = DISABLED;
     } else if (!m.baseURLs.length) {
       m.active = false;
       m.inactiveReason = `no endpoint: set ${m.baseURLEnv ?? 'its baseURLs'} or CDP_LLM_BASE_URL`;
