@@ -1,0 +1,36 @@
+/**
+ * Stage `narratives`: the reference CDP as reasoning statements (Prompt 3), one per decision step
+ * plus a closing statement; the single-turn judge compares predicted steps against these.
+ */
+import { rowStage } from '../../pipeline/stage.ts';
+import type { LlmStageClient } from '../../pipeline/llm/types.ts';
+import { askStructured } from '../../pipeline/llm/ask-structured.ts';
+import { extractJson } from '../../pipeline/llm/structured.ts';
+import { loadTemplate } from '../prompts/templates.ts';
+import { promptMessage } from '../prompts/prompt-message.ts';
+import { narrativeInput } from './prompt-inputs.ts';
+
+export default rowStage<{ writer: string; maxAttempts: number }>({
+  columns: { cdp_id: 'VARCHAR', steps: 'VARCHAR[]', generator: 'VARCHAR', template: 'VARCHAR' },
+  async run({ row, joined }, ctx) {
+    const llm = ctx.llm as LlmStageClient;
+    const base = { cdp_id: row.cdp_id, generator: ctx.params.writer };
+    const v = joined.vignettes[0];
+    if (!v || v.error != null) return { ...base, error: `no vignette for ${row.cdp_id}${v ? `: ${v.error}` : ''}` };
+    const t = loadTemplate('reasoning-narrative-conversion', row.language as string);
+    const expected = (row.steps as unknown[]).length + 1;
+    const answer = await askStructured(
+      llm,
+      { model: ctx.params.writer, messages: [promptMessage(llm, t, { Input: narrativeInput(row as never, v.vignette as string) })] },
+      (text) => {
+        const j = extractJson(text);
+        if (!j.ok) return { ok: false, problems: [j.problem] };
+        if (!Array.isArray(j.value) || !j.value.every((s) => typeof s === 'string' && s.trim())) return { ok: false, problems: ['the answer must be a JSON array of non-empty strings'] };
+        if (j.value.length !== expected) return { ok: false, problems: [`expected ${expected} statements (one per decision step and one for the conclusion), got ${j.value.length}`] };
+        return { ok: true, value: j.value as string[] };
+      },
+      { maxAttempts: ctx.params.maxAttempts },
+    );
+    return answer.ok ? { ...base, template: t.identity, steps: answer.value } : { ...base, template: t.identity, error: `${answer.error}${answer.problems.length ? ': ' + answer.problems.join('; ') : ''}` };
+  },
+});

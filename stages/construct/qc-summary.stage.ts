@@ -1,0 +1,22 @@
+/** Stage `qc_summary`: problem rates over all CDPs, beside the paper's (< 0.5% of CDPs, < 1% of vignettes). */
+import { tableStage } from '../../pipeline/stage.ts';
+import { summariseQc, PAPER_MAX_CDP_PROBLEM_RATE, PAPER_MAX_VIGNETTE_PROBLEM_RATE } from './qc-summary.ts';
+import type { QcReport } from './qc-checks.ts';
+
+export default tableStage({
+  columns: { measure: 'VARCHAR', value: 'DOUBLE', paper_bound: 'DOUBLE', within_paper: 'BOOLEAN' },
+  run({ qc }) {
+    const reports: QcReport[] = qc
+      .filter((r) => r.error == null)
+      .map((r) => ({ cdp_id: r.cdp_id as string, problems: r.problems as QcReport['problems'], cdpOk: !!r.cdp_ok, vignetteOk: !!r.vignette_ok, narrativeOk: !!r.narrative_ok }));
+    const s = summariseQc(reports);
+    return [
+      { measure: 'instances checked', value: s.instances },
+      { measure: 'instances not checked (upstream failure)', value: qc.length - reports.length },
+      { measure: 'CDP problem rate', value: s.cdpProblemRate, paper_bound: PAPER_MAX_CDP_PROBLEM_RATE, within_paper: s.withinPaper.cdp },
+      { measure: 'vignette problem rate', value: s.vignetteProblemRate, paper_bound: PAPER_MAX_VIGNETTE_PROBLEM_RATE, within_paper: s.withinPaper.vignette },
+      { measure: 'narrative problem rate', value: s.narrativeProblemRate },
+      ...Object.entries(s.byKind).map(([kind, n]) => ({ measure: `instances with ${kind}`, value: n })),
+    ];
+  },
+});

@@ -1,0 +1,20 @@
+/** Stage `tree_nodes`: every node of every valid tree, in preorder. */
+import { rowStage } from '../../pipeline/stage.ts';
+import { treeNodeRows } from './tree-nodes.ts';
+import type { ReasoningTree } from './types.ts';
+
+export default rowStage({
+  columns: {
+    guideline_id: 'VARCHAR',
+    node_index: 'INTEGER',
+    parent_index: 'INTEGER',
+    branch: 'VARCHAR',
+    is_leaf: 'BOOLEAN',
+    text: 'VARCHAR',
+    evidence: 'VARCHAR[]',
+  },
+  run({ row }) {
+    if (!row.valid) return [];
+    return treeNodeRows(row.guideline_id as string, JSON.parse(row.tree_json as string) as ReasoningTree).map((n) => ({ ...n }));
+  },
+});

@@ -1,0 +1,22 @@
+/**
+ * The LLM client of one `cdp run`: the roster resolved against the environment, the offline
+ * stand-ins' handlers, the durable call cache under the store, and the `llm_calls` view.
+ */
+import { join } from 'node:path';
+import { createLlmClient } from '../../pipeline/llm/client.ts';
+import { llmCallsRelation } from '../../pipeline/llm/call-log.ts';
+import type { ModelSpec, OfflineHandler } from '../../pipeline/llm/types.ts';
+import type { RunLlm } from '../../pipeline/cli/extensions.ts';
+
+export function runLlm(storeDir: string, roster: readonly ModelSpec[], offlineHandlers: Record<string, OfflineHandler>): RunLlm {
+  const cacheDir = join(storeDir, 'llm');
+  const client = createLlmClient({ cacheDir, roster, offlineHandlers });
+  return {
+    client,
+    views(): Record<string, string> {
+      const relation = llmCallsRelation(cacheDir);
+      return relation ? { llm_calls: `select * from ${relation}` } : {};
+    },
+    close: () => client.close(),
+  };
+}
