@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { pdfToMarkdown } from './pdf-to-markdown.ts';
 import { readSample } from './sample-corpus.ts';
-import { encrypted } from './test-pdfs.ts';
+import { encrypted, noPages } from './test-pdfs.ts';
 
 const WHO = 'en/who-2021-hypertension-pharmacological-treatment-retypeset.pdf';
 
@@ -17,6 +17,11 @@ async function error(bytes: Uint8Array, name: string): Promise<string> {
 test('an empty file', async () => {
   const e = await error(new Uint8Array(0), 'empty.pdf');
   assert.match(e, /^empty\.pdf: empty file \(0 bytes\)/);
+});
+
+test('a valid PDF with 0 pages', async () => {
+  const e = await error(noPages(), 'blank.pdf');
+  assert.equal(e, 'blank.pdf: the PDF has 0 pages; nothing to ingest');
 });
 
 test('a text file renamed .pdf', async () => {
@@ -50,4 +55,17 @@ test('one bad document does not stop the others', async () => {
     pdfToMarkdown(good, { name: 'b.pdf', language: 'zh' }),
   ]);
   assert.deepEqual(results.map((r) => r.ok), [false, true]);
+});
+
+test('randomly damaged bytes never throw: each result is Markdown or an error naming the file', async () => {
+  const base = await readSample('zh/nhc-2020-delirium.pdf');
+  let seed = 20260;
+  const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  for (let t = 0; t < 8; t++) {
+    const bytes = Uint8Array.from(base);
+    for (let i = 0; i < 40; i++) bytes[Math.floor(rnd() * bytes.length)] = Math.floor(rnd() * 256);
+    const r = await pdfToMarkdown(bytes, { name: `damaged-${t}.pdf` });
+    if (r.ok) assert.equal(typeof r.markdown, 'string');
+    else assert.match(r.error, new RegExp(`^damaged-${t}\\.pdf: `));
+  }
 });

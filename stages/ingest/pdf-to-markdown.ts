@@ -25,7 +25,9 @@ export function sniff(bytes: Uint8Array, name: string): IngestResult | null {
   if (bytes.length === 0) return fail(name, 'empty file (0 bytes); re-download or re-export the PDF');
   const head = Buffer.from(bytes.subarray(0, 1024)).toString('latin1');
   if (!head.includes('%PDF-')) {
-    const printable = /^[\x09\x0a\x0d\x20-\x7e\u00a0-\uffff]*$/.test(Buffer.from(bytes.subarray(0, 256)).toString('utf8'));
+    // Text: valid UTF-8 (no replacement characters) without control bytes in the first KiB.
+    const start = Buffer.from(bytes.subarray(0, 1024)).toString('utf8').replace(/\uFFFD$/, '');
+    const printable = !/[\x00-\x08\x0b\x0c\x0e-\x1f\uFFFD]/.test(start);
     return fail(name, `not a PDF (no %PDF- header${printable ? '; it looks like a text file' : ''}); check that the file really is the PDF you meant`);
   }
   return null;
@@ -88,7 +90,9 @@ async function convert(bytes: Uint8Array, opts: IngestOptions): Promise<IngestRe
       if (isTruncated(bytes)) return fail(name, 'truncated or corrupt PDF (no %%EOF at the end and a broken cross-reference table); re-download or re-export it');
       warnings.push(`${name}: damaged cross-reference table, repaired by mupdf; check the text against the PDF`);
     }
-    if (count === 0) return fail(name, 'the PDF has 0 pages; nothing to ingest');
+    if (count === 0) {
+      return fail(name, wasRepaired(openLog) ? 'corrupt PDF, no pages can be found in it; re-download or re-export it' : 'the PDF has 0 pages; nothing to ingest');
+    }
     const methods: PageMethod[] = new Array(count).fill('empty');
     const textPages: PageText[] = [];
     const ocrTexts = new Map<number, string>();

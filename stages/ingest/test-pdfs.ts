@@ -10,6 +10,11 @@ function save(doc: mupdf.PDFDocument, options = ''): Uint8Array {
   }
 }
 
+/** A valid PDF with no pages at all. */
+export function noPages(): Uint8Array {
+  return save(new mupdf.PDFDocument());
+}
+
 /** A new PDF holding the given pages (0-based) of `bytes`. */
 export function excerpt(bytes: Uint8Array, pages: number[]): Uint8Array {
   const src = new mupdf.PDFDocument(bytes);
