@@ -98,10 +98,11 @@ function ensureScratch(mn: number, len: number): void {
   if (vec.length < 8 * len) vec = new Float64Array(8 * Math.max(len, 2 * (vec.length >> 3)));
 }
 
+function bad(name: string, v: number, need: string): never {
+  throw new RangeError(`ot: ${name} = ${v} is invalid; it must be ${need}`);
+}
+
 function checkOptions(o: OtOptions): void {
-  const bad = (name: string, v: number, need: string): never => {
-    throw new RangeError(`ot: ${name} = ${v} is invalid; it must be ${need}`);
-  };
   if (!(o.alpha >= 0 && Number.isFinite(o.alpha))) bad('alpha', o.alpha, 'a finite number ≥ 0');
   if (!(o.beta >= 0 && Number.isFinite(o.beta))) bad('beta', o.beta, 'a finite number ≥ 0');
   if (!(o.alpha + o.beta > 0)) bad('alpha + beta', o.alpha + o.beta, '> 0');
@@ -220,7 +221,7 @@ function iterate(
     }
     for (let j = 0; j < n; j++) {
       let s = 0;
-      for (let i = 0; i < m; i++) s += K[i * n + j]! * V[oU + i]!;
+      for (let i = 0, k = j; i < m; i++, k += n) s += K[k]! * V[oU + i]!;
       if (!(s > 0 && s < Infinity)) {
         iterationsUsed = it;
         return BREAKDOWN;
@@ -271,7 +272,17 @@ const SOR_PATIENCE = 2000;
 
 export function otPcc(C: Float64Array, m: number, n: number, options: Partial<OtOptions> & { beta: number }): OtResult {
   checkConsistencyMatrix(C, m, n, 'ot');
-  const o: OtOptions = { ...OT_DEFAULTS, ...options };
+  // Spelled out rather than spread: this runs once per pathway, ~10^6 times per evaluation.
+  const o: OtOptions = {
+    alpha: options.alpha ?? OT_DEFAULTS.alpha,
+    beta: options.beta,
+    lambda: options.lambda ?? OT_DEFAULTS.lambda,
+    tauA: options.tauA ?? OT_DEFAULTS.tauA,
+    tauB: options.tauB ?? OT_DEFAULTS.tauB,
+    maxIter: options.maxIter ?? OT_DEFAULTS.maxIter,
+    tol: options.tol ?? OT_DEFAULTS.tol,
+    returnPlan: options.returnPlan ?? OT_DEFAULTS.returnPlan,
+  };
   checkOptions(o);
   if (n === 0) return { pcc: 1, iterations: 0, converged: true, ...(o.returnPlan ? { plan: new Float64Array(0) } : {}) };
 
@@ -325,5 +336,7 @@ export function otPcc(C: Float64Array, m: number, n: number, options: Partial<Ot
       if (plan) plan[k] = t;
     }
   }
-  return { pcc: cost / mass, iterations, converged: status === CONVERGED, ...(plan ? { plan } : {}) };
+  const result: OtResult = { pcc: cost / mass, iterations, converged: status === CONVERGED };
+  if (plan) result.plan = plan;
+  return result;
 }
