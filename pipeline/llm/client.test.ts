@@ -113,6 +113,14 @@ describe('llm client against a local OpenAI-compatible server', () => {
     // The model's default params are sent, and the request's override them.
     assert.equal(srv.requests[0].temperature, 0.7);
     assert.deepEqual(srv.requests[2].response_format, { type: 'json_object' });
+
+    // The client keeps its own copy of the defaults: mutating the roster later changes nothing.
+    const roster = [model()];
+    const c2 = createLlmClient({ cacheDir: dir, roster, env: { TEST_LLM_KEY: KEY } });
+    roster[0].params!.temperature = 0;
+    const again = await c2.chat({ model: 'judge-a', messages: user('p'), params: { top_p: 0.9, seed: 1 } });
+    await c2.close();
+    assert.ok(again.ok && again.cached);
   });
 
   test('identical calls in flight at once share one request', async () => {

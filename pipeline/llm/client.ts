@@ -25,7 +25,7 @@ import { BatchRunner, DEFAULT_BATCH, type BatchItemMeta, type BatchOutcome } fro
 import { CallStore, type CallRecord } from './call-store.ts';
 import { Semaphore, TokenBucket } from './flow-control.ts';
 import { chatAttempt, classifyError, makeSdk, type AttemptResult } from './openai-transport.ts';
-import { callKey, promptHash, sha256Hex } from './request-key.ts';
+import { callKey, callKeyCanonical, canonicalJson, promptHash, sha256Hex } from './request-key.ts';
 import { DEFAULT_RETRY, retryDelayMs } from './retry.ts';
 import { redact, resolveRoster } from './roster.ts';
 import { countTokens, tokenUpperBound, TOKENS_PER_MESSAGE, TOKENS_PER_REPLY } from './tokens.ts';
@@ -90,6 +90,7 @@ export function createLlmClient(opts: LlmClientOptions): LlmClient {
 class Client implements LlmClient {
   private readonly env: NodeJS.ProcessEnv;
   private readonly models = new Map<string, ModelSpec>();
+  private readonly defaults = new Map<string, { params: Readonly<Record<string, unknown>>; canonical: string }>();
   private readonly store: CallStore;
   private readonly retryPolicy: RetryPolicy;
   private readonly replicas = new Map<string, Replica[]>();
@@ -108,7 +109,12 @@ class Client implements LlmClient {
 
   constructor(private readonly o: LlmClientOptions) {
     this.env = o.env ?? process.env;
-    for (const m of resolveRoster(o.roster, this.env)) this.models.set(m.name, m);
+    for (const m of resolveRoster(o.roster, this.env)) {
+      this.models.set(m.name, m);
+      // A private frozen copy: a caller mutating its roster cannot change keys mid-run.
+      const params = Object.freeze({ ...m.params });
+      this.defaults.set(m.name, { params, canonical: canonicalJson(params) });
+    }
     this.store = CallStore.open(o.cacheDir);
     this.retryPolicy = { ...DEFAULT_RETRY, ...o.retry };
     this.batchStages = new Set(o.batchStages ?? []);
@@ -164,20 +170,16 @@ class Client implements LlmClient {
     const counters = this.countersOf(stage);
     counters.calls++;
     this.total.calls++;
-    const fail = (error: string, attempts: number): ChatResult => {
-      counters.failed++;
-      this.total.failed++;
-      return { ok: false, error, attempts };
-    };
-
-    if (spec.provider === 'offline') return this.offline(spec, req, stage, fail);
+    // No per-call closures here: this path runs a million times when a run is replayed.
+    if (spec.provider === 'offline') return this.offline(spec, req, stage, counters);
 
     const modelId = spec.modelId ?? spec.name;
-    const params = { ...spec.params, ...req.params };
+    const defaults = this.defaults.get(spec.name)!;
+    const params = req.params ? { ...defaults.params, ...req.params } : defaults.params;
     const prompt = promptHash(req.messages);
     const repeat = req.repeat ?? 0;
     if (!Number.isInteger(repeat) || repeat < 0) throw new Error(`llm client: repeat must be a non-negative integer, got ${repeat}`);
-    const key = callKey(modelId, prompt, params, req.responseFormat, repeat);
+    const key = req.params ? callKey(modelId, prompt, params, req.responseFormat, repeat) : callKeyCanonical(modelId, prompt, defaults.canonical, req.responseFormat, repeat);
 
     const hit = this.store.get(key);
     if (hit) {
@@ -193,7 +195,7 @@ class Client implements LlmClient {
         this.total.cached++;
         return { ...r, cached: true };
       }
-      return fail(r.error, 0);
+      return this.failed(counters, r.error, 0);
     }
 
     // Estimates are for before a model is configured; hits above are served without a key.
@@ -201,7 +203,7 @@ class Client implements LlmClient {
       this.addEstimate(spec, stage, req, params);
       return { ok: false, error: 'estimate only: not sent', attempts: 0 };
     }
-    if (!spec.active) return fail(`model ${spec.name} is inactive: ${spec.inactiveReason ?? 'no endpoint configured'}`, 0);
+    if (!spec.active) return this.failed(counters, `model ${spec.name} is inactive: ${spec.inactiveReason ?? 'no endpoint configured'}`, 0);
 
     const meta: BatchItemMeta = { key, model: spec.name, modelId, stage, promptHash: prompt, repeat };
     const run = this.send(spec, req, params, meta);
@@ -212,7 +214,7 @@ class Client implements LlmClient {
     } finally {
       this.inflight.delete(key);
     }
-    if (!r.ok) return fail(r.error, r.attempts);
+    if (!r.ok) return this.failed(counters, r.error, r.attempts);
     const cost = this.costOf(spec, r.usage.inputTokens, r.usage.outputTokens);
     for (const c of [counters, this.total]) {
       c.inputTokens += r.usage.inputTokens;
@@ -222,16 +224,22 @@ class Client implements LlmClient {
     return r;
   }
 
-  private async offline(spec: ModelSpec, req: ChatRequest, stage: string, fail: (e: string, a: number) => ChatResult): Promise<ChatResult> {
+  private failed(counters: CallCounters, error: string, attempts: number): ChatResult {
+    counters.failed++;
+    this.total.failed++;
+    return { ok: false, error, attempts };
+  }
+
+  private async offline(spec: ModelSpec, req: ChatRequest, stage: string, counters: CallCounters): Promise<ChatResult> {
     const handler = this.o.offlineHandlers?.[spec.name];
-    if (!handler) return fail(`no offline handler registered for simulated model ${spec.name}; pass offlineHandlers to createLlmClient`, 0);
-    if (!spec.active) return fail(`model ${spec.name} is inactive: ${spec.inactiveReason ?? 'disabled'}`, 0);
+    if (!handler) return this.failed(counters, `no offline handler registered for simulated model ${spec.name}; pass offlineHandlers to createLlmClient`, 0);
+    if (!spec.active) return this.failed(counters, `model ${spec.name} is inactive: ${spec.inactiveReason ?? 'disabled'}`, 0);
     const t0 = performance.now();
     try {
       const text = await handler({ ...req, stage, messages: req.messages.map((m) => ({ role: m.role, content: this.flatten(m.content) })) });
       return { ok: true, text, cached: false, usage: { inputTokens: 0, outputTokens: 0 }, latencyMs: performance.now() - t0 };
     } catch (err) {
-      return fail(`offline handler for ${spec.name} failed: ${(err as Error).message}`, 1);
+      return this.failed(counters, `offline handler for ${spec.name} failed: ${(err as Error).message}`, 1);
     }
   }
 

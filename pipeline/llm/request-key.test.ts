@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { callKey, canonicalJson, promptHash } from './request-key.ts';
+import { callKey, callKeyCanonical, canonicalJson, promptHash } from './request-key.ts';
 
 test('canonical JSON sorts keys at every depth and drops undefined members', () => {
   assert.equal(canonicalJson({ b: 1, a: { d: [2, { z: 1, y: 2 }], c: 'x' }, u: undefined }), '{"a":{"c":"x","d":[2,{"y":2,"z":1}]},"b":1}');
@@ -35,4 +35,10 @@ test('the call key changes with model id, params, response format and repeat, an
     callKey('m', promptHash([{ role: 'user', content: 'q ' }]), { temperature: 0.2, top_p: 1 }, undefined, 0),
   ];
   assert.equal(new Set([base, ...variants]).size, 7);
+});
+
+test('a key from precomputed canonical params equals the key from the params', () => {
+  const p = promptHash([{ role: 'user', content: 'q' }]);
+  const params = { top_p: 0.5, temperature: 1, stop: ['x'] };
+  assert.equal(callKeyCanonical('m', p, canonicalJson(params), { type: 'json_object' }, 3), callKey('m', p, params, { type: 'json_object' }, 3));
 });

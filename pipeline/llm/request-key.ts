@@ -40,5 +40,11 @@ export function promptHash(messages: readonly ChatMessage[]): string {
 
 /** The cache key: 64 hex characters. */
 export function callKey(modelId: string, prompt: string, params: Record<string, unknown>, responseFormat: unknown, repeat: number): string {
-  return sha256Hex(`cdp-llm-v1\u0000${modelId}\u0000${prompt}\u0000${canonicalJson(params)}\u0000${canonicalJson(responseFormat ?? null)}\u0000${repeat}`);
+  return callKeyCanonical(modelId, prompt, canonicalJson(params), responseFormat, repeat);
+}
+
+/** `callKey` with the parameters already in canonical form (a model's defaults, computed once). */
+export function callKeyCanonical(modelId: string, prompt: string, canonicalParams: string, responseFormat: unknown, repeat: number): string {
+  const rf = responseFormat == null ? 'null' : canonicalJson(responseFormat);
+  return sha256Hex(`cdp-llm-v1\u0000${modelId}\u0000${prompt}\u0000${canonicalParams}\u0000${rf}\u0000${repeat}`);
 }
