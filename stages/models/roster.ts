@@ -10,12 +10,12 @@ import { paperRoster } from './paper-roster.ts';
 import { SIMULATED_ROSTER } from '../agents/roster.ts';
 import { VIGNETTE_GENERATOR } from '../construct/vignette-writer.ts';
 import { NARRATIVE_GENERATOR } from '../construct/narrative-writer.ts';
-import { CURATED_BUILDER } from '../agents/curated-builder.ts';
+import { curatedBuilderModel } from '../agents/curated-builder.ts';
 
 const standIn = (name: string, note: string): ModelSpec => ({ name, roles: ['builder'], provider: 'offline', simulated: true, note });
 
 export const CONSTRUCTION_STAND_INS: ModelSpec[] = [
-  standIn(CURATED_BUILDER, 'curated: serves hand-curated reasoning trees of the sample guidelines in Prompt 1 format (no LLM)'),
+  curatedBuilderModel(),
   standIn(VIGNETTE_GENERATOR, 'simulated: deterministic vignette writer following Prompt 2 rules (no LLM)'),
   standIn(NARRATIVE_GENERATOR, 'simulated: deterministic narrative writer in Prompt 3 shape (no LLM)'),
 ];
