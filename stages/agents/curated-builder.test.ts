@@ -17,6 +17,8 @@ import { writeVignette } from '../construct/vignette-writer.ts';
 import { checkInstance } from '../construct/qc-checks.ts';
 import { extractJson } from '../../pipeline/llm/structured.ts';
 import { loadTemplate, renderTemplate } from '../prompts/templates.ts';
+import { promptMessage } from '../prompts/prompt-message.ts';
+import { createLlmClient } from '../../pipeline/llm/client.ts';
 import type { ChatRequest } from '../../pipeline/llm/types.ts';
 import type { ReasoningTree, TreeNodeJson } from '../construct/types.ts';
 import {
@@ -165,6 +167,23 @@ describe('curated builder handler', () => {
       assert.ok(json.ok, id);
       assert.deepEqual(json.value, curatedTreesFor(id)[0], id);
       assert.equal(checkTreeAnswer(json.value, markdown).valid, true, id);
+    }
+  });
+
+  test('through the LLM client, with the guideline sent as a blob the way the trees stage sends it', async () => {
+    const cacheDir = mkdtempSync(join(tmpdir(), 'curated-llm-'));
+    try {
+      const client = createLlmClient({ cacheDir, roster: [curatedBuilderModel()], offlineHandlers: { [CURATED_BUILDER_NAME]: createCuratedBuilderHandler() }, env: {} });
+      const llm = client.forStage('trees');
+      const markdown = await markdownOf('zh', 'nhc-2020-insomnia');
+      const message = promptMessage(llm, loadTemplate('reasoning-tree-extraction', 'zh'), { Guideline: markdown }, ['Guideline']);
+      assert.ok(Array.isArray(message.content), 'the guideline travels as a blob part');
+      const r = await llm.chat({ model: CURATED_BUILDER_NAME, messages: [message] });
+      assert.ok(r.ok, r.ok ? '' : r.error);
+      assert.deepEqual(JSON.parse(r.text), curatedTreesFor('nhc-2020-insomnia')[0]);
+      await client.close();
+    } finally {
+      rmSync(cacheDir, { recursive: true, force: true });
     }
   });
 
