@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { brokeEarly, linePitch, pageBlocks } from './blocks.ts';
+import { brokeEarly, linePitch, nextInSequence, pageBlocks } from './blocks.ts';
 import { readingOrder } from './columns.ts';
 import { EMPTY_VOCABULARY } from './reflow.ts';
 import { line } from './test-lines.ts';
@@ -52,4 +52,13 @@ test('line pitch is the median gap per size; a break is early when the next word
   assert.equal(brokeEarly(a!, b!), true);
   const [c, d] = readingOrder([line('a full line of text', 50, 100, { width: 297 }), line('continuation here', 50, 112, { width: 300 })], 0);
   assert.equal(brokeEarly(c!, d!), false);
+});
+
+test('numbered items in sequence', () => {
+  assert.equal(nextInSequence('2.', '3.'), true);
+  assert.equal(nextInSequence('(3)', '(4)'), true);
+  assert.equal(nextInSequence('（二）', '（三）'), true);
+  assert.equal(nextInSequence('2.', '(3)'), false);
+  assert.equal(nextInSequence('2.', '4.'), false);
+  assert.equal(nextInSequence('-', '-'), false);
 });

@@ -63,6 +63,20 @@ export function brokeEarly(prev: FlowLine, next: FlowLine): boolean {
   return room > need + 0.5 * next.size;
 }
 
+/** "3." after "2.", "(4)" after "(3)", "（三）" after "（二）": the next item of the same list. */
+export function nextInSequence(prev: string, next: string): boolean {
+  const CN = '一二三四五六七八九十';
+  const parse = (m: string) => {
+    const d = /^(\D*)(\d+)(\D*)$/.exec(m);
+    if (d) return { shape: d[1]! + '#' + d[3]!, n: Number(d[2]) };
+    const c = new RegExp(`^(\\D*?)([${CN}])(\\D*)$`).exec(m);
+    if (c) return { shape: c[1]! + '#' + c[3]!, n: CN.indexOf(c[2]!) + 1 };
+    return null;
+  };
+  const a = parse(prev), b = parse(next);
+  return !!a && !!b && a.shape === b.shape && b.n === a.n + 1;
+}
+
 /**
  * The usual baseline-to-baseline distance for each font size in a flow (the median of the gaps
  * between consecutive lines of that size); a gap clearly larger than it separates paragraphs.
@@ -135,7 +149,10 @@ function flowBlocks(flow: FlowLine[], bodySize: number, vocab: HyphenVocabulary)
     if (marker) {
       while (listStack.length && listStack[listStack.length - 1]! > line.x0 + 0.5 * line.size) listStack.pop();
       const top = listStack[listStack.length - 1];
-      if (top === undefined || line.x0 > top + 0.5 * line.size) listStack.push(line.x0);
+      const lastItem = [...out].reverse().find((b) => b.kind === 'list-item') as Extract<RawBlock, { kind: 'list-item' }> | undefined;
+      if (top !== undefined && line.x0 > top + 0.5 * line.size && lastItem && nextInSequence(lastItem.marker, marker.marker)) {
+        listStack[listStack.length - 1] = line.x0; // "3." after "2." is the same list, however indented
+      } else if (top === undefined || line.x0 > top + 0.5 * line.size) listStack.push(line.x0);
       push({ kind: 'list-item', marker: marker.marker, depth: listStack.length - 1, lines: [line] });
       return;
     }

@@ -22,15 +22,17 @@ export function textBlocks(
   const out: Block[] = [];
   for (const b of blocks) {
     const flow = b.lines[0]?.flow ?? -1;
+    const last = b.lines[b.lines.length - 1];
+    const roomChars = last ? (last.flowRight - last.x1) / ((last.x1 - last.x0) / Math.max(1, last.text.trim().length)) : 0;
     const text = () => joinLines(b.lines.map((l) => l.text), vocab);
     if (b.kind === 'table') out.push({ kind: 'table', rows: b.cells, page });
     else if (b.kind === 'heading') out.push({ kind: 'heading', level: levelOf(b), text: text(), page });
     else if (b.kind === 'list-item') {
       const m = listMarker(text());
-      out.push({ kind: 'list-item', marker: b.marker, depth: b.depth, text: m ? m.rest : text(), page, flow });
+      out.push({ kind: 'list-item', marker: b.marker, depth: b.depth, text: m ? m.rest : text(), page, flow, roomChars });
     } else if (b.lines.length === 1 && isPageNumber(b.lines[0]!.text)) {
       continue; // a page number printed inside the text area
-    } else out.push({ kind: 'paragraph', text: text(), page, flow, small: b.lines[0]!.size < 0.92 * bodySize });
+    } else out.push({ kind: 'paragraph', text: text(), page, flow, small: b.lines[0]!.size < 0.92 * bodySize, roomChars });
   }
   return out;
 }
@@ -52,15 +54,24 @@ export function mergeContinuations(blocks: Block[], vocab: HyphenVocabulary): Bl
     const prev = out[k];
     if (
       b.kind === 'paragraph' && prev && (prev.kind === 'paragraph' || prev.kind === 'list-item') &&
-      prev.flow !== b.flow && !FULL_STOP.test(prev.text) && startsMidSentence(b.text, prev.text)
+      prev.flow !== b.flow && wouldNotFit(b.text, prev.roomChars) && !FULL_STOP.test(prev.text) && startsMidSentence(b.text, prev.text)
     ) {
       prev.text = joinLine(prev.text, b.text, vocab);
       prev.flow = b.flow;
+      prev.roomChars = b.roomChars;
       continue;
     }
     out.push(b);
   }
   return out;
+}
+
+/** Whether the first word of `text` would not have fitted in the room left after the line above. */
+function wouldNotFit(text: string, roomChars: number | undefined): boolean {
+  if (roomChars === undefined) return true;
+  const first = text.trim().split(/\s/)[0] ?? '';
+  const need = isCjk(first[0] ?? '') ? 1 : first.length + 1;
+  return roomChars < need + 1;
 }
 
 function isInterruption(b: Block, next: Block | undefined): boolean {

@@ -49,9 +49,13 @@ export interface FlowLine extends TextLine {
 
 export type Block =
   | { kind: 'heading'; level: number; text: string; page: number }
-  /** small: set smaller than the body text (footnotes, notes under tables). */
-  | { kind: 'paragraph'; text: string; page: number; flow: number; small?: boolean }
-  | { kind: 'list-item'; marker: string; depth: number; text: string; page: number; flow: number }
+  /**
+   * small: set smaller than the body text (footnotes, notes under tables). roomChars: how many
+   * characters would still have fitted after the last line; a next word that would have fitted
+   * means the text ended there and does not go on in the next column or page.
+   */
+  | { kind: 'paragraph'; text: string; page: number; flow: number; small?: boolean; roomChars?: number }
+  | { kind: 'list-item'; marker: string; depth: number; text: string; page: number; flow: number; roomChars?: number }
   | { kind: 'table'; rows: string[][]; page: number };
 
 export type PageMethod = 'text' | 'ocr' | 'empty';
