@@ -6,8 +6,6 @@
 import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { rowStage } from '../../pipeline/stage.ts';
-import { pdfToMarkdown } from './pdf-to-markdown.ts';
-import { languageFromPath } from './ingest-command.ts';
 
 export default rowStage<{ ocrDpi?: number }>({
   columns: {
@@ -21,6 +19,10 @@ export default rowStage<{ ocrDpi?: number }>({
     extraction: 'STRUCT(page_methods VARCHAR[], warnings VARCHAR[])',
   },
   async run({ row }, ctx) {
+    // Loaded here rather than at the top: mupdf's WebAssembly takes seconds to load, and a run
+    // that reuses this stage should not pay for it.
+    const { pdfToMarkdown } = await import('./pdf-to-markdown.ts');
+    const { languageFromPath } = await import('./ingest-command.ts');
     const path = row.path as string;
     const language = languageFromPath(path) ?? 'en';
     const id = { guideline_id: basename(path).replace(/\.pdf$/i, ''), language, source_path: path, sha256: row.sha256 as string };

@@ -103,8 +103,13 @@ export function tableMarkdown(rows: string[][]): string {
   return lines.join('\n');
 }
 
+/** Dot leaders of a table of contents ("Introduction.........1") carry no text; four or more dots become " … ". */
+export function collapseLeaders(s: string): string {
+  return s.replace(/ ?(?:\. ?){4,}/g, ' … ');
+}
+
 function escapeParagraph(s: string): string {
-  return s.replace(/^([#>])/, '\\$1');
+  return collapseLeaders(s).replace(/^([#>])/, '\\$1');
 }
 
 export function toMarkdown(blocks: Block[]): string {
