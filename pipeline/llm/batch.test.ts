@@ -1,11 +1,19 @@
-import { test } from 'node:test';
+import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLlmClient } from './client.ts';
 import { startFakeOpenAIServer } from './testing/fake-openai-server.ts';
 import type { ModelSpec } from './types.ts';
+
+const made: string[] = [];
+function tempDir(prefix: string): string {
+  const d = mkdtempSync(join(tmpdir(), prefix));
+  made.push(d);
+  return d;
+}
+after(() => made.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
 const spec = (url: string, batch: boolean): ModelSpec => ({
   name: 'builder',
@@ -21,7 +29,7 @@ const ask = (i: number) => ({ model: 'builder', stage: 'trees', messages: [{ rol
 test('batch mode: JSONL upload, create, poll, download; answers enter the same cache as live calls', async () => {
   const srv = await startFakeOpenAIServer({ batchPollsBeforeComplete: 2 });
   try {
-    const dir = mkdtempSync(join(tmpdir(), 'llm-batch-'));
+    const dir = tempDir('llm-batch-');
     const c = createLlmClient({ cacheDir: dir, roster: [spec(srv.url, true)], env: { BATCH_KEY: 'sk-batch-secret' }, batch: { windowMs: 10, pollIntervalMs: 5 } });
     const rs = await Promise.all([0, 1, 2].map((i) => c.chat(ask(i))));
     await c.close();
@@ -53,7 +61,7 @@ test('batch mode: JSONL upload, create, poll, download; answers enter the same c
 test('a batch submitted by a killed run is resumed by id, not submitted again', async () => {
   const srv = await startFakeOpenAIServer({ batchPollsBeforeComplete: 1_000_000 });
   try {
-    const dir = mkdtempSync(join(tmpdir(), 'llm-batch-'));
+    const dir = tempDir('llm-batch-');
     // Run 1 submits, polls once, and leaves while the batch is still in progress.
     const c1 = createLlmClient({ cacheDir: dir, roster: [spec(srv.url, true)], env: { BATCH_KEY: 'k' }, batch: { windowMs: 5, pollIntervalMs: 60_000 } });
     const left = Promise.all([c1.chat(ask(0)), c1.chat(ask(1))]);

@@ -1,6 +1,6 @@
-import { test } from 'node:test';
+import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -8,8 +8,16 @@ import { llmCallsRelation } from './call-log.ts';
 import { serializeRecord } from './call-store.ts';
 import { sha256Hex } from './request-key.ts';
 
+const made: string[] = [];
+function tempDir(prefix: string): string {
+  const d = mkdtempSync(join(tmpdir(), prefix));
+  made.push(d);
+  return d;
+}
+after(() => made.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
 test('llm_calls reads the log with DuckDB alone, skipping a line torn mid-write; null before any call', async () => {
-  const dir = mkdtempSync(join(tmpdir(), "llm-log-it's-"));
+  const dir = tempDir("llm-log-it's-");
   assert.equal(llmCallsRelation(dir), null);
   mkdirSync(join(dir, 'calls'));
   assert.equal(llmCallsRelation(dir), null);

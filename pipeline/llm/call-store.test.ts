@@ -1,10 +1,18 @@
-import { test } from 'node:test';
+import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CallStore, serializeRecord, type CallRecord } from './call-store.ts';
 import { sha256Hex } from './request-key.ts';
+
+const made: string[] = [];
+function tempDir(prefix: string): string {
+  const d = mkdtempSync(join(tmpdir(), prefix));
+  made.push(d);
+  return d;
+}
+after(() => made.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
 const rec = (i: number, over: Partial<CallRecord> = {}): CallRecord => ({
   key: sha256Hex(`k${i}`),
@@ -24,7 +32,7 @@ const rec = (i: number, over: Partial<CallRecord> = {}): CallRecord => ({
 });
 
 test('answers survive reopening; failed records are logged but never served', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'store-'));
+  const dir = tempDir('store-');
   const s = CallStore.open(dir);
   await Promise.all([rec(1), rec(2), rec(3, { status: 'failed', error: 'HTTP 500 after 5 attempts', text: undefined })].map((r) => s.append(r)));
   assert.equal(s.get(rec(1).key)?.text, rec(1).text);
@@ -43,7 +51,7 @@ test('answers survive reopening; failed records are logged but never served', as
 });
 
 test('a torn last record is cut off at open; everything before it is served and new appends follow', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'store-'));
+  const dir = tempDir('store-');
   const s = CallStore.open(dir);
   for (let i = 0; i < 5; i++) await s.append(rec(i));
   await s.close();
@@ -65,7 +73,7 @@ test('a torn last record is cut off at open; everything before it is served and 
 });
 
 test('a later answer for the same key wins, and lines longer than the scan chunk are indexed', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'store-'));
+  const dir = tempDir('store-');
   const s = CallStore.open(dir);
   await s.append(rec(1, { text: 'old' }));
   const big = 'x'.repeat(9 * 1024 * 1024);

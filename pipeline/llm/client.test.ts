@@ -1,6 +1,6 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -11,7 +11,13 @@ import { startFakeOpenAIServer, type ChatBody, type FakeOpenAIServer } from './t
 import type { ModelSpec } from './types.ts';
 
 const KEY = 'sk-test-9f8e7d6c5b4a-DO-NOT-STORE';
-const fresh = () => mkdtempSync(join(tmpdir(), 'llm-client-'));
+const made: string[] = [];
+const fresh = () => {
+  const d = mkdtempSync(join(tmpdir(), 'llm-client-'));
+  made.push(d);
+  return d;
+};
+after(() => made.forEach((d) => rmSync(d, { recursive: true, force: true })));
 const user = (content: string) => [{ role: 'user' as const, content }];
 
 function allFiles(dir: string): string[] {

@@ -1,12 +1,20 @@
-import { test } from 'node:test';
+import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startFakeOpenAIServer } from './testing/fake-openai-server.ts';
 import { CallStore } from './call-store.ts';
+
+const made: string[] = [];
+function tempDir(prefix: string): string {
+  const d = mkdtempSync(join(tmpdir(), prefix));
+  made.push(d);
+  return d;
+}
+after(() => made.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
 const here = dirname(fileURLToPath(import.meta.url));
 const burst = join(here, 'testing', 'call-burst.ts');
@@ -45,7 +53,7 @@ function durableAnswers(cacheDir: string): number {
 test('a run killed mid-stage loses only the calls in flight; the rerun asks for exactly the rest', async () => {
   const srv = await startFakeOpenAIServer({ latencyMs: 25 });
   try {
-    const cacheDir = mkdtempSync(join(tmpdir(), 'llm-kill-'));
+    const cacheDir = tempDir('llm-kill-');
     const N = 40;
     const C = 4;
     const killed = await runChild([cacheDir, srv.url, String(N), String(C)], 12);
