@@ -101,6 +101,28 @@ describe('ot: optimality and options', () => {
     }
   });
 
+  test('large τ/λ (plain iteration with the translation step instead of SOR) reaches the same optimum', () => {
+    // τ = 20, λ = 0.05: the optimal SOR factor would exceed 1.8, so the translated iteration runs.
+    const rng = createRng(36);
+    for (let t = 0; t < 10; t++) {
+      const m = 2 + rng.nextInt(8);
+      const n = 2 + rng.nextInt(8);
+      const C = uniformMatrix(rng, m, n, 10);
+      const r = otPcc(C, m, n, { beta: 0.2, lambda: 0.05, tauA: 20, tauB: 20, returnPlan: true, tol: 1e-12 });
+      assert.ok(r.converged, `case ${t}`);
+      const T = r.plan!;
+      const D = otCostMatrix(C, m, n, 1, 0.2);
+      const row = new Float64Array(m);
+      const col = new Float64Array(n);
+      for (let i = 0; i < m; i++) for (let j = 0; j < n; j++) { row[i] = row[i]! + T[i * n + j]!; col[j] = col[j]! + T[i * n + j]!; }
+      for (let i = 0; i < m; i++) {
+        for (let j = 0; j < n; j++) {
+          close(0.05 * Math.log(T[i * n + j]!) + D[i * n + j]! + 20 * Math.log(row[i]! * m) + 20 * Math.log(col[j]! * n), 0, 1e-8, `case ${t} cell ${i},${j}`);
+        }
+      }
+    }
+  });
+
   test('τ = ∞ on both sides is balanced OT: the marginals are exactly a and b', () => {
     const rng = createRng(32);
     const C = uniformMatrix(rng, 5, 7);
