@@ -10,7 +10,7 @@
 import { defineDag, stage, files } from './pipeline/index.ts';
 import type { Project } from './pipeline/cli/load.ts';
 import { runRoster, modelFor } from './stages/models/roster.ts';
-import { runLlm } from './stages/models/run-llm.ts';
+import { llmCallsViews } from './stages/models/llm-views.ts';
 import { CURATED_BUILDER_NAME, createCuratedBuilderHandler } from './stages/agents/curated-builder.ts';
 import { OFFLINE_WRITERS } from './stages/construct/offline-writers.ts';
 import { VIGNETTE_GENERATOR } from './stages/construct/vignette-writer.ts';
@@ -51,10 +51,17 @@ export default defineDag({
   ],
 });
 
-/** The run's LLM client: the roster above, offline stand-ins answering when no server is set. */
+/**
+ * The run's LLM client: the roster above, offline stand-ins answering when no server is set.
+ * Loaded only when a stage runs, so a no-op run never pays for it.
+ */
 export async function llmClient(project: Project) {
+  const { runLlm } = await import('./stages/models/run-llm.ts');
   return runLlm(project.ws.store, roster, { [CURATED_BUILDER_NAME]: createCuratedBuilderHandler(), ...OFFLINE_WRITERS });
 }
+
+/** The warehouse views of the LLM call log (llm_calls), without creating a client. */
+export const llmViews = (project: Project) => llmCallsViews(project.ws.store);
 
 /** Commands this project adds to `cdp` (ingest, pathway-metrics). */
 export const cliCommands = projectCommands;

@@ -5,8 +5,8 @@
  */
 import type { Command } from 'commander';
 import type { RegisterCommand } from '../pipeline/cli/extensions.ts';
-import { ingestCommand } from './ingest/ingest-command.ts';
-import { runPathwayMetrics } from './metrics/pathway-metrics.ts';
+// The commands' modules are imported when a command runs: every `cdp` invocation registers
+// these, and PDF parsing (mupdf's WebAssembly) is slow to load.
 
 const ingest: RegisterCommand = (program: Command) => {
   program
@@ -15,6 +15,7 @@ const ingest: RegisterCommand = (program: Command) => {
     .argument('<file>', 'a PDF file')
     .option('--language <lang>', 'en or zh (picks the OCR languages; default: from the path, else both)')
     .action(async (file: string, o: { language?: 'en' | 'zh' }) => {
+      const { ingestCommand } = await import('./ingest/ingest-command.ts');
       process.exitCode = await ingestCommand(file, process.stdout, { language: o.language });
     });
 };
@@ -24,6 +25,7 @@ const pathwayMetrics: RegisterCommand = (program: Command) => {
     .command('pathway-metrics')
     .description('read {"id", "C": [[…]], "judge"?, "gamma"?, "beta"?, "lambda"?, "tau_a"?, "tau_b"?} lines on stdin; write DTW/OT/LNDS lines on stdout')
     .action(async () => {
+      const { runPathwayMetrics } = await import('./metrics/pathway-metrics.ts');
       const r = await runPathwayMetrics(process.stdin, process.stdout);
       if (r.failed) process.stderr.write(`${r.failed} of ${r.ok + r.failed} lines failed; see their "error" fields\n`);
       process.exitCode = r.failed ? 1 : 0;

@@ -21,6 +21,8 @@ export interface RunLlm {
 export interface Extensions {
   commands: RegisterCommand[];
   llmClient?: (project: Project) => Promise<RunLlm | undefined>;
+  /** The views the client would contribute, without creating it (for runs that do not call it). */
+  llmViews?: (project: Project) => Record<string, string>;
 }
 
 let loaded: Promise<Extensions> | null = null;
@@ -34,8 +36,8 @@ export function extensionCommands(): Promise<Extensions> {
     } catch {
       return { commands: [] }; // outside a project only the generic commands exist
     }
-    const mod = (await import(pathToFileURL(file).href)) as { cliCommands?: RegisterCommand[]; llmClient?: Extensions['llmClient'] };
-    return { commands: mod.cliCommands ?? [], llmClient: mod.llmClient };
+    const mod = (await import(pathToFileURL(file).href)) as { cliCommands?: RegisterCommand[]; llmClient?: Extensions['llmClient']; llmViews?: Extensions['llmViews'] };
+    return { commands: mod.cliCommands ?? [], llmClient: mod.llmClient, llmViews: mod.llmViews };
   })();
   return loaded;
 }

@@ -10,7 +10,7 @@ import { renderDag, type DagFormat } from './render-dag.ts';
 import { explainStage } from './explain.ts';
 import { queryWarehouse, formatTable } from './sql.ts';
 import { cleanStore } from './clean.ts';
-import { extensionCommands } from './extensions.ts';
+import { extensionCommands, type RunLlm } from './extensions.ts';
 
 const program = new Command();
 program.name('cdp').description('Run and inspect the MEGA-CDP pipeline DAG').option('--config <file>', 'path to dag.config.ts (default: nearest one above the current directory)');
@@ -60,7 +60,9 @@ program
     };
     process.on('SIGINT', onSigint);
     const extras = await extensionCommands();
-    const llm = await extras.llmClient?.(p);
+    // Created only when a stage runs: a run that reuses everything never loads the client.
+    let llm: RunLlm | undefined;
+    const makeLlm = extras.llmClient ? async () => (llm ??= await extras.llmClient!(p))?.client : undefined;
     let summary: RunSummary;
     try {
       summary = await runDag(p.dag, p.ws, {
@@ -70,8 +72,8 @@ program
         retryFailed: o.retryFailed,
         jobs: o.jobs,
         waitSeconds: o.wait,
-        llm: llm?.client,
-        extraViews: llm?.views,
+        llm: makeLlm,
+        extraViews: () => llm?.views() ?? extras.llmViews?.(p) ?? {},
         onEvent: progress.sink,
         signal: controller.signal,
       });

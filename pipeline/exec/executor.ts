@@ -66,7 +66,11 @@ export interface RunOptions {
   retryFailed?: boolean;
   jobs?: number;
   waitSeconds?: number;
-  llm?: LlmLike;
+  /**
+   * The run's LLM client, or a factory called when the first stage actually runs, so that a
+   * run that reuses everything never loads it.
+   */
+  llm?: LlmLike | (() => Promise<LlmLike | undefined>);
   /** Extra warehouse views (name → SQL relation), e.g. the LLM call log. */
   extraViews?: () => Record<string, string>;
   onEvent?: (e: RunEvent) => void;
@@ -156,6 +160,14 @@ class Execution {
     return { ok: stages.every((s) => s.status !== 'failed' && s.status !== 'not-run'), stages };
   }
 
+  private llmPromise: Promise<LlmLike | undefined> | null = null;
+
+  private llmClient(): Promise<LlmLike | undefined> {
+    const l = this.opts.llm;
+    this.llmPromise ??= typeof l === 'function' ? l() : Promise.resolve(l);
+    return this.llmPromise;
+  }
+
   private duck = async (): Promise<DuckDBConnection> => {
     this.duckInstance ??= (async () => {
       // Loaded on first use: a no-op rerun never needs DuckDB, and loading it costs a second.
@@ -240,7 +252,14 @@ class Execution {
     }
 
     await jobs.acquire();
-    const llmView = this.opts.llm?.forStage(name);
+    let llmView: unknown;
+    try {
+      llmView = (await this.llmClient())?.forStage(name);
+    } catch (err) {
+      jobs.release();
+      this.finish(name, { status: 'failed', error: `the LLM client could not be created: ${(err as Error).message}`, reasons }, started, key, components);
+      return { ok: false, hash: '', ndjson: '' };
+    }
     const ctx: StageContext = {
       stage: name,
       params: stage.decl.params ?? {},

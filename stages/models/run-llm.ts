@@ -4,7 +4,7 @@
  */
 import { join } from 'node:path';
 import { createLlmClient } from '../../pipeline/llm/client.ts';
-import { llmCallsRelation } from '../../pipeline/llm/call-log.ts';
+import { llmCallsViews } from './llm-views.ts';
 import type { ModelSpec, OfflineHandler } from '../../pipeline/llm/types.ts';
 import type { RunLlm } from '../../pipeline/cli/extensions.ts';
 
@@ -13,10 +13,7 @@ export function runLlm(storeDir: string, roster: readonly ModelSpec[], offlineHa
   const client = createLlmClient({ cacheDir, roster, offlineHandlers });
   return {
     client,
-    views(): Record<string, string> {
-      const relation = llmCallsRelation(cacheDir);
-      return relation ? { llm_calls: `select * from ${relation}` } : {};
-    },
+    views: () => llmCallsViews(storeDir),
     close: () => client.close(),
   };
 }
