@@ -19,6 +19,7 @@ import type { ChatMessage, ModelSpec } from '../pipeline/llm/types.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const LATENCY_MS = 50;
+const REPS = 3;
 const REPLAY_N = Number(process.env.LLM_BENCH_REPLAY_N ?? 1_000_000);
 
 async function startServer(latency: number): Promise<{ url: string; child: ChildProcess }> {
@@ -66,35 +67,50 @@ export default async function bench(): Promise<BenchReport> {
   try {
     // The reference is the bare SDK over the same transport, so the difference is the client's own work.
     const raw = new OpenAI({ baseURL: srv.url, apiKey: 'bench', maxRetries: 0, fetch: nodeFetch });
-    // Warm both paths (connections, JIT) before measuring.
-    await drive(64, 16, (i) => raw.chat.completions.create({ model: 'warm', messages: [{ role: 'user', content: `w${i}` }] }));
-    let overheadAt64 = NaN;
-    for (const c of [1, 16, 64, 256]) {
-      const n = c * 40;
+    const viaClientOnce = async (c: number, n: number, tag: string) => {
       const dir = mkdtempSync(join(tmpdir(), 'llm-bench-'));
       const roster: ModelSpec[] = [{ name: 'bench', roles: ['judge'], provider: 'openai-compatible', baseURLs: [srv.url], modelId: 'bench-model', concurrency: c, contextWindow: 128_000 }];
       const client = createLlmClient({ cacheDir: dir, roster, env: {} });
-      const tag = `${c}-${Date.now()}`;
-      // As a stage does: every row's call at once, the model's concurrency limit doing the pacing.
-      const viaClient = await drive(n, n, async (i) => {
-        const r = await client.chat({ model: 'bench', messages: [{ role: 'user', content: `t${tag} q${i}` }] });
-        if (!r.ok) throw new Error(r.error);
-      });
-      await client.close();
-      rmSync(dir, { recursive: true, force: true });
-      const viaSdk = await drive(n, c, (i) => raw.chat.completions.create({ model: 'bench-model', messages: [{ role: 'user', content: `s${tag} q${i}` }] }));
+      try {
+        // As a stage does: every row's call at once, the model's concurrency limit doing the pacing.
+        return await drive(n, n, async (i) => {
+          const r = await client.chat({ model: 'bench', messages: [{ role: 'user', content: `t${tag} q${i}` }] });
+          if (!r.ok) throw new Error(r.error);
+        });
+      } finally {
+        await client.close();
+        rmSync(dir, { recursive: true, force: true });
+      }
+    };
+    const viaSdkOnce = (c: number, n: number, tag: string) =>
+      drive(n, c, (i) => raw.chat.completions.create({ model: 'bench-model', messages: [{ role: 'user', content: `s${tag} q${i}` }] }));
+    // Warm both paths (connections, JIT) before measuring.
+    await viaClientOnce(64, 1000, 'warm');
+    await viaSdkOnce(64, 1000, 'warm');
+    let overheadAt64 = NaN;
+    for (const c of [1, 16, 64, 256]) {
+      const n = c * 40;
+      // Best of REPS for both paths alike: other work on a shared machine only ever slows a run down.
+      let client = { secs: Infinity, cpuMs: Infinity };
+      let sdk = { secs: Infinity, cpuMs: Infinity };
+      for (let rep = 0; rep < REPS; rep++) {
+        const tag = `${c}-${rep}-${Date.now()}`;
+        const a = await viaClientOnce(c, n, tag);
+        const b = await viaSdkOnce(c, n, tag);
+        client = { secs: Math.min(client.secs, a.secs), cpuMs: Math.min(client.cpuMs, a.cpuMs) };
+        sdk = { secs: Math.min(sdk.secs, b.secs), cpuMs: Math.min(sdk.cpuMs, b.cpuMs) };
+      }
       const ideal = c / (LATENCY_MS / 1000);
-      const share = n / viaClient.secs / ideal;
+      const share = n / client.secs / ideal;
       rows.push({
         name: `throughput at concurrency ${c} (share of ideal ${ideal.toFixed(0)}/s)`,
         value: share * 100,
         unit: '%',
-        reference: { name: 'bare openai SDK, same transport', value: (n / viaSdk.secs / ideal) * 100 },
+        reference: { name: 'bare openai SDK, same transport', value: (n / sdk.secs / ideal) * 100 },
         target: c === 64 ? { text: '>= 80%', met: share >= 0.8 } : undefined,
-        note: `${n} calls, ${(n / viaClient.secs).toFixed(0)} calls/s`,
       });
-      const perCall = viaClient.cpuMs / n;
-      const sdkPerCall = viaSdk.cpuMs / n;
+      const perCall = client.cpuMs / n;
+      const sdkPerCall = sdk.cpuMs / n;
       rows.push({ name: `client CPU per live call at concurrency ${c} (incl. SDK + HTTP)`, value: perCall, unit: 'ms', reference: { name: 'bare openai SDK, same transport', value: sdkPerCall } });
       if (c === 64) overheadAt64 = perCall - sdkPerCall;
     }
@@ -153,7 +169,7 @@ export default async function bench(): Promise<BenchReport> {
   }
   notes.push(
     `Server: pipeline/llm/testing/fake-openai-server.ts in its own process with ${LATENCY_MS} ms latency per request; the client and the server share the machine's cores.`,
-    'Live calls: 40 × concurrency cache misses per level, all issued at once as a stage issues its rows, paced by the model\'s concurrency limit; each answer is made durable (group-committed fdatasync) before its caller sees it, after the endpoint slot is freed. The bare-SDK reference runs `concurrency` loops of sequential calls.',
+    `Live calls: best of ${REPS} runs per level (for client and reference alike), each 40 × concurrency cache misses, all issued at once as a stage issues its rows, paced by the model's concurrency limit; each answer is made durable (group-committed fdatasync) before its caller sees it, after the endpoint slot is freed. The bare-SDK reference runs \`concurrency\` loops of sequential calls.`,
   );
   notes.push(
     `Machine load (1-minute load average) at start ${loadAtStart.toFixed(1)}, at end ${loadavg()[0].toFixed(1)}, on ${cpus().length} cores: ` +
