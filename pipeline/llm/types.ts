@@ -71,6 +71,12 @@ export interface ChatRequest {
   stage?: string;
   /** Output tokens to assume when estimating this call. */
   expectedOutputTokens?: number;
+  /**
+   * Facts about the case for offline (simulated) models only, e.g. `{ cdp_id }`: never sent to a
+   * server and not part of the cache key. A simulated agent may know the ground truth; a real
+   * model sees only the messages.
+   */
+  meta?: Record<string, unknown>;
 }
 
 export type ChatResult =

@@ -39,7 +39,9 @@ export function normaliseJudgeName(name: string): string {
 
 /** Similarity judges are named for their method; everything else is taken to be an LLM. */
 export function inferJudgeKind(name: string): JudgeKind {
-  return /bert|similarity|cosine|embed|rouge|bleu/.test(normaliseJudgeName(name)) ? 'similarity' : 'llm';
+  // The project's simulated similarity judges (stages/judge/simulated-judges.ts) are named by
+  // their measure: token-f1, char-ngram, tfidf.
+  return /bert|similarity|cosine|embed|rouge|bleu|token-f1|char-ngram|tfidf/.test(normaliseJudgeName(name)) ? 'similarity' : 'llm';
 }
 
 export function judgeParams(name: string, kind: JudgeKind = inferJudgeKind(name)): JudgeParams {
