@@ -1,0 +1,64 @@
+/**
+ * Stage `correlations`: the paper's Table 2 (§4.5) at instance level. An instance is one
+ * predicted pathway (setting, model, cdp_id); only instances scored by every listed judge (no
+ * failure row for any of them) enter, so all vectors are aligned and of one length `n`.
+ * For each metric fixed, the judge pairs; for each judge fixed, the metric pairs (LNDS-PCS
+ * negated: higher is better there); Pearson r, Spearman ρ, Kendall τ-b per pair and Kendall's
+ * W per group of raters (on the group's first row). Computed over both settings pooled
+ * (setting 'all') and per setting. A group with fewer than 3 instances is left out; an
+ * undefined statistic (a constant vector) is null.
+ *
+ * Param `judges`: the judges, in the paper's order (default: the three simulated similarity
+ * judges, token-F1, char-trigram, TF-IDF, standing in for GPT, Qwen, BERTScore).
+ */
+import { tableStage, type Row } from '../../pipeline/stage.ts';
+import { SIMULATED_JUDGE_NAMES } from '../judge/simulated-judges.ts';
+import { correlationTable } from '../stats/correlation-table.ts';
+
+export interface CorrelationsParams {
+  judges?: string[];
+  minInstances?: number;
+}
+
+export const CORRELATION_METRICS = ['dtw_pcc', 'ot_pcc', 'lnds_pcs'];
+
+const finiteOrNull = (x: number | null) => (x !== null && Number.isFinite(x) ? x : null);
+
+export function instanceCorrelations(rows: readonly Row[], judges: readonly string[], setting: string, minInstances = 3): Row[] {
+  const byInstance = new Map<string, Map<string, Row>>();
+  for (const r of rows) {
+    if (r.error != null || !judges.includes(String(r.judge))) continue;
+    const key = JSON.stringify([r.setting, r.model, r.cdp_id]);
+    if (!byInstance.has(key)) byInstance.set(key, new Map());
+    byInstance.get(key)!.set(String(r.judge), r);
+  }
+  const complete = [...byInstance.entries()].filter(([, m]) => judges.every((j) => m.has(j))).sort(([a], [b]) => (a < b ? -1 : 1));
+  if (complete.length < minInstances) return [];
+  const scores: Record<string, Record<string, Float64Array>> = {};
+  for (const j of judges) {
+    scores[j] = {};
+    for (const metric of CORRELATION_METRICS) scores[j][metric] = Float64Array.from(complete, ([, m]) => m.get(j)![metric] as number);
+  }
+  return correlationTable(scores, { judges, metrics: CORRELATION_METRICS, invert: ['lnds_pcs'] }).map((c) => ({
+    setting, fixed: c.fixed, pair: c.pair,
+    pearson_r: finiteOrNull(c.pearson_r), spearman_rho: finiteOrNull(c.spearman_rho), kendall_tau: finiteOrNull(c.kendall_tau), kendall_w: finiteOrNull(c.kendall_w), n: c.n,
+  }));
+}
+
+export default tableStage<CorrelationsParams>({
+  columns: { setting: 'VARCHAR', fixed: 'VARCHAR', pair: 'VARCHAR', pearson_r: 'DOUBLE', spearman_rho: 'DOUBLE', kendall_tau: 'DOUBLE', kendall_w: 'DOUBLE', n: 'INTEGER' },
+  run({ pathway_metrics = [] }, ctx) {
+    const judges = ctx.params.judges ?? [...SIMULATED_JUDGE_NAMES];
+    const min = ctx.params.minInstances ?? 3;
+    if (new Set(judges).size !== judges.length || judges.length < 2) throw new RangeError(`correlations: param judges must name at least two distinct judges, got ${JSON.stringify(judges)}`);
+    const out: Row[] = [];
+    const settings = [...new Set(pathway_metrics.map((r) => String(r.setting)))].sort();
+    for (const setting of ['all', ...settings]) {
+      const rows = setting === 'all' ? pathway_metrics : pathway_metrics.filter((r) => r.setting === setting);
+      const table = instanceCorrelations(rows, judges, setting, min);
+      if (table.length) out.push(...table);
+      else ctx.log(`correlations: setting ${setting}: fewer than ${min} instances scored by all of ${judges.join(', ')}; left out`);
+    }
+    return out;
+  },
+});

@@ -1,0 +1,75 @@
+/**
+ * Stage `model_summary`: per (setting, judge, metric, model), the mean over cases with two 95 %
+ * percentile-bootstrap CIs (paper Appendix D): over cases (the paper's: 10,000 resamples,
+ * seed 42) and over guidelines (cluster bootstrap: cases of one guideline share its difficulty,
+ * so this CI is the honest one). Values are fractions; the report layer formats percentages.
+ *
+ * Metrics: dtw_pcc, ot_pcc, lnds_pcs (pathway_metrics), acc (outcome_scores: share correct) and,
+ * for the multi-turn setting, sr (success rate: share of usable dialogues that ended with
+ * success; it does not depend on a judge, so its judge is null). Failure rows are left out;
+ * `n` says how many cases each mean is over. `simulated` marks offline stand-in models.
+ */
+import { tableStage, type Row } from '../../pipeline/stage.ts';
+import { clusterBootstrap, percentileBootstrap, type BootstrapOptions } from '../stats/bootstrap.ts';
+
+export interface ModelSummaryParams {
+  resamples?: number;
+  seed?: number;
+  level?: number;
+}
+
+export const SUMMARY_METRICS = ['dtw_pcc', 'ot_pcc', 'lnds_pcs', 'acc', 'sr'] as const;
+
+interface Cell {
+  setting: string;
+  judge: string | null;
+  metric: string;
+  model: string;
+  simulated: boolean;
+  values: number[];
+  guidelines: string[];
+}
+
+export function summariseCells(cells: Iterable<Cell>, opts: BootstrapOptions): Row[] {
+  const out: Row[] = [];
+  for (const c of cells) {
+    const values = Float64Array.from(c.values);
+    const ids = new Map<string, number>();
+    const clusters = Int32Array.from(c.guidelines, (g) => (ids.has(g) ? ids.get(g)! : (ids.set(g, ids.size), ids.size - 1)));
+    const cases = percentileBootstrap(values, opts);
+    const byGuideline = clusterBootstrap(values, clusters, opts);
+    out.push({
+      setting: c.setting, judge: c.judge, metric: c.metric, model: c.model, simulated: c.simulated,
+      mean: cases.mean, ci_low: cases.ciLow, ci_high: cases.ciHigh, n: cases.n,
+      cluster_ci_low: byGuideline.ciLow, cluster_ci_high: byGuideline.ciHigh, clusters: byGuideline.clusters,
+    });
+  }
+  return out;
+}
+
+export default tableStage<ModelSummaryParams>({
+  columns: {
+    setting: 'VARCHAR', judge: 'VARCHAR', metric: 'VARCHAR', model: 'VARCHAR', simulated: 'BOOLEAN',
+    mean: 'DOUBLE', ci_low: 'DOUBLE', ci_high: 'DOUBLE', n: 'INTEGER',
+    cluster_ci_low: 'DOUBLE', cluster_ci_high: 'DOUBLE', clusters: 'INTEGER',
+  },
+  run({ pathway_metrics = [], outcome_scores = [], predicted_pathways = [] }, ctx) {
+    const cells = new Map<string, Cell>();
+    const add = (r: Row, judge: string | null, metric: string, value: number) => {
+      const key = JSON.stringify([r.setting, judge, metric, r.model]);
+      let c = cells.get(key);
+      if (!c) cells.set(key, (c = { setting: String(r.setting), judge, metric, model: String(r.model), simulated: r.simulated === true, values: [], guidelines: [] }));
+      c.values.push(value);
+      c.guidelines.push(String(r.guideline_id));
+    };
+    for (const r of pathway_metrics) {
+      if (r.error != null) continue;
+      for (const metric of ['dtw_pcc', 'ot_pcc', 'lnds_pcs']) add(r, String(r.judge), metric, r[metric] as number);
+    }
+    for (const r of outcome_scores) if (r.error == null) add(r, String(r.judge), 'acc', r.correct === true ? 1 : 0);
+    for (const r of predicted_pathways) if (r.setting === 'multi' && r.usable === true) add(r, null, 'sr', r.success === true ? 1 : 0);
+    const order = (c: Cell) => [c.setting, c.judge ?? '', String(SUMMARY_METRICS.indexOf(c.metric as never)).padStart(2, '0'), c.model].join('\0');
+    const sorted = [...cells.values()].sort((a, b) => (order(a) < order(b) ? -1 : order(a) > order(b) ? 1 : 0));
+    return summariseCells(sorted, { resamples: ctx.params.resamples ?? 10000, seed: ctx.params.seed ?? 42, level: ctx.params.level ?? 0.95 });
+  },
+});

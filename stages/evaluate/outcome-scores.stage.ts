@@ -1,0 +1,42 @@
+/**
+ * Stage `outcome_scores`: outcome accuracy (paper §4.1, Prompt 9) of one predicted pathway by
+ * one judge — same units as step_scores (predicted_pathways × param `judges`). `score` is the
+ * judge's 1–5; `correct` is score ≥ `cutoff` (default 4: "largely consistent" or better; the
+ * paper does not state its cut-off, see judge-outcome.ts). An empty candidate conclusion scores
+ * 1 without a call. Unusable pathways become failure rows.
+ */
+import { rowStage } from '../../pipeline/stage.ts';
+import type { Chatter } from '../../pipeline/llm/ask-structured.ts';
+import { DEFAULT_OUTCOME_CUTOFF, judgeOutcome } from '../judge/judge-outcome.ts';
+import { UNIT_COLUMNS, judgeName, unitBase, unusable } from './pathway-unit.ts';
+
+export interface OutcomeScoresParams {
+  judges: string[];
+  cutoff?: number;
+  maxReasks?: number;
+}
+
+export default rowStage<OutcomeScoresParams>({
+  columns: { ...UNIT_COLUMNS, score: 'INTEGER', correct: 'BOOLEAN', cutoff: 'INTEGER', calls: 'INTEGER', problems: 'VARCHAR[]' },
+  async run({ row, cross }, ctx) {
+    const judge = judgeName(cross);
+    const cutoff = ctx.params.cutoff ?? DEFAULT_OUTCOME_CUTOFF;
+    const base = { ...unitBase(row, judge), cutoff };
+    const refused = unusable(row);
+    if (refused) return { ...base, error: refused };
+    if (typeof row.reference_conclusion !== 'string' || row.reference_conclusion.trim() === '') {
+      return { ...base, error: `case ${String(row.cdp_id)} has no reference conclusion; check the cdps input` };
+    }
+    const r = await judgeOutcome({
+      client: ctx.llm as Chatter,
+      judge,
+      reference: row.reference_conclusion,
+      candidate: typeof row.candidate_outcome === 'string' ? row.candidate_outcome : '',
+      cutoff,
+      ...(ctx.params.maxReasks !== undefined ? { maxReasks: ctx.params.maxReasks } : {}),
+      language: typeof row.language === 'string' ? row.language : 'en',
+    });
+    if (!r.ok) return { ...base, calls: r.calls, problems: r.problems, error: r.reason };
+    return { ...base, score: r.score, correct: r.correct, calls: r.calls, problems: r.problems };
+  },
+});

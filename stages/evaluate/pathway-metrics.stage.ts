@@ -1,0 +1,46 @@
+/**
+ * Stage `pathway_metrics`: DTW-PCC, OT-PCC and LNDS-PCS (paper §3.3, Appendix B) of one step
+ * score matrix; one unit per step_scores row. γ (LNDS threshold) and β (OT positional weight)
+ * are the judge's (judgeParams(judge, judge_kind)); λ, τ_a, τ_b are params with the defaults of
+ * stages/metrics/ot.ts. `gamma_calibrated` is false when γ is the kind's fallback rather than
+ * a value the paper fitted to this judge. dtw_path holds the warping path as [i, j] pairs.
+ * A failed step_scores row yields a failure row (the runner does that before run is called).
+ */
+import { rowStage } from '../../pipeline/stage.ts';
+import { judgeParams, type JudgeKind } from '../metrics/judge-params.ts';
+import { OT_DEFAULTS } from '../metrics/ot.ts';
+import { scorePathway } from '../metrics/pathway-metrics.ts';
+import { UNIT_COLUMNS, unitBase } from './pathway-unit.ts';
+
+export interface PathwayMetricsParams {
+  lambda?: number;
+  tauA?: number;
+  tauB?: number;
+}
+
+export default rowStage<PathwayMetricsParams>({
+  columns: {
+    ...UNIT_COLUMNS,
+    judge_kind: 'VARCHAR',
+    m: 'INTEGER',
+    n: 'INTEGER',
+    dtw_pcc: 'DOUBLE',
+    ot_pcc: 'DOUBLE',
+    lnds_pcs: 'DOUBLE',
+    dtw_path: 'INTEGER[][]',
+    gamma: 'DOUBLE',
+    beta: 'DOUBLE',
+    gamma_calibrated: 'BOOLEAN',
+  },
+  run({ row }, ctx) {
+    const judge = String(row.judge);
+    const kind = row.judge_kind as JudgeKind;
+    const jp = judgeParams(judge, kind);
+    const base = { ...unitBase(row, judge), judge_kind: kind, m: row.m, n: row.n, gamma: jp.gamma, beta: jp.beta, gamma_calibrated: jp.calibrated };
+    const s = scorePathway(
+      { id: String(row.cdp_id), C: row.C, judge, judge_kind: kind },
+      { lambda: ctx.params.lambda ?? OT_DEFAULTS.lambda, tauA: ctx.params.tauA ?? OT_DEFAULTS.tauA, tauB: ctx.params.tauB ?? OT_DEFAULTS.tauB },
+    );
+    return { ...base, dtw_pcc: s.dtw_pcc, ot_pcc: s.ot_pcc, lnds_pcs: s.lnds_pcs, dtw_path: s.dtw_path };
+  },
+});

@@ -1,0 +1,81 @@
+/**
+ * Stage `step_scores`: the step-level consistency matrix C (m reference steps × n candidate
+ * steps, in [0, 1]) of one predicted pathway by one judge (paper §3.3; Prompt 5 single-turn,
+ * Prompt 8 multi-turn). One unit per (judge, predicted pathway): forEach predicted_pathways,
+ * crossing the param `judges` as `judge`, so adding a judge computes only its rows.
+ *
+ * `runs` independent judge runs (default 5, the paper's) are averaged; a malformed answer is
+ * re-asked at most `maxReasks` times in its run; at least `minRunsOk` runs (default a majority)
+ * must succeed (judgeStepScores). Long pathways are split into reference blocks when a prompt
+ * would exceed `maxPromptTokens` — set it per judge in `maxPromptTokensByJudge` (the judge's
+ * context window minus its answer budget; the runner does not expose the roster here) or for
+ * all judges in `maxPromptTokens`; without either, one block per run.
+ *
+ * judge_kind is inferred from the judge's name (judge-params.ts: similarity measures by name,
+ * everything else an LLM); `judgeKinds` overrides it per judge. An empty candidate gives an
+ * m×0 C without a call. Unusable pathways (see predicted_pathways) become failure rows.
+ */
+import { rowStage } from '../../pipeline/stage.ts';
+import type { Chatter } from '../../pipeline/llm/ask-structured.ts';
+import { judgeStepScores } from '../judge/judge-step-scores.ts';
+import { inferJudgeKind, type JudgeKind } from '../metrics/judge-params.ts';
+import { UNIT_COLUMNS, judgeName, settingOf, stringArray, unitBase, unusable } from './pathway-unit.ts';
+
+export interface StepScoresParams {
+  judges: string[];
+  runs?: number;
+  maxReasks?: number;
+  minRunsOk?: number;
+  blockRows?: number;
+  maxPromptTokens?: number;
+  maxPromptTokensByJudge?: Record<string, number>;
+  judgeKinds?: Record<string, JudgeKind>;
+}
+
+/** Row-major m×n → m rows of n (an empty candidate: m empty rows). */
+export function matrixRows(C: Float64Array, m: number, n: number): number[][] {
+  return Array.from({ length: m }, (_, i) => Array.from(C.subarray(i * n, i * n + n)));
+}
+
+export function judgeKindOf(judge: string, overrides: Record<string, JudgeKind> = {}): JudgeKind {
+  return overrides[judge] ?? inferJudgeKind(judge);
+}
+
+export default rowStage<StepScoresParams>({
+  columns: {
+    ...UNIT_COLUMNS,
+    judge_kind: 'VARCHAR',
+    C: 'DOUBLE[][]',
+    m: 'INTEGER',
+    n: 'INTEGER',
+    runs_ok: 'INTEGER',
+    runs_failed: 'INTEGER',
+    blocks: 'INTEGER',
+    calls: 'INTEGER',
+    problems: 'VARCHAR[]',
+  },
+  async run({ row, cross }, ctx) {
+    const judge = judgeName(cross);
+    const p = ctx.params;
+    const base = { ...unitBase(row, judge), judge_kind: judgeKindOf(judge, p.judgeKinds) };
+    const refused = unusable(row);
+    if (refused) return { ...base, error: refused };
+    const maxPromptTokens = p.maxPromptTokensByJudge?.[judge] ?? p.maxPromptTokens;
+    const r = await judgeStepScores({
+      client: ctx.llm as Chatter,
+      judge,
+      setting: settingOf(row),
+      reference: stringArray(row.reference),
+      candidate: stringArray(row.candidate),
+      runs: p.runs ?? 5,
+      ...(p.maxReasks !== undefined ? { maxReasks: p.maxReasks } : {}),
+      ...(p.minRunsOk !== undefined ? { minRunsOk: p.minRunsOk } : {}),
+      ...(p.blockRows !== undefined ? { blockRows: p.blockRows } : {}),
+      ...(maxPromptTokens !== undefined ? { maxPromptTokens } : {}),
+      language: typeof row.language === 'string' ? row.language : 'en',
+    });
+    const counts = { m: r.m, n: r.n, runs_ok: r.runsOk, runs_failed: r.runsFailed, blocks: r.blocks, calls: r.calls, problems: r.problems };
+    if (!r.ok) return { ...base, ...counts, error: r.reason };
+    return { ...base, ...counts, C: matrixRows(r.C, r.m, r.n) };
+  },
+});

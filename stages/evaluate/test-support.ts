@@ -1,0 +1,61 @@
+/**
+ * Test support for the evaluation stages: a fake stage context, a scripted chat client, and
+ * benchmark rows for a small hand-built case set (the agents' hypertension fixture) with the
+ * perturbation agents' true plans, so stage tests need neither a runner nor a model.
+ */
+import type { Row, StageContext } from '../../pipeline/stage.ts';
+import type { ChatRequest, ChatResult } from '../../pipeline/llm/types.ts';
+import type { RowStage, TableStage } from '../../pipeline/stage.ts';
+import type { Cdp, ReasoningTree } from '../construct/types.ts';
+import { planCase, questionsOf } from '../agents/perturbation-agent.ts';
+import { profileFromName } from '../agents/perturbation-profile.ts';
+
+export function fakeCtx<P>(params: P, llm: unknown = undefined, logs: string[] = []): StageContext<P> {
+  return { stage: 'test', params, root: process.cwd(), llm, log: (m) => logs.push(m), signal: new AbortController().signal };
+}
+
+export async function runTable<P>(stage: TableStage<P>, inputs: Record<string, Row[]>, params: P, logs: string[] = []): Promise<Row[]> {
+  return stage.run(inputs, fakeCtx(params, undefined, logs));
+}
+
+export async function runRows<P>(stage: RowStage<P>, rows: readonly Row[], params: P, cross?: unknown, llm?: unknown): Promise<Row[]> {
+  const out: Row[] = [];
+  for (const row of rows) {
+    const r = await stage.run({ row, cross, joined: {}, whole: {} }, fakeCtx(params, llm));
+    out.push(...(Array.isArray(r) ? r : [r]));
+  }
+  return out;
+}
+
+/** A chat client answering from a script; keeps every request. */
+export function scriptedClient(script: (req: ChatRequest, prompt: string) => string) {
+  const requests: ChatRequest[] = [];
+  return {
+    requests,
+    async chat(req: ChatRequest): Promise<ChatResult> {
+      requests.push(req);
+      const text = script(req, String(req.messages[0]!.content));
+      return { ok: true, text, cached: false, usage: { inputTokens: 0, outputTokens: 0 }, latencyMs: 0 };
+    },
+  };
+}
+
+export function cdpRow(c: Cdp): Row {
+  return { ...c, reference_questions: c.steps.map((s) => `Q: ${s.condition}`) } as unknown as Row;
+}
+
+export function treeRow(guideline_id: string, tree: ReasoningTree): Row {
+  return { guideline_id, tree_json: JSON.stringify(tree), valid: true };
+}
+
+/** A predicted_pathways row that is exactly agent `model`'s plan on `cdp` in `setting`. */
+export function planPathway(model: string, cdp: Cdp, tree: ReasoningTree, setting: 'single' | 'multi'): Row {
+  const plan = planCase(profileFromName(model), cdp, tree);
+  return {
+    setting, model, cdp_id: cdp.cdp_id, guideline_id: cdp.guideline_id, language: cdp.language,
+    reference: setting === 'single' ? cdp.steps.map((s) => s.condition) : cdp.steps.map((s) => `Q: ${s.condition}`),
+    candidate: setting === 'single' ? plan.steps : questionsOf(plan),
+    reference_conclusion: cdp.conclusion, candidate_outcome: plan.conclusion, success: setting === 'multi' ? true : null,
+    simulated: true, usable: true, reason: null,
+  };
+}
