@@ -1,0 +1,108 @@
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { buildFixture, HTN_TREE } from '../agents/test-fixtures.ts';
+import { planCase } from '../agents/perturbation-agent.ts';
+import { profileFromName } from '../agents/perturbation-profile.ts';
+import thresholdStage from './threshold-analysis.stage.ts';
+import preferenceStage from './preference-agreement.stage.ts';
+import deviationStage from './deviation-profile.stage.ts';
+import { labelsFromMapping } from './threshold-labels.ts';
+import { noisyChoice, trueChoice } from './simulated-preferences.ts';
+import { cdpRow, planPathway, runTable, treeRow } from './test-support.ts';
+
+const fx = buildFixture();
+const cdp = fx.htn.find((c) => c.steps.length === 3)!;
+const cdps = [cdpRow(cdp)];
+const trees = [treeRow('htn', HTN_TREE)];
+const OMIT = 'simulated-omission-1', ORACLE = 'simulated-oracle', REDUNDANT = 'simulated-redundancy-1';
+
+test('the fixture plans are what the hand analysis below assumes', () => {
+  assert.deepEqual(planCase(profileFromName(OMIT), cdp, HTN_TREE).mapping, [1], 'rate 1 omits steps 0 and 2 (each with kept neighbours), never both neighbours of one');
+  assert.deepEqual(planCase(profileFromName(ORACLE), cdp, HTN_TREE).mapping, [0, 1, 2]);
+  assert.deepEqual(planCase(profileFromName(REDUNDANT), cdp, HTN_TREE).mapping, [0, null, 1, null, 2, null]);
+});
+
+describe('threshold labels', () => {
+  test('a reference step’s best match is correct iff the true mapping says so (ties to the first predicted step)', () => {
+    const C = [[0.9, 0.2, 0.1], [0.1, 0.3, 0.8], [0.4, 0.4, 0.2]];
+    assert.deepEqual(labelsFromMapping(C, [0, null, 1]), [
+      { reference_step: 0, best_candidate: 0, score: 0.9, correct: true },
+      { reference_step: 1, best_candidate: 2, score: 0.8, correct: true },
+      { reference_step: 2, best_candidate: 0, score: 0.4, correct: false },
+    ]);
+    assert.deepEqual(labelsFromMapping([[], []], []), []);
+  });
+
+  test('threshold_analysis: hand-computed F1 curve, best threshold and stable region from two agents’ plans', async () => {
+    const score = (model: string, C: number[][], over: object = {}) => ({ setting: 'single', model, cdp_id: cdp.cdp_id, judge: 'j', C, m: C.length, n: C[0]!.length, ...over });
+    const step_scores = [
+      score(ORACLE, [[1, 0, 0], [0, 1, 0], [0, 0, 1]]),
+      score(OMIT, [[0.2], [0.9], [0.1]]),
+      score('real-model', [[1], [1], [1]]),
+      score(ORACLE, [[1, 0, 0], [0, 1, 0], [0, 0, 1]], { setting: 'multi' }),
+    ];
+    const predicted_pathways = [
+      planPathway(ORACLE, cdp, HTN_TREE, 'single'), planPathway(OMIT, cdp, HTN_TREE, 'single'),
+      { ...planPathway(ORACLE, cdp, HTN_TREE, 'multi'), candidate: ['Asked something else?', 'b', 'c'] },
+    ];
+    const logs: string[] = [];
+    const rows = await runTable(thresholdStage, { step_scores, predicted_pathways, cdps, trees }, {}, logs);
+    assert.ok(rows.every((r) => r.source === 'simulated-plan' && r.simulated === true));
+    const curve = rows.filter((r) => r.setting === 'all' && r.model === null);
+    assert.equal(curve.length, 21, 'grid 0, 0.05, …, 1');
+    const f1 = (t: number) => curve.find((r) => Math.abs((r.t as number) - t) < 1e-9)!.f1 as number;
+    // Labels: oracle 3 × (1, correct); omission (0.2, wrong), (0.9, correct), (0.1, wrong).
+    assert.ok(Math.abs(f1(0.1) - 8 / 10) < 1e-12);
+    assert.ok(Math.abs(f1(0.15) - 8 / 9) < 1e-12);
+    assert.equal(f1(0.25), 1);
+    assert.equal(f1(0.9), 1);
+    assert.ok(Math.abs(f1(0.95) - 6 / 7) < 1e-12);
+    assert.deepEqual([curve[0]!.n, curve[0]!.positives, curve[0]!.best_t, curve[0]!.best_f1, curve[0]!.stable_low, curve[0]!.stable_high], [6, 4, 0.25, 1, 0.25, 0.9]);
+    // Per model: the oracle is perfect everywhere (best at 0); the omission agent's region is 0.25–0.9; common = their overlap.
+    assert.deepEqual([curve[0]!.common_low, curve[0]!.common_high], [0.25, 0.9]);
+    assert.deepEqual([...new Set(rows.map((r) => `${r.setting}/${r.model}`))].sort(), ['all/null', `all/${OMIT}`, `all/${ORACLE}`, 'single/null', `single/${OMIT}`, `single/${ORACLE}`]);
+    assert.ok(logs.some((l) => /1 pathway\(s\) left out: no ground truth/.test(l)));
+    assert.ok(logs.some((l) => /1 pathway\(s\) left out: pathway differs from the plan/.test(l)));
+  });
+});
+
+describe('simulated preferences', () => {
+  test('the true choice prefers fewer deviations; noisy raters are deterministic and flip at the noise rate', () => {
+    assert.deepEqual([trueChoice(0, 2), trueChoice(3, 2), trueChoice(1, 1)], ['A', 'B', 'tie']);
+    assert.equal(noisyChoice('A', 0, 42, 'p', 'r'), 'A');
+    for (let k = 0; k < 20; k++) assert.notEqual(noisyChoice('A', 1, 42, `p${k}`, 'r'), 'A');
+    assert.equal(noisyChoice('B', 0.5, 42, 'p1', 'r1'), noisyChoice('B', 0.5, 42, 'p1', 'r1'));
+    const flips = Array.from({ length: 2000 }, (_, k) => noisyChoice('tie', 0.1, 7, `pair${k}`, 'r')).filter((c) => c !== 'tie').length;
+    assert.ok(flips > 140 && flips < 260, `≈ 200 of 2000 flipped, got ${flips}`);
+  });
+
+  test('preference_agreement: PCC choices against noise-free raters, hand-computed agreement and κ', async () => {
+    const predicted_pathways = [OMIT, ORACLE, REDUNDANT].map((m) => planPathway(m, cdp, HTN_TREE, 'single'));
+    const metric = (model: string, dtw: number, lnds: number) => ({ setting: 'single', model, cdp_id: cdp.cdp_id, judge: 'j', dtw_pcc: dtw, ot_pcc: dtw, lnds_pcs: lnds });
+    const pathway_metrics = [metric(OMIT, 0.5, 0.3), metric(ORACLE, 0, 1), metric(REDUNDANT, 0.2, 0.9)];
+    const rows = await runTable(preferenceStage, { predicted_pathways, pathway_metrics, cdps, trees }, { raterNoise: 0 });
+    // True deviations: omission agent 2 (two omissions), oracle 0, redundancy agent 3.
+    // Pairs (by name): omission–oracle → B, omission–redundancy → A, oracle–redundancy → A.
+    // PCC: 0.5 vs 0 → B ✓, 0.5 vs 0.2 → B ✗, 0 vs 0.2 → A ✓ → 2/3; LNDS negated gives the same choices.
+    assert.deepEqual(rows.map((r) => [r.metric, r.group]), [['dtw_pcc', 'single'], ['dtw_pcc', 'overall'], ['ot_pcc', 'single'], ['ot_pcc', 'overall'], ['lnds_pcs', 'single'], ['lnds_pcs', 'overall']]);
+    for (const r of rows) {
+      assert.equal(r.pairs, 3);
+      assert.ok(Math.abs((r.agreement as number) - 2 / 3) < 1e-12);
+      assert.deepEqual([r.inter_annotator, r.kappa, r.kappa_n, r.source, r.simulated, r.judge], [1, 1, 3, 'simulated-raters', true, 'j']);
+    }
+  });
+});
+
+test('deviation_profile: true deviation counts per agent, real models left out', async () => {
+  const predicted_pathways = [
+    ...[OMIT, ORACLE, REDUNDANT].map((m) => planPathway(m, cdp, HTN_TREE, 'single')),
+    { ...planPathway(ORACLE, cdp, HTN_TREE, 'single'), model: 'gpt-5.4' },
+    { ...planPathway(OMIT, cdp, HTN_TREE, 'multi'), usable: false },
+  ];
+  const rows = await runTable(deviationStage, { predicted_pathways, cdps, trees }, {});
+  assert.deepEqual(rows.map((r) => [r.setting, r.model, r.cases, r.omission, r.redundancy, r.skipping, r.reversal, r.total, r.wrong_outcomes]), [
+    ['single', OMIT, 1, 2, 0, 0, 0, 2, 0],
+    ['single', ORACLE, 1, 0, 0, 0, 0, 0, 0],
+    ['single', REDUNDANT, 1, 0, 3, 0, 0, 3, 0],
+  ]);
+});
