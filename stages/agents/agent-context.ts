@@ -15,6 +15,10 @@
  *   more) is contained in exactly one of the guideline's vignettes. A goal that names no case
  *   (e.g. only the clinical focus) places none; only the agents that need the case (the
  *   perturbation agents) are affected, the oracle and the walker walk the tree on the answers.
+ * - a hint (`ChatRequest.meta`, which a task stage fills with `{ cdp_id }` for simulated models
+ *   only): a `cdp_id` known to the context places the case and its guideline outright; the
+ *   prompt is still read for the goal and the vignette. An unknown or absent id falls back to
+ *   the prompt-based placing above, so an agent called without meta behaves as before.
  * Nothing here throws on an unknown prompt: callers get nulls and answer honestly.
  */
 import type { Cdp, ReasoningTree } from '../construct/types.ts';
@@ -81,6 +85,15 @@ export function messageText(m: Pick<ChatMessage, 'content'>): string {
   return m.content.map((p: ContentPart) => (p.type === 'text' ? p.text : '')).join('');
 }
 
+/** Facts a task stage passes to simulated models (`ChatRequest.meta`); only `cdp_id` is read. */
+export type PlacementHint = Readonly<Record<string, unknown>> | undefined;
+
+/** The case a hint names, when the context knows it. */
+export function hintedCase(ctx: AgentContext, hint: PlacementHint): Cdp | null {
+  const id = hint?.cdp_id;
+  return typeof id === 'string' ? (ctx.cdps.get(id) ?? null) : null;
+}
+
 function guidelineInPrompt(ctx: AgentContext, prompt: string): string | null {
   for (const g of ctx.guidelineTexts) if (prompt.includes(g.text)) return g.guideline_id;
   return null;
@@ -112,7 +125,7 @@ export interface PlacedSingleTurn {
 }
 
 /** Reads a Prompt 4 rendering. */
-export function placeSingleTurn(ctx: AgentContext, rawPrompt: string): PlacedSingleTurn {
+export function placeSingleTurn(ctx: AgentContext, rawPrompt: string, hint?: PlacementHint): PlacedSingleTurn {
   const prompt = normaliseText(rawPrompt);
   const splits = promptFields('single-turn-inference', prompt);
   let guidelineId: string | null = null;
@@ -130,6 +143,11 @@ export function placeSingleTurn(ctx: AgentContext, rawPrompt: string): PlacedSin
     // With an unknown guideline the last split is the likeliest: a vignette is short and never holds headings.
     vignette = splits.length ? (splits[splits.length - 1]!.Case_Vignette ?? null) : null;
   }
+  const hinted = hintedCase(ctx, hint);
+  if (hinted !== null) {
+    const own = guidelineId === hinted.guideline_id ? vignette : null;
+    return { guideline_id: hinted.guideline_id, vignette: own ?? ctx.vignetteOf.get(hinted.cdp_id) ?? vignette, cdp: hinted };
+  }
   return { guideline_id: guidelineId, vignette, cdp: caseFromVignette(ctx, vignette, prompt, guidelineId) };
 }
 
@@ -140,7 +158,7 @@ export interface PlacedDoctor {
 }
 
 /** Reads a Prompt 6 rendering (the doctor's system message). */
-export function placeDoctor(ctx: AgentContext, rawSystem: string): PlacedDoctor {
+export function placeDoctor(ctx: AgentContext, rawSystem: string, hint?: PlacementHint): PlacedDoctor {
   const system = normaliseText(rawSystem);
   const splits = promptFields('multi-turn-inference', system);
   let guidelineId: string | null = null;
@@ -157,6 +175,8 @@ export function placeDoctor(ctx: AgentContext, rawSystem: string): PlacedDoctor 
     guidelineId = guidelineInPrompt(ctx, system);
     goal = splits.length ? (splits[0]!.Clinical_Inquiry_Goal ?? null) : null;
   }
+  const hinted = hintedCase(ctx, hint);
+  if (hinted !== null) return { guideline_id: hinted.guideline_id, goal, cdp: hinted };
   let cdp: Cdp | null = null;
   if (guidelineId !== null && goal !== null && goal !== '') {
     const own = ctx.cdpsByGuideline.get(guidelineId) ?? [];
@@ -175,10 +195,10 @@ export interface PlacedPatient {
 }
 
 /** Reads a Prompt 7 rendering (the patient's system message). */
-export function placePatient(ctx: AgentContext, rawSystem: string): PlacedPatient {
+export function placePatient(ctx: AgentContext, rawSystem: string, hint?: PlacementHint): PlacedPatient {
   const system = normaliseText(rawSystem);
   const splits = promptFields('multi-turn-patient-environment', system);
   const vignette = splits.length ? (splits[0]!.Case_Vignette ?? null) : null;
-  const cdp = caseFromVignette(ctx, vignette, system, null);
+  const cdp = hintedCase(ctx, hint) ?? caseFromVignette(ctx, vignette, system, null);
   return { vignette: vignette ?? (cdp ? ctx.vignetteOf.get(cdp.cdp_id)! : null), cdp };
 }

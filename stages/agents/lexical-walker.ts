@@ -83,11 +83,11 @@ export function createWalkerHandler(ctx: AgentContext): OfflineHandler {
   return (req) => {
     if (isMultiTurn(req)) {
       const view = doctorView(req.messages);
-      const placed = placeDoctor(ctx, view.system);
+      const placed = placeDoctor(ctx, view.system, req.meta);
       const tree = placed.guideline_id === null ? undefined : ctx.trees.get(placed.guideline_id);
       return tree === undefined ? finalConclusion(DOCTOR_NOT_DETERMINABLE) : walkerDoctorTurn(tree, placed.goal ?? '', view.turns);
     }
-    const placed = placeSingleTurn(ctx, singleTurnPrompt(req));
+    const placed = placeSingleTurn(ctx, singleTurnPrompt(req), req.meta);
     const tree = placed.guideline_id === null ? undefined : ctx.trees.get(placed.guideline_id);
     const vignette = placed.vignette ?? (placed.cdp ? ctx.vignetteOf.get(placed.cdp.cdp_id) : undefined);
     if (tree === undefined || vignette === undefined) return notApplicableSingleTurn();

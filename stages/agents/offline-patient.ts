@@ -85,7 +85,7 @@ export function answerQuestion(cdp: Pick<Cdp, 'steps'> | null, vignette: string,
 export function createPatientHandler(ctx: AgentContext): OfflineHandler {
   return (req) => {
     const view = patientView(req.messages);
-    const placed = placePatient(ctx, view.system);
+    const placed = placePatient(ctx, view.system, req.meta);
     return answerQuestion(placed.cdp, placed.vignette ?? '', view.question).answer;
   };
 }

@@ -63,11 +63,11 @@ export function createOracleHandler(ctx: AgentContext): OfflineHandler {
   return (req) => {
     if (isMultiTurn(req)) {
       const view = doctorView(req.messages);
-      const placed = placeDoctor(ctx, view.system);
+      const placed = placeDoctor(ctx, view.system, req.meta);
       const tree = placed.guideline_id === null ? undefined : ctx.trees.get(placed.guideline_id);
       return tree === undefined ? finalConclusion(DOCTOR_NOT_DETERMINABLE) : oracleDoctorTurn(tree, view.turns);
     }
-    const placed = placeSingleTurn(ctx, singleTurnPrompt(req));
+    const placed = placeSingleTurn(ctx, singleTurnPrompt(req), req.meta);
     if (placed.cdp === null) return notApplicableSingleTurn();
     return oracleSingleTurn(placed.cdp, placed.vignette ?? ctx.vignetteOf.get(placed.cdp.cdp_id) ?? '');
   };

@@ -18,8 +18,9 @@
  * answered from the vignette as the lexical walker would. Multi-turn: the doctor asks the plan's
  * steps as reference questions (`asYesNoQuestion`), one per turn whatever the answers, then gives
  * the plan's conclusion. It must know the case up front — omitting or reordering a step means
- * knowing its outcome without asking — so it places the case from the clinical inquiry goal
- * (agent-context.ts); when the goal does not identify the case it gives Prompt 6's rule-11
+ * knowing its outcome without asking — so it places the case from the request's meta `cdp_id`
+ * (set by the task stage), else from the clinical inquiry goal (agent-context.ts); when neither
+ * identifies the case it gives Prompt 6's rule-11
  * conclusion at once, an honest failure, rather than a dialogue whose plan nobody could recompute.
  */
 import type { OfflineHandler } from '../../pipeline/llm/types.ts';
@@ -104,11 +105,11 @@ export function createPerturbationHandler(ctx: AgentContext, agent: string | Per
   return (req) => {
     if (isMultiTurn(req)) {
       const view = doctorView(req.messages);
-      const placed = placeDoctor(ctx, view.system);
+      const placed = placeDoctor(ctx, view.system, req.meta);
       if (placed.cdp === null) return finalConclusion(DOCTOR_NOT_DETERMINABLE);
       return perturbedDoctorTurn(planCase(profile, placed.cdp, ctx.trees.get(placed.cdp.guideline_id)), view.turns.length);
     }
-    const placed = placeSingleTurn(ctx, singleTurnPrompt(req));
+    const placed = placeSingleTurn(ctx, singleTurnPrompt(req), req.meta);
     if (placed.cdp === null) return notApplicableSingleTurn();
     const plan = planCase(profile, placed.cdp, ctx.trees.get(placed.cdp.guideline_id));
     return perturbedSingleTurn(plan, placed.cdp, placed.vignette ?? ctx.vignetteOf.get(placed.cdp.cdp_id) ?? '');

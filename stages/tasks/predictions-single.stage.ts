@@ -1,0 +1,67 @@
+/**
+ * Stage `predictions_single`: the single-turn vignette setting (paper §3.2). One unit per test
+ * CDP × evaluated model: Prompt 4 with the guideline (sent as a blob) and the case vignette, one
+ * call, the answer read with `parseSingleTurn` into decision steps and an outcome.
+ *
+ * - Only `split = 'test'` CDPs are asked; other rows yield no row.
+ * - An answer the parser cannot fully read is a result, not a failure: parse_ok = false with
+ *   parse_error saying why, and whatever steps or outcome were found (the raw text is kept).
+ * - A failed call (HTTP errors after the client's retries, a context overflow "context overflow
+ *   (N tokens > window W)", an inactive model) is a failure row carrying the client's reason;
+ *   `cdp run --retry-failed` asks again.
+ * - `simulated` says whether the model is an offline agent (see task-unit.ts). Every call carries
+ *   `meta: { cdp_id }`: offline agents may use it to place the case, the client never sends it
+ *   to a server and it is not part of the cache key.
+ */
+import { rowStage } from '../../pipeline/stage.ts';
+import { loadTemplate } from '../prompts/templates.ts';
+import { promptMessage } from '../prompts/prompt-message.ts';
+import { parseSingleTurn } from './parse-single-turn.ts';
+import { caseInputs, isSimulated, modelOf, stageLlm, type TaskParamsBase } from './task-unit.ts';
+
+export type PredictionsSingleParams = TaskParamsBase;
+
+export default rowStage<PredictionsSingleParams>({
+  columns: {
+    model: 'VARCHAR',
+    cdp_id: 'VARCHAR',
+    guideline_id: 'VARCHAR',
+    language: 'VARCHAR',
+    steps: 'VARCHAR[]',
+    outcome: 'VARCHAR',
+    parse_ok: 'BOOLEAN',
+    parse_error: 'VARCHAR',
+    raw: 'VARCHAR',
+    template: 'VARCHAR',
+    simulated: 'BOOLEAN',
+  },
+  async run(unit, ctx) {
+    const { row } = unit;
+    if (row.split !== 'test') return [];
+    const model = modelOf(unit.cross);
+    const base = {
+      model,
+      cdp_id: row.cdp_id,
+      guideline_id: row.guideline_id,
+      language: row.language,
+      simulated: isSimulated(model, ctx.params.simulated),
+    };
+    const inputs = caseInputs(unit);
+    if (!inputs.ok) return { ...base, error: inputs.error };
+    const llm = stageLlm(ctx.llm, ctx.stage);
+    const t = loadTemplate('single-turn-inference', String(row.language));
+    const message = promptMessage(llm, t, { Guideline: inputs.value.markdown, Case_Vignette: inputs.value.vignette }, ['Guideline']);
+    const r = await llm.chat({ model, messages: [message], meta: { cdp_id: row.cdp_id } });
+    if (!r.ok) return { ...base, template: t.identity, error: `${model}: ${r.error}` };
+    const parsed = parseSingleTurn(r.text);
+    return {
+      ...base,
+      template: t.identity,
+      raw: r.text,
+      parse_ok: parsed.ok,
+      parse_error: parsed.ok ? null : parsed.reason,
+      steps: parsed.steps ?? [],
+      outcome: parsed.outcome ?? null,
+    };
+  },
+});

@@ -1,0 +1,247 @@
+// The two task stages as a DAG against a local OpenAI-compatible server that answers by rule:
+// real HTTP, the real client (retries, context check, call cache), the real runner.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startFakeOpenAIServer, type ChatBody } from '../../pipeline/llm/testing/fake-openai-server.ts';
+import { createLlmClient } from '../../pipeline/llm/client.ts';
+import type { ModelSpec } from '../../pipeline/llm/types.ts';
+import type { Row } from '../../pipeline/dag/define.ts';
+import { fixtureData, taskDag, taskProject, HTN_TITLE, INSOMNIA_TITLE } from './testing/task-dag.ts';
+
+const SINGLE = ['st-plain', 'st-bold', 'st-think', 'st-no-outcome', 'st-500', 'st-tiny'];
+const DOCTORS = ['dr-good', 'dr-breaks', 'dr-endless', 'dr-maybe', 'dr-500'];
+
+const userText = (b: ChatBody) => b.messages.filter((m) => m.role === 'user').map((m) => m.content);
+
+/** The vignette and the guideline's first line as Prompt 4 carries them (the HTN guideline itself holds a "## Case Vignette:" heading). */
+function readPrompt4(prompt: string): { vignette: string; firstLine: string } {
+  const v = prompt.lastIndexOf('## Case Vignette:\n');
+  const vignette = prompt.slice(v + '## Case Vignette:\n'.length, prompt.lastIndexOf('\n## Output Format:')).trim();
+  const g = prompt.indexOf('## Guideline:\n') + '## Guideline:\n'.length;
+  return { vignette, firstLine: prompt.slice(g, prompt.indexOf('\n', g)) };
+}
+
+function plainAnswer(prompt: string): string {
+  const { vignette, firstLine } = readPrompt4(prompt);
+  return `### Clinical Decision Process:\n1. The vignette has ${vignette.length} characters.\n2. The guideline opens with ${firstLine}.\n### Clinical Decision Outcome: Start an ACE inhibitor.`;
+}
+
+function singleTurn(body: ChatBody): string {
+  const prompt = userText(body)[0]!;
+  switch (body.model) {
+    case 'st-plain':
+    case 'st-500':
+      return plainAnswer(prompt);
+    case 'st-bold':
+      return '**Clinical Decision Process:**\n\n1. Step one holds.\n\n2. Step two holds.\n\n**Clinical Decision Outcome:**\n**Offer lifestyle advice for weight loss.**';
+    case 'st-think':
+      return '<think>Maybe the outcome is this.\n### Clinical Decision Outcome: a draft</think>\n### Clinical Decision Process:\n1. Only step.\n### Clinical Decision Outcome: Recheck blood pressure in five years.';
+    case 'st-no-outcome':
+      return '### Clinical Decision Process:\n1. First.\n2. Second.';
+  }
+  return `unexpected model ${body.model}`;
+}
+
+/** Doctors: the system message, then strictly alternating assistant (question) / user (answer) turns. */
+function doctor(body: ChatBody): string {
+  const [system, ...rest] = body.messages;
+  if (system?.role !== 'system' || !system.content.includes('You are a doctor.')) return 'layout: no Prompt 6 system message';
+  if (rest.some((m, i) => m.role !== (i % 2 === 0 ? 'assistant' : 'user'))) return 'layout: turns do not alternate';
+  const asked = rest.filter((m) => m.role === 'assistant').length;
+  const heard = rest.filter((m) => m.role === 'user').map((m) => m.content);
+  switch (body.model) {
+    case 'dr-good':
+    case 'dr-500':
+      return asked < 2 ? `**Question ${asked + 1}:** Is criterion ${asked + 1} met?` : `Final Conclusion: heard ${heard.join(', ')}`;
+    case 'dr-breaks':
+      return asked === 0 ? 'Is criterion 1 met?' : 'Do you have a fever? Do you have a cough?';
+    case 'dr-endless':
+      return `Is criterion ${asked + 1} met?`;
+    case 'dr-maybe':
+      return 'Is it maybe serious?';
+  }
+  return `unexpected model ${body.model}`;
+}
+
+/** The scripted patient: odd-numbered criteria hold, even ones do not; "maybe" questions get no Yes/No. */
+function patient(body: ChatBody): string {
+  const system = body.messages[0]!;
+  if (system.role !== 'system' || !system.content.includes('## Case Vignette:')) return 'layout: no Prompt 7 system message';
+  const q = userText(body).at(-1)!;
+  if (/maybe/.test(q)) return 'Maybe';
+  const n = Number(/criterion (\d+)/.exec(q)?.[1]);
+  return n % 2 === 1 ? 'Yes.' : '"No"';
+}
+
+function roster(url: string): ModelSpec[] {
+  const spec = (name: string, roles: ModelSpec['roles'], contextWindow = 100_000): ModelSpec => ({
+    name, roles, provider: 'openai-compatible', baseURLs: [url], apiKeyOptional: true, modelId: name, contextWindow,
+  });
+  return [...SINGLE.map((n) => spec(n, ['evaluated'], n === 'st-tiny' ? 64 : 100_000)), ...DOCTORS.map((n) => spec(n, ['evaluated'])), spec('pt-script', ['patient'])];
+}
+
+const byUnit = (rows: Row[]) => new Map(rows.map((r) => [`${String(r.model)} ${String(r.cdp_id)}`, r]));
+
+test('task stages: parsed answers, dialogue endings, failure rows, a reused rerun, --retry-failed', async () => {
+  let faulting = true;
+  const server = await startFakeOpenAIServer({
+    answer: (body) => (body.model.startsWith('st-') ? singleTurn(body) : body.model.startsWith('dr-') ? doctor(body) : patient(body)),
+    faultFor: (_n, body) => (faulting && body.model.endsWith('-500') ? { kind: 'status', status: 500 } : undefined),
+  });
+  // Two English test CDPs, one Chinese test CDP, one English non-test CDP.
+  const data = fixtureData((c, i) => (c.guideline_id === 'htn' ? (i < 2 ? 'test' : i === 2 ? 'non-test' : null) : i === 6 ? 'test' : null));
+  const tests = data.cdps.filter((c) => c.split === 'test');
+  assert.equal(tests.length, 3);
+  const nonTest = data.cdps.find((c) => c.split === 'non-test')!;
+  const config = taskDag(data, { models: SINGLE }, { models: DOCTORS, patient: 'pt-script', capFactor: 1, capExtra: 1 });
+  const project = taskProject(config);
+  const run = async (opts: { retryFailed?: boolean } = {}) => {
+    const client = createLlmClient({ cacheDir: project.cacheDir, roster: roster(server.url), retry: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 2 } });
+    try {
+      return await project.run(client, opts);
+    } finally {
+      await client.close();
+    }
+  };
+  try {
+    const first = await run();
+    assert.equal(first.ok, true, JSON.stringify(first.stages.filter((s) => s.error)));
+
+    // ── predictions_single ──
+    const single = project.rows('predictions_single');
+    assert.equal(single.length, SINGLE.length * tests.length, 'one row per test CDP × model; the non-test CDP yields none');
+    assert.ok(single.every((r) => r.cdp_id !== nonTest.cdp_id));
+    const s = byUnit(single);
+    for (const c of tests) {
+      const at = (m: string) => s.get(`${m} ${String(c.cdp_id)}`)!;
+      const firstLine = c.guideline_id === 'htn' ? `# ${HTN_TITLE}` : `# ${INSOMNIA_TITLE}`;
+      const plain = at('st-plain');
+      assert.deepEqual(
+        { steps: plain.steps, outcome: plain.outcome, parse_ok: plain.parse_ok, parse_error: plain.parse_error, guideline_id: plain.guideline_id, language: plain.language, template: plain.template, simulated: plain.simulated, error: plain.error ?? null },
+        {
+          steps: [`The vignette has ${data.vignetteOf.get(String(c.cdp_id))!.length} characters.`, `The guideline opens with ${firstLine}.`],
+          outcome: 'Start an ACE inhibitor.',
+          parse_ok: true,
+          parse_error: null,
+          guideline_id: c.guideline_id,
+          language: c.language,
+          template: 'en/4-single-turn-inference.md',
+          simulated: false,
+          error: null,
+        },
+      );
+      assert.equal(plain.raw, plainAnswer(String(server.requests.find((b) => b.model === 'st-plain' && b.messages[0]!.content.includes(data.vignetteOf.get(String(c.cdp_id))!))!.messages[0]!.content)));
+      assert.deepEqual([at('st-bold').steps, at('st-bold').outcome, at('st-bold').parse_ok], [['Step one holds.', 'Step two holds.'], 'Offer lifestyle advice for weight loss.', true]);
+      assert.deepEqual([at('st-think').steps, at('st-think').outcome, at('st-think').parse_ok], [['Only step.'], 'Recheck blood pressure in five years.', true]);
+      const missing = at('st-no-outcome');
+      assert.deepEqual([missing.steps, missing.outcome, missing.parse_ok, missing.error ?? null], [['First.', 'Second.'], null, false, null]);
+      assert.match(String(missing.parse_error), /no 'Clinical Decision Outcome' section/);
+      const broken = at('st-500');
+      assert.equal(broken.model, 'st-500');
+      assert.equal(broken.cdp_id, c.cdp_id);
+      assert.match(String(broken.error), /^st-500: .*500.*after 2 attempts/);
+      assert.match(String(at('st-tiny').error), /^st-tiny: context overflow \(\d+ tokens > window 64\)$/);
+    }
+    // The guideline travelled whole (as a blob, resolved before sending) with the vignette.
+    const prompt4 = server.requests.find((b) => b.model === 'st-plain')!.messages;
+    assert.equal(prompt4.length, 1);
+    assert.ok(prompt4[0]!.content.includes(String(data.guidelines[0]!.markdown)) || prompt4[0]!.content.includes(String(data.guidelines[1]!.markdown)));
+    assert.ok(server.requests.every((b) => !('meta' in b)), 'meta is never sent to a server');
+
+    // ── dialogues_multi ──
+    const multi = project.rows('dialogues_multi');
+    assert.equal(multi.length, DOCTORS.length * tests.length);
+    const d = byUnit(multi);
+    for (const c of tests) {
+      const at = (m: string) => d.get(`${m} ${String(c.cdp_id)}`)!;
+      const goal = c.guideline_id === 'htn'
+        ? `Determine the appropriate management for this patient according to the guideline "${HTN_TITLE}".`
+        : `请根据指南《${INSOMNIA_TITLE}》确定该患者的诊断方案。`;
+      const good = at('dr-good');
+      assert.deepEqual(good, {
+        model: 'dr-good',
+        cdp_id: c.cdp_id,
+        guideline_id: c.guideline_id,
+        language: c.language,
+        turns: [
+          { role: 'doctor', text: '**Question 1:** Is criterion 1 met?', parsed: 'Is criterion 1 met?' },
+          { role: 'patient', text: 'Yes.', parsed: 'Yes' },
+          { role: 'doctor', text: '**Question 2:** Is criterion 2 met?', parsed: 'Is criterion 2 met?' },
+          { role: 'patient', text: '"No"', parsed: 'No' },
+          { role: 'doctor', text: 'Final Conclusion: heard Yes, No', parsed: 'heard Yes, No' },
+        ],
+        questions: ['Is criterion 1 met?', 'Is criterion 2 met?'],
+        outcome: 'heard Yes, No',
+        success: true,
+        end_reason: 'conclusion',
+        goal,
+        patient: 'pt-script',
+        simulated: false,
+      });
+      const breaks = at('dr-breaks');
+      assert.deepEqual([breaks.success, breaks.questions, breaks.outcome, (breaks.turns as unknown[]).length], [false, ['Is criterion 1 met?'], null, 3]);
+      assert.match(String(breaks.end_reason), /^invalid-turn: the turn asks 2 questions/);
+      const endless = at('dr-endless');
+      const cap = Number(c.length) + 1;
+      assert.deepEqual([endless.success, endless.end_reason, endless.outcome], [false, 'turn-cap', null]);
+      assert.deepEqual(endless.questions, Array.from({ length: cap }, (_, k) => `Is criterion ${k + 1} met?`));
+      assert.equal((endless.turns as unknown[]).length, 2 * cap);
+      const maybe = at('dr-maybe');
+      assert.deepEqual([maybe.success, maybe.questions, maybe.turns], [false, ['Is it maybe serious?'], [{ role: 'doctor', text: 'Is it maybe serious?', parsed: 'Is it maybe serious?' }, { role: 'patient', text: 'Maybe', parsed: null }]]);
+      assert.match(String(maybe.end_reason), /^patient-invalid: the answer "Maybe" does not start with Yes or No/);
+      const failed = at('dr-500');
+      assert.match(String(failed.error), /^doctor dr-500, turn 1: .*500.*after 2 attempts/);
+      assert.equal(failed.goal, goal);
+    }
+    // Each side saw its own chat: the doctor its parsed questions back, the patient the vignette.
+    const second = server.requests.find((b) => b.model === 'dr-good' && b.messages.length === 3)!;
+    assert.deepEqual(second.messages.slice(1), [{ role: 'assistant', content: 'Is criterion 1 met?' }, { role: 'user', content: 'Yes' }]);
+    assert.ok(second.messages[0]!.content.includes('## Patient’s Clinical Inquiry Goal\n'));
+    for (const c of tests) {
+      const v = data.vignetteOf.get(String(c.cdp_id))!;
+      assert.ok(server.requests.some((b) => b.model === 'pt-script' && b.messages[0]!.content.endsWith(v)), `the patient of ${String(c.cdp_id)} got its vignette`);
+    }
+    // One HTTP request per distinct chat. The two English cases share their guideline and goal, so
+    // a doctor's chat is the same for both until the answers differ (here they never do): asked
+    // once. Patient chats differ by vignette; within a case, the doctors' common openings are
+    // asked once. Failed calls are not cached, so dr-500's count depends on whether its two
+    // English units overlapped in time (shared in flight) or not.
+    const [htnA, htnB, zh] = tests.map((c) => Number(c.length));
+    assert.equal(htnA, htnB, 'the fixture picks two English cases of equal length');
+    const { 'dr-500': dr500, ...counts } = server.counters.byModel;
+    assert.deepEqual(counts, {
+      'st-plain': 3, 'st-bold': 3, 'st-think': 3, 'st-no-outcome': 3, 'st-500': 6,
+      'dr-good': 2 * 3, 'dr-breaks': 2 * 2, 'dr-endless': htnA! + 1 + zh! + 1, 'dr-maybe': 2 * 1,
+      'pt-script': [htnA, htnB, zh].reduce((n, l) => n + (l! + 1) + 1, 0),
+    });
+    assert.ok(dr500 === 4 || dr500 === 6, `dr-500 asked ${dr500} times`);
+
+    // ── a rerun reuses everything ──
+    server.resetCounters();
+    const again = await run();
+    assert.ok(again.stages.every((st) => st.status === 'reused'), JSON.stringify(again.stages.map((st) => [st.stage, st.status])));
+    assert.equal(server.counters.chat, 0, 'a rerun makes no HTTP request');
+
+    // ── --retry-failed once the server recovers ──
+    faulting = false;
+    server.resetCounters();
+    const retried = await run({ retryFailed: true });
+    assert.equal(retried.ok, true);
+    const st = (name: string) => retried.stages.find((x) => x.stage === name)!;
+    assert.deepEqual([st('predictions_single').rowsComputed, st('predictions_single').rowsFailed], [6, 3], 'st-500 and st-tiny recomputed; st-tiny still overflows');
+    assert.deepEqual([st('dialogues_multi').rowsComputed, st('dialogues_multi').rowsFailed], [3, 0]);
+    assert.deepEqual({ ...server.counters.byModel }, { 'st-500': 3, 'dr-500': 2 * 3 }, "the patient's answers come from the call cache");
+    const s2 = byUnit(project.rows('predictions_single'));
+    const d2 = byUnit(project.rows('dialogues_multi'));
+    for (const c of tests) {
+      const id = String(c.cdp_id);
+      assert.deepEqual(s2.get(`st-500 ${id}`)!.steps, s2.get(`st-plain ${id}`)!.steps);
+      assert.equal(s2.get(`st-500 ${id}`)!.error ?? null, null);
+      const healed = d2.get(`dr-500 ${id}`)!;
+      assert.deepEqual([healed.questions, healed.outcome, healed.success, healed.error ?? null], [['Is criterion 1 met?', 'Is criterion 2 met?'], 'heard Yes, No', true, null]);
+    }
+  } finally {
+    project.remove();
+    await server.close();
+  }
+});

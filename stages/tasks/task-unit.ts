@@ -1,0 +1,59 @@
+/**
+ * What both task stages read from one unit (a test CDP × a model): the model's name, whether it
+ * is a simulated agent, and the case's guideline, vignette and tree from the joined inputs. The
+ * unit's rows are also handed to the agent world, so a simulated model called next can answer.
+ *
+ * Simulated or not: a model is simulated when the stage's `simulated` param lists it, or, when
+ * that param is absent, when its name contains "simulated" — the roster's rule for every offline
+ * stand-in (stages/agents/roster.ts), so no param is needed in the usual case.
+ */
+import type { Row, Unit } from '../../pipeline/stage.ts';
+import type { LlmStageClient } from '../../pipeline/llm/types.ts';
+import { agentWorld } from '../agents/agent-world.ts';
+
+export interface TaskParamsBase {
+  /** Roster names of the evaluated models; the stage crosses it as column `model`. */
+  models: string[];
+  /** Names of the simulated models among them (default: names containing "simulated"). */
+  simulated?: string[];
+}
+
+export function modelOf(cross: unknown): string {
+  const name = typeof cross === 'object' && cross !== null && 'name' in cross ? (cross as { name: unknown }).name : cross;
+  if (typeof name !== 'string' || name === '') {
+    throw new Error(`the crossed model is ${JSON.stringify(cross)}, not a roster name; list model names in the stage's "models" param`);
+  }
+  return name;
+}
+
+export function isSimulated(model: string, simulated: readonly string[] | undefined): boolean {
+  return simulated ? simulated.includes(model) : model.includes('simulated');
+}
+
+export function stageLlm(llm: unknown, stage: string): LlmStageClient {
+  if (!llm) throw new Error(`stage ${stage} calls models but the run has no LLM client; run it through \`cdp run\`, or pass { llm } to runDag`);
+  return llm as LlmStageClient;
+}
+
+export interface CaseInputs {
+  guideline: Row;
+  vignette: string;
+  markdown: string;
+}
+
+/** The case's guideline and vignette, or why the unit cannot run. Feeds the agent world. */
+export function caseInputs(unit: Unit): { ok: true; value: CaseInputs } | { ok: false; error: string } {
+  const { row, joined } = unit;
+  const id = String(row.cdp_id);
+  const g = joined.guidelines?.[0];
+  const v = joined.vignettes?.[0];
+  agentWorld.add({ guidelines: joined.guidelines, trees: joined.trees, cdps: [row], vignettes: joined.vignettes });
+  if (!g) return { ok: false, error: `no guideline ${String(row.guideline_id)} for ${id}; join the guidelines table on guideline_id` };
+  if (g.error != null) return { ok: false, error: `guideline ${String(row.guideline_id)} failed upstream: ${String(g.error)}` };
+  if (!v) return { ok: false, error: `no vignette for ${id}; join the vignettes table on cdp_id` };
+  if (v.error != null || typeof v.vignette !== 'string' || v.vignette.trim() === '') {
+    return { ok: false, error: `no usable vignette for ${id}${v.error != null ? `: ${String(v.error)}` : ' (empty)'}` };
+  }
+  if (typeof g.markdown !== 'string' || g.markdown.trim() === '') return { ok: false, error: `guideline ${String(row.guideline_id)} has no Markdown text` };
+  return { ok: true, value: { guideline: g, vignette: v.vignette, markdown: g.markdown } };
+}
