@@ -55,9 +55,9 @@ export default defineDag({
  * The run's LLM client: the roster above, offline stand-ins answering when no server is set.
  * Loaded only when a stage runs, so a no-op run never pays for it.
  */
-export async function llmClient(project: Project) {
+export async function llmClient(project: Project, opts: { mode?: 'live' | 'estimate' } = {}) {
   const { runLlm } = await import('./stages/models/run-llm.ts');
-  return runLlm(project.ws.store, roster, { [CURATED_BUILDER_NAME]: createCuratedBuilderHandler(), ...OFFLINE_WRITERS });
+  return runLlm(project.ws.store, roster, { [CURATED_BUILDER_NAME]: createCuratedBuilderHandler(), ...OFFLINE_WRITERS }, opts.mode);
 }
 
 /** The warehouse views of the LLM call log (llm_calls), without creating a client. */

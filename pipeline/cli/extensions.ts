@@ -13,6 +13,8 @@ export type RegisterCommand = (program: Command, project: () => Promise<Project>
 
 export interface RunLlm {
   client: LlmLike;
+  /** In estimate mode: the calls the run would have sent, formatted per stage and model. */
+  estimate?(): string;
   /** Warehouse views the client contributes (name → SQL relation), e.g. llm_calls. */
   views(): Record<string, string>;
   close(): Promise<void>;
@@ -20,7 +22,7 @@ export interface RunLlm {
 
 export interface Extensions {
   commands: RegisterCommand[];
-  llmClient?: (project: Project) => Promise<RunLlm | undefined>;
+  llmClient?: (project: Project, opts?: { mode?: 'live' | 'estimate' }) => Promise<RunLlm | undefined>;
   /** The views the client would contribute, without creating it (for runs that do not call it). */
   llmViews?: (project: Project) => Record<string, string>;
 }

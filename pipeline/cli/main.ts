@@ -32,6 +32,7 @@ function jsonSummary(s: RunSummary): string {
     rowsFailed: r.rowsFailed,
     llmCalls: r.llmCalls,
     llmCached: r.llmCached,
+    simulatedCalls: r.simulatedCalls,
     seconds: r.seconds,
     ...(r.reasons ? { reasons: r.reasons } : {}),
     ...(r.error ? { error: r.error } : {}),
@@ -91,6 +92,29 @@ program
     }
     for (const f of failed) process.stderr.write(`failed: ${f.stage}: ${f.error}\n`);
     process.exitCode = summary.ok ? 0 : 1;
+  });
+
+program
+  .command('estimate')
+  .description('what the named stages (all when none) would send to LLMs: calls missing from the cache, tokens and cost; nothing is sent or stored')
+  .argument('[stages...]', 'stages to estimate')
+  .action(async (stages: string[]) => {
+    const p = await project();
+    const extras = await extensionCommands();
+    if (!extras.llmClient) throw new Error('this project defines no LLM client (export llmClient from dag.config.ts)');
+    const llm = await extras.llmClient(p, { mode: 'estimate' });
+    if (!llm?.estimate) throw new Error('the project LLM client cannot estimate');
+    const progress = progressSink();
+    try {
+      // Stale stages are computed without persisting anything: offline (simulated) models
+      // answer as usual, real models' cache misses are counted instead of sent.
+      await runDag(p.dag, p.ws, { targets: stages, ephemeral: true, llm: llm.client, onEvent: progress.sink });
+    } finally {
+      progress.stop();
+      await llm.close();
+    }
+    out(llm.estimate() + '\n');
+    out('Stages downstream of an uncached call cannot see its answer, so their calls are not in this estimate; estimate again after running the upstream stages.\n');
   });
 
 program

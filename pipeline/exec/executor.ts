@@ -32,8 +32,10 @@ export interface StageResult {
   rowsComputed: number;
   rowsReused: number;
   rowsFailed: number;
+  /** Calls to real models (cached ones included); `simulatedCalls` are answered by offline agents. */
   llmCalls: number;
   llmCached: number;
+  simulatedCalls: number;
   tokensIn: number;
   tokensOut: number;
   seconds: number;
@@ -51,7 +53,7 @@ export interface RunSummary {
 export interface LlmLike {
   forStage(stage: string): unknown;
 }
-interface LlmCounters { calls?: number; cached?: number; inputTokens?: number; outputTokens?: number }
+interface LlmCounters { calls?: number; simulated?: number; cached?: number; inputTokens?: number; outputTokens?: number }
 
 export type RunEvent =
   | { type: 'stage-start'; stage: string; total: number | null; reasons: string[] }
@@ -63,6 +65,11 @@ export interface RunOptions {
   targets?: string[];
   force?: boolean;
   dryRun?: boolean;
+  /**
+   * Compute what is stale but persist nothing: no artifacts, memo, ledger, runs or warehouse.
+   * `cdp estimate` runs this way with an LLM client that counts its misses instead of sending them.
+   */
+  ephemeral?: boolean;
   retryFailed?: boolean;
   jobs?: number;
   waitSeconds?: number;
@@ -107,7 +114,7 @@ export function selectNodes(dag: ResolvedDag, targets: string[] | undefined): Se
 }
 
 export async function runDag(dag: ResolvedDag, ws: Workspace, opts: RunOptions = {}): Promise<RunSummary> {
-  const lock = opts.dryRun ? null : await acquireRunLock(ws.lock, { waitSeconds: opts.waitSeconds });
+  const lock = opts.dryRun || opts.ephemeral ? null : await acquireRunLock(ws.lock, { waitSeconds: opts.waitSeconds });
   try {
     return await new Execution(dag, ws, opts).run();
   } finally {
@@ -151,7 +158,7 @@ class Execution {
       con.closeSync();
       db.closeSync();
     }
-    if (!this.opts.dryRun) {
+    if (!this.opts.dryRun && !this.opts.ephemeral) {
       appendRunRecords(this.ws.runsLog, this.records);
       await this.refreshWarehouse();
     }
@@ -281,6 +288,12 @@ class Execution {
       } else {
         out = await this.rowStage(name, stage, components, inputRows, ctx, reasons, forced);
       }
+      if (this.opts.ephemeral) {
+        const { hash } = encodeRows(out.rows, stage.columns, name);
+        this.rowsCache.set(name, out.rows);
+        this.finish(name, { status: 'ran', rowsComputed: out.computed, rowsReused: out.reused, reasons, ...readCounters(llmView) }, started, key, components);
+        return { ok: true, hash, ndjson: '' };
+      }
       const artifact = await writeArtifact(this.ws.store, name, out.rows, stage.columns, this.duck);
       if (out.units) writeFileSync(join(this.ws.store, 'artifacts', name, `${artifact.hash}.units`), out.units.join('\n'));
       const failed = out.rows.reduce<number>((n, r) => n + (r.error != null ? 1 : 0), 0);
@@ -317,6 +330,11 @@ class Execution {
       if (prev?.artifact === hash && existsSync(paths.ndjson) && existsSync(paths.parquet)) {
         this.finish(name, { status: 'reused', rowsReused: rows.length }, started, hash);
         return { ok: true, hash, ndjson: paths.ndjson };
+      }
+      if (this.opts.ephemeral) {
+        this.rowsCache.set(name, rows);
+        this.finish(name, { status: 'ran', rowsComputed: rows.length }, started, hash);
+        return { ok: true, hash, ndjson: '' };
       }
       const artifact = await writeArtifact(this.ws.store, name, rows, { path: 'VARCHAR', sha256: 'VARCHAR', size: 'BIGINT' }, this.duck);
       this.ledger.entries[name] = { key: hash, components: null, artifact: hash, rows: rows.length, failed: 0, finishedAt: new Date().toISOString() };
@@ -407,7 +425,7 @@ class Execution {
     this.emit({ type: 'stage-start', stage: name, total: plans.length, reasons });
     let done = plans.length - todo.length;
     this.emit({ type: 'stage-progress', stage: name, done, total: plans.length });
-    const writer = store.writer();
+    const writer = this.opts.ephemeral ? null : store.writer();
     const commitEvery = Math.max(1, stage.decl.commitEvery ?? 50);
     let sinceCommit = 0;
     let lastCommit = Date.now();
@@ -426,11 +444,11 @@ class Execution {
           rows = [failureRow(stage, p, (err as Error).message || String(err))];
         }
         results[i] = rows;
-        writer.append(p.key, rows);
+        writer?.append(p.key, rows);
         done++;
         sinceCommit++;
         if (sinceCommit >= commitEvery || Date.now() - lastCommit > 1000) {
-          writer.commit();
+          writer?.commit();
           sinceCommit = 0;
           lastCommit = Date.now();
         }
@@ -441,7 +459,7 @@ class Execution {
       const width = Math.max(1, Math.min(stage.decl.concurrency ?? 4, todo.length));
       await Promise.all(Array.from({ length: width }, worker));
     } finally {
-      writer.close();
+      writer?.close();
     }
     if (signal.aborted) throw new Error(`interrupted after ${done} of ${plans.length} units; finished units are kept, rerun to resume`);
     return { rows: results.flat(), computed: todo.length, reused, units: plans.map((p) => p.key) };
@@ -460,6 +478,7 @@ class Execution {
       rowsFailed: 0,
       llmCalls: 0,
       llmCached: 0,
+      simulatedCalls: 0,
       tokensIn: 0,
       tokensOut: 0,
       seconds: (ended.getTime() - started.getTime()) / 1000,
@@ -483,6 +502,7 @@ class Execution {
       rows_failed: result.rowsFailed,
       llm_calls: result.llmCalls,
       llm_cached: result.llmCached,
+      simulated_calls: result.simulatedCalls,
       tokens_in: result.tokensIn,
       tokens_out: result.tokensOut,
       error: result.error ?? null,
@@ -490,10 +510,12 @@ class Execution {
   }
 }
 
-function readCounters(view: unknown): Pick<StageResult, 'llmCalls' | 'llmCached' | 'tokensIn' | 'tokensOut'> {
+/** LLM calls exclude those answered by simulated models, which are counted apart. */
+function readCounters(view: unknown): Pick<StageResult, 'llmCalls' | 'llmCached' | 'simulatedCalls' | 'tokensIn' | 'tokensOut'> {
   const v = view as { counters?: LlmCounters | (() => LlmCounters) } | undefined;
   const c = typeof v?.counters === 'function' ? v.counters() : v?.counters;
-  return { llmCalls: c?.calls ?? 0, llmCached: c?.cached ?? 0, tokensIn: c?.inputTokens ?? 0, tokensOut: c?.outputTokens ?? 0 };
+  const simulated = c?.simulated ?? 0;
+  return { llmCalls: (c?.calls ?? 0) - simulated, llmCached: c?.cached ?? 0, simulatedCalls: simulated, tokensIn: c?.inputTokens ?? 0, tokensOut: c?.outputTokens ?? 0 };
 }
 
 function checkRows(name: string, stage: ResolvedStage, rows: Row[]): void {

@@ -71,7 +71,7 @@ const DEFAULT_CONCURRENCY = 8;
 const UNSTAGED = 'unstaged';
 
 function zeroCounters(): CallCounters {
-  return { calls: 0, cached: 0, failed: 0, inputTokens: 0, outputTokens: 0, estimatedCostUsd: 0 };
+  return { calls: 0, simulated: 0, cached: 0, failed: 0, inputTokens: 0, outputTokens: 0, estimatedCostUsd: 0 };
 }
 
 interface Replica {
@@ -171,7 +171,11 @@ class Client implements LlmClient {
     counters.calls++;
     this.total.calls++;
     // No per-call closures here: this path runs a million times when a run is replayed.
-    if (spec.provider === 'offline') return this.offline(spec, req, stage, counters);
+    if (spec.provider === 'offline') {
+      counters.simulated++;
+      this.total.simulated++;
+      return this.offline(spec, req, stage, counters);
+    }
 
     const modelId = spec.modelId ?? spec.name;
     const defaults = this.defaults.get(spec.name)!;

@@ -87,7 +87,10 @@ export type ChatResult =
 export type OfflineHandler = (req: ChatRequest) => string | Promise<string>;
 
 export interface CallCounters {
+  /** Every chat() call, including those answered by simulated (offline) models. */
   calls: number;
+  /** Calls answered by simulated (offline) models: not LLM calls, and reported apart. */
+  simulated: number;
   cached: number;
   failed: number;
   inputTokens: number;

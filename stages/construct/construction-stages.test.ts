@@ -127,3 +127,39 @@ test('construction stages: trees re-asked until valid, vignettes, narratives re-
     await server.close();
   }
 });
+
+test('estimate: stale stages computed without persisting; real-model misses counted, not sent', async () => {
+  const server = await startFakeOpenAIServer({ answer: () => 'never asked' });
+  try {
+    const root = mkdtempSync(join(tmpdir(), 'cdp-estimate-'));
+    mkdirSync(join(root, 'pdfs', 'en'), { recursive: true });
+    copyFileSync(join(repo, 'data', 'sample', 'guidelines', 'en', `${WHO}.pdf`), join(root, 'pdfs', 'en', `${WHO}.pdf`));
+    const model = 'test-builder';
+    const roster: ModelSpec[] = [
+      { name: model, roles: ['builder'], provider: 'openai-compatible', baseURLs: [server.url], apiKeyOptional: true, modelId: 'fake', contextWindow: 200_000, price: { inputPerMTok: 2, outputPerMTok: 8 } },
+    ];
+    const config: DagConfig = {
+      sources: { pdfs: { kind: 'files', patterns: ['pdfs/**/*.pdf'] } },
+      stages: [
+        { name: 'guidelines', module: join(repo, 'stages', 'ingest', 'guidelines.stage.ts'), inputs: { pdfs: 'pdfs' }, forEach: 'pdfs' },
+        { name: 'trees', module: join(repo, 'stages', 'construct', 'trees.stage.ts'), inputs: { guidelines: 'guidelines' }, forEach: 'guidelines', params: { builder: model, maxAttempts: 3 } },
+      ],
+    };
+    const ws = workspaceFor(root, config);
+    const client = createLlmClient({ cacheDir: join(ws.store, 'llm'), roster, mode: 'estimate' });
+    const summary = await runDag(await resolveDag(config, root), ws, { llm: client, ephemeral: true });
+    await client.close();
+    assert.deepEqual(summary.stages.map((s) => [s.stage, s.status]), [['pdfs', 'ran'], ['guidelines', 'ran'], ['trees', 'ran']]);
+    const [row, ...rest] = client.estimateReport();
+    assert.equal(rest.length, 0);
+    assert.equal(row.stage, 'trees');
+    assert.equal(row.model, model);
+    assert.equal(row.calls, 1, 'one Prompt 1 call per guideline; the re-ask never happens because nothing was answered');
+    assert.ok(row.inputTokens > 3000, `the WHO guideline is several thousand tokens, got ${row.inputTokens}`);
+    assert.ok(Math.abs(row.costUsd - (row.inputTokens * 2 + row.outputTokens * 8) / 1e6) < 1e-9);
+    assert.equal(server.counters.chat, 0, 'nothing was sent');
+    assert.equal(readLedger(ws.ledger).entries.trees, undefined, 'nothing was persisted');
+  } finally {
+    await server.close();
+  }
+});
