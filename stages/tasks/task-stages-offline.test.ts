@@ -1,0 +1,80 @@
+// The task stages offline: the simulated agents through the real LLM client, answering from the
+// agent world the stages fill as they go (no server, no side channel but `meta.cdp_id`).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createLlmClient } from '../../pipeline/llm/client.ts';
+import type { Row } from '../../pipeline/dag/define.ts';
+import { agentWorld, worldHandlers } from '../agents/agent-world.ts';
+import { DOCTOR_NOT_DETERMINABLE } from '../agents/answer-format.ts';
+import { ORACLE_NAME } from '../agents/oracle.ts';
+import { PATIENT_NAME } from '../agents/offline-patient.ts';
+import { planFor, questionsOf } from '../agents/perturbation-agent.ts';
+import { SIMULATED_ROSTER } from '../agents/roster.ts';
+import { buildFixture } from '../agents/test-fixtures.ts';
+import { doctorSystem, markdownOf } from '../agents/test-fixtures.ts';
+import { fixtureData, taskDag, taskProject } from './testing/task-dag.ts';
+
+const PERTURBED = 'simulated-mixed-0.15-wrong-0.2';
+const MODELS = [ORACLE_NAME, PERTURBED];
+
+test('offline: the oracle reproduces every reference pathway and conclusion; a perturbation agent follows its plan; a rerun calls nothing', async () => {
+  const data = fixtureData((_c, i) => (i === 5 ? 'non-test' : 'test'));
+  const tests = data.cdps.filter((c) => c.split === 'test');
+  assert.equal(tests.length, 8);
+  const project = taskProject(taskDag(data, { models: MODELS }, { models: MODELS }));
+  const run = async () => {
+    const client = createLlmClient({ cacheDir: project.cacheDir, roster: SIMULATED_ROSTER, offlineHandlers: worldHandlers() });
+    try {
+      return { summary: await project.run(client), calls: client.counters().calls };
+    } finally {
+      await client.close();
+    }
+  };
+  // The agents' own index of the same data, for the perturbation plans (ground truth).
+  const truth = buildFixture().ctx;
+  try {
+    const first = await run();
+    assert.equal(first.summary.ok, true, JSON.stringify(first.summary.stages.filter((s) => s.error)));
+    const key = (r: Row) => `${String(r.model)} ${String(r.cdp_id)}`;
+    const single = new Map(project.rows('predictions_single').map((r) => [key(r), r]));
+    const multi = new Map(project.rows('dialogues_multi').map((r) => [key(r), r]));
+    assert.equal(single.size, MODELS.length * tests.length);
+    assert.equal(multi.size, MODELS.length * tests.length);
+    let dialogueCalls = 0;
+    for (const c of tests) {
+      const id = String(c.cdp_id);
+      const s = single.get(`${ORACLE_NAME} ${id}`)!;
+      assert.deepEqual([s.parse_ok, s.outcome, (s.steps as string[]).length, s.simulated, s.error ?? null], [true, c.conclusion, c.length, true, null], id);
+      const d = multi.get(`${ORACLE_NAME} ${id}`)!;
+      assert.deepEqual(
+        [d.questions, d.outcome, d.success, d.end_reason, d.patient, d.simulated],
+        [c.reference_questions, c.conclusion, true, 'conclusion', PATIENT_NAME, true],
+        `${id}: ${JSON.stringify(d.turns)}`,
+      );
+      // The patient answered as the path says: its answers are the reference outcomes.
+      const answers = (d.turns as Array<{ role: string; parsed: string }>).filter((t) => t.role === 'patient').map((t) => t.parsed);
+      assert.deepEqual(answers, (c.steps as Array<{ decision_outcome: string }>).map((st) => (st.decision_outcome === 'yes' ? 'Yes' : 'No')));
+
+      const plan = planFor(truth, PERTURBED, id);
+      const ps = single.get(`${PERTURBED} ${id}`)!;
+      assert.deepEqual([ps.parse_ok, ps.outcome, (ps.steps as string[]).length], [true, plan.conclusion, plan.steps.length], id);
+      const pd = multi.get(`${PERTURBED} ${id}`)!;
+      assert.deepEqual([pd.questions, pd.outcome, pd.success], [questionsOf(plan), plan.conclusion, true], id);
+      dialogueCalls += 2 * (c.length as number) + 1 + 2 * plan.steps.length + 1;
+    }
+    assert.equal(first.calls, 2 * tests.length + dialogueCalls, 'every offline call is accounted for');
+
+    // Without meta the perturbation doctor could not place the case from the goal: meta did it.
+    const c0 = tests[0]!;
+    const doctor = worldHandlers([PERTURBED])[PERTURBED]!;
+    const system = doctorSystem(markdownOf(c0 as never), String(multi.get(`${PERTURBED} ${String(c0.cdp_id)}`)!.goal));
+    assert.equal(await doctor({ model: PERTURBED, messages: [{ role: 'system', content: system }] }), `Final Conclusion: ${DOCTOR_NOT_DETERMINABLE}`);
+    assert.ok(agentWorld.size().cdps >= tests.length, 'the stages filled the process-wide world');
+
+    const second = await run();
+    assert.ok(second.summary.stages.every((s) => s.status === 'reused'));
+    assert.equal(second.calls, 0, 'a rerun calls no agent');
+  } finally {
+    project.remove();
+  }
+});
