@@ -45,6 +45,16 @@ describe('step_scores', () => {
     assert.equal(client.requests[0]!.messages[0]!.content, prompt8);
   });
 
+  test('maxPromptTokensByJudge applies to its judge only: a budget no block fits fails that judge’s unit', async () => {
+    const client = scriptedClient(diagonal);
+    const params = { judges: ['tiny', 'roomy'], runs: 1, maxPromptTokensByJudge: { tiny: 10 } };
+    const [tiny] = await runRows(stepScores, [pathway()], params, 'tiny', client);
+    assert.match(String(tiny!.error), /10/);
+    assert.equal(client.requests.length, 0);
+    const [roomy] = await runRows(stepScores, [pathway()], params, 'roomy', client);
+    assert.deepEqual([roomy!.error, roomy!.runs_ok], [undefined, 1]);
+  });
+
   test('an empty candidate gives m empty rows without a call; an unusable pathway is a failure row; a judge that never answers fails the unit', async () => {
     const client = scriptedClient(() => 'I cannot score this.');
     const rows = await runRows(stepScores, [pathway({ candidate: [] }), pathway({ usable: false, reason: 'prediction failed: HTTP 500' }), pathway()], { judges: ['j'], maxReasks: 0 }, 'j', client);

@@ -10,7 +10,7 @@
  * `n` says how many cases each mean is over. `simulated` marks offline stand-in models.
  */
 import { tableStage, type Row } from '../../pipeline/stage.ts';
-import { clusterBootstrap, percentileBootstrap, type BootstrapOptions } from '../stats/bootstrap.ts';
+import { clusterBootstrapMany, percentileBootstrapMany, type BootstrapOptions, type BootstrapResult, type ClusterBootstrapResult } from '../stats/bootstrap.ts';
 
 export interface ModelSummaryParams {
   resamples?: number;
@@ -20,7 +20,7 @@ export interface ModelSummaryParams {
 
 export const SUMMARY_METRICS = ['dtw_pcc', 'ot_pcc', 'lnds_pcs', 'acc', 'sr'] as const;
 
-interface Cell {
+export interface Cell {
   setting: string;
   judge: string | null;
   metric: string;
@@ -30,21 +30,39 @@ interface Cell {
   guidelines: string[];
 }
 
-export function summariseCells(cells: Iterable<Cell>, opts: BootstrapOptions): Row[] {
-  const out: Row[] = [];
-  for (const c of cells) {
-    const values = Float64Array.from(c.values);
+/**
+ * Cells over the same number of cases share the case-bootstrap draws and cells over the same
+ * guideline sequence share the cluster draws (the *Many functions): the same numbers as cell by
+ * cell, computed once per batch.
+ */
+export function summariseCells(cells: readonly Cell[], opts: BootstrapOptions): Row[] {
+  const caseCi = new Map<Cell, BootstrapResult>();
+  const clusterCi = new Map<Cell, ClusterBootstrapResult>();
+  const batches = <K>(keyOf: (c: Cell) => K) => {
+    const m = new Map<K, Cell[]>();
+    for (const c of cells) {
+      const k = keyOf(c);
+      if (!m.has(k)) m.set(k, []);
+      m.get(k)!.push(c);
+    }
+    return m.values();
+  };
+  for (const batch of batches((c) => c.values.length)) {
+    percentileBootstrapMany(batch.map((c) => Float64Array.from(c.values)), opts).forEach((r, k) => caseCi.set(batch[k]!, r));
+  }
+  for (const batch of batches((c) => JSON.stringify(c.guidelines))) {
     const ids = new Map<string, number>();
-    const clusters = Int32Array.from(c.guidelines, (g) => (ids.has(g) ? ids.get(g)! : (ids.set(g, ids.size), ids.size - 1)));
-    const cases = percentileBootstrap(values, opts);
-    const byGuideline = clusterBootstrap(values, clusters, opts);
-    out.push({
+    const clusters = Int32Array.from(batch[0]!.guidelines, (g) => (ids.has(g) ? ids.get(g)! : (ids.set(g, ids.size), ids.size - 1)));
+    clusterBootstrapMany(batch.map((c) => Float64Array.from(c.values)), clusters, opts).forEach((r, k) => clusterCi.set(batch[k]!, r));
+  }
+  return cells.map((c) => {
+    const cases = caseCi.get(c)!, byGuideline = clusterCi.get(c)!;
+    return {
       setting: c.setting, judge: c.judge, metric: c.metric, model: c.model, simulated: c.simulated,
       mean: cases.mean, ci_low: cases.ciLow, ci_high: cases.ciHigh, n: cases.n,
       cluster_ci_low: byGuideline.ciLow, cluster_ci_high: byGuideline.ciHigh, clusters: byGuideline.clusters,
-    });
-  }
-  return out;
+    };
+  });
 }
 
 export default tableStage<ModelSummaryParams>({

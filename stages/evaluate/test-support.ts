@@ -10,12 +10,12 @@ import type { Cdp, ReasoningTree } from '../construct/types.ts';
 import { planCase, questionsOf } from '../agents/perturbation-agent.ts';
 import { profileFromName } from '../agents/perturbation-profile.ts';
 
-export function fakeCtx<P>(params: P, llm: unknown = undefined, logs: string[] = []): StageContext<P> {
-  return { stage: 'test', params, root: process.cwd(), llm, log: (m) => logs.push(m), signal: new AbortController().signal };
+export function fakeCtx<P>(params: P, llm: unknown = undefined, logs: string[] = [], root = process.cwd()): StageContext<P> {
+  return { stage: 'test', params, root, llm, log: (m) => logs.push(m), signal: new AbortController().signal };
 }
 
-export async function runTable<P>(stage: TableStage<P>, inputs: Record<string, Row[]>, params: P, logs: string[] = []): Promise<Row[]> {
-  return stage.run(inputs, fakeCtx(params, undefined, logs));
+export async function runTable<P>(stage: TableStage<P>, inputs: Record<string, Row[]>, params: P, logs: string[] = [], root?: string): Promise<Row[]> {
+  return stage.run(inputs, fakeCtx(params, undefined, logs, root));
 }
 
 export async function runRows<P>(stage: RowStage<P>, rows: readonly Row[], params: P, cross?: unknown, llm?: unknown): Promise<Row[]> {
