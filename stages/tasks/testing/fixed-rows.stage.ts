@@ -6,27 +6,30 @@
 import { tableStage } from '../../../pipeline/stage.ts';
 import type { Row } from '../../../pipeline/stage.ts';
 
+const COLUMNS = {
+  guideline_id: 'VARCHAR',
+  language: 'VARCHAR',
+  title: 'VARCHAR',
+  markdown: 'VARCHAR',
+  tree_json: 'VARCHAR',
+  valid: 'BOOLEAN',
+  cdp_id: 'VARCHAR',
+  focus: 'VARCHAR',
+  split: 'VARCHAR',
+  length: 'INTEGER',
+  steps: 'STRUCT(node_index INTEGER, condition VARCHAR, decision_outcome VARCHAR, evidence VARCHAR[])[]',
+  conclusion: 'VARCHAR',
+  conclusion_evidence: 'VARCHAR[]',
+  leaf_index: 'INTEGER',
+  reference_questions: 'VARCHAR[]',
+  vignette: 'VARCHAR',
+  error: 'VARCHAR',
+};
+
 export default tableStage<{ rows: Row[] }>({
-  columns: {
-    guideline_id: 'VARCHAR',
-    language: 'VARCHAR',
-    title: 'VARCHAR',
-    markdown: 'VARCHAR',
-    tree_json: 'VARCHAR',
-    valid: 'BOOLEAN',
-    cdp_id: 'VARCHAR',
-    focus: 'VARCHAR',
-    split: 'VARCHAR',
-    length: 'INTEGER',
-    steps: 'STRUCT(node_index INTEGER, condition VARCHAR, decision_outcome VARCHAR, evidence VARCHAR[])[]',
-    conclusion: 'VARCHAR',
-    conclusion_evidence: 'VARCHAR[]',
-    leaf_index: 'INTEGER',
-    reference_questions: 'VARCHAR[]',
-    vignette: 'VARCHAR',
-    error: 'VARCHAR',
-  },
+  columns: COLUMNS,
   run(_inputs, ctx) {
-    return ctx.params.rows;
+    // Rows copied from the real tables carry more columns than the task stages read; keep ours.
+    return ctx.params.rows.map((r) => Object.fromEntries(Object.entries(r).filter(([k]) => k in COLUMNS)));
   },
 });
