@@ -3,7 +3,7 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { writeFileSync, readdirSync } from 'node:fs';
+import { writeFileSync, readdirSync, existsSync } from 'node:fs';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { makeToyProject, type ToyProject } from '../testing/toy-project.ts';
@@ -33,7 +33,7 @@ describe('cdp in fresh processes', () => {
     const first = runJson(p);
     assert.equal(first.code, 0, first.stderr);
     assert.equal(first.json.ok, true);
-    assert.deepEqual(Object.keys(first.json.stages[0]).sort(), ['llmCached', 'llmCalls', 'reasons', 'rowsComputed', 'rowsFailed', 'rowsReused', 'seconds', 'stage', 'status'].sort());
+    assert.deepEqual(Object.keys(first.json.stages[0]).sort(), ['llmCached', 'llmCalls', 'reasons', 'rowsComputed', 'rowsFailed', 'rowsReused', 'seconds', 'simulatedCalls', 'stage', 'status'].sort());
     assert.deepEqual(statusOf(first.json), { docs: 'ran', words: 'ran', shout: 'ran', totals: 'ran', report: 'ran' });
 
     const status = JSON.parse(cdp(p, 'status', '--json').stdout) as { stage: string; state: string; reasons: string[] }[];
@@ -142,8 +142,11 @@ describe('robustness', () => {
   });
 
   test('two concurrent runs on one store: the second waits (or refuses), and the store stays intact', async () => {
-    const p = makeToyProject({ 'a.txt': 'one two', 'b.txt': 'three' });
-    p.writeConfigFile({ wordsDelayMs: 300 });
+    const docs: Record<string, string> = {};
+    for (let i = 0; i < 8; i++) docs[`d${i}.txt`] = `word${i} more`;
+    const p = makeToyProject(docs);
+    // About 2.4 s of work after the first run takes the lock: room for the others to meet it.
+    p.writeConfigFile({ wordsDelayMs: 300, wordsConcurrency: 1 });
     const start = (args: string[]) =>
       new Promise<{ code: number; stdout: string; stderr: string }>((res) => {
         const c = spawn(process.execPath, [cdpBin, 'run', '--json', ...args], { cwd: p.root });
@@ -154,7 +157,9 @@ describe('robustness', () => {
         c.on('exit', (code) => res({ code: code ?? -1, stdout, stderr }));
       });
     const first = start([]);
-    await new Promise((r) => setTimeout(r, 900));
+    const lock = join(p.root, 'data', 'store', 'run.lock');
+    for (let i = 0; i < 300 && !existsSync(lock); i++) await new Promise((r) => setTimeout(r, 20));
+    assert.ok(existsSync(lock), 'the first run took the lock');
     const refused = await start([]);
     const waited = start(['--wait', '60']);
     const [a, b] = await Promise.all([first, waited]);

@@ -156,12 +156,12 @@ describe('storage', () => {
     assert.deepEqual(await q('select docs, words from totals'), [{ docs: 3, words: 18 }]);
     assert.deepEqual(await q('select count(*)::int as n from words'), [{ n: 3 }]);
     assert.deepEqual(await q('select path from docs order by path'), [{ path: 'docs/a.txt' }, { path: 'docs/b.txt' }, { path: 'docs/c.txt' }]);
-    const runs = await q(`select stage, status, rows_computed::int as c, rows_reused::int as r from runs where stage in ('words', 'totals') order by started_at, stage`);
+    const runs = await q(`select stage, status, rows_computed::int as c, rows_reused::int as r from runs where stage in ('words', 'totals') order by run_id, stage`);
     assert.deepEqual(runs, [
+      { stage: 'totals', status: 'ran', c: 1, r: 0 },
       { stage: 'words', status: 'ran', c: 3, r: 0 },
       { stage: 'totals', status: 'ran', c: 1, r: 0 },
       { stage: 'words', status: 'reused', c: 0, r: 3 },
-      { stage: 'totals', status: 'ran', c: 1, r: 0 },
     ]);
     con.closeSync();
     db.closeSync();
