@@ -1,0 +1,74 @@
+// From the real task stages (offline agents answering through the real client) to every
+// evaluation stage, the stage declarations as recommended for dag.config.ts.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { resolve, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createLlmClient } from '../../pipeline/llm/client.ts';
+import { worldHandlers } from '../agents/agent-world.ts';
+import { ORACLE_NAME } from '../agents/oracle.ts';
+import { SIMULATED_ROSTER } from '../agents/roster.ts';
+import { simulatedJudgeHandlers, simulatedJudgeSpecs } from '../judge/simulated-judges.ts';
+import { fixtureData, taskDag, taskProject } from '../tasks/testing/task-dag.ts';
+import { evaluationJudges } from './evaluation-judges.ts';
+import { evaluationStages } from './evaluation-stages.ts';
+
+const here = dirname(fileURLToPath(import.meta.url));
+// The stage declarations are evaluationStages(), exactly as dag.config.ts is to use them.
+const PERTURBED = 'simulated-mixed-0.15-wrong-0.2';
+const MODELS = [ORACLE_NAME, 'simulated-omission-0.3', PERTURBED];
+
+test('end to end: task stages with offline agents, then every evaluation stage with the simulated judges', async () => {
+  const data = fixtureData();
+  const config = taskDag(data, { models: MODELS }, { models: MODELS });
+  const narratives = data.cdps.map((c) => ({ cdp_id: c.cdp_id, steps: [...(c.steps as { condition: string }[]).map((s) => `The decision: ${s.condition}`), String(c.conclusion)] }));
+  const judges = evaluationJudges(SIMULATED_ROSTER);
+  config.stages.push({ name: 'narratives', module: resolve(here, 'testing/narratives.fixture.ts'), params: { rows: narratives } }, ...evaluationStages({ judges }, resolve(here, '..', '..')));
+  const project = taskProject(config);
+  try {
+    const client = createLlmClient({
+      cacheDir: project.cacheDir,
+      roster: [...SIMULATED_ROSTER, ...simulatedJudgeSpecs()],
+      offlineHandlers: { ...worldHandlers(), ...simulatedJudgeHandlers() },
+    });
+    let summary;
+    try {
+      summary = await project.run(client);
+    } finally {
+      await client.close();
+    }
+    assert.equal(summary.ok, true, JSON.stringify(summary.stages.filter((s) => s.error)));
+    const cases = data.cdps.length;
+    const pathways = project.rows('predicted_pathways');
+    assert.equal(pathways.length, 2 * MODELS.length * cases);
+    assert.ok(pathways.every((p) => p.usable === true), JSON.stringify(pathways.filter((p) => !p.usable).map((p) => p.reason)));
+    assert.equal(project.rows('step_scores').filter((r) => r.error != null).length, 0);
+
+    // Every perturbation agent's pathway is its plan, so all of them carry ground truth.
+    const profile = project.rows('deviation_profile');
+    assert.deepEqual(profile.map((r) => [r.setting, r.model, r.cases]), ['multi', 'single'].flatMap((s) => [...MODELS].sort().map((m) => [s, m, cases])));
+    assert.ok(profile.filter((r) => r.model === ORACLE_NAME).every((r) => r.total === 0));
+    assert.ok(profile.filter((r) => r.model !== ORACLE_NAME).every((r) => (r.total as number) > 0), 'the agents deviate somewhere on the fixture');
+
+    const threshold = project.rows('threshold_analysis').filter((r) => r.setting === 'all' && r.model === null);
+    assert.equal(threshold.length, 3 * 21);
+    const labelled = (threshold[0]!.n as number);
+    const refSteps = (data.cdps as { steps: unknown[] }[]).reduce((s, c) => s + c.steps.length, 0);
+    assert.ok(labelled > 2 * refSteps && labelled <= 2 * MODELS.length * refSteps, `${labelled} labelled steps`);
+
+    const summaryRows = project.rows('model_summary');
+    const oracleAcc = summaryRows.filter((r) => r.model === ORACLE_NAME && r.metric === 'acc');
+    assert.equal(oracleAcc.length, 2 * 3);
+    assert.ok(oracleAcc.every((r) => r.mean === 1 && r.n === cases));
+    const lnds = (model: string) => summaryRows.find((r) => r.setting === 'multi' && r.judge === 'simulated-token-f1' && r.metric === 'lnds_pcs' && r.model === model)!.mean as number;
+    assert.equal(lnds(ORACLE_NAME), 1, 'the oracle asks the reference questions');
+    assert.ok(lnds('simulated-omission-0.3') < 1);
+
+    const prefs = project.rows('preference_agreement').filter((r) => r.group === 'overall');
+    assert.equal(prefs.length, 9);
+    const corr = project.rows('correlations').filter((r) => r.setting === 'all');
+    assert.ok(corr.length === 18 && corr.every((r) => r.n === 2 * MODELS.length * cases));
+  } finally {
+    project.remove();
+  }
+});
