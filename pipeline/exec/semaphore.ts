@@ -1,21 +1,28 @@
-/** A counting semaphore: at most `limit` holders at once, served first come, first served. */
+/**
+ * A counting semaphore: at most `limit` holders at once, served first come, first served. Used
+ * for stages running at once and for each LLM endpoint's concurrency. `acquire` returns nothing
+ * when a slot is free, so the hot path of a cached LLM call allocates no promise.
+ */
 export class Semaphore {
-  private active = 0;
-  private readonly queue: (() => void)[] = [];
-
-  constructor(private readonly limit: number) {}
-
-  async acquire(): Promise<void> {
-    if (this.active < this.limit) {
-      this.active++;
+  private free: number;
+  private readonly waiters: (() => void)[] = [];
+  constructor(readonly limit: number) {
+    if (!(limit >= 1)) throw new Error(`concurrency must be at least 1, got ${limit}`);
+    this.free = limit;
+  }
+  get inUse(): number {
+    return this.limit - this.free;
+  }
+  acquire(): Promise<void> | void {
+    if (this.free > 0 && !this.waiters.length) {
+      this.free--;
       return;
     }
-    await new Promise<void>((resolve) => this.queue.push(resolve));
+    return new Promise((resolve) => this.waiters.push(resolve));
   }
-
   release(): void {
-    const next = this.queue.shift();
+    const next = this.waiters.shift();
     if (next) next();
-    else this.active--;
+    else this.free++;
   }
 }

@@ -3,29 +3,7 @@
  * per minute. Waiters are served first come, first served.
  */
 
-export class Semaphore {
-  private free: number;
-  private readonly waiters: (() => void)[] = [];
-  constructor(readonly limit: number) {
-    if (!(limit >= 1)) throw new Error(`concurrency must be at least 1, got ${limit}`);
-    this.free = limit;
-  }
-  get inUse(): number {
-    return this.limit - this.free;
-  }
-  acquire(): Promise<void> | void {
-    if (this.free > 0 && !this.waiters.length) {
-      this.free--;
-      return;
-    }
-    return new Promise((resolve) => this.waiters.push(resolve));
-  }
-  release(): void {
-    const next = this.waiters.shift();
-    if (next) next();
-    else this.free++;
-  }
-}
+export { Semaphore } from '../exec/semaphore.ts';
 
 /**
  * A bucket holding up to `perMinute` units, refilled continuously. A take larger than the
