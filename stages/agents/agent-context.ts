@@ -1,7 +1,7 @@
 /**
  * The benchmark data an offline agent is built with, indexed so that the agent can tell from a
  * prompt alone which guideline and which case it is asked about — it sees exactly the prompt a
- * real model gets, no side channel.
+ * real model gets; the one side channel is the optional `meta.cdp_id` hint (below).
  *
  * Placing (all matches are on trimmed text with line endings normalised):
  * - guideline: the prompt's {Guideline} value (read by splitting the rendered template) equals
@@ -15,10 +15,11 @@
  *   more) is contained in exactly one of the guideline's vignettes. A goal that names no case
  *   (e.g. only the clinical focus) places none; only the agents that need the case (the
  *   perturbation agents) are affected, the oracle and the walker walk the tree on the answers.
- * - a hint (`ChatRequest.meta`, which a task stage fills with `{ cdp_id }` for simulated models
- *   only): a `cdp_id` known to the context places the case and its guideline outright; the
- *   prompt is still read for the goal and the vignette. An unknown or absent id falls back to
- *   the prompt-based placing above, so an agent called without meta behaves as before.
+ * - a hint (`ChatRequest.meta`, which the task stages fill with `{ cdp_id }` and the client
+ *   hands to simulated models only): a `cdp_id` known to the context places the case and its
+ *   guideline outright; the prompt is still read for the goal and the vignette. An unknown or
+ *   absent id falls back to the prompt-based placing above, so an agent called without meta
+ *   behaves as before.
  * Nothing here throws on an unknown prompt: callers get nulls and answer honestly.
  */
 import type { Cdp, ReasoningTree } from '../construct/types.ts';
