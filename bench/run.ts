@@ -1,8 +1,8 @@
 // Runs every bench/*.bench.ts (or those whose names contain an argument) one after another,
 // prints each table, and rewrites bench/RESULTS.md with the machine and the date. Benchmarks
 // run sequentially on purpose: two at once would share the 2 cores and corrupt both timings.
-import { readdirSync, writeFileSync } from 'node:fs';
-import { cpus, totalmem, platform, release } from 'node:os';
+import { readdirSync, writeFileSync, readFileSync, existsSync } from 'node:fs';
+import { cpus, totalmem, platform, release, loadavg } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { BenchReport, Bench } from './report.ts';
@@ -31,32 +31,49 @@ function toMarkdown(r: BenchReport): string {
   return lines.join('\n');
 }
 
-const sections: string[] = [];
+const cpu = cpus();
+const machine =
+  `${platform()} ${release()}, ${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node.js ${process.version}`;
+const marker = (file: string) => `<!-- bench: ${file} -->`;
+
+// Each benchmark's section is kept in RESULTS.md under a marker naming its file, so running one
+// benchmark replaces its own section and leaves the others (with their own dates) in place.
+const resultsPath = join(here, 'RESULTS.md');
+const sections = new Map<string, string>();
+if (existsSync(resultsPath)) {
+  const text = readFileSync(resultsPath, 'utf8');
+  const parts = text.split(/^(?=<!-- bench: )/m).slice(1);
+  for (const part of parts) {
+    const m = /^<!-- bench: (.+?) -->/.exec(part);
+    if (m) sections.set(m[1], part.trimEnd());
+  }
+}
+
 let failed = 0;
 for (const f of files) {
   const mod = (await import(pathToFileURL(join(here, f)).href)) as { default: Bench };
   console.error(`# ${f}`);
+  const load = `load average ${loadavg().map((x) => x.toFixed(1)).join(' ')} at start`;
+  let md: string;
   try {
     const report = await mod.default();
-    const md = toMarkdown(report);
+    md = toMarkdown(report);
     console.log(md + '\n');
-    sections.push(md);
   } catch (err) {
     failed++;
-    const msg = `## ${f}\n\nFAILED: ${(err as Error).stack ?? err}`;
-    console.log(msg);
-    sections.push(msg);
+    md = `## ${f}\n\nFAILED: ${(err as Error).stack ?? err}`;
+    console.log(md);
   }
+  sections.set(f, `${marker(f)}\n${md}\n\n_Measured ${new Date().toISOString().slice(0, 10)} on ${machine}; ${load}._`);
 }
 
-const cpu = cpus();
 const header = [
   '# Benchmark results',
   '',
-  `Measured ${new Date().toISOString().slice(0, 10)} on ${platform()} ${release()}, ${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ` +
-    `${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node.js ${process.version}. Produced by \`npm run bench${filters.length ? ' -- ' + filters.join(' ') : ''}\`.`,
+  'Produced by `npm run bench` (all) or `npm run bench -- <name>` (one section). Each section says when and on what',
+  'machine it was measured, and the load average when it started: the machines are shared, and a high load inflates',
+  'wall times (CPU-time rows are more stable).',
   '',
 ].join('\n');
-if (!filters.length) writeFileSync(join(here, 'RESULTS.md'), header + '\n' + sections.join('\n\n') + '\n');
-else console.error('(a filtered run does not rewrite bench/RESULTS.md)');
+writeFileSync(resultsPath, header + '\n' + [...sections.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, v]) => v).join('\n\n') + '\n');
 process.exit(failed ? 1 : 0);
