@@ -8,6 +8,8 @@
  * for the multi-turn setting, sr (success rate: share of usable dialogues that ended with
  * success; it does not depend on a judge, so its judge is null). Failure rows are left out;
  * `n` says how many cases each mean is over. `simulated` marks offline stand-in models.
+ * With a single guideline (`clusters` = 1, as in the bundled sample's test split) the cluster CI
+ * is null: resampling one cluster cannot say anything about guideline-to-guideline variation.
  */
 import { tableStage, type Row } from '../../pipeline/stage.ts';
 import { clusterBootstrapMany, percentileBootstrapMany, type BootstrapOptions, type BootstrapResult, type ClusterBootstrapResult } from '../stats/bootstrap.ts';
@@ -60,7 +62,11 @@ export function summariseCells(cells: readonly Cell[], opts: BootstrapOptions): 
     return {
       setting: c.setting, judge: c.judge, metric: c.metric, model: c.model, simulated: c.simulated,
       mean: cases.mean, ci_low: cases.ciLow, ci_high: cases.ciHigh, n: cases.n,
-      cluster_ci_low: byGuideline.ciLow, cluster_ci_high: byGuideline.ciHigh, clusters: byGuideline.clusters,
+      // One guideline gives every resample the same mean: a zero-width interval that claims a
+      // certainty one guideline cannot give, so the cluster CI is left undefined.
+      cluster_ci_low: byGuideline.clusters > 1 ? byGuideline.ciLow : null,
+      cluster_ci_high: byGuideline.clusters > 1 ? byGuideline.ciHigh : null,
+      clusters: byGuideline.clusters,
     };
   });
 }
