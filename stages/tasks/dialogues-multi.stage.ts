@@ -20,9 +20,8 @@
  *   (the dialogue could not be completed; evaluation can tell this apart by end_reason).
  * success is the paper's SR criterion: every doctor turn followed the format and a conclusion
  * came within the cap. The cap counts doctor turns (questions and the conclusion):
- * cap = ceil(capFactor × length + capExtra) with the reference CDP's length, defaults 2 and 4, so
- * a doctor may ask twice the reference's questions plus four before it must conclude (the
- * reference dialogue needs length + 1 turns).
+ * ceil(capFactor × length + capExtra) with the reference CDP's length, defaults 2 and 4
+ * (turn-cap.ts).
  *
  * A failed call of either side (HTTP errors after retries, context overflow) makes a failure row
  * with the reason and the transcript so far; `cdp run --retry-failed` replays the dialogue, whose
@@ -41,6 +40,7 @@ import { PATIENT_NAME } from '../agents/offline-patient.ts';
 import { clinicalInquiryGoal } from './inquiry-goal.ts';
 import { parseDoctorTurn } from './parse-doctor-turn.ts';
 import { parsePatientAnswer } from './parse-patient-answer.ts';
+import { turnCap } from './turn-cap.ts';
 import { caseInputs, isSimulated, modelOf, stageLlm, type TaskParamsBase } from './task-unit.ts';
 
 export interface DialoguesMultiParams extends TaskParamsBase {
@@ -50,18 +50,6 @@ export interface DialoguesMultiParams extends TaskParamsBase {
   capFactor?: number;
   /** Default 4. */
   capExtra?: number;
-}
-
-export const DEFAULT_CAP_FACTOR = 2;
-export const DEFAULT_CAP_EXTRA = 4;
-
-/** Most doctor turns (questions plus the conclusion) a dialogue on a CDP of `length` steps may take. */
-export function turnCap(length: number, capFactor = DEFAULT_CAP_FACTOR, capExtra = DEFAULT_CAP_EXTRA): number {
-  const cap = Math.ceil(capFactor * length + capExtra);
-  if (!Number.isFinite(cap) || cap < 1) {
-    throw new Error(`turn cap ${capFactor} × ${length} + ${capExtra} = ${cap} is not a positive number of turns; set capFactor and capExtra so the doctor gets at least one turn`);
-  }
-  return cap;
 }
 
 export interface TranscriptTurn {
