@@ -9,18 +9,33 @@
  */
 import { defineDag, stage, files } from './pipeline/index.ts';
 import type { Project } from './pipeline/cli/load.ts';
-import { runRoster, modelFor } from './stages/models/roster.ts';
+import { runRoster, modelFor, modelsFor } from './stages/models/roster.ts';
 import { llmCallsViews } from './stages/models/llm-views.ts';
 import { CURATED_BUILDER_NAME, createCuratedBuilderHandler } from './stages/agents/curated-builder.ts';
 import { OFFLINE_WRITERS } from './stages/construct/offline-writers.ts';
 import { VIGNETTE_GENERATOR } from './stages/construct/vignette-writer.ts';
 import { NARRATIVE_GENERATOR } from './stages/construct/narrative-writer.ts';
+import { PATIENT_NAME } from './stages/agents/offline-patient.ts';
+import { evaluationJudges } from './stages/evaluate/evaluation-judges.ts';
+import { judgePromptBudgets } from './stages/evaluate/judge-prompt-budgets.ts';
 import { cliCommands as projectCommands } from './stages/cli-commands.ts';
 
 const roster = runRoster();
 const builder = modelFor(roster, 'builder', CURATED_BUILDER_NAME);
 const vignetteWriter = modelFor(roster, 'builder', VIGNETTE_GENERATOR);
 const narrativeWriter = modelFor(roster, 'builder', NARRATIVE_GENERATOR);
+// Evaluated models: every active real one, with the simulated agents kept as labelled reference rows.
+const evaluated = modelsFor(roster, 'evaluated', true);
+const patient = modelFor(roster, 'patient', PATIENT_NAME);
+// Judges: every active real judge (GPT-5.4 Mini first), then the three simulated similarity judges.
+const judges = evaluationJudges(roster);
+
+// One unit per (test CDP × model), with the case's vignette, guideline and tree.
+const taskInputs = { cdps: 'cdps', vignettes: 'vignettes', guidelines: 'guidelines', trees: 'trees' };
+const perCaseAndModel = { input: 'cdps', cross: { param: 'models', as: 'model' }, join: { vignettes: 'cdp_id', guidelines: 'guideline_id', trees: 'guideline_id' } };
+// One unit per (pathway × judge).
+const perPathwayAndJudge = { input: 'predicted_pathways', cross: { param: 'judges', as: 'judge' } };
+const groundTruth = { predicted_pathways: 'predicted_pathways', cdps: 'cdps', trees: 'trees' };
 
 export default defineDag({
   sources: {
@@ -31,7 +46,9 @@ export default defineDag({
     stage('guidelines', { module: 'stages/ingest/guidelines.stage.ts', inputs: { pdfs: 'guideline_pdfs' }, forEach: 'pdfs', params: { ocrDpi: 300 }, concurrency: 1 }),
     stage('trees', { module: 'stages/construct/trees.stage.ts', inputs: { guidelines: 'guidelines' }, forEach: 'guidelines', params: { builder, maxAttempts: 3 } }),
     stage('tree_nodes', { module: 'stages/construct/tree-nodes.stage.ts', inputs: { trees: 'trees' }, forEach: 'trees' }),
-    stage('cdps', { module: 'stages/construct/cdps.stage.ts', inputs: { trees: 'trees', guidelines: 'guidelines' }, params: { testFraction: 440 / 2274, seed: 42 } }),
+    // The paper held out 440 of 2,274 guidelines (≈ 0.19); on the six-guideline sample that
+    // would leave one test guideline, so the sample holds out half (per language).
+    stage('cdps', { module: 'stages/construct/cdps.stage.ts', inputs: { trees: 'trees', guidelines: 'guidelines' }, params: { testFraction: 0.5, seed: 42 } }),
     stage('cdp_length_stats', { module: 'stages/construct/cdp-length-stats.stage.ts', inputs: { cdps: 'cdps' } }),
     stage('vignettes', { module: 'stages/construct/vignettes.stage.ts', inputs: { cdps: 'cdps' }, forEach: 'cdps', params: { writer: vignetteWriter }, concurrency: 8 }),
     stage('narratives', {
@@ -48,6 +65,46 @@ export default defineDag({
       params: { inspectFraction: 0.05, seed: 42 },
     }),
     stage('qc_summary', { module: 'stages/construct/qc-summary.stage.ts', inputs: { qc: 'qc' } }),
+
+    // §3.2 Task settings, on the test split
+    stage('predictions_single', { module: 'stages/tasks/predictions-single.stage.ts', inputs: taskInputs, forEach: perCaseAndModel, params: { models: evaluated }, concurrency: 8 }),
+    stage('dialogues_multi', {
+      module: 'stages/tasks/dialogues-multi.stage.ts',
+      inputs: taskInputs,
+      forEach: perCaseAndModel,
+      params: { models: evaluated, patient, capFactor: 2, capExtra: 4 },
+      concurrency: 8,
+    }),
+
+    // §3.3 CDP-oriented evaluation, §4.3–4.5, Appendices B and D
+    stage('predicted_pathways', {
+      module: 'stages/evaluate/predicted-pathways.stage.ts',
+      inputs: { predictions_single: 'predictions_single', dialogues_multi: 'dialogues_multi', cdps: 'cdps', narratives: 'narratives' },
+    }),
+    stage('step_scores', {
+      module: 'stages/evaluate/step-scores.stage.ts',
+      inputs: { predicted_pathways: 'predicted_pathways' },
+      forEach: perPathwayAndJudge,
+      params: { judges, runs: 5, maxReasks: 2, maxPromptTokensByJudge: judgePromptBudgets(roster, judges) },
+      concurrency: 8,
+    }),
+    stage('outcome_scores', {
+      module: 'stages/evaluate/outcome-scores.stage.ts',
+      inputs: { predicted_pathways: 'predicted_pathways' },
+      forEach: perPathwayAndJudge,
+      params: { judges, cutoff: 4, maxReasks: 2 },
+      concurrency: 8,
+    }),
+    stage('pathway_metrics', { module: 'stages/evaluate/pathway-metrics.stage.ts', inputs: { step_scores: 'step_scores' }, forEach: 'step_scores' }),
+    stage('model_summary', {
+      module: 'stages/evaluate/model-summary.stage.ts',
+      inputs: { pathway_metrics: 'pathway_metrics', outcome_scores: 'outcome_scores', predicted_pathways: 'predicted_pathways' },
+      params: { resamples: 10000, seed: 42, level: 0.95 },
+    }),
+    stage('correlations', { module: 'stages/evaluate/correlations.stage.ts', inputs: { pathway_metrics: 'pathway_metrics' } }),
+    stage('threshold_analysis', { module: 'stages/evaluate/threshold-analysis.stage.ts', inputs: { step_scores: 'step_scores', ...groundTruth }, params: { gridStep: 0.05, tolerance: 0.02 } }),
+    stage('preference_agreement', { module: 'stages/evaluate/preference-agreement.stage.ts', inputs: { pathway_metrics: 'pathway_metrics', ...groundTruth }, params: { raterNoise: 0.1, seed: 42 } }),
+    stage('deviation_profile', { module: 'stages/evaluate/deviation-profile.stage.ts', inputs: groundTruth }),
   ],
 });
 
@@ -57,7 +114,10 @@ export default defineDag({
  */
 export async function llmClient(project: Project, opts: { mode?: 'live' | 'estimate' } = {}) {
   const { runLlm } = await import('./stages/models/run-llm.ts');
-  return runLlm(project.ws.store, roster, { [CURATED_BUILDER_NAME]: createCuratedBuilderHandler(), ...OFFLINE_WRITERS }, opts.mode);
+  const { worldHandlers } = await import('./stages/agents/agent-world.ts');
+  const { simulatedJudgeHandlers } = await import('./stages/judge/simulated-judges.ts');
+  const handlers = { [CURATED_BUILDER_NAME]: createCuratedBuilderHandler(), ...OFFLINE_WRITERS, ...worldHandlers(), ...simulatedJudgeHandlers() };
+  return runLlm(project.ws.store, roster, handlers, opts.mode);
 }
 
 /** The warehouse views of the LLM call log (llm_calls), without creating a client. */

@@ -11,6 +11,7 @@ import { SIMULATED_ROSTER } from '../agents/roster.ts';
 import { VIGNETTE_GENERATOR } from '../construct/vignette-writer.ts';
 import { NARRATIVE_GENERATOR } from '../construct/narrative-writer.ts';
 import { curatedBuilderModel } from '../agents/curated-builder.ts';
+import { simulatedJudgeSpecs } from '../judge/simulated-judges.ts';
 
 const standIn = (name: string, note: string): ModelSpec => ({ name, roles: ['builder'], provider: 'offline', simulated: true, note });
 
@@ -21,7 +22,7 @@ export const CONSTRUCTION_STAND_INS: ModelSpec[] = [
 ];
 
 export function runRoster(env: NodeJS.ProcessEnv = process.env): ModelSpec[] {
-  return resolveRoster([...paperRoster, ...CONSTRUCTION_STAND_INS, ...SIMULATED_ROSTER], env);
+  return resolveRoster([...paperRoster, ...CONSTRUCTION_STAND_INS, ...SIMULATED_ROSTER, ...simulatedJudgeSpecs()], env);
 }
 
 /** The first active real model holding the role, else the named offline stand-in. */
