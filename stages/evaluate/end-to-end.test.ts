@@ -1,5 +1,5 @@
 // From the real task stages (offline agents answering through the real client) to every
-// evaluation stage, the stage declarations as recommended for dag.config.ts.
+// evaluation stage, with the evaluation stages exactly as dag.config.ts declares them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { resolve, dirname } from 'node:path';
@@ -11,10 +11,12 @@ import { SIMULATED_ROSTER } from '../agents/roster.ts';
 import { simulatedJudgeHandlers, simulatedJudgeSpecs } from '../judge/simulated-judges.ts';
 import { fixtureData, taskDag, taskProject } from '../tasks/testing/task-dag.ts';
 import { evaluationJudges } from './evaluation-judges.ts';
-import { evaluationStages } from './evaluation-stages.ts';
+import { configStages } from '../../pipeline/testing/config-stages.ts';
+import dagConfig from '../../dag.config.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
-// The stage declarations are evaluationStages(), exactly as dag.config.ts is to use them.
+const repo = resolve(here, '..', '..');
+const EVALUATION_STAGES = ['predicted_pathways', 'step_scores', 'outcome_scores', 'pathway_metrics', 'model_summary', 'correlations', 'threshold_analysis', 'preference_agreement', 'deviation_profile'];
 const PERTURBED = 'simulated-mixed-0.15-wrong-0.2';
 const MODELS = [ORACLE_NAME, 'simulated-omission-0.3', PERTURBED];
 
@@ -23,7 +25,7 @@ test('end to end: task stages with offline agents, then every evaluation stage w
   const config = taskDag(data, { models: MODELS }, { models: MODELS });
   const narratives = data.cdps.map((c) => ({ cdp_id: c.cdp_id, steps: [...(c.steps as { condition: string }[]).map((s) => `The decision: ${s.condition}`), String(c.conclusion)] }));
   const judges = evaluationJudges(SIMULATED_ROSTER);
-  config.stages.push({ name: 'narratives', module: resolve(here, 'testing/narratives.fixture.ts'), params: { rows: narratives } }, ...evaluationStages({ judges }, resolve(here, '..', '..')));
+  config.stages.push({ name: 'narratives', module: resolve(here, 'testing/narratives.fixture.ts'), params: { rows: narratives } }, ...configStages(dagConfig, EVALUATION_STAGES, repo, { step_scores: { judges, maxPromptTokensByJudge: {} }, outcome_scores: { judges } }));
   const project = taskProject(config);
   try {
     const client = createLlmClient({
