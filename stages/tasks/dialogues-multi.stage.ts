@@ -36,7 +36,8 @@ import type { ChatMessage } from '../../pipeline/llm/types.ts';
 import { doctorMessages, patientMessages, type DialogueTurn } from '../prompts/dialogue-messages.ts';
 import { loadTemplate, renderTemplate } from '../prompts/templates.ts';
 import { promptMessage } from '../prompts/prompt-message.ts';
-import { PATIENT_NAME } from '../agents/offline-patient.ts';
+import { PATIENT_NAME, answerQuestion } from '../agents/offline-patient.ts';
+import type { Cdp } from '../construct/types.ts';
 import { clinicalInquiryGoal } from './inquiry-goal.ts';
 import { parseDoctorTurn } from './parse-doctor-turn.ts';
 import { parsePatientAnswer } from './parse-patient-answer.ts';
@@ -56,6 +57,12 @@ export interface TranscriptTurn {
   role: 'doctor' | 'patient';
   text: string;
   parsed: string | null;
+  /**
+   * For the simulated patient: how it decided ('path' — the question matched reference node
+   * `node`; 'vignette'; 'default' — "No"). Null for the doctor and for real patient models.
+   */
+  via: string | null;
+  node: number | null;
 }
 
 export default rowStage<DialoguesMultiParams>({
@@ -64,7 +71,7 @@ export default rowStage<DialoguesMultiParams>({
     cdp_id: 'VARCHAR',
     guideline_id: 'VARCHAR',
     language: 'VARCHAR',
-    turns: 'STRUCT(role VARCHAR, text VARCHAR, parsed VARCHAR)[]',
+    turns: 'STRUCT(role VARCHAR, text VARCHAR, parsed VARCHAR, via VARCHAR, node INTEGER)[]',
     questions: 'VARCHAR[]',
     outcome: 'VARCHAR',
     success: 'BOOLEAN',
@@ -110,21 +117,23 @@ export default rowStage<DialoguesMultiParams>({
       if (!d.ok) return failed(`doctor ${model}, turn ${k}: ${d.error}`);
       const said = parseDoctorTurn(d.text);
       if (said.kind === 'invalid') {
-        turns.push({ role: 'doctor', text: d.text, parsed: null });
+        turns.push({ role: 'doctor', text: d.text, parsed: null, via: null, node: null });
         return end(`invalid-turn: ${said.reason}`);
       }
       if (said.kind === 'conclusion') {
-        turns.push({ role: 'doctor', text: d.text, parsed: said.conclusion });
+        turns.push({ role: 'doctor', text: d.text, parsed: said.conclusion, via: null, node: null });
         return end('conclusion', said.conclusion);
       }
-      turns.push({ role: 'doctor', text: d.text, parsed: said.question });
+      turns.push({ role: 'doctor', text: d.text, parsed: said.question, via: null, node: null });
       questions.push(said.question);
       dialogue.push({ question: said.question });
 
       const p = await llm.chat({ model: patient, messages: patientMessages(patientSystem, dialogue), meta });
       if (!p.ok) return failed(`patient ${patient}, turn ${k}: ${p.error}`);
       const answer = parsePatientAnswer(p.text);
-      turns.push({ role: 'patient', text: p.text, parsed: answer.ok ? answer.answer : null });
+      // The simulated patient's decision is deterministic: recompute it to record how it answered.
+      const how = patient === PATIENT_NAME ? answerQuestion(row as unknown as Cdp, vignette, said.question) : null;
+      turns.push({ role: 'patient', text: p.text, parsed: answer.ok ? answer.answer : null, via: how?.via ?? null, node: how?.node_index ?? null });
       if (!answer.ok) return end(`patient-invalid: ${answer.reason}`);
       dialogue[dialogue.length - 1]!.answer = answer.answer;
     }

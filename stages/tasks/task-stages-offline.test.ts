@@ -54,6 +54,9 @@ test('offline: the oracle reproduces every reference pathway and conclusion; a p
       // The patient answered as the path says: its answers are the reference outcomes.
       const answers = (d.turns as Array<{ role: string; parsed: string }>).filter((t) => t.role === 'patient').map((t) => t.parsed);
       assert.deepEqual(answers, (c.steps as Array<{ decision_outcome: string }>).map((st) => (st.decision_outcome === 'yes' ? 'Yes' : 'No')));
+      // …and recorded that it answered from the path, node by node.
+      const how = (d.turns as Array<{ role: string; via: string; node: number }>).filter((t) => t.role === 'patient').map((t) => [t.via, t.node]);
+      assert.deepEqual(how, (c.steps as Array<{ node_index: number }>).map((st) => ['path', st.node_index]), id);
 
       const plan = planFor(truth, PERTURBED, id);
       const ps = single.get(`${PERTURBED} ${id}`)!;

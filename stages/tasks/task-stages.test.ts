@@ -164,11 +164,11 @@ test('task stages: parsed answers, dialogue endings, failure rows, a reused reru
         guideline_id: c.guideline_id,
         language: c.language,
         turns: [
-          { role: 'doctor', text: '**Question 1:** Is criterion 1 met?', parsed: 'Is criterion 1 met?' },
-          { role: 'patient', text: 'Yes.', parsed: 'Yes' },
-          { role: 'doctor', text: '**Question 2:** Is criterion 2 met?', parsed: 'Is criterion 2 met?' },
-          { role: 'patient', text: '"No"', parsed: 'No' },
-          { role: 'doctor', text: 'Final Conclusion: heard Yes, No', parsed: 'heard Yes, No' },
+          { role: 'doctor', text: '**Question 1:** Is criterion 1 met?', parsed: 'Is criterion 1 met?', via: null, node: null },
+          { role: 'patient', text: 'Yes.', parsed: 'Yes', via: null, node: null },
+          { role: 'doctor', text: '**Question 2:** Is criterion 2 met?', parsed: 'Is criterion 2 met?', via: null, node: null },
+          { role: 'patient', text: '"No"', parsed: 'No', via: null, node: null },
+          { role: 'doctor', text: 'Final Conclusion: heard Yes, No', parsed: 'heard Yes, No', via: null, node: null },
         ],
         questions: ['Is criterion 1 met?', 'Is criterion 2 met?'],
         outcome: 'heard Yes, No',
@@ -187,7 +187,7 @@ test('task stages: parsed answers, dialogue endings, failure rows, a reused reru
       assert.deepEqual(endless.questions, Array.from({ length: cap }, (_, k) => `Is criterion ${k + 1} met?`));
       assert.equal((endless.turns as unknown[]).length, 2 * cap);
       const maybe = at('dr-maybe');
-      assert.deepEqual([maybe.success, maybe.questions, maybe.turns], [false, ['Is it maybe serious?'], [{ role: 'doctor', text: 'Is it maybe serious?', parsed: 'Is it maybe serious?' }, { role: 'patient', text: 'Maybe', parsed: null }]]);
+      assert.deepEqual([maybe.success, maybe.questions, maybe.turns], [false, ['Is it maybe serious?'], [{ role: 'doctor', text: 'Is it maybe serious?', parsed: 'Is it maybe serious?', via: null, node: null }, { role: 'patient', text: 'Maybe', parsed: null, via: null, node: null }]]);
       assert.match(String(maybe.end_reason), /^patient-invalid: the answer "Maybe" does not start with Yes or No/);
       const failed = at('dr-500');
       assert.match(String(failed.error), /^doctor dr-500, turn 1: .*500.*after 2 attempts/);
