@@ -24,6 +24,7 @@ const roster = runRoster();
 const builder = modelFor(roster, 'builder', CURATED_BUILDER_NAME);
 const vignetteWriter = modelFor(roster, 'builder', VIGNETTE_GENERATOR);
 const narrativeWriter = modelFor(roster, 'builder', NARRATIVE_GENERATOR);
+const inspector = builder === CURATED_BUILDER_NAME ? null : builder;
 // Evaluated models: every active real one, with the simulated agents kept as labelled reference rows.
 const evaluated = modelsFor(roster, 'evaluated', true);
 const patient = modelFor(roster, 'patient', PATIENT_NAME);
@@ -64,7 +65,15 @@ export default defineDag({
       forEach: { input: 'cdps', join: { vignettes: 'cdp_id', narratives: 'cdp_id', tree_nodes: 'guideline_id' } },
       params: { inspectFraction: 0.05, seed: 42 },
     }),
-    stage('qc_summary', { module: 'stages/construct/qc-summary.stage.ts', inputs: { qc: 'qc' } }),
+    stage('qc_inspection', {
+      module: 'stages/construct/qc-inspection.stage.ts',
+      inputs: { qc: 'qc', cdps: 'cdps', vignettes: 'vignettes' },
+      forEach: { input: 'qc', join: { cdps: 'cdp_id', vignettes: 'cdp_id' } },
+      // Inspected by the builder model when one is configured; offline there is no inspector.
+      params: { inspector: inspector, maxAttempts: 2 },
+      concurrency: 8,
+    }),
+    stage('qc_summary', { module: 'stages/construct/qc-summary.stage.ts', inputs: { qc: 'qc', qc_inspection: 'qc_inspection' } }),
 
     // §3.2 Task settings, on the test split
     stage('predictions_single', { module: 'stages/tasks/predictions-single.stage.ts', inputs: taskInputs, forEach: perCaseAndModel, params: { models: evaluated }, concurrency: 8 }),

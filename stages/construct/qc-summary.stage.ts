@@ -5,7 +5,7 @@ import type { QcReport } from './qc-checks.ts';
 
 export default tableStage({
   columns: { measure: 'VARCHAR', value: 'DOUBLE', paper_bound: 'DOUBLE', within_paper: 'BOOLEAN' },
-  run({ qc }) {
+  run({ qc, qc_inspection }) {
     const reports: QcReport[] = qc
       .filter((r) => r.error == null)
       .map((r) => ({ cdp_id: r.cdp_id as string, problems: r.problems as QcReport['problems'], cdpOk: !!r.cdp_ok, vignetteOk: !!r.vignette_ok, narrativeOk: !!r.narrative_ok }));
@@ -17,6 +17,18 @@ export default tableStage({
       { measure: 'vignette problem rate', value: s.vignetteProblemRate, paper_bound: PAPER_MAX_VIGNETTE_PROBLEM_RATE, within_paper: s.withinPaper.vignette },
       { measure: 'narrative problem rate', value: s.narrativeProblemRate },
       ...Object.entries(s.byKind).map(([kind, n]) => ({ measure: `instances with ${kind}`, value: n })),
+      ...inspectionRows(qc_inspection ?? []),
     ];
   },
 });
+
+/** The LLM inspection's verdicts, when an inspector was configured (absent offline). */
+function inspectionRows(rows: Record<string, unknown>[]): { measure: string; value: number }[] {
+  const judged = rows.filter((r) => r.error == null);
+  if (!rows.length) return [];
+  return [
+    { measure: 'instances inspected by an LLM', value: judged.length },
+    { measure: 'instances the LLM inspection could not judge', value: rows.length - judged.length },
+    { measure: 'LLM-inspected instances flagged inconsistent (rate)', value: judged.length ? judged.filter((r) => r.consistent === false).length / judged.length : 0 },
+  ];
+}

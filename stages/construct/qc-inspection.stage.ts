@@ -1,0 +1,38 @@
+/**
+ * Stage `qc_inspection`: LLM-based inspection of the seeded sample of cases that `qc` flags
+ * `inspect`, when an inspector model is configured (param `inspector`: a roster name, or null
+ * offline, in which case no case is inspected: there is no simulated stand-in for judgement).
+ */
+import { rowStage } from '../../pipeline/stage.ts';
+import type { LlmStageClient } from '../../pipeline/llm/types.ts';
+import { askStructured, jsonSchemaParser } from '../../pipeline/llm/ask-structured.ts';
+import type { Schema } from '../../pipeline/llm/schema.ts';
+import { qcInspectionPrompt, QC_INSPECTION_PROMPT_ID } from './qc-inspection-prompt.ts';
+import type { Cdp } from './types.ts';
+
+const VERDICT: Schema = {
+  type: 'object',
+  required: ['consistent', 'problems'],
+  properties: { consistent: { type: 'boolean' }, problems: { type: 'array', items: { type: 'string' } } },
+};
+
+export default rowStage<{ inspector: string | null; maxAttempts: number }>({
+  columns: { cdp_id: 'VARCHAR', inspector: 'VARCHAR', consistent: 'BOOLEAN', problems: 'VARCHAR[]', prompt: 'VARCHAR' },
+  async run({ row, joined }, ctx) {
+    const inspector = ctx.params.inspector;
+    if (!inspector || !row.inspect) return [];
+    const base = { cdp_id: row.cdp_id, inspector, prompt: QC_INSPECTION_PROMPT_ID };
+    const cdp = joined.cdps[0] as unknown as Cdp | undefined;
+    const v = joined.vignettes[0];
+    if (!cdp || !v || v.error != null) return { ...base, error: `nothing to inspect for ${row.cdp_id}: no CDP or vignette` };
+    const llm = ctx.llm as LlmStageClient;
+    const answer = await askStructured<{ consistent: boolean; problems: string[] }>(
+      llm,
+      { model: inspector, messages: [{ role: 'user', content: qcInspectionPrompt(cdp, v.vignette as string) }] },
+      jsonSchemaParser(VERDICT),
+      { maxAttempts: ctx.params.maxAttempts },
+    );
+    if (!answer.ok) return { ...base, error: `${answer.error}${answer.problems.length ? ': ' + answer.problems.join('; ') : ''}` };
+    return { ...base, consistent: answer.value.consistent, problems: answer.value.problems };
+  },
+});
