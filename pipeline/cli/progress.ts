@@ -38,7 +38,7 @@ export function progressSink(stream: NodeJS.WriteStream = process.stderr): { sin
     };
   }
   const multi = new cliProgress.MultiBar(
-    { stream, format: ' {stage} [{bar}] {value}/{total} | ETA {eta_formatted}', hideCursor: true, clearOnComplete: true, stopOnComplete: false },
+    { stream, format: ' {stage} [{bar}] {value}/{total} | ETA {eta_formatted}', hideCursor: true, clearOnComplete: false, stopOnComplete: false },
     cliProgress.Presets.shades_classic,
   );
   const bars = new Map<string, cliProgress.SingleBar>();
@@ -56,6 +56,8 @@ export function progressSink(stream: NodeJS.WriteStream = process.stderr): { sin
       }
     },
     stop() {
+      // MultiBar.log() buffers lines until the next redraw; force one so the last results print.
+      multi.update();
       multi.stop();
     },
   };
