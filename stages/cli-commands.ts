@@ -2,7 +2,11 @@
  * The benchmark's own `cdp` subcommands: tools a researcher uses without running the DAG.
  *   cdp ingest <file.pdf>      the Markdown of any PDF, as the guidelines stage would produce it
  *   cdp pathway-metrics        DTW/OT/LNDS for consistency matrices given as JSONL on stdin
+ *   cdp notebooks              the Observable notebooks in notebooks/ built into reports/site/
+ *   cdp serve [--port N]       a preview of reports/site/ on 127.0.0.1
  */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Command } from 'commander';
 import type { RegisterCommand } from '../pipeline/cli/extensions.ts';
 // The commands' modules are imported when a command runs: every `cdp` invocation registers
@@ -32,4 +36,34 @@ const pathwayMetrics: RegisterCommand = (program: Command) => {
     });
 };
 
-export const cliCommands: RegisterCommand[] = [ingest, pathwayMetrics];
+const notebooks: RegisterCommand = (program: Command, project) => {
+  program
+    .command('notebooks')
+    .description('build the notebooks in notebooks/ over the warehouse into a static site (default reports/site/)')
+    .option('--out <dir>', 'output folder (emptied first)')
+    .action(async (o: { out?: string }) => {
+      const p = await project();
+      const { buildNotebookSite } = await import('../notebooks/build-site.ts');
+      const site = await buildNotebookSite({ root: p.ws.root, warehouse: p.ws.warehouse, outDir: o.out, log: (l) => process.stderr.write(l + '\n') });
+      process.stdout.write(`${site.pages.map((f) => join(site.outDir, f)).join('\n')}\npreview: npx cdp serve\n`);
+    });
+};
+
+const serve: RegisterCommand = (program: Command, project) => {
+  program
+    .command('serve')
+    .description('preview the built notebooks (reports/site/) on 127.0.0.1')
+    .option('--port <n>', 'port (0 picks a free one)', '3000')
+    .option('--dir <dir>', 'folder to serve (default reports/site)')
+    .action(async (o: { port: string; dir?: string }) => {
+      const port = Number(o.port);
+      if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be an integer 0–65535, got "${o.port}"`);
+      const dir = o.dir ?? join((await project()).ws.root, 'reports', 'site');
+      if (!existsSync(join(dir, 'index.html'))) throw new Error(`no site in ${dir}; run \`cdp notebooks\` first`);
+      const { serveSite } = await import('../notebooks/serve-site.ts');
+      const { url } = await serveSite(dir, port);
+      process.stdout.write(`serving ${dir} at ${url} (Ctrl-C stops)\n`);
+    });
+};
+
+export const cliCommands: RegisterCommand[] = [ingest, pathwayMetrics, notebooks, serve];

@@ -1,0 +1,109 @@
+// Small DOM helpers for the notebooks. Observable Inputs and htl load from a CDN in Notebook Kit,
+// and these pages must work offline, so filters and tables are plain elements built here.
+
+/** Distinct non-null values of a column, sorted (numbers numerically). */
+export function unique(rows, column) {
+  const values = [...new Set(rows.map((r) => r[column]).filter((v) => v !== null && v !== undefined))];
+  return values.sort((a, b) => (typeof a === 'number' && typeof b === 'number' ? a - b : String(a).localeCompare(String(b))));
+}
+
+/**
+ * A labelled <select> usable with view(): its value is the chosen option, or null for "all".
+ * The select's own input event bubbles to the label, which is what view() listens to.
+ */
+export function select(name, options, { all = true, value } = {}) {
+  const label = document.createElement('label');
+  label.className = 'cdp-filter';
+  label.dataset.name = name;
+  label.append(`${name} `);
+  const sel = document.createElement('select');
+  sel.name = name;
+  if (all) sel.append(new Option('(all)', ''));
+  for (const o of options) sel.append(new Option(String(o), String(o)));
+  if (value !== undefined && options.map(String).includes(String(value))) sel.value = String(value);
+  const current = () => {
+    if (sel.value === '') return null;
+    const i = options.findIndex((o) => String(o) === sel.value);
+    return i >= 0 ? options[i] : sel.value;
+  };
+  label.value = current();
+  sel.addEventListener('input', () => { label.value = current(); });
+  sel.addEventListener('change', () => {
+    // Some drivers only fire change: keep view() informed either way.
+    if (label.value !== current()) { label.value = current(); label.dispatchEvent(new Event('input', { bubbles: true })); }
+  });
+  label.append(sel);
+  return label;
+}
+
+/** Rows whose columns equal the given filter values (null = no constraint). */
+export function where(rows, filters) {
+  const active = Object.entries(filters).filter(([, v]) => v !== null && v !== undefined);
+  return rows.filter((r) => active.every(([k, v]) => r[k] === v));
+}
+
+export function fmt(v, digits = 3) {
+  if (v === null || v === undefined) return '—';
+  if (typeof v === 'number') return Number.isInteger(v) ? String(v) : v.toFixed(digits);
+  if (typeof v === 'boolean') return v ? 'yes' : 'no';
+  if (typeof v === 'object') return JSON.stringify(v);
+  return String(v);
+}
+
+/** A table of rows with a caption counting them; data-name lets readers (and tests) find it. */
+export function table(rows, columns, { name, caption } = {}) {
+  const wrap = document.createElement('div');
+  wrap.className = 'cdp-table-wrap';
+  const t = document.createElement('table');
+  t.className = 'cdp-table';
+  if (name) t.dataset.name = name;
+  const cap = t.createCaption();
+  cap.textContent = `${caption ? caption + ': ' : ''}${rows.length} row${rows.length === 1 ? '' : 's'}`;
+  const head = t.createTHead().insertRow();
+  for (const c of columns) {
+    const th = document.createElement('th');
+    th.textContent = typeof c === 'string' ? c : c.label;
+    head.append(th);
+  }
+  const body = t.createTBody();
+  for (const r of rows) {
+    const tr = body.insertRow();
+    if (r.simulated === true) tr.className = 'simulated';
+    for (const c of columns) {
+      const v = typeof c === 'string' ? r[c] : c.value(r);
+      tr.insertCell().textContent = typeof c === 'string' ? fmt(v) : String(v ?? '—');
+    }
+  }
+  wrap.append(t);
+  return wrap;
+}
+
+/** The notice every view of simulated agents carries. */
+export function simulatedNote(rows) {
+  const n = rows.filter((r) => r.simulated === true).length;
+  const p = document.createElement('p');
+  p.className = 'cdp-simulated-note';
+  p.textContent = n
+    ? `${n} of ${rows.length} rows shown come from simulated agents (offline stand-ins, not LLM results); their model names say "simulated".`
+    : 'No simulated rows shown.';
+  return p;
+}
+
+export const style = `
+.cdp-table { border-collapse: collapse; font-size: 13px; margin: 0.5em 0; }
+.cdp-table caption { text-align: left; font-weight: 600; padding-bottom: 0.3em; }
+.cdp-table th, .cdp-table td { border-bottom: 1px solid #ddd; padding: 2px 8px; text-align: left; vertical-align: top; }
+.cdp-table tr.simulated td:first-child::before { content: "simulated · "; color: #a33; font-size: 11px; }
+.cdp-filter { display: inline-block; margin: 0 1em 0.5em 0; font: 13px sans-serif; }
+.cdp-simulated-note { color: #a33; font: 13px sans-serif; }
+.cdp-side-by-side { display: grid; grid-template-columns: 1fr 1fr; gap: 1em; }
+`;
+
+/** Adds the helpers' stylesheet once. */
+export function installStyle() {
+  if (document.getElementById('cdp-style')) return;
+  const s = document.createElement('style');
+  s.id = 'cdp-style';
+  s.textContent = style;
+  document.head.append(s);
+}
