@@ -1,19 +1,11 @@
-import { test, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createLlmClient } from './client.ts';
 import { startFakeOpenAIServer } from './testing/fake-openai-server.ts';
 import type { ModelSpec } from './types.ts';
-
-const made: string[] = [];
-function tempDir(prefix: string): string {
-  const d = mkdtempSync(join(tmpdir(), prefix));
-  made.push(d);
-  return d;
-}
-after(() => made.forEach((d) => rmSync(d, { recursive: true, force: true })));
+import { tempDir } from '../testing/temp-dir.ts';
 
 const spec = (url: string, batch: boolean): ModelSpec => ({
   name: 'builder',

@@ -1,20 +1,12 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { llmCallsRelation } from './call-log.ts';
 import { serializeRecord } from './call-store.ts';
 import { sha256Hex } from './request-key.ts';
-
-const made: string[] = [];
-function tempDir(prefix: string): string {
-  const d = mkdtempSync(join(tmpdir(), prefix));
-  made.push(d);
-  return d;
-}
-after(() => made.forEach((d) => rmSync(d, { recursive: true, force: true })));
+import { tempDir } from '../testing/temp-dir.ts';
 
 test('llm_calls reads the log with DuckDB alone, skipping a line torn mid-write; null before any call', async () => {
   const dir = tempDir("llm-log-it's-");

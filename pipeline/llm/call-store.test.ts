@@ -1,18 +1,10 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { CallStore, serializeRecord, type CallRecord } from './call-store.ts';
 import { sha256Hex } from './request-key.ts';
-
-const made: string[] = [];
-function tempDir(prefix: string): string {
-  const d = mkdtempSync(join(tmpdir(), prefix));
-  made.push(d);
-  return d;
-}
-after(() => made.forEach((d) => rmSync(d, { recursive: true, force: true })));
+import { tempDir } from '../testing/temp-dir.ts';
 
 const rec = (i: number, over: Partial<CallRecord> = {}): CallRecord => ({
   key: sha256Hex(`k${i}`),

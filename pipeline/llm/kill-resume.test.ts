@@ -1,20 +1,12 @@
-import { test, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startFakeOpenAIServer } from './testing/fake-openai-server.ts';
 import { CallStore } from './call-store.ts';
-
-const made: string[] = [];
-function tempDir(prefix: string): string {
-  const d = mkdtempSync(join(tmpdir(), prefix));
-  made.push(d);
-  return d;
-}
-after(() => made.forEach((d) => rmSync(d, { recursive: true, force: true })));
+import { tempDir } from '../testing/temp-dir.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const burst = join(here, 'testing', 'call-burst.ts');
