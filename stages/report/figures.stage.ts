@@ -1,0 +1,45 @@
+/**
+ * Stage `report_figures`: Figures 1(c), 4, 5 and the deviation profile as SVG and PNG under
+ * `<outDir>/figures/`. Params: outDir (default "reports"), judges (the run's judge order),
+ * pngFontFiles (font files for the PNG text, relative to the project root; default none: the
+ * PNG then has no text, see render-figure.ts).
+ */
+import { resolve } from 'node:path';
+import { tableStage, type Row } from '../../pipeline/stage.ts';
+import type { FigureSpec } from './figure-spec.ts';
+import { deviationFigure, figure1c, figure4, figure5 } from './figures.ts';
+import { renderPng, renderSvg } from './render-figure.ts';
+import { REPORT_FILE_COLUMNS, resolveOutDir, writeReportFiles, type ReportFile } from './report-files.ts';
+import { summaryRows } from './summary-rows.ts';
+import type { ReportParams } from './tables.stage.ts';
+
+export interface FigureParams extends ReportParams {
+  pngFontFiles?: string[];
+}
+
+export function paperFigures(inputs: Record<string, Row[]>, judges: readonly string[] = []): FigureSpec[] {
+  return [
+    figure1c(summaryRows(inputs.model_summary ?? []), judges),
+    figure4(inputs.threshold_analysis ?? [], judges),
+    figure5(inputs.cdps ?? [], inputs.cdp_length_stats ?? []),
+    deviationFigure(inputs.deviation_profile ?? []),
+  ];
+}
+
+export function figureFiles(specs: readonly FigureSpec[], fontFiles: readonly string[] = []): ReportFile[] {
+  return specs.flatMap((s) => {
+    const svg = renderSvg(s);
+    return [
+      { path: `figures/${s.name}.svg`, kind: 'figure', title: s.title, content: svg },
+      { path: `figures/${s.name}.png`, kind: 'figure-png', title: s.title, content: renderPng(svg, fontFiles) },
+    ];
+  });
+}
+
+export default tableStage<FigureParams>({
+  columns: REPORT_FILE_COLUMNS,
+  run(inputs, ctx) {
+    const fonts = (ctx.params.pngFontFiles ?? []).map((f) => resolve(ctx.root, f));
+    return writeReportFiles(ctx.root, resolveOutDir(ctx.root, ctx.params.outDir), figureFiles(paperFigures(inputs, ctx.params.judges ?? []), fonts));
+  },
+});

@@ -1,0 +1,105 @@
+/**
+ * The paper's tables from the run's tables, as ReportTable data (pure): Table 1 (main results),
+ * Table 2 (correlations), Table 4 (CDP length statistics) and Tables 5–7 (one pathway metric ×
+ * judges with the case-bootstrap CI and the cluster-bootstrap CI). Percentages with 2 decimals.
+ */
+import type { Row } from '../../pipeline/stage.ts';
+import { count2, fixed2, pct, pctCi, pctWithCi } from './format.ts';
+import { defaultJudge, orderJudges } from './judges.ts';
+import type { ReportTable } from './report-table.ts';
+import { cellKey, indexSummary, orderModels, type SummaryRow } from './summary-rows.ts';
+
+export const SETTINGS = ['single', 'multi'] as const;
+export const SETTING_LABEL: Record<string, string> = { single: 'single-turn', multi: 'multi-turn' };
+
+const simulatedNote = (simulated: boolean) => (simulated ? ' — simulated agents, not LLM results' : '');
+
+export const METRIC_TABLES = [
+  { metric: 'dtw_pcc', table: 5, name: 'table5_dtw_pcc_ci', label: 'DTW-PCC (%) ↓' },
+  { metric: 'ot_pcc', table: 6, name: 'table6_ot_pcc_ci', label: 'OT-PCC (%) ↓' },
+  { metric: 'lnds_pcs', table: 7, name: 'table7_lnds_pcs_ci', label: 'LNDS-PCS (%) ↑' },
+] as const;
+
+/** Table 1 columns: [header, setting, metric]; PCC is DTW-PCC as in the paper. */
+export const TABLE1_COLUMNS = [
+  ['Single PCC (%) ↓', 'single', 'dtw_pcc'],
+  ['Single Acc (%) ↑', 'single', 'acc'],
+  ['Multi PCC (%) ↓', 'multi', 'dtw_pcc'],
+  ['Multi Acc (%) ↑', 'multi', 'acc'],
+  ['Multi SR (%) ↑', 'multi', 'sr'],
+] as const;
+
+export function table1(summary: readonly SummaryRow[], judges: readonly string[] = []): ReportTable & { judge: string | null } {
+  const judge = defaultJudge(summary.flatMap((r) => (r.judge === null ? [] : [r.judge])), judges);
+  const at = indexSummary(summary);
+  const anySim = summary.some((r) => r.simulated);
+  const rows = orderModels(summary).map((model) => [
+    model,
+    ...TABLE1_COLUMNS.map(([, setting, metric]) => pct(at.get(cellKey(setting, metric === 'sr' ? null : judge, metric, model))?.mean)),
+  ]);
+  return {
+    name: 'table1_main_results',
+    title: `Table 1: main results (judge: ${judge ?? 'none'})${simulatedNote(anySim)}`,
+    caption: `Per model, the mean over test cases. PCC is the DTW-based pathway consistency cost (lower is better), Acc the outcome accuracy and SR the multi-turn success rate (higher is better). PCC and Acc are judged by ${judge ?? 'no judge'}; SR needs no judge. "—": not run.`,
+    columns: ['Model', ...TABLE1_COLUMNS.map(([h]) => h)],
+    rows,
+    judge,
+  };
+}
+
+/** Tables 5–7: rows (setting, model); per judge its mean with the case CI, then the cluster CI. */
+export function metricCiTable(summary: readonly SummaryRow[], metric: string, judges: readonly string[] = []): ReportTable {
+  const spec = METRIC_TABLES.find((t) => t.metric === metric);
+  if (!spec) throw new RangeError(`metricCiTable: metric "${metric}" is none of ${METRIC_TABLES.map((t) => t.metric).join(', ')}`);
+  const mine = summary.filter((r) => r.metric === metric);
+  const js = orderJudges(mine.flatMap((r) => (r.judge === null ? [] : [r.judge])), judges);
+  const at = indexSummary(mine);
+  const anySim = mine.some((r) => r.simulated);
+  const models = orderModels(mine);
+  const rows: string[][] = [];
+  for (const setting of SETTINGS) {
+    for (const model of models) {
+      const cells = js.map((j) => at.get(cellKey(setting, j, metric, model)));
+      if (cells.every((c) => c === undefined)) continue;
+      rows.push([SETTING_LABEL[setting]!, model, ...cells.flatMap((c) => [pctWithCi(c?.mean, c?.ci_low, c?.ci_high), pctCi(c?.cluster_ci_low, c?.cluster_ci_high)])]);
+    }
+  }
+  return {
+    name: spec.name,
+    title: `Table ${spec.table}: ${spec.label} with 95% bootstrap CIs${simulatedNote(anySim)}`,
+    caption: 'Each entry: mean (95% percentile-bootstrap CI over cases), then the 95% cluster-bootstrap CI over guidelines ("—" when the cases come from a single guideline).',
+    columns: ['Setting', 'Model', ...js.flatMap((j) => [j, `${j} cluster CI`])],
+    rows,
+  };
+}
+
+/** Table 2: the correlations stage's rows as printed (2 decimals), in the stage's order. */
+export function table2(correlations: readonly Row[], simulated: boolean): ReportTable {
+  return {
+    name: 'table2_correlations',
+    title: `Table 2: correlations between judges and between metrics${simulatedNote(simulated)}`,
+    caption: 'Instance-level Pearson r, Spearman ρ and Kendall τ-b per pair; Kendall\'s W once per group of three (LNDS-PCS negated so that all agree in direction). Setting "all" pools both settings.',
+    columns: ['Setting', 'Fixed', 'Pair', 'Pearson r', 'Spearman ρ', 'Kendall τ', "Kendall's W", 'n'],
+    rows: correlations.map((r) => [
+      String(r.setting), String(r.fixed), String(r.pair),
+      fixed2(r.pearson_r as number | null), fixed2(r.spearman_rho as number | null), fixed2(r.kendall_tau as number | null),
+      r.kendall_w == null ? '' : fixed2(r.kendall_w as number), String(r.n),
+    ]),
+  };
+}
+
+const LENGTH_SPLITS = ['full', 'test', 'non-test'];
+
+/** Table 4: statistic × split (full, test, non-test), in the stage's statistic order. */
+export function table4(stats: readonly Row[]): ReportTable {
+  const statistics = [...new Set(stats.map((r) => String(r.statistic)))];
+  const splits = [...LENGTH_SPLITS.filter((s) => stats.some((r) => r.split === s)), ...[...new Set(stats.map((r) => String(r.split)))].filter((s) => !LENGTH_SPLITS.includes(s)).sort()];
+  const at = new Map(stats.map((r) => [`${r.statistic}\0${r.split}`, r.value as number | null]));
+  return {
+    name: 'table4_cdp_length_stats',
+    title: 'Table 4: CDP length statistics',
+    caption: 'Length = number of decision steps of a reference CDP.',
+    columns: ['Statistic', ...splits],
+    rows: statistics.map((s) => [s, ...splits.map((sp) => count2(at.get(`${s}\0${sp}`)))]),
+  };
+}

@@ -1,0 +1,67 @@
+/**
+ * The side effect of the report stages: files written under the output directory. Each write
+ * is atomic (temporary file, fsync, rename) and skipped when the file already holds the same
+ * bytes, so a rerun leaves modification times alone. The returned rows (relative path, sha256,
+ * size) are the stage's output, which is how the runner tracks the files.
+ */
+import { createHash } from 'node:crypto';
+import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+
+export interface ReportFile {
+  /** Path relative to the output directory, with "/" separators. */
+  path: string;
+  kind: string;
+  title: string;
+  content: string | Uint8Array;
+}
+
+export const REPORT_FILE_COLUMNS = { file: 'VARCHAR', kind: 'VARCHAR', title: 'VARCHAR', sha256: 'VARCHAR', bytes: 'INTEGER' } as const;
+
+export interface WrittenFile {
+  /** Path relative to the project root, with "/" separators. */
+  file: string;
+  kind: string;
+  title: string;
+  sha256: string;
+  bytes: number;
+  [k: string]: unknown;
+}
+
+export const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
+
+/** The output directory param resolved against the project root. */
+export function resolveOutDir(root: string, outDir: string | undefined): string {
+  return resolve(root, outDir ?? 'reports');
+}
+
+export function writeIfChanged(absPath: string, bytes: Uint8Array): boolean {
+  try {
+    const old = readFileSync(absPath);
+    if (old.length === bytes.length && old.equals(bytes)) return false;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+  }
+  mkdirSync(dirname(absPath), { recursive: true });
+  const tmp = `${absPath}.tmp-${process.pid}`;
+  const fd = openSync(tmp, 'w');
+  try {
+    writeSync(fd, bytes);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(tmp, absPath);
+  return true;
+}
+
+/** Writes the files under `outAbs` and returns one row per file, in the given order. */
+export function writeReportFiles(root: string, outAbs: string, files: readonly ReportFile[]): WrittenFile[] {
+  return files.map((f) => {
+    if (isAbsolute(f.path) || f.path.split('/').includes('..')) throw new RangeError(`report file "${f.path}" must be a relative path inside the output directory`);
+    const abs = join(outAbs, ...f.path.split('/'));
+    const bytes = typeof f.content === 'string' ? Buffer.from(f.content, 'utf8') : Buffer.from(f.content);
+    writeIfChanged(abs, bytes);
+    return { file: relative(root, abs).split(sep).join('/'), kind: f.kind, title: f.title, sha256: sha256(bytes), bytes: bytes.length };
+  });
+}

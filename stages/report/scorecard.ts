@@ -1,0 +1,107 @@
+/**
+ * The reproduction scorecard: every published cell of Tables 1 and 5–7 beside this run's value
+ * for the same (setting, judge, metric, model), matched by name. Arithmetic is on the printed
+ * 2-decimal percentages (integer hundredths), so the difference is exactly what a reader gets
+ * subtracting the two printed numbers, and "inside CI" compares the published value with the
+ * run's CI as printed (bounds inclusive). A run on simulated agents makes no claim: its
+ * comparison columns say "n/a (simulated)".
+ */
+import { hundredthsText, pct, pctCi, pctHundredths } from './format.ts';
+import type { PublishedCell } from './published.ts';
+import { cellKey, indexSummary, type SummaryRow } from './summary-rows.ts';
+import type { ReportTable } from './report-table.ts';
+
+export const NOT_RUN = 'not run';
+export const NA_SIMULATED = 'n/a (simulated)';
+
+export interface ScorecardRow {
+  table: string;
+  metric: string;
+  setting: string;
+  model: string;
+  judge: string;
+  published: string;
+  published_ci: string;
+  run: string;
+  run_ci: string;
+  /** run − published, percentage points. */
+  difference: string;
+  /** Whether the published value lies inside the run's case-bootstrap CI: yes / no. */
+  inside_ci: string;
+  /** The same against the cluster-bootstrap CI (guidelines). */
+  inside_cluster_ci: string;
+}
+
+/** Difference in hundredths of a percentage point: round(run) − published. */
+export function differenceHundredths(runFraction: number, publishedPct: number): number {
+  return pctHundredths(runFraction) - Math.round(publishedPct * 100);
+}
+
+/** yes/no: published (percent) within [low, high] (fractions, compared as printed); "—" when the CI is undefined. */
+export function insideCi(publishedPct: number, low: number | null, high: number | null): string {
+  if (low == null || high == null || !Number.isFinite(low) || !Number.isFinite(high)) return '—';
+  const p = Math.round(publishedPct * 100);
+  return pctHundredths(low) <= p && p <= pctHundredths(high) ? 'yes' : 'no';
+}
+
+const pubText = (x: number) => hundredthsText(Math.round(x * 100));
+
+export function scorecard(published: readonly PublishedCell[], summary: readonly SummaryRow[], opts: { simulated: boolean }): ScorecardRow[] {
+  const at = indexSummary(summary);
+  return published.map((p) => {
+    const base = {
+      table: p.table, metric: p.metric, setting: p.setting, model: p.model, judge: p.judge ?? '',
+      published: pubText(p.value), published_ci: p.ciLow === null || p.ciHigh === null ? '' : `(${pubText(p.ciLow)}–${pubText(p.ciHigh)})`,
+    };
+    const r = at.get(cellKey(p.setting, p.judge, p.metric, p.model));
+    if (opts.simulated) {
+      return { ...base, run: r ? pct(r.mean) : NOT_RUN, run_ci: r ? pctCi(r.ci_low, r.ci_high) : '', difference: NA_SIMULATED, inside_ci: NA_SIMULATED, inside_cluster_ci: NA_SIMULATED };
+    }
+    if (!r || !Number.isFinite(r.mean)) return { ...base, run: NOT_RUN, run_ci: '', difference: NOT_RUN, inside_ci: NOT_RUN, inside_cluster_ci: NOT_RUN };
+    return {
+      ...base,
+      run: pct(r.mean), run_ci: pctCi(r.ci_low, r.ci_high),
+      difference: hundredthsText(differenceHundredths(r.mean, p.value)),
+      inside_ci: insideCi(p.value, r.ci_low, r.ci_high),
+      inside_cluster_ci: insideCi(p.value, r.cluster_ci_low, r.cluster_ci_high),
+    };
+  });
+}
+
+export const SCORECARD_COLUMNS: (keyof ScorecardRow)[] = ['table', 'metric', 'setting', 'model', 'judge', 'published', 'published_ci', 'run', 'run_ci', 'difference', 'inside_ci', 'inside_cluster_ci'];
+
+export interface ScorecardTally {
+  cells: number;
+  run: number;
+  notRun: number;
+  insideCi: number;
+  outsideCi: number;
+}
+
+export function tally(rows: readonly ScorecardRow[]): ScorecardTally {
+  const run = rows.filter((r) => r.run !== NOT_RUN);
+  return { cells: rows.length, run: run.length, notRun: rows.length - run.length, insideCi: rows.filter((r) => r.inside_ci === 'yes').length, outsideCi: rows.filter((r) => r.inside_ci === 'no').length };
+}
+
+/** The scorecard as a report table (CSV) and its Markdown page with the verdict on top. */
+export function scorecardTable(rows: readonly ScorecardRow[]): ReportTable {
+  return { name: 'scorecard', title: 'Reproduction scorecard', caption: '', columns: SCORECARD_COLUMNS, rows: rows.map((r) => SCORECARD_COLUMNS.map((c) => r[c])) };
+}
+
+export function scorecardHeader(rows: readonly ScorecardRow[], opts: { simulated: boolean; profile: string }): string {
+  const t = tally(rows);
+  const lines = [`Produced by: ${opts.profile}.`, ''];
+  if (opts.simulated) {
+    lines.push(
+      '**This run used simulated agents only. It reproduces nothing and makes no claim about the paper\'s numbers:** the simulated agents are offline stand-ins, their names match no model of the paper, and every comparison column says "n/a (simulated)".',
+      '',
+    );
+  }
+  lines.push(
+    `Cells: ${t.cells} published (Tables 1, 5, 6 and 7); ${t.run} present in this run, ${t.notRun} not run.` +
+      (opts.simulated ? '' : ` Published value inside the run's 95% case-bootstrap CI: ${t.insideCi}; outside: ${t.outsideCi}.`),
+    '',
+    'Models and judges are matched by name (the paper roster, stages/models/paper-roster.ts; judges gpt-5.4-mini, qwen3-8b, bertscore; Table 1 uses gpt-5.4-mini). Difference = run − published in percentage points, both as printed with 2 decimals; "inside CI" compares the published value with the run\'s CI as printed, bounds included; the cluster CI is over guidelines ("—" when undefined).',
+  );
+  return lines.join('\n');
+}

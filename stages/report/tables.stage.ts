@@ -1,0 +1,42 @@
+/**
+ * Stage `report_tables`: the paper's Tables 1, 2, 4 and 5–7 from this run, as Markdown and CSV
+ * under `<outDir>/tables/` (param outDir, default "reports", relative to the project root).
+ * Its rows are the files written with their sha256. Param `judges`: the run's judge order
+ * (evaluationJudges(roster)); the default judge of Table 1 is the first LLM judge in it.
+ */
+import { tableStage } from '../../pipeline/stage.ts';
+import { METRIC_TABLES, table1, table2, table4, metricCiTable } from './paper-tables.ts';
+import { REPORT_FILE_COLUMNS, resolveOutDir, writeReportFiles, type ReportFile } from './report-files.ts';
+import { tableCsv, tableMarkdown, type ReportTable } from './report-table.ts';
+import { summaryRows } from './summary-rows.ts';
+import type { Row } from '../../pipeline/stage.ts';
+
+export interface ReportParams {
+  outDir?: string;
+  judges?: string[];
+}
+
+export function paperTables(inputs: Record<string, Row[]>, judges: readonly string[] = []): ReportTable[] {
+  const summary = summaryRows(inputs.model_summary ?? []);
+  const anySim = summary.some((r) => r.simulated);
+  return [
+    table1(summary, judges),
+    table2(inputs.correlations ?? [], anySim),
+    table4(inputs.cdp_length_stats ?? []),
+    ...METRIC_TABLES.map((t) => metricCiTable(summary, t.metric, judges)),
+  ];
+}
+
+export function tableFiles(tables: readonly ReportTable[]): ReportFile[] {
+  return tables.flatMap((t) => [
+    { path: `tables/${t.name}.md`, kind: 'table', title: t.title, content: tableMarkdown(t) },
+    { path: `tables/${t.name}.csv`, kind: 'table-csv', title: t.title, content: tableCsv(t) },
+  ]);
+}
+
+export default tableStage<ReportParams>({
+  columns: REPORT_FILE_COLUMNS,
+  run(inputs, ctx) {
+    return writeReportFiles(ctx.root, resolveOutDir(ctx.root, ctx.params.outDir), tableFiles(paperTables(inputs, ctx.params.judges ?? [])));
+  },
+});
