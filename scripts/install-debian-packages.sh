@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Debian packages the tests need: tesseract (OCR of image-only PDF pages, English and Chinese).
+# Debian packages the tests need: tesseract (OCR of image-only PDF pages, English and Chinese)
+# and chromium (the notebooks' browser test drives it through playwright-core; no browser download).
 # Installs only what is missing; uses sudo when not root.
 set -euo pipefail
-packages=(tesseract-ocr tesseract-ocr-eng tesseract-ocr-chi-sim)
+packages=(tesseract-ocr tesseract-ocr-eng tesseract-ocr-chi-sim chromium)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

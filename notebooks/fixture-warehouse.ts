@@ -1,0 +1,129 @@
+/**
+ * A small warehouse for the notebooks' tests: tables with the columns and DuckDB types of the
+ * real stage views (model_summary, pathway_metrics, predicted_pathways, step_scores,
+ * dialogues_multi) and a handful of hand-written rows, so a test needs no pipeline run
+ * (running the sample DAG takes about a minute of PDF ingestion).
+ *
+ * Cases: two CDPs (cdp-a: guideline g1, English, 3 steps; cdp-b: guideline g2, Chinese, 2 steps),
+ * two models (simulated-oracle, simulated; gpt-test, not simulated), both settings, two judges
+ * (judge-llm, simulated-tfidf), plus one failed judging (simulated-char-ngram on cdp-b, single,
+ * gpt-test). DTW PCC is 0.1 for every simulated-oracle row and 0.5 for every gpt-test row.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+/** The stage module declaring each table: the fixture takes its columns from there, so it cannot drift. */
+export const FIXTURE_TABLE_MODULES: Record<string, string> = {
+  model_summary: 'stages/evaluate/model-summary.stage.ts',
+  pathway_metrics: 'stages/evaluate/pathway-metrics.stage.ts',
+  step_scores: 'stages/evaluate/step-scores.stage.ts',
+  predicted_pathways: 'stages/evaluate/predicted-pathways.stage.ts',
+  dialogues_multi: 'stages/tasks/dialogues-multi.stage.ts',
+};
+
+/** A table's columns as the warehouse has them: the declared ones, plus `error` for row-mapped stages. */
+export async function tableColumns(root: string, table: string): Promise<Record<string, string>> {
+  const mod = (await import(pathToFileURL(join(root, FIXTURE_TABLE_MODULES[table])).href)) as { default: { kind: string; columns: Record<string, string> } };
+  const { kind, columns } = mod.default;
+  return kind === 'row' ? { ...columns, error: 'VARCHAR' } : { ...columns };
+}
+
+type Row = Record<string, unknown>;
+
+const CASES = [
+  { cdp_id: 'cdp-a', guideline_id: 'g1', language: 'en', reference: ['Fever above 38 C?', 'Cough for more than 3 weeks?', 'Chest X-ray shows cavities?'], conclusion: 'Suspected tuberculosis: sputum testing.' },
+  { cdp_id: 'cdp-b', guideline_id: 'g2', language: 'zh', reference: ['是否头痛？', '是否伴有呕吐？'], conclusion: '考虑偏头痛。' },
+];
+const MODELS = [
+  { model: 'simulated-oracle', simulated: true, dtw: 0.1 },
+  { model: 'gpt-test', simulated: false, dtw: 0.5 },
+];
+const SETTINGS = ['single', 'multi'];
+const JUDGES = [
+  { judge: 'judge-llm', kind: 'llm' },
+  { judge: 'simulated-tfidf', kind: 'similarity' },
+];
+
+/** The oracle predicts the reference; gpt-test leaves out the middle step. */
+function candidateOf(model: string, reference: string[]): string[] {
+  return model === 'simulated-oracle' ? reference : [reference[0], reference[reference.length - 1]];
+}
+
+function matrix(m: number, n: number, model: string): number[][] {
+  return Array.from({ length: m }, (_, i) => Array.from({ length: n }, (_, j) => {
+    if (model === 'simulated-oracle') return i === j ? 1 : 0.25;
+    return (i === 0 && j === 0) || (i === m - 1 && j === n - 1) ? 0.9 : 0.2;
+  }));
+}
+
+/** The DTW path drawn on the heatmap: the oracle's diagonal, or gpt-test's path through the skipped step. */
+function pathOf(m: number, n: number, model: string): number[][] {
+  if (model === 'simulated-oracle') return Array.from({ length: m }, (_, i) => [i, i]);
+  return m === 3 ? [[0, 0], [1, 1], [2, 1]] : [[0, 0], [1, 1]];
+}
+
+export function fixtureRows(): Record<string, Row[]> {
+  const tables: Record<string, Row[]> = { model_summary: [], pathway_metrics: [], step_scores: [], predicted_pathways: [], dialogues_multi: [] };
+  for (const setting of SETTINGS) {
+    for (const { model, simulated, dtw } of MODELS) {
+      for (const c of CASES) {
+        const candidate = candidateOf(model, c.reference);
+        const m = c.reference.length;
+        const n = candidate.length;
+        const shared = { setting, model, cdp_id: c.cdp_id, guideline_id: c.guideline_id, language: c.language, simulated };
+        tables.predicted_pathways.push({ ...shared, reference: c.reference, candidate, reference_conclusion: c.conclusion, candidate_outcome: c.conclusion, success: true, usable: true, reason: null });
+        for (const { judge, kind } of JUDGES) {
+          tables.step_scores.push({ ...shared, judge, judge_kind: kind, C: matrix(m, n, model), m, n, runs_ok: 5, runs_failed: 0, blocks: 1, calls: 5, problems: [], error: null });
+          tables.pathway_metrics.push({ ...shared, judge, judge_kind: kind, m, n, dtw_pcc: dtw, ot_pcc: dtw + 0.05, lnds_pcs: 1 - dtw, dtw_path: pathOf(m, n, model), gamma: 0.2, beta: 0.1, gamma_calibrated: true, error: null });
+        }
+      }
+      for (const { judge } of JUDGES) {
+        for (const metric of ['dtw_pcc', 'ot_pcc', 'lnds_pcs', 'acc']) {
+          tables.model_summary.push({ setting, judge, metric, model, simulated, mean: metric === 'dtw_pcc' ? dtw : 0.5, ci_low: 0.4, ci_high: 0.6, n: 2, cluster_ci_low: null, cluster_ci_high: null, clusters: 2 });
+        }
+      }
+      if (setting === 'multi') tables.model_summary.push({ setting, judge: null, metric: 'sr', model, simulated, mean: 1, ci_low: 1, ci_high: 1, n: 2, cluster_ci_low: null, cluster_ci_high: null, clusters: 2 });
+    }
+  }
+  const failed = { setting: 'single', model: 'gpt-test', cdp_id: 'cdp-b', guideline_id: 'g2', language: 'zh', simulated: false, judge: 'simulated-char-ngram', judge_kind: 'similarity', m: 2, n: 2 };
+  tables.step_scores.push({ ...failed, C: null, runs_ok: 1, runs_failed: 4, blocks: 1, calls: 5, problems: ['too few runs'], error: 'only 1 of 5 judge runs usable' });
+  tables.pathway_metrics.push({ ...failed, dtw_pcc: null, ot_pcc: null, lnds_pcs: null, dtw_path: null, gamma: null, beta: null, gamma_calibrated: null, error: 'upstream step_scores failed' });
+  for (const { model, simulated } of MODELS) {
+    for (const c of CASES) {
+      const turns = c.reference.flatMap((q, k) => [{ role: 'doctor', text: q, parsed: 'question' }, { role: 'patient', text: k % 2 ? 'No' : 'Yes', parsed: null }]);
+      turns.push({ role: 'doctor', text: `Final Conclusion: ${c.conclusion}`, parsed: 'conclusion' });
+      tables.dialogues_multi.push({ model, cdp_id: c.cdp_id, guideline_id: c.guideline_id, language: c.language, turns, questions: c.reference, outcome: c.conclusion, success: true, end_reason: 'conclusion', goal: c.conclusion, patient: 'simulated-patient', simulated, error: null });
+    }
+  }
+  return tables;
+}
+
+/**
+ * Writes the fixture tables into a new DuckDB file at `path`, typed by the stage modules under
+ * `root`; `dir` receives the JSON the tables are loaded from. Returns each table's row count.
+ */
+export async function writeFixtureWarehouse(root: string, path: string, dir: string): Promise<Record<string, number>> {
+  mkdirSync(dir, { recursive: true });
+  const { DuckDBInstance } = await import('@duckdb/node-api');
+  const db = await DuckDBInstance.create(path);
+  const con = await db.connect();
+  const counts: Record<string, number> = {};
+  try {
+    for (const [name, rows] of Object.entries(fixtureRows())) {
+      const file = join(dir, `${name}.json`);
+      writeFileSync(file, JSON.stringify(rows));
+      const declared = await tableColumns(root, name);
+      const unknown = Object.keys(rows[0]).filter((c) => !(c in declared));
+      if (unknown.length) throw new Error(`fixture table ${name}: columns ${unknown.join(', ')} are not declared by ${FIXTURE_TABLE_MODULES[name]}; update fixture-warehouse.ts`);
+      const columns = Object.entries(declared).map(([c, t]) => `'${c}': '${t}'`).join(', ');
+      const cols = Object.keys(declared).map((c) => `"${c}"`).join(', ');
+      await con.run(`create table ${name} as select ${cols} from read_json('${file.replaceAll("'", "''")}', format = 'array', columns = {${columns}})`);
+      counts[name] = rows.length;
+    }
+  } finally {
+    con.closeSync();
+    db.closeSync();
+  }
+  return counts;
+}

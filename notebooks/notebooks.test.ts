@@ -1,0 +1,223 @@
+/**
+ * The notebooks built from a fixture warehouse (fixture-warehouse.ts: hand-written rows typed by
+ * the stage modules' own column declarations) and opened in headless Chromium: every page
+ * renders without console errors or requests leaving 127.0.0.1, shows the expected tables with
+ * their hand-counted rows, and its filters change what is shown. Screenshots go to
+ * test-artifacts/notebooks/.
+ */
+import { test, describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Server } from 'node:http';
+import type { Browser, Page } from 'playwright-core';
+import { writeFixtureWarehouse } from './fixture-warehouse.ts';
+import { exportNotebookData } from './export-data.ts';
+import { buildNotebookSite } from './build-site.ts';
+import type { BuiltSite } from './build-site.ts';
+import { serveSite } from './serve-site.ts';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const CHROMIUM = '/usr/bin/chromium';
+const ARTIFACTS = join(ROOT, 'test-artifacts', 'notebooks');
+
+let tmp = '';
+let warehouse = '';
+let site: BuiltSite;
+let server: Server;
+let baseUrl = '';
+let browser: Browser;
+
+before(async () => {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`the notebook browser test needs Debian's chromium at ${CHROMIUM}; run scripts/install-debian-packages.sh`);
+  }
+  tmp = mkdtempSync(join(tmpdir(), 'cdp-notebooks-'));
+  warehouse = join(tmp, 'warehouse.duckdb');
+  await writeFixtureWarehouse(ROOT, warehouse, join(tmp, 'fixture'));
+  site = await buildNotebookSite({ root: ROOT, warehouse, outDir: join(tmp, 'site') });
+  ({ server, url: baseUrl } = await serveSite(site.outDir, 0));
+  const { chromium } = await import('playwright-core');
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  mkdirSync(ARTIFACTS, { recursive: true });
+});
+
+after(async () => {
+  await browser?.close();
+  server?.close();
+  if (tmp) rmSync(tmp, { recursive: true, force: true });
+});
+
+interface Opened { page: Page; problems: string[] }
+
+/** Opens a page with every request outside the local server aborted and recorded. */
+async function open(name: string, ready: string): Promise<Opened> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const problems: string[] = [];
+  page.on('console', (m) => { if (m.type() === 'error') problems.push(`console error: ${m.text()}`); });
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  await page.route('**/*', (route) => {
+    const url = route.request().url();
+    if (url.startsWith(baseUrl) || url.startsWith('data:')) return route.continue();
+    problems.push(`request outside the site: ${url}`);
+    return route.abort();
+  });
+  await page.goto(baseUrl + name);
+  await page.waitForSelector(ready, { timeout: 15000 });
+  return { page, problems };
+}
+
+async function settle(o: Opened, name: string): Promise<void> {
+  await o.page.waitForLoadState('networkidle');
+  const cellErrors = await o.page.$$eval('.observablehq--error', (es) => es.map((e) => e.textContent ?? ''));
+  await o.page.screenshot({ path: join(ARTIFACTS, name.replace('.html', '.png')), fullPage: true });
+  assert.deepEqual([...o.problems, ...cellErrors.map((e) => `cell error: ${e}`)], [], `${name} rendered with problems`);
+}
+
+const rowCount = (page: Page, table: string) => page.locator(`table[data-name="${table}"] tbody tr`).count();
+
+/** Waits until a table has the given number of rows (filters re-render asynchronously). */
+async function expectRows(page: Page, table: string, n: number): Promise<void> {
+  try {
+    await page.waitForFunction(([t, k]) => document.querySelectorAll(`table[data-name="${t}"] tbody tr`).length === k, [table, n] as const, { timeout: 5000 });
+  } catch {
+    assert.equal(await rowCount(page, table), n, `rows of table ${table}`);
+  }
+}
+
+/** Column values of a table, by header label. */
+async function column(page: Page, table: string, label: string): Promise<string[]> {
+  return page.$$eval(`table[data-name="${table}"]`, ([t], l) => {
+    const i = Array.from(t.querySelectorAll('thead th')).findIndex((th) => th.textContent === l);
+    return Array.from(t.querySelectorAll('tbody tr')).map((tr) => tr.children[i]?.textContent ?? '');
+  }, label);
+}
+
+const choose = (page: Page, filter: string, value: string) => page.selectOption(`label[data-name="${filter}"] select`, value);
+
+describe('notebook data export', () => {
+  test('writes one JSON file per table with the warehouse rows; case_scores carries the DTW path of its step scores', async () => {
+    const dir = join(tmp, 'export');
+    const counts = await exportNotebookData(warehouse, dir);
+    // Hand-counted from the fixture: 2 settings × 2 models × 2 cases × 2 judges + 1 failed judging.
+    assert.deepEqual(counts, { model_summary: 34, pathway_metrics: 17, cases: 8, case_scores: 17, dialogues: 4 });
+    const scores = JSON.parse(readFileSync(join(dir, 'case_scores.json'), 'utf8')) as Record<string, unknown>[];
+    const gpt = scores.find((r) => r.setting === 'single' && r.model === 'gpt-test' && r.cdp_id === 'cdp-a' && r.judge === 'judge-llm');
+    assert.deepEqual(gpt?.dtw_path, [[0, 0], [1, 1], [2, 1]]);
+    assert.deepEqual(gpt?.C, [[0.9, 0.2], [0.2, 0.2], [0.2, 0.9]]);
+    const failed = scores.find((r) => r.judge === 'simulated-char-ngram');
+    assert.equal(failed?.C, null);
+    assert.equal(failed?.error, 'only 1 of 5 judge runs usable');
+  });
+
+  test('a warehouse without the tables is an error naming the table and what to run', async () => {
+    const empty = join(tmp, 'empty.duckdb');
+    const { DuckDBInstance } = await import('@duckdb/node-api');
+    (await DuckDBInstance.create(empty)).closeSync();
+    await assert.rejects(exportNotebookData(empty, join(tmp, 'none')), /notebook data 'model_summary'.*cdp run/s);
+  });
+});
+
+describe('notebook site in Chromium', () => {
+  test('the build writes every notebook as a page', () => {
+    assert.deepEqual(site.pages, ['case-viewer.html', 'index.html', 'metric-explorer.html', 'overview.html']);
+    for (const p of site.pages) assert.ok(existsSync(join(site.outDir, p)), `${p} built`);
+  });
+
+  test('index links to the three notebooks', async () => {
+    const o = await open('index.html', 'a[href="./overview.html"]');
+    const links = await o.page.$$eval('main a', (as) => as.map((a) => a.getAttribute('href')));
+    assert.deepEqual(links, ['./overview.html', './metric-explorer.html', './case-viewer.html']);
+    await settle(o, 'index.html');
+    await o.page.close();
+  });
+
+  test('overview: model_summary and its models × metrics table, narrowed by the filters', async () => {
+    const o = await open('overview.html', 'table[data-name="model_summary"]');
+    const { page } = o;
+    await expectRows(page, 'model_summary', 34);
+    // (setting, judge, model) groups: single 2 judges × 2 models; multi the same plus sr (no judge) per model.
+    await expectRows(page, 'model_summary_pivot', 10);
+    assert.match(await page.locator('.cdp-simulated-note').first().textContent() ?? '', /17 of 34 rows .* simulated/);
+    await settle(o, 'overview.html');
+
+    await choose(page, 'setting', 'single');
+    await expectRows(page, 'model_summary', 16);
+    await expectRows(page, 'model_summary_pivot', 4);
+    await choose(page, 'metric', 'dtw_pcc');
+    await choose(page, 'model', 'gpt-test');
+    await expectRows(page, 'model_summary', 2);
+    assert.deepEqual(await column(page, 'model_summary', 'mean'), ['0.500', '0.500']);
+    assert.deepEqual(await column(page, 'model_summary_pivot', 'dtw_pcc'), ['0.500 [0.400, 0.600]', '0.500 [0.400, 0.600]']);
+    assert.match(await page.locator('.cdp-simulated-note').first().textContent() ?? '', /No simulated rows/);
+    await page.screenshot({ path: join(ARTIFACTS, 'overview-filtered.png'), fullPage: true });
+    assert.deepEqual(o.problems, []);
+    await page.close();
+  });
+
+  test('metric explorer: per-guideline, per-language and per-length breakdowns of the scored rows', async () => {
+    const o = await open('metric-explorer.html', 'table[data-name="metric_breakdown"]');
+    const { page } = o;
+    // The failed judging (g2) is left out: 8 scored rows per guideline; DTW 0.1 (oracle) and 0.5 (gpt-test), 4 each.
+    await expectRows(page, 'metric_breakdown', 2);
+    assert.deepEqual(await column(page, 'metric_breakdown', 'guideline_id'), ['g1', 'g2']);
+    assert.deepEqual(await column(page, 'metric_breakdown', 'n'), ['8', '8']);
+    assert.deepEqual(await column(page, 'metric_breakdown', 'mean'), ['0.300', '0.300']);
+    assert.equal(await page.locator('figure svg, svg[class*="plot"]').count() >= 2, true, 'box plot and histogram drawn');
+    await settle(o, 'metric-explorer.html');
+
+    await choose(page, 'breakdown', 'language');
+    await page.waitForFunction(() => document.querySelector('table[data-name="metric_breakdown"] thead th')?.textContent === 'language');
+    assert.deepEqual(await column(page, 'metric_breakdown', 'language'), ['en', 'zh']);
+    await choose(page, 'model', 'gpt-test');
+    await page.waitForFunction(() => document.querySelector('table[data-name="metric_breakdown"] tbody tr td:nth-child(2)')?.textContent === '4');
+    assert.deepEqual(await column(page, 'metric_breakdown', 'n'), ['4', '4']);
+    assert.deepEqual(await column(page, 'metric_breakdown', 'mean'), ['0.500', '0.500']);
+    await choose(page, 'breakdown', 'm');
+    await choose(page, 'metric', 'lnds_pcs');
+    await page.waitForFunction(() => document.querySelector('table[data-name="metric_breakdown"] thead th')?.textContent === 'm');
+    assert.deepEqual(await column(page, 'metric_breakdown', 'm'), ['2', '3']);
+    assert.deepEqual(await column(page, 'metric_breakdown', 'mean'), ['0.500', '0.500']);
+    await page.screenshot({ path: join(ARTIFACTS, 'metric-explorer-filtered.png'), fullPage: true });
+    assert.deepEqual(o.problems, []);
+    await page.close();
+  });
+
+  test('case viewer: pathways side by side, heatmap with the DTW path, transcript only for multi-turn', async () => {
+    const o = await open('case-viewer.html', 'table[data-name="reference_steps"]');
+    const { page } = o;
+    // Defaults are the first options: multi, gpt-test, cdp-a, judge-llm.
+    await expectRows(page, 'reference_steps', 3);
+    await expectRows(page, 'predicted_steps', 2);
+    assert.deepEqual(await column(page, 'predicted_steps', 'text'), ['Fever above 38 C?', 'Chest X-ray shows cavities?']);
+    assert.equal(await page.locator('g[aria-label="cell"] rect').count(), 3 * 2, 'one heatmap cell per (reference, predicted) step');
+    assert.equal(await page.locator('g[aria-label="dot"] circle').count(), 3, 'the DTW path has three points');
+    assert.equal(await page.locator('g[aria-label="line"] path').count(), 1);
+    await expectRows(page, 'transcript', 7);
+    assert.match(await page.locator('h3').first().textContent() ?? '', /patient: simulated-patient/);
+    await settle(o, 'case-viewer.html');
+
+    await choose(page, 'model', 'simulated-oracle');
+    await expectRows(page, 'predicted_steps', 3);
+    await page.waitForFunction(() => document.querySelectorAll('g[aria-label="cell"] rect').length === 9);
+    assert.equal(await page.locator('g[aria-label="dot"] circle').count(), 3);
+    assert.match(await page.locator('h2').first().textContent() ?? '', /simulated-oracle \(simulated\)/);
+
+    await choose(page, 'setting', 'single');
+    await page.waitForFunction(() => document.body.textContent?.includes('Single-turn setting: no dialogue.'));
+    assert.equal(await rowCount(page, 'transcript'), 0);
+    await choose(page, 'model', 'gpt-test');
+    await choose(page, 'cdp_id', 'cdp-b');
+    await choose(page, 'judge', 'simulated-char-ngram');
+    await page.waitForFunction(() => document.body.textContent?.includes('no step scores: only 1 of 5 judge runs usable'));
+    assert.equal(await page.locator('g[aria-label="cell"] rect').count(), 0);
+    await page.screenshot({ path: join(ARTIFACTS, 'case-viewer-failed-judging.png'), fullPage: true });
+    assert.deepEqual(o.problems, []);
+    await page.close();
+  });
+});
