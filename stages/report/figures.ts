@@ -8,12 +8,11 @@
 import type { Row } from '../../pipeline/stage.ts';
 import { colours, type FigureSpec } from './figure-spec.ts';
 import { defaultJudge, orderJudges } from './judges.ts';
-import { SETTINGS, SETTING_LABEL } from './paper-tables.ts';
+import { SETTINGS, SETTING_LABEL, simulatedShare } from './paper-tables.ts';
 import { orderModels, type SummaryRow } from './summary-rows.ts';
 
-const SIM_TITLE = ' — simulated agents';
 /** Two decimals in data points: figure data is exact for the same inputs and readable in the SVG. */
-const r2 = (x: number) => Math.round(x * 100) / 100;
+const r2 = (x: number) => Math.round(Number((x * 100).toPrecision(12))) / 100;
 
 export function figure1c(summary: readonly SummaryRow[], judges: readonly string[] = []): FigureSpec {
   const judge = defaultJudge(summary.flatMap((r) => (r.judge === null ? [] : [r.judge])), judges);
@@ -28,10 +27,10 @@ export function figure1c(summary: readonly SummaryRow[], judges: readonly string
     }
   }
   const shown = models.filter((m) => points.some((p) => p.model === m));
-  const anySim = summary.some((r) => r.simulated && shown.includes(r.model));
+  const share = simulatedShare(summary.filter((r) => shown.includes(r.model)));
   return {
     name: 'figure1c_pcc_vs_accuracy',
-    title: `Figure 1(c): pathway consistency cost against outcome accuracy (judge: ${judge ?? 'none'})${anySim ? SIM_TITLE : ''}`,
+    title: `Figure 1(c): pathway consistency cost against outcome accuracy (judge: ${judge ?? 'none'})${{ all: ' — simulated agents', some: ' — includes simulated agents', none: '' }[share]}`,
     caption: `Each point is one model: DTW-PCC (lower is better) against outcome accuracy, both in % and judged by ${judge ?? 'no judge'}, one panel per setting.`,
     width: 720,
     height: 360,

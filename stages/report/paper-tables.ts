@@ -12,7 +12,15 @@ import { cellKey, indexSummary, orderModels, type SummaryRow } from './summary-r
 export const SETTINGS = ['single', 'multi'] as const;
 export const SETTING_LABEL: Record<string, string> = { single: 'single-turn', multi: 'multi-turn' };
 
-const simulatedNote = (simulated: boolean) => (simulated ? ' — simulated agents, not LLM results' : '');
+/** Whether the rows shown come from simulated agents: all of them, some, or none. */
+export type SimulatedShare = 'all' | 'some' | 'none';
+
+export function simulatedShare(rows: readonly { simulated: boolean }[]): SimulatedShare {
+  const n = rows.filter((r) => r.simulated).length;
+  return n === 0 ? 'none' : n === rows.length ? 'all' : 'some';
+}
+
+const simulatedNote = (share: SimulatedShare) => ({ all: ' — simulated agents, not LLM results', some: ' — includes simulated agents (not LLM results)', none: '' })[share];
 
 export const METRIC_TABLES = [
   { metric: 'dtw_pcc', table: 5, name: 'table5_dtw_pcc_ci', label: 'DTW-PCC (%) ↓' },
@@ -32,14 +40,14 @@ export const TABLE1_COLUMNS = [
 export function table1(summary: readonly SummaryRow[], judges: readonly string[] = []): ReportTable & { judge: string | null } {
   const judge = defaultJudge(summary.flatMap((r) => (r.judge === null ? [] : [r.judge])), judges);
   const at = indexSummary(summary);
-  const anySim = summary.some((r) => r.simulated);
+  const share = simulatedShare(summary);
   const rows = orderModels(summary).map((model) => [
     model,
     ...TABLE1_COLUMNS.map(([, setting, metric]) => pct(at.get(cellKey(setting, metric === 'sr' ? null : judge, metric, model))?.mean)),
   ]);
   return {
     name: 'table1_main_results',
-    title: `Table 1: main results (judge: ${judge ?? 'none'})${simulatedNote(anySim)}`,
+    title: `Table 1: main results (judge: ${judge ?? 'none'})${simulatedNote(share)}`,
     caption: `Per model, the mean over test cases. PCC is the DTW-based pathway consistency cost (lower is better), Acc the outcome accuracy and SR the multi-turn success rate (higher is better). PCC and Acc are judged by ${judge ?? 'no judge'}; SR needs no judge. "—": not run.`,
     columns: ['Model', ...TABLE1_COLUMNS.map(([h]) => h)],
     rows,
@@ -54,7 +62,8 @@ export function metricCiTable(summary: readonly SummaryRow[], metric: string, ju
   const mine = summary.filter((r) => r.metric === metric);
   const js = orderJudges(mine.flatMap((r) => (r.judge === null ? [] : [r.judge])), judges);
   const at = indexSummary(mine);
-  const anySim = mine.some((r) => r.simulated);
+  // Labelled by the run, not the metric's rows: an empty table of a simulated run says so too.
+  const share = simulatedShare(summary);
   const models = orderModels(mine);
   const rows: string[][] = [];
   for (const setting of SETTINGS) {
@@ -66,7 +75,7 @@ export function metricCiTable(summary: readonly SummaryRow[], metric: string, ju
   }
   return {
     name: spec.name,
-    title: `Table ${spec.table}: ${spec.label} with 95% bootstrap CIs${simulatedNote(anySim)}`,
+    title: `Table ${spec.table}: ${spec.label} with 95% bootstrap CIs${simulatedNote(share)}`,
     caption: 'Each entry: mean (95% percentile-bootstrap CI over cases), then the 95% cluster-bootstrap CI over guidelines ("—" when the cases come from a single guideline).',
     columns: ['Setting', 'Model', ...js.flatMap((j) => [j, `${j} cluster CI`])],
     rows,
@@ -74,10 +83,10 @@ export function metricCiTable(summary: readonly SummaryRow[], metric: string, ju
 }
 
 /** Table 2: the correlations stage's rows as printed (2 decimals), in the stage's order. */
-export function table2(correlations: readonly Row[], simulated: boolean): ReportTable {
+export function table2(correlations: readonly Row[], share: SimulatedShare): ReportTable {
   return {
     name: 'table2_correlations',
-    title: `Table 2: correlations between judges and between metrics${simulatedNote(simulated)}`,
+    title: `Table 2: correlations between judges and between metrics${simulatedNote(share)}`,
     caption: 'Instance-level Pearson r, Spearman ρ and Kendall τ-b per pair; Kendall\'s W once per group of three (LNDS-PCS negated so that all agree in direction). Setting "all" pools both settings.',
     columns: ['Setting', 'Fixed', 'Pair', 'Pearson r', 'Spearman ρ', 'Kendall τ', "Kendall's W", 'n'],
     rows: correlations.map((r) => [

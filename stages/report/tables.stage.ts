@@ -5,7 +5,7 @@
  * (evaluationJudges(roster)); the default judge of Table 1 is the first LLM judge in it.
  */
 import { tableStage } from '../../pipeline/stage.ts';
-import { METRIC_TABLES, table1, table2, table4, metricCiTable } from './paper-tables.ts';
+import { METRIC_TABLES, simulatedShare, table1, table2, table4, metricCiTable } from './paper-tables.ts';
 import { REPORT_FILE_COLUMNS, resolveOutDir, writeReportFiles, type ReportFile } from './report-files.ts';
 import { tableCsv, tableMarkdown, type ReportTable } from './report-table.ts';
 import { summaryRows } from './summary-rows.ts';
@@ -18,10 +18,9 @@ export interface ReportParams {
 
 export function paperTables(inputs: Record<string, Row[]>, judges: readonly string[] = []): ReportTable[] {
   const summary = summaryRows(inputs.model_summary ?? []);
-  const anySim = summary.some((r) => r.simulated);
   return [
     table1(summary, judges),
-    table2(inputs.correlations ?? [], anySim),
+    table2(inputs.correlations ?? [], simulatedShare(summary)),
     table4(inputs.cdp_length_stats ?? []),
     ...METRIC_TABLES.map((t) => metricCiTable(summary, t.metric, judges)),
   ];

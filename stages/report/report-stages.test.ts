@@ -1,0 +1,104 @@
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Row, StageContext, TableStage } from '../../pipeline/stage.ts';
+import figures from './figures.stage.ts';
+import index from './index.stage.ts';
+import { sha256 } from './report-files.ts';
+import scorecard from './scorecard.stage.ts';
+import tables from './tables.stage.ts';
+import { SUMMARY } from './test-rows.ts';
+
+function project(): string {
+  const root = mkdtempSync(join(tmpdir(), 'cdp-report-'));
+  cpSync(join(import.meta.dirname, '../../data/published'), join(root, 'data/published'), { recursive: true });
+  return root;
+}
+
+const ctx = (root: string, params: Record<string, unknown> = {}): StageContext<never> =>
+  ({ stage: 'report', params, root, llm: undefined, log: () => {}, signal: new AbortController().signal }) as unknown as StageContext<never>;
+
+const PUBLISHED = ['table1_main_results.csv', 'table5_dtw_pcc_ci.csv', 'table6_ot_pcc_ci.csv', 'table7_lnds_pcs_ci.csv'].map((f) => ({ path: `data/published/${f}`, sha256: 'x', size: 0 }));
+
+function inputs(summary: readonly object[]): Record<string, Row[]> {
+  return {
+    model_summary: summary as Row[],
+    correlations: [{ setting: 'all', fixed: 'dtw_pcc', pair: 'a vs b', pearson_r: 0.5, spearman_rho: 0.5, kendall_tau: 0.4, kendall_w: 0.7, n: 10 }],
+    cdp_length_stats: [{ split: 'full', statistic: 'P95', value: 9 }],
+    cdps: [{ split: 'test', length: 3 }, { split: 'non-test', length: 10 }],
+    threshold_analysis: [{ source: 'simulated-plan', simulated: true, setting: 'all', judge: 'simulated-tfidf', model: null, t: 0, f1: 0.5, best_t: 0, best_f1: 0.5 }],
+    deviation_profile: [{ setting: 'single', model: 'simulated-oracle', source: 'simulated-plan', cases: 2, omission: 1, redundancy: 0, skipping: 0, reversal: 0 }],
+    published: PUBLISHED,
+  };
+}
+
+async function runAll(root: string, summary: readonly object[], params: Record<string, unknown> = {}) {
+  const run = (s: TableStage<never>, i: Record<string, Row[]>) => Promise.resolve(s.run(i, ctx(root, params)));
+  const inp = inputs(summary);
+  const t = await run(tables as TableStage<never>, inp);
+  const f = await run(figures as TableStage<never>, inp);
+  const s = await run(scorecard as TableStage<never>, inp);
+  const x = await run(index as TableStage<never>, { report_tables: t, report_figures: f, report_scorecard: s, model_summary: inp.model_summary! });
+  return [...t, ...f, ...s, ...x];
+}
+
+describe('report stages', () => {
+  test('rows list every file written with its sha256; a second run writes the same bytes and touches nothing', async () => {
+    const root = project();
+    try {
+      const first = await runAll(root, SUMMARY);
+      assert.equal(first.length, 12 + 8 + 2 + 1);
+      for (const r of first) {
+        const bytes = readFileSync(join(root, String(r.file)));
+        assert.equal(r.sha256, sha256(bytes), String(r.file));
+        assert.equal(r.bytes, bytes.length);
+        assert.match(String(r.file), /^reports\//);
+      }
+      const mtimes = first.map((r) => statSync(join(root, String(r.file))).mtimeMs);
+      const second = await runAll(root, SUMMARY);
+      assert.deepEqual(second, first);
+      assert.deepEqual(second.map((r) => statSync(join(root, String(r.file))).mtimeMs), mtimes, 'unchanged files are not rewritten');
+      assert.deepEqual(readdirSync(join(root, 'reports')).sort(), ['figures', 'index.md', 'scorecard.csv', 'scorecard.md', 'tables']);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  test('outDir is resolved against the project root; index.md links every file relative to itself', async () => {
+    const root = project();
+    try {
+      const rows = await runAll(root, SUMMARY, { outDir: 'out/rep' });
+      assert.ok(rows.every((r) => String(r.file).startsWith('out/rep/')));
+      const idx = readFileSync(join(root, 'out/rep/index.md'), 'utf8');
+      for (const r of rows.filter((x) => x.kind !== 'index')) assert.ok(idx.includes(`](${String(r.file).slice('out/rep/'.length)})`), `index links ${r.file}`);
+      assert.match(idx, /^Produced by: real models: GPT-5\.4, Qwen3-8B; simulated reference agents: simulated-oracle\.$/m);
+      // A real model matched: the scorecard compares it.
+      const card = readFileSync(join(root, 'out/rep/scorecard.csv'), 'utf8');
+      assert.match(card, /^Table 5,dtw_pcc,single,Qwen3-8B,gpt-5\.4-mini,47\.88,\(47\.41–48\.35\),44\.61,\(44\.07–45\.16\),-3\.27,no,no$/m);
+      assert.match(card, /^Table 1,sr,multi,Qwen3-8B,,97\.65,,78\.17,—,-19\.48,—,—$/m);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  test('a run on simulated agents only: labelled in the index, every table and figure showing agents, and the scorecard', async () => {
+    const root = project();
+    try {
+      const sim = SUMMARY.map((r) => ({ ...r, model: `simulated-${r.model}`, simulated: true }));
+      const rows = await runAll(root, sim);
+      const idx = readFileSync(join(root, 'reports/index.md'), 'utf8');
+      assert.match(idx, /^Produced by: the bundled sample with simulated agents \(no LLM results\)\.$/m);
+      const showsAgents = rows.filter((r) => !/table4|figure5|index/.test(String(r.file)));
+      for (const r of showsAgents) assert.match(String(r.title), /simulated/, String(r.file));
+      const card = readFileSync(join(root, 'reports/scorecard.md'), 'utf8');
+      assert.match(card, /^# Reproduction scorecard — simulated agents, no claim\n\nProduced by: the bundled sample with simulated agents \(no LLM results\)\.\n\n\*\*This run used simulated agents only/);
+      const csv = readFileSync(join(root, 'reports/scorecard.csv'), 'utf8').trim().split('\n').slice(1);
+      assert.equal(csv.length, 368);
+      assert.ok(csv.every((l) => l.endsWith(',not run,,n/a (simulated),n/a (simulated),n/a (simulated)')));
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,81 @@
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PAPER_EVALUATED } from '../models/paper-roster.ts';
+import { parseMetricCiTable, parseTable1, publishedCells, type PublishedCell } from './published.ts';
+import { differenceHundredths, insideCi, NA_SIMULATED, NOT_RUN, scorecard, scorecardHeader, tally } from './scorecard.ts';
+import { srow } from './test-rows.ts';
+
+const PUBLISHED_DIR = join(import.meta.dirname, '../../data/published');
+const publishedTexts = () => Object.fromEntries(readdirSync(PUBLISHED_DIR).filter((f) => f.endsWith('.csv')).map((f) => [f, readFileSync(join(PUBLISHED_DIR, f), 'utf8')]));
+
+const cell = (over: Partial<PublishedCell> = {}): PublishedCell => ({ table: 'Table 5', metric: 'dtw_pcc', setting: 'single', model: 'Qwen3-8B', judge: 'gpt-5.4-mini', value: 44.61, ciLow: 44.07, ciHigh: 45.16, ...over });
+
+describe('scorecard arithmetic', () => {
+  test('difference = printed run − published, in percentage points', () => {
+    assert.equal(differenceHundredths(0.4472, 44.61), 11);
+    assert.equal(differenceHundredths(0.43, 44.61), -161);
+    assert.equal(differenceHundredths(0.446149, 44.61), 0, '44.61 as printed');
+    assert.equal(differenceHundredths(0.28725, 28.73), 0, 'half rounded as written');
+  });
+
+  test('inside CI: compared as printed, bounds inclusive; undefined CI gives "—"', () => {
+    assert.equal(insideCi(44.61, 0.442, 0.453), 'yes');
+    assert.equal(insideCi(44.61, 0.425, 0.446), 'no', 'high prints 44.60');
+    assert.equal(insideCi(44.61, 0.425, 0.44605), 'yes', 'high prints 44.61: on the bound');
+    assert.equal(insideCi(44.61, 0.4462, 0.46), 'no', 'low prints 44.62');
+    assert.equal(insideCi(44.61, 0.4461, 0.46), 'yes', 'low prints 44.61: on the bound');
+    assert.equal(insideCi(44.61, null, null), '—');
+  });
+
+  test('rows: matched by (setting, judge, metric, model); the rest "not run"', () => {
+    const summary = [srow('single', 'gpt-5.4-mini', 'dtw_pcc', 'Qwen3-8B', 0.4472, [0.442, 0.453], [0.40, 0.44]), srow('multi', null, 'sr', 'Qwen3-8B', 0.9765, [0.97, 0.98])];
+    const published = [cell(), cell({ judge: 'qwen3-8b' }), cell({ table: 'Table 1', metric: 'sr', setting: 'multi', judge: null, value: 97.65, ciLow: null, ciHigh: null })];
+    const rows = scorecard(published, summary, { simulated: false });
+    assert.deepEqual(rows[0], {
+      table: 'Table 5', metric: 'dtw_pcc', setting: 'single', model: 'Qwen3-8B', judge: 'gpt-5.4-mini', published: '44.61', published_ci: '(44.07–45.16)',
+      run: '44.72', run_ci: '(44.20–45.30)', difference: '0.11', inside_ci: 'yes', inside_cluster_ci: 'no',
+    });
+    assert.deepEqual([rows[1]!.run, rows[1]!.difference, rows[1]!.inside_ci], [NOT_RUN, NOT_RUN, NOT_RUN]);
+    assert.deepEqual([rows[2]!.judge, rows[2]!.published_ci, rows[2]!.run, rows[2]!.difference, rows[2]!.inside_ci, rows[2]!.inside_cluster_ci], ['', '', '97.65', '0.00', 'yes', '—']);
+    assert.deepEqual(tally(rows), { cells: 3, run: 2, notRun: 1, insideCi: 2, outsideCi: 0 });
+  });
+
+  test('a simulated run compares nothing: "n/a (simulated)" in every comparison column, and says so at the top', () => {
+    const summary = [srow('single', 'gpt-5.4-mini', 'dtw_pcc', 'Qwen3-8B', 0.4472, [0.442, 0.453])];
+    const rows = scorecard([cell(), cell({ model: 'GPT-5.4' })], summary, { simulated: true });
+    for (const r of rows) assert.deepEqual([r.difference, r.inside_ci, r.inside_cluster_ci], [NA_SIMULATED, NA_SIMULATED, NA_SIMULATED]);
+    assert.equal(rows[1]!.run, NOT_RUN);
+    const header = scorecardHeader(rows, { simulated: true, profile: 'the bundled sample with simulated agents (no LLM results)' });
+    assert.match(header, /^Produced by: the bundled sample with simulated agents \(no LLM results\)\.\n\n\*\*This run used simulated agents only\. It reproduces nothing and makes no claim/);
+    assert.doesNotMatch(header, /inside the run's 95% case-bootstrap CI: \d/);
+  });
+});
+
+describe('published tables (data/published)', () => {
+  const cells = publishedCells(publishedTexts());
+
+  test('every cell of Tables 1 and 5–7: 16 models × 5 + 3 metrics × 2 settings × 16 models × 3 judges', () => {
+    assert.equal(cells.filter((c) => c.table === 'Table 1').length, 16 * 5);
+    for (const t of ['Table 5', 'Table 6', 'Table 7']) assert.equal(cells.filter((c) => c.table === t).length, 2 * 16 * 3);
+    assert.equal(cells.length, 368);
+    assert.deepEqual([...new Set(cells.map((c) => c.model))], [...PAPER_EVALUATED], 'the paper roster\'s names, in its order');
+    assert.deepEqual([...new Set(cells.map((c) => c.judge))].sort(), [null, 'bertscore', 'gpt-5.4-mini', 'qwen3-8b'].sort());
+  });
+
+  test('transcription cross-check: Table 1\'s PCC is Table 5\'s GPT-5.4 Mini DTW-PCC, and every value lies in its own CI', () => {
+    const t5 = new Map(cells.filter((c) => c.table === 'Table 5').map((c) => [`${c.setting}/${c.model}/${c.judge}`, c.value]));
+    const pcc = cells.filter((c) => c.table === 'Table 1' && c.metric === 'dtw_pcc');
+    assert.equal(pcc.length, 32);
+    for (const c of pcc) assert.equal(c.value, t5.get(`${c.setting}/${c.model}/gpt-5.4-mini`), `${c.setting} ${c.model}`);
+    for (const c of cells) if (c.ciLow !== null) assert.ok(c.ciLow <= c.value && c.value <= c.ciHigh!, `${c.table} ${c.setting} ${c.model} ${c.judge}`);
+  });
+
+  test('bad input is reported with file, line and column', () => {
+    assert.throws(() => parseTable1('model,single_pcc_pct\nA,1\n'), /table1_main_results\.csv: missing column\(s\) single_acc_pct/);
+    const head = 'metric,setting,model,judge,value_pct,ci_low_pct,ci_high_pct\n';
+    assert.throws(() => parseMetricCiTable(`${head}dtw_pcc,single,A,j,x,1,2\n`, 'Table 5', 't5.csv'), /t5\.csv line 2: column value_pct must be a number, got "x"/);
+    assert.throws(() => publishedCells({}), /table1_main_results\.csv not found; the scorecard needs data\/published\/table1_main_results\.csv/);
+  });
+});

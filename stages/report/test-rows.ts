@@ -1,0 +1,20 @@
+/** Small fixed model_summary rows for the report tests (fractions, as the stage stores them). */
+import type { SummaryRow } from './summary-rows.ts';
+
+export const srow = (setting: string, judge: string | null, metric: string, model: string, mean: number, ci: [number, number] | null = null, cluster: [number, number] | null = null, simulated = false): SummaryRow => ({
+  setting, judge, metric, model, simulated, mean, ci_low: ci?.[0] ?? null, ci_high: ci?.[1] ?? null, n: 10,
+  cluster_ci_low: cluster?.[0] ?? null, cluster_ci_high: cluster?.[1] ?? null, clusters: cluster ? 3 : 1,
+});
+
+/** Two real models of the paper, one simulated agent, an LLM judge and a simulated judge. */
+export const SUMMARY: SummaryRow[] = [
+  srow('single', 'gpt-5.4-mini', 'dtw_pcc', 'Qwen3-8B', 0.44612, [0.4407, 0.4516], [0.43, 0.46]),
+  srow('single', 'qwen3-8b', 'dtw_pcc', 'Qwen3-8B', 0.3367, [0.3316, 0.3419]),
+  srow('single', 'simulated-token-f1', 'dtw_pcc', 'Qwen3-8B', 0.9),
+  srow('single', 'gpt-5.4-mini', 'acc', 'Qwen3-8B', 0.65),
+  srow('multi', 'gpt-5.4-mini', 'dtw_pcc', 'Qwen3-8B', 0.5, [0.45, 0.55], [0.4, 0.6]),
+  srow('multi', 'gpt-5.4-mini', 'acc', 'Qwen3-8B', 0.28725),
+  srow('multi', null, 'sr', 'Qwen3-8B', 0.7817),
+  srow('single', 'gpt-5.4-mini', 'acc', 'GPT-5.4', 0.5),
+  srow('single', 'gpt-5.4-mini', 'dtw_pcc', 'simulated-oracle', 0, [0, 0], null, true),
+];
