@@ -65,3 +65,25 @@ export function writeReportFiles(root: string, outAbs: string, files: readonly R
     return { file: relative(root, abs).split(sep).join('/'), kind: f.kind, title: f.title, sha256: sha256(bytes), bytes: bytes.length };
   });
 }
+
+/**
+ * Files listed in a report stage's rows that are missing or differ on disk. The runner reuses a
+ * stage whose key did not change without running it, so a deleted or hand-edited report is not
+ * rewritten by `cdp run`; this says which (rewrite with `cdp run --force <stage>`).
+ */
+export function staleReportFiles(root: string, rows: readonly { file: unknown; sha256: unknown }[]): { file: string; problem: 'missing' | 'changed' }[] {
+  const out: { file: string; problem: 'missing' | 'changed' }[] = [];
+  for (const r of rows) {
+    const file = String(r.file);
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(resolve(root, file));
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+      out.push({ file, problem: 'missing' });
+      continue;
+    }
+    if (sha256(bytes) !== r.sha256) out.push({ file, problem: 'changed' });
+  }
+  return out;
+}
