@@ -4,6 +4,7 @@
  * pngFontFiles (font files for the PNG text, relative to the project root; default none: the
  * PNG then has no text, see render-figure.ts).
  */
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { tableStage, type Row } from '../../pipeline/stage.ts';
 import type { FigureSpec } from './figure-spec.ts';
@@ -40,6 +41,8 @@ export default tableStage<FigureParams>({
   columns: REPORT_FILE_COLUMNS,
   run(inputs, ctx) {
     const fonts = (ctx.params.pngFontFiles ?? []).map((f) => resolve(ctx.root, f));
+    const missing = fonts.filter((f) => !existsSync(f));
+    if (missing.length) throw new Error(`report_figures: param pngFontFiles names font file(s) that do not exist: ${missing.join(', ')}; fix the path or drop the param (the PNG then has no text)`);
     return writeReportFiles(ctx.root, resolveOutDir(ctx.root, ctx.params.outDir), figureFiles(paperFigures(inputs, ctx.params.judges ?? []), fonts));
   },
 });

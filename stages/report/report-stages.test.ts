@@ -45,6 +45,10 @@ async function runAll(root: string, summary: readonly object[], params: Record<s
 }
 
 describe('report stages', () => {
+  test('a PNG font file that does not exist is refused, naming it', async () => {
+    await assert.rejects(async () => figures.run(inputs(SUMMARY), ctx('/tmp', { pngFontFiles: ['no/such/font.ttf'] }) as never), /param pngFontFiles names font file\(s\) that do not exist: \/tmp\/no\/such\/font\.ttf/);
+  });
+
   test('rows list every file written with its sha256; a second run writes the same bytes and touches nothing', async () => {
     const root = project();
     try {
