@@ -100,6 +100,24 @@ async function column(page: Page, table: string, label: string): Promise<string[
 
 const choose = (page: Page, filter: string, value: string) => page.selectOption(`label[data-name="${filter}"] select`, value);
 
+/**
+ * Chooses a filter value whose select may be re-created by an upstream choice still being
+ * computed (the case viewer's options depend on the earlier filters): chooses again until the
+ * select keeps the value and the page shows `text`.
+ */
+async function chooseUntil(page: Page, filter: string, value: string, text: string): Promise<void> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    await choose(page, filter, value);
+    try {
+      await page.waitForFunction(([f, v, t]) => (document.querySelector(`label[data-name="${f}"] select`) as HTMLSelectElement | null)?.value === v && (document.body.textContent ?? '').includes(t), [filter, value, text] as const, { timeout: 2000 });
+      return;
+    } catch {
+      // the select was replaced after the choice; choose again
+    }
+  }
+  assert.fail(`choosing ${filter} = ${value} never showed "${text}"`);
+}
+
 describe('notebook data export', () => {
   test('writes one JSON file per table with the warehouse rows; case_scores carries the DTW path of its step scores', async () => {
     const dir = join(tmp, 'export');
@@ -195,26 +213,25 @@ describe('notebook site in Chromium', () => {
     await expectRows(page, 'reference_steps', 3);
     await expectRows(page, 'predicted_steps', 2);
     assert.deepEqual(await column(page, 'predicted_steps', 'text'), ['Fever above 38 C?', 'Chest X-ray shows cavities?']);
-    assert.equal(await page.locator('g[aria-label="cell"] rect').count(), 3 * 2, 'one heatmap cell per (reference, predicted) step');
+    // The heatmap is its own cell: wait for it to draw one rect per (reference, predicted) step.
+    await page.waitForFunction(() => document.querySelectorAll('g[aria-label="cell"] rect').length === 3 * 2, undefined, { timeout: 5000 });
     assert.equal(await page.locator('g[aria-label="dot"] circle').count(), 3, 'the DTW path has three points');
     assert.equal(await page.locator('g[aria-label="line"] path').count(), 1);
     await expectRows(page, 'transcript', 7);
     assert.match(await page.locator('h3').first().textContent() ?? '', /patient: simulated-patient/);
     await settle(o, 'case-viewer.html');
 
-    await choose(page, 'model', 'simulated-oracle');
+    await chooseUntil(page, 'model', 'simulated-oracle', 'predicted pathway (simulated-oracle)');
     await expectRows(page, 'predicted_steps', 3);
-    await page.waitForFunction(() => document.querySelectorAll('g[aria-label="cell"] rect').length === 9);
+    await page.waitForFunction(() => document.querySelectorAll('g[aria-label="cell"] rect').length === 9, undefined, { timeout: 5000 });
     assert.equal(await page.locator('g[aria-label="dot"] circle').count(), 3);
     assert.match(await page.locator('h2').first().textContent() ?? '', /simulated-oracle \(simulated\)/);
 
-    await choose(page, 'setting', 'single');
-    await page.waitForFunction(() => document.body.textContent?.includes('Single-turn setting: no dialogue.'));
+    await chooseUntil(page, 'setting', 'single', 'Single-turn setting: no dialogue.');
     assert.equal(await rowCount(page, 'transcript'), 0);
-    await choose(page, 'model', 'gpt-test');
-    await choose(page, 'cdp_id', 'cdp-b');
-    await choose(page, 'judge', 'simulated-char-ngram');
-    await page.waitForFunction(() => document.body.textContent?.includes('no step scores: only 1 of 5 judge runs usable'));
+    await chooseUntil(page, 'model', 'gpt-test', 'predicted pathway (gpt-test)');
+    await chooseUntil(page, 'cdp_id', 'cdp-b', 'cdp-b — gpt-test, single-turn');
+    await chooseUntil(page, 'judge', 'simulated-char-ngram', 'no step scores: only 1 of 5 judge runs usable');
     assert.equal(await page.locator('g[aria-label="cell"] rect').count(), 0);
     await page.screenshot({ path: join(ARTIFACTS, 'case-viewer-failed-judging.png'), fullPage: true });
     assert.deepEqual(o.problems, []);
