@@ -13,7 +13,7 @@ describe('Table 1', () => {
       '',
       'Per model, the mean over test cases. PCC is the DTW-based pathway consistency cost (lower is better), Acc the outcome accuracy and SR the multi-turn success rate (higher is better). PCC and Acc are judged by gpt-5.4-mini; SR needs no judge. "—": not run.',
       '',
-      '| Model | Single PCC (%) ↓ | Single Acc (%) ↑ | Multi PCC (%) ↓ | Multi Acc (%) ↑ | Multi SR (%) ↑ |',
+      '| Model | Single PCC (%) ↓ [gpt-5.4-mini] | Single Acc (%) ↑ [gpt-5.4-mini] | Multi PCC (%) ↓ [gpt-5.4-mini] | Multi Acc (%) ↑ [gpt-5.4-mini] | Multi SR (%) ↑ |',
       '|---|---|---|---|---|---|',
       '| GPT-5.4 | — | 50.00 | — | — | — |',
       '| Qwen3-8B | 44.61 | 65.00 | 50.00 | 28.73 | 78.17 |',

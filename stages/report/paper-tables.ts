@@ -49,7 +49,8 @@ export function table1(summary: readonly SummaryRow[], judges: readonly string[]
     name: 'table1_main_results',
     title: `Table 1: main results (judge: ${judge ?? 'none'})${simulatedNote(share)}`,
     caption: `Per model, the mean over test cases. PCC is the DTW-based pathway consistency cost (lower is better), Acc the outcome accuracy and SR the multi-turn success rate (higher is better). PCC and Acc are judged by ${judge ?? 'no judge'}; SR needs no judge. "—": not run.`,
-    columns: ['Model', ...TABLE1_COLUMNS.map(([h]) => h)],
+    // The judge is named in the column headers too, so the CSV (which has no title) says it.
+    columns: ['Model', ...TABLE1_COLUMNS.map(([h, , metric]) => (metric === 'sr' || judge === null ? h : `${h} [${judge}]`))],
     rows,
     judge,
   };
