@@ -41,6 +41,8 @@ const groundTruth = { predicted_pathways: 'predicted_pathways', cdps: 'cdps', tr
 export default defineDag({
   sources: {
     guideline_pdfs: files('data/sample/guidelines/**/*.pdf'),
+    // The paper's published tables (transcribed), for the reproduction scorecard.
+    published_tables: files('data/published/*.csv'),
   },
   stages: [
     // §3.1 Guideline-to-case construction
@@ -114,6 +116,24 @@ export default defineDag({
     stage('threshold_analysis', { module: 'stages/evaluate/threshold-analysis.stage.ts', inputs: { step_scores: 'step_scores', ...groundTruth }, params: { gridStep: 0.05, tolerance: 0.02 } }),
     stage('preference_agreement', { module: 'stages/evaluate/preference-agreement.stage.ts', inputs: { pathway_metrics: 'pathway_metrics', ...groundTruth }, params: { raterNoise: 0.1, seed: 42 } }),
     stage('deviation_profile', { module: 'stages/evaluate/deviation-profile.stage.ts', inputs: groundTruth }),
+
+    // Reports: the paper's tables and figures, the reproduction scorecard, an index (reports/)
+    stage('report_tables', {
+      module: 'stages/report/tables.stage.ts',
+      inputs: { model_summary: 'model_summary', correlations: 'correlations', cdp_length_stats: 'cdp_length_stats' },
+      params: { outDir: 'reports', judges },
+    }),
+    stage('report_figures', {
+      module: 'stages/report/figures.stage.ts',
+      inputs: { model_summary: 'model_summary', threshold_analysis: 'threshold_analysis', cdps: 'cdps', cdp_length_stats: 'cdp_length_stats', deviation_profile: 'deviation_profile' },
+      params: { outDir: 'reports', judges, pngFontFiles: ['data/fonts/DejaVuSans.ttf'] },
+    }),
+    stage('report_scorecard', { module: 'stages/report/scorecard.stage.ts', inputs: { published: 'published_tables', model_summary: 'model_summary' }, params: { outDir: 'reports' } }),
+    stage('report_index', {
+      module: 'stages/report/index.stage.ts',
+      inputs: { report_tables: 'report_tables', report_figures: 'report_figures', report_scorecard: 'report_scorecard', model_summary: 'model_summary' },
+      params: { outDir: 'reports' },
+    }),
   ],
 });
 
