@@ -80,7 +80,8 @@ export function fixtureRows(): Record<string, Row[]> {
       }
       for (const { judge } of JUDGES) {
         for (const metric of ['dtw_pcc', 'ot_pcc', 'lnds_pcs', 'acc']) {
-          tables.model_summary.push({ setting, judge, metric, model, simulated, mean: metric === 'dtw_pcc' ? dtw : 0.5, ci_low: 0.4, ci_high: 0.6, n: 2, cluster_ci_low: null, cluster_ci_high: null, clusters: 2 });
+          const mean = metric === 'dtw_pcc' ? dtw : 0.5;
+          tables.model_summary.push({ setting, judge, metric, model, simulated, mean, ci_low: mean - 0.1, ci_high: mean + 0.1, n: 2, cluster_ci_low: null, cluster_ci_high: null, clusters: 2 });
         }
       }
       if (setting === 'multi') tables.model_summary.push({ setting, judge: null, metric: 'sr', model, simulated, mean: 1, ci_low: 1, ci_high: 1, n: 2, cluster_ci_low: null, cluster_ci_high: null, clusters: 2 });

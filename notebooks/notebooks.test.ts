@@ -159,20 +159,34 @@ describe('notebook site in Chromium', () => {
     const o = await open('overview.html', 'table[data-name="model_summary"]');
     const { page } = o;
     await expectRows(page, 'model_summary', 34);
-    // (setting, judge, model) groups: single 2 judges × 2 models; multi the same plus sr (no judge) per model.
-    await expectRows(page, 'model_summary_pivot', 10);
-    assert.match(await page.locator('.cdp-simulated-note').first().textContent() ?? '', /17 of 34 rows .* simulated/);
+    // Table 1 layout: one row per model, judge-llm (the first judge), single PCC/Acc, multi PCC/Acc/SR in %.
+    await expectRows(page, 'table1', 2);
+    assert.deepEqual(await column(page, 'table1', 'model'), ['gpt-test', 'simulated-oracle']);
+    assert.deepEqual(await column(page, 'table1', 'single dtw_pcc'), ['50.00', '10.00']);
+    assert.deepEqual(await column(page, 'table1', 'multi sr'), ['100.00', '100.00']);
+    // Tables 5–7 layout: 2 settings × 2 models, one column per judge.
+    await expectRows(page, 'tables5_7', 4);
+    assert.deepEqual(await column(page, 'tables5_7', 'simulated-tfidf'), ['50.00 (40.00–60.00)', '10.00 (0.00–20.00)', '50.00 (40.00–60.00)', '10.00 (0.00–20.00)']);
+    assert.match(await page.locator('.cdp-simulated-note').first().textContent() ?? '', /^25 of 34 rows shown involve simulated agents/, '17 simulated-oracle rows and 8 gpt-test rows judged by simulated-tfidf');
     await settle(o, 'overview.html');
 
     await choose(page, 'setting', 'single');
     await expectRows(page, 'model_summary', 16);
-    await expectRows(page, 'model_summary_pivot', 4);
+    await expectRows(page, 'tables5_7', 2);
+    assert.deepEqual(await column(page, 'tables5_7', 'setting'), ['single', 'single']);
+    await choose(page, 'metric', 'ot_pcc');
+    await page.waitForFunction(() => document.querySelector('table[data-name="table1"] thead th:nth-child(2)')?.textContent === 'single ot_pcc');
+    assert.deepEqual(await column(page, 'table1', 'single ot_pcc'), ['50.00', '50.00']);
     await choose(page, 'metric', 'dtw_pcc');
     await choose(page, 'model', 'gpt-test');
     await expectRows(page, 'model_summary', 2);
     assert.deepEqual(await column(page, 'model_summary', 'mean'), ['0.500', '0.500']);
-    assert.deepEqual(await column(page, 'model_summary_pivot', 'dtw_pcc'), ['0.500 [0.400, 0.600]', '0.500 [0.400, 0.600]']);
-    assert.match(await page.locator('.cdp-simulated-note').first().textContent() ?? '', /No simulated rows/);
+    await expectRows(page, 'table1', 1);
+    assert.deepEqual(await column(page, 'tables5_7', 'judge-llm'), ['50.00 (40.00–60.00)']);
+    assert.match(await page.locator('.cdp-simulated-note').first().textContent() ?? '', /^1 of 2 rows shown involve simulated agents/);
+    await choose(page, 'judge', 'judge-llm');
+    await expectRows(page, 'model_summary', 1);
+    assert.equal(await page.locator('.cdp-simulated-note').first().textContent(), 'No simulated rows shown.');
     await page.screenshot({ path: join(ARTIFACTS, 'overview-filtered.png'), fullPage: true });
     assert.deepEqual(o.problems, []);
     await page.close();

@@ -68,7 +68,7 @@ export function table(rows, columns, { name, caption } = {}) {
   const body = t.createTBody();
   for (const r of rows) {
     const tr = body.insertRow();
-    if (r.simulated === true) tr.className = 'simulated';
+    if (isSimulated(r)) tr.className = 'simulated';
     for (const c of columns) {
       const v = typeof c === 'string' ? r[c] : c.value(r);
       tr.insertCell().textContent = typeof c === 'string' ? fmt(v) : String(v ?? '—');
@@ -78,14 +78,24 @@ export function table(rows, columns, { name, caption } = {}) {
   return wrap;
 }
 
-/** The notice every view of simulated agents carries. */
-export function simulatedNote(rows) {
-  const n = rows.filter((r) => r.simulated === true).length;
+/** A row involves a simulated agent: flagged so, or its model, judge or patient is named so. */
+export function isSimulated(row) {
+  return row.simulated === true || ['model', 'judge', 'patient'].some((k) => typeof row[k] === 'string' && row[k].includes('simulated'));
+}
+
+/**
+ * The notice every view of simulated agents carries. `agents` names agents shown outside the
+ * rows (a table's judge columns, say).
+ */
+export function simulatedNote(rows, { agents = [] } = {}) {
+  const n = rows.filter(isSimulated).length;
+  const others = agents.filter((a) => typeof a === 'string' && a.includes('simulated'));
   const p = document.createElement('p');
   p.className = 'cdp-simulated-note';
-  p.textContent = n
-    ? `${n} of ${rows.length} rows shown come from simulated agents (offline stand-ins, not LLM results); their model names say "simulated".`
-    : 'No simulated rows shown.';
+  const parts = [];
+  if (n) parts.push(`${n} of ${rows.length} rows shown involve simulated agents (offline stand-ins, not LLM results; their names say "simulated").`);
+  if (others.length) parts.push(`Simulated judges shown: ${others.join(', ')}.`);
+  p.textContent = parts.length ? parts.join(' ') : 'No simulated rows shown.';
   return p;
 }
 
