@@ -11,12 +11,13 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import type { Server } from 'node:http';
 import type { Browser, Page } from 'playwright-core';
 import { writeFixtureWarehouse } from './fixture-warehouse.ts';
 import { exportNotebookData } from './export-data.ts';
-import { buildNotebookSite } from './build-site.ts';
-import type { BuiltSite } from './build-site.ts';
+import { notebookPages } from './build-site.ts';
 import { serveSite } from './serve-site.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -25,7 +26,8 @@ const ARTIFACTS = join(ROOT, 'test-artifacts', 'notebooks');
 
 let tmp = '';
 let warehouse = '';
-let site: BuiltSite;
+let siteDir = '';
+let built = { stdout: '', stderr: '' };
 let server: Server;
 let baseUrl = '';
 let browser: Browser;
@@ -37,8 +39,13 @@ before(async () => {
   tmp = mkdtempSync(join(tmpdir(), 'cdp-notebooks-'));
   warehouse = join(tmp, 'warehouse.duckdb');
   await writeFixtureWarehouse(ROOT, warehouse, join(tmp, 'fixture'));
-  site = await buildNotebookSite({ root: ROOT, warehouse, outDir: join(tmp, 'site') });
-  ({ server, url: baseUrl } = await serveSite(site.outDir, 0));
+  // Through the command a user runs, pointed at the fixture by CDP_WAREHOUSE.
+  siteDir = join(tmp, 'site');
+  built = await promisify(execFile)(process.execPath, [join(ROOT, 'bin', 'cdp.mjs'), 'notebooks', '--out', siteDir], {
+    cwd: ROOT,
+    env: { ...process.env, CDP_WAREHOUSE: warehouse },
+  });
+  ({ server, url: baseUrl } = await serveSite(siteDir, 0));
   const { chromium } = await import('playwright-core');
   browser = await chromium.launch({
     executablePath: CHROMIUM,
@@ -142,9 +149,12 @@ describe('notebook data export', () => {
 });
 
 describe('notebook site in Chromium', () => {
-  test('the build writes every notebook as a page', () => {
-    assert.deepEqual(site.pages, ['case-viewer.html', 'index.html', 'metric-explorer.html', 'overview.html']);
-    for (const p of site.pages) assert.ok(existsSync(join(site.outDir, p)), `${p} built`);
+  test('cdp notebooks exports the tables and writes every notebook as a page', () => {
+    const pages = ['case-viewer.html', 'index.html', 'metric-explorer.html', 'overview.html'];
+    assert.deepEqual(notebookPages(join(ROOT, 'notebooks')), pages);
+    assert.deepEqual(built.stdout.trim().split('\n').slice(0, 4), pages.map((p) => join(siteDir, p)));
+    for (const p of pages) assert.ok(existsSync(join(siteDir, p)), `${p} built`);
+    assert.match(built.stderr, /exported model_summary \(34\), pathway_metrics \(17\), cases \(8\), case_scores \(17\), dialogues \(4\)/);
   });
 
   test('index links to the three notebooks', async () => {
