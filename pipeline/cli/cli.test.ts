@@ -3,7 +3,7 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { writeFileSync, readdirSync, existsSync } from 'node:fs';
+import { writeFileSync, readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { makeToyProject, type ToyProject } from '../testing/toy-project.ts';
@@ -169,5 +169,36 @@ describe('robustness', () => {
     assert.equal(b.code, 0, b.stderr);
     assert.ok((JSON.parse(b.stdout) as { stages: { status: string }[] }).stages.every((s) => s.status === 'reused'), 'the waiting run found everything done');
     assert.deepEqual(statusOf(runJson(p).json), { docs: 'reused', words: 'reused', shout: 'reused', totals: 'reused', report: 'reused' });
+  });
+});
+
+describe('no-op fast path', () => {
+  test('an unchanged project is answered from the fingerprint; a new file, an edited helper or a changed variable the config reads take the full path', () => {
+    const p = makeToyProject();
+    p.writeConfigFile();
+    // The config reads TOY_SCALE: the fast path must notice when it changes.
+    const file = join(p.root, 'dag.config.ts');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('"scale": 1', '"scale": Number(process.env.TOY_SCALE ?? 1)'));
+    const env = (extra: Record<string, string> = {}) => ({ ...process.env, TOY_SCALE: '1', ...extra });
+    const run = (extra?: Record<string, string>) => spawnSync(process.execPath, [cdpBin, 'run', '--json'], { cwd: p.root, encoding: 'utf8', env: env(extra) });
+    const first = run();
+    assert.equal(first.status, 0, first.stderr);
+    const fast = run();
+    assert.equal(fast.stderr, '', 'the fast path prints only the JSON');
+    assert.deepEqual(statusOf(JSON.parse(fast.stdout)), { docs: 'reused', words: 'reused', shout: 'reused', totals: 'reused', report: 'reused' });
+    assert.equal(p.computed().length, 6);
+
+    const scaled = JSON.parse(run({ TOY_SCALE: '2' }).stdout);
+    assert.equal(statusOf(scaled).totals, 'ran', 'a changed variable read by the config reran what it feeds');
+
+    p.writeDoc('d.txt', 'new words');
+    const added = JSON.parse(run({ TOY_SCALE: '2' }).stdout);
+    assert.equal(added.stages.find((s: { stage: string }) => s.stage === 'words').rowsComputed, 1, 'a new source file is seen');
+
+    writeFileSync(join(p.root, 'stages', 'helpers', 'shout.ts'), `export function shout(s: string): string { return s.toLowerCase(); }\n`);
+    const edited = JSON.parse(run({ TOY_SCALE: '2' }).stdout);
+    assert.equal(statusOf(edited).shout, 'ran', 'an edited helper is seen');
+    // And once everything is up to date again, the fast path answers.
+    assert.equal(run({ TOY_SCALE: '2' }).stderr, '');
   });
 });

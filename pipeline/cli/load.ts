@@ -9,6 +9,7 @@ import { workspaceFor, type Workspace } from '../exec/workspace.ts';
 export interface Project {
   dag: ResolvedDag;
   ws: Workspace;
+  configFile: string;
 }
 
 /** The nearest dag.config.ts at or above `from`, unless a path is given. */
@@ -34,5 +35,5 @@ export async function loadProject(opts: { cwd?: string; config?: string } = {}):
   if (!mod.default) throw new Error(`${file} must export default defineDag({...})`);
   const root = dirname(file);
   const dag = await resolveDag(mod.default, root);
-  return { dag, ws: workspaceFor(root, mod.default) };
+  return { dag, ws: workspaceFor(root, mod.default), configFile: file };
 }

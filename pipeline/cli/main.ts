@@ -11,6 +11,12 @@ import { explainStage } from './explain.ts';
 import { queryWarehouse, formatTable } from './sql.ts';
 import { cleanStore } from './clean.ts';
 import { extensionCommands, type RunLlm } from './extensions.ts';
+import { startRecordingEnv, stopRecordingEnv } from './env-reads.ts';
+import { writeNoopFingerprint } from './noop-fingerprint.ts';
+
+// Which environment variables the configuration reads while it loads decides when the no-op
+// fast path may answer (see noop-fingerprint.ts): record them from the start.
+startRecordingEnv();
 
 const program = new Command();
 program.name('cdp').description('Run and inspect the MEGA-CDP pipeline DAG').option('--config <file>', 'path to dag.config.ts (default: nearest one above the current directory)');
@@ -52,6 +58,8 @@ program
   .option('--wait <seconds>', 'wait this long for another run on the same store to finish', (v) => parseFloat(v), 0)
   .action(async (stages: string[], o: { force?: boolean; dryRun?: boolean; retryFailed?: boolean; json?: boolean; jobs?: number; wait: number }) => {
     const p = await project();
+    const envKeys = stopRecordingEnv();
+    const startedAt = Date.now();
     const progress = progressSink();
     const controller = new AbortController();
     const onSigint = (): void => {
@@ -83,6 +91,7 @@ program
       await llm?.close();
       process.off('SIGINT', onSigint);
     }
+    if (!o.dryRun && summary.ok) writeNoopFingerprint(p, p.configFile, summary, { targets: stages, envKeys, startedAt });
     if (o.json) out(jsonSummary(summary));
     const failed = summary.stages.filter((s) => s.status === 'failed');
     if (!o.json) {

@@ -1,0 +1,112 @@
+/**
+ * After a successful `cdp run`, a fingerprint of everything the run's outcome depended on: the
+ * configuration and every code file it and its stages import (by size and mtime), the package
+ * lock, the source files and the directories their globs walk, the environment variables the
+ * configuration read (their values hashed, never stored), the ledger, and each stage's
+ * artifact. When nothing of it changed, `cdp run` answers from the fingerprint without loading
+ * the DAG (pipeline/cli/fast-noop.mjs): make's trick, applied to a content-addressed runner.
+ */
+import { statSync, readdirSync, mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { createHash } from 'node:crypto';
+import type { Project } from './load.ts';
+import type { RunSummary } from '../exec/executor.ts';
+import { readLedger } from '../store/ledger.ts';
+import { artifactPaths, readRows } from '../store/artifacts.ts';
+import { CodeHasher } from '../hash/code-identity.ts';
+import { StatCache } from '../hash/stat-cache.ts';
+import { writeFileAtomic } from '../store/atomic.ts';
+
+export const FINGERPRINT_VERSION = 1;
+
+export function fingerprintPath(root: string, env: NodeJS.ProcessEnv): string {
+  const scope = createHash('sha256').update(env.CDP_STORE ?? '').digest('hex').slice(0, 12);
+  return join(root, '.cdp', `noop-${scope}.json`);
+}
+
+export function envHash(keys: readonly string[], env: NodeJS.ProcessEnv): string {
+  return createHash('sha256').update(JSON.stringify(keys.map((k) => [k, env[k] ?? null]))).digest('hex');
+}
+
+function stat(path: string): [number, number] | null {
+  try {
+    const s = statSync(path);
+    return [s.size, s.mtimeMs];
+  } catch {
+    return null;
+  }
+}
+
+function walkDirs(dir: string, out: Record<string, number>): void {
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+    out[dir] = statSync(dir).mtimeMs;
+  } catch {
+    out[dir] = -1;
+    return;
+  }
+  for (const e of entries) if (e.isDirectory()) walkDirs(join(dir, e.name), out);
+}
+
+export function writeNoopFingerprint(
+  p: Project,
+  configFile: string,
+  summary: RunSummary,
+  o: { targets: string[]; envKeys: string[] | null; startedAt: number },
+): void {
+  if (!summary.ok || !o.envKeys) return;
+  const { dag, ws } = p;
+  const ledger = readLedger(ws.ledger);
+  // Inputs (code, packages, sources) must predate the run; outputs (artifacts) were written by it.
+  const files: Record<string, [number, number] | null> = {};
+  const outputs: Record<string, [number, number] | null> = {};
+  const add = (f: string) => (files[resolve(dag.root, f)] = stat(resolve(dag.root, f)));
+  const addOutput = (f: string) => (outputs[resolve(dag.root, f)] = stat(resolve(dag.root, f)));
+  add(configFile);
+  for (const f of Object.keys(new CodeHasher(dag.root, new StatCache(null)).identity(configFile).files)) add(f);
+  for (const f of ['package.json', 'package-lock.json', 'node_modules/.package-lock.json']) add(f);
+  const records: Record<string, unknown>[] = [];
+  for (const name of dag.order) {
+    const e = ledger.entries[name];
+    if (!e) return; // a stage outside the targets never ran: no complete picture to fingerprint
+    for (const f of Object.keys(e.components?.code.files ?? {})) add(f);
+    const a = artifactPaths(ws.store, name, e.artifact);
+    addOutput(a.ndjson);
+    addOutput(a.parquet);
+  }
+  const dirs: Record<string, number> = {};
+  for (const src of Object.values(dag.config.sources)) {
+    for (const pattern of src.patterns) {
+      const prefix = pattern.split('/').filter((_, i, parts) => !parts.slice(0, i + 1).some((x) => /[*?{]/.test(x))).join('/');
+      walkDirs(resolve(dag.root, prefix), dirs);
+    }
+  }
+  // Source files by their own stats; additions and removals show in their directories' mtimes.
+  for (const name of dag.sources) {
+    for (const r of readRows(artifactPaths(ws.store, name, ledger.entries[name].artifact).ndjson)) add(String(r.path));
+  }
+  // Files changed while the run was running may not be reflected in its artifacts: no fingerprint.
+  if (Object.values(files).some((s) => s && s[1] >= o.startedAt) || Object.values(dirs).some((m) => m >= o.startedAt)) return;
+  for (const s of summary.stages) {
+    const e = ledger.entries[s.stage];
+    records.push({ stage: s.stage, key: e?.key ?? null, rows: e?.rows ?? 0, failed: e?.failed ?? 0 });
+  }
+  const path = fingerprintPath(dag.root, process.env);
+  mkdirSync(join(dag.root, '.cdp'), { recursive: true });
+  writeFileAtomic(
+    path,
+    JSON.stringify({
+      version: FINGERPRINT_VERSION,
+      config: resolve(configFile),
+      targets: [...o.targets].sort(),
+      envKeys: o.envKeys,
+      envHash: envHash(o.envKeys, process.env),
+      ledger: [ws.ledger, stat(ws.ledger)],
+      runsLog: ws.runsLog,
+      files: { ...files, ...outputs },
+      dirs,
+      stages: records,
+    }),
+  );
+}
