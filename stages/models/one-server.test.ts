@@ -43,6 +43,7 @@ test('one server for every role: the construction DAG over HTTP, the key written
       if (prompt.includes('convert it into a decision tree represented as a JSON object')) return builder(req);
       if (prompt.includes('convert this clinical decision path into a single, coherent')) return offlineVignetteWriter(req);
       if (prompt.includes('produce a single JSON array of strings')) return offlineNarrativeWriter(req);
+      if (prompt.includes('You are a medical expert reviewing a benchmark case')) return '{"consistent": true, "problems": []}';
       throw new Error(`unexpected prompt: ${prompt.slice(0, 80)}`);
     },
   });
@@ -64,8 +65,11 @@ test('one server for every role: the construction DAG over HTTP, the key written
     assert.equal(byStage.trees.simulatedCalls + byStage.vignettes.simulatedCalls + byStage.narratives.simulatedCalls, 0, 'no stand-in answered');
     // Identical prompts in flight at once share one request (two paths with the same conditions
     // and outcomes but different conclusions give the same Prompt 2).
+    // With a real builder configured, the seeded QC sample is inspected by it too.
+    assert.ok(byStage.qc_inspection.llmCalls >= 1, 'the QC sample was inspected');
     const requests = server.counters.chat;
-    assert.ok(requests <= 180 && requests >= 170, `requests: ${requests}`);
+    const calls = 180 + byStage.qc_inspection.llmCalls;
+    assert.ok(requests <= calls && requests >= calls - 10, `requests: ${requests} for ${calls} calls`);
     assert.ok(server.authHeaders.every((h) => h === `Bearer ${KEY}`), 'the key from the environment is sent');
 
     const sql = async (q: string) => JSON.parse((await cdp(['sql', q, '--json'], env)).stdout) as Record<string, unknown>[];
@@ -73,6 +77,7 @@ test('one server for every role: the construction DAG over HTTP, the key written
     assert.deepEqual(await sql(`select distinct generator from vignettes`), [{ generator: 'local-model' }]);
     assert.deepEqual(await sql(`select count(distinct key)::int as n, count(distinct model)::int as models from llm_calls where status = 'ok'`), [{ n: requests, models: 1 }]);
     assert.deepEqual(await sql(`select value from qc_summary where measure = 'vignette problem rate'`), [{ value: 0 }]);
+    assert.deepEqual(await sql(`select value::int as n from qc_summary where measure = 'instances inspected by an LLM'`), await sql(`select count(*)::int as n from qc where inspect`));
 
     for (const f of filesUnder(store)) assert.ok(!readFileSync(f).includes(KEY), `the API key was written to ${f}`);
 
