@@ -253,6 +253,9 @@ describe('notebook site in Chromium', () => {
 
     await chooseUntil(page, 'setting', 'single', 'Single-turn setting: no dialogue.');
     assert.equal(await rowCount(page, 'transcript'), 0);
+    // The model select is re-created for the new setting and keeps the reader's choice.
+    await page.waitForFunction(() => document.querySelector('h2')?.textContent?.endsWith('simulated-oracle (simulated), single-turn'), undefined, { timeout: 5000 });
+    assert.equal(await page.locator('label[data-name="model"] select').inputValue(), 'simulated-oracle');
     await chooseUntil(page, 'model', 'gpt-test', 'predicted pathway (gpt-test)');
     await chooseUntil(page, 'cdp_id', 'cdp-b', 'cdp-b — gpt-test, single-turn');
     await chooseUntil(page, 'judge', 'simulated-char-ngram', 'no step scores: only 1 of 5 judge runs usable');

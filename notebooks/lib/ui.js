@@ -7,11 +7,15 @@ export function unique(rows, column) {
   return values.sort((a, b) => (typeof a === 'number' && typeof b === 'number' ? a - b : String(a).localeCompare(String(b))));
 }
 
+// The last choice per filter name: a select re-created because an upstream filter changed (the
+// case viewer's model list depends on the setting) keeps the reader's choice when it still exists.
+const remembered = new Map();
+
 /**
  * A labelled <select> usable with view(): its value is the chosen option, or null for "all".
  * The select's own input event bubbles to the label, which is what view() listens to.
  */
-export function select(name, options, { all = true, value } = {}) {
+export function select(name, options, { all = true, value = remembered.get(name) } = {}) {
   const label = document.createElement('label');
   label.className = 'cdp-filter';
   label.dataset.name = name;
@@ -27,10 +31,10 @@ export function select(name, options, { all = true, value } = {}) {
     return i >= 0 ? options[i] : sel.value;
   };
   label.value = current();
-  sel.addEventListener('input', () => { label.value = current(); });
+  sel.addEventListener('input', () => { label.value = current(); remembered.set(name, sel.value === '' ? undefined : sel.value); });
   sel.addEventListener('change', () => {
     // Some drivers only fire change: keep view() informed either way.
-    if (label.value !== current()) { label.value = current(); label.dispatchEvent(new Event('input', { bubbles: true })); }
+    if (label.value !== current()) { label.value = current(); remembered.set(name, sel.value === '' ? undefined : sel.value); label.dispatchEvent(new Event('input', { bubbles: true })); }
   });
   label.append(sel);
   return label;
