@@ -33,25 +33,9 @@ let baseUrl = '';
 let browser: Browser;
 
 before(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`the notebook browser test needs Debian's chromium at ${CHROMIUM}; run scripts/install-debian-packages.sh`);
-  }
   tmp = mkdtempSync(join(tmpdir(), 'cdp-notebooks-'));
   warehouse = join(tmp, 'warehouse.duckdb');
   await writeFixtureWarehouse(ROOT, warehouse, join(tmp, 'fixture'));
-  // Through the command a user runs, pointed at the fixture by CDP_WAREHOUSE.
-  siteDir = join(tmp, 'site');
-  built = await promisify(execFile)(process.execPath, [join(ROOT, 'bin', 'cdp.mjs'), 'notebooks', '--out', siteDir], {
-    cwd: ROOT,
-    env: { ...process.env, CDP_WAREHOUSE: warehouse },
-  });
-  ({ server, url: baseUrl } = await serveSite(siteDir, 0));
-  const { chromium } = await import('playwright-core');
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-  mkdirSync(ARTIFACTS, { recursive: true });
 });
 
 after(async () => {
@@ -149,6 +133,25 @@ describe('notebook data export', () => {
 });
 
 describe('notebook site in Chromium', () => {
+  before(async () => {
+    if (!existsSync(CHROMIUM)) {
+      throw new Error(`the notebook browser test needs Debian's chromium at ${CHROMIUM}; run scripts/install-debian-packages.sh`);
+    }
+    // Through the command a user runs, pointed at the fixture by CDP_WAREHOUSE.
+    siteDir = join(tmp, 'site');
+    built = await promisify(execFile)(process.execPath, [join(ROOT, 'bin', 'cdp.mjs'), 'notebooks', '--out', siteDir], {
+      cwd: ROOT,
+      env: { ...process.env, CDP_WAREHOUSE: warehouse },
+    });
+    ({ server, url: baseUrl } = await serveSite(siteDir, 0));
+    const { chromium } = await import('playwright-core');
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+    mkdirSync(ARTIFACTS, { recursive: true });
+  });
+
   test('cdp notebooks exports the tables and writes every notebook as a page', () => {
     const pages = ['case-viewer.html', 'index.html', 'metric-explorer.html', 'overview.html'];
     assert.deepEqual(notebookPages(join(ROOT, 'notebooks')), pages);
