@@ -37,6 +37,7 @@ function stat(path: string): [number, number] | null {
   }
 }
 
+/** The mtimes of a directory and all directories below it (a missing one is recorded as -1). */
 function walkDirs(dir: string, out: Record<string, number>): void {
   let entries;
   try {
@@ -47,6 +48,13 @@ function walkDirs(dir: string, out: Record<string, number>): void {
     return;
   }
   for (const e of entries) if (e.isDirectory()) walkDirs(join(dir, e.name), out);
+}
+
+/** The directory a pattern's files can appear in: its static prefix, or a plain path's parent. */
+function patternRoot(pattern: string): string {
+  const parts = pattern.split('/');
+  const firstGlob = parts.findIndex((x) => /[*?{]/.test(x));
+  return firstGlob < 0 ? parts.slice(0, -1).join('/') || '.' : parts.slice(0, firstGlob).join('/') || '.';
 }
 
 export function writeNoopFingerprint(
@@ -78,8 +86,10 @@ export function writeNoopFingerprint(
   const dirs: Record<string, number> = {};
   for (const src of Object.values(dag.config.sources)) {
     for (const pattern of src.patterns) {
-      const prefix = pattern.split('/').filter((_, i, parts) => !parts.slice(0, i + 1).some((x) => /[*?{]/.test(x))).join('/');
-      walkDirs(resolve(dag.root, prefix), dirs);
+      const base = resolve(dag.root, patternRoot(pattern));
+      // A plain file's directory only (not the tree below it, which may hold the store itself).
+      if (/[*?{]/.test(pattern)) walkDirs(base, dirs);
+      else dirs[base] = statSync(base).mtimeMs;
     }
   }
   // Source files by their own stats; additions and removals show in their directories' mtimes.
