@@ -1,21 +1,12 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseTree } from './tree-parse.ts';
+import { feverDecisionTree } from './fever-tree.fixture.ts';
 
 /** Prompt 1's output shape, as a model writes it. */
 const answer = () => ({
   primary_clinical_focus: 'management',
-  decision_tree: {
-    index: 1,
-    description: 'Is fever present?',
-    yes: {
-      index: 2,
-      description: 'Is temperature >= 39 C?',
-      yes: { index: 4, leaf: true, conclusion: 'Admit' },
-      no: { index: 5, leaf: true, conclusion: 'Treat as outpatient' },
-    },
-    no: { index: 3, leaf: true, conclusion: 'No infection work-up' },
-  },
+  decision_tree: feverDecisionTree(),
   node_guideline_mapping: { '1': ['a'], '2': ['b'], '3': ['c'], '4': ['d'], '5': ['e', 'f'] },
 });
 

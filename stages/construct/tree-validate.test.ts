@@ -2,6 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { validateTree, isEvidenceNotFound, EVIDENCE_NOT_FOUND } from './tree-validate.ts';
 import type { ReasoningTree } from './types.ts';
+import { feverDecisionTree } from './fever-tree.fixture.ts';
 
 const markdown = [
   '# Fever',
@@ -12,17 +13,7 @@ const markdown = [
 
 const good = (): ReasoningTree => ({
   primary_clinical_focus: 'management',
-  decision_tree: {
-    index: 1,
-    description: 'Is fever present?',
-    yes: {
-      index: 2,
-      description: 'Is temperature >= 39 C?',
-      yes: { index: 4, leaf: true, conclusion: 'Admit' },
-      no: { index: 5, leaf: true, conclusion: 'Treat as outpatient' },
-    },
-    no: { index: 3, leaf: true, conclusion: 'No infection work-up' },
-  },
+  decision_tree: feverDecisionTree(),
   node_guideline_mapping: {
     '1': ['Fever is defined as a temperature of at least 38 C.'],
     '2': ['Patients with a temperature of 39 C or more should be admitted.', 'Temperature should be measured orally.'],
