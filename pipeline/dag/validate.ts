@@ -88,7 +88,6 @@ function orderedCycles(graph: Graph): string[][] {
     const inCycle = new Set(members);
     const start = [...members].sort()[0];
     const path = [start];
-    let at = start;
     // Walk successors inside the strongly connected component back to the start.
     const visited = new Set([start]);
     const walk = (node: string): boolean => {
@@ -102,9 +101,8 @@ function orderedCycles(graph: Graph): string[][] {
       }
       return false;
     };
-    walk(at);
+    walk(start);
     out.push(path);
-    at = start;
   }
   return out;
 }
