@@ -27,6 +27,14 @@ if (!files.length) {
   console.error(`no test files matched ${filter.join(' ') || '(all)'}`);
   process.exit(1);
 }
+// The whole suite starts with the type check: tsx runs TypeScript without checking it.
+if (!filter.length) {
+  const tsc = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '--noEmit', '-p', '.'], { stdio: 'inherit' });
+  if (tsc.status !== 0) {
+    console.error('type check failed (npx tsc --noEmit -p .); fix the errors above');
+    process.exit(tsc.status ?? 1);
+  }
+}
 const res = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...files], {
   stdio: 'inherit',
   env: { ...process.env, NODE_ENV: 'test' },
