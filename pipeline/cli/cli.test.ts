@@ -106,10 +106,10 @@ describe('cdp in fresh processes', () => {
 describe('robustness', () => {
   test('killed with SIGKILL at random moments 10 times, the rerun matches an uninterrupted run and recomputes no committed row', async () => {
     const docs: Record<string, string> = {};
-    for (let i = 0; i < 150; i++) docs[`d${String(i).padStart(2, '0')}.txt`] = `word${i} `.repeat((i % 5) + 1);
+    for (let i = 0; i < 240; i++) docs[`d${String(i).padStart(2, '0')}.txt`] = `word${i} `.repeat((i % 5) + 1);
     const p = makeToyProject(docs);
-    // One unit at a time, 60 ms each: about 9 s of work in all, so ten random kills a second
-    // or two after start land before, during and between commits.
+    // One unit at a time, 60 ms each: about 14 s of work in all, more than ten runs killed at
+    // most 1.2 s after they start computing can do, so every kill lands before the last commit.
     p.writeConfigFile({ wordsDelayMs: 60, wordsConcurrency: 1 });
     const rng = createRng(2024);
     const store = new RowStore(join(p.root, 'data', 'store', 'units', 'words'));
@@ -118,7 +118,10 @@ describe('robustness', () => {
     for (let k = 0; k < 10; k++) {
       const child = spawn(process.execPath, [cdpBin, 'run'], { cwd: p.root, stdio: 'ignore' });
       const exited = new Promise((r) => child.once('exit', r));
-      await new Promise((r) => setTimeout(r, 800 + rng.nextInt(1700)));
+      // Kill at a random moment once the run is computing, however long its start-up took.
+      const before = p.computed().length;
+      for (let i = 0; i < 600 && p.computed().length === before; i++) await new Promise((r) => setTimeout(r, 25));
+      await new Promise((r) => setTimeout(r, rng.nextInt(1200)));
       child.kill('SIGKILL');
       await exited;
       history.push({ committed: new Set([...store.load().values()].map((rows) => `words:${rows[0].path}`)), at: p.computed().length });
@@ -131,7 +134,7 @@ describe('robustness', () => {
       assert.deepEqual(again, [], `rows committed before a kill were computed again: ${again.join(', ')}`);
     }
     assert.ok(history.some((h) => h.committed.size > 0), 'some kill happened after rows were committed');
-    assert.ok(history.every((h) => h.committed.size < 150), 'every kill happened before all rows were committed');
+    assert.ok(history.every((h) => h.committed.size < 240), 'every kill happened before all rows were committed');
 
     // The delay param changes keys but not content, so the reference runs without it.
     const reference = makeToyProject(docs);
