@@ -9,7 +9,7 @@
  */
 import { defineDag, stage, files } from './pipeline/index.ts';
 import type { Project } from './pipeline/cli/load.ts';
-import { runRoster, modelFor, modelsFor } from './stages/models/roster.ts';
+import { runRoster, modelFor, modelsFor, embeddingJudgeSpecs } from './stages/models/roster.ts';
 import { llmCallsViews } from './stages/models/llm-views.ts';
 import { CURATED_BUILDER_NAME, createCuratedBuilderHandler } from './stages/agents/curated-builder.ts';
 import { OFFLINE_WRITERS } from './stages/construct/offline-writers.ts';
@@ -30,6 +30,10 @@ const evaluated = modelsFor(roster, 'evaluated', true);
 const patient = modelFor(roster, 'patient', PATIENT_NAME);
 // Judges: every active real judge (GPT-5.4 Mini first), then the three simulated similarity judges.
 const judges = evaluationJudges(roster);
+// An embeddings endpoint, when configured, adds an embedding judge for the step scores (it
+// cannot score outcomes with Prompt 9, so the outcome judges are the chat judges only).
+const embeddingJudges = embeddingJudgeSpecs().map((m) => m.name);
+const chatJudges = judges.filter((j) => !embeddingJudges.includes(j));
 
 // One unit per (test CDP × model), with the case's vignette, guideline and tree.
 const taskInputs = { cdps: 'cdps', vignettes: 'vignettes', guidelines: 'guidelines', trees: 'trees' };
@@ -96,14 +100,14 @@ export default defineDag({
       module: 'stages/evaluate/step-scores.stage.ts',
       inputs: { predicted_pathways: 'predicted_pathways' },
       forEach: perPathwayAndJudge,
-      params: { judges, runs: 5, maxReasks: 2, maxPromptTokensByJudge: judgePromptBudgets(roster, judges) },
+      params: { judges, runs: 5, maxReasks: 2, maxPromptTokensByJudge: judgePromptBudgets(roster, chatJudges), embeddingJudges },
       concurrency: 8,
     }),
     stage('outcome_scores', {
       module: 'stages/evaluate/outcome-scores.stage.ts',
       inputs: { predicted_pathways: 'predicted_pathways' },
       forEach: perPathwayAndJudge,
-      params: { judges, cutoff: 4, maxReasks: 2 },
+      params: { judges: chatJudges, cutoff: 4, maxReasks: 2 },
       concurrency: 8,
     }),
     stage('pathway_metrics', { module: 'stages/evaluate/pathway-metrics.stage.ts', inputs: { step_scores: 'step_scores' }, forEach: 'step_scores' }),

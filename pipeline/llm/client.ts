@@ -36,6 +36,8 @@ import type {
   ChatRequest,
   ChatResult,
   ContentPart,
+  EmbedRequest,
+  EmbedResult,
   EstimateRow,
   LlmClient,
   LlmStageClient,
@@ -136,6 +138,7 @@ class Client implements LlmClient {
     return {
       stage,
       chat: (req) => this.chat({ ...req, stage }),
+      embed: (req) => this.embed({ ...req, stage }),
       blob: (text) => this.blob(text),
       counters: () => ({ ...this.countersOf(stage) }),
     };
@@ -226,6 +229,80 @@ class Client implements LlmClient {
       c.estimatedCostUsd += cost;
     }
     return r;
+  }
+
+  /**
+   * Embeddings: each text is a cache entry of its own (key: model id + text), so a rerun, or the
+   * same step in another pathway, costs nothing; the misses go out in one request, with the
+   * same replicas, limits and retries as chat calls.
+   */
+  async embed(req: EmbedRequest): Promise<EmbedResult> {
+    if (this.closed) throw new Error('llm client: embed() after close(); create a new client for a new run');
+    const spec = this.models.get(req.model);
+    if (!spec) throw new Error(`llm client: model "${req.model}" is not in the roster (known: ${[...this.models.keys()].join(', ')})`);
+    const stage = req.stage ?? UNSTAGED;
+    const counters = this.countersOf(stage);
+    if (spec.provider === 'offline') return { ok: false, error: `model ${spec.name} is offline: embeddings need a server` };
+    const modelId = spec.modelId ?? spec.name;
+    const keyOf = (text: string) => sha256Hex(`cdp-embed-v1\u0000${modelId}\u0000${text}`);
+    const vectors: (number[] | null)[] = req.input.map(() => null);
+    const misses = new Map<string, { key: string; at: number[] }>();
+    let cached = 0;
+    req.input.forEach((text, i) => {
+      const key = keyOf(text);
+      const hit = this.store.get(key);
+      if (hit) {
+        vectors[i] = JSON.parse(hit.text) as number[];
+        cached++;
+      } else {
+        const m = misses.get(text) ?? { key, at: [] };
+        m.at.push(i);
+        misses.set(text, m);
+      }
+    });
+    counters.calls += 1;
+    this.total.calls += 1;
+    if (misses.size) {
+      if (this.o.mode === 'estimate') return { ok: false, error: 'estimate only: not sent' };
+      if (!spec.active) return { ok: false, error: `model ${spec.name} is inactive: ${spec.inactiveReason ?? 'no endpoint configured'}` };
+      const texts = [...misses.keys()];
+      const t0 = performance.now();
+      let res: { data: { embedding: number[]; index: number }[]; usage?: { prompt_tokens?: number } };
+      try {
+        res = await this.withRetries(`embeddings from ${spec.name}`, async () => {
+          const rep = this.pickReplica(spec);
+          await rep.sem.acquire();
+          try {
+            await rep.rpm?.take(1);
+            // Floats, not the SDK's default base64: local servers (vLLM, llama.cpp) differ in base64 support.
+            return (await this.sdkFor(rep.baseURL, spec).embeddings.create({ model: modelId, input: texts, encoding_format: 'float' }, { timeout: spec.timeoutMs ?? this.o.timeoutMs ?? 600_000, maxRetries: 0 })) as never;
+          } finally {
+            rep.sem.release();
+          }
+        });
+      } catch (err) {
+        counters.failed++;
+        this.total.failed++;
+        return { ok: false, error: (err as Error).message };
+      }
+      const latencyMs = Math.round(performance.now() - t0);
+      const tokens = res.usage?.prompt_tokens ?? 0;
+      for (const d of res.data) {
+        const text = texts[d.index];
+        const m = misses.get(text);
+        if (!m || !Array.isArray(d.embedding)) return { ok: false, error: `embeddings from ${spec.name}: malformed response (index ${d.index})` };
+        for (const i of m.at) vectors[i] = d.embedding;
+        const meta: BatchItemMeta = { key: m.key, model: spec.name, modelId, stage, promptHash: sha256Hex(text), repeat: 0 };
+        await this.record(meta, { status: 'ok', text: JSON.stringify(d.embedding), attempts: 1, latencyMs, inputTokens: Math.round(tokens / texts.length), outputTokens: 0 });
+      }
+      counters.inputTokens += tokens;
+      this.total.inputTokens += tokens;
+    } else {
+      counters.cached++;
+      this.total.cached++;
+    }
+    if (vectors.some((v) => v === null)) return { ok: false, error: `embeddings from ${spec.name}: the response left some texts without a vector` };
+    return { ok: true, vectors: vectors as number[][], cached };
   }
 
   private failed(counters: CallCounters, error: string, attempts: number): ChatResult {

@@ -83,6 +83,15 @@ export type ChatResult =
   | { ok: true; text: string; cached: boolean; usage: { inputTokens: number; outputTokens: number }; latencyMs: number }
   | { ok: false; error: string; attempts: number };
 
+/** Embeddings of several texts by one model; each text is cached on its own. */
+export interface EmbedRequest {
+  model: string;
+  input: string[];
+  stage?: string;
+}
+
+export type EmbedResult = { ok: true; vectors: number[][]; cached: number } | { ok: false; error: string };
+
 /** Answers an offline (simulated) model's calls in-process. */
 export type OfflineHandler = (req: ChatRequest) => string | Promise<string>;
 
@@ -130,6 +139,8 @@ export interface BatchPolicy {
 
 export interface LlmClient {
   chat(req: ChatRequest): Promise<ChatResult>;
+  /** Embeddings through the server's /embeddings endpoint, cached per text like chat calls. */
+  embed(req: EmbedRequest): Promise<EmbedResult>;
   /** Registers a large shared text once; reference the returned part from messages. */
   blob(text: string): ContentPart;
   /** A view that tags calls with `stage` and keeps its own counters. */
@@ -153,6 +164,7 @@ export interface LlmClient {
 export interface LlmStageClient {
   readonly stage: string;
   chat(req: ChatRequest): Promise<ChatResult>;
+  embed(req: EmbedRequest): Promise<EmbedResult>;
   blob(text: string): ContentPart;
   counters(): CallCounters;
 }

@@ -18,6 +18,7 @@
 import { rowStage } from '../../pipeline/stage.ts';
 import type { Chatter } from '../../pipeline/llm/ask-structured.ts';
 import { judgeStepScores } from '../judge/judge-step-scores.ts';
+import { judgeByEmbeddings, type Embedder } from '../judge/embedding-judge.ts';
 import { inferJudgeKind, type JudgeKind } from '../metrics/judge-params.ts';
 import { UNIT_COLUMNS, judgeName, settingOf, stringArray, unitBase, unusable } from './pathway-unit.ts';
 
@@ -30,6 +31,8 @@ export interface StepScoresParams {
   maxPromptTokens?: number;
   maxPromptTokensByJudge?: Record<string, number>;
   judgeKinds?: Record<string, JudgeKind>;
+  /** Judges answered by an embeddings endpoint (cosine of step embeddings) instead of Prompt 5/8. */
+  embeddingJudges?: string[];
 }
 
 /** Row-major m×n → m rows of n (an empty candidate: m empty rows). */
@@ -60,6 +63,11 @@ export default rowStage<StepScoresParams>({
     const base = { ...unitBase(row, judge), judge_kind: judgeKindOf(judge, p.judgeKinds) };
     const refused = unusable(row);
     if (refused) return { ...base, error: refused };
+    if (p.embeddingJudges?.includes(judge)) {
+      const e = await judgeByEmbeddings(ctx.llm as Embedder, judge, stringArray(row.reference), stringArray(row.candidate));
+      const counts = { m: e.m, n: e.n, runs_ok: e.ok ? 1 : 0, runs_failed: e.ok ? 0 : 1, blocks: 1, calls: e.calls, problems: [] };
+      return e.ok ? { ...base, judge_kind: 'similarity', ...counts, C: matrixRows(e.C, e.m, e.n) } : { ...base, judge_kind: 'similarity', ...counts, error: e.reason };
+    }
     const maxPromptTokens = p.maxPromptTokensByJudge?.[judge] ?? p.maxPromptTokens;
     const r = await judgeStepScores({
       client: ctx.llm as Chatter,

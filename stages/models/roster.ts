@@ -21,8 +21,30 @@ export const CONSTRUCTION_STAND_INS: ModelSpec[] = [
   standIn(NARRATIVE_GENERATOR, 'simulated: deterministic narrative writer in Prompt 3 shape (no LLM)'),
 ];
 
+/**
+ * An embedding judge, when an embeddings endpoint is configured: CDP_EMBED_BASE_URL and
+ * CDP_EMBED_MODEL (key in CDP_EMBED_API_KEY if the server wants one).
+ */
+export function embeddingJudgeSpecs(env: NodeJS.ProcessEnv = process.env): ModelSpec[] {
+  const url = env.CDP_EMBED_BASE_URL?.trim();
+  const model = env.CDP_EMBED_MODEL?.trim();
+  if (!url || !model) return [];
+  return [
+    {
+      name: `embed-${model}`,
+      roles: ['judge'],
+      provider: 'openai-compatible',
+      baseURLs: url.split(',').map((u) => u.trim()),
+      apiKeyEnv: 'CDP_EMBED_API_KEY',
+      apiKeyOptional: true,
+      modelId: model,
+      note: 'embedding judge: cosine similarity of step embeddings',
+    },
+  ];
+}
+
 export function runRoster(env: NodeJS.ProcessEnv = process.env): ModelSpec[] {
-  return resolveRoster([...paperRoster, ...CONSTRUCTION_STAND_INS, ...SIMULATED_ROSTER, ...simulatedJudgeSpecs()], env);
+  return resolveRoster([...paperRoster, ...CONSTRUCTION_STAND_INS, ...SIMULATED_ROSTER, ...simulatedJudgeSpecs(), ...embeddingJudgeSpecs(env)], env);
 }
 
 /** The first active real model holding the role, else the named offline stand-in. */

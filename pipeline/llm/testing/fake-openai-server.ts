@@ -50,6 +50,9 @@ export interface FakeServerCounters {
   batchRetrieves: number;
   /** Chat requests received per model id. */
   byModel: Record<string, number>;
+  /** Embedding requests received, and the texts they carried. */
+  embeddings: number;
+  embeddedTexts: number;
 }
 
 export interface FakeOpenAIServer {
@@ -71,7 +74,7 @@ export interface FakeOpenAIServer {
 }
 
 function zero(): FakeServerCounters {
-  return { chat: 0, answered: 0, faults: 0, maxInFlight: 0, fileUploads: 0, fileDownloads: 0, batchCreates: 0, batchRetrieves: 0, byModel: {} };
+  return { chat: 0, answered: 0, faults: 0, maxInFlight: 0, fileUploads: 0, fileDownloads: 0, batchCreates: 0, batchRetrieves: 0, byModel: {}, embeddings: 0, embeddedTexts: 0 };
 }
 
 /** Rough usage counts: about four characters per token. */
@@ -227,6 +230,14 @@ export async function startFakeOpenAIServer(opts: FakeServerOptions = {}): Promi
       const url = (req.url ?? '').split('?')[0];
       try {
         if (req.method === 'POST' && url === '/v1/chat/completions') return await chat(req, res, raw);
+        if (req.method === 'POST' && url === '/v1/embeddings') {
+          const body = JSON.parse(raw.toString('utf8')) as { input: string | string[] };
+          const input = Array.isArray(body.input) ? body.input : [body.input];
+          state.counters.embeddings++;
+          state.counters.embeddedTexts += input.length;
+          const data = input.map((text, index) => ({ object: 'embedding', index, embedding: fakeEmbedding(text) }));
+          return send(res, 200, { object: 'list', data, model: 'fake-embedding', usage: { prompt_tokens: input.length * 8, total_tokens: input.length * 8 } });
+        }
         if (req.method === 'POST' && url === '/v1/files') return await uploadFile(req, res, raw);
         if (req.method === 'POST' && url === '/v1/batches') return await createBatch(res, raw);
         let m = url.match(/^\/v1\/files\/([^/]+)\/content$/);
@@ -286,4 +297,19 @@ export async function startFakeOpenAIServer(opts: FakeServerOptions = {}): Promi
         server.close(() => resolve());
       }),
   };
+}
+
+/**
+ * A deterministic embedding: lower-cased word counts hashed into 64 dimensions, unit length.
+ * Texts sharing words point the same way, so cosine similarity behaves like token overlap.
+ */
+export function fakeEmbedding(text: string): number[] {
+  const v = new Array<number>(64).fill(0);
+  for (const w of text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {
+    let h = 2166136261;
+    for (let i = 0; i < w.length; i++) h = Math.imul(h ^ w.charCodeAt(i), 16777619) >>> 0;
+    v[h % 64] += 1;
+  }
+  const norm = Math.hypot(...v) || 1;
+  return v.map((x) => x / norm);
 }
