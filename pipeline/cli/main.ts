@@ -5,7 +5,7 @@
 import { Command, Option } from 'commander';
 import { loadProject, type Project } from './load.ts';
 import { runDag, type RunSummary, type StageResult } from '../exec/executor.ts';
-import { progressSink, describeResult } from './progress.ts';
+import { progressSink } from './progress.ts';
 import { renderDag, type DagFormat } from './render-dag.ts';
 import { explainStage } from './explain.ts';
 import { queryWarehouse, formatTable } from './sql.ts';
@@ -191,4 +191,3 @@ try {
   process.exitCode = 2;
 }
 
-export { describeResult };

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { DuckDBInstance, DuckDBConnection } from '@duckdb/node-api';
 import type { ResolvedDag, ResolvedStage } from '../dag/validate.ts';
-import type { Row } from '../dag/define.ts';
+import { FILE_SOURCE_COLUMNS, type Row } from '../dag/define.ts';
 import type { StageContext } from '../dag/stage.ts';
 import { StatCache } from '../hash/stat-cache.ts';
 import { CodeHasher } from '../hash/code-identity.ts';
@@ -317,14 +317,13 @@ class Execution {
     const src = this.dag.config.sources[name];
     try {
       const rows = sourceRows(this.dag.root, src, this.stat);
-      const { hash } = encodeRows(rows, { path: '', sha256: '', size: '' }, name);
+      const { hash } = encodeRows(rows, FILE_SOURCE_COLUMNS, name);
       const paths = artifactPaths(this.ws.store, name, hash);
       const prev = this.ledger.entries[name];
       if (this.opts.dryRun) {
         const changed = prev?.artifact !== hash;
         this.finish(name, { status: changed ? 'would-run' : 'reused', rowsReused: rows.length, reasons: changed ? ['files changed'] : undefined }, started, hash);
-        if (!existsSync(paths.ndjson)) return { ok: true, hash, ndjson: '', pending: false };
-        return { ok: true, hash, ndjson: paths.ndjson };
+        return { ok: true, hash, ndjson: existsSync(paths.ndjson) ? paths.ndjson : '' };
       }
       if (!rows.length) throw new Error(`source '${name}' matches no files (patterns: ${src.patterns.join(', ')})`);
       if (prev?.artifact === hash && existsSync(paths.ndjson) && existsSync(paths.parquet)) {
@@ -336,7 +335,7 @@ class Execution {
         this.finish(name, { status: 'ran', rowsComputed: rows.length }, started, hash);
         return { ok: true, hash, ndjson: '' };
       }
-      const artifact = await writeArtifact(this.ws.store, name, rows, { path: 'VARCHAR', sha256: 'VARCHAR', size: 'BIGINT' }, this.duck);
+      const artifact = await writeArtifact(this.ws.store, name, rows, FILE_SOURCE_COLUMNS, this.duck);
       this.ledger.entries[name] = { key: hash, components: null, artifact: hash, rows: rows.length, failed: 0, finishedAt: new Date().toISOString() };
       await this.saveLedger();
       this.rowsCache.set(name, rows);
