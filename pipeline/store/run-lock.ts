@@ -38,6 +38,18 @@ export interface RunLock {
   release(): void;
 }
 
+/** Releases the lock only while this process still holds it (a takeover may have replaced it). */
+function heldLock(path: string): RunLock {
+  let released = false;
+  return {
+    release() {
+      if (released) return;
+      released = true;
+      if (readHolder(path)?.pid === process.pid) rmSync(path, { force: true });
+    },
+  };
+}
+
 export async function acquireRunLock(path: string, opts: { waitSeconds?: number; command?: string } = {}): Promise<RunLock> {
   mkdirSync(dirname(path), { recursive: true });
   const deadline = Date.now() + (opts.waitSeconds ?? 0) * 1000;
@@ -47,15 +59,7 @@ export async function acquireRunLock(path: string, opts: { waitSeconds?: number;
       const fd = openSync(path, 'wx');
       writeSync(fd, me);
       closeSync(fd);
-      let released = false;
-      return {
-        release() {
-          if (released) return;
-          released = true;
-          const holder = readHolder(path);
-          if (holder?.pid === process.pid) rmSync(path, { force: true });
-        },
-      };
+      return heldLock(path);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     }
@@ -71,13 +75,7 @@ export async function acquireRunLock(path: string, opts: { waitSeconds?: number;
       if (!again || !alive(again.pid)) {
         renameSync(tmp, path);
         await new Promise((r) => setTimeout(r, 20));
-        if (readHolder(path)?.pid === process.pid) {
-          return {
-            release() {
-              if (readHolder(path)?.pid === process.pid) rmSync(path, { force: true });
-            },
-          };
-        }
+        if (readHolder(path)?.pid === process.pid) return heldLock(path);
       } else rmSync(tmp, { force: true });
       continue;
     }
