@@ -12,7 +12,7 @@
  * without parsing JSON, and a hit reads just its own line back (pread), which keeps a million
  * cached answers out of the heap.
  */
-import { closeSync, fstatSync, ftruncateSync, mkdirSync, openSync, readdirSync, readSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, ftruncateSync, mkdirSync, openSync, readdirSync, readSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 
@@ -32,12 +32,15 @@ export interface CallRecord {
   ts: string;
   error?: string;
   text?: string;
+  /** The API's finish_reason, when the server gave one ('length' = the answer was cut off). */
+  finishReason?: string;
   batchId?: string;
 }
 
 /** What a hit gives back. */
 export interface CachedAnswer {
   text: string;
+  finishReason?: string;
   inputTokens: number;
   outputTokens: number;
   latencyMs: number;
@@ -77,15 +80,20 @@ export class CallStore {
   private flushing: Promise<void> | null = null;
   private closed = false;
 
-  private constructor(dir: string) {
+  private constructor(
+    dir: string,
+    private readonly readOnly = false,
+  ) {
     this.dir = dir;
   }
 
   /** Opens (creating if needed) the store in `<cacheDir>/calls`, repairing torn tails and indexing answered calls. */
-  static open(cacheDir: string): CallStore {
+  static open(cacheDir: string, opts: { readOnly?: boolean } = {}): CallStore {
     const dir = join(cacheDir, 'calls');
-    mkdirSync(dir, { recursive: true });
-    const store = new CallStore(dir);
+    const store = new CallStore(dir, !!opts.readOnly);
+    // Read-only (cdp estimate) creates nothing and repairs nothing: a fresh store stays untouched.
+    if (opts.readOnly && !existsSync(dir)) return store;
+    if (!opts.readOnly) mkdirSync(dir, { recursive: true });
     for (const name of readdirSync(dir).filter((n) => n.endsWith('.jsonl')).sort()) store.scanSegment(join(dir, name));
     return store;
   }
@@ -127,7 +135,7 @@ export class CallStore {
     this.lastSeg = seg;
     this.lastEnd = off + n;
     const r = JSON.parse(src.toString('utf8', at, at + n)) as CallRecord;
-    return { text: r.text ?? '', inputTokens: r.inputTokens, outputTokens: r.outputTokens, latencyMs: r.latencyMs };
+    return { text: r.text ?? '', inputTokens: r.inputTokens, outputTokens: r.outputTokens, latencyMs: r.latencyMs, ...(r.finishReason ? { finishReason: r.finishReason } : {}) };
   }
 
   private shortRead(seg: number, off: number): Error {
@@ -136,6 +144,7 @@ export class CallStore {
 
   /** Appends a record; resolves once it is durable (and, if answered, visible to `get`). */
   append(r: CallRecord): Promise<void> {
+    if (this.readOnly) return Promise.reject(new Error(`call store ${this.dir} is open read-only (cdp estimate); nothing may be recorded`));
     if (this.closed) return Promise.reject(new Error('call store: append after close'));
     const line = Buffer.from(serializeRecord(r), 'utf8');
     return new Promise<void>((resolve, reject) => {
@@ -220,7 +229,7 @@ export class CallStore {
 
   /** Indexes one segment; a last line without its newline was torn by a kill and is cut off. */
   private scanSegment(path: string): void {
-    const fd = openSync(path, 'r+');
+    const fd = openSync(path, this.readOnly ? 'r' : 'r+');
     const size = fstatSync(fd).size;
     const segIndex = this.segments.length;
     this.segments.push({ path, fd });
@@ -252,7 +261,7 @@ export class CallStore {
       carry = filled - start;
       fileOff += start;
     }
-    if (lastLineEnd < size) ftruncateSync(fd, lastLineEnd);
+    if (lastLineEnd < size && !this.readOnly) ftruncateSync(fd, lastLineEnd);
   }
 
   private indexLine(buf: Buffer, start: number, end: number, segIndex: number, fileOffset: number): void {

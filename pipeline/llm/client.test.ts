@@ -1,6 +1,6 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -273,9 +273,74 @@ describe('llm client against a local OpenAI-compatible server', () => {
     assert.ok(!miss2.ok);
     // 'Hello, world!' = 4 tokens, 'hello world' = 2; each message +4, each reply +3.
     assert.deepEqual(c.estimateReport(), [
-      { stage: 'build', model: 'judge-a', calls: 1, inputTokens: 2 + 4 + 4 + 4 + 3, outputTokens: 10, costUsd: (17 * 2 + 10 * 8) / 1e6, priced: true },
-      { stage: 'score', model: 'judge-a', calls: 1, inputTokens: 4 + 4 + 3, outputTokens: 100, costUsd: (11 * 2 + 100 * 8) / 1e6, priced: true },
+      { stage: 'build', model: 'judge-a', calls: 1, inputTokens: 2 + 4 + 4 + 4 + 3, outputTokens: 10, costUsd: (17 * 2 + 10 * 8) / 1e6, priced: true, overflows: 0 },
+      { stage: 'score', model: 'judge-a', calls: 1, inputTokens: 4 + 4 + 3, outputTokens: 100, costUsd: (11 * 2 + 100 * 8) / 1e6, priced: true, overflows: 0 },
     ]);
+  });
+
+  test('a call per case: two cases with one prompt are two requests with reproducible seeds; shared when the model says so', async () => {
+    srv.resetCounters();
+    const dir = fresh();
+    const c = client({ cacheDir: dir });
+    const ask = (sample?: string) => c.chat({ model: 'judge-a', messages: user('the same first prompt'), sample });
+    await ask('case-1');
+    await ask('case-2');
+    await ask('case-1');
+    await ask();
+    assert.equal(srv.counters.chat, 3, 'case-1 twice is one call; no sample is a third');
+    const seeds = srv.requests.slice(-3).map((b) => b.seed);
+    assert.equal(typeof seeds[0], 'number');
+    assert.notEqual(seeds[0], seeds[1]);
+    assert.equal(seeds[2], undefined, 'a call without a sample or repeat sends no seed');
+    await c.close();
+    srv.resetCounters();
+    const again = client({ cacheDir: fresh() });
+    await again.chat({ model: 'judge-a', messages: user('the same first prompt'), sample: 'case-1' });
+    await again.close();
+    assert.equal(srv.requests.at(-1)!.seed, seeds[0], 'the seed of a sample is the same on every run');
+    srv.resetCounters();
+    const shared = createLlmClient({ roster: [model({ independentSamples: false })], env: { TEST_LLM_KEY: KEY }, cacheDir: fresh() });
+    await shared.chat({ model: 'judge-a', messages: user('the same first prompt'), sample: 'case-1' });
+    await shared.chat({ model: 'judge-a', messages: user('the same first prompt'), sample: 'case-2' });
+    await shared.close();
+    assert.equal(srv.counters.chat, 1, 'independentSamples: false shares one answer');
+    assert.equal(srv.requests.at(-1)!.seed, undefined);
+  });
+
+  test('estimate mode: a stand-in answers real misses so later calls are estimated; identical requests count once; overflows are counted, not sent', async () => {
+    srv.resetCounters();
+    const dir = fresh();
+    const standIn: ModelSpec = { name: 'stand-in-simulated', roles: ['judge'], provider: 'offline', simulated: true };
+    const c = client({
+      cacheDir: dir,
+      mode: 'estimate',
+      roster: [model(), standIn],
+      offlineHandlers: { 'stand-in-simulated': (req) => `answer to ${String(req.messages[0].content).slice(0, 5)}` },
+      estimateStandIn: (req) => (req.stage === 'later' ? undefined : 'stand-in-simulated'),
+    });
+    const s = c.forStage('first');
+    const a = await s.chat({ model: 'judge-a', messages: user('Hello, world!') });
+    assert.deepEqual(a, { ok: true, text: 'answer to Hello', cached: false, usage: { inputTokens: 0, outputTokens: 0 }, latencyMs: 0 });
+    const again = await s.chat({ model: 'judge-a', messages: user('Hello, world!') });
+    assert.ok(again.ok && again.cached && again.text === 'answer to Hello', 'the identical request is what the cache would serve');
+    // Two independent samples of one prompt are two requests.
+    await s.chat({ model: 'judge-a', messages: user('Hello, world!'), sample: 'case-1' });
+    const unanswered = await c.forStage('later').chat({ model: 'judge-a', messages: user('next') });
+    assert.deepEqual(unanswered, { ok: false, error: 'estimate only: not sent', attempts: 0 });
+    const huge = await s.chat({ model: 'judge-a', messages: user('word '.repeat(5000)) });
+    assert.ok(!huge.ok && /^context overflow \(\d+ tokens > window 4096\)$/.test(huge.error), JSON.stringify(huge));
+    await c.close();
+    assert.equal(srv.counters.chat, 0);
+    const rows = c.estimateReport();
+    // 'answer to Hello' is 4 tokens: a stand-in's answer sets the output estimate when nothing declares one.
+    assert.deepEqual(
+      rows.map((r) => [r.stage, r.calls, r.inputTokens, r.outputTokens, r.overflows]),
+      [
+        ['first', 2, 2 * 11, 2 * countTokens('answer to Hello'), 1],
+        ['later', 1, countTokens('next') + 7, 512, 0],
+      ],
+    );
+    assert.ok(!existsSync(join(dir, 'calls')), 'estimating writes nothing to the store');
   });
 
   test('a shared blob is sent in full and keys like any content; unregistered blobs are refused', async () => {

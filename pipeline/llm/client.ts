@@ -25,7 +25,7 @@ import { BatchRunner, DEFAULT_BATCH, type BatchItemMeta, type BatchOutcome } fro
 import { CallStore, type CallRecord } from './call-store.ts';
 import { Semaphore, TokenBucket } from './flow-control.ts';
 import { chatAttempt, classifyError, makeSdk, type AttemptResult } from './openai-transport.ts';
-import { callKey, callKeyCanonical, canonicalJson, promptHash, sha256Hex } from './request-key.ts';
+import { callKey, callKeyCanonical, canonicalJson, promptHash, sampleSeed, sha256Hex } from './request-key.ts';
 import { DEFAULT_RETRY, retryDelayMs } from './retry.ts';
 import { redact, resolveRoster } from './roster.ts';
 import { countTokens, tokenUpperBound, TOKENS_PER_MESSAGE, TOKENS_PER_REPLY } from './tokens.ts';
@@ -67,6 +67,12 @@ export interface LlmClientOptions {
   expectedOutputTokens?: number;
   /** Source of jitter; tests pass a fixed one. */
   random?: () => number;
+  /**
+   * In estimate mode, the offline model that answers in place of a real model's miss, so the
+   * stages after it see an answer of the right shape and their calls are estimated too
+   * (undefined: the miss is counted and its stage sees a failure).
+   */
+  estimateStandIn?: (req: ChatRequest) => string | undefined;
 }
 
 const DEFAULT_CONCURRENCY = 8;
@@ -102,6 +108,8 @@ class Client implements LlmClient {
   private readonly stageCounters = new Map<string, CallCounters>();
   private readonly total = zeroCounters();
   private readonly estimates = new Map<string, EstimateRow>();
+  /** Estimate mode: answers already estimated, by key, so identical requests count once. */
+  private readonly estimated = new Map<string, string>();
   private readonly batchStages: Set<string>;
   private readonly log: (line: string) => void;
   private readonly random: () => number;
@@ -117,7 +125,7 @@ class Client implements LlmClient {
       const params = Object.freeze({ ...m.params });
       this.defaults.set(m.name, { params, canonical: canonicalJson(params) });
     }
-    this.store = CallStore.open(o.cacheDir);
+    this.store = CallStore.open(o.cacheDir, { readOnly: o.mode === 'estimate' });
     this.retryPolicy = { ...DEFAULT_RETRY, ...o.retry };
     this.batchStages = new Set(o.batchStages ?? []);
     this.log = o.log ?? (() => {});
@@ -186,13 +194,17 @@ class Client implements LlmClient {
     const prompt = promptHash(req.messages);
     const repeat = req.repeat ?? 0;
     if (!Number.isInteger(repeat) || repeat < 0) throw new Error(`llm client: repeat must be a non-negative integer, got ${repeat}`);
-    const key = req.params ? callKey(modelId, prompt, params, req.responseFormat, repeat) : callKeyCanonical(modelId, prompt, defaults.canonical, req.responseFormat, repeat);
+    const sample = spec.independentSamples !== false && req.sample !== undefined ? req.sample : undefined;
+    const key = req.params
+      ? callKey(modelId, prompt, params, req.responseFormat, repeat, sample)
+      : callKeyCanonical(modelId, prompt, defaults.canonical, req.responseFormat, repeat, sample);
 
     const hit = this.store.get(key);
     if (hit) {
       counters.cached++;
       this.total.cached++;
-      return { ok: true, text: hit.text, cached: true, usage: { inputTokens: hit.inputTokens, outputTokens: hit.outputTokens }, latencyMs: hit.latencyMs };
+      const usage = { inputTokens: hit.inputTokens, outputTokens: hit.outputTokens };
+      return { ok: true, text: hit.text, cached: true, usage, latencyMs: hit.latencyMs, ...(hit.finishReason ? { finishReason: hit.finishReason } : {}) };
     }
     const same = this.inflight.get(key);
     if (same) {
@@ -206,14 +218,11 @@ class Client implements LlmClient {
     }
 
     // Estimates are for before a model is configured; hits above are served without a key.
-    if (this.o.mode === 'estimate') {
-      this.addEstimate(spec, stage, req, params);
-      return { ok: false, error: 'estimate only: not sent', attempts: 0 };
-    }
+    if (this.o.mode === 'estimate') return this.estimate(spec, stage, req, params, key, counters);
     if (!spec.active) return this.failed(counters, `model ${spec.name} is inactive: ${spec.inactiveReason ?? 'no endpoint configured'}`, 0);
 
     const meta: BatchItemMeta = { key, model: spec.name, modelId, stage, promptHash: prompt, repeat };
-    const run = this.send(spec, req, params, meta);
+    const run = this.send(spec, req, params, meta, sample);
     this.inflight.set(key, run);
     let r: ChatResult;
     try {
@@ -325,7 +334,7 @@ class Client implements LlmClient {
   }
 
   /** Context check, then batch or live sending; records the outcome durably before returning it. */
-  private async send(spec: ModelSpec, req: ChatRequest, params: Record<string, unknown>, meta: BatchItemMeta): Promise<ChatResult> {
+  private async send(spec: ModelSpec, req: ChatRequest, params: Record<string, unknown>, meta: BatchItemMeta, sample: string | undefined): Promise<ChatResult> {
     const messages = req.messages.map((m) => ({ role: m.role, content: this.flatten(m.content) }));
     const reserve = Number(params.max_completion_tokens ?? params.max_tokens ?? 0) || 0;
     let inputBound = TOKENS_PER_REPLY;
@@ -340,6 +349,9 @@ class Client implements LlmClient {
     }
     const body: Record<string, unknown> = { ...params, model: meta.modelId, messages };
     if (req.responseFormat) body.response_format = req.responseFormat;
+    // An independent sample (a case's, or a repeat's) asks for one by its own seed, so repeats and
+    // cases differ on servers that honour it; a seed the model's params fix wins.
+    if ((sample !== undefined || meta.repeat > 0) && body.seed === undefined) body.seed = sampleSeed(sample ?? '', meta.repeat);
 
     if (spec.batch || this.batchStages.has(meta.stage)) return this.viaBatch(spec, meta, body);
 
@@ -368,8 +380,9 @@ class Client implements LlmClient {
     const latencyMs = Math.round(performance.now() - t0);
     if (last!.ok) {
       const a = last as Extract<AttemptResult, { ok: true }>;
-      await this.record(meta, { status: 'ok', text: a.text, attempts, latencyMs, inputTokens: a.inputTokens, outputTokens: a.outputTokens });
-      return { ok: true, text: a.text, cached: false, usage: { inputTokens: a.inputTokens, outputTokens: a.outputTokens }, latencyMs };
+      const fr = a.finishReason ? { finishReason: a.finishReason } : {};
+      await this.record(meta, { status: 'ok', text: a.text, attempts, latencyMs, inputTokens: a.inputTokens, outputTokens: a.outputTokens, ...fr });
+      return { ok: true, text: a.text, cached: false, usage: { inputTokens: a.inputTokens, outputTokens: a.outputTokens }, latencyMs, ...fr };
     }
     const f = last as Extract<AttemptResult, { ok: false }>;
     const error = this.redactKeys(f.retryable ? `${f.reason} after ${attempts} attempt${attempts === 1 ? '' : 's'}` : `${f.reason} (not retried)`);
@@ -419,7 +432,10 @@ class Client implements LlmClient {
     }
   }
 
-  private record(meta: BatchItemMeta, r: Pick<CallRecord, 'status' | 'attempts' | 'latencyMs' | 'inputTokens' | 'outputTokens' | 'error' | 'text' | 'batchId'>): Promise<void> {
+  private record(
+    meta: BatchItemMeta,
+    r: Pick<CallRecord, 'status' | 'attempts' | 'latencyMs' | 'inputTokens' | 'outputTokens' | 'error' | 'text' | 'batchId' | 'finishReason'>,
+  ): Promise<void> {
     return this.store.append({ ...meta, ...r, ts: new Date().toISOString() });
   }
 
@@ -503,14 +519,46 @@ class Client implements LlmClient {
     return n;
   }
 
-  private addEstimate(spec: ModelSpec, stage: string, req: ChatRequest, params: Record<string, unknown>): void {
+  /**
+   * A miss in estimate mode: counted once per distinct request (a second identical request is
+   * what the cache would serve), and answered by the stand-in when one is named, so that what
+   * follows it is estimated too.
+   */
+  private async estimate(spec: ModelSpec, stage: string, req: ChatRequest, params: Record<string, unknown>, key: string, counters: CallCounters): Promise<ChatResult> {
+    const seen = this.estimated.get(key);
+    if (seen !== undefined) {
+      counters.cached++;
+      this.total.cached++;
+      return { ok: true, text: seen, cached: true, usage: { inputTokens: 0, outputTokens: 0 }, latencyMs: 0 };
+    }
+    // A prompt over the window is refused before sending in a real run: no request, no answer.
+    const reserve = Number(params.max_completion_tokens ?? params.max_tokens ?? 0) || 0;
+    const tokens = this.exactTokens(req.messages) + reserve;
+    if (spec.contextWindow && tokens > spec.contextWindow) {
+      this.estimateRow(spec, stage).overflows++;
+      return { ok: false, error: `context overflow (${tokens} tokens > window ${spec.contextWindow})`, attempts: 0 };
+    }
+    const standInName = this.o.estimateStandIn?.(req);
+    const standIn = standInName ? this.models.get(standInName) : undefined;
+    let text: string | null = null;
+    if (standIn && standIn.provider === 'offline') {
+      const r = await this.offline(standIn, { ...req, model: standIn.name }, stage, zeroCounters());
+      if (r.ok) text = r.text;
+    }
+    this.addEstimate(spec, stage, req, params, text);
+    if (text === null) return { ok: false, error: 'estimate only: not sent', attempts: 0 };
+    this.estimated.set(key, text);
+    return { ok: true, text, cached: false, usage: { inputTokens: 0, outputTokens: 0 }, latencyMs: 0 };
+  }
+
+  private addEstimate(spec: ModelSpec, stage: string, req: ChatRequest, params: Record<string, unknown>, answer: string | null = null): void {
     const inputTokens = this.exactTokens(req.messages);
     const reserve = Number(params.max_completion_tokens ?? params.max_tokens ?? 0) || 0;
-    const outputTokens = req.expectedOutputTokens ?? spec.expectedOutputTokens ?? this.o.expectedOutputTokens ?? (reserve ? Math.min(reserve, 512) : 512);
-    const id = `${stage}\u0000${spec.name}`;
-    let row = this.estimates.get(id);
-    const priced = !!spec.price && (spec.price.inputPerMTok > 0 || spec.price.outputPerMTok > 0);
-    if (!row) this.estimates.set(id, (row = { stage, model: spec.name, calls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, priced }));
+    // A stand-in's answer has the shape of the real one (a tree, a score grid), so its length is
+    // the better guess unless the model or request says how long its answers run.
+    const declared = req.expectedOutputTokens ?? spec.expectedOutputTokens ?? this.o.expectedOutputTokens;
+    const outputTokens = declared ?? (answer !== null ? countTokens(answer) : reserve ? Math.min(reserve, 512) : 512);
+    const row = this.estimateRow(spec, stage);
     const cost = this.costOf(spec, inputTokens, outputTokens);
     row.calls++;
     row.inputTokens += inputTokens;
@@ -522,6 +570,14 @@ class Client implements LlmClient {
       k.outputTokens += outputTokens;
       k.estimatedCostUsd += cost;
     }
+  }
+
+  private estimateRow(spec: ModelSpec, stage: string): EstimateRow {
+    const id = `${stage}\u0000${spec.name}`;
+    let row = this.estimates.get(id);
+    const priced = !!spec.price && (spec.price.inputPerMTok > 0 || spec.price.outputPerMTok > 0);
+    if (!row) this.estimates.set(id, (row = { stage, model: spec.name, calls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, priced, overflows: 0 }));
+    return row;
   }
 
   private costOf(spec: ModelSpec, inputTokens: number, outputTokens: number): number {

@@ -13,5 +13,41 @@ export function formatEstimate(rows: readonly EstimateRow[]): string {
   body.push(['total', '', String(t.calls), String(t.i), String(t.o), t.c.toFixed(2) + (unpriced ? ' + unpriced' : '')]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
   const line = (cells: string[]) => cells.map((c, i) => (i >= 2 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ');
-  return [line(head), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(line)].join('\n');
+  const overflow = rows.filter((r) => r.overflows > 0).map((r) => `warning: ${r.overflows} ${r.stage} prompt(s) exceed ${r.model}'s context window; they would fail before sending (raise contextWindow if the server serves more, or use a model with a larger window)`);
+  return [line(head), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(line), ...overflow].join('\n');
+}
+
+interface Totals {
+  requests: number;
+  inputTokens: number;
+  outputTokens: number;
+  cost: number;
+  /** False when some model in it has no price (its cost counts as 0). */
+  priced: boolean;
+  overflows: number;
+}
+
+function totals(rows: readonly EstimateRow[]): Totals {
+  return rows.reduce<Totals>(
+    (t, r) => ({
+      requests: t.requests + r.calls,
+      inputTokens: t.inputTokens + r.inputTokens,
+      outputTokens: t.outputTokens + r.outputTokens,
+      cost: t.cost + r.costUsd,
+      priced: t.priced && r.priced,
+      overflows: t.overflows + r.overflows,
+    }),
+    { requests: 0, inputTokens: 0, outputTokens: 0, cost: 0, priced: true, overflows: 0 },
+  );
+}
+
+function groupBy(rows: readonly EstimateRow[], key: 'stage' | 'model'): (Totals & Record<typeof key, string>)[] {
+  const groups = new Map<string, EstimateRow[]>();
+  for (const r of rows) groups.set(r[key], [...(groups.get(r[key]) ?? []), r]);
+  return [...groups].map(([k, g]) => ({ [key]: k, ...totals(g) }) as Totals & Record<typeof key, string>);
+}
+
+/** `cdp estimate --json`: requests, tokens and cost per stage, per model and in total. */
+export function estimateJson(rows: readonly EstimateRow[]): { stages: object[]; models: object[]; total: Totals; rows: EstimateRow[] } {
+  return { stages: groupBy(rows, 'stage'), models: groupBy(rows, 'model'), total: totals(rows), rows: [...rows] };
 }

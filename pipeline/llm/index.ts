@@ -3,7 +3,7 @@
  * pieces fit.
  */
 export { createLlmClient, llmCacheLayout, type LlmClientOptions } from './client.ts';
-export { resolveRoster, modelsForRole, redact } from './roster.ts';
+export { resolveRoster, redact } from './roster.ts';
 export { llmCallsRelation, LLM_CALLS_COLUMNS } from './call-log.ts';
 export { askStructured, jsonSchemaParser, reaskMessage, type Chatter, type ParseOutcome, type StructuredResult } from './ask-structured.ts';
 export { validateSchema, type Schema, type JsonType } from './schema.ts';

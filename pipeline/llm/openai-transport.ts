@@ -7,7 +7,9 @@ import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from 
 import { nodeFetch } from './node-fetch.ts';
 import { isRetryableStatus, parseRetryAfter, type AttemptFailure } from './retry.ts';
 
-export type AttemptResult = { ok: true; text: string; inputTokens: number; outputTokens: number } | ({ ok: false } & AttemptFailure);
+export type AttemptResult =
+  | { ok: true; text: string; inputTokens: number; outputTokens: number; finishReason?: string }
+  | ({ ok: false } & AttemptFailure);
 
 export interface SdkOptions {
   baseURL: string;
@@ -21,10 +23,13 @@ export function makeSdk(o: SdkOptions): OpenAI {
 
 /** Reads the answer out of a chat-completions body; a body without one is malformed. */
 export function answerOf(body: unknown): AttemptResult {
-  const b = body as { choices?: { message?: { content?: unknown } }[]; usage?: { prompt_tokens?: number; completion_tokens?: number } } | null;
+  type Body = { choices?: { message?: { content?: unknown }; finish_reason?: unknown }[]; usage?: { prompt_tokens?: number; completion_tokens?: number } };
+  const b = body as Body | null;
   const content = b?.choices?.[0]?.message?.content;
   if (typeof content !== 'string') return { ok: false, reason: 'malformed response: no choices[0].message.content', retryable: true };
-  return { ok: true, text: content, inputTokens: b?.usage?.prompt_tokens ?? 0, outputTokens: b?.usage?.completion_tokens ?? 0 };
+  const fr = b?.choices?.[0]?.finish_reason;
+  const usage = { inputTokens: b?.usage?.prompt_tokens ?? 0, outputTokens: b?.usage?.completion_tokens ?? 0 };
+  return { ok: true, text: content, ...usage, ...(typeof fr === 'string' ? { finishReason: fr } : {}) };
 }
 
 export async function chatAttempt(sdk: OpenAI, body: Record<string, unknown>, timeoutMs: number): Promise<AttemptResult> {

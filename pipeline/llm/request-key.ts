@@ -39,12 +39,19 @@ export function promptHash(messages: readonly ChatMessage[]): string {
 }
 
 /** The cache key: 64 hex characters. */
-export function callKey(modelId: string, prompt: string, params: Record<string, unknown>, responseFormat: unknown, repeat: number): string {
-  return callKeyCanonical(modelId, prompt, canonicalJson(params), responseFormat, repeat);
+export function callKey(modelId: string, prompt: string, params: Record<string, unknown>, responseFormat: unknown, repeat: number, sample?: string): string {
+  return callKeyCanonical(modelId, prompt, canonicalJson(params), responseFormat, repeat, sample);
 }
 
 /** `callKey` with the parameters already in canonical form (a model's defaults, computed once). */
-export function callKeyCanonical(modelId: string, prompt: string, canonicalParams: string, responseFormat: unknown, repeat: number): string {
+export function callKeyCanonical(modelId: string, prompt: string, canonicalParams: string, responseFormat: unknown, repeat: number, sample?: string): string {
   const rf = responseFormat == null ? 'null' : canonicalJson(responseFormat);
-  return sha256Hex(`cdp-llm-v1\u0000${modelId}\u0000${prompt}\u0000${canonicalParams}\u0000${rf}\u0000${repeat}`);
+  // A call without a sample keeps the key it always had, so existing caches stay valid.
+  const tail = sample === undefined ? '' : `\u0000sample:${sample.length}:${sample}`;
+  return sha256Hex(`cdp-llm-v1\u0000${modelId}\u0000${prompt}\u0000${canonicalParams}\u0000${rf}\u0000${repeat}${tail}`);
+}
+
+/** The reproducible seed of one sample: 31 bits of its hash, so every server accepts it as an int. */
+export function sampleSeed(sample: string, repeat: number): number {
+  return parseInt(sha256Hex(`cdp-seed-v1\u0000${sample}\u0000${repeat}`).slice(0, 8), 16) & 0x7fffffff;
 }

@@ -1,12 +1,11 @@
 /**
- * Turns the declared roster into the one a run uses: endpoints from the environment, the
- * one-server override, and which models are active. Key values are never copied into the
+ * Turns the declared roster into the one a run uses: endpoints from the environment and which
+ * models are active. Key values are never copied into the
  * result; only the names of the variables that hold them.
  */
-import type { LlmRole, ModelSpec } from './types.ts';
+import type { ModelSpec } from './types.ts';
 
-const ALL_ROLES: LlmRole[] = ['builder', 'evaluated', 'patient', 'judge'];
-const DISABLED = 'disabled in the roster';
+const DISABLED = 'disabled ("enabled": false)';
 
 function splitURLs(v: string | undefined): string[] {
   return (v ?? '').split(',').map((s) => s.trim().replace(/\/+$/, '')).filter(Boolean);
@@ -16,30 +15,24 @@ function splitURLs(v: string | undefined): string[] {
  * Applies the environment to a roster.
  *
  * - A model's `baseURLEnv`, when set in env, replaces its `baseURLs`.
- * - `CDP_LLM_BASE_URL` (comma-separated replicas allowed) routes every openai-compatible model
- *   to that server, with the key in `CDP_LLM_API_KEY` (optional). With `CDP_LLM_MODEL` too, the
- *   roster gains one model of that name holding every role, and the other openai-compatible
- *   models are set inactive: one local model plays builder, evaluated model, patient and judge.
- *   Without `CDP_LLM_MODEL`, each model keeps its own id (a router serving several names).
- * - A model is active when it has a base URL and, unless `apiKeyOptional`, its key variable
- *   is set. `active: false` in the declaration always wins. Offline models are always active.
+ * - A model is active when it has a base URL and, unless `apiKeyOptional` or no `apiKeyEnv` is
+ *   named, its key variable is set. `active: false` in the declaration always wins. Offline
+ *   models are always active.
  *
  * Resolving is idempotent: a roster resolved once (and handed to createLlmClient, which
  * resolves again) comes out the same, inactive reasons included.
  */
-export function resolveRoster(roster: readonly ModelSpec[], env: NodeJS.ProcessEnv = process.env): ModelSpec[] {
+export function resolveRoster<M extends ModelSpec>(roster: readonly M[], env: NodeJS.ProcessEnv = process.env): M[] {
   const names = new Set<string>();
   for (const m of roster) {
     if (names.has(m.name)) throw new Error(`roster: model name "${m.name}" appears twice; names must be unique`);
     names.add(m.name);
   }
-  const override = splitURLs(env.CDP_LLM_BASE_URL);
-  const overrideModel = env.CDP_LLM_MODEL?.trim();
-  const out: ModelSpec[] = [];
+  const out: M[] = [];
   for (const decl of roster) {
     // `active: false` with a reason other than DISABLED came from an earlier resolution, not the user.
     const declaredOff = decl.active === false && (decl.inactiveReason === undefined || decl.inactiveReason === DISABLED);
-    const m: ModelSpec = { ...decl, roles: [...decl.roles], baseURLs: decl.baseURLs ? [...decl.baseURLs] : undefined };
+    const m: M = { ...decl, roles: [...decl.roles], baseURLs: decl.baseURLs ? [...decl.baseURLs] : undefined };
     if (m.provider === 'offline') {
       m.active = !declaredOff;
       if (!m.active) m.inactiveReason = DISABLED;
@@ -48,24 +41,13 @@ export function resolveRoster(roster: readonly ModelSpec[], env: NodeJS.ProcessE
       continue;
     }
     if (m.baseURLEnv && splitURLs(env[m.baseURLEnv]).length) m.baseURLs = splitURLs(env[m.baseURLEnv]);
-    if (override.length) {
-      if (overrideModel && m.name !== overrideModel) {
-        m.active = false;
-        m.inactiveReason = `CDP_LLM_MODEL=${overrideModel} replaces it`;
-        out.push(m);
-        continue;
-      }
-      m.baseURLs = override;
-      m.apiKeyEnv = 'CDP_LLM_API_KEY';
-      m.apiKeyOptional = true;
-    }
     m.baseURLs = (m.baseURLs ?? []).map((u) => u.replace(/\/+$/, ''));
     if (declaredOff) {
       m.active = false;
       m.inactiveReason = DISABLED;
     } else if (!m.baseURLs.length) {
       m.active = false;
-      m.inactiveReason = `no endpoint: set ${m.baseURLEnv ?? 'its baseURLs'} or CDP_LLM_BASE_URL`;
+      m.inactiveReason = `no endpoint: set ${m.baseURLEnv ?? 'its baseURL'}`;
     } else if (m.apiKeyEnv && !m.apiKeyOptional && !env[m.apiKeyEnv]) {
       m.active = false;
       m.inactiveReason = `no API key: set ${m.apiKeyEnv}`;
@@ -75,33 +57,7 @@ export function resolveRoster(roster: readonly ModelSpec[], env: NodeJS.ProcessE
     }
     out.push(m);
   }
-  if (override.length && overrideModel && !names.has(overrideModel)) {
-    out.push({
-      name: overrideModel,
-      roles: [...ALL_ROLES],
-      provider: 'openai-compatible',
-      baseURLs: override,
-      apiKeyEnv: 'CDP_LLM_API_KEY',
-      apiKeyOptional: true,
-      modelId: overrideModel,
-      contextWindow: Number(env.CDP_LLM_CONTEXT_WINDOW) || 32768,
-      concurrency: Number(env.CDP_LLM_CONCURRENCY) || 16,
-      price: { inputPerMTok: 0, outputPerMTok: 0 },
-      active: true,
-      note: 'from CDP_LLM_BASE_URL / CDP_LLM_MODEL',
-    });
-  }
   return out;
-}
-
-/**
- * The models a role should use: the active real models that hold it, or, when there are none,
- * the active simulated stand-ins (so an offline run still works end to end).
- */
-export function modelsForRole(roster: readonly ModelSpec[], role: LlmRole): ModelSpec[] {
-  const holders = roster.filter((m) => m.active && m.roles.includes(role));
-  const real = holders.filter((m) => !m.simulated);
-  return real.length ? real : holders.filter((m) => m.simulated);
 }
 
 /** Replaces every occurrence of the given secret values in a text (errors, logs). */

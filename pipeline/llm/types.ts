@@ -37,6 +37,12 @@ export interface ModelSpec {
   expectedOutputTokens?: number;
   /** Send cache misses through the OpenAI Batch API instead of one request each. */
   batch?: boolean;
+  /**
+   * Requests that name a `sample` (one per case) are distinct calls, sent with a reproducible
+   * per-sample `seed` (vLLM and SGLang honour it), so two cases with identical prompts get two
+   * samples. Default true; false shares one answer between them (deterministic servers).
+   */
+  independentSamples?: boolean;
   /** Per-attempt timeout in milliseconds. */
   timeoutMs?: number;
   /** An offline agent standing in for an LLM; labelled as simulated in every output. */
@@ -67,6 +73,13 @@ export interface ChatRequest {
   responseFormat?: Record<string, unknown>;
   /** Repeat index: repeats of one prompt are distinct calls and distinct cache entries. */
   repeat?: number;
+  /**
+   * What this call is an independent sample of (a case id): enters the cache key and the
+   * request's seed unless the model sets `independentSamples: false`.
+   */
+  sample?: string;
+  /** The role the model plays in this call: for the call log and for estimate stand-ins. */
+  role?: LlmRole;
   /** Stage tag for the call log; `forStage` views set it. */
   stage?: string;
   /** Output tokens to assume when estimating this call. */
@@ -80,7 +93,15 @@ export interface ChatRequest {
 }
 
 export type ChatResult =
-  | { ok: true; text: string; cached: boolean; usage: { inputTokens: number; outputTokens: number }; latencyMs: number }
+  | {
+      ok: true;
+      text: string;
+      cached: boolean;
+      usage: { inputTokens: number; outputTokens: number };
+      latencyMs: number;
+      /** The API's finish_reason ('stop', 'length', …) when the server gave one. */
+      finishReason?: string;
+    }
   | { ok: false; error: string; attempts: number };
 
 /** Embeddings of several texts by one model; each text is cached on its own. */
@@ -117,6 +138,8 @@ export interface EstimateRow {
   costUsd: number;
   /** False when the model's price is unknown (0 in the roster). */
   priced: boolean;
+  /** Prompts larger than the model's context window: a real run refuses them before sending. */
+  overflows: number;
 }
 
 export interface RetryPolicy {
