@@ -4,7 +4,7 @@
  * present (BERTScore is a real judge but no LLM), else the first simulated judge.
  */
 import { SIMULATED_JUDGE_NAMES } from '../judge/simulated-judges.ts';
-import { PAPER_JUDGES } from '../models/paper-roster.ts';
+import { PAPER_JUDGES } from '../models/paper-names.ts';
 
 /** Judges that are not LLMs and not simulated. */
 const NON_LLM_JUDGES = ['bertscore'];

@@ -2,7 +2,7 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PAPER_EVALUATED } from '../models/paper-roster.ts';
+import { PAPER_EVALUATED } from '../models/paper-names.ts';
 import { parseMetricCiTable, parseTable1, publishedCells, type PublishedCell } from './published.ts';
 import { differenceHundredths, insideCi, NA_SIMULATED, NOT_RUN, scorecard, scorecardHeader, tally } from './scorecard.ts';
 import { srow } from './test-rows.ts';

@@ -1,6 +1,6 @@
 /** The model_summary rows as the report layer reads them, and lookups over them. */
 import type { Row } from '../../pipeline/stage.ts';
-import { PAPER_EVALUATED } from '../models/paper-roster.ts';
+import { PAPER_EVALUATED } from '../models/paper-names.ts';
 
 export interface SummaryRow {
   setting: string;

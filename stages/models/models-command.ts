@@ -1,0 +1,120 @@
+/**
+ * `cdp models [--json] [--check]`: every declared model, its roles and what it does in this run
+ * (or why it is not used), its endpoint (never the key), context window and price; then who
+ * plays each role, and the configuration's warnings and problems. `--check` sends one tiny
+ * request to every usable model and reports the server's own context window where it gives one.
+ */
+import { checkModel, type ModelCheck } from '../../pipeline/llm/check-model.ts';
+import { embeddingJudgeSpecs } from './embedding-judges.ts';
+import { runModels, type RunModels } from './run-models.ts';
+import type { RunModel } from './models-file.ts';
+
+/** The paper required a 40K context: its long guidelines do not fit in less. */
+export const PAPER_CONTEXT_FLOOR = 40_000;
+
+export interface ModelListing {
+  name: string;
+  roles: string[];
+  active: boolean;
+  /** Why the model is not used, or what it does in this run. */
+  reason: string;
+  endpoint: string[];
+  model: string;
+  contextWindow: number | null;
+  contextWindowAssumed: boolean;
+  price: { inputPerMTok: number; outputPerMTok: number } | null;
+  paper: string | null;
+  declaredIn: string;
+  check?: ModelCheck;
+}
+
+function uses(m: RunModel, r: RunModels): string[] {
+  const out: string[] = [];
+  if (r.builder.real && r.builder.trees === m.name) out.push('builds the benchmark');
+  if (r.evaluated.includes(m.name)) out.push('evaluated');
+  if (r.patient === m.name && !r.offline) out.push('plays the patient');
+  if (r.realJudges.includes(m.name)) out.push('judges');
+  return out;
+}
+
+export function listModels(r: RunModels): ModelListing[] {
+  return r.declared.map((m) => {
+    const used = uses(m, r);
+    const reason = !m.active ? (m.inactiveReason ?? 'inactive') : used.length ? used.join(', ') : 'declared, but no role of it is needed in this run';
+    return {
+      name: m.name,
+      roles: [...m.roles],
+      active: !!m.active && used.length > 0,
+      reason,
+      endpoint: m.baseURLs ?? [],
+      model: m.modelId ?? m.name,
+      contextWindow: m.contextWindow ?? null,
+      contextWindowAssumed: !!m.windowAssumed,
+      price: m.price ?? null,
+      paper: m.paper ?? null,
+      declaredIn: m.declaredIn,
+    };
+  });
+}
+
+/** Warnings about windows known before anything is sent. */
+export function windowWarnings(listing: readonly ModelListing[]): string[] {
+  const out: string[] = [];
+  for (const m of listing) {
+    if (!m.active) continue;
+    if (m.contextWindowAssumed) out.push(`${m.name}: no contextWindow declared, ${m.contextWindow} tokens assumed; prompts over it are refused before sending (set "contextWindow", or run cdp models --check to read the server's)`);
+    else if (m.contextWindow !== null && m.contextWindow < PAPER_CONTEXT_FLOOR) out.push(`${m.name}: a ${m.contextWindow}-token window is below the paper's 40K floor; long guidelines will be failure rows "context overflow" (cdp estimate counts them)`);
+    if (m.check?.serverContextWindow && m.contextWindow !== null && m.check.serverContextWindow < m.contextWindow) {
+      out.push(`${m.name}: the server serves ${m.check.serverContextWindow} tokens, less than the declared ${m.contextWindow}; lower "contextWindow" or prompts will fail at the server`);
+    }
+  }
+  return out;
+}
+
+function roleLines(r: RunModels): string[] {
+  const sim = (names: readonly string[]) => (names.length ? names.join(', ') : '—');
+  return [
+    `builder:    ${r.builder.real ? r.builder.trees : `offline stand-ins (${r.builder.trees}, ${r.builder.vignettes}, ${r.builder.narratives})`}`,
+    `evaluated:  ${sim(r.evaluated)}`,
+    `patient:    ${r.offline ? r.simulatedPatient : r.patient}${r.simulatedEvaluated.length && !r.offline ? ` (simulated agents: ${r.simulatedPatient})` : ''}`,
+    `judges:     ${sim(r.judges)}`,
+  ];
+}
+
+function table(listing: readonly ModelListing[]): string {
+  if (!listing.length) return '(no models declared: every role is played by the offline stand-ins)\n';
+  const head = ['name', 'roles', 'used', 'endpoint', 'model', 'window', 'price in/out per MTok', 'status'];
+  const rows = listing.map((m) => [
+    m.name,
+    m.roles.join(','),
+    m.active ? 'yes' : 'no',
+    m.endpoint.join(' '),
+    m.model,
+    m.contextWindow === null ? '?' : `${m.contextWindow}${m.contextWindowAssumed ? ' (assumed)' : ''}`,
+    m.price && (m.price.inputPerMTok || m.price.outputPerMTok) ? `${m.price.inputPerMTok}/${m.price.outputPerMTok}` : 'not set',
+    m.check ? `${m.check.ok ? 'ok' : 'FAILED'}: ${m.check.detail}` : m.reason,
+  ]);
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd();
+  return [line(head), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n') + '\n';
+}
+
+export async function modelsCommand(root: string, o: { json?: boolean; check?: boolean }, out: (s: string) => void, env = process.env): Promise<number> {
+  const r = runModels({ root, env, extra: embeddingJudgeSpecs(env) });
+  const listing = listModels(r);
+  if (o.check) {
+    const checks = await Promise.all(listing.map((m) => (m.active ? checkModel(r.declared.find((d) => d.name === m.name)!, env) : Promise.resolve(undefined))));
+    listing.forEach((m, i) => checks[i] && (m.check = checks[i]));
+  }
+  const warnings = [...r.warnings, ...windowWarnings(listing)];
+  const failedChecks = listing.filter((m) => m.check && !m.check.ok).length;
+  if (o.json) {
+    const roles = { builder: r.builder.real ? r.builder.trees : null, evaluated: r.evaluated, patient: r.offline ? r.simulatedPatient : r.patient, judges: r.judges, simulated: r.simulated };
+    out(JSON.stringify({ source: r.source, models: listing, roles, warnings, problems: r.problems }) + '\n');
+  } else {
+    out(`models: ${r.source.path ?? 'none'} (${r.source.via})\n\n${table(listing)}\n${roleLines(r).join('\n')}\n`);
+    for (const w of warnings) out(`warning: ${w}\n`);
+    for (const p of r.problems) out(`problem: ${p}\n`);
+  }
+  return r.problems.length || failedChecks ? 1 : 0;
+}

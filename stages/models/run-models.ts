@@ -1,0 +1,215 @@
+/**
+ * Who plays which role in a run, decided once from the models file (or the one-model
+ * environment variables) and the `--simulated` switch, before anything runs:
+ *
+ *   - evaluated: the file's active evaluated models. With none (the bundled sample offline),
+ *     the simulated agents are evaluated instead; with some, the simulated agents run only when
+ *     asked (`--simulated`, or `"simulated": true` in the file), as labelled reference rows.
+ *   - patient and judges: from the file. With real evaluated models, a missing one is a
+ *     problem that stops `cdp run` and says what to add — never a silent stand-in; with
+ *     `--simulated` the simulated patient / judges fill in, labelled. Simulated agents are always
+ *     talked to by the simulated patient and scored only by the simulated judges, so no real
+ *     call is spent on a stand-in.
+ *   - builder: the file's builder; without one the benchmark is the bundled one, built by the
+ *     offline stand-ins (curated trees, simulated writers), and the run says so.
+ *
+ * Problems are collected rather than thrown: `cdp run` and `cdp estimate` refuse to start on
+ * them, while `cdp models`, `cdp status` and `cdp dag` still show the configuration.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { configInput } from '../../pipeline/index.ts';
+import { resolveRoster } from '../../pipeline/llm/roster.ts';
+import type { LlmRole, ModelSpec } from '../../pipeline/llm/types.ts';
+import { DEFAULT_SIMULATED_EVALUATED, SIMULATED_ROSTER } from '../agents/roster.ts';
+import { PATIENT_NAME } from '../agents/offline-patient.ts';
+import { CURATED_BUILDER_NAME, curatedBuilderModel } from '../agents/curated-builder.ts';
+import { VIGNETTE_GENERATOR } from '../construct/vignette-writer.ts';
+import { NARRATIVE_GENERATOR } from '../construct/narrative-writer.ts';
+import { SIMULATED_JUDGE_NAMES, simulatedJudgeSpecs } from '../judge/simulated-judges.ts';
+import { judgeParams } from '../metrics/judge-params.ts';
+import { ENV_SOURCE, modelsFromEnv } from './env-model.ts';
+import { ModelsFileError, parseModelsFile, type ModelsFile, type RunModel } from './models-file.ts';
+
+export interface ModelsSource {
+  kind: 'file' | 'env' | 'none';
+  /** The file (absolute), or the variables' names. */
+  path: string | null;
+  /** How it was chosen: --models / CDP_MODELS, models.json at the project root, CDP_LLM_BASE_URL. */
+  via: string;
+}
+
+export interface RunModels {
+  source: ModelsSource;
+  /** The declared models, resolved against the environment (active or not, and why). */
+  declared: RunModel[];
+  /** What the LLM client knows: declared models, construction stand-ins, simulated agents and judges. */
+  roster: ModelSpec[];
+  /** The simulated agents and judges run in this configuration. */
+  simulated: boolean;
+  /** True when the simulated agents stand in for absent evaluated models (the offline sample). */
+  offline: boolean;
+  builder: { trees: string; vignettes: string; narratives: string; inspector: string | null; real: boolean };
+  /** Crossed by the task stages: real models first, then simulated ones when they run. */
+  evaluated: string[];
+  simulatedEvaluated: string[];
+  /** The patient of real models' dialogues; simulated agents always get the simulated patient. */
+  patient: string;
+  simulatedPatient: string;
+  /** Every judge of the run, real first; `realJudges` never score a simulated agent. */
+  judges: string[];
+  realJudges: string[];
+  /** LNDS γ and OT β per judge, and whether γ was calibrated for that judge. */
+  calibration: Record<string, { gamma: number; beta: number; calibrated: boolean }>;
+  /** Run name → the paper's name, for models that stand for one of the paper's. */
+  paperNames: Record<string, string>;
+  /** Refuse to run: each says what to add or change. */
+  problems: string[];
+  /** Worth knowing (shown by cdp run and cdp models). */
+  warnings: string[];
+}
+
+export interface RunModelsOptions {
+  root: string;
+  env?: NodeJS.ProcessEnv;
+  /** Extra models outside the file (e.g. an embedding judge from CDP_EMBED_*). */
+  extra?: ModelSpec[];
+}
+
+const standIn = (name: string, note: string): ModelSpec => ({ name, roles: ['builder'], provider: 'offline', simulated: true, note });
+
+export const CONSTRUCTION_STAND_INS: ModelSpec[] = [
+  curatedBuilderModel(),
+  standIn(VIGNETTE_GENERATOR, 'simulated: deterministic vignette writer following Prompt 2 rules (no LLM)'),
+  standIn(NARRATIVE_GENERATOR, 'simulated: deterministic narrative writer in Prompt 3 shape (no LLM)'),
+];
+
+const truthy = (v: string | undefined) => !!v && !/^(0|false|no|off)$/i.test(v.trim());
+
+/** Which models file applies: --models (CDP_MODELS), else models.json at the root, else the environment. */
+export function locateModels(root: string, env: NodeJS.ProcessEnv): { source: ModelsSource; file: ModelsFile | null; problems: string[] } {
+  const problems: string[] = [];
+  const explicit = env.CDP_MODELS?.trim();
+  const atRoot = configInput(join(root, 'models.json'));
+  const path = explicit ? configInput(resolve(explicit)) : existsSync(atRoot) ? atRoot : null;
+  const envUrl = env.CDP_LLM_BASE_URL?.trim();
+  if (path) {
+    const via = explicit ? '--models / CDP_MODELS' : 'models.json at the project root';
+    const shown = relative(root, path).startsWith('..') ? path : relative(root, path);
+    if (envUrl) problems.push(`both ${shown} (${via}) and CDP_LLM_BASE_URL are set: declare the model in ${shown}, or unset CDP_LLM_BASE_URL`);
+    if (!existsSync(path)) return { source: { kind: 'file', path, via }, file: null, problems: [...problems, `models file ${path} does not exist (${via})`] };
+    try {
+      return { source: { kind: 'file', path, via }, file: parseModelsFile(readFileSync(path, 'utf8'), shown), problems };
+    } catch (err) {
+      if (err instanceof ModelsFileError) return { source: { kind: 'file', path, via }, file: null, problems: [...problems, err.message] };
+      throw err;
+    }
+  }
+  if (envUrl) {
+    try {
+      return { source: { kind: 'env', path: ENV_SOURCE, via: 'environment' }, file: modelsFromEnv(env), problems };
+    } catch (err) {
+      if (err instanceof ModelsFileError) return { source: { kind: 'env', path: ENV_SOURCE, via: 'environment' }, file: null, problems: [err.message] };
+      throw err;
+    }
+  }
+  return { source: { kind: 'none', path: null, via: 'no models file: offline stand-ins' }, file: null, problems };
+}
+
+const holders = (models: readonly RunModel[], role: LlmRole) => models.filter((m) => m.roles.includes(role));
+
+export function runModels(opts: RunModelsOptions): RunModels {
+  const env = opts.env ?? process.env;
+  const located = locateModels(opts.root, env);
+  const problems = [...located.problems];
+  const warnings: string[] = [];
+  const file = located.file;
+  const where = file?.file ?? located.source.path ?? 'models.json';
+  const declared = resolveRoster(file?.models ?? [], env).map((m) => ({ ...(m as RunModel), declaredIn: where }));
+  const active = declared.filter((m) => m.active);
+  const simulated = truthy(env.CDP_SIMULATED) || !!file?.simulated;
+
+  for (const m of declared) if (!m.active) warnings.push(`${m.name} is not used: ${m.inactiveReason}`);
+  const declaredEvaluated = holders(declared, 'evaluated');
+  const realEvaluated = holders(active, 'evaluated').map((m) => m.name);
+  if (declaredEvaluated.length && !realEvaluated.length) {
+    problems.push(`none of the evaluated models in ${where} is usable (${declaredEvaluated.map((m) => `${m.name}: ${m.inactiveReason}`).join('; ')}); fix them, or remove their "evaluated" role to run the simulated agents`);
+  }
+  const offline = !realEvaluated.length;
+  const runSimulated = offline || simulated;
+
+  // Builder
+  const builders = holders(active, 'builder');
+  if (builders.length > 1) warnings.push(`${builders.map((m) => m.name).join(', ')} all have the builder role: ${builders[0].name} builds the benchmark`);
+  const builderModel = builders[0]?.name ?? null;
+  if (!builderModel && located.source.kind !== 'none') {
+    warnings.push(`no builder in ${where}: the benchmark is the bundled one, built offline (${CURATED_BUILDER_NAME} trees, ${VIGNETTE_GENERATOR}, ${NARRATIVE_GENERATOR}); add "builder" to a model's roles to build it with an LLM`);
+  }
+
+  // Patient
+  const patients = holders(active, 'patient');
+  let patient = PATIENT_NAME;
+  if (!offline) {
+    if (patients.length) patient = patients[0].name;
+    else if (!simulated) {
+      problems.push(
+        `${where} declares evaluated models (${realEvaluated.join(', ')}) but no patient: add "patient" to the roles of a chat model (it answers the doctor's questions from the case vignette with Prompt 7), or pass --simulated to use ${PATIENT_NAME} (labelled simulated)`,
+      );
+    }
+    if (patients.length > 1) warnings.push(`${patients.map((m) => m.name).join(', ')} all have the patient role: ${patients[0].name} plays the patient`);
+  }
+
+  // Judges
+  const realJudges = offline ? [] : holders(active, 'judge').map((m) => m.name);
+  if (offline && holders(active, 'judge').length) {
+    warnings.push(`${holders(active, 'judge').map((m) => m.name).join(', ')}: a judge with no evaluated model to score is not used (simulated agents are scored by the simulated judges only)`);
+  }
+  if (!offline && !realJudges.length && !simulated) {
+    problems.push(`${where} declares evaluated models (${realEvaluated.join(', ')}) but no judge: add "judge" to the roles of a chat model (it scores pathways with Prompts 5, 8 and 9), or pass --simulated to use the simulated similarity judges (labelled simulated)`);
+  }
+  const extraJudges = (opts.extra ?? []).filter((m) => m.roles.includes('judge') && !offline).map((m) => m.name);
+  const judges = [...realJudges, ...extraJudges, ...(runSimulated ? SIMULATED_JUDGE_NAMES : [])];
+
+  // One model in several roles.
+  for (const m of active) {
+    const r = m.roles;
+    const ev = r.includes('evaluated') && !offline;
+    if (ev && r.includes('judge')) warnings.push(`${m.name} is both judge and evaluated model: it scores its own answers`);
+    if (ev && r.includes('patient') && patient === m.name) warnings.push(`${m.name} is both patient and evaluated model: it answers its own questions as the patient`);
+    if (ev && r.includes('builder') && builderModel === m.name) warnings.push(`${m.name} is both builder and evaluated model: it is evaluated on cases it wrote`);
+  }
+
+  const calibration: RunModels['calibration'] = {};
+  for (const j of judges) {
+    const m = declared.find((d) => d.name === j);
+    const fallback = judgeParams(j);
+    calibration[j] = m?.calibration ?? { gamma: fallback.gamma, beta: fallback.beta, calibrated: fallback.calibrated };
+  }
+  const paperNames = Object.fromEntries(declared.filter((m) => m.paper).map((m) => [m.name, m.paper!]));
+  const simulatedEvaluated = runSimulated ? [...DEFAULT_SIMULATED_EVALUATED] : [];
+  const roster = [...declared, ...CONSTRUCTION_STAND_INS, ...SIMULATED_ROSTER, ...simulatedJudgeSpecs(), ...(opts.extra ?? [])];
+  return {
+    source: located.source,
+    declared,
+    roster,
+    simulated: runSimulated,
+    offline,
+    builder: {
+      trees: builderModel ?? CURATED_BUILDER_NAME,
+      vignettes: builderModel ?? VIGNETTE_GENERATOR,
+      narratives: builderModel ?? NARRATIVE_GENERATOR,
+      inspector: builderModel,
+      real: !!builderModel,
+    },
+    evaluated: [...realEvaluated, ...simulatedEvaluated],
+    simulatedEvaluated,
+    patient,
+    simulatedPatient: PATIENT_NAME,
+    judges,
+    realJudges: [...realJudges, ...extraJudges],
+    calibration,
+    paperNames,
+    problems,
+    warnings,
+  };
+}
