@@ -3,40 +3,37 @@
  * to read the stage. Params enter each stage's key: change one here and `cdp run` reruns that
  * stage and what depends on it, nothing else.
  *
- * Models: with no endpoint configured, every LLM role is played by an offline stand-in whose
- * name says "simulated" (or "curated" for the hand-curated sample trees). Set CDP_LLM_BASE_URL
- * (and optionally CDP_LLM_MODEL, CDP_LLM_API_KEY) to run the same DAG against a server.
+ * Models come from the models file (models.json at the root, `--models FILE` or CDP_MODELS;
+ * see stages/models/models-file.ts), or CDP_LLM_BASE_URL + CDP_LLM_MODEL for one model in every
+ * role. With no evaluated model configured, the simulated agents and judges play every role,
+ * named "simulated"; with real ones they run only with `--simulated`.
  */
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { defineDag, stage, files } from './pipeline/index.ts';
 import type { Project } from './pipeline/cli/load.ts';
-import { runRoster, modelFor, modelsFor, embeddingJudgeSpecs } from './stages/models/roster.ts';
+import { runModels } from './stages/models/run-models.ts';
+import { embeddingJudgeSpecs } from './stages/models/embedding-judges.ts';
 import { llmCallsViews } from './stages/models/llm-views.ts';
-import { CURATED_BUILDER_NAME, createCuratedBuilderHandler } from './stages/agents/curated-builder.ts';
-import { OFFLINE_WRITERS } from './stages/construct/offline-writers.ts';
-import { VIGNETTE_GENERATOR } from './stages/construct/vignette-writer.ts';
-import { NARRATIVE_GENERATOR } from './stages/construct/narrative-writer.ts';
-import { PATIENT_NAME } from './stages/agents/offline-patient.ts';
-import { evaluationJudges } from './stages/evaluate/evaluation-judges.ts';
 import { judgePromptBudgets } from './stages/evaluate/judge-prompt-budgets.ts';
 import { cliCommands as projectCommands } from './stages/cli-commands.ts';
 
-const roster = runRoster();
-const builder = modelFor(roster, 'builder', CURATED_BUILDER_NAME);
-const vignetteWriter = modelFor(roster, 'builder', VIGNETTE_GENERATOR);
-const narrativeWriter = modelFor(roster, 'builder', NARRATIVE_GENERATOR);
-const inspector = builder === CURATED_BUILDER_NAME ? null : builder;
-// Evaluated models: every active real one, with the simulated agents kept as labelled reference rows.
-const evaluated = modelsFor(roster, 'evaluated', true);
-const patient = modelFor(roster, 'patient', PATIENT_NAME);
-// Judges: every active real judge (GPT-5.4 Mini first), then the three simulated similarity judges.
-const judges = evaluationJudges(roster);
-// An embeddings endpoint, when configured, adds an embedding judge for the step scores (it
-// cannot score outcomes with Prompt 9, so the outcome judges are the chat judges only).
-const embeddingJudges = embeddingJudgeSpecs().map((m) => m.name);
-const chatJudges = judges.filter((j) => !embeddingJudges.includes(j));
+const root = fileURLToPath(new URL('.', import.meta.url));
+const embeddingJudges = embeddingJudgeSpecs();
+export const models = runModels({ root, extra: embeddingJudges });
+const { builder, evaluated, simulatedEvaluated, patient, simulatedPatient, judges, realJudges } = models;
+// The embedding judge scores step similarity only: Prompt 9 (outcomes) needs a chat judge.
+const embeddingJudgeNames = embeddingJudges.map((m) => m.name).filter((n) => judges.includes(n));
+const chatJudges = judges.filter((j) => !embeddingJudgeNames.includes(j));
+const judgeKinds = Object.fromEntries(judges.map((j) => [j, realJudges.includes(j) && !embeddingJudgeNames.includes(j) ? 'llm' : 'similarity']));
+// A smoke run: `cdp run --limit N` evaluates N test cases (CDP_LIMIT).
+const limit = process.env.CDP_LIMIT ? Number(process.env.CDP_LIMIT) : null;
+// Reports belong to their store: reports/ for the default store, <store>/reports for another one,
+// or the directory given by --reports (CDP_REPORTS).
+const outDir = process.env.CDP_REPORTS || (process.env.CDP_STORE ? join(process.env.CDP_STORE, 'reports') : 'reports');
 
 // One unit per (test CDP × model), with the case's vignette, guideline and tree.
-const taskInputs = { cdps: 'cdps', vignettes: 'vignettes', guidelines: 'guidelines', trees: 'trees' };
+const taskInputs = { cdps: 'test_cases', vignettes: 'vignettes', guidelines: 'guidelines', trees: 'trees' };
 const perCaseAndModel = { input: 'cdps', cross: { param: 'models', as: 'model' }, join: { vignettes: 'cdp_id', guidelines: 'guideline_id', trees: 'guideline_id' } };
 // One unit per (pathway × judge).
 const perPathwayAndJudge = { input: 'predicted_pathways', cross: { param: 'judges', as: 'judge' } };
@@ -48,21 +45,24 @@ export default defineDag({
     // The paper's published tables (transcribed), for the reproduction scorecard.
     published_tables: files('data/published/*.csv'),
   },
+  // Stop before anything runs: a models file that does not validate, a role nobody plays.
+  problems: models.problems,
+  warnings: models.warnings,
   stages: [
     // §3.1 Guideline-to-case construction
     stage('guidelines', { module: 'stages/ingest/guidelines.stage.ts', inputs: { pdfs: 'guideline_pdfs' }, forEach: 'pdfs', params: { ocrDpi: 300 }, concurrency: 1 }),
-    stage('trees', { module: 'stages/construct/trees.stage.ts', inputs: { guidelines: 'guidelines' }, forEach: 'guidelines', params: { builder, maxAttempts: 3 } }),
+    stage('trees', { module: 'stages/construct/trees.stage.ts', inputs: { guidelines: 'guidelines' }, forEach: 'guidelines', params: { builder: builder.trees, maxAttempts: 3 } }),
     stage('tree_nodes', { module: 'stages/construct/tree-nodes.stage.ts', inputs: { trees: 'trees' }, forEach: 'trees' }),
     // The paper held out 440 of 2,274 guidelines (≈ 0.19); on the six-guideline sample that
     // would leave one test guideline, so the sample holds out half (per language).
     stage('cdps', { module: 'stages/construct/cdps.stage.ts', inputs: { trees: 'trees', guidelines: 'guidelines' }, params: { testFraction: 0.5, seed: 42 } }),
     stage('cdp_length_stats', { module: 'stages/construct/cdp-length-stats.stage.ts', inputs: { cdps: 'cdps' } }),
-    stage('vignettes', { module: 'stages/construct/vignettes.stage.ts', inputs: { cdps: 'cdps' }, forEach: 'cdps', params: { writer: vignetteWriter }, concurrency: 8 }),
+    stage('vignettes', { module: 'stages/construct/vignettes.stage.ts', inputs: { cdps: 'cdps' }, forEach: 'cdps', params: { writer: builder.vignettes }, concurrency: 8 }),
     stage('narratives', {
       module: 'stages/construct/narratives.stage.ts',
       inputs: { cdps: 'cdps', vignettes: 'vignettes' },
       forEach: { input: 'cdps', join: { vignettes: 'cdp_id' } },
-      params: { writer: narrativeWriter, maxAttempts: 3 },
+      params: { writer: builder.narratives, maxAttempts: 3 },
       concurrency: 8,
     }),
     stage('qc', {
@@ -76,19 +76,28 @@ export default defineDag({
       inputs: { qc: 'qc', cdps: 'cdps', vignettes: 'vignettes' },
       forEach: { input: 'qc', join: { cdps: 'cdp_id', vignettes: 'cdp_id' } },
       // Inspected by the builder model when one is configured; offline there is no inspector.
-      params: { inspector: inspector, maxAttempts: 2 },
+      params: { inspector: builder.inspector, maxAttempts: 2 },
       concurrency: 8,
     }),
     stage('qc_summary', { module: 'stages/construct/qc-summary.stage.ts', inputs: { qc: 'qc', qc_inspection: 'qc_inspection' } }),
 
-    // §3.2 Task settings, on the test split
-    stage('predictions_single', { module: 'stages/tasks/predictions-single.stage.ts', inputs: taskInputs, forEach: perCaseAndModel, params: { models: evaluated }, concurrency: 8 }),
+    // §3.2 Task settings, on the test split (or N of its cases with --limit N)
+    stage('test_cases', { module: 'stages/tasks/test-cases.stage.ts', inputs: { cdps: 'cdps' }, params: { limit }, covers: 'cdp_id' }),
+    stage('predictions_single', {
+      module: 'stages/tasks/predictions-single.stage.ts',
+      inputs: taskInputs,
+      forEach: perCaseAndModel,
+      params: { models: evaluated, simulated: simulatedEvaluated },
+      concurrency: 8,
+      covers: 'cdp_id',
+    }),
     stage('dialogues_multi', {
       module: 'stages/tasks/dialogues-multi.stage.ts',
       inputs: taskInputs,
       forEach: perCaseAndModel,
-      params: { models: evaluated, patient, capFactor: 2, capExtra: 4 },
+      params: { models: evaluated, simulated: simulatedEvaluated, patient, simulatedPatient, capFactor: 2, capExtra: 4 },
       concurrency: 8,
+      covers: 'cdp_id',
     }),
 
     // §3.3 CDP-oriented evaluation, §4.3–4.5, Appendices B and D
@@ -100,23 +109,40 @@ export default defineDag({
       module: 'stages/evaluate/step-scores.stage.ts',
       inputs: { predicted_pathways: 'predicted_pathways' },
       forEach: perPathwayAndJudge,
-      params: { judges, runs: 5, maxReasks: 2, maxPromptTokensByJudge: judgePromptBudgets(roster, chatJudges), embeddingJudges },
+      params: {
+        judges,
+        realJudges,
+        judgeKinds,
+        runs: 5,
+        maxReasks: 2,
+        maxPromptTokensByJudge: judgePromptBudgets(models.roster, chatJudges),
+        embeddingJudges: embeddingJudgeNames,
+      },
       concurrency: 8,
+      covers: 'cdp_id',
     }),
     stage('outcome_scores', {
       module: 'stages/evaluate/outcome-scores.stage.ts',
       inputs: { predicted_pathways: 'predicted_pathways' },
       forEach: perPathwayAndJudge,
-      params: { judges: chatJudges, cutoff: 4, maxReasks: 2 },
+      params: { judges: chatJudges, realJudges, cutoff: 4, maxReasks: 2 },
       concurrency: 8,
+      covers: 'cdp_id',
     }),
-    stage('pathway_metrics', { module: 'stages/evaluate/pathway-metrics.stage.ts', inputs: { step_scores: 'step_scores' }, forEach: 'step_scores' }),
+    stage('pathway_metrics', {
+      module: 'stages/evaluate/pathway-metrics.stage.ts',
+      inputs: { step_scores: 'step_scores' },
+      forEach: 'step_scores',
+      params: { calibration: models.calibration },
+      covers: 'cdp_id',
+    }),
     stage('model_summary', {
       module: 'stages/evaluate/model-summary.stage.ts',
       inputs: { pathway_metrics: 'pathway_metrics', outcome_scores: 'outcome_scores', predicted_pathways: 'predicted_pathways' },
       params: { resamples: 10000, seed: 42, level: 0.95 },
     }),
-    stage('correlations', { module: 'stages/evaluate/correlations.stage.ts', inputs: { pathway_metrics: 'pathway_metrics' } }),
+    // Table 2 compares the run's judges (the real ones first), never a fixed list.
+    stage('correlations', { module: 'stages/evaluate/correlations.stage.ts', inputs: { pathway_metrics: 'pathway_metrics' }, params: { judges } }),
     stage('threshold_analysis', { module: 'stages/evaluate/threshold-analysis.stage.ts', inputs: { step_scores: 'step_scores', ...groundTruth }, params: { gridStep: 0.05, tolerance: 0.02 } }),
     stage('preference_agreement', { module: 'stages/evaluate/preference-agreement.stage.ts', inputs: { pathway_metrics: 'pathway_metrics', ...groundTruth }, params: { raterNoise: 0.1, seed: 42 } }),
     stage('deviation_profile', { module: 'stages/evaluate/deviation-profile.stage.ts', inputs: groundTruth }),
@@ -125,36 +151,38 @@ export default defineDag({
     stage('report_tables', {
       module: 'stages/report/tables.stage.ts',
       inputs: { model_summary: 'model_summary', correlations: 'correlations', cdp_length_stats: 'cdp_length_stats' },
-      params: { outDir: 'reports', judges },
+      params: { outDir, judges },
     }),
     stage('report_figures', {
       module: 'stages/report/figures.stage.ts',
       inputs: { model_summary: 'model_summary', threshold_analysis: 'threshold_analysis', cdps: 'cdps', cdp_length_stats: 'cdp_length_stats', deviation_profile: 'deviation_profile' },
-      params: { outDir: 'reports', judges, pngFontFiles: ['data/fonts/DejaVuSans.ttf'] },
+      params: { outDir, judges, pngFontFiles: ['data/fonts/DejaVuSans.ttf'] },
     }),
-    stage('report_scorecard', { module: 'stages/report/scorecard.stage.ts', inputs: { published: 'published_tables', model_summary: 'model_summary' }, params: { outDir: 'reports' } }),
+    stage('report_scorecard', {
+      module: 'stages/report/scorecard.stage.ts',
+      inputs: { published: 'published_tables', model_summary: 'model_summary' },
+      // Only models that declare the paper model they stand for are compared with its numbers.
+      params: { outDir, paperNames: models.paperNames },
+    }),
     stage('report_index', {
       module: 'stages/report/index.stage.ts',
       inputs: { report_tables: 'report_tables', report_figures: 'report_figures', report_scorecard: 'report_scorecard', model_summary: 'model_summary' },
-      params: { outDir: 'reports' },
+      params: { outDir },
     }),
   ],
 });
 
 /**
- * The run's LLM client: the roster above, offline stand-ins answering when no server is set.
+ * The run's LLM client: the models above, offline stand-ins answering for simulated names.
  * Loaded only when a stage runs, so a no-op run never pays for it.
  */
 export async function llmClient(project: Project, opts: { mode?: 'live' | 'estimate' } = {}) {
   const { runLlm } = await import('./stages/models/run-llm.ts');
-  const { worldHandlers } = await import('./stages/agents/agent-world.ts');
-  const { simulatedJudgeHandlers } = await import('./stages/judge/simulated-judges.ts');
-  const handlers = { [CURATED_BUILDER_NAME]: createCuratedBuilderHandler(), ...OFFLINE_WRITERS, ...worldHandlers(), ...simulatedJudgeHandlers() };
-  return runLlm(project.ws.store, roster, handlers, opts.mode);
+  return runLlm(project.ws.store, models, opts.mode);
 }
 
 /** The warehouse views of the LLM call log (llm_calls), without creating a client. */
 export const llmViews = (project: Project) => llmCallsViews(project.ws.store);
 
-/** Commands this project adds to `cdp` (ingest, pathway-metrics). */
+/** Commands this project adds to `cdp` (models, ingest, pathway-metrics, notebooks). */
 export const cliCommands = projectCommands;

@@ -1,5 +1,6 @@
 /**
  * The benchmark's own `cdp` subcommands: tools a researcher uses without running the DAG.
+ *   cdp models [--check]       the run's models, their roles, and whether they answer
  *   cdp ingest <file.pdf>      the Markdown of any PDF, as the guidelines stage would produce it
  *   cdp pathway-metrics        DTW/OT/LNDS for consistency matrices given as JSONL on stdin
  *   cdp notebooks              the Observable notebooks in notebooks/ built into reports/site/
@@ -66,4 +67,16 @@ const serve: RegisterCommand = (program: Command, project) => {
     });
 };
 
-export const cliCommands: RegisterCommand[] = [ingest, pathwayMetrics, notebooks, serve];
+const models: RegisterCommand = (program: Command, project) => {
+  program
+    .command('models')
+    .description('the models of this run: roles, used or why not, endpoint, context window, price (keys are never shown)')
+    .option('--json', 'print {"models": [{"name", "roles", "active", "reason", …}], "roles", "warnings", "problems"}')
+    .option('--check', 'send one tiny request to every model the run uses, and read the server\'s context window')
+    .action(async (o: { json?: boolean; check?: boolean }) => {
+      const { modelsCommand } = await import('./models/models-command.ts');
+      process.exitCode = await modelsCommand((await project()).ws.root, o, (s) => process.stdout.write(s));
+    });
+};
+
+export const cliCommands: RegisterCommand[] = [models, ingest, pathwayMetrics, notebooks, serve];

@@ -15,6 +15,8 @@ export interface RunLlm {
   client: LlmLike;
   /** In estimate mode: the calls the run would have sent, formatted per stage and model. */
   estimate?(): string;
+  /** The same as rows (per stage × model), for `cdp estimate --json`. */
+  estimateRows?(): import('../llm/types.ts').EstimateRow[];
   /** Warehouse views the client contributes (name → SQL relation), e.g. llm_calls. */
   views(): Record<string, string>;
   close(): Promise<void>;

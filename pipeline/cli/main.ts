@@ -13,13 +13,38 @@ import { cleanStore } from './clean.ts';
 import { extensionCommands, type RunLlm } from './extensions.ts';
 import { startRecordingEnv, stopRecordingEnv } from './env-reads.ts';
 import { writeNoopFingerprint } from './noop-fingerprint.ts';
+import { applyConfigOptions, readConfigOptions, registerConfigOptions } from './config-options.ts';
+import { configProblems, runReport } from './run-report.ts';
+import { estimateJson } from '../llm/estimate-report.ts';
+import { findConfig } from './load.ts';
+import { dirname } from 'node:path';
 
 // Which environment variables the configuration reads while it loads decides when the no-op
 // fast path may answer (see noop-fingerprint.ts): record them from the start.
 startRecordingEnv();
 
+// The project's configuration options (--models, --limit, …) must be in the environment before
+// the configuration is first imported, which registering its subcommands below does.
+const configOptions = readConfigOptions(projectRoot());
+try {
+  applyConfigOptions(configOptions, process.argv.slice(2));
+} catch (err) {
+  process.stderr.write(`cdp: ${(err as Error).message}\n`);
+  process.exit(2);
+}
+
+function projectRoot(): string | null {
+  const i = process.argv.indexOf('--config');
+  try {
+    return dirname(findConfig(process.cwd(), i > 0 ? process.argv[i + 1] : undefined));
+  } catch {
+    return null;
+  }
+}
+
 const program = new Command();
 program.name('cdp').description('Run and inspect the MEGA-CDP pipeline DAG').option('--config <file>', 'path to dag.config.ts (default: nearest one above the current directory)');
+registerConfigOptions(program, configOptions);
 
 function out(s: string): void {
   process.stdout.write(s);
@@ -27,6 +52,16 @@ function out(s: string): void {
 
 async function project(): Promise<Project> {
   return loadProject({ config: program.opts().config });
+}
+
+/** Configuration problems stop run and estimate before anything runs; warnings are printed. */
+function refuseOnProblems(p: Project): boolean {
+  const text = configProblems(p.dag.config);
+  if (text.warnings) process.stderr.write(text.warnings);
+  if (!text.problems) return false;
+  process.stderr.write(text.problems);
+  process.exitCode = 2;
+  return true;
 }
 
 function jsonSummary(s: RunSummary): string {
@@ -42,6 +77,8 @@ function jsonSummary(s: RunSummary): string {
     seconds: r.seconds,
     ...(r.reasons ? { reasons: r.reasons } : {}),
     ...(r.error ? { error: r.error } : {}),
+    ...(r.failureReasons ? { failureReasons: r.failureReasons } : {}),
+    ...(r.covered ? { covered: r.covered } : {}),
   }));
   return JSON.stringify({ stages, ok: s.ok }) + '\n';
 }
@@ -59,6 +96,7 @@ program
   .action(async (stages: string[], o: { force?: boolean; dryRun?: boolean; retryFailed?: boolean; json?: boolean; jobs?: number; wait: number }) => {
     const p = await project();
     const envKeys = stopRecordingEnv();
+    if (!o.dryRun && refuseOnProblems(p)) return;
     const startedAt = Date.now();
     const progress = progressSink();
     const controller = new AbortController();
@@ -100,6 +138,7 @@ program
       process.stderr.write(`${summary.ok ? 'ok' : 'FAILED'}: ${[...counts].map(([k, v]) => `${v} ${k}`).join(', ')}\n`);
     }
     for (const f of failed) process.stderr.write(`failed: ${f.stage}: ${f.error}\n`);
+    if (!o.dryRun) process.stderr.write(runReport(summary));
     process.exitCode = summary.ok ? 0 : 1;
   });
 
@@ -107,8 +146,10 @@ program
   .command('estimate')
   .description('what the named stages (all when none) would send to LLMs: calls missing from the cache, tokens and cost; nothing is sent or stored')
   .argument('[stages...]', 'stages to estimate')
-  .action(async (stages: string[]) => {
+  .option('--json', 'print {"stages", "models", "total", "rows"} with requests, inputTokens, outputTokens and cost')
+  .action(async (stages: string[], o: { json?: boolean }) => {
     const p = await project();
+    if (refuseOnProblems(p)) return;
     const extras = await extensionCommands();
     if (!extras.llmClient) throw new Error('this project defines no LLM client (export llmClient from dag.config.ts)');
     const llm = await extras.llmClient(p, { mode: 'estimate' });
@@ -122,8 +163,14 @@ program
       progress.stop();
       await llm.close();
     }
+    if (o.json) {
+      out(JSON.stringify(estimateJson(llm.estimateRows?.() ?? [])) + '\n');
+      return;
+    }
     out(llm.estimate() + '\n');
-    out('Stages downstream of an uncached call cannot see its answer, so their calls are not in this estimate; estimate again after running the upstream stages.\n');
+    out(
+      'Identical requests are counted once. Real models\' answers are stood in for by the offline agents (the oracle asks the reference questions), so the stages after them are estimated too; output tokens are the stand-ins\' unless a model declares expectedOutputTokens.\n',
+    );
   });
 
 program

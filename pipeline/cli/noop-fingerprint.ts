@@ -16,6 +16,7 @@ import { artifactPaths, readRows } from '../store/artifacts.ts';
 import { CodeHasher } from '../hash/code-identity.ts';
 import { StatCache } from '../hash/stat-cache.ts';
 import { writeFileAtomic } from '../store/atomic.ts';
+import { configInputs } from '../dag/config-inputs.ts';
 
 export const FINGERPRINT_VERSION = 1;
 
@@ -74,6 +75,8 @@ export function writeNoopFingerprint(
   add(configFile);
   for (const f of Object.keys(new CodeHasher(dag.root, new StatCache(null)).identity(configFile).files)) add(f);
   for (const f of ['package.json', 'package-lock.json', 'node_modules/.package-lock.json']) add(f);
+  // Files the configuration read (a models file), recorded absent too: creating one must count.
+  for (const f of configInputs()) add(f);
   const records: Record<string, unknown>[] = [];
   for (const name of dag.order) {
     const e = ledger.entries[name];

@@ -48,6 +48,11 @@ export interface StageDecl {
   concurrency?: number;
   /** Commit finished units to disk every this many units (and at least every second). */
   commitEvery?: number;
+  /**
+   * A column whose distinct values the run summary counts ("covered 5 cdp_id"), so a smoke run
+   * shows how much of the data each stage saw. Not part of the key.
+   */
+  covers?: string;
 }
 
 export interface DagConfig {
@@ -60,6 +65,14 @@ export interface DagConfig {
   warehouse?: string;
   /** Stages running at once. Default 2. */
   jobs?: number;
+  /**
+   * Problems the configuration found while it was built (a models file that does not validate, a
+   * role nobody plays): `cdp run` and `cdp estimate` refuse to start and print them, while the
+   * commands that only show the configuration still work.
+   */
+  problems?: string[];
+  /** Worth knowing before a run (printed by `cdp run` and `cdp estimate`). */
+  warnings?: string[];
 }
 
 export function defineDag(config: DagConfig): DagConfig {

@@ -13,6 +13,11 @@ export interface StageContext<P = Record<string, unknown>> {
   llm: unknown;
   log(message: string): void;
   signal: AbortSignal;
+  /**
+   * False when the run persists nothing (`cdp estimate`): a stage with effects outside the store
+   * (report files) computes its rows but writes nothing.
+   */
+  persist: boolean;
 }
 
 export interface TableStage<P = Record<string, unknown>> {

@@ -42,6 +42,10 @@ export interface StageResult {
   /** Why it ran (or would run). */
   reasons?: string[];
   error?: string;
+  /** The most common reasons of its failure rows, most frequent first (numbers folded to N). */
+  failureReasons?: { reason: string; count: number; example: string }[];
+  /** Distinct values of the stage's `covers` column among its rows without an error. */
+  covered?: { column: string; count: number };
 }
 
 export interface RunSummary {
@@ -152,7 +156,8 @@ class Execution {
       this.outcomes.set(name, this.node(name, jobs));
     }
     await Promise.all(this.outcomes.values());
-    this.stat.save();
+    // An ephemeral run (cdp estimate) leaves the store exactly as it found it, stat cache included.
+    if (!this.opts.ephemeral) this.stat.save();
     if (this.duckInstance) {
       const { db, con } = await this.duckInstance;
       con.closeSync();
@@ -241,7 +246,9 @@ class Execution {
     // --force applies to the stages named (all when none are), not to what they need.
     const forced = !!this.opts.force && (!this.opts.targets?.length || this.opts.targets.includes(name));
     if (!forced && !pendingInputs.length && prev?.key === key && present && !retry) {
-      this.finish(name, { status: 'reused', rowsReused: prev.rows, rowsFailed: prev.failed }, started, key, components);
+      // Failures and coverage are read back only when asked for or present: a plain reuse reads nothing.
+      const looks = prev.failed > 0 || stage.decl.covers ? rowFacts(this.rows(name, paths!.ndjson), stage.decl.covers) : {};
+      this.finish(name, { status: 'reused', rowsReused: prev.rows, rowsFailed: prev.failed, ...looks }, started, key, components);
       return { ok: true, hash: prev.artifact, ndjson: paths!.ndjson };
     }
     const reasons = pendingInputs.length
@@ -274,6 +281,7 @@ class Execution {
       llm: llmView,
       log: (m) => process.stderr.write(`[${name}] ${m}\n`),
       signal: this.opts.signal ?? new AbortController().signal,
+      persist: !this.opts.ephemeral,
     };
     try {
       const inputRows: Record<string, () => Row[]> = {};
@@ -291,7 +299,8 @@ class Execution {
       if (this.opts.ephemeral) {
         const { hash } = encodeRows(out.rows, stage.columns, name);
         this.rowsCache.set(name, out.rows);
-        this.finish(name, { status: 'ran', rowsComputed: out.computed, rowsReused: out.reused, reasons, ...readCounters(llmView) }, started, key, components);
+        const looks = rowFacts(out.rows, stage.decl.covers);
+        this.finish(name, { status: 'ran', rowsComputed: out.computed, rowsReused: out.reused, reasons, ...looks, ...readCounters(llmView) }, started, key, components);
         return { ok: true, hash, ndjson: '' };
       }
       const artifact = await writeArtifact(this.ws.store, name, out.rows, stage.columns, this.duck);
@@ -301,7 +310,8 @@ class Execution {
       await this.saveLedger();
       this.rowsCache.set(name, out.rows);
       const counters = readCounters(llmView);
-      this.finish(name, { status: 'ran', rowsComputed: out.computed, rowsReused: out.reused, rowsFailed: failed, reasons, ...counters }, started, key, components);
+      const looks = rowFacts(out.rows, stage.decl.covers);
+      this.finish(name, { status: 'ran', rowsComputed: out.computed, rowsReused: out.reused, rowsFailed: failed, reasons, ...looks, ...counters }, started, key, components);
       return { ok: true, hash: artifact.hash, ndjson: artifact.ndjson };
     } catch (err) {
       const e = err as Error;
@@ -507,6 +517,24 @@ class Execution {
       error: result.error ?? null,
     });
   }
+}
+
+/** What the run summary says of a stage's rows: its most common failure reasons and its coverage. */
+export function rowFacts(rows: readonly Row[], covers?: string): Pick<StageResult, 'failureReasons' | 'covered'> {
+  const reasons = new Map<string, { reason: string; count: number; example: string }>();
+  const seen = new Set<string>();
+  for (const r of rows) {
+    if (r.error != null) {
+      const example = String(r.error);
+      // "context overflow (120345 tokens > window 32768)" and its siblings are one reason.
+      const reason = example.replace(/\d+(\.\d+)?/g, 'N');
+      const g = reasons.get(reason) ?? { reason, count: 0, example };
+      g.count++;
+      reasons.set(reason, g);
+    } else if (covers && r[covers] != null) seen.add(String(r[covers]));
+  }
+  const failureReasons = [...reasons.values()].sort((a, b) => b.count - a.count || (a.reason < b.reason ? -1 : 1)).slice(0, 3);
+  return { ...(failureReasons.length ? { failureReasons } : {}), ...(covers ? { covered: { column: covers, count: seen.size } } : {}) };
 }
 
 /** LLM calls exclude those answered by simulated models, which are counted apart. */

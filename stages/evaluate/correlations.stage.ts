@@ -8,8 +8,8 @@
  * (setting 'all') and per setting. A group with fewer than 3 instances is left out; an
  * undefined statistic (a constant vector) is null.
  *
- * Param `judges`: the judges, in the paper's order (default: the three simulated similarity
- * judges, token-F1, char-trigram, TF-IDF, standing in for GPT, Qwen, BERTScore).
+ * Param `judges`: the run's judges, real ones first (dag.config.ts passes them; the default, the
+ * three simulated similarity judges, is for tests). With one judge only the metric pairs exist.
  */
 import { tableStage, type Row } from '../../pipeline/stage.ts';
 import { SIMULATED_JUDGE_NAMES } from '../judge/simulated-judges.ts';
@@ -50,7 +50,8 @@ export default tableStage<CorrelationsParams>({
   run({ pathway_metrics = [] }, ctx) {
     const judges = ctx.params.judges ?? [...SIMULATED_JUDGE_NAMES];
     const min = ctx.params.minInstances ?? 3;
-    if (new Set(judges).size !== judges.length || judges.length < 2) throw new RangeError(`correlations: param judges must name at least two distinct judges, got ${JSON.stringify(judges)}`);
+    // One judge still gives the metric pairs (DTW vs OT vs LNDS); judge pairs need two.
+    if (new Set(judges).size !== judges.length || judges.length < 1) throw new RangeError(`correlations: param judges must name distinct judges, at least one, got ${JSON.stringify(judges)}`);
     const out: Row[] = [];
     const settings = [...new Set(pathway_metrics.map((r) => String(r.setting)))].sort();
     for (const setting of ['all', ...settings]) {

@@ -12,6 +12,8 @@ import { UNIT_COLUMNS, judgeName, unitBase, unusable } from './pathway-unit.ts';
 
 export interface OutcomeScoresParams {
   judges: string[];
+  /** Real (LLM) judges: they do not score simulated agents, which the simulated judges score. */
+  realJudges?: string[];
   cutoff?: number;
   maxReasks?: number;
 }
@@ -20,6 +22,8 @@ export default rowStage<OutcomeScoresParams>({
   columns: { ...UNIT_COLUMNS, score: 'INTEGER', correct: 'BOOLEAN', cutoff: 'INTEGER', calls: 'INTEGER', problems: 'VARCHAR[]' },
   async run({ row, cross }, ctx) {
     const judge = judgeName(cross);
+    // A real judge's calls are never spent on a simulated agent's pathway (no row: not a failure).
+    if (ctx.params.realJudges?.includes(judge) && row.simulated === true) return [];
     const cutoff = ctx.params.cutoff ?? DEFAULT_OUTCOME_CUTOFF;
     const base = { ...unitBase(row, judge), cutoff };
     const refused = unusable(row);

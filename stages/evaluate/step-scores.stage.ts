@@ -24,6 +24,8 @@ import { UNIT_COLUMNS, judgeName, settingOf, stringArray, unitBase, unusable } f
 
 export interface StepScoresParams {
   judges: string[];
+  /** Real (LLM) judges: they do not score simulated agents, which the simulated judges score. */
+  realJudges?: string[];
   runs?: number;
   maxReasks?: number;
   minRunsOk?: number;
@@ -59,6 +61,8 @@ export default rowStage<StepScoresParams>({
   },
   async run({ row, cross }, ctx) {
     const judge = judgeName(cross);
+    // A real judge's calls are never spent on a simulated agent's pathway (no row: not a failure).
+    if (ctx.params.realJudges?.includes(judge) && row.simulated === true) return [];
     const p = ctx.params;
     const base = { ...unitBase(row, judge), judge_kind: judgeKindOf(judge, p.judgeKinds) };
     const refused = unusable(row);

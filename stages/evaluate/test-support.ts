@@ -11,7 +11,7 @@ import { planCase, questionsOf } from '../agents/perturbation-agent.ts';
 import { profileFromName } from '../agents/perturbation-profile.ts';
 
 export function fakeCtx<P>(params: P, llm: unknown = undefined, logs: string[] = [], root = process.cwd()): StageContext<P> {
-  return { stage: 'test', params, root, llm, log: (m) => logs.push(m), signal: new AbortController().signal };
+  return { stage: 'test', params, root, llm, log: (m) => logs.push(m), signal: new AbortController().signal, persist: true };
 }
 
 export async function runTable<P>(stage: TableStage<P>, inputs: Record<string, Row[]>, params: P, logs: string[] = [], root?: string): Promise<Row[]> {

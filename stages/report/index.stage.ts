@@ -17,6 +17,6 @@ export default tableStage<ReportParams>({
     const outRel = relative(ctx.root, outAbs).split(sep).join('/');
     const profile = runProfile(summaryRows(model_summary)).text;
     const content = indexMarkdown([...report_tables, ...report_figures, ...report_scorecard], profile, outRel);
-    return writeReportFiles(ctx.root, outAbs, [{ path: 'index.md', kind: 'index', title: 'Reports index', content }]);
+    return writeReportFiles(ctx.root, outAbs, [{ path: 'index.md', kind: 'index', title: 'Reports index', content }], ctx.persist);
   },
 });

@@ -55,13 +55,16 @@ export function writeIfChanged(absPath: string, bytes: Uint8Array): boolean {
   return true;
 }
 
-/** Writes the files under `outAbs` and returns one row per file, in the given order. */
-export function writeReportFiles(root: string, outAbs: string, files: readonly ReportFile[]): WrittenFile[] {
+/**
+ * Writes the files under `outAbs` and returns one row per file, in the given order. With `write`
+ * false (`cdp estimate`, ctx.persist) the rows are the same and nothing touches the disk.
+ */
+export function writeReportFiles(root: string, outAbs: string, files: readonly ReportFile[], write = true): WrittenFile[] {
   return files.map((f) => {
     if (isAbsolute(f.path) || f.path.split('/').includes('..')) throw new RangeError(`report file "${f.path}" must be a relative path inside the output directory`);
     const abs = join(outAbs, ...f.path.split('/'));
     const bytes = typeof f.content === 'string' ? Buffer.from(f.content, 'utf8') : Buffer.from(f.content);
-    writeIfChanged(abs, bytes);
+    if (write) writeIfChanged(abs, bytes);
     return { file: relative(root, abs).split(sep).join('/'), kind: f.kind, title: f.title, sha256: sha256(bytes), bytes: bytes.length };
   });
 }

@@ -13,6 +13,7 @@ import { tableCsv, tableMarkdown } from './report-table.ts';
 import { scorecard, scorecardHeader, scorecardTable } from './scorecard.ts';
 import { runProfile, summaryRows, type SummaryRow } from './summary-rows.ts';
 import type { ReportParams } from './tables.stage.ts';
+import { isSimulatedJudge } from './judges.ts';
 
 export function scorecardFiles(publishedTexts: Record<string, string>, summary: readonly SummaryRow[]): ReportFile[] {
   const profile = runProfile(summary);
@@ -25,11 +26,32 @@ export function scorecardFiles(publishedTexts: Record<string, string>, summary: 
   ];
 }
 
-export default tableStage<ReportParams>({
+export interface ScorecardParams extends ReportParams {
+  /**
+   * Run name → the paper's name, for the models and judges that declare (models file, "paper")
+   * the paper model they stand for. Only these are compared with published numbers: a private
+   * model that happens to share a paper model's name is not. Absent: names are matched as they are.
+   */
+  paperNames?: Record<string, string>;
+}
+
+/** Summary rows under the paper's names; real models and judges without one are left out. */
+export function asPaperRows(rows: readonly SummaryRow[], paperNames: Record<string, string> | undefined): SummaryRow[] {
+  if (!paperNames) return [...rows];
+  const judge = (j: string | null) => (j === null || isSimulatedJudge(j) ? j : (paperNames[j] ?? null));
+  return rows.flatMap((r) => {
+    if (r.simulated) return [r];
+    const model = paperNames[r.model];
+    const j = judge(r.judge);
+    return model === undefined || (r.judge !== null && j === null) ? [] : [{ ...r, model, judge: j }];
+  });
+}
+
+export default tableStage<ScorecardParams>({
   columns: REPORT_FILE_COLUMNS,
   run({ published = [], model_summary = [] }, ctx) {
     const texts: Record<string, string> = {};
     for (const f of published) texts[basename(String(f.path))] = readFileSync(resolve(ctx.root, String(f.path)), 'utf8');
-    return writeReportFiles(ctx.root, resolveOutDir(ctx.root, ctx.params.outDir), scorecardFiles(texts, summaryRows(model_summary)));
+    return writeReportFiles(ctx.root, resolveOutDir(ctx.root, ctx.params.outDir), scorecardFiles(texts, asPaperRows(summaryRows(model_summary), ctx.params.paperNames)), ctx.persist);
   },
 });

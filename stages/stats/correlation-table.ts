@@ -70,6 +70,8 @@ export function correlationTable(scores: Readonly<Record<string, Readonly<Record
   };
   const rows: CorrelationRow[] = [];
   const group = (fixed: string, raters: readonly string[], vectors: Float64Array[]) => {
+    // One rater (a run with a single judge) has no pair and no agreement to report.
+    if (raters.length < 2) return;
     const w = kendallWOfRanked(vectors.map(ranksOf));
     pairsOf(raters.length).forEach(([a, b], k) => {
       const c = correlations(vectors[a]!, vectors[b]!, { x: ranksOf(vectors[a]!), y: ranksOf(vectors[b]!) });

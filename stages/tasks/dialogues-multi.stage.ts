@@ -45,8 +45,10 @@ import { turnCap } from './turn-cap.ts';
 import { caseInputs, isSimulated, modelOf, stageLlm, type TaskParamsBase } from './task-unit.ts';
 
 export interface DialoguesMultiParams extends TaskParamsBase {
-  /** Roster name of the patient model (default `simulated-patient`). */
+  /** Roster name of the patient of real models' dialogues (default `simulated-patient`). */
   patient?: string;
+  /** The patient of simulated agents' dialogues, so no real patient call is spent on a stand-in. */
+  simulatedPatient?: string;
   /** Turn cap = ceil(capFactor × reference length + capExtra) doctor turns. Default 2. */
   capFactor?: number;
   /** Default 4. */
@@ -84,15 +86,9 @@ export default rowStage<DialoguesMultiParams>({
     const { row } = unit;
     if (row.split !== 'test') return [];
     const model = modelOf(unit.cross);
-    const patient = ctx.params.patient ?? PATIENT_NAME;
-    const base = {
-      model,
-      cdp_id: row.cdp_id,
-      guideline_id: row.guideline_id,
-      language: row.language,
-      patient,
-      simulated: isSimulated(model, ctx.params.simulated),
-    };
+    const simulated = isSimulated(model, ctx.params.simulated);
+    const patient = (simulated ? ctx.params.simulatedPatient : ctx.params.patient) ?? PATIENT_NAME;
+    const base = { model, cdp_id: row.cdp_id, guideline_id: row.guideline_id, language: row.language, patient, simulated };
     const inputs = caseInputs(unit);
     if (!inputs.ok) return { ...base, error: inputs.error };
     const { guideline, markdown, vignette } = inputs.value;
@@ -105,6 +101,8 @@ export default rowStage<DialoguesMultiParams>({
     const doctorSystem: ChatMessage = promptMessage(llm, loadTemplate('multi-turn-inference', language), { Clinical_Inquiry_Goal: goal, Guideline: markdown }, ['Guideline'], 'system');
     const patientSystem = renderTemplate(loadTemplate('multi-turn-patient-environment', language), { Case_Vignette: vignette });
     const meta = { cdp_id: row.cdp_id };
+    // Both sides sample independently per case: two cases with the same first prompt get two answers.
+    const sample = String(row.cdp_id);
     const dialogue: DialogueTurn[] = [];
     const turns: TranscriptTurn[] = [];
     const questions: string[] = [];
@@ -113,7 +111,7 @@ export default rowStage<DialoguesMultiParams>({
 
     for (let k = 1; k <= cap; k++) {
       // The doctor's chat: its system message (with the guideline blob), then the exchange so far.
-      const d = await llm.chat({ model, messages: [doctorSystem, ...doctorMessages('', dialogue).slice(1)], meta });
+      const d = await llm.chat({ model, messages: [doctorSystem, ...doctorMessages('', dialogue).slice(1)], role: 'evaluated', sample, meta });
       if (!d.ok) return failed(`doctor ${model}, turn ${k}: ${d.error}`);
       const said = parseDoctorTurn(d.text);
       if (said.kind === 'invalid') {
@@ -128,7 +126,7 @@ export default rowStage<DialoguesMultiParams>({
       questions.push(said.question);
       dialogue.push({ question: said.question });
 
-      const p = await llm.chat({ model: patient, messages: patientMessages(patientSystem, dialogue), meta });
+      const p = await llm.chat({ model: patient, messages: patientMessages(patientSystem, dialogue), role: 'patient', sample, meta });
       if (!p.ok) return failed(`patient ${patient}, turn ${k}: ${p.error}`);
       const answer = parsePatientAnswer(p.text);
       // The simulated patient's decision is deterministic: recompute it to record how it answered.

@@ -51,7 +51,8 @@ export default rowStage<PredictionsSingleParams>({
     const llm = stageLlm(ctx.llm, ctx.stage);
     const t = loadTemplate('single-turn-inference', String(row.language));
     const message = promptMessage(llm, t, { Guideline: inputs.value.markdown, Case_Vignette: inputs.value.vignette }, ['Guideline']);
-    const r = await llm.chat({ model, messages: [message], meta: { cdp_id: row.cdp_id } });
+    // One independent sample per case (sample = cdp_id), as the paper ran every case on its own.
+    const r = await llm.chat({ model, messages: [message], role: 'evaluated', sample: String(row.cdp_id), meta: { cdp_id: row.cdp_id } });
     if (!r.ok) return { ...base, template: t.identity, error: `${model}: ${r.error}` };
     const parsed = parseSingleTurn(r.text);
     return {
