@@ -169,7 +169,7 @@ program
     }
     out(llm.estimate() + '\n');
     out(
-      'Identical requests are counted once. Real models\' answers are stood in for by the offline agents (the oracle asks the reference questions), so the stages after them are estimated too; output tokens are the stand-ins\' unless a model declares expectedOutputTokens.\n',
+      'Identical requests are counted once. Real models\' answers are stood in for by the simulated agents (who ask about the reference questions), so the stages after them are estimated too; output tokens are the stand-ins\' unless a model declares expectedOutputTokens.\n',
     );
   });
 

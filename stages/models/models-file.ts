@@ -15,7 +15,7 @@
  *         "params": { "temperature": 0.6, "max_tokens": 4096 },   // sent as given
  *         "contextWindow": 131072, "concurrency": 16, "rpm": 600, "tpm": 2000000,
  *         "price": { "inputPerMTok": 0.1, "outputPerMTok": 0.4 }, "batch": false,
- *         "timeoutMs": 600000, "independentSamples": true, "enabled": true,
+ *         "timeoutMs": 600000, "independentSamples": true, "expectedOutputTokens": 2048, "enabled": true,
  *         "judge": { "gamma": 0.7, "beta": 0.2 },   // judges only: LNDS γ and OT β
  *         "paper": "Qwen3-8B",               // the paper's model it stands for (scorecard)
  *         "note": "free text" } ] }
@@ -68,7 +68,7 @@ export class ModelsFileError extends Error {
 
 const ENTRY_KEYS = [
   'name', 'baseURL', 'model', 'roles', 'apiKeyEnv', 'params', 'contextWindow', 'concurrency', 'rpm', 'tpm', 'price', 'batch',
-  'timeoutMs', 'independentSamples', 'enabled', 'judge', 'paper', 'note',
+  'timeoutMs', 'independentSamples', 'expectedOutputTokens', 'enabled', 'judge', 'paper', 'note',
 ] as const;
 const TOP_KEYS = ['models', 'simulated', '$schema', 'description'] as const;
 
@@ -197,6 +197,7 @@ function parseEntry(entry: unknown, i: number, file: string, problems: string[])
   const rpm = int('rpm');
   const tpm = int('tpm');
   const timeoutMs = int('timeoutMs');
+  const expectedOutputTokens = int('expectedOutputTokens');
   let price: ModelSpec['price'];
   if (entry.price !== undefined) {
     const p = entry.price;
@@ -246,6 +247,7 @@ function parseEntry(entry: unknown, i: number, file: string, problems: string[])
     price: price ?? { inputPerMTok: 0, outputPerMTok: 0 },
     batch: batch ?? false,
     timeoutMs: timeoutMs ?? MODEL_DEFAULTS.timeoutMs,
+    ...(expectedOutputTokens ? { expectedOutputTokens } : {}),
     independentSamples: independentSamples ?? MODEL_DEFAULTS.independentSamples,
     // resolveRoster names the reason ("disabled in the models file").
     ...(enabled === false ? { active: false } : {}),
