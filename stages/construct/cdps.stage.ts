@@ -8,7 +8,8 @@
  * that fix single guidelines' splits; the file contents enter the stage's key through their
  * sha256, so editing a pin file reruns the split (a path param would not). Wire it in
  * dag.config.ts with a source `split_pins: files('data/splits.csv')` and the input
- * `split_pins: 'split_pins'`. Pins of guidelines that are not in the run are logged, not errors.
+ * `split_pins: 'split_pins'` (a source matching no file fails the run, so it is not wired by
+ * default). Pins of guidelines that are not in the run are logged, not errors.
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -42,11 +43,18 @@ export default tableStage<CdpsParams>({
     reference_questions: 'VARCHAR[]',
   },
   run({ trees = [], guidelines = [], split_pins = [] }, ctx) {
-    const usable = guidelines.filter((g) => g.error == null).map((g) => ({ guideline_id: g.guideline_id as string, language: g.language as string }));
-    const pins = parseSplitPins(split_pins.map((f) => ({ name: String(f.path), text: readFileSync(resolve(ctx.root, String(f.path)), 'utf8') })));
+    const usable = guidelines
+      .filter((g) => g.error == null)
+      .map((g) => ({ guideline_id: g.guideline_id as string, language: g.language as string }));
+    const pinFiles = split_pins.map((f) => ({ name: String(f.path), text: readFileSync(resolve(ctx.root, String(f.path)), 'utf8') }));
+    const pins = parseSplitPins(pinFiles);
     const unused = unusedPins(usable, pins);
-    if (unused.length > 0) ctx.log(`split pins: ${unused.length} pinned guideline(s) not in this run, ignored: ${unused.slice(0, 5).join(', ')}${unused.length > 5 ? ', …' : ''}`);
-    const split = splitGuidelines(usable, { testFraction: ctx.params.testFraction, seed: ctx.params.seed, testIds: ctx.params.testIds, pins });
+    if (unused.length > 0) {
+      const shown = unused.slice(0, 5).join(', ') + (unused.length > 5 ? ', …' : '');
+      ctx.log(`split pins: ${unused.length} pinned guideline(s) not in this run, ignored: ${shown}`);
+    }
+    const { testFraction, seed, testIds } = ctx.params;
+    const split = splitGuidelines(usable, { testFraction, seed, testIds, pins });
     const language = new Map(usable.map((g) => [g.guideline_id as string, g.language as string]));
     const out: Record<string, unknown>[] = [];
     for (const t of trees) {

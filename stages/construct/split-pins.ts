@@ -20,7 +20,8 @@ const guidelineId = (raw: string, column: string): Parsed<string> => {
 
 const split = (raw: string, column: string): Parsed<Split> => {
   const v = raw.trim().toLowerCase();
-  return v === 'test' || v === 'non-test' ? { value: v } : { problem: `column "${column}" must be test or non-test, got ${JSON.stringify(raw)}` };
+  if (v === 'test' || v === 'non-test') return { value: v };
+  return { problem: `column "${column}" must be test or non-test, got ${JSON.stringify(raw)}` };
 };
 
 /** The pins of several files (name → text), merged; throws listing every problem. */
@@ -40,12 +41,15 @@ export function parseSplitPins(files: readonly { name: string; text: string }[])
       const where = `${name} line ${r.line}`;
       const before = pins.get(r.guideline_id);
       if (before === undefined) pins.set(r.guideline_id, { split: r.split, where });
-      else if (before.split !== r.split) problems.push(`${where}: guideline ${r.guideline_id} pinned to ${r.split}, but to ${before.split} on ${before.where}; keep one`);
+      else if (before.split !== r.split) {
+        problems.push(`${where}: guideline ${r.guideline_id} pinned to ${r.split}, but to ${before.split} on ${before.where}; keep one`);
+      }
     }
   }
   if (problems.length > 0) {
-    const shown = problems.slice(0, 10).join('\n  ');
-    throw new Error(`split pins rejected (${problems.length} problem${problems.length > 1 ? 's' : ''}); fix the file(s), nothing was split:\n  ${shown}${problems.length > 10 ? `\n  … and ${problems.length - 10} more` : ''}`);
+    const shown = problems.slice(0, 10).join('\n  ') + (problems.length > 10 ? `\n  … and ${problems.length - 10} more` : '');
+    const count = `${problems.length} problem${problems.length > 1 ? 's' : ''}`;
+    throw new Error(`split pins rejected (${count}); fix the file(s), nothing was split:\n  ${shown}`);
   }
   return new Map([...pins].map(([id, p]) => [id, p.split]));
 }

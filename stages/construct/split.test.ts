@@ -56,7 +56,7 @@ describe('splitGuidelines: stable under adding and removing guidelines', () => {
       const ids = [...new Set(Array.from({ length: n }, () => randomId(rng)))];
       const opts = { testFraction: rng.nextFloat(), seed: rng.nextInt(1000) - 500 };
       const before = splitGuidelines(ids.map((guideline_id) => ({ guideline_id })), opts);
-      const added = [...ids, ...Array.from({ length: 1 + rng.nextInt(5), }, () => randomId(rng))].filter((x, i, a) => a.indexOf(x) === i);
+      const added = [...ids, ...Array.from({ length: 1 + rng.nextInt(5) }, () => randomId(rng))].filter((x, i, a) => a.indexOf(x) === i);
       const afterAdd = splitGuidelines(shuffled(added, rng).map((guideline_id) => ({ guideline_id })), opts);
       const kept = ids.filter(() => rng.nextFloat() < 0.7);
       const afterRemove = splitGuidelines(kept.map((guideline_id) => ({ guideline_id })), opts);
@@ -108,7 +108,9 @@ describe('splitGuidelines: shares are expected, not exact', () => {
     const g = corpus(10, 0);
     const hits = new Map<string, number>();
     const seeds = 2000;
-    for (let s = 0; s < seeds; s++) for (const id of testSet(splitGuidelines(g, { testFraction: 0.3, seed: s }))) hits.set(id, (hits.get(id) ?? 0) + 1);
+    for (let s = 0; s < seeds; s++) {
+      for (const id of testSet(splitGuidelines(g, { testFraction: 0.3, seed: s }))) hits.set(id, (hits.get(id) ?? 0) + 1);
+    }
     const expected = seeds * 0.3;
     const variance = seeds * 0.3 * 0.7;
     const chi2 = g.reduce((acc, { guideline_id }) => acc + ((hits.get(guideline_id) ?? 0) - expected) ** 2 / variance, 0);
@@ -129,7 +131,10 @@ describe('splitGuidelines: explicit lists, pins and bad input', () => {
     const m = splitGuidelines(g, { testFraction: 0.5, seed: 1, testIds: ['zh-0001', 'en-0003'] });
     assert.deepEqual(testSet(m), ['en-0003', 'zh-0001']);
     assert.equal(m.size, 10);
-    assert.throws(() => splitGuidelines(g, { testFraction: 0.5, seed: 1, testIds: ['zh-0001', 'xx-9'] }), /"xx-9" are not among the guidelines/);
+    assert.throws(
+      () => splitGuidelines(g, { testFraction: 0.5, seed: 1, testIds: ['zh-0001', 'xx-9'] }),
+      /"xx-9" are not among the guidelines; remove them from the list or add the guidelines/,
+    );
   });
 
   test('pins fix single guidelines, the rest follow the rule; pins of absent ids are reported', () => {
@@ -137,11 +142,15 @@ describe('splitGuidelines: explicit lists, pins and bad input', () => {
     const pins = new Map<string, Split>([['a', 'test'], ['指南-1', 'non-test'], ['gone', 'test']]);
     assert.deepEqual(testSet(splitGuidelines(g, { testFraction: 0.5, seed: 42, pins })), ['a', 'nhc-2020-insomnia']);
     assert.deepEqual(unusedPins(g, pins), ['gone']);
-    assert.throws(() => splitGuidelines(g, { testFraction: 0.5, seed: 42, pins, testIds: ['a'] }), /both testIds and split pins were given; use one of them/);
+    assert.throws(
+      () => splitGuidelines(g, { testFraction: 0.5, seed: 42, pins, testIds: ['a'] }),
+      /both testIds and split pins were given; use one of them/,
+    );
   });
 
   test('rejects duplicate ids, bad fractions and non-integer seeds', () => {
-    assert.throws(() => splitGuidelines([...corpus(2, 0), { guideline_id: 'zh-0000', language: 'en' }], { testFraction: 0.5, seed: 1 }), /"zh-0000" appears more than once/);
+    const duplicated = [...corpus(2, 0), { guideline_id: 'zh-0000', language: 'en' }];
+    assert.throws(() => splitGuidelines(duplicated, { testFraction: 0.5, seed: 1 }), /"zh-0000" appears more than once/);
     assert.throws(() => splitGuidelines(corpus(2, 2), { testFraction: 1.5, seed: 1 }), /testFraction must be in \[0, 1\], got 1\.5/);
     assert.throws(() => splitGuidelines(corpus(2, 2), { testFraction: NaN, seed: 1 }), /testFraction must be in \[0, 1\], got NaN/);
     assert.throws(() => splitGuidelines(corpus(2, 2), { testFraction: 0.5, seed: 0.5 }), /seed must be an integer/);
@@ -150,14 +159,22 @@ describe('splitGuidelines: explicit lists, pins and bad input', () => {
 
 describe('the bundled sample under dag.config.ts', () => {
   const root = join(import.meta.dirname, '../../data/sample/guidelines');
-  const sample = ['en', 'zh'].flatMap((language) => readdirSync(join(root, language)).filter((f) => f.endsWith('.pdf')).map((f) => ({ guideline_id: f.replace(/\.pdf$/, ''), language })));
+  const sample = ['en', 'zh'].flatMap((language) =>
+    readdirSync(join(root, language))
+      .filter((f) => f.endsWith('.pdf'))
+      .map((f) => ({ guideline_id: f.replace(/\.pdf$/, ''), language })),
+  );
 
   test('the test split holds guidelines of both languages (seed 156: the former sampler\'s test set, 2 en + 1 zh)', () => {
     const params = dagConfig.stages.find((s) => s.name === 'cdps')!.params as { testFraction: number; seed: number };
     assert.equal(sample.length, 6);
     const m = splitGuidelines(sample, params);
     const test = sample.filter((g) => m.get(g.guideline_id) === 'test');
-    assert.deepEqual(test.map((g) => g.guideline_id).sort(), ['casp-2021-chronic-postsurgical-pain-consensus', 'nhc-2020-insomnia', 'who-2021-hypertension-pharmacological-treatment-retypeset']);
+    assert.deepEqual(test.map((g) => g.guideline_id).sort(), [
+      'casp-2021-chronic-postsurgical-pain-consensus',
+      'nhc-2020-insomnia',
+      'who-2021-hypertension-pharmacological-treatment-retypeset',
+    ]);
     assert.deepEqual([...new Set(test.map((g) => g.language))].sort(), ['en', 'zh']);
   });
 });
@@ -181,7 +198,10 @@ describe('split pin files', () => {
       assert.match(e.message, /pins\.csv line 5: guideline who pinned to non-test, but to test on pins\.csv line 2; keep one/);
       return true;
     });
-    assert.throws(() => parseSplitPins([{ name: 'p.csv', text: 'id,split\nwho,test\n' }]), /p\.csv: missing column "guideline_id"; the header must name guideline_id,split/);
+    assert.throws(
+      () => parseSplitPins([{ name: 'p.csv', text: 'id,split\nwho,test\n' }]),
+      /p\.csv: missing column "guideline_id"; the header must name guideline_id,split/,
+    );
     assert.throws(() => parseSplitPins([{ name: 'p.csv', text: '' }]), /p\.csv: the file is empty; expected a header guideline_id,split/);
   });
 });

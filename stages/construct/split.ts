@@ -53,7 +53,8 @@ function checkRule(testFraction: number, seed: number): void {
 }
 
 const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
-const quoted = (ids: readonly string[]) => `${ids.slice(0, 5).map((s) => JSON.stringify(s)).join(', ')}${ids.length > 5 ? ` and ${ids.length - 5} more` : ''}`;
+const quoted = (ids: readonly string[]) =>
+  ids.slice(0, 5).map((s) => JSON.stringify(s)).join(', ') + (ids.length > 5 ? ` and ${ids.length - 5} more` : '');
 
 /** Every guideline's split, keyed by id in code-unit order (independent of input order and locale). */
 export function splitGuidelines(guidelines: readonly { guideline_id: string }[], options: SplitOptions): Map<string, Split> {
@@ -64,7 +65,10 @@ export function splitGuidelines(guidelines: readonly { guideline_id: string }[],
     seen.add(id);
   }
   if (testIds !== undefined && pins !== undefined && pins.size > 0) {
-    throw new Error('splitGuidelines: both testIds and split pins were given; use one of them (testIds fixes the whole split, pins fix single guidelines)');
+    throw new Error(
+      'splitGuidelines: both testIds and split pins were given; use one of them ' +
+        '(testIds fixes the whole split, pins fix single guidelines)',
+    );
   }
   const sortedIds = [...seen].sort(byCodeUnit);
   const result = new Map<string, Split>();
@@ -72,7 +76,9 @@ export function splitGuidelines(guidelines: readonly { guideline_id: string }[],
   if (testIds !== undefined) {
     const unknown = testIds.filter((id) => !seen.has(id));
     if (unknown.length > 0) {
-      throw new Error(`splitGuidelines: test ids ${quoted(unknown)} are not among the guidelines; remove them from the list or add the guidelines`);
+      throw new Error(
+        `splitGuidelines: test ids ${quoted(unknown)} are not among the guidelines; remove them from the list or add the guidelines`,
+      );
     }
     const test = new Set(testIds);
     for (const id of sortedIds) result.set(id, test.has(id) ? 'test' : 'non-test');

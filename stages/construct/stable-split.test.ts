@@ -39,20 +39,28 @@ const CDPS_PARAMS = dagConfig.stages.find((s) => s.name === 'cdps')!.params as {
 function guideline(id: string, kind: 'htn' | 'ins', valid = true): { guideline: Row; tree: Row } {
   const en = kind === 'htn';
   return {
-    guideline: { guideline_id: id, language: en ? 'en' : 'zh', title: en ? 'Hypertension in adults' : '失眠障碍诊断指南', markdown: en ? HTN_MARKDOWN : INSOMNIA_MARKDOWN },
-    tree: valid ? { guideline_id: id, tree_json: JSON.stringify(en ? HTN_TREE : INSOMNIA_TREE), valid: true } : { guideline_id: id, tree_json: null, valid: false },
+    guideline: {
+      guideline_id: id,
+      language: en ? 'en' : 'zh',
+      title: en ? 'Hypertension in adults' : '失眠障碍诊断指南',
+      markdown: en ? HTN_MARKDOWN : INSOMNIA_MARKDOWN,
+    },
+    tree: { guideline_id: id, tree_json: valid ? JSON.stringify(en ? HTN_TREE : INSOMNIA_TREE) : null, valid },
   };
 }
 
-const ctx = (root = repo): StageContext<typeof CDPS_PARAMS> =>
-  ({ stage: 'cdps', params: CDPS_PARAMS, root, llm: undefined, log: () => {}, signal: new AbortController().signal }) as StageContext<typeof CDPS_PARAMS>;
+type Params = typeof CDPS_PARAMS;
+const ctx = (root = repo): StageContext<Params> =>
+  ({ stage: 'cdps', params: CDPS_PARAMS, root, llm: undefined, log: () => {}, signal: new AbortController().signal }) as never;
 
 async function cdpRows(gs: { guideline: Row; tree: Row }[], pins: Row[] = [], root = repo): Promise<Map<string, Row>> {
-  const rows = await (cdpsStage as TableStage<typeof CDPS_PARAMS>).run({ guidelines: gs.map((g) => g.guideline), trees: gs.map((g) => g.tree), split_pins: pins }, ctx(root));
+  const inputs = { guidelines: gs.map((g) => g.guideline), trees: gs.map((g) => g.tree), split_pins: pins };
+  const rows = await (cdpsStage as TableStage<Params>).run(inputs, ctx(root));
   return new Map(rows.map((r) => [String(r.cdp_id), r]));
 }
 
-const pathCount = (kind: 'htn' | 'ins') => enumeratePaths(kind === 'htn' ? HTN_TREE : INSOMNIA_TREE, { guideline_id: 'x', language: 'en', split: 'test' }).cdps.length;
+const pathCount = (kind: 'htn' | 'ins') =>
+  enumeratePaths(kind === 'htn' ? HTN_TREE : INSOMNIA_TREE, { guideline_id: 'x', language: 'en', split: 'test' }).cdps.length;
 
 describe('cdps stage: other guidelines\' rows untouched', () => {
   test('property: over random sets of guidelines, adding or removing some leaves every other CDP row identical', async () => {
@@ -71,11 +79,13 @@ describe('cdps stage: other guidelines\' rows untouched', () => {
       for (const [id, row] of removed) assert.deepEqual(row, before.get(id), `trial ${trial}: ${id} changed when guidelines were removed`);
       const keptIds = new Set(kept.filter((g) => g.tree.valid).map((g) => g.guideline.guideline_id));
       assert.equal(removed.size, [...before.values()].filter((r) => keptIds.has(r.guideline_id)).length);
-      for (const row of before.values()) assert.equal(row.split, splitScore(String(row.guideline_id), CDPS_PARAMS.seed) < CDPS_PARAMS.testFraction ? 'test' : 'non-test');
+      for (const row of before.values()) {
+        assert.equal(row.split, splitScore(String(row.guideline_id), CDPS_PARAMS.seed) < CDPS_PARAMS.testFraction ? 'test' : 'non-test');
+      }
     }
   });
 
-  test('a pin file wired as input split_pins overrides the rule for its guidelines only; a bad pin fails the stage naming the line', async () => {
+  test('a pin file as input split_pins overrides the rule for its guidelines only; a bad pin fails naming the line', async () => {
     const root = mkdtempSync(join(tmpdir(), 'cdp-pins-'));
     try {
       // Under the config's rule htn-a is test and htn-b non-test (scores 0.338 and 0.530 for seed 156).
@@ -85,14 +95,17 @@ describe('cdps stage: other guidelines\' rows untouched', () => {
       writeFileSync(join(root, 'pins.csv'), 'guideline_id,split\nhtn-a,non-test\nhtn-b,test\nnot-in-run,test\n');
       assert.deepEqual(split(await cdpRows(gs, [{ path: 'pins.csv' }], root)), { 'htn-a': 'non-test', 'htn-b': 'test', 'ins-a': 'test' });
       writeFileSync(join(root, 'bad.csv'), 'guideline_id,split\nhtn-a,holdout\n');
-      await assert.rejects(cdpRows(gs, [{ path: 'bad.csv' }], root), /bad\.csv line 2: column "split" must be test or non-test, got "holdout"/);
+      await assert.rejects(
+        cdpRows(gs, [{ path: 'bad.csv' }], root),
+        /bad\.csv line 2: column "split" must be test or non-test, got "holdout"/,
+      );
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
   });
 });
 
-test('DAG: adding a guideline computes only its own rows downstream of cdps; adding a failed tree or removing a guideline computes none', async () => {
+test('DAG: adding a guideline computes only its rows downstream of cdps; adding a failed tree or removing one computes none', async () => {
   const base = [guideline('htn-a', 'htn'), guideline('htn-b', 'htn'), guideline('ins-a', 'ins'), guideline('ins-b', 'ins')];
   const added = guideline('htn-d', 'htn'); // test under the config's rule (score 0.023)
   const failed = guideline('ins-d', 'ins', false);
@@ -133,10 +146,12 @@ test('DAG: adding a guideline computes only its own rows downstream of cdps; add
     const htn = pathCount('htn'), ins = pathCount('ins');
     const first = await runWith(base);
     const cases = 2 * htn + 2 * ins;
-    assert.deepEqual(downstream.map((s) => first[s]), [cases, cases, cases * models.length, cases * models.length].map((n) => ({ computed: n, reused: 0 })));
+    const all = [cases, cases, cases * models.length, cases * models.length];
+    assert.deepEqual(downstream.map((s) => first[s]), all.map((n) => ({ computed: n, reused: 0 })));
     const cdpsBefore = new Map(rows('cdps').map((r) => [r.cdp_id, r]));
     const testBefore = new Set(rows('predictions_single').map((r) => r.cdp_id));
-    assert.deepEqual([...new Set([...cdpsBefore.values()].filter((r) => r.split === 'test').map((r) => r.guideline_id))].sort(), ['htn-a', 'ins-a']);
+    const testGuidelines = new Set([...cdpsBefore.values()].filter((r) => r.split === 'test').map((r) => r.guideline_id));
+    assert.deepEqual([...testGuidelines].sort(), ['htn-a', 'ins-a']);
 
     const second = await runWith([...base.slice(0, 2), added, ...base.slice(2)]);
     assert.equal(second.cdps!.computed, cases + htn);
@@ -145,7 +160,8 @@ test('DAG: adding a guideline computes only its own rows downstream of cdps; add
       { computed: htn * models.length, reused: cases * models.length }, { computed: htn * models.length, reused: cases * models.length },
     ]);
     const cdpsAfter = rows('cdps');
-    for (const r of cdpsAfter.filter((x) => x.guideline_id !== 'htn-d')) assert.deepEqual(r, cdpsBefore.get(r.cdp_id), `${r.cdp_id} changed`);
+    assert.equal(cdpsAfter.filter((x) => x.guideline_id !== 'htn-d').length, cdpsBefore.size);
+    for (const r of cdpsAfter.filter((x) => x.guideline_id !== 'htn-d')) assert.deepEqual(r, cdpsBefore.get(r.cdp_id), String(r.cdp_id));
     const newCases = rows('predictions_single').filter((r) => !testBefore.has(r.cdp_id));
     assert.equal(newCases.length, htn * models.length);
     assert.ok(newCases.every((r) => r.guideline_id === 'htn-d'), 'the only new test cases are the added guideline\'s');
@@ -157,7 +173,40 @@ test('DAG: adding a guideline computes only its own rows downstream of cdps; add
       { computed: 0, reused: cases }, { computed: 0, reused: cases },
       { computed: 0, reused: cases * models.length }, { computed: 0, reused: cases * models.length },
     ]);
-    for (const r of rows('cdps')) assert.deepEqual(r, cdpsAfter.find((x) => x.cdp_id === r.cdp_id), `${r.cdp_id} changed when htn-a was removed`);
+    const cdpsFinal = rows('cdps');
+    assert.equal(cdpsFinal.length, cases);
+    for (const r of cdpsFinal) assert.deepEqual(r, cdpsAfter.find((x) => x.cdp_id === r.cdp_id), `${r.cdp_id} changed on removal`);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('DAG: a pin file wired as a files source on input split_pins; editing it reruns cdps with the new pins', async () => {
+  const root = mkdtempSync(join(tmpdir(), 'cdp-split-pins-'));
+  try {
+    const gs = [guideline('htn-a', 'htn'), guideline('htn-b', 'htn')];
+    const cdps = configStages(dagConfig, ['cdps'], repo)[0]!;
+    const config: DagConfig = {
+      sources: { split_pins: { kind: 'files', patterns: ['splits.csv'] } },
+      stages: [
+        { name: 'guidelines', module: join(repo, 'stages/tasks/testing/fixed-rows.stage.ts'), params: { rows: gs.map((g) => g.guideline) } },
+        { name: 'trees', module: join(repo, 'stages/tasks/testing/fixed-rows.stage.ts'), params: { rows: gs.map((g) => g.tree) } },
+        { ...cdps, inputs: { ...cdps.inputs, split_pins: 'split_pins' } },
+      ],
+    };
+    const ws = workspaceFor(root, {}, {});
+    const run = async () => {
+      const summary = await runDag(await resolveDag(config, root), ws, {});
+      assert.equal(summary.ok, true, JSON.stringify(summary.stages.filter((s) => s.error)));
+      const rows = readRows(join(ws.store, 'artifacts', 'cdps', `${readLedger(ws.ledger).entries.cdps!.artifact}.ndjson`));
+      const split = Object.fromEntries(rows.map((r) => [r.guideline_id, r.split]));
+      return { status: summary.stages.find((s) => s.stage === 'cdps')!.status, split };
+    };
+    writeFileSync(join(root, 'splits.csv'), 'guideline_id,split\nhtn-b,test\n');
+    assert.deepEqual(await run(), { status: 'ran', split: { 'htn-a': 'test', 'htn-b': 'test' } });
+    assert.equal((await run()).status, 'reused');
+    writeFileSync(join(root, 'splits.csv'), 'guideline_id,split\nhtn-a,non-test\n');
+    assert.deepEqual(await run(), { status: 'ran', split: { 'htn-a': 'non-test', 'htn-b': 'non-test' } });
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
