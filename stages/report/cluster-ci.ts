@@ -19,7 +19,9 @@ export function fewClusters(clusters: number | null | undefined): boolean {
 }
 
 /** "(43.00–46.00)", "(43.00–46.00) † 3 guidelines", or "—" when the CI is undefined. */
-export function clusterCiCell(low: number | null | undefined, high: number | null | undefined, clusters: number | null | undefined): string {
+type Maybe = number | null | undefined;
+
+export function clusterCiCell(low: Maybe, high: Maybe, clusters: Maybe): string {
   const ci = pctCi(low, high);
   if (ci === '—' || !fewClusters(clusters)) return ci;
   return `${ci} ${UNRELIABLE_MARK} ${clusters} guideline${clusters === 1 ? '' : 's'}`;

@@ -20,28 +20,39 @@ describe('open choices', () => {
     } as RunParams);
     for (const report of ['report_tables', 'report_scorecard']) {
       const stated = openChoices(declared(report).runParams as RunParams | undefined);
-      assert.deepEqual(stated, used, `${report} would print other values than the run uses; give it param runParams with the params of pathway_metrics, outcome_scores and dialogues_multi`);
+      const fix = 'give it param runParams with the params of pathway_metrics, outcome_scores and dialogues_multi';
+      assert.deepEqual(stated, used, `${report} would print other values than the run uses; ${fix}`);
     }
   });
 
   test('defaults are the computing stages\' own: λ = 0.1, τa = τb = 1, score ≥ 4, ceil(2 × length + 4)', () => {
     assert.deepEqual(openChoices(), { lambda: 0.1, tauA: 1, tauB: 1, cutoff: 4, capFactor: 2, capExtra: 4 });
     assert.equal(openChoices().lambda, OT_DEFAULTS.lambda);
-    assert.deepEqual(openChoices({ pathway_metrics: { lambda: 1 }, outcome_scores: { cutoff: 5 } }), { lambda: 1, tauA: 1, tauB: 1, cutoff: 5, capFactor: 2, capExtra: 4 });
+    assert.deepEqual(
+      openChoices({ pathway_metrics: { lambda: 1 }, outcome_scores: { cutoff: 5 } }),
+      { lambda: 1, tauA: 1, tauB: 1, cutoff: 5, capFactor: 2, capExtra: 4 },
+    );
   });
 
   test('text: τ shown once when equal, both when not, ∞ for a balanced marginal', () => {
     assert.equal(otChoiceText(openChoices()), 'λ = 0.1, τa = τb = 1');
     assert.equal(otChoiceText(openChoices({ pathway_metrics: { tauA: 0.5, tauB: Infinity } })), 'λ = 0.1, τa = 0.5, τb = ∞');
-    assert.equal(cutoffSentence(openChoices()), 'Outcome accuracy counts a judge score ≥ 4 (of 1–5) as correct; the paper states no cut-off.');
-    assert.match(capSentence(openChoices({ dialogues_multi: { capFactor: 1.5 } })), /^Multi-turn dialogues end unfinished after ceil\(1\.5 × length \+ 4\) doctor turns/);
+    const cutoff = cutoffSentence(openChoices());
+    assert.equal(cutoff, 'Outcome accuracy counts a judge score ≥ 4 (of 1–5) as correct; the paper states no cut-off.');
+    const cap = capSentence(openChoices({ dialogues_multi: { capFactor: 1.5 } }));
+    assert.match(cap, /^Multi-turn dialogues end unfinished after ceil\(1\.5 × length \+ 4\) doctor turns/);
   });
 
   test('bad values are refused, naming the param', () => {
-    assert.throws(() => openChoices({ pathway_metrics: { lambda: 0 } }), /runParams\.pathway_metrics\.lambda must be a finite number > 0, got 0/);
+    const lambda0 = /runParams\.pathway_metrics\.lambda must be a finite number > 0, got 0;/;
+    assert.throws(() => openChoices({ pathway_metrics: { lambda: 0 } }), lambda0);
     assert.throws(() => openChoices({ pathway_metrics: { lambda: Infinity } }), /lambda must be a finite number > 0/);
-    assert.throws(() => openChoices({ pathway_metrics: { tauB: -1 } }), /runParams\.pathway_metrics\.tauB must be a number > 0 \(Infinity = balanced\), got -1/);
-    assert.throws(() => openChoices({ outcome_scores: { cutoff: '4' as unknown as number } }), /runParams\.outcome_scores\.cutoff must be a number, got "4"; pass the value the outcome_scores stage uses/);
+    const tauB = /pathway_metrics\.tauB must be a number > 0 \(Infinity = balanced\), got -1/;
+    assert.throws(() => openChoices({ pathway_metrics: { tauB: -1 } }), tauB);
+    assert.throws(
+      () => openChoices({ outcome_scores: { cutoff: '4' as unknown as number } }),
+      /runParams\.outcome_scores\.cutoff must be a number, got "4"; pass the value the outcome_scores stage uses/,
+    );
   });
 });
 

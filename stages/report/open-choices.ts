@@ -31,7 +31,8 @@ export interface OpenChoices {
 function value(stage: string, name: string, x: unknown, fallback: number, ok: (v: number) => boolean, what: string): number {
   if (x === undefined || x === null) return fallback;
   if (typeof x !== 'number' || !ok(x)) {
-    throw new RangeError(`report param runParams.${stage}.${name} must be ${what}, got ${JSON.stringify(x)}; pass the value the ${stage} stage uses`);
+    const got = JSON.stringify(x);
+    throw new RangeError(`report param runParams.${stage}.${name} must be ${what}, got ${got}; pass the value the ${stage} stage uses`);
   }
   return x;
 }
@@ -64,8 +65,10 @@ export const otSentence = (c: OpenChoices) =>
   `OT-PCC here: ${otChoiceText(c)} (entropic regularisation and marginal relaxation, stages/metrics/ot.ts). ` +
   'The paper gives no λ or τ and OT-PCC depends on both, so a published OT cell may rest on other values.';
 
-export const cutoffSentence = (c: OpenChoices) => `Outcome accuracy counts a judge score ≥ ${num(c.cutoff)} (of 1–5) as correct; the paper states no cut-off.`;
+export const cutoffSentence = (c: OpenChoices) =>
+  `Outcome accuracy counts a judge score ≥ ${num(c.cutoff)} (of 1–5) as correct; the paper states no cut-off.`;
 
 export const capSentence = (c: OpenChoices) =>
-  `Multi-turn dialogues end unfinished after ceil(${num(c.capFactor)} × length + ${num(c.capExtra)}) doctor turns (length = decision steps of the reference CDP); ` +
+  `Multi-turn dialogues end unfinished after ceil(${num(c.capFactor)} × length + ${num(c.capExtra)}) doctor turns ` +
+  '(length = decision steps of the reference CDP); ' +
   'the paper states no turn cap, and SR and the multi-turn pathways depend on it.';

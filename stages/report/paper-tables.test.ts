@@ -34,7 +34,7 @@ describe('Table 1', () => {
 });
 
 describe('Tables 5–7', () => {
-  test('golden CSV of Table 5: per judge the mean with its case CI, then the cluster CI (3 guidelines: marked †); simulated judges after real ones', () => {
+  test('golden CSV of Table 5: per judge the mean with its case CI, then the cluster CI (3 guidelines: †); simulated judges last', () => {
     const t = metricCiTable(SUMMARY.filter((r) => r.model === 'Qwen3-8B'), 'dtw_pcc');
     assert.equal(t.title, 'Table 5: DTW-PCC (%) ↓ with 95% bootstrap CIs');
     assert.equal(tableCsv(t), [
@@ -48,7 +48,8 @@ describe('Tables 5–7', () => {
   });
 
   test('cluster CIs from 10 or more guidelines are not marked, 9 are; no footnote when nothing is marked', () => {
-    const at = (clusters: number) => metricCiTable([{ ...srow('single', 'gpt-5.4-mini', 'lnds_pcs', 'Qwen3-8B', 0.5, [0.4, 0.6], [0.3, 0.7]), clusters }], 'lnds_pcs');
+    const row = srow('single', 'gpt-5.4-mini', 'lnds_pcs', 'Qwen3-8B', 0.5, [0.4, 0.6], [0.3, 0.7]);
+    const at = (clusters: number) => metricCiTable([{ ...row, clusters }], 'lnds_pcs');
     assert.deepEqual(at(10).rows, [['single-turn', 'Qwen3-8B', '50.00 (40.00–60.00)', '(30.00–70.00)']]);
     assert.doesNotMatch(at(10).caption, /†/);
     assert.deepEqual(at(9).rows, [['single-turn', 'Qwen3-8B', '50.00 (40.00–60.00)', '(30.00–70.00) † 9 guidelines']]);
@@ -61,11 +62,14 @@ describe('Tables 5–7', () => {
   ];
 
   test('golden Markdown of Table 6: the run\'s OT λ, τ and turn cap, the paper giving none; † with the number of guidelines', () => {
-    assert.equal(tableMarkdown(metricCiTable(ot, 'ot_pcc', [], openChoices({ pathway_metrics: {}, dialogues_multi: { capFactor: 2, capExtra: 4 } }))), [
+    const choices = openChoices({ pathway_metrics: {}, dialogues_multi: { capFactor: 2, capExtra: 4 } });
+    assert.equal(tableMarkdown(metricCiTable(ot, 'ot_pcc', [], choices)), [
       '# Table 6: OT-PCC (%) ↓ with 95% bootstrap CIs',
       '',
-      'Each entry: mean (95% percentile-bootstrap CI over cases), then the 95% cluster-bootstrap CI over guidelines ("—" when the cases come from a single guideline). ' +
-        '†: cluster CI from fewer than 10 guidelines (the number follows the mark), unreliable: so few clusters give few distinct resamples and an interval that covers less often than 95%. ' +
+      'Each entry: mean (95% percentile-bootstrap CI over cases), then the 95% cluster-bootstrap CI over guidelines ' +
+        '("—" when the cases come from a single guideline). ' +
+        '†: cluster CI from fewer than 10 guidelines (the number follows the mark), unreliable: ' +
+        'so few clusters give few distinct resamples and an interval that covers less often than 95%. ' +
         'OT-PCC here: λ = 0.1, τa = τb = 1 (entropic regularisation and marginal relaxation, stages/metrics/ot.ts). ' +
         'The paper gives no λ or τ and OT-PCC depends on both, so a published OT cell may rest on other values. ' +
         'Multi-turn dialogues end unfinished after ceil(2 × length + 4) doctor turns (length = decision steps of the reference CDP); ' +
@@ -80,7 +84,10 @@ describe('Tables 5–7', () => {
   });
 
   test('Table 6 prints the values it is given, not the defaults', () => {
-    const choices = openChoices({ pathway_metrics: { lambda: 1, tauA: 2, tauB: Infinity }, dialogues_multi: { capFactor: 1.5, capExtra: 3 } });
+    const choices = openChoices({
+      pathway_metrics: { lambda: 1, tauA: 2, tauB: Infinity },
+      dialogues_multi: { capFactor: 1.5, capExtra: 3 },
+    });
     const caption = metricCiTable(ot, 'ot_pcc', [], choices).caption;
     assert.match(caption, /OT-PCC here: λ = 1, τa = 2, τb = ∞ \(/);
     assert.match(caption, /after ceil\(1\.5 × length \+ 3\) doctor turns/);

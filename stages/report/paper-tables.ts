@@ -63,7 +63,12 @@ export function table1(summary: readonly SummaryRow[], judges: readonly string[]
  * (marked † with its number of guidelines when from fewer than 10). Table 6 states the OT λ, τ
  * and the turn cap of the run (`choices`), which the paper leaves open.
  */
-export function metricCiTable(summary: readonly SummaryRow[], metric: string, judges: readonly string[] = [], choices: OpenChoices = openChoices()): ReportTable {
+export function metricCiTable(
+  summary: readonly SummaryRow[],
+  metric: string,
+  judges: readonly string[] = [],
+  choices: OpenChoices = openChoices(),
+): ReportTable {
   const spec = METRIC_TABLES.find((t) => t.metric === metric);
   if (!spec) throw new RangeError(`metricCiTable: metric "${metric}" is none of ${METRIC_TABLES.map((t) => t.metric).join(', ')}`);
   const mine = summary.filter((r) => r.metric === metric);
@@ -84,7 +89,8 @@ export function metricCiTable(summary: readonly SummaryRow[], metric: string, ju
     }
   }
   const notes = [
-    'Each entry: mean (95% percentile-bootstrap CI over cases), then the 95% cluster-bootstrap CI over guidelines ("—" when the cases come from a single guideline).',
+    'Each entry: mean (95% percentile-bootstrap CI over cases), then the 95% cluster-bootstrap CI over guidelines ' +
+      '("—" when the cases come from a single guideline).',
     ...(marked ? [clusterFootnote()] : []),
     ...(metric === 'ot_pcc' ? [otSentence(choices), capSentence(choices)] : []),
   ];

@@ -90,7 +90,9 @@ describe('report stages', () => {
   test('param runParams reaches Table 6 and the scorecard; without it they state the computing stages\' defaults', async () => {
     const root = project();
     try {
-      const runParams = { pathway_metrics: { lambda: 1, tauA: 3, tauB: 3 }, outcome_scores: { cutoff: 5 }, dialogues_multi: { capFactor: 3, capExtra: 1 } };
+      const runParams = {
+        pathway_metrics: { lambda: 1, tauA: 3, tauB: 3 }, outcome_scores: { cutoff: 5 }, dialogues_multi: { capFactor: 3, capExtra: 1 },
+      };
       await runAll(root, SUMMARY, { runParams });
       const t6 = readFileSync(join(root, 'reports/tables/table6_ot_pcc_ci.md'), 'utf8');
       const card = readFileSync(join(root, 'reports/scorecard.md'), 'utf8');

@@ -16,13 +16,18 @@ import { scorecard, scorecardHeader, scorecardTable } from './scorecard.ts';
 import { runProfile, summaryRows, type SummaryRow } from './summary-rows.ts';
 import type { ReportParams } from './tables.stage.ts';
 
-export function scorecardFiles(publishedTexts: Record<string, string>, summary: readonly SummaryRow[], runParams: RunParams = {}): ReportFile[] {
+export function scorecardFiles(
+  publishedTexts: Record<string, string>,
+  summary: readonly SummaryRow[],
+  runParams: RunParams = {},
+): ReportFile[] {
   const profile = runProfile(summary);
   const rows = scorecard(publishedCells(publishedTexts), summary, { simulated: profile.simulatedOnly });
   const table = scorecardTable(rows);
   const title = profile.simulatedOnly ? 'Reproduction scorecard — simulated agents, no claim' : 'Reproduction scorecard';
+  const caption = scorecardHeader(rows, { simulated: profile.simulatedOnly, profile: profile.text, choices: openChoices(runParams) });
   return [
-    { path: 'scorecard.md', kind: 'scorecard', title, content: tableMarkdown({ ...table, title, caption: scorecardHeader(rows, { simulated: profile.simulatedOnly, profile: profile.text, choices: openChoices(runParams) }) }) },
+    { path: 'scorecard.md', kind: 'scorecard', title, content: tableMarkdown({ ...table, title, caption }) },
     { path: 'scorecard.csv', kind: 'scorecard-csv', title, content: tableCsv(table) },
   ];
 }
@@ -32,6 +37,7 @@ export default tableStage<ReportParams>({
   run({ published = [], model_summary = [] }, ctx) {
     const texts: Record<string, string> = {};
     for (const f of published) texts[basename(String(f.path))] = readFileSync(resolve(ctx.root, String(f.path)), 'utf8');
-    return writeReportFiles(ctx.root, resolveOutDir(ctx.root, ctx.params.outDir), scorecardFiles(texts, summaryRows(model_summary), ctx.params.runParams));
+    const files = scorecardFiles(texts, summaryRows(model_summary), ctx.params.runParams);
+    return writeReportFiles(ctx.root, resolveOutDir(ctx.root, ctx.params.outDir), files);
   },
 });

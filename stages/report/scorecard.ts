@@ -62,9 +62,12 @@ export function scorecard(published: readonly PublishedCell[], summary: readonly
     const r = at.get(cellKey(p.setting, p.judge, p.metric, p.model));
     const clusters = r?.clusters == null ? '' : String(r.clusters);
     if (opts.simulated) {
-      return { ...base, run: r ? pct(r.mean) : NOT_RUN, run_ci: r ? pctCi(r.ci_low, r.ci_high) : '', difference: NA_SIMULATED, inside_ci: NA_SIMULATED, inside_cluster_ci: NA_SIMULATED, clusters };
+      const na = { difference: NA_SIMULATED, inside_ci: NA_SIMULATED, inside_cluster_ci: NA_SIMULATED };
+      return { ...base, run: r ? pct(r.mean) : NOT_RUN, run_ci: r ? pctCi(r.ci_low, r.ci_high) : '', ...na, clusters };
     }
-    if (!r || !Number.isFinite(r.mean)) return { ...base, run: NOT_RUN, run_ci: '', difference: NOT_RUN, inside_ci: NOT_RUN, inside_cluster_ci: NOT_RUN, clusters: '' };
+    if (!r || !Number.isFinite(r.mean)) {
+      return { ...base, run: NOT_RUN, run_ci: '', difference: NOT_RUN, inside_ci: NOT_RUN, inside_cluster_ci: NOT_RUN, clusters: '' };
+    }
     const cluster = insideCi(p.value, r.cluster_ci_low, r.cluster_ci_high);
     return {
       ...base,
@@ -78,7 +81,8 @@ export function scorecard(published: readonly PublishedCell[], summary: readonly
 }
 
 export const SCORECARD_COLUMNS: (keyof ScorecardRow)[] = [
-  'table', 'metric', 'setting', 'model', 'judge', 'published', 'published_ci', 'run', 'run_ci', 'difference', 'inside_ci', 'inside_cluster_ci', 'clusters',
+  'table', 'metric', 'setting', 'model', 'judge', 'published', 'published_ci',
+  'run', 'run_ci', 'difference', 'inside_ci', 'inside_cluster_ci', 'clusters',
 ];
 
 export interface ScorecardTally {
@@ -105,7 +109,14 @@ export function scorecardTable(rows: readonly ScorecardRow[]): ReportTable {
   return { name: 'scorecard', title: 'Reproduction scorecard', caption: '', columns: SCORECARD_COLUMNS, rows: rows.map((r) => SCORECARD_COLUMNS.map((c) => r[c])) };
 }
 
-export function scorecardHeader(rows: readonly ScorecardRow[], opts: { simulated: boolean; profile: string; choices: OpenChoices }): string {
+export interface ScorecardHeaderOptions {
+  simulated: boolean;
+  profile: string;
+  /** The run's values of what the paper leaves open (open-choices.ts). */
+  choices: OpenChoices;
+}
+
+export function scorecardHeader(rows: readonly ScorecardRow[], opts: ScorecardHeaderOptions): string {
   const t = tally(rows);
   const lines = [`Produced by: ${opts.profile}.`, ''];
   if (opts.simulated) {
@@ -118,7 +129,10 @@ export function scorecardHeader(rows: readonly ScorecardRow[], opts: { simulated
     `Cells: ${t.cells} published (Tables 1, 5, 6 and 7); ${t.run} present in this run, ${t.notRun} not run.` +
       (opts.simulated ? '' : ` Published value inside the run's 95% case-bootstrap CI: ${t.insideCi}; outside: ${t.outsideCi}.`),
     '',
-    'Models and judges are matched by name (the paper roster, stages/models/paper-roster.ts; judges gpt-5.4-mini, qwen3-8b, bertscore; Table 1 uses gpt-5.4-mini). Difference = run − published in percentage points, both as printed with 2 decimals; "inside CI" compares the published value with the run\'s CI as printed, bounds included; the cluster CI is over guidelines ("—" when undefined), `clusters` is its number of guidelines.',
+    'Models and judges are matched by name (the paper roster, stages/models/paper-roster.ts; judges gpt-5.4-mini, qwen3-8b, bertscore; ' +
+      'Table 1 uses gpt-5.4-mini). Difference = run − published in percentage points, both as printed with 2 decimals; ' +
+      '"inside CI" compares the published value with the run\'s CI as printed, bounds included; ' +
+      'the cluster CI is over guidelines ("—" when undefined), `clusters` is its number of guidelines.',
     '',
     `${clusterFootnote()}${opts.simulated ? '' : ` Marked here: ${t.fewClusters} of the ${t.run} cells run.`}`,
     '',

@@ -41,6 +41,7 @@ export function tableFiles(tables: readonly ReportTable[]): ReportFile[] {
 export default tableStage<ReportParams>({
   columns: REPORT_FILE_COLUMNS,
   run(inputs, ctx) {
-    return writeReportFiles(ctx.root, resolveOutDir(ctx.root, ctx.params.outDir), tableFiles(paperTables(inputs, ctx.params.judges ?? [], ctx.params.runParams)));
+    const files = tableFiles(paperTables(inputs, ctx.params.judges ?? [], ctx.params.runParams));
+    return writeReportFiles(ctx.root, resolveOutDir(ctx.root, ctx.params.outDir), files);
   },
 });
