@@ -18,7 +18,7 @@
  * `guideline_id,split` file read by split-pins.ts) for chosen guidelines, the rest by score.
  *
  * sha256 rather than a faster hash because anyone can recompute a split with standard tools:
- *   printf '42\0who-2021-hypertension' | sha256sum   → the first 13 hex digits / 16^13.
+ *   printf '156\0nhc-2020-insomnia' | sha256sum   → 13f67577d116c… ; 0x13f67577d116c / 16^13 = 0.078
  */
 import { createHash } from 'node:crypto';
 
