@@ -54,8 +54,10 @@ export default defineDag({
     stage('trees', { module: 'stages/construct/trees.stage.ts', inputs: { guidelines: 'guidelines' }, forEach: 'guidelines', params: { builder: builder.trees, maxAttempts: 3 } }),
     stage('tree_nodes', { module: 'stages/construct/tree-nodes.stage.ts', inputs: { trees: 'trees' }, forEach: 'trees' }),
     // The paper held out 440 of 2,274 guidelines (≈ 0.19); on the six-guideline sample that
-    // would leave one test guideline, so the sample holds out half (per language).
-    stage('cdps', { module: 'stages/construct/cdps.stage.ts', inputs: { trees: 'trees', guidelines: 'guidelines' }, params: { testFraction: 0.5, seed: 42 } }),
+    // would leave one test guideline, so the sample holds out half (in expectation: a guideline is
+    // test when its hash score < 0.5, stages/construct/split.ts). Seed 156 is the first seed that
+    // gives the sample the test set the former sampler drew (2 en + 1 zh); seed 42 would give 5 of 6.
+    stage('cdps', { module: 'stages/construct/cdps.stage.ts', inputs: { trees: 'trees', guidelines: 'guidelines' }, params: { testFraction: 0.5, seed: 156 } }),
     stage('cdp_length_stats', { module: 'stages/construct/cdp-length-stats.stage.ts', inputs: { cdps: 'cdps' } }),
     stage('vignettes', { module: 'stages/construct/vignettes.stage.ts', inputs: { cdps: 'cdps' }, forEach: 'cdps', params: { writer: builder.vignettes }, concurrency: 8 }),
     stage('narratives', {

@@ -1,19 +1,30 @@
 /**
  * Stage `cdps`: every root-to-leaf path of every valid tree, with the guideline's split and the
- * reference questioning pathway for the multi-turn setting. A table stage because the split is
- * drawn over all guidelines at once (stratified by language, seeded).
+ * reference questioning pathway for the multi-turn setting. Each guideline's split depends on
+ * its id and the seed only (split.ts), so adding a guideline leaves every other row as it was.
+ * It stays a table stage because the checks span all guidelines (unique ids, testIds known).
+ *
+ * Optional input `split_pins`: a files source of pin CSVs (`guideline_id,split`, split-pins.ts)
+ * that fix single guidelines' splits; the file contents enter the stage's key through their
+ * sha256, so editing a pin file reruns the split (a path param would not). Wire it in
+ * dag.config.ts with a source `split_pins: files('data/splits.csv')` and the input
+ * `split_pins: 'split_pins'` (a source matching no file fails the run, so it is not wired by
+ * default). Pins of guidelines that are not in the run are logged, not errors.
  */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { tableStage } from '../../pipeline/stage.ts';
 import { enumeratePaths } from './paths.ts';
-import { splitGuidelines } from './split.ts';
+import { splitGuidelines, unusedPins } from './split.ts';
+import { parseSplitPins } from './split-pins.ts';
 import { referenceQuestions } from './reference-questions.ts';
 import type { ReasoningTree } from './types.ts';
 
 export interface CdpsParams {
-  /** Share of guidelines (per language) held out as the test split; the paper's is 440/2,274. */
+  /** Probability that a guideline is held out as test (each language's expected share); the paper's is 440/2,274. */
   testFraction: number;
   seed: number;
-  /** Guideline ids to put in the test split instead of drawing them. */
+  /** Guideline ids to put in the test split instead of the rule (all others non-test); not with split_pins. */
   testIds?: string[];
 }
 
@@ -31,12 +42,19 @@ export default tableStage<CdpsParams>({
     leaf_index: 'INTEGER',
     reference_questions: 'VARCHAR[]',
   },
-  run({ trees, guidelines }, ctx) {
-    const usable = guidelines.filter((g) => g.error == null);
-    const split = splitGuidelines(
-      usable.map((g) => ({ guideline_id: g.guideline_id as string, language: g.language as string })),
-      { testFraction: ctx.params.testFraction, seed: ctx.params.seed, testIds: ctx.params.testIds },
-    );
+  run({ trees = [], guidelines = [], split_pins = [] }, ctx) {
+    const usable = guidelines
+      .filter((g) => g.error == null)
+      .map((g) => ({ guideline_id: g.guideline_id as string, language: g.language as string }));
+    const pinFiles = split_pins.map((f) => ({ name: String(f.path), text: readFileSync(resolve(ctx.root, String(f.path)), 'utf8') }));
+    const pins = parseSplitPins(pinFiles);
+    const unused = unusedPins(usable, pins);
+    if (unused.length > 0) {
+      const shown = unused.slice(0, 5).join(', ') + (unused.length > 5 ? ', …' : '');
+      ctx.log(`split pins: ${unused.length} pinned guideline(s) not in this run, ignored: ${shown}`);
+    }
+    const { testFraction, seed, testIds } = ctx.params;
+    const split = splitGuidelines(usable, { testFraction, seed, testIds, pins });
     const language = new Map(usable.map((g) => [g.guideline_id as string, g.language as string]));
     const out: Record<string, unknown>[] = [];
     for (const t of trees) {

@@ -2,7 +2,8 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { metricCiTable, table1, table2, table4 } from './paper-tables.ts';
 import { tableCsv, tableMarkdown } from './report-table.ts';
-import { SUMMARY } from './test-rows.ts';
+import { openChoices } from './open-choices.ts';
+import { SUMMARY, srow } from './test-rows.ts';
 
 describe('Table 1', () => {
   test('golden Markdown: default judge gpt-5.4-mini (the simulated judge\'s row is not shown), paper order, simulated last, "—" for cells not run', () => {
@@ -33,15 +34,64 @@ describe('Table 1', () => {
 });
 
 describe('Tables 5–7', () => {
-  test('golden CSV of Table 5: per judge the mean with its case CI, then the cluster CI; simulated judges after real ones', () => {
+  test('golden CSV of Table 5: per judge the mean with its case CI, then the cluster CI (3 guidelines: †); simulated judges last', () => {
     const t = metricCiTable(SUMMARY.filter((r) => r.model === 'Qwen3-8B'), 'dtw_pcc');
     assert.equal(t.title, 'Table 5: DTW-PCC (%) ↓ with 95% bootstrap CIs');
     assert.equal(tableCsv(t), [
       'Setting,Model,gpt-5.4-mini,gpt-5.4-mini cluster CI,qwen3-8b,qwen3-8b cluster CI,simulated-token-f1,simulated-token-f1 cluster CI',
-      'single-turn,Qwen3-8B,44.61 (44.07–45.16),(43.00–46.00),33.67 (33.16–34.19),—,90.00,—',
-      'multi-turn,Qwen3-8B,50.00 (45.00–55.00),(40.00–60.00),—,—,—,—',
+      'single-turn,Qwen3-8B,44.61 (44.07–45.16),(43.00–46.00) † 3 guidelines,33.67 (33.16–34.19),—,90.00,—',
+      'multi-turn,Qwen3-8B,50.00 (45.00–55.00),(40.00–60.00) † 3 guidelines,—,—,—,—',
       '',
     ].join('\n'));
+    assert.match(t.caption, /†: cluster CI from fewer than 10 guidelines \(the number follows the mark\), unreliable/);
+    assert.doesNotMatch(t.caption, /λ/, 'only Table 6 states the OT parameters');
+  });
+
+  test('cluster CIs from 10 or more guidelines are not marked, 9 are; no footnote when nothing is marked', () => {
+    const row = srow('single', 'gpt-5.4-mini', 'lnds_pcs', 'Qwen3-8B', 0.5, [0.4, 0.6], [0.3, 0.7]);
+    const at = (clusters: number) => metricCiTable([{ ...row, clusters }], 'lnds_pcs');
+    assert.deepEqual(at(10).rows, [['single-turn', 'Qwen3-8B', '50.00 (40.00–60.00)', '(30.00–70.00)']]);
+    assert.doesNotMatch(at(10).caption, /†/);
+    assert.deepEqual(at(9).rows, [['single-turn', 'Qwen3-8B', '50.00 (40.00–60.00)', '(30.00–70.00) † 9 guidelines']]);
+    assert.match(at(9).caption, /†: cluster CI from fewer than 10 guidelines/);
+  });
+
+  const ot = [
+    { ...srow('single', 'gpt-5.4-mini', 'ot_pcc', 'Qwen3-8B', 0.2471, [0.2402, 0.2545], [0.2301, 0.265]), clusters: 12 },
+    { ...srow('multi', 'gpt-5.4-mini', 'ot_pcc', 'Qwen3-8B', 0.3, [0.28, 0.33], [0.25, 0.36]), clusters: 9 },
+  ];
+
+  test('golden Markdown of Table 6: the run\'s OT λ, τ and turn cap, the paper giving none; † with the number of guidelines', () => {
+    const choices = openChoices({ pathway_metrics: {}, dialogues_multi: { capFactor: 2, capExtra: 4 } });
+    assert.equal(tableMarkdown(metricCiTable(ot, 'ot_pcc', [], choices)), [
+      '# Table 6: OT-PCC (%) ↓ with 95% bootstrap CIs',
+      '',
+      'Each entry: mean (95% percentile-bootstrap CI over cases), then the 95% cluster-bootstrap CI over guidelines ' +
+        '("—" when the cases come from a single guideline). ' +
+        '†: cluster CI from fewer than 10 guidelines (the number follows the mark), unreliable: ' +
+        'so few clusters give few distinct resamples and an interval that covers less often than 95%. ' +
+        'OT-PCC here: λ = 0.1, τa = τb = 1 (entropic regularisation and marginal relaxation, stages/metrics/ot.ts). ' +
+        'The paper gives no λ or τ and OT-PCC depends on both, so a published OT cell may rest on other values. ' +
+        'Multi-turn dialogues end unfinished after ceil(2 × length + 4) doctor turns (length = decision steps of the reference CDP); ' +
+        'the paper states no turn cap, and SR and the multi-turn pathways depend on it.',
+      '',
+      '| Setting | Model | gpt-5.4-mini | gpt-5.4-mini cluster CI |',
+      '|---|---|---|---|',
+      '| single-turn | Qwen3-8B | 24.71 (24.02–25.45) | (23.01–26.50) |',
+      '| multi-turn | Qwen3-8B | 30.00 (28.00–33.00) | (25.00–36.00) † 9 guidelines |',
+      '',
+    ].join('\n'));
+  });
+
+  test('Table 6 prints the values it is given, not the defaults', () => {
+    const choices = openChoices({
+      pathway_metrics: { lambda: 1, tauA: 2, tauB: Infinity },
+      dialogues_multi: { capFactor: 1.5, capExtra: 3 },
+    });
+    const caption = metricCiTable(ot, 'ot_pcc', [], choices).caption;
+    assert.match(caption, /OT-PCC here: λ = 1, τa = 2, τb = ∞ \(/);
+    assert.match(caption, /after ceil\(1\.5 × length \+ 3\) doctor turns/);
+    assert.doesNotMatch(caption, /λ = 0\.1/);
   });
 
   test('Tables 6 and 7 name their metric; an unknown metric is refused', () => {

@@ -4,7 +4,9 @@
  * judges with the case-bootstrap CI and the cluster-bootstrap CI). Percentages with 2 decimals.
  */
 import type { Row } from '../../pipeline/stage.ts';
-import { count2, fixed2, pct, pctCi, pctWithCi } from './format.ts';
+import { clusterCiCell, clusterFootnote, UNRELIABLE_MARK } from './cluster-ci.ts';
+import { count2, fixed2, pct, pctWithCi } from './format.ts';
+import { capSentence, openChoices, otSentence, type OpenChoices } from './open-choices.ts';
 import { defaultJudge, orderJudges } from './judges.ts';
 import type { ReportTable } from './report-table.ts';
 import { cellKey, indexSummary, orderModels, type SummaryRow } from './summary-rows.ts';
@@ -56,8 +58,17 @@ export function table1(summary: readonly SummaryRow[], judges: readonly string[]
   };
 }
 
-/** Tables 5–7: rows (setting, model); per judge its mean with the case CI, then the cluster CI. */
-export function metricCiTable(summary: readonly SummaryRow[], metric: string, judges: readonly string[] = []): ReportTable {
+/**
+ * Tables 5–7: rows (setting, model); per judge its mean with the case CI, then the cluster CI
+ * (marked † with its number of guidelines when from fewer than 10). Table 6 states the OT λ, τ
+ * and the turn cap of the run (`choices`), which the paper leaves open.
+ */
+export function metricCiTable(
+  summary: readonly SummaryRow[],
+  metric: string,
+  judges: readonly string[] = [],
+  choices: OpenChoices = openChoices(),
+): ReportTable {
   const spec = METRIC_TABLES.find((t) => t.metric === metric);
   if (!spec) throw new RangeError(`metricCiTable: metric "${metric}" is none of ${METRIC_TABLES.map((t) => t.metric).join(', ')}`);
   const mine = summary.filter((r) => r.metric === metric);
@@ -67,17 +78,26 @@ export function metricCiTable(summary: readonly SummaryRow[], metric: string, ju
   const share = simulatedShare(summary);
   const models = orderModels(mine);
   const rows: string[][] = [];
+  let marked = false;
   for (const setting of SETTINGS) {
     for (const model of models) {
       const cells = js.map((j) => at.get(cellKey(setting, j, metric, model)));
       if (cells.every((c) => c === undefined)) continue;
-      rows.push([SETTING_LABEL[setting]!, model, ...cells.flatMap((c) => [pctWithCi(c?.mean, c?.ci_low, c?.ci_high), pctCi(c?.cluster_ci_low, c?.cluster_ci_high)])]);
+      const clusterCis = cells.map((c) => clusterCiCell(c?.cluster_ci_low, c?.cluster_ci_high, c?.clusters));
+      marked ||= clusterCis.some((t) => t.includes(UNRELIABLE_MARK));
+      rows.push([SETTING_LABEL[setting]!, model, ...cells.flatMap((c, k) => [pctWithCi(c?.mean, c?.ci_low, c?.ci_high), clusterCis[k]!])]);
     }
   }
+  const notes = [
+    'Each entry: mean (95% percentile-bootstrap CI over cases), then the 95% cluster-bootstrap CI over guidelines ' +
+      '("—" when the cases come from a single guideline).',
+    ...(marked ? [clusterFootnote()] : []),
+    ...(metric === 'ot_pcc' ? [otSentence(choices), capSentence(choices)] : []),
+  ];
   return {
     name: spec.name,
     title: `Table ${spec.table}: ${spec.label} with 95% bootstrap CIs${simulatedNote(share)}`,
-    caption: 'Each entry: mean (95% percentile-bootstrap CI over cases), then the 95% cluster-bootstrap CI over guidelines ("—" when the cases come from a single guideline).',
+    caption: notes.join(' '),
     columns: ['Setting', 'Model', ...js.flatMap((j) => [j, `${j} cluster CI`])],
     rows,
   };

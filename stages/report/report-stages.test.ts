@@ -80,8 +80,30 @@ describe('report stages', () => {
       assert.match(idx, /^Produced by: real models: GPT-5\.4, Qwen3-8B; simulated reference agents: simulated-oracle\.$/m);
       // A real model matched: the scorecard compares it.
       const card = readFileSync(join(root, 'out/rep/scorecard.csv'), 'utf8');
-      assert.match(card, /^Table 5,dtw_pcc,single,Qwen3-8B,gpt-5\.4-mini,47\.88,\(47\.41–48\.35\),44\.61,\(44\.07–45\.16\),-3\.27,no,no$/m);
-      assert.match(card, /^Table 1,sr,multi,Qwen3-8B,,97\.65,,78\.17,—,-19\.48,—,—$/m);
+      assert.match(card, /^Table 5,dtw_pcc,single,Qwen3-8B,gpt-5\.4-mini,47\.88,\(47\.41–48\.35\),44\.61,\(44\.07–45\.16\),-3\.27,no,no †,3$/m);
+      assert.match(card, /^Table 1,sr,multi,Qwen3-8B,,97\.65,,78\.17,—,-19\.48,—,—,1$/m);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  test('param runParams reaches Table 6 and the scorecard; without it they state the computing stages\' defaults', async () => {
+    const root = project();
+    try {
+      const runParams = {
+        pathway_metrics: { lambda: 1, tauA: 3, tauB: 3 }, outcome_scores: { cutoff: 5 }, dialogues_multi: { capFactor: 3, capExtra: 1 },
+      };
+      await runAll(root, SUMMARY, { runParams });
+      const t6 = readFileSync(join(root, 'reports/tables/table6_ot_pcc_ci.md'), 'utf8');
+      const card = readFileSync(join(root, 'reports/scorecard.md'), 'utf8');
+      for (const text of [t6, card]) {
+        assert.match(text, /OT-PCC here: λ = 1, τa = τb = 3 \(/);
+        assert.match(text, /after ceil\(3 × length \+ 1\) doctor turns/);
+      }
+      assert.match(card, /^- Outcome accuracy counts a judge score ≥ 5 \(of 1–5\) as correct; the paper states no cut-off\.$/m);
+      await runAll(root, SUMMARY);
+      assert.match(readFileSync(join(root, 'reports/tables/table6_ot_pcc_ci.md'), 'utf8'), /OT-PCC here: λ = 0\.1, τa = τb = 1 \(/);
+      assert.match(readFileSync(join(root, 'reports/scorecard.md'), 'utf8'), /score ≥ 4 \(of 1–5\)/);
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
@@ -100,7 +122,7 @@ describe('report stages', () => {
       assert.match(card, /^# Reproduction scorecard — simulated agents, no claim\n\nProduced by: the bundled sample with simulated agents \(no LLM results\)\.\n\n\*\*This run used simulated agents only/);
       const csv = readFileSync(join(root, 'reports/scorecard.csv'), 'utf8').trim().split('\n').slice(1);
       assert.equal(csv.length, 368);
-      assert.ok(csv.every((l) => l.endsWith(',not run,,n/a (simulated),n/a (simulated),n/a (simulated)')));
+      assert.ok(csv.every((l) => l.endsWith(',not run,,n/a (simulated),n/a (simulated),n/a (simulated),')));
     } finally {
       rmSync(root, { recursive: true, force: true });
     }

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { PAPER_EVALUATED } from '../models/paper-names.ts';
 import { parseMetricCiTable, parseTable1, publishedCells, type PublishedCell } from './published.ts';
 import { differenceHundredths, insideCi, NA_SIMULATED, NOT_RUN, scorecard, scorecardHeader, tally } from './scorecard.ts';
+import { openChoices } from './open-choices.ts';
 import { srow } from './test-rows.ts';
 
 const PUBLISHED_DIR = join(import.meta.dirname, '../../data/published');
@@ -35,11 +36,11 @@ describe('scorecard arithmetic', () => {
     const rows = scorecard(published, summary, { simulated: false });
     assert.deepEqual(rows[0], {
       table: 'Table 5', metric: 'dtw_pcc', setting: 'single', model: 'Qwen3-8B', judge: 'gpt-5.4-mini', published: '44.61', published_ci: '(44.07–45.16)',
-      run: '44.72', run_ci: '(44.20–45.30)', difference: '0.11', inside_ci: 'yes', inside_cluster_ci: 'no',
+      run: '44.72', run_ci: '(44.20–45.30)', difference: '0.11', inside_ci: 'yes', inside_cluster_ci: 'no †', clusters: '3',
     });
-    assert.deepEqual([rows[1]!.run, rows[1]!.difference, rows[1]!.inside_ci], [NOT_RUN, NOT_RUN, NOT_RUN]);
+    assert.deepEqual([rows[1]!.run, rows[1]!.difference, rows[1]!.inside_ci, rows[1]!.clusters], [NOT_RUN, NOT_RUN, NOT_RUN, '']);
     assert.deepEqual([rows[2]!.judge, rows[2]!.published_ci, rows[2]!.run, rows[2]!.difference, rows[2]!.inside_ci, rows[2]!.inside_cluster_ci], ['', '', '97.65', '0.00', 'yes', '—']);
-    assert.deepEqual(tally(rows), { cells: 3, run: 2, notRun: 1, insideCi: 2, outsideCi: 0 });
+    assert.deepEqual(tally(rows), { cells: 3, run: 2, notRun: 1, insideCi: 2, outsideCi: 0, fewClusters: 1 });
   });
 
   test('a simulated run compares nothing: "n/a (simulated)" in every comparison column, and says so at the top', () => {
@@ -47,9 +48,53 @@ describe('scorecard arithmetic', () => {
     const rows = scorecard([cell(), cell({ model: 'GPT-5.4' })], summary, { simulated: true });
     for (const r of rows) assert.deepEqual([r.difference, r.inside_ci, r.inside_cluster_ci], [NA_SIMULATED, NA_SIMULATED, NA_SIMULATED]);
     assert.equal(rows[1]!.run, NOT_RUN);
-    const header = scorecardHeader(rows, { simulated: true, profile: 'the bundled sample with simulated agents (no LLM results)' });
+    const profile = 'the bundled sample with simulated agents (no LLM results)';
+    const header = scorecardHeader(rows, { simulated: true, profile, choices: openChoices() });
     assert.match(header, /^Produced by: the bundled sample with simulated agents \(no LLM results\)\.\n\n\*\*This run used simulated agents only\. It reproduces nothing and makes no claim/);
     assert.doesNotMatch(header, /inside the run's 95% case-bootstrap CI: \d/);
+  });
+});
+
+describe('scorecard: clusters and the settings the paper leaves open', () => {
+  test('the cluster-CI verdict is marked † below 10 guidelines, not at 10; the number of guidelines is its own column', () => {
+    const row = srow('single', 'gpt-5.4-mini', 'dtw_pcc', 'Qwen3-8B', 0.4472, [0.442, 0.453], [0.44, 0.45]);
+    const at = (clusters: number) => scorecard([cell()], [{ ...row, clusters }], { simulated: false })[0]!;
+    assert.deepEqual([at(10).inside_cluster_ci, at(10).clusters], ['yes', '10']);
+    assert.deepEqual([at(9).inside_cluster_ci, at(9).clusters], ['yes †', '9']);
+    assert.equal(tally([at(9), at(10)]).fewClusters, 1);
+  });
+
+  test('golden header of a real run: tallies, the † rule with its count, and the run\'s λ, τ, cut-off and turn cap', () => {
+    const summary = [
+      srow('single', 'gpt-5.4-mini', 'dtw_pcc', 'Qwen3-8B', 0.4472, [0.442, 0.453], [0.40, 0.44]),
+      srow('multi', null, 'sr', 'Qwen3-8B', 0.9765, [0.97, 0.98]),
+    ];
+    const sr = cell({ table: 'Table 1', metric: 'sr', setting: 'multi', judge: null, value: 97.65, ciLow: null, ciHigh: null });
+    const rows = scorecard([cell(), sr], summary, { simulated: false });
+    const choices = openChoices({ pathway_metrics: { lambda: 1, tauA: 2, tauB: 2 }, outcome_scores: { cutoff: 3 }, dialogues_multi: {} });
+    assert.equal(scorecardHeader(rows, { simulated: false, profile: 'real models: Qwen3-8B', choices }), [
+      'Produced by: real models: Qwen3-8B.',
+      '',
+      'Cells: 2 published (Tables 1, 5, 6 and 7); 2 present in this run, 0 not run. ' +
+        'Published value inside the run\'s 95% case-bootstrap CI: 2; outside: 0.',
+      '',
+      'Models and judges are matched by name (the paper roster, stages/models/paper-roster.ts; ' +
+        'judges gpt-5.4-mini, qwen3-8b, bertscore; Table 1 uses gpt-5.4-mini). ' +
+        'Difference = run − published in percentage points, both as printed with 2 decimals; ' +
+        '"inside CI" compares the published value with the run\'s CI as printed, bounds included; ' +
+        'the cluster CI is over guidelines ("—" when undefined), `clusters` is its number of guidelines.',
+      '',
+      '†: cluster CI from fewer than 10 guidelines (the number follows the mark), unreliable: ' +
+        'so few clusters give few distinct resamples and an interval that covers less often than 95%. Marked here: 1 of the 2 cells run.',
+      '',
+      '**Settings the paper leaves open, as this run set them** (the published numbers may rest on other values):',
+      '',
+      '- OT-PCC here: λ = 1, τa = τb = 2 (entropic regularisation and marginal relaxation, stages/metrics/ot.ts). ' +
+        'The paper gives no λ or τ and OT-PCC depends on both, so a published OT cell may rest on other values.',
+      '- Outcome accuracy counts a judge score ≥ 3 (of 1–5) as correct; the paper states no cut-off.',
+      '- Multi-turn dialogues end unfinished after ceil(2 × length + 4) doctor turns (length = decision steps of the reference CDP); ' +
+        'the paper states no turn cap, and SR and the multi-turn pathways depend on it.',
+    ].join('\n'));
   });
 });
 

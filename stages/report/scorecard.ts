@@ -4,9 +4,13 @@
  * 2-decimal percentages (integer hundredths), so the difference is exactly what a reader gets
  * subtracting the two printed numbers, and "inside CI" compares the published value with the
  * run's CI as printed (bounds inclusive). A run on simulated agents makes no claim: its
- * comparison columns say "n/a (simulated)".
+ * comparison columns say "n/a (simulated)". The verdict against a cluster CI from fewer than
+ * 10 guidelines is marked † (cluster-ci.ts), and the header states the settings the paper
+ * leaves open as the run set them (open-choices.ts).
  */
+import { clusterFootnote, fewClusters, UNRELIABLE_MARK } from './cluster-ci.ts';
 import { hundredthsText, pct, pctCi, pctHundredths } from './format.ts';
+import { capSentence, cutoffSentence, otSentence, type OpenChoices } from './open-choices.ts';
 import type { PublishedCell } from './published.ts';
 import { cellKey, indexSummary, type SummaryRow } from './summary-rows.ts';
 import type { ReportTable } from './report-table.ts';
@@ -28,8 +32,10 @@ export interface ScorecardRow {
   difference: string;
   /** Whether the published value lies inside the run's case-bootstrap CI: yes / no. */
   inside_ci: string;
-  /** The same against the cluster-bootstrap CI (guidelines). */
+  /** The same against the cluster-bootstrap CI (guidelines), marked † when from fewer than 10 guidelines. */
   inside_cluster_ci: string;
+  /** The number of guidelines (clusters) behind the run's cluster CI; empty when not run. */
+  clusters: string;
 }
 
 /** Difference in hundredths of a percentage point: round(run) − published. */
@@ -54,21 +60,30 @@ export function scorecard(published: readonly PublishedCell[], summary: readonly
       published: pubText(p.value), published_ci: p.ciLow === null || p.ciHigh === null ? '' : `(${pubText(p.ciLow)}–${pubText(p.ciHigh)})`,
     };
     const r = at.get(cellKey(p.setting, p.judge, p.metric, p.model));
+    const clusters = r?.clusters == null ? '' : String(r.clusters);
     if (opts.simulated) {
-      return { ...base, run: r ? pct(r.mean) : NOT_RUN, run_ci: r ? pctCi(r.ci_low, r.ci_high) : '', difference: NA_SIMULATED, inside_ci: NA_SIMULATED, inside_cluster_ci: NA_SIMULATED };
+      const na = { difference: NA_SIMULATED, inside_ci: NA_SIMULATED, inside_cluster_ci: NA_SIMULATED };
+      return { ...base, run: r ? pct(r.mean) : NOT_RUN, run_ci: r ? pctCi(r.ci_low, r.ci_high) : '', ...na, clusters };
     }
-    if (!r || !Number.isFinite(r.mean)) return { ...base, run: NOT_RUN, run_ci: '', difference: NOT_RUN, inside_ci: NOT_RUN, inside_cluster_ci: NOT_RUN };
+    if (!r || !Number.isFinite(r.mean)) {
+      return { ...base, run: NOT_RUN, run_ci: '', difference: NOT_RUN, inside_ci: NOT_RUN, inside_cluster_ci: NOT_RUN, clusters: '' };
+    }
+    const cluster = insideCi(p.value, r.cluster_ci_low, r.cluster_ci_high);
     return {
       ...base,
       run: pct(r.mean), run_ci: pctCi(r.ci_low, r.ci_high),
       difference: hundredthsText(differenceHundredths(r.mean, p.value)),
       inside_ci: insideCi(p.value, r.ci_low, r.ci_high),
-      inside_cluster_ci: insideCi(p.value, r.cluster_ci_low, r.cluster_ci_high),
+      inside_cluster_ci: cluster !== '—' && fewClusters(r.clusters) ? `${cluster} ${UNRELIABLE_MARK}` : cluster,
+      clusters,
     };
   });
 }
 
-export const SCORECARD_COLUMNS: (keyof ScorecardRow)[] = ['table', 'metric', 'setting', 'model', 'judge', 'published', 'published_ci', 'run', 'run_ci', 'difference', 'inside_ci', 'inside_cluster_ci'];
+export const SCORECARD_COLUMNS: (keyof ScorecardRow)[] = [
+  'table', 'metric', 'setting', 'model', 'judge', 'published', 'published_ci',
+  'run', 'run_ci', 'difference', 'inside_ci', 'inside_cluster_ci', 'clusters',
+];
 
 export interface ScorecardTally {
   cells: number;
@@ -76,11 +91,17 @@ export interface ScorecardTally {
   notRun: number;
   insideCi: number;
   outsideCi: number;
+  /** Cells whose cluster-CI verdict is marked unreliable (fewer than 10 guidelines). */
+  fewClusters: number;
 }
 
 export function tally(rows: readonly ScorecardRow[]): ScorecardTally {
   const run = rows.filter((r) => r.run !== NOT_RUN);
-  return { cells: rows.length, run: run.length, notRun: rows.length - run.length, insideCi: rows.filter((r) => r.inside_ci === 'yes').length, outsideCi: rows.filter((r) => r.inside_ci === 'no').length };
+  return {
+    cells: rows.length, run: run.length, notRun: rows.length - run.length,
+    insideCi: rows.filter((r) => r.inside_ci === 'yes').length, outsideCi: rows.filter((r) => r.inside_ci === 'no').length,
+    fewClusters: rows.filter((r) => r.inside_cluster_ci.endsWith(UNRELIABLE_MARK)).length,
+  };
 }
 
 /** The scorecard as a report table (CSV) and its Markdown page with the verdict on top. */
@@ -88,7 +109,14 @@ export function scorecardTable(rows: readonly ScorecardRow[]): ReportTable {
   return { name: 'scorecard', title: 'Reproduction scorecard', caption: '', columns: SCORECARD_COLUMNS, rows: rows.map((r) => SCORECARD_COLUMNS.map((c) => r[c])) };
 }
 
-export function scorecardHeader(rows: readonly ScorecardRow[], opts: { simulated: boolean; profile: string }): string {
+export interface ScorecardHeaderOptions {
+  simulated: boolean;
+  profile: string;
+  /** The run's values of what the paper leaves open (open-choices.ts). */
+  choices: OpenChoices;
+}
+
+export function scorecardHeader(rows: readonly ScorecardRow[], opts: ScorecardHeaderOptions): string {
   const t = tally(rows);
   const lines = [`Produced by: ${opts.profile}.`, ''];
   if (opts.simulated) {
@@ -101,7 +129,18 @@ export function scorecardHeader(rows: readonly ScorecardRow[], opts: { simulated
     `Cells: ${t.cells} published (Tables 1, 5, 6 and 7); ${t.run} present in this run, ${t.notRun} not run.` +
       (opts.simulated ? '' : ` Published value inside the run's 95% case-bootstrap CI: ${t.insideCi}; outside: ${t.outsideCi}.`),
     '',
-    'Models and judges are matched by name (the paper roster, stages/models/paper-roster.ts; judges gpt-5.4-mini, qwen3-8b, bertscore; Table 1 uses gpt-5.4-mini). Difference = run − published in percentage points, both as printed with 2 decimals; "inside CI" compares the published value with the run\'s CI as printed, bounds included; the cluster CI is over guidelines ("—" when undefined).',
+    'Models and judges are matched by name (the paper roster, stages/models/paper-roster.ts; judges gpt-5.4-mini, qwen3-8b, bertscore; ' +
+      'Table 1 uses gpt-5.4-mini). Difference = run − published in percentage points, both as printed with 2 decimals; ' +
+      '"inside CI" compares the published value with the run\'s CI as printed, bounds included; ' +
+      'the cluster CI is over guidelines ("—" when undefined), `clusters` is its number of guidelines.',
+    '',
+    `${clusterFootnote()}${opts.simulated ? '' : ` Marked here: ${t.fewClusters} of the ${t.run} cells run.`}`,
+    '',
+    '**Settings the paper leaves open, as this run set them** (the published numbers may rest on other values):',
+    '',
+    `- ${otSentence(opts.choices)}`,
+    `- ${cutoffSentence(opts.choices)}`,
+    `- ${capSentence(opts.choices)}`,
   );
   return lines.join('\n');
 }

@@ -3,9 +3,12 @@
  * under `<outDir>/tables/` (param outDir, default "reports", relative to the project root).
  * Its rows are the files written with their sha256. Param `judges`: the run's judge order
  * (evaluationJudges(roster)); the default judge of Table 1 is the first LLM judge in it.
+ * Param `runParams`: the params the paper leaves open, as the computing stages got them
+ * (open-choices.ts); Table 6 and the scorecard print them.
  */
 import { tableStage } from '../../pipeline/stage.ts';
 import { METRIC_TABLES, simulatedShare, table1, table2, table4, metricCiTable } from './paper-tables.ts';
+import { openChoices, type RunParams } from './open-choices.ts';
 import { REPORT_FILE_COLUMNS, resolveOutDir, writeReportFiles, type ReportFile } from './report-files.ts';
 import { tableCsv, tableMarkdown, type ReportTable } from './report-table.ts';
 import { summaryRows } from './summary-rows.ts';
@@ -14,15 +17,17 @@ import type { Row } from '../../pipeline/stage.ts';
 export interface ReportParams {
   outDir?: string;
   judges?: string[];
+  runParams?: RunParams;
 }
 
-export function paperTables(inputs: Record<string, Row[]>, judges: readonly string[] = []): ReportTable[] {
+export function paperTables(inputs: Record<string, Row[]>, judges: readonly string[] = [], runParams: RunParams = {}): ReportTable[] {
   const summary = summaryRows(inputs.model_summary ?? []);
+  const choices = openChoices(runParams);
   return [
     table1(summary, judges),
     table2(inputs.correlations ?? [], simulatedShare(summary)),
     table4(inputs.cdp_length_stats ?? []),
-    ...METRIC_TABLES.map((t) => metricCiTable(summary, t.metric, judges)),
+    ...METRIC_TABLES.map((t) => metricCiTable(summary, t.metric, judges, choices)),
   ];
 }
 
@@ -36,6 +41,7 @@ export function tableFiles(tables: readonly ReportTable[]): ReportFile[] {
 export default tableStage<ReportParams>({
   columns: REPORT_FILE_COLUMNS,
   run(inputs, ctx) {
-    return writeReportFiles(ctx.root, resolveOutDir(ctx.root, ctx.params.outDir), tableFiles(paperTables(inputs, ctx.params.judges ?? [])), ctx.persist);
+    const files = tableFiles(paperTables(inputs, ctx.params.judges ?? [], ctx.params.runParams));
+    return writeReportFiles(ctx.root, resolveOutDir(ctx.root, ctx.params.outDir), files, ctx.persist);
   },
 });
