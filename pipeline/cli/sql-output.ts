@@ -3,8 +3,9 @@
  * whole result: a JSON array with one row object per line, and a plain text table.
  *
  * The table's column widths come from the header and exactly the first WIDTH_SAMPLE_ROWS rows
- * (DuckDB's first chunk), at most MAX_WIDTH characters; those rows wait until the widths are known. A later cell wider than its column is written whole and shifts the rest of
- * its line (a cut would show 299999 as "2999…"); any cell over MAX_WIDTH is cut and ends in '…'.
+ * (DuckDB's first chunk), at most MAX_WIDTH characters; those rows wait until the widths are
+ * known. A later cell wider than its column is written whole and shifts the rest of its line (a
+ * cut would show 299999 as "2999…"); any cell over MAX_WIDTH is cut and ends in '…'.
  */
 import type { JsonRow, RowSink } from './sql.ts';
 

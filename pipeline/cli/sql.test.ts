@@ -38,8 +38,12 @@ async function makeFixture(): Promise<Fixture> {
   mkdirSync(join(store, 'llm', 'calls'), { recursive: true });
   mkdirSync(join(root, 'elsewhere'));
   const call = (key: string, status: string, error?: string) =>
-    JSON.stringify({ key, status, model: 'm', modelId: 'm-1', stage: 'vignettes', promptHash: 'p', repeat: 0, inputTokens: 10, outputTokens: 5, latencyMs: 1.5, attempts: 1, ts: '2026-01-02T03:04:05Z', error, batchId: null });
-  writeFileSync(join(store, 'llm', 'calls', 'seg-000001.jsonl'), [call('k1', 'ok'), call('k2', 'ok'), call('k3', 'failed', 'timeout')].join('\n') + '\n');
+    JSON.stringify({
+      key, status, model: 'm', modelId: 'm-1', stage: 'vignettes', promptHash: 'p', repeat: 0,
+      inputTokens: 10, outputTokens: 5, latencyMs: 1.5, attempts: 1, ts: '2026-01-02T03:04:05Z', error, batchId: null,
+    });
+  const calls = [call('k1', 'ok'), call('k2', 'ok'), call('k3', 'failed', 'timeout')];
+  writeFileSync(join(store, 'llm', 'calls', 'seg-000001.jsonl'), calls.join('\n') + '\n');
   writeFileSync(join(store, 'runs.ndjson'), JSON.stringify({ run_id: 'r1', stage: 'numbers', status: 'ran', rows_computed: 3 }) + '\n');
   writeFileSync(join(root, 'outside.csv'), 'secret,value\nkey,42\n');
 
@@ -90,12 +94,14 @@ describe('cdp sql allows read-only queries', () => {
     const cwd = process.cwd();
     assert.deepEqual(await queryWarehouse(f, "select sum(n)::int as s from read_parquet('artifacts/numbers.parquet')"), [{ s: 6 }]);
     assert.deepEqual(await queryWarehouse(f, `select count(*)::int as c from read_parquet(${sq(f.artifact)})`), [{ c: 3 }]);
-    assert.deepEqual(await queryWarehouse(f, "select count(*)::int as c from read_json('llm/calls/*.jsonl', format = 'newline_delimited')"), [{ c: 3 }]);
+    const calls = "select count(*)::int as c from read_json('llm/calls/*.jsonl', format = 'newline_delimited')";
+    assert.deepEqual(await queryWarehouse(f, calls), [{ c: 3 }]);
     assert.equal(process.cwd(), cwd);
   });
 
   test('CTEs, DESCRIBE, SUMMARIZE, SHOW TABLES, pragma_table_info(), FROM-first, VALUES and UNION', async () => {
-    assert.deepEqual(await queryWarehouse(f, 'with big as (select n from numbers where n > 1) select sum(n)::int as s, count(*)::int as c from big'), [{ s: 5, c: 2 }]);
+    const cte = 'with big as (select n from numbers where n > 1) select sum(n)::int as s, count(*)::int as c from big';
+    assert.deepEqual(await queryWarehouse(f, cte), [{ s: 5, c: 2 }]);
     assert.deepEqual(
       (await queryWarehouse(f, 'describe numbers')).map((r) => [r.column_name, r.column_type]),
       [['n', 'INTEGER'], ['word', 'VARCHAR']],
@@ -112,7 +118,10 @@ describe('cdp sql allows read-only queries', () => {
   test('a missing warehouse or a bad query is an error that says what to do', async () => {
     await assert.rejects(queryWarehouse({ ...f, warehouse: join(f.root, 'none.duckdb') }, 'select 1'), /no warehouse at .*none\.duckdb; run `cdp run` first/);
     await assert.rejects(queryWarehouse(f, 'selec 1'), /^Error: the query does not parse: Parser Error: syntax error at or near "selec"/);
-    await assert.rejects(queryWarehouse(f, 'select * from nope'), /the query failed: Catalog Error: Table with name nope does not exist.*`cdp sql "show tables"` lists them/);
+    await assert.rejects(
+      queryWarehouse(f, 'select * from nope'),
+      /the query failed: Catalog Error: Table with name nope does not exist.*`cdp sql "show tables"` lists them/,
+    );
   });
 });
 
@@ -170,7 +179,11 @@ describe('cdp sql refuses every statement that writes, escapes the store or chan
     ['vacuum', notQuery],
     ['call pragma_version()', notQuery],
     ['prepare p as select 1', notQuery],
-    [`select 1; copy numbers to 'artifacts/two.parquet' (format parquet)`, /^the query holds 2 statements; cdp sql runs one read-only query per call: .*, so run them one at a time\.$/, join(x.store, 'artifacts', 'two.parquet')],
+    [
+      `select 1; copy numbers to 'artifacts/two.parquet' (format parquet)`,
+      /^the query holds 2 statements; cdp sql runs one read-only query per call: .*, so run them one at a time\.$/,
+      join(x.store, 'artifacts', 'two.parquet'),
+    ],
     ['select 1; select 2', /^the query holds 2 statements/],
     [' ; -- nothing', /^the query holds no statement\. cdp sql runs one read-only query per call/],
     ["select * from read_text('/etc/passwd')", noAccess('/etc/passwd')],
@@ -181,6 +194,7 @@ describe('cdp sql refuses every statement that writes, escapes the store or chan
     [`select * from read_parquet(${sq(join(x.root, 'elsewhere', 'other.parquet'))})`, noAccess(join(x.root, 'elsewhere', 'other.parquet'))],
     [`select * from read_parquet(${sq(join(x.root, 'elsewhere', '*.parquet'))})`, noAccess(join(x.root, 'elsewhere', '*.parquet'))],
     [`select * from glob(${sq(join(x.root, '*'))})`, noAccess(join(x.root, '*'))],
+    // Remote files need httpfs, which is neither loaded nor loadable.
     ["select * from read_csv('https://example.com/x.csv')", /^the query failed: Missing Extension Error: File https:\/\/example\.com\/x\.csv requires the extension httpfs/],
   ];
 
