@@ -8,6 +8,28 @@ import type { LlmRole, ModelSpec } from './types.ts';
 const ALL_ROLES: LlmRole[] = ['builder', 'evaluated', 'patient', 'judge'];
 const DISABLED = 'disabled in the roster';
 
+/** A model name as it appears in variable names: `qwen3-8b` → `QWEN3_8B`. */
+export function envSlug(name: string): string {
+  return name.toUpperCase().replace(/[^A-Z0-9]+/g, '_').replace(/^_|_$/g, '');
+}
+
+/**
+ * The per-attempt request timeout the environment sets for a model, in milliseconds:
+ * `CDP_LLM_TIMEOUT_S_<NAME>` for that model, else `CDP_LLM_TIMEOUT_S` for every model.
+ */
+export function timeoutFromEnv(name: string, env: NodeJS.ProcessEnv): number | undefined {
+  for (const key of [`CDP_LLM_TIMEOUT_S_${envSlug(name)}`, 'CDP_LLM_TIMEOUT_S']) {
+    const raw = env[key]?.trim();
+    if (!raw) continue;
+    const seconds = Number(raw);
+    if (!Number.isFinite(seconds) || seconds <= 0) {
+      throw new Error(`${key}="${raw}": the request timeout must be a positive number of seconds, e.g. ${key}=1200`);
+    }
+    return Math.round(seconds * 1000);
+  }
+  return undefined;
+}
+
 function splitURLs(v: string | undefined): string[] {
   return (v ?? '').split(',').map((s) => s.trim().replace(/\/+$/, '')).filter(Boolean);
 }
@@ -21,6 +43,8 @@ function splitURLs(v: string | undefined): string[] {
  *   roster gains one model of that name holding every role, and the other openai-compatible
  *   models are set inactive: one local model plays builder, evaluated model, patient and judge.
  *   Without `CDP_LLM_MODEL`, each model keeps its own id (a router serving several names).
+ * - `CDP_LLM_TIMEOUT_S_<NAME>`, else `CDP_LLM_TIMEOUT_S`, replaces a model's declared per-attempt
+ *   timeout (the client's default is 600 s): a slow local server needs no roster edit.
  * - A model is active when it has a base URL and, unless `apiKeyOptional`, its key variable
  *   is set. `active: false` in the declaration always wins. Offline models are always active.
  *
@@ -47,6 +71,8 @@ export function resolveRoster(roster: readonly ModelSpec[], env: NodeJS.ProcessE
       out.push(m);
       continue;
     }
+    const timeoutMs = timeoutFromEnv(m.name, env);
+    if (timeoutMs !== undefined) m.timeoutMs = timeoutMs;
     if (m.baseURLEnv && splitURLs(env[m.baseURLEnv]).length) m.baseURLs = splitURLs(env[m.baseURLEnv]);
     if (override.length) {
       if (overrideModel && m.name !== overrideModel) {
@@ -86,6 +112,7 @@ export function resolveRoster(roster: readonly ModelSpec[], env: NodeJS.ProcessE
       modelId: overrideModel,
       contextWindow: Number(env.CDP_LLM_CONTEXT_WINDOW) || 32768,
       concurrency: Number(env.CDP_LLM_CONCURRENCY) || 16,
+      ...(timeoutFromEnv(overrideModel, env) !== undefined ? { timeoutMs: timeoutFromEnv(overrideModel, env) } : {}),
       price: { inputPerMTok: 0, outputPerMTok: 0 },
       active: true,
       note: 'from CDP_LLM_BASE_URL / CDP_LLM_MODEL',
