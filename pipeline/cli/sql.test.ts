@@ -113,6 +113,8 @@ describe('cdp sql allows read-only queries', () => {
     assert.deepEqual(await queryWarehouse(f, '(select 1 as x) union all (select 2) order by x'), [{ x: 1 }, { x: 2 }]);
     assert.deepEqual(await queryWarehouse(f, 'from numbers select word where n = 2'), [{ word: 'two' }]);
     assert.deepEqual(await queryWarehouse(f, 'values (1, 2)'), [{ col0: 1, col1: 2 }]);
+    // With its IN list a PIVOT is one query; without one DuckDB makes it two statements (refused below).
+    assert.deepEqual(await queryWarehouse(f, "pivot numbers on word in ('one', 'three') using sum(n)::int"), [{ one: 1, three: 3 }]);
   });
 
   test('a missing warehouse or a bad query is an error that says what to do', async () => {
@@ -185,6 +187,7 @@ describe('cdp sql refuses every statement that writes, escapes the store or chan
       join(x.store, 'artifacts', 'two.parquet'),
     ],
     ['select 1; select 2', /^the query holds 2 statements/],
+    ['pivot numbers on word using sum(n)', /^the query holds 2 statements/],
     [' ; -- nothing', /^the query holds no statement\. cdp sql runs one read-only query per call/],
     ["select * from read_text('/etc/passwd')", noAccess('/etc/passwd')],
     ["select * from read_text('/proc/self/environ')", noAccess('/proc/self/environ')],
