@@ -32,7 +32,7 @@ export interface RowSink {
 /** A statement `cdp sql` will not run; the message says what is refused and what is allowed. */
 export class SqlRefused extends Error {}
 
-export const ALLOWED =
+const ALLOWED =
   'cdp sql runs one read-only query per call: SELECT (WITH …, FROM …, VALUES, TABLE, UNION …), DESCRIBE, SUMMARIZE or SHOW, ' +
   "over the warehouse views and files under the store (table functions such as pragma_table_info('view') included)";
 
@@ -47,7 +47,7 @@ function sqlString(s: string): string {
 }
 
 /** The settings that fence the user's statement in; the lock comes last so the rest stay set. */
-export function guardStatements(store: string): string[] {
+function guardStatements(store: string): string[] {
   return [
     // Views refer to artifacts relative to the store (older ones by absolute paths under it).
     `SET file_search_path = ${sqlString(store)}`,
@@ -128,7 +128,9 @@ export async function streamWarehouseQuery(target: WarehouseTarget, sql: string,
     }
     // The statement's kind is asked of DuckDB's parser before anything binds it: binding is not
     // free of effects (binding EXPORT DATABASE creates its directory, in the store if told to).
-    if (!(await parsesAsQuery(con, sql))) throw new SqlRefused(`refused: ${quote(sql)} is not a read-only query. ${ALLOWED}; ${REFUSED}.`);
+    if (!(await parsesAsQuery(con, sql))) {
+      throw new SqlRefused(`refused: ${quote(sql)} is not a read-only query. ${ALLOWED}; ${REFUSED}.`);
+    }
     let prepared;
     try {
       prepared = await statements.prepare(0);
