@@ -4,7 +4,7 @@
  * Kit would load from a CDN, and the sample's tables are small.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { queryWarehouse } from '../pipeline/cli/sql.ts';
 
 /** File name (without .json) → the read-only query that fills it. */
@@ -26,15 +26,16 @@ export const NOTEBOOK_DATA: Record<string, string> = {
 
 /**
  * Writes `<outDir>/<name>.json` for every entry of NOTEBOOK_DATA from the DuckDB file at
- * `warehouse` (opened read-only); returns each file's row count.
+ * `warehouse` (opened read-only, reading files under `store`, by default the warehouse's own folder);
+ * returns each file's row count.
  */
-export async function exportNotebookData(warehouse: string, outDir: string): Promise<Record<string, number>> {
+export async function exportNotebookData(warehouse: string, outDir: string, store = dirname(warehouse)): Promise<Record<string, number>> {
   mkdirSync(outDir, { recursive: true });
   const counts: Record<string, number> = {};
   for (const [name, sql] of Object.entries(NOTEBOOK_DATA)) {
     let rows: Record<string, unknown>[];
     try {
-      rows = await queryWarehouse(warehouse, sql);
+      rows = await queryWarehouse({ warehouse, store }, sql);
     } catch (e) {
       throw new Error(`notebook data '${name}': query on ${warehouse} failed (${(e as Error).message}); run \`cdp run\` so the table exists`);
     }

@@ -8,7 +8,9 @@ import { runDag, type RunSummary, type StageResult } from '../exec/executor.ts';
 import { progressSink } from './progress.ts';
 import { renderDag, type DagFormat } from './render-dag.ts';
 import { explainStage } from './explain.ts';
-import { queryWarehouse, formatTable } from './sql.ts';
+import { streamWarehouseQuery } from './sql.ts';
+import { jsonArraySink, tableSink } from './sql-output.ts';
+import { exitQuietlyOnEpipe, pacedWriter } from './stdout.ts';
 import { cleanStore } from './clean.ts';
 import { extensionCommands, type RunLlm } from './extensions.ts';
 import { startRecordingEnv, stopRecordingEnv } from './env-reads.ts';
@@ -178,6 +180,7 @@ program
   .description('every stage fresh, stale or missing, and why')
   .option('--json', 'print JSON')
   .action(async (o: { json?: boolean }) => {
+    exitQuietlyOnEpipe();
     const p = await project();
     const plan = await runDag(p.dag, p.ws, { dryRun: true });
     const rows = plan.stages.map((s) => ({
@@ -207,13 +210,14 @@ program
 
 program
   .command('sql')
-  .description('a read-only query on the warehouse (one view per stage)')
+  .description('one read-only query on the warehouse (one view per stage), streamed')
   .argument('<query>')
-  .option('--json', 'print an array of row objects')
+  .option('--json', 'print a JSON array of row objects, one per line')
   .action(async (query: string, o: { json?: boolean }) => {
+    exitQuietlyOnEpipe();
     const p = await project();
-    const rows = await queryWarehouse(p.ws.warehouse, query);
-    out(o.json ? JSON.stringify(rows) + '\n' : formatTable(rows));
+    const write = pacedWriter(process.stdout);
+    await streamWarehouseQuery(p.ws, query, o.json ? jsonArraySink(write) : tableSink(write));
   });
 
 program

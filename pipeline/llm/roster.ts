@@ -7,6 +7,28 @@ import type { ModelSpec } from './types.ts';
 
 const DISABLED = 'disabled ("enabled": false)';
 
+/** A model name as it appears in variable names: `qwen3-8b` → `QWEN3_8B`. */
+export function envSlug(name: string): string {
+  return name.toUpperCase().replace(/[^A-Z0-9]+/g, '_').replace(/^_|_$/g, '');
+}
+
+/**
+ * The per-attempt request timeout the environment sets for a model, in milliseconds:
+ * `CDP_LLM_TIMEOUT_S_<NAME>` for that model, else `CDP_LLM_TIMEOUT_S` for every model.
+ */
+export function timeoutFromEnv(name: string, env: NodeJS.ProcessEnv): number | undefined {
+  for (const key of [`CDP_LLM_TIMEOUT_S_${envSlug(name)}`, 'CDP_LLM_TIMEOUT_S']) {
+    const raw = env[key]?.trim();
+    if (!raw) continue;
+    const seconds = Number(raw);
+    if (!Number.isFinite(seconds) || seconds <= 0) {
+      throw new Error(`${key}="${raw}": the request timeout must be a positive number of seconds, e.g. ${key}=1200`);
+    }
+    return Math.round(seconds * 1000);
+  }
+  return undefined;
+}
+
 function splitURLs(v: string | undefined): string[] {
   return (v ?? '').split(',').map((s) => s.trim().replace(/\/+$/, '')).filter(Boolean);
 }
@@ -18,6 +40,8 @@ function splitURLs(v: string | undefined): string[] {
  * - A model is active when it has a base URL and, unless `apiKeyOptional` or no `apiKeyEnv` is
  *   named, its key variable is set. `active: false` in the declaration always wins. Offline
  *   models are always active.
+ * - `CDP_LLM_TIMEOUT_S_<NAME>`, else `CDP_LLM_TIMEOUT_S`, replaces a model's declared per-attempt
+ *   timeout (the client's default is 600 s): a slow local server needs no file edit.
  *
  * Resolving is idempotent: a roster resolved once (and handed to createLlmClient, which
  * resolves again) comes out the same, inactive reasons included.
@@ -40,6 +64,8 @@ export function resolveRoster<M extends ModelSpec>(roster: readonly M[], env: No
       out.push(m);
       continue;
     }
+    const timeoutMs = timeoutFromEnv(m.name, env);
+    if (timeoutMs !== undefined) m.timeoutMs = timeoutMs;
     if (m.baseURLEnv && splitURLs(env[m.baseURLEnv]).length) m.baseURLs = splitURLs(env[m.baseURLEnv]);
     m.baseURLs = (m.baseURLs ?? []).map((u) => u.replace(/\/+$/, ''));
     if (declaredOff) {

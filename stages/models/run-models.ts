@@ -125,7 +125,12 @@ export function runModels(opts: RunModelsOptions): RunModels {
   const warnings: string[] = [];
   const file = located.file;
   const where = file?.file ?? located.source.path ?? 'models.json';
-  const declared = resolveRoster(file?.models ?? [], env).map((m) => ({ ...(m as RunModel), declaredIn: where }));
+  let declared: RunModel[] = [];
+  try {
+    declared = resolveRoster(file?.models ?? [], env).map((m) => ({ ...(m as RunModel), declaredIn: where }));
+  } catch (err) {
+    problems.push((err as Error).message); // e.g. a malformed CDP_LLM_TIMEOUT_S
+  }
   const active = declared.filter((m) => m.active);
   const simulated = truthy(env.CDP_SIMULATED) || !!file?.simulated;
 
