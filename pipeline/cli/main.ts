@@ -165,7 +165,7 @@ program
   .option('--json', 'print an array of row objects')
   .action(async (query: string, o: { json?: boolean }) => {
     const p = await project();
-    const rows = await queryWarehouse(p.ws.warehouse, query);
+    const rows = await queryWarehouse(p.ws.warehouse, query, p.ws.store);
     out(o.json ? JSON.stringify(rows) + '\n' : formatTable(rows));
   });
 
@@ -175,7 +175,8 @@ program
   .action(async () => {
     const p = await project();
     const r = await cleanStore(p.ws);
-    out(`removed ${r.artifactsRemoved} artifact files (${(r.bytesFreed / 1e6).toFixed(1)} MB) and ${r.unitsDropped} stale unit results\n`);
+    const temp = r.tempFilesRemoved ? `, ${r.tempFilesRemoved} temporary files left by killed runs` : '';
+    out(`removed ${r.artifactsRemoved} artifact files${temp} (${(r.bytesFreed / 1e6).toFixed(1)} MB) and ${r.unitsDropped} stale unit results\n`);
   });
 
 for (const register of (await extensionCommands()).commands) register(program, project);

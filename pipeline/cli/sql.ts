@@ -1,10 +1,11 @@
 /** `cdp sql`: a read-only query on the warehouse. */
 import { existsSync } from 'node:fs';
 
-export async function queryWarehouse(path: string, sql: string): Promise<Record<string, unknown>[]> {
+export async function queryWarehouse(path: string, sql: string, storeDir: string): Promise<Record<string, unknown>[]> {
   if (!existsSync(path)) throw new Error(`no warehouse at ${path}; run \`cdp run\` first`);
   const { DuckDBInstance } = await import('@duckdb/node-api');
-  const db = await DuckDBInstance.create(path, { access_mode: 'READ_ONLY' });
+  // The views name their artifacts relative to the store (pipeline/store/warehouse.ts).
+  const db = await DuckDBInstance.create(path, { access_mode: 'READ_ONLY', file_search_path: storeDir });
   const con = await db.connect();
   try {
     const reader = await con.runAndReadAll(sql);
