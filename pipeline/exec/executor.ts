@@ -304,7 +304,10 @@ class Execution {
             : explainStaleness(components, prev);
     if (this.opts.dryRun) {
       this.finish(name, { status: 'would-run', reasons }, started, key, components);
-      return { ok: true, hash: key, ndjson: '', pending: true };
+      // Rebuilding a damaged artifact under an unchanged key gives back the rows the key names:
+      // its descendants' keys stay as they are.
+      const rebuildOnly = !forced && !pendingInputs.length && !retry && prev?.key === key;
+      return rebuildOnly ? { ok: true, hash: prev.artifact, ndjson: '' } : { ok: true, hash: key, ndjson: '', pending: true };
     }
 
     await jobs.acquire();
