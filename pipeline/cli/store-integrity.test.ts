@@ -6,7 +6,7 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { appendFileSync, copyFileSync, cpSync, existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -102,6 +102,18 @@ describe('verified artifacts', () => {
     assert.deepEqual(statusOf(r.json), { docs: 'reused', words: 'reused', shout: 'reused', totals: 'ran', report: 'reused' });
     assert.deepEqual(await query(p.root, 'select docs, words from totals'), [{ docs: 3, words: 6 }]);
     assert.equal(runJson(p.root).stderr, '', 'and the next unchanged run is fast again');
+  });
+
+  test('an artifact touched but unchanged stays fresh; its new stat is recorded so the next check is a stat again', () => {
+    const p = fastProject();
+    const totals = current(p.root, 'totals');
+    const when = new Date(2001, 0, 1);
+    utimesSync(totals.parquet, when, when);
+    assert.ok(status(p.root).every((s) => s.state === 'fresh'), 'same bytes: fresh');
+    const r = runJson(p.root);
+    assert.ok(r.json.stages.every((s) => s.status === 'reused'));
+    const entry = readLedger(join(storeOf(p.root), 'ledger.json')).entries.totals;
+    assert.equal(entry.files!.parquet.mtimeMs, when.getTime());
   });
 
   test('a corrupt ledger is a warning naming the file; the run proceeds as if nothing ran and keeps the damaged file', () => {
@@ -219,6 +231,25 @@ describe('the warehouse', () => {
     assert.equal(healed.code, 0, healed.stderr);
     assert.deepEqual(await seen(), { gens: [6], words: 36, views: VIEWS });
     assert.deepEqual(readdirSync(data).filter((f) => f.startsWith('warehouse.duckdb')), ['warehouse.duckdb'], 'no half-built warehouse left behind');
+  });
+
+  test('a warehouse that cannot be refreshed fails the run with a warning (JSON still printed); the next run rebuilds it', async () => {
+    const p = fastProject();
+    const warehouse = warehouseOf(p.root);
+    rmSync(warehouse);
+    // A directory in the warehouse's place: the rename into place fails.
+    mkdirSync(join(warehouse, 'in-the-way'), { recursive: true });
+    const r = runJson(p.root);
+    assert.equal(r.code, 1);
+    assert.equal(r.json.ok, false);
+    assert.ok(r.json.stages.every((s) => s.status === 'reused'), 'the stages themselves are fine');
+    assert.match(r.stderr, new RegExp(`warning: the warehouse ${warehouse} could not be refreshed \\(.*\\); rerun \`cdp run\` to rebuild it`));
+    assert.deepEqual(readdirSync(join(p.root, 'data')).sort(), ['store', 'warehouse.duckdb'], 'no temporary file left');
+    rmSync(warehouse, { recursive: true });
+    const again = runJson(p.root);
+    assert.equal(again.code, 0, again.stderr);
+    assert.notEqual(again.stderr, '', 'a failed run leaves no fingerprint: the full runner answers');
+    assert.deepEqual(await query(p.root, 'select words from totals'), [{ words: 6 }]);
   });
 
   test('a copied project tree answers cdp sql and cdp status at once, with the original deleted', () => {
