@@ -25,7 +25,9 @@ async function seconds(f: () => Promise<unknown>): Promise<number> {
 async function duckdbCopy(dir: string): Promise<void> {
   const w = await openWarehouse(warehouse, store, { readOnly: true });
   try {
-    for (const [name, sql] of Object.entries(NOTEBOOK_DATA)) await w.con.run(`copy (${sql}) to '${join(dir, name + '.json')}' (format json, array true)`);
+    for (const [name, sql] of Object.entries(NOTEBOOK_DATA)) {
+      await w.con.run(`copy (${sql}) to '${join(dir, name + '.json')}' (format json, array true)`);
+    }
   } finally {
     w.close();
   }

@@ -39,7 +39,8 @@ export async function exportNotebookData(warehouse: string, storeDir: string, ou
       try {
         rows = (await w.con.runAndReadAll(sql)).getRowObjectsJson() as Record<string, unknown>[];
       } catch (e) {
-        throw new Error(`notebook data '${name}': query on ${warehouse} failed (${(e as Error).message}); run \`cdp run\` so the table exists`);
+        const why = (e as Error).message;
+        throw new Error(`notebook data '${name}': query on ${warehouse} failed (${why}); run \`cdp run\` so the table exists`);
       }
       writeFileSync(join(outDir, `${name}.json`), JSON.stringify(rows));
       counts[name] = rows.length;

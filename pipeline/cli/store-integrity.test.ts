@@ -6,7 +6,9 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { appendFileSync, copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync, copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, utimesSync, writeFileSync,
+} from 'node:fs';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -21,7 +23,9 @@ import { createRng } from '../../stages/stats/rng.ts';
 const cdpBin = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'cdp.mjs');
 
 function cdp(root: string, args: string[], env: Record<string, string> = {}): { code: number; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [cdpBin, ...args], { cwd: root, encoding: 'utf8', env: { ...process.env, FORCE_COLOR: '0', ...env } });
+  const r = spawnSync(process.execPath, [cdpBin, ...args], {
+    cwd: root, encoding: 'utf8', env: { ...process.env, FORCE_COLOR: '0', ...env },
+  });
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -83,7 +87,7 @@ describe('verified artifacts', () => {
     assert.ok(status(p.root).every((s) => s.state === 'fresh'));
   });
 
-  test('a Parquet artifact overwritten by a COPY is named by status and rebuilt by run; the warehouse shows the computed rows again', async () => {
+  test('a Parquet artifact overwritten by a COPY is named by status and rebuilt by run; the warehouse shows its rows again', async () => {
     const p = fastProject();
     const totals = current(p.root, 'totals');
     assert.deepEqual(await query(p.root, 'select docs, words from totals'), [{ docs: 3, words: 6 }]);
@@ -187,13 +191,16 @@ describe('the warehouse', () => {
       appendFileSync(
         join(p.root, 'dag.config.ts'),
         `const GEN = Number(process.env.TOY_GEN ?? 1);\n` +
-          `export const llmViews = () => Object.fromEntries(Array.from({ length: ${VIEWS} }, (_, i) => ['gen_' + i, 'select ' + GEN + ' as gen']));\n`,
+          `export const llmViews = () =>\n` +
+          `  Object.fromEntries(Array.from({ length: ${VIEWS} }, (_, i) => ['gen_' + i, 'select ' + GEN + ' as gen']));\n`,
       );
       return { TOY_GEN: String(g) };
     };
     const seen = async (): Promise<{ gens: number[]; words: number; views: number }> => {
-      const [views] = (await query(p.root, `select count(*)::int as n from duckdb_views() where view_name like 'gen_%'`)) as { n: number }[];
-      const gens = (await query(p.root, `select distinct gen from (${Array.from({ length: VIEWS }, (_, i) => `select gen from gen_${i}`).join(' union all ')}) order by gen`)) as { gen: number }[];
+      const count = `select count(*)::int as n from duckdb_views() where view_name like 'gen_%'`;
+      const [views] = (await query(p.root, count)) as { n: number }[];
+      const all = Array.from({ length: VIEWS }, (_, i) => `select gen from gen_${i}`).join(' union all ');
+      const gens = (await query(p.root, `select distinct gen from (${all}) order by gen`)) as { gen: number }[];
       const [t] = (await query(p.root, 'select words from totals')) as { words: number }[];
       return { gens: gens.map((g) => g.gen), words: t.words, views: views.n };
     };
@@ -230,7 +237,8 @@ describe('the warehouse', () => {
     const healed = runJson(p.root, { TOY_GEN: '6' });
     assert.equal(healed.code, 0, healed.stderr);
     assert.deepEqual(await seen(), { gens: [6], words: 36, views: VIEWS });
-    assert.deepEqual(readdirSync(data).filter((f) => f.startsWith('warehouse.duckdb')), ['warehouse.duckdb'], 'no half-built warehouse left behind');
+    const left = readdirSync(data).filter((f) => f.startsWith('warehouse.duckdb'));
+    assert.deepEqual(left, ['warehouse.duckdb'], 'no half-built warehouse left behind');
   });
 
   test('a warehouse that cannot be refreshed fails the run with a warning (JSON still printed); the next run rebuilds it', async () => {
@@ -243,7 +251,8 @@ describe('the warehouse', () => {
     assert.equal(r.code, 1);
     assert.equal(r.json.ok, false);
     assert.ok(r.json.stages.every((s) => s.status === 'reused'), 'the stages themselves are fine');
-    assert.match(r.stderr, new RegExp(`warning: the warehouse ${warehouse} could not be refreshed \\(.*\\); rerun \`cdp run\` to rebuild it`));
+    const warning = `warning: the warehouse ${warehouse} could not be refreshed \\(.*\\); rerun \`cdp run\` to rebuild it`;
+    assert.match(r.stderr, new RegExp(warning));
     assert.deepEqual(readdirSync(join(p.root, 'data')).sort(), ['store', 'warehouse.duckdb'], 'no temporary file left');
     rmSync(warehouse, { recursive: true });
     const again = runJson(p.root);
@@ -260,7 +269,8 @@ describe('the warehouse', () => {
     try {
       const sql = cdp(copy, ['sql', 'select line from report order by line', '--json']);
       assert.equal(sql.code, 0, sql.stderr);
-      assert.deepEqual((JSON.parse(sql.stdout) as { line: string }[]).map((l) => l.line), ['ALPHA BETA!', 'GAMMA DELTA EPSILON!', 'ZETA!', 'docs=3 words=6']);
+      const lines = (JSON.parse(sql.stdout) as { line: string }[]).map((l) => l.line);
+      assert.deepEqual(lines, ['ALPHA BETA!', 'GAMMA DELTA EPSILON!', 'ZETA!', 'docs=3 words=6']);
       assert.ok(status(copy).every((s) => s.state === 'fresh'), 'copied artifacts verify by checksum');
     } finally {
       rmSync(copy, { recursive: true, force: true });

@@ -284,12 +284,12 @@ class Execution {
     const key = keyOf(components);
     const prev = this.ledger.entries[name];
     const paths = prev ? artifactPaths(this.ws.store, name, prev.artifact) : null;
-    const check = this.verify(name, prev);
-    const present = check.ok;
+    // Only an artifact that would be reused is worth checking.
+    const check: ArtifactCheck = prev?.key === key ? this.verify(name, prev) : { ok: false, reason: 'key changed' };
     const retry = !!this.opts.retryFailed && (prev?.failed ?? 0) > 0;
     // --force applies to the stages named (all when none are), not to what they need.
     const forced = !!this.opts.force && (!this.opts.targets?.length || this.opts.targets.includes(name));
-    if (!forced && !pendingInputs.length && prev?.key === key && present && !retry) {
+    if (!forced && !pendingInputs.length && prev?.key === key && check.ok && !retry) {
       this.finish(name, { status: 'reused', rowsReused: prev.rows, rowsFailed: prev.failed }, started, key, components);
       return { ok: true, hash: prev.artifact, ndjson: paths!.ndjson };
     }
@@ -349,7 +349,9 @@ class Execution {
       const artifact = await writeArtifact(this.ws.store, name, out.rows, stage.columns, this.duck, prev);
       if (out.units) writeFileSync(join(this.ws.store, 'artifacts', name, `${artifact.hash}.units`), out.units.join('\n'));
       const failed = out.rows.reduce<number>((n, r) => n + (r.error != null ? 1 : 0), 0);
-      this.ledger.entries[name] = { key, components, artifact: artifact.hash, files: artifact.files, rows: artifact.rows, failed, finishedAt: new Date().toISOString() };
+      this.ledger.entries[name] = {
+        key, components, artifact: artifact.hash, files: artifact.files, rows: artifact.rows, failed, finishedAt: new Date().toISOString(),
+      };
       await this.saveLedger();
       this.rowsCache.set(name, out.rows);
       const counters = readCounters(llmView);
@@ -372,10 +374,12 @@ class Execution {
       const { hash } = encodeRows(rows, FILE_SOURCE_COLUMNS, name);
       const paths = artifactPaths(this.ws.store, name, hash);
       const prev = this.ledger.entries[name];
-      const check: ArtifactCheck = prev?.artifact === hash ? this.verify(name, prev) : { ok: false, reason: prev ? 'files changed' : 'never ran' };
+      const check: ArtifactCheck =
+        prev?.artifact === hash ? this.verify(name, prev) : { ok: false, reason: prev ? 'files changed' : 'never ran' };
       if (this.opts.dryRun) {
         // A source's artifact is a function of its files alone: rewriting it changes nothing downstream.
-        this.finish(name, { status: check.ok ? 'reused' : 'would-run', rowsReused: rows.length, reasons: check.ok ? undefined : [check.reason] }, started, hash);
+        const reasons = check.ok ? undefined : [check.reason];
+        this.finish(name, { status: check.ok ? 'reused' : 'would-run', rowsReused: rows.length, reasons }, started, hash);
         return { ok: true, hash, ndjson: existsSync(paths.ndjson) ? paths.ndjson : '' };
       }
       if (!rows.length) throw new Error(`source '${name}' matches no files (patterns: ${src.patterns.join(', ')})`);
@@ -389,7 +393,8 @@ class Execution {
         return { ok: true, hash, ndjson: '' };
       }
       const artifact = await writeArtifact(this.ws.store, name, rows, FILE_SOURCE_COLUMNS, this.duck, prev);
-      this.ledger.entries[name] = { key: hash, components: null, artifact: hash, files: artifact.files, rows: rows.length, failed: 0, finishedAt: new Date().toISOString() };
+      const finishedAt = new Date().toISOString();
+      this.ledger.entries[name] = { key: hash, components: null, artifact: hash, files: artifact.files, rows: rows.length, failed: 0, finishedAt };
       await this.saveLedger();
       this.rowsCache.set(name, rows);
       this.finish(name, { status: 'ran', rowsComputed: rows.length, reasons: [check.reason] }, started, hash);

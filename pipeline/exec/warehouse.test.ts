@@ -19,7 +19,9 @@ async function makeStore(root: string, values: number[]): Promise<string> {
   mkdirSync(join(store, 'llm', 'calls'), { recursive: true });
   const db = await DuckDBInstance.create(':memory:');
   const con = await db.connect();
-  for (const v of values) await con.run(`copy (select ${v} as words) to '${join(store, 'artifacts', 'totals', `v${v}.parquet`)}' (format parquet)`);
+  for (const v of values) {
+    await con.run(`copy (select ${v} as words) to '${join(store, 'artifacts', 'totals', `v${v}.parquet`)}' (format parquet)`);
+  }
   con.closeSync();
   db.closeSync();
   writeFileSync(join(store, 'llm', 'calls', 'a.jsonl'), '{"model":"m1"}\n{"model":"m2"}\n');
@@ -51,7 +53,10 @@ async function query(warehouse: string, store: string, sql: string): Promise<unk
 test('paths under the store are written relative to it; others stay absolute', () => {
   assert.equal(storeRelative('/p/data/store', '/p/data/store/artifacts/a/h.parquet'), 'artifacts/a/h.parquet');
   assert.equal(storeRelative('/p/data/store', '/p/data/elsewhere.ndjson'), '/p/data/elsewhere.ndjson');
-  assert.equal(relativizeSql('/p/st', `read_json('/p/st/llm/*.jsonl') union read_json('/p/stx/a.json')`), `read_json('llm/*.jsonl') union read_json('/p/stx/a.json')`);
+  assert.equal(
+    relativizeSql('/p/st', `read_json('/p/st/llm/*.jsonl') union read_json('/p/stx/a.json')`),
+    `read_json('llm/*.jsonl') union read_json('/p/stx/a.json')`,
+  );
   assert.equal(relativizeSql("/p/o'k", `read_json('/p/o''k/llm/x.jsonl')`), `read_json('llm/x.jsonl')`);
 });
 
@@ -59,7 +64,9 @@ test('a copied tree answers at once, with the original deleted: every view names
   const root = tempDir('cdp-wh-');
   const store = await makeStore(root, [6]);
   assert.equal(await refreshWarehouse(spec(root, store, 6)), 'rebuilt');
-  const defs = (await query(join(root, 'data', 'warehouse.duckdb'), store, 'select sql from duckdb_views() where not internal')) as { sql: string }[];
+  const defs = (await query(join(root, 'data', 'warehouse.duckdb'), store, 'select sql from duckdb_views() where not internal')) as {
+    sql: string;
+  }[];
   assert.equal(defs.length, 3);
   for (const d of defs) assert.ok(!d.sql.includes(root), `a view names the tree's absolute path: ${d.sql}`);
 
@@ -73,7 +80,7 @@ test('a copied tree answers at once, with the original deleted: every view names
   assert.deepEqual(await query(w, s, 'select run_id, stage, status from runs'), [{ run_id: 'r1', stage: 'totals', status: 'ran' }]);
 });
 
-test('a refresh while other processes hold the old file (read-only, then read-write) succeeds; they see the old views, new readers the new', async () => {
+test('a refresh while other processes hold the old file (read-only, then read-write) succeeds; they keep the old views', async () => {
   const root = tempDir('cdp-wh-');
   const store = await makeStore(root, [6, 12]);
   const warehouse = join(root, 'data', 'warehouse.duckdb');
@@ -100,7 +107,7 @@ test('a refresh while other processes hold the old file (read-only, then read-wr
   }
 });
 
-test('an unchanged warehouse is left alone; a deleted, replaced or outdated one is rebuilt, and a killed refresh\'s files are swept', async () => {
+test('an unchanged warehouse is left alone; a deleted, replaced or outdated one is rebuilt; a killed refresh\'s files are swept', async () => {
   const root = tempDir('cdp-wh-');
   const store = await makeStore(root, [6, 12]);
   const warehouse = join(root, 'data', 'warehouse.duckdb');

@@ -68,9 +68,14 @@ export interface WarehouseConnection {
  */
 export async function openWarehouse(path: string, storeDir: string, opts: { readOnly?: boolean } = {}): Promise<WarehouseConnection> {
   // DuckDB splits file_search_path at commas: such a store directory could not be searched.
-  if (storeDir.includes(',')) throw new Error(`the store directory ${storeDir} contains a comma, which DuckDB's file_search_path cannot hold; move the store`);
+  if (storeDir.includes(',')) {
+    throw new Error(`the store directory ${storeDir} contains a comma, which DuckDB's file_search_path cannot hold; move the store`);
+  }
   const { DuckDBInstance } = await import('@duckdb/node-api');
-  const db = await DuckDBInstance.create(path, { access_mode: opts.readOnly ? 'READ_ONLY' : 'READ_WRITE', file_search_path: resolve(storeDir) });
+  const db = await DuckDBInstance.create(path, {
+    access_mode: opts.readOnly ? 'READ_ONLY' : 'READ_WRITE',
+    file_search_path: resolve(storeDir),
+  });
   const con = await db.connect();
   return {
     db,
@@ -190,6 +195,9 @@ export async function refreshWarehouse(spec: WarehouseSpec): Promise<'current' |
   } finally {
     closeSync(fd);
   }
-  if (spec.statePath) writeFileAtomic(spec.statePath, JSON.stringify({ manifest: hashValue(defs), file: fileStat(spec.warehouse) } satisfies WarehouseState));
+  if (spec.statePath) {
+    const state: WarehouseState = { manifest: hashValue(defs), file: fileStat(spec.warehouse) };
+    writeFileAtomic(spec.statePath, JSON.stringify(state));
+  }
   return 'rebuilt';
 }

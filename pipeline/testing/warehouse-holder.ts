@@ -9,7 +9,12 @@ export interface WarehouseHolder {
   close(): Promise<void>;
 }
 
-export async function holdWarehouse(warehouse: string, store: string, mode: 'read-only' | 'read-write', sql: string): Promise<WarehouseHolder & { first: unknown[] }> {
+export async function holdWarehouse(
+  warehouse: string,
+  store: string,
+  mode: 'read-only' | 'read-write',
+  sql: string,
+): Promise<WarehouseHolder & { first: unknown[] }> {
   const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'hold-warehouse.ts'), warehouse, store, mode, sql], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
