@@ -9,9 +9,11 @@ import type { BenchReport, BenchRow } from './report.ts';
 import { exportNotebookData, NOTEBOOK_DATA } from '../notebooks/export-data.ts';
 import { buildNotebookSite } from '../notebooks/build-site.ts';
 import { serveSite } from '../notebooks/serve-site.ts';
+import { openWarehouse } from '../pipeline/store/warehouse.ts';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const warehouse = process.env.CDP_WAREHOUSE ? resolve(process.env.CDP_WAREHOUSE) : join(repo, 'data', 'warehouse.duckdb');
+const store = process.env.CDP_STORE ? resolve(process.env.CDP_STORE) : join(repo, 'data', 'store');
 
 async function seconds(f: () => Promise<unknown>): Promise<number> {
   const t0 = performance.now();
@@ -21,14 +23,13 @@ async function seconds(f: () => Promise<unknown>): Promise<number> {
 
 /** DuckDB's own JSON writer on the same queries: what the export costs without JavaScript serialisation. */
 async function duckdbCopy(dir: string): Promise<void> {
-  const { DuckDBInstance } = await import('@duckdb/node-api');
-  const db = await DuckDBInstance.create(warehouse, { access_mode: 'READ_ONLY' });
-  const con = await db.connect();
+  const w = await openWarehouse(warehouse, store, { readOnly: true });
   try {
-    for (const [name, sql] of Object.entries(NOTEBOOK_DATA)) await con.run(`copy (${sql}) to '${join(dir, name + '.json')}' (format json, array true)`);
+    for (const [name, sql] of Object.entries(NOTEBOOK_DATA)) {
+      await w.con.run(`copy (${sql}) to '${join(dir, name + '.json')}' (format json, array true)`);
+    }
   } finally {
-    con.closeSync();
-    db.closeSync();
+    w.close();
   }
 }
 
@@ -38,11 +39,11 @@ export default async function (): Promise<BenchReport> {
   const rows: BenchRow[] = [];
   try {
     let counts: Record<string, number> = {};
-    const exportS = await seconds(async () => { counts = await exportNotebookData(warehouse, join(tmp, 'export')); });
+    const exportS = await seconds(async () => { counts = await exportNotebookData(warehouse, store, join(tmp, 'export')); });
     const copyS = await seconds(() => duckdbCopy(tmp));
     rows.push({ name: 'export notebook data (JSON)', value: exportS, unit: 's', reference: { name: 'DuckDB COPY … (format json)', value: copyS } });
 
-    const buildS = await seconds(() => buildNotebookSite({ root: repo, warehouse, outDir: join(tmp, 'site') }));
+    const buildS = await seconds(() => buildNotebookSite({ root: repo, warehouse, store, outDir: join(tmp, 'site') }));
     rows.push({ name: 'cdp notebooks (export + Notebook Kit build, 4 pages)', value: buildS, unit: 's' });
 
     const { server, url } = await serveSite(join(tmp, 'site'), 0);

@@ -15,6 +15,8 @@ export interface BuildOptions {
   root: string;
   /** The DuckDB warehouse to read. */
   warehouse: string;
+  /** The store its views' relative paths resolve in. */
+  store: string;
   /** Output folder; emptied first. Default: <root>/reports/site. */
   outDir?: string;
   log?: (line: string) => void;
@@ -45,7 +47,7 @@ export async function buildNotebookSite(opts: BuildOptions): Promise<BuiltSite> 
   try {
     for (const p of pages) cpSync(join(source, p), join(stage, p));
     cpSync(join(source, 'lib'), join(stage, 'lib'), { recursive: true });
-    const rows = await exportNotebookData(opts.warehouse, join(stage, 'data'));
+    const rows = await exportNotebookData(opts.warehouse, opts.store, join(stage, 'data'));
     log(`exported ${Object.entries(rows).map(([k, n]) => `${k} (${n})`).join(', ')}`);
     await runNotebookKitBuild(stage, outDir, pages);
     log(`built ${pages.length} pages into ${outDir}`);

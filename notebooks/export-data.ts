@@ -3,9 +3,9 @@
  * JSON rather than Parquet: the pages then need no DuckDB-Wasm or Parquet decoder, which Notebook
  * Kit would load from a CDN, and the sample's tables are small.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { queryWarehouse } from '../pipeline/cli/sql.ts';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { openWarehouse } from '../pipeline/store/warehouse.ts';
 
 /** File name (without .json) → the read-only query that fills it. */
 export const NOTEBOOK_DATA: Record<string, string> = {
@@ -26,21 +26,27 @@ export const NOTEBOOK_DATA: Record<string, string> = {
 
 /**
  * Writes `<outDir>/<name>.json` for every entry of NOTEBOOK_DATA from the DuckDB file at
- * `warehouse` (opened read-only, reading files under `store`, by default the warehouse's own folder);
- * returns each file's row count.
+ * `warehouse` (opened read-only, its views resolved in `storeDir`); returns each file's row count.
  */
-export async function exportNotebookData(warehouse: string, outDir: string, store = dirname(warehouse)): Promise<Record<string, number>> {
+export async function exportNotebookData(warehouse: string, storeDir: string, outDir: string): Promise<Record<string, number>> {
+  if (!existsSync(warehouse)) throw new Error(`no warehouse at ${warehouse}; run \`cdp run\` first`);
   mkdirSync(outDir, { recursive: true });
   const counts: Record<string, number> = {};
-  for (const [name, sql] of Object.entries(NOTEBOOK_DATA)) {
-    let rows: Record<string, unknown>[];
-    try {
-      rows = await queryWarehouse({ warehouse, store }, sql);
-    } catch (e) {
-      throw new Error(`notebook data '${name}': query on ${warehouse} failed (${(e as Error).message}); run \`cdp run\` so the table exists`);
+  const w = await openWarehouse(warehouse, storeDir, { readOnly: true });
+  try {
+    for (const [name, sql] of Object.entries(NOTEBOOK_DATA)) {
+      let rows: Record<string, unknown>[];
+      try {
+        rows = (await w.con.runAndReadAll(sql)).getRowObjectsJson() as Record<string, unknown>[];
+      } catch (e) {
+        const why = (e as Error).message;
+        throw new Error(`notebook data '${name}': query on ${warehouse} failed (${why}); run \`cdp run\` so the table exists`);
+      }
+      writeFileSync(join(outDir, `${name}.json`), JSON.stringify(rows));
+      counts[name] = rows.length;
     }
-    writeFileSync(join(outDir, `${name}.json`), JSON.stringify(rows));
-    counts[name] = rows.length;
+  } finally {
+    w.close();
   }
   return counts;
 }

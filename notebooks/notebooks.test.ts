@@ -112,7 +112,7 @@ async function chooseUntil(page: Page, filter: string, value: string, text: stri
 describe('notebook data export', () => {
   test('writes one JSON file per table with the warehouse rows; case_scores carries the DTW path of its step scores', async () => {
     const dir = join(tmp, 'export');
-    const counts = await exportNotebookData(warehouse, dir);
+    const counts = await exportNotebookData(warehouse, tmp, dir);
     // Hand-counted from the fixture: 2 settings × 2 models × 2 cases × 2 judges + 1 failed judging.
     assert.deepEqual(counts, { model_summary: 34, pathway_metrics: 17, cases: 8, case_scores: 17, dialogues: 4 });
     const scores = JSON.parse(readFileSync(join(dir, 'case_scores.json'), 'utf8')) as Record<string, unknown>[];
@@ -128,7 +128,7 @@ describe('notebook data export', () => {
     const empty = join(tmp, 'empty.duckdb');
     const { DuckDBInstance } = await import('@duckdb/node-api');
     (await DuckDBInstance.create(empty)).closeSync();
-    await assert.rejects(exportNotebookData(empty, join(tmp, 'none')), /notebook data 'model_summary'.*cdp run/s);
+    await assert.rejects(exportNotebookData(empty, tmp, join(tmp, 'none')), /notebook data 'model_summary'.*cdp run/s);
   });
 });
 

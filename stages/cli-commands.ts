@@ -45,7 +45,9 @@ const notebooks: RegisterCommand = (program: Command, project) => {
     .action(async (o: { out?: string }) => {
       const p = await project();
       const { buildNotebookSite } = await import('../notebooks/build-site.ts');
-      const site = await buildNotebookSite({ root: p.ws.root, warehouse: p.ws.warehouse, outDir: o.out, log: (l) => process.stderr.write(l + '\n') });
+      const site = await buildNotebookSite({
+        root: p.ws.root, warehouse: p.ws.warehouse, store: p.ws.store, outDir: o.out, log: (l) => process.stderr.write(l + '\n'),
+      });
       process.stdout.write(`${site.pages.map((f) => join(site.outDir, f)).join('\n')}\npreview: npx cdp serve\n`);
     });
 };

@@ -1,22 +1,49 @@
-/** `cdp clean`: removes artifacts and unit memos that no current ledger entry references. */
+/**
+ * `cdp clean`: removes artifacts and unit memos that no current ledger entry references, and the
+ * temporary files of atomic writes that a killed process never renamed into place.
+ */
 import { readdirSync, rmSync, statSync, readFileSync, existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import type { Workspace } from '../exec/workspace.ts';
-import { readLedger } from '../store/ledger.ts';
+import { loadLedger } from '../store/ledger.ts';
 import { RowStore } from '../store/row-store.ts';
 import { acquireRunLock } from '../store/run-lock.ts';
+import { findTempFiles } from '../store/atomic.ts';
 
 export interface CleanReport {
   artifactsRemoved: number;
   bytesFreed: number;
   unitsDropped: number;
+  tempFilesRemoved: number;
+}
+
+/**
+ * Every temporary file a store's writers leave when killed between write and rename: anywhere in
+ * the store, beside the warehouse (a refresh's new database and its WAL) and in the project's
+ * .cdp folder (the no-op fingerprint).
+ */
+export function orphanedTempFiles(ws: Workspace): string[] {
+  return [
+    ...findTempFiles(ws.store, { recursive: true }),
+    ...findTempFiles(dirname(ws.warehouse), { prefix: basename(ws.warehouse) + '.' }),
+    ...findTempFiles(join(ws.root, '.cdp')),
+  ].filter((f, i, all) => all.indexOf(f) === i);
 }
 
 export async function cleanStore(ws: Workspace): Promise<CleanReport> {
   const lock = await acquireRunLock(ws.lock);
   try {
-    const ledger = readLedger(ws.ledger);
-    const report: CleanReport = { artifactsRemoved: 0, bytesFreed: 0, unitsDropped: 0 };
+    const { ledger, warning } = loadLedger(ws.ledger);
+    // Against an empty ledger every artifact would look unreferenced and be deleted.
+    if (warning) throw new Error(`${warning}; clean removes nothing without it: run \`cdp run\` first, which rebuilds the ledger`);
+    const report: CleanReport = { artifactsRemoved: 0, bytesFreed: 0, unitsDropped: 0, tempFilesRemoved: 0 };
+    // Held lock: no writer is running, so every temporary file is a dead one's. Removed first,
+    // so that a temporary copy of a current artifact is not kept as if it were the artifact.
+    for (const f of orphanedTempFiles(ws)) {
+      report.bytesFreed += statSync(f).size;
+      rmSync(f, { force: true });
+      report.tempFilesRemoved++;
+    }
     const artifactsDir = join(ws.store, 'artifacts');
     for (const stage of existsSync(artifactsDir) ? readdirSync(artifactsDir) : []) {
       const current = ledger.entries[stage]?.artifact;

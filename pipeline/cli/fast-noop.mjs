@@ -48,6 +48,8 @@ export function tryFastNoop(argv, cwd = process.cwd(), env = process.env) {
   if (JSON.stringify([...targets].sort()) !== JSON.stringify(fp.targets)) return false;
   const envHash = createHash('sha256').update(JSON.stringify(fp.envKeys.map((k) => [k, env[k] ?? null]))).digest('hex');
   if (envHash !== fp.envHash) return false;
+  // Inputs and outputs alike: both files of every artifact and the warehouse are among them, so a
+  // changed Parquet file or a deleted warehouse sends the run to the full runner, which rebuilds it.
   for (const [path, st] of Object.entries(fp.files)) if (!sameStat(path, st)) return false;
   for (const [dir, mtime] of Object.entries(fp.dirs)) {
     let m;

@@ -226,7 +226,9 @@ program
   .action(async () => {
     const p = await project();
     const r = await cleanStore(p.ws);
-    out(`removed ${r.artifactsRemoved} artifact files (${(r.bytesFreed / 1e6).toFixed(1)} MB) and ${r.unitsDropped} stale unit results\n`);
+    const temp = r.tempFilesRemoved ? `, ${r.tempFilesRemoved} temporary files left by killed runs` : '';
+    const mb = (r.bytesFreed / 1e6).toFixed(1);
+    out(`removed ${r.artifactsRemoved} artifact files${temp} (${mb} MB) and ${r.unitsDropped} stale unit results\n`);
   });
 
 for (const register of (await extensionCommands()).commands) register(program, project);

@@ -2,9 +2,10 @@
  * After a successful `cdp run`, a fingerprint of everything the run's outcome depended on: the
  * configuration and every code file it and its stages import (by size and mtime), the package
  * lock, the source files and the directories their globs walk, the environment variables the
- * configuration read (their values hashed, never stored), the ledger, and each stage's
- * artifact. When nothing of it changed, `cdp run` answers from the fingerprint without loading
- * the DAG (pipeline/cli/fast-noop.mjs): make's trick, applied to a content-addressed runner.
+ * configuration read (their values hashed, never stored), the ledger, each stage's artifact
+ * (NDJSON and Parquet) and the warehouse. When nothing of it changed, `cdp run` answers from the
+ * fingerprint without loading the DAG (pipeline/cli/fast-noop.mjs): make's trick, applied to a
+ * content-addressed runner.
  */
 import { statSync, readdirSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -86,6 +87,8 @@ export function writeNoopFingerprint(
     addOutput(a.ndjson);
     addOutput(a.parquet);
   }
+  // The warehouse as this run left it: deleted or rebuilt by anything else, the full runner decides.
+  addOutput(ws.warehouse);
   const dirs: Record<string, number> = {};
   for (const src of Object.values(dag.config.sources)) {
     for (const pattern of src.patterns) {

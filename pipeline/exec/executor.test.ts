@@ -9,7 +9,7 @@ import { workspaceFor } from './workspace.ts';
 import { readLedger } from '../store/ledger.ts';
 import { readRows } from '../store/artifacts.ts';
 import type { DagConfig } from '../dag/define.ts';
-import { DuckDBInstance } from '@duckdb/node-api';
+import { openWarehouse } from '../store/warehouse.ts';
 
 async function run(p: ToyProject, config: DagConfig, opts: Parameters<typeof runDag>[2] = {}): Promise<RunSummary> {
   const dag = await resolveDag(config, p.root);
@@ -150,9 +150,8 @@ describe('storage', () => {
     const p = makeToyProject();
     await run(p, p.config());
     await run(p, p.config({ totalsScale: 3 }));
-    const db = await DuckDBInstance.create(join(p.root, 'data', 'warehouse.duckdb'), { access_mode: 'READ_ONLY' });
-    const con = await db.connect();
-    const q = async (sql: string) => (await con.runAndReadAll(sql)).getRowObjectsJson();
+    const w = await openWarehouse(join(p.root, 'data', 'warehouse.duckdb'), join(p.root, 'data', 'store'), { readOnly: true });
+    const q = async (sql: string) => (await w.con.runAndReadAll(sql)).getRowObjectsJson();
     assert.deepEqual(await q('select docs, words from totals'), [{ docs: 3, words: 18 }]);
     assert.deepEqual(await q('select count(*)::int as n from words'), [{ n: 3 }]);
     assert.deepEqual(await q('select path from docs order by path'), [{ path: 'docs/a.txt' }, { path: 'docs/b.txt' }, { path: 'docs/c.txt' }]);
@@ -163,8 +162,7 @@ describe('storage', () => {
       { stage: 'totals', status: 'ran', c: 1, r: 0 },
       { stage: 'words', status: 'reused', c: 0, r: 3 },
     ]);
-    con.closeSync();
-    db.closeSync();
+    w.close();
   });
 
   test('artifacts are Parquet and NDJSON named by content; identical outputs share one artifact', async () => {

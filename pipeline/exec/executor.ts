@@ -4,7 +4,7 @@
  * and commit finished units in batches, so a killed run resumes where it stopped. A failing
  * stage marks its descendants not-run; the other branches finish.
  */
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync, renameSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { DuckDBInstance, DuckDBConnection } from '@duckdb/node-api';
@@ -14,8 +14,8 @@ import type { StageContext } from '../dag/stage.ts';
 import { StatCache } from '../hash/stat-cache.ts';
 import { CodeHasher } from '../hash/code-identity.ts';
 import { hashValue } from '../hash/canonical.ts';
-import { artifactPaths, readRows, writeArtifact, encodeRows } from '../store/artifacts.ts';
-import { readLedger, writeLedger, type Ledger, type KeyComponents } from '../store/ledger.ts';
+import { artifactPaths, readRows, writeArtifact, encodeRows, checkArtifact, type ArtifactCheck } from '../store/artifacts.ts';
+import { loadLedger, writeLedger, type Ledger, type LedgerEntry, type KeyComponents } from '../store/ledger.ts';
 import { RowStore } from '../store/row-store.ts';
 import { acquireRunLock } from '../store/run-lock.ts';
 import { appendRunRecords, refreshWarehouse, type RunRecord } from '../store/warehouse.ts';
@@ -51,6 +51,8 @@ export interface StageResult {
 export interface RunSummary {
   ok: boolean;
   stages: StageResult[];
+  /** Problems with the store itself (a corrupt ledger, a warehouse that could not be refreshed), also written to stderr. */
+  warnings?: string[];
 }
 
 /** What the runner needs of an LLM client: a per-stage view whose counters it can read. */
@@ -137,13 +139,21 @@ class Execution {
   private readonly runId = new Date().toISOString().replace(/[-:.TZ]/g, '') + '-' + randomBytes(3).toString('hex');
   private duckInstance: Promise<{ db: DuckDBInstance; con: DuckDBConnection }> | null = null;
   private ledgerWrite: Promise<void> = Promise.resolve();
+  private readonly warnings: string[] = [];
 
   constructor(
     private readonly dag: ResolvedDag,
     private readonly ws: Workspace,
     private readonly opts: RunOptions,
   ) {
-    this.ledger = readLedger(ws.ledger);
+    const { ledger, warning } = loadLedger(ws.ledger);
+    this.ledger = ledger;
+    if (warning) {
+      // Kept aside rather than overwritten by this run's ledger: it may be worth a look.
+      const persist = !opts.dryRun && !opts.ephemeral && existsSync(ws.ledger);
+      if (persist) renameSync(ws.ledger, `${ws.ledger}.corrupt`);
+      this.warn(`${warning}: every stage counts as never run${persist ? `; the damaged file is kept as ${ws.ledger}.corrupt` : ''}`);
+    }
     this.stat = new StatCache(ws.statCache);
     this.code = new CodeHasher(dag.root, this.stat);
   }
@@ -163,13 +173,44 @@ class Execution {
       con.closeSync();
       db.closeSync();
     }
+    let warehouseOk = true;
     if (!this.opts.dryRun && !this.opts.ephemeral) {
+      if (this.ledgerDirty) await this.saveLedger();
       appendRunRecords(this.ws.runsLog, this.records);
-      await this.refreshWarehouse();
+      try {
+        await this.refreshWarehouse();
+      } catch (err) {
+        // The stages' results are safe in the store; only the views are behind. Not ok, so no
+        // no-op fingerprint is written and the next run tries the refresh again.
+        warehouseOk = false;
+        this.warn(`the warehouse ${this.ws.warehouse} could not be refreshed (${(err as Error).message}); rerun \`cdp run\` to rebuild it`);
+      }
     }
     const order = new Map(this.dag.order.map((n, i) => [n, i]));
     const stages = this.results.sort((a, b) => order.get(a.stage)! - order.get(b.stage)!);
-    return { ok: stages.every((s) => s.status !== 'failed' && s.status !== 'not-run'), stages };
+    const ok = warehouseOk && stages.every((s) => s.status !== 'failed' && s.status !== 'not-run');
+    return { ok, stages, ...(this.warnings.length ? { warnings: this.warnings } : {}) };
+  }
+
+  private warn(message: string): void {
+    this.warnings.push(message);
+    process.stderr.write(`warning: ${message}\n`);
+  }
+
+  private ledgerDirty = false;
+
+  /**
+   * Whether a ledger entry's artifact is intact; a file whose stat changed but whose content did
+   * not gets its new stat recorded (in a run that persists), so the next check is a stat again.
+   */
+  private verify(name: string, entry: LedgerEntry | undefined): ArtifactCheck {
+    if (!entry) return { ok: false, reason: 'never ran' };
+    const check = checkArtifact(artifactPaths(this.ws.store, name, entry.artifact), entry.files);
+    if (check.ok && check.restat && !this.opts.dryRun && !this.opts.ephemeral) {
+      entry.files = check.restat;
+      this.ledgerDirty = true;
+    }
+    return check;
   }
 
   private llmPromise: Promise<LlmLike | undefined> | null = null;
@@ -198,7 +239,14 @@ class Execution {
       const p = artifactPaths(this.ws.store, name, e.artifact).parquet;
       if (existsSync(p)) views.set(name, p);
     }
-    await refreshWarehouse(this.ws.warehouse, views, this.ws.runsLog, this.opts.extraViews?.() ?? {}, join(this.ws.store, 'warehouse-views.json'));
+    await refreshWarehouse({
+      warehouse: this.ws.warehouse,
+      storeDir: this.ws.store,
+      views,
+      runsLog: this.ws.runsLog,
+      extra: this.opts.extraViews?.() ?? {},
+      statePath: join(this.ws.store, 'warehouse-state.json'),
+    });
   }
 
   private rows(name: string, ndjson: string): Row[] {
@@ -241,11 +289,12 @@ class Execution {
     const key = keyOf(components);
     const prev = this.ledger.entries[name];
     const paths = prev ? artifactPaths(this.ws.store, name, prev.artifact) : null;
-    const present = !!paths && existsSync(paths.ndjson) && existsSync(paths.parquet);
+    // Only an artifact that would be reused is worth checking.
+    const check: ArtifactCheck = prev?.key === key ? this.verify(name, prev) : { ok: false, reason: 'key changed' };
     const retry = !!this.opts.retryFailed && (prev?.failed ?? 0) > 0;
     // --force applies to the stages named (all when none are), not to what they need.
     const forced = !!this.opts.force && (!this.opts.targets?.length || this.opts.targets.includes(name));
-    if (!forced && !pendingInputs.length && prev?.key === key && present && !retry) {
+    if (!forced && !pendingInputs.length && prev?.key === key && check.ok && !retry) {
       // Failures and coverage are read back only when asked for or present: a plain reuse reads nothing.
       const looks = prev.failed > 0 || stage.decl.covers ? rowFacts(this.rows(name, paths!.ndjson), stage.decl.covers) : {};
       this.finish(name, { status: 'reused', rowsReused: prev.rows, rowsFailed: prev.failed, ...looks }, started, key, components);
@@ -257,12 +306,15 @@ class Execution {
         ? ['--force']
         : prev?.key === key && retry
           ? [`--retry-failed: ${prev.failed} failed rows`]
-          : prev?.key === key && !present
-            ? ['artifact missing from the store']
+          : prev?.key === key && !check.ok
+            ? [check.reason]
             : explainStaleness(components, prev);
     if (this.opts.dryRun) {
       this.finish(name, { status: 'would-run', reasons }, started, key, components);
-      return { ok: true, hash: key, ndjson: '', pending: true };
+      // Rebuilding a damaged artifact under an unchanged key gives back the rows the key names:
+      // its descendants' keys stay as they are.
+      const rebuildOnly = !forced && !pendingInputs.length && !retry && prev?.key === key;
+      return rebuildOnly ? { ok: true, hash: prev.artifact, ndjson: '' } : { ok: true, hash: key, ndjson: '', pending: true };
     }
 
     await jobs.acquire();
@@ -303,10 +355,12 @@ class Execution {
         this.finish(name, { status: 'ran', rowsComputed: out.computed, rowsReused: out.reused, reasons, ...looks, ...readCounters(llmView) }, started, key, components);
         return { ok: true, hash, ndjson: '' };
       }
-      const artifact = await writeArtifact(this.ws.store, name, out.rows, stage.columns, this.duck);
+      const artifact = await writeArtifact(this.ws.store, name, out.rows, stage.columns, this.duck, prev);
       if (out.units) writeFileSync(join(this.ws.store, 'artifacts', name, `${artifact.hash}.units`), out.units.join('\n'));
       const failed = out.rows.reduce<number>((n, r) => n + (r.error != null ? 1 : 0), 0);
-      this.ledger.entries[name] = { key, components, artifact: artifact.hash, rows: artifact.rows, failed, finishedAt: new Date().toISOString() };
+      this.ledger.entries[name] = {
+        key, components, artifact: artifact.hash, files: artifact.files, rows: artifact.rows, failed, finishedAt: new Date().toISOString(),
+      };
       await this.saveLedger();
       this.rowsCache.set(name, out.rows);
       const counters = readCounters(llmView);
@@ -330,13 +384,16 @@ class Execution {
       const { hash } = encodeRows(rows, FILE_SOURCE_COLUMNS, name);
       const paths = artifactPaths(this.ws.store, name, hash);
       const prev = this.ledger.entries[name];
+      const check: ArtifactCheck =
+        prev?.artifact === hash ? this.verify(name, prev) : { ok: false, reason: prev ? 'files changed' : 'never ran' };
       if (this.opts.dryRun) {
-        const changed = prev?.artifact !== hash;
-        this.finish(name, { status: changed ? 'would-run' : 'reused', rowsReused: rows.length, reasons: changed ? ['files changed'] : undefined }, started, hash);
+        // A source's artifact is a function of its files alone: rewriting it changes nothing downstream.
+        const reasons = check.ok ? undefined : [check.reason];
+        this.finish(name, { status: check.ok ? 'reused' : 'would-run', rowsReused: rows.length, reasons }, started, hash);
         return { ok: true, hash, ndjson: existsSync(paths.ndjson) ? paths.ndjson : '' };
       }
       if (!rows.length) throw new Error(`source '${name}' matches no files (patterns: ${src.patterns.join(', ')})`);
-      if (prev?.artifact === hash && existsSync(paths.ndjson) && existsSync(paths.parquet)) {
+      if (check.ok) {
         this.finish(name, { status: 'reused', rowsReused: rows.length }, started, hash);
         return { ok: true, hash, ndjson: paths.ndjson };
       }
@@ -345,11 +402,12 @@ class Execution {
         this.finish(name, { status: 'ran', rowsComputed: rows.length }, started, hash);
         return { ok: true, hash, ndjson: '' };
       }
-      const artifact = await writeArtifact(this.ws.store, name, rows, FILE_SOURCE_COLUMNS, this.duck);
-      this.ledger.entries[name] = { key: hash, components: null, artifact: hash, rows: rows.length, failed: 0, finishedAt: new Date().toISOString() };
+      const artifact = await writeArtifact(this.ws.store, name, rows, FILE_SOURCE_COLUMNS, this.duck, prev);
+      const finishedAt = new Date().toISOString();
+      this.ledger.entries[name] = { key: hash, components: null, artifact: hash, files: artifact.files, rows: rows.length, failed: 0, finishedAt };
       await this.saveLedger();
       this.rowsCache.set(name, rows);
-      this.finish(name, { status: 'ran', rowsComputed: rows.length, reasons: prev ? ['files changed'] : ['never ran'] }, started, hash);
+      this.finish(name, { status: 'ran', rowsComputed: rows.length, reasons: [check.reason] }, started, hash);
       return { ok: true, hash: artifact.hash, ndjson: artifact.ndjson };
     } catch (err) {
       this.finish(name, { status: 'failed', error: (err as Error).message }, started);

@@ -2,9 +2,10 @@
  * Stage outputs. Each artifact is named by the hash of its rows' content and kept twice: as
  * canonical NDJSON, which the runner reads back exactly as the stage wrote it, and as Parquet,
  * which the warehouse and notebooks query. Both are written atomically; an artifact that exists
- * is complete.
+ * is complete. The ledger records both files' size, mtime and sha256, so that a file changed
+ * behind the runner's back (a `COPY … TO` over it, an editor, a bad disk) is noticed on reuse.
  */
-import { existsSync, readFileSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, mkdirSync, renameSync, rmSync, statSync, openSync, readSync, closeSync } from 'node:fs';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import type { DuckDBConnection } from '@duckdb/node-api';
@@ -17,6 +18,63 @@ export interface ArtifactRef {
   rows: number;
   ndjson: string;
   parquet: string;
+  files: ArtifactFiles;
+}
+
+/** What the ledger knows of one artifact file: its stat for the cheap check, its sha256 for the full one. */
+export interface FileRecord {
+  size: number;
+  mtimeMs: number;
+  sha256: string;
+}
+
+export interface ArtifactFiles {
+  ndjson: FileRecord;
+  parquet: FileRecord;
+}
+
+export function sha256File(path: string): string {
+  const h = createHash('sha256');
+  const buf = Buffer.allocUnsafe(1 << 20);
+  const fd = openSync(path, 'r');
+  try {
+    for (let n; (n = readSync(fd, buf, 0, buf.length, null)) > 0; ) h.update(buf.subarray(0, n));
+  } finally {
+    closeSync(fd);
+  }
+  return h.digest('hex');
+}
+
+function recordFile(path: string, sha256 = sha256File(path)): FileRecord {
+  const s = statSync(path);
+  return { size: s.size, mtimeMs: s.mtimeMs, sha256 };
+}
+
+/**
+ * Whether an artifact's files are still what the ledger recorded. `restat` is set when a file's
+ * stat changed but its content did not (a copied tree, a `touch`): the caller records the new
+ * stat so the next check is cheap again.
+ */
+export type ArtifactCheck =
+  | { ok: true; restat: ArtifactFiles | null }
+  | { ok: false; reason: string };
+
+export function checkArtifact(paths: { ndjson: string; parquet: string }, recorded: ArtifactFiles | undefined): ArtifactCheck {
+  if (!existsSync(paths.ndjson) || !existsSync(paths.parquet)) return { ok: false, reason: 'artifact missing from the store' };
+  if (!recorded?.ndjson || !recorded.parquet) {
+    return { ok: false, reason: 'artifact has no recorded size and checksum (written by an older cdp): rebuilding it' };
+  }
+  let restat: ArtifactFiles | null = null;
+  for (const kind of ['ndjson', 'parquet'] as const) {
+    const path = paths[kind];
+    const want = recorded[kind];
+    const s = statSync(path);
+    if (s.size === want.size && s.mtimeMs === want.mtimeMs) continue;
+    if (s.size !== want.size || sha256File(path) !== want.sha256) return { ok: false, reason: `artifact changed on disk: ${path}` };
+    restat ??= { ...recorded };
+    restat[kind] = { ...want, mtimeMs: s.mtimeMs };
+  }
+  return { ok: true, restat };
 }
 
 export function artifactPaths(storeDir: string, stage: string, hash: string): { ndjson: string; parquet: string } {
@@ -66,9 +124,10 @@ export function columnsSql(columns: Columns): string {
 }
 
 /**
- * Stores rows as an artifact (a no-op when an identical one exists) and returns its reference.
- * Parquet is produced by DuckDB from the NDJSON with the declared column types, so a type
- * mismatch surfaces here with DuckDB's message and the stage's name.
+ * Stores rows as an artifact and returns its reference. Existing files are kept only when they
+ * check against what the ledger recorded of this very artifact (`previous`, the stage's last
+ * entry); otherwise, unverified or changed, they are written again. Parquet is produced by DuckDB from the NDJSON with the
+ * declared column types, so a type mismatch surfaces here with DuckDB's message and the stage's name.
  */
 export async function writeArtifact(
   storeDir: string,
@@ -76,10 +135,13 @@ export async function writeArtifact(
   rows: Row[],
   columns: Columns,
   duck: () => Promise<DuckDBConnection>,
+  previous?: { artifact: string; files?: ArtifactFiles },
 ): Promise<ArtifactRef> {
   const { text, hash } = encodeRows(rows, columns, stage);
   const paths = artifactPaths(storeDir, stage, hash);
-  if (existsSync(paths.ndjson) && existsSync(paths.parquet)) return { hash, rows: rows.length, ...paths };
+  const recorded = previous?.artifact === hash ? previous.files : undefined;
+  const check = recorded ? checkArtifact(paths, recorded) : null;
+  if (recorded && check?.ok) return { hash, rows: rows.length, ...paths, files: check.restat ?? recorded };
   mkdirSync(join(storeDir, 'artifacts', stage), { recursive: true });
   const tmpJson = tempPathFor(paths.ndjson);
   writeFileAtomic(tmpJson, text);
@@ -97,5 +159,6 @@ export async function writeArtifact(
   // between the two renames leaves a stray Parquet file, never a half artifact.
   renameSync(tmpParquet, paths.parquet);
   renameSync(tmpJson, paths.ndjson);
-  return { hash, rows: rows.length, ...paths };
+  // The NDJSON's sha256 is its name: the hash of exactly these bytes.
+  return { hash, rows: rows.length, ...paths, files: { ndjson: recordFile(paths.ndjson, hash), parquet: recordFile(paths.parquet) } };
 }

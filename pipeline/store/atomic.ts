@@ -1,10 +1,35 @@
 /** Writes that are all-or-nothing: a temporary file in the same directory, fsynced, then renamed over the target. */
-import { openSync, writeSync, fsyncSync, closeSync, renameSync, mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { openSync, writeSync, fsyncSync, closeSync, renameSync, mkdirSync, readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 
+/** `<target>.<pid>.<8 hex>.tmp`: every temporary file of the store is named so (see TEMP_FILE). */
 export function tempPathFor(target: string): string {
   return `${target}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+}
+
+/**
+ * A temporary file of tempPathFor, or one DuckDB keeps beside it (`….tmp.wal`). A process
+ * killed between writing one and renaming it leaves it behind; nothing ever reads it.
+ */
+export const TEMP_FILE = /\.\d+\.[0-9a-f]{8}\.tmp(\.wal)?$/;
+
+/** Temporary files under `dir` (recursively), for `cdp clean` to remove while it holds the run lock. */
+export function findTempFiles(dir: string, opts: { recursive?: boolean; prefix?: string } = {}): string[] {
+  const out: string[] = [];
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return out;
+  }
+  for (const e of entries) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) {
+      if (opts.recursive) out.push(...findTempFiles(p, opts));
+    } else if (TEMP_FILE.test(e.name) && (!opts.prefix || e.name.startsWith(opts.prefix))) out.push(p);
+  }
+  return out;
 }
 
 export function writeFileAtomic(target: string, data: string | Uint8Array): void {

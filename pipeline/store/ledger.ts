@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { writeFileAtomic } from './atomic.ts';
+import type { ArtifactFiles } from './artifacts.ts';
 
 export interface KeyComponents {
   code: { hash: string; files: Record<string, string>; packages: Record<string, string> };
@@ -19,6 +20,8 @@ export interface LedgerEntry {
   key: string;
   components: KeyComponents | null;
   artifact: string;
+  /** Size, mtime and sha256 of the artifact's two files; absent in ledgers written before they were recorded. */
+  files?: ArtifactFiles;
   rows: number;
   /** Rows carrying an error (failure rows); `--retry-failed` reruns stages that have any. */
   failed: number;
@@ -30,14 +33,33 @@ export interface Ledger {
   entries: Record<string, LedgerEntry>;
 }
 
-export function readLedger(path: string): Ledger {
+/**
+ * The ledger, or an empty one when none exists yet. A file that exists but cannot be read as a
+ * ledger is not "never ran" in silence: `warning` says so, naming the file.
+ */
+export function loadLedger(path: string): { ledger: Ledger; warning: string | null } {
+  const empty = (): Ledger => ({ version: 1, entries: {} });
+  let text: string;
   try {
-    const l = JSON.parse(readFileSync(path, 'utf8')) as Ledger;
-    if (l.version === 1 && l.entries) return l;
-  } catch {
-    /* fall through: no ledger yet */
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { ledger: empty(), warning: null };
+    return { ledger: empty(), warning: `cannot read the ledger ${path} (${(err as Error).message})` };
   }
-  return { version: 1, entries: {} };
+  let problem: string;
+  try {
+    const l = JSON.parse(text) as Ledger;
+    if (l && l.version === 1 && l.entries && typeof l.entries === 'object') return { ledger: l, warning: null };
+    problem = `not a version 1 ledger`;
+  } catch (err) {
+    problem = (err as Error).message;
+  }
+  return { ledger: empty(), warning: `the ledger ${path} is corrupt (${problem})` };
+}
+
+/** The ledger for readers that only inspect it (explain, the fingerprint); a corrupt one reads as empty. */
+export function readLedger(path: string): Ledger {
+  return loadLedger(path).ledger;
 }
 
 export function writeLedger(path: string, ledger: Ledger): void {

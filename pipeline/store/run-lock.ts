@@ -1,7 +1,8 @@
 /**
- * One run per store. The lock is a file created exclusively, holding the owner's pid; a lock
- * whose owner is gone (a killed run) is taken over. A second run waits for the first, up to a
- * limit, then refuses with a message naming the holder.
+ * One run per store. The lock is a file created exclusively, holding the owner's pid and, where
+ * the system tells it (Linux), the process's start time; a lock whose owner is gone (a killed
+ * run) is taken over, including one whose pid now belongs to another process started later. A
+ * second run waits for the first, up to a limit, then refuses with a message naming the holder.
  */
 import { openSync, writeSync, closeSync, readFileSync, rmSync, mkdirSync, renameSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -17,7 +18,28 @@ export class StoreBusyError extends Error {
   }
 }
 
-function alive(pid: number): boolean {
+interface Holder {
+  pid: number;
+  startedAt: string;
+  command: string;
+  /** Start time of the process in clock ticks since boot (/proc/<pid>/stat field 22); null where unknown. */
+  procStart?: string | null;
+}
+
+/** A process's start time, which with its pid names it uniquely; null where /proc does not say. */
+export function processStartTime(pid: number): string | null {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return null;
+  }
+  // Field 2, the command name, is in parentheses and may itself hold spaces or parentheses.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return fields[22 - 3] ?? null;
+}
+
+function pidAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -26,7 +48,15 @@ function alive(pid: number): boolean {
   }
 }
 
-function readHolder(path: string): { pid: number; startedAt: string; command: string } | null {
+/** The holder still runs: its pid is alive and, when both are known, was started when the lock says. */
+function alive(holder: Holder): boolean {
+  if (!Number.isInteger(holder.pid) || holder.pid <= 0 || !pidAlive(holder.pid)) return false;
+  if (!holder.procStart) return true;
+  const now = processStartTime(holder.pid);
+  return now === null || now === holder.procStart;
+}
+
+function readHolder(path: string): Holder | null {
   try {
     return JSON.parse(readFileSync(path, 'utf8'));
   } catch {
@@ -53,7 +83,12 @@ function heldLock(path: string): RunLock {
 export async function acquireRunLock(path: string, opts: { waitSeconds?: number; command?: string } = {}): Promise<RunLock> {
   mkdirSync(dirname(path), { recursive: true });
   const deadline = Date.now() + (opts.waitSeconds ?? 0) * 1000;
-  const me = JSON.stringify({ pid: process.pid, startedAt: new Date().toISOString(), command: opts.command ?? process.argv.slice(1).join(' ') });
+  const me = JSON.stringify({
+    pid: process.pid,
+    startedAt: new Date().toISOString(),
+    command: opts.command ?? process.argv.slice(1).join(' '),
+    procStart: processStartTime(process.pid),
+  } satisfies Holder);
   for (;;) {
     try {
       const fd = openSync(path, 'wx');
@@ -64,7 +99,7 @@ export async function acquireRunLock(path: string, opts: { waitSeconds?: number;
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     }
     const holder = readHolder(path);
-    if (!holder || !alive(holder.pid)) {
+    if (!holder || !alive(holder)) {
       // Stale (its run was killed) or half-written. Replace it by rename so that two runs
       // racing to take over cannot both succeed: only one rename wins the re-check below.
       const tmp = tempPathFor(path);
@@ -72,7 +107,7 @@ export async function acquireRunLock(path: string, opts: { waitSeconds?: number;
       writeSync(fd, me);
       closeSync(fd);
       const again = readHolder(path);
-      if (!again || !alive(again.pid)) {
+      if (!again || !alive(again)) {
         renameSync(tmp, path);
         await new Promise((r) => setTimeout(r, 20));
         if (readHolder(path)?.pid === process.pid) return heldLock(path);

@@ -2,11 +2,18 @@
  * The DuckDB warehouse: one view per source and stage, named after it, over its current Parquet
  * artifact, plus `runs` (provenance) and any extra relations (such as the LLM call log). The
  * database holds only views, so it is rebuilt cheaply and never holds data of its own.
+ *
+ * Views name their files relative to the store directory, so a copied project tree works at
+ * once; every connection must therefore set `file_search_path` to the store (openWarehouse).
+ * A refresh builds a new database file and renames it over the old one: a reader sees the old
+ * warehouse or the new one, never a mix, and a reader holding the old file open (even the
+ * writer lock) cannot make the refresh fail.
  */
-import { existsSync, appendFileSync, mkdirSync, readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { existsSync, appendFileSync, mkdirSync, readFileSync, rmSync, renameSync, statSync, openSync, fsyncSync, closeSync } from 'node:fs';
+import { basename, dirname, isAbsolute, relative, resolve } from 'node:path';
+import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { hashValue } from '../hash/canonical.ts';
-import { writeFileAtomic } from './atomic.ts';
+import { findTempFiles, tempPathFor, writeFileAtomic } from './atomic.ts';
 import { columnsSql } from './artifacts.ts';
 
 export interface RunRecord {
@@ -49,45 +56,148 @@ function quoteString(s: string): string {
   return `'${s.replace(/'/g, "''")}'`;
 }
 
+export interface WarehouseConnection {
+  db: DuckDBInstance;
+  con: DuckDBConnection;
+  close(): void;
+}
+
 /**
- * Points each view at its artifact; drops views of names no longer in the DAG. Skipped when
- * the views would be exactly those already defined (recorded in `manifestPath`), so a no-op
- * run does not even load DuckDB.
+ * Opens the warehouse with `file_search_path` set to the store, which is how its views' relative
+ * paths resolve. Every connection to the warehouse goes through here (or sets the same).
  */
-export async function refreshWarehouse(
-  warehousePath: string,
-  views: Map<string, string /* parquet path */>,
-  runsLog: string,
-  extra: Record<string, string /* SQL relation */> = {},
-  manifestPath?: string,
-): Promise<void> {
-  const manifest = hashValue({ views: [...views].map(([k, v]) => [k, resolve(v)]), extra, runs: existsSync(runsLog) });
-  if (manifestPath && existsSync(warehousePath)) {
-    try {
-      if (readFileSync(manifestPath, 'utf8') === manifest) return;
-    } catch {
-      /* no manifest yet */
-    }
+export async function openWarehouse(path: string, storeDir: string, opts: { readOnly?: boolean } = {}): Promise<WarehouseConnection> {
+  // DuckDB splits file_search_path at commas: such a store directory could not be searched.
+  if (storeDir.includes(',')) {
+    throw new Error(`the store directory ${storeDir} contains a comma, which DuckDB's file_search_path cannot hold; move the store`);
   }
-  mkdirSync(dirname(warehousePath), { recursive: true });
   const { DuckDBInstance } = await import('@duckdb/node-api');
-  const db = await DuckDBInstance.create(warehousePath);
+  const db = await DuckDBInstance.create(path, {
+    access_mode: opts.readOnly ? 'READ_ONLY' : 'READ_WRITE',
+    file_search_path: resolve(storeDir),
+  });
   const con = await db.connect();
+  return {
+    db,
+    con,
+    close() {
+      con.closeSync();
+      db.closeSync();
+    },
+  };
+}
+
+/** A path as a view names it: relative to the store when it lies inside, absolute otherwise. */
+export function storeRelative(storeDir: string, path: string): string {
+  const rel = relative(resolve(storeDir), resolve(path));
+  return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : resolve(path);
+}
+
+/**
+ * Extra relations are built by their owners with absolute paths (the LLM call log under the
+ * store); string literals naming files under the store become store-relative here, so that the
+ * whole warehouse follows the contract whoever wrote the relation.
+ */
+export function relativizeSql(storeDir: string, sql: string): string {
+  return sql.split(quoteString(resolve(storeDir) + '/').slice(0, -1)).join("'");
+}
+
+export interface WarehouseSpec {
+  warehouse: string;
+  storeDir: string;
+  /** View name → the Parquet artifact it reads. */
+  views: Map<string, string>;
+  runsLog: string;
+  /** Extra view name → SQL relation. */
+  extra?: Record<string, string>;
+  /**
+   * Where the last build's manifest and the warehouse file's stat are recorded: a refresh whose
+   * views would be exactly those, into the very file built then, is skipped without loading DuckDB.
+   */
+  statePath?: string;
+}
+
+interface WarehouseState {
+  manifest: string;
+  file: [number, number, number] | null;
+}
+
+function fileStat(path: string): [number, number, number] | null {
   try {
-    const existing = (await con.runAndReadAll(`select view_name from duckdb_views() where not internal and schema_name = 'main'`)).getRowObjects().map((r) => String(r.view_name));
-    const wanted = new Set([...views.keys(), ...Object.keys(extra), 'runs']);
-    for (const v of existing) if (!wanted.has(v)) await con.run(`drop view if exists ${quoteIdent(v)}`);
-    for (const [name, parquet] of views) {
-      await con.run(`create or replace view ${quoteIdent(name)} as select * from read_parquet(${quoteString(resolve(parquet))})`);
-    }
-    const runsRelation = existsSync(runsLog)
-      ? `select * from read_json(${quoteString(resolve(runsLog))}, format = 'newline_delimited', columns = ${columnsSql(RUN_COLUMNS)})`
-      : `select * from (select ${Object.entries(RUN_COLUMNS).map(([k, t]) => `null::${t} as ${quoteIdent(k)}`).join(', ')}) where false`;
-    await con.run(`create or replace view runs as ${runsRelation}`);
-    for (const [name, relation] of Object.entries(extra)) await con.run(`create or replace view ${quoteIdent(name)} as ${relation}`);
-  } finally {
-    con.closeSync();
-    db.closeSync();
+    const s = statSync(path);
+    return [s.size, s.mtimeMs, s.ino];
+  } catch {
+    return null;
   }
-  if (manifestPath) writeFileAtomic(manifestPath, manifest);
+}
+
+/** The view definitions of a warehouse (name → SQL relation), in a stable order. */
+export function warehouseViews(spec: WarehouseSpec): [string, string][] {
+  const rel = (p: string) => quoteString(storeRelative(spec.storeDir, p));
+  const out: [string, string][] = [];
+  for (const [name, parquet] of spec.views) out.push([name, `select * from read_parquet(${rel(parquet)})`]);
+  out.push([
+    'runs',
+    existsSync(spec.runsLog)
+      ? `select * from read_json(${rel(spec.runsLog)}, format = 'newline_delimited', columns = ${columnsSql(RUN_COLUMNS)})`
+      : `select * from (select ${Object.entries(RUN_COLUMNS).map(([k, t]) => `null::${t} as ${quoteIdent(k)}`).join(', ')}) where false`,
+  ]);
+  for (const [name, relation] of Object.entries(spec.extra ?? {})) out.push([name, relativizeSql(spec.storeDir, relation)]);
+  return out;
+}
+
+/** Whether the warehouse file is the one the last refresh built for these views. */
+export function warehouseIsCurrent(spec: WarehouseSpec): boolean {
+  if (!spec.statePath) return false;
+  let state: WarehouseState;
+  try {
+    state = JSON.parse(readFileSync(spec.statePath, 'utf8')) as WarehouseState;
+  } catch {
+    return false;
+  }
+  const now = fileStat(spec.warehouse);
+  return !!now && state.manifest === hashValue(warehouseViews(spec)) && JSON.stringify(state.file) === JSON.stringify(now);
+}
+
+/**
+ * Brings the warehouse in line with the views: skipped when it already is (warehouseIsCurrent),
+ * otherwise built into a temporary file beside it and renamed into place. A missing warehouse,
+ * one replaced or edited behind the runner's back, or one left by a killed refresh, is rebuilt.
+ */
+export async function refreshWarehouse(spec: WarehouseSpec): Promise<'current' | 'rebuilt'> {
+  if (warehouseIsCurrent(spec)) return 'current';
+  const defs = warehouseViews(spec);
+  const dir = dirname(spec.warehouse);
+  mkdirSync(dir, { recursive: true });
+  // The caller holds the run lock, so temporary warehouses beside this one are a killed refresh's.
+  for (const f of findTempFiles(dir, { prefix: basename(spec.warehouse) + '.' })) rmSync(f, { force: true });
+  const tmp = tempPathFor(spec.warehouse);
+  try {
+    const w = await openWarehouse(tmp, spec.storeDir);
+    try {
+      for (const [name, relation] of defs) await w.con.run(`create view ${quoteIdent(name)} as ${relation}`);
+      await w.con.run('checkpoint');
+    } finally {
+      w.close();
+    }
+    // A write-ahead log left beside the old file (by a writer other than this one) would be
+    // replayed into the new database: it belongs to the old one and goes with it.
+    rmSync(spec.warehouse + '.wal', { force: true });
+    renameSync(tmp, spec.warehouse);
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    rmSync(tmp + '.wal', { force: true });
+    throw err;
+  }
+  const fd = openSync(dir, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  if (spec.statePath) {
+    const state: WarehouseState = { manifest: hashValue(defs), file: fileStat(spec.warehouse) };
+    writeFileAtomic(spec.statePath, JSON.stringify(state));
+  }
+  return 'rebuilt';
 }
