@@ -68,3 +68,12 @@ export function truncationReason(finishReason: string | null | undefined): strin
   if (finishReason === 'content_filter') return 'answer cut off by the content filter (finish_reason: content_filter)';
   return null;
 }
+
+/**
+ * Full-width forms folded to ASCII (NFKC). `fullWidth` is true only when the text has no Han
+ * characters: in Chinese text "：" and "，" are the norm, not a departure from the format.
+ */
+export function foldWidth(text: string): { text: string; fullWidth: boolean } {
+  const folded = text.normalize('NFKC');
+  return { text: folded, fullWidth: folded !== text && /[\uFF01-\uFF5E\u3000]/.test(text) && !/\p{Script=Han}/u.test(text) };
+}
