@@ -70,10 +70,12 @@ export function truncationReason(finishReason: string | null | undefined): strin
 }
 
 /**
- * Full-width forms folded to ASCII (NFKC). `fullWidth` is true only when the text has no Han
- * characters: in Chinese text "：" and "，" are the norm, not a departure from the format.
+ * Full-width ASCII forms (U+FF01–FF5E, and the ideographic space) folded to ASCII, one code unit
+ * for one, so offsets in the folded text are offsets in the original. Nothing else is folded
+ * ("℃" stays). `fullWidth` is true only when the text has no Han characters: in Chinese text
+ * "：" and "，" are the norm, not a departure from the format.
  */
 export function foldWidth(text: string): { text: string; fullWidth: boolean } {
-  const folded = text.normalize('NFKC');
-  return { text: folded, fullWidth: folded !== text && /[\uFF01-\uFF5E\u3000]/.test(text) && !/\p{Script=Han}/u.test(text) };
+  const folded = text.replace(/[\uFF01-\uFF5E]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0)).replace(/\u3000/g, ' ');
+  return { text: folded, fullWidth: folded !== text && !/\p{Script=Han}/u.test(text) };
 }

@@ -59,7 +59,7 @@ test('faults: each reason says what is wrong and what to reply', () => {
     { input: '', reason: /^the answer is empty; reply with exactly "Yes" or "No"$/ },
     { input: '<think>hmm', reason: /only reasoning: a <think> block was opened and never closed/ },
     { input: 'Yes', finishReason: 'length', reason: /^truncated answer \(finish_reason: length\)/ },
-    { input: 'I am not sure.', reason: /"I am not sure\." is uncertain; reply with exactly/ },
+    { input: 'I am not sure.', reason: /"I am not sure\." does not start with Yes or No: it is uncertain; reply with exactly/ },
     { input: 'Maybe', reason: /is uncertain/ },
     { input: "I don't know.", reason: /is uncertain/ },
     { input: 'Sometimes.', reason: /is uncertain/ },

@@ -86,7 +86,7 @@ export function parsePatientAnswer(raw: string, finishReason?: string | null): P
   if (firstAt < 0) return { ok: false, reason: `the answer "${text.slice(0, 60)}" says neither Yes nor No; ${REPLY}` };
   if (firstAt > 0) variants.push('preamble');
   const first = clauses[firstAt];
-  if (UNCERTAIN.test(first)) return { ok: false, reason: `the answer "${text.slice(0, 60)}" is uncertain; ${REPLY}` };
+  if (UNCERTAIN.test(first)) return { ok: false, reason: `the answer "${text.slice(0, 60)}" does not start with Yes or No: it is uncertain; ${REPLY}` };
   const p = polarityOf(first);
   if (!p) return { ok: false, reason: `the answer "${text.slice(0, 60)}" does not start with Yes or No; ${REPLY}` };
   variants.push(...p.variants);
