@@ -61,3 +61,7 @@ test('format strings: sorted, de-duplicated, and read back; unknown labels are r
   assert.deepEqual(variantsOf('strict'), []);
   assert.throws(() => variantsOf('fence+sloppy'), /unknown answer-format label "sloppy"/);
 });
+
+test('extractJson: a scalar answer is still JSON', () => {
+  assert.deepEqual(extractJson(' 42 '), { ok: true, value: 42, format: 'strict' });
+});

@@ -105,6 +105,11 @@ export function extractJson(text: string, opts: { finishReason?: string | null }
     ...(answer.slice(end).trim() ? (['trailing-note'] as const) : []),
   ];
 
+  try {
+    return { ok: true, value: JSON.parse(answer), format: formatOf(base) }; // any JSON value, scalars included
+  } catch {
+    // not JSON as it stands; look for it inside
+  }
   const whole = /^[[{][\s\S]*[\]}]$/.test(answer) ? attempt(answer, [], 'the answer') : null;
   if (whole) return whole;
   for (const m of answer.matchAll(/```[a-zA-Z]*[ \t]*\n?([\s\S]*?)```/g)) {

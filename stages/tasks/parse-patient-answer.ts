@@ -4,7 +4,8 @@
  * The reply is cut into clauses at punctuation and at "and"/"but"/"or"; fillers ("Well,", "Um")
  * are skipped. The first clause decides:
  * - "Yes"/"No" in any case, or a word or phrase that says the same without doubt ("Yeah", "Yep",
- *   "Sure", "Correct", "I believe so" / "Nope", "Nah", "Never", "Not really", "I don't think so");
+ *   "Correct", "I believe so" / "Nope", "Nah", "Never", "Not really", "I don't think so"). "Sure"
+ *   is not among them: it opens preambles ("Sure! No.", read as No) as often as it answers;
  * - Chinese: 是 / 是的 / 对 / 有 / 有的 / 嗯 → Yes, 否 / 不是 / 不 / 没 / 没有 / 无 → No, as the
  *   whole clause, or 是的 / 有的 / 不是 / 没有 followed by more ("没有发热"); "有点" is not "有".
  * Later clauses are extra words and are dropped, unless one of them is a bare answer of the other
@@ -22,10 +23,11 @@ export type PatientAnswer = { ok: true; answer: 'Yes' | 'No'; format: AnswerForm
 
 const REPLY = 'reply with exactly "Yes" or "No"';
 const FILLER = /^(?:well|um+|uh+|hmm+|oh|ah|actually|honestly|so|and|but|or|i mean|嗯嗯|呃|哦)$/i;
+const ACK = /^(?:sure|ok|okay|alright|all right)$/i;
 const CLAUSES = /[,，;；.。!！?？、:：…]+|\s[-–—]+\s|[–—]+|\s+(?:and|but|or)\s+/i;
 const UNCERTAIN =
   /^(?:maybe|perhaps|possibly|probably|not sure|unsure|i(?:'m| am) not sure|i (?:don't|do not) know|i can(?:'t|not) say|hard to say|it depends|sometimes|不知道|不清楚|不确定|说不准|不太清楚|可能|也许|或许|有时)/i;
-const EN_YES = /^(?:yes|yeah|yep|yup|sure|correct|indeed|affirmative|absolutely|definitely|certainly|of course|that(?:'s| is) (?:right|correct)|i (?:believe|think) so)$/i;
+const EN_YES = /^(?:yes|yeah|yep|yup|correct|indeed|affirmative|absolutely|definitely|certainly|of course|that(?:'s| is) (?:right|correct)|i (?:believe|think) so)$/i;
 const EN_NO = /^(?:no|nope|nah|negative|never|not really|not at all|i (?:don't|do not) (?:think|believe) so)$/i;
 const ZH_YES = new Set(['是', '是的', '对', '对的', '有', '有的', '嗯', '是啊', '对啊', '有啊']);
 const ZH_NO = new Set(['否', '不是', '不', '没', '没有', '无', '不对', '没有的', '没有啊']);
@@ -82,7 +84,8 @@ export function parsePatientAnswer(raw: string, finishReason?: string | null): P
     .split(CLAUSES)
     .map((c) => c.trim())
     .filter((c) => c !== '');
-  const firstAt = clauses.findIndex((c) => !FILLER.test(c));
+  // "Sure! No." / "OK, yes": an acknowledgement before the answer is a preamble.
+  const firstAt = clauses.findIndex((c, k) => !FILLER.test(c) && !(ACK.test(c) && k < clauses.length - 1));
   if (firstAt < 0) return { ok: false, reason: `the answer "${text.slice(0, 60)}" says neither Yes nor No; ${REPLY}` };
   if (firstAt > 0) variants.push('preamble');
   const first = clauses[firstAt];

@@ -332,3 +332,10 @@ describe('answers that do not parse', () => {
     assert.deepEqual(r, { ok: false, reason: "no numbered steps in the 'Clinical Decision Process' section", outcome: OUTCOME });
   });
 });
+
+describe('sub-lines that look like headings', () => {
+  test('an indented "Outcome:" inside a step is part of the step, not the outcome section', () => {
+    const r = parseSingleTurn('### Clinical Decision Process:\n1. Is fever present?\n   Outcome: yes\n2. Is CRP raised?\n   Outcome: no\n');
+    assert.deepEqual(r, { ok: false, reason: "no 'Clinical Decision Outcome' section (the answer may be truncated)", steps: ['Is fever present? Outcome: yes', 'Is CRP raised? Outcome: no'] });
+  });
+});

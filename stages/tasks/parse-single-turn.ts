@@ -94,6 +94,8 @@ function headingOf(line: string): Heading | null {
   const label = m[0].replace(/\s+/g, ' ');
   if (en && label !== STRICT_HEADING[kind]) variants.push(label.toLowerCase() === STRICT_HEADING[kind].toLowerCase() ? 'case' : 'heading-synonym');
   if (zh && !/^临床决策(过程|结果)$/.test(label)) variants.push('heading-synonym');
+  // An indented "Outcome:" or "Conclusion:" is a step's sub-line ("   Outcome: met"), not a section.
+  if (/^\s/.test(line) && variants.includes('heading-synonym') && !hashes) return null;
   if (!sep || (sep[0] !== ':' && !(zh && sep[0] === '：'))) variants.push('separator');
   return { kind, rest, variants };
 }
