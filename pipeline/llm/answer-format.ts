@@ -58,7 +58,8 @@ export function variantsOf(format: AnswerFormat): FormatVariant[] {
   if (format === STRICT) return [];
   return format.split('+').map((label) => {
     if (!Object.hasOwn(FORMAT_VARIANTS, label)) {
-      throw new RangeError(`unknown answer-format label ${JSON.stringify(label)} in ${JSON.stringify(format)}; the labels are in pipeline/llm/answer-format.ts`);
+      const where = 'the labels are in pipeline/llm/answer-format.ts';
+      throw new RangeError(`unknown answer-format label ${JSON.stringify(label)} in ${JSON.stringify(format)}; ${where}`);
     }
     return label as FormatVariant;
   });
@@ -66,7 +67,9 @@ export function variantsOf(format: AnswerFormat): FormatVariant[] {
 
 /** The reason a reader gives for an answer the API reports as cut off, or null when it was not. */
 export function truncationReason(finishReason: string | null | undefined): string | null {
-  if (finishReason === 'length') return 'truncated answer (finish_reason: length): cut off at the output token limit; answer again, complete and more concisely';
+  if (finishReason === 'length') {
+    return 'truncated answer (finish_reason: length): cut off at the output token limit; answer again, complete and more concisely';
+  }
   if (finishReason === 'content_filter') return 'answer cut off by the content filter (finish_reason: content_filter)';
   return null;
 }

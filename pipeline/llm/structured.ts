@@ -8,6 +8,7 @@ import { formatOf, truncationReason, type AnswerFormat, type FormatVariant } fro
 import { parseLenientJson } from './lenient-json.ts';
 
 const OPEN = /<(think|thinking|reasoning)\b[^>]*>/i;
+const ONLY_REASONING = 'the answer is only reasoning: a <think> block was opened and never closed';
 
 /** The answer without reasoning blocks, whether any were dropped, and whether nothing but reasoning was there. */
 export interface ReasoningSplit {
@@ -62,7 +63,7 @@ export function prepareAnswer(raw: string, finishReason?: string | null): Prepar
   if (r.hadReasoning) variants.push('think-block');
   if (r.answer === '') {
     if (raw.trim() === '') return { ok: false, reason: 'the answer is empty' };
-    if (r.onlyReasoning) return { ok: false, reason: 'the answer is only reasoning: a <think> block was opened and never closed, and no answer follows it' };
+    if (r.onlyReasoning) return { ok: false, reason: `${ONLY_REASONING}, and no answer follows it` };
     return { ok: false, reason: 'the answer is empty once reasoning blocks are removed' };
   }
   const lines = r.answer.split('\n');
@@ -90,7 +91,7 @@ export function extractJson(text: string, opts: { finishReason?: string | null }
   const answer = r.answer;
   const base: FormatVariant[] = r.hadReasoning ? ['think-block'] : [];
   if (answer === '') {
-    if (r.onlyReasoning) return { ok: false, problem: 'the answer is only reasoning: a <think> block was opened and never closed, and no JSON follows it' };
+    if (r.onlyReasoning) return { ok: false, problem: `${ONLY_REASONING}, and no JSON follows it` };
     return { ok: false, problem: 'the answer is empty' };
   }
   const failures: { size: number; error: string }[] = [];

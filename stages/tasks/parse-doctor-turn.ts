@@ -36,10 +36,8 @@ export type DoctorTurn =
 const QUOTES = `"'“”‘’「」『』\``;
 const EDGE_QUOTES = new RegExp(`^[\\s${QUOTES}]+|[\\s${QUOTES}]+$`, 'g');
 const ANYWHERE = /final\s+conclusion\s*[:：]|最终结论\s*[:：]/gi;
-const LINE_START = new RegExp(
-  `^([\\s#>${QUOTES}]*)(final\\s+(?:clinical\\s+)?conclusion|final\\s+answer|final\\s+decision|conclusion|最终结论|结论)[ \\t]*([:：]|[-–—](?=\\s)|$)`,
-  'gim',
-);
+const MARKER_WORDS = ['final\\s+(?:clinical\\s+)?conclusion', 'final\\s+answer', 'final\\s+decision', 'conclusion', '最终结论', '结论'];
+const LINE_START = new RegExp(`^([\\s#>${QUOTES}]*)(${MARKER_WORDS.join('|')})[ \\t]*([:：]|[-–—](?=\\s)|$)`, 'gim');
 const NOTE = /^\s*\(?(?:notes?|explanation|disclaimer|注|说明|备注)\s*[:：]/i;
 const QUESTION_MARKS = /[?？]+/g;
 const ASK = 'reply with one Yes/No question or "Final Conclusion: …"';

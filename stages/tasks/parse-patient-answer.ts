@@ -25,9 +25,17 @@ const REPLY = 'reply with exactly "Yes" or "No"';
 const FILLER = /^(?:well|um+|uh+|hmm+|oh|ah|actually|honestly|so|and|but|or|i mean|嗯嗯|呃|哦)$/i;
 const ACK = /^(?:sure|ok|okay|alright|all right)$/i;
 const CLAUSES = /[,，;；.。!！?？、:：…]+|\s[-–—]+\s|[–—]+|\s+(?:and|but|or)\s+/i;
-const UNCERTAIN =
-  /^(?:maybe|perhaps|possibly|probably|not sure|unsure|i(?:'m| am) not sure|i (?:don't|do not) know|i can(?:'t|not) say|hard to say|it depends|sometimes|不知道|不清楚|不确定|说不准|不太清楚|可能|也许|或许|有时)/i;
-const EN_YES = /^(?:yes|yeah|yep|yup|correct|indeed|affirmative|absolutely|definitely|certainly|of course|that(?:'s| is) (?:right|correct)|i (?:believe|think) so)$/i;
+const alternatives = (words: string[], anchorEnd: boolean): RegExp => new RegExp(`^(?:${words.join('|')})${anchorEnd ? '$' : ''}`, 'i');
+const UNCERTAIN = alternatives(
+  ['maybe', 'perhaps', 'possibly', 'probably', 'not sure', 'unsure', "i(?:'m| am) not sure", "i (?:don't|do not) know", "i can(?:'t|not) say",
+    'hard to say', 'it depends', 'sometimes', '不知道', '不清楚', '不确定', '说不准', '不太清楚', '可能', '也许', '或许', '有时'],
+  false,
+);
+const EN_YES = alternatives(
+  ['yes', 'yeah', 'yep', 'yup', 'correct', 'indeed', 'affirmative', 'absolutely', 'definitely', 'certainly', 'of course',
+    "that(?:'s| is) (?:right|correct)", 'i (?:believe|think) so'],
+  true,
+);
 const EN_NO = /^(?:no|nope|nah|negative|never|not really|not at all|i (?:don't|do not) (?:think|believe) so)$/i;
 const ZH_YES = new Set(['是', '是的', '对', '对的', '有', '有的', '嗯', '是啊', '对啊', '有啊']);
 const ZH_NO = new Set(['否', '不是', '不', '没', '没有', '无', '不对', '没有的', '没有啊']);
@@ -89,7 +97,9 @@ export function parsePatientAnswer(raw: string, finishReason?: string | null): P
   if (firstAt < 0) return { ok: false, reason: `the answer "${text.slice(0, 60)}" says neither Yes nor No; ${REPLY}` };
   if (firstAt > 0) variants.push('preamble');
   const first = clauses[firstAt];
-  if (UNCERTAIN.test(first)) return { ok: false, reason: `the answer "${text.slice(0, 60)}" does not start with Yes or No: it is uncertain; ${REPLY}` };
+  if (UNCERTAIN.test(first)) {
+    return { ok: false, reason: `the answer "${text.slice(0, 60)}" does not start with Yes or No: it is uncertain; ${REPLY}` };
+  }
   const p = polarityOf(first);
   if (!p) return { ok: false, reason: `the answer "${text.slice(0, 60)}" does not start with Yes or No; ${REPLY}` };
   variants.push(...p.variants);

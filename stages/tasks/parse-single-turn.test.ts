@@ -220,6 +220,7 @@ describe('other wordings of the headings (issue 11), one row each', () => {
     // Swallowed into the outcome before: a note line right after it is a trailing note.
     { input: `### Clinical Decision Process:\n${body}\n### Clinical Decision Outcome: ${OUTCOME}\nNote: this applies only to adults.`, format: 'trailing-note' },
     { input: `### Clinical Decision Process:\n${body}\n### Clinical Decision Outcome: ${OUTCOME}\n\n(Note: based on the vignette only.)`, format: 'trailing-note' },
+    { input: `### Clinical Decision Process:\n${body}\n### Clinical Decision Outcome: ${OUTCOME}\n\nConclusion: amoxicillin it is.`, format: 'trailing-note' },
     { input: `### Clinical Decision Process:\n- ${STEPS[0]}\n- ${STEPS[1]}\n- ${STEPS[2]}\n### Clinical Decision Outcome: ${OUTCOME}`, format: 'list-style' },
     { input: `### Clinical Decision Process:\n**Step 1:** ${STEPS[0]}\n**Step 2:** ${STEPS[1]}\n**Step 3:** ${STEPS[2]}\n### Clinical Decision Outcome: ${OUTCOME}`, format: 'bold-marker+list-style' },
   ];

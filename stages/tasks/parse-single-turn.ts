@@ -19,7 +19,8 @@
  *   never part of the outcome.
  *
  * Rules, precisely:
- * - The outcome is the last "Clinical Decision Outcome" heading's text: what follows the heading
+ * - The outcome is the last "Clinical Decision Outcome" heading's text (the last heading of another
+ *   wording only when none has the required one): what follows the heading
  *   on its line plus the lines after it up to the first blank line, heading or note line ("Note:",
  *   "Disclaimer:", "注："); if the heading line holds nothing, the first paragraph after it.
  * - The steps are read between the last "Clinical Decision Process" heading before the outcome
@@ -227,13 +228,10 @@ export function parseSingleTurn(raw: string, finishReason?: string | null): Sing
   if (folded.fullWidth) variants.push('full-width');
   const lines = (folded.fullWidth ? folded.text : prepared.text).split('\n');
   const headings = lines.map(headingOf);
-  let outcomeAt = -1;
-  for (let i = lines.length - 1; i >= 0; i--) {
-    if (headings[i]?.kind === 'outcome') {
-      outcomeAt = i;
-      break;
-    }
-  }
+  // The required wording wins over another ("Conclusion: …" repeating the outcome after it).
+  const lastOutcome = (required: boolean): number =>
+    headings.findLastIndex((h) => h?.kind === 'outcome' && (!required || !h.variants.includes('heading-synonym')));
+  const outcomeAt = lastOutcome(true) >= 0 ? lastOutcome(true) : lastOutcome(false);
   let processLimit = outcomeAt >= 0 ? outcomeAt : lines.length;
   let processAt = -1;
   for (let i = processLimit - 1; i >= 0; i--) {
