@@ -23,7 +23,22 @@ const req: ChatRequest = { model: 'm', messages: [{ role: 'user', content: 'Scor
 test('a chatty, fenced answer with a reasoning block parses on the first try', async () => {
   const m = scripted(['<think>hmm</think>Sure! Here it is:\n```json\n{"score": 4}\n```\nHope that helps.']);
   const r = await askStructured(m, req, parse);
-  assert.deepEqual(r, { ok: true, value: { score: 4 }, text: m.asked.length && '<think>hmm</think>Sure! Here it is:\n```json\n{"score": 4}\n```\nHope that helps.', attempts: 1, cached: false });
+  assert.deepEqual(r, { ok: true, value: { score: 4 }, text: m.asked.length && '<think>hmm</think>Sure! Here it is:\n```json\n{"score": 4}\n```\nHope that helps.', attempts: 1, cached: false, format: 'fence+preamble+think-block+trailing-note' });
+});
+
+test('an answer cut off at the token limit is re-asked as truncated, never parsed; the finish reason reaches the parser', async () => {
+  const asked: ChatRequest[] = [];
+  const answers: Array<[string, string]> = [['{"score": 4', 'length'], ['{"score": 4}', 'stop']];
+  const m: Chatter = {
+    async chat(r): Promise<ChatResult> {
+      asked.push(r);
+      const [text, finishReason] = answers[asked.length - 1];
+      return { ok: true, text, cached: false, usage: { inputTokens: 1, outputTokens: 1 }, latencyMs: 1, finishReason } as ChatResult;
+    },
+  };
+  const r = await askStructured(m, req, parse);
+  assert.deepEqual(r, { ok: true, value: { score: 4 }, text: '{"score": 4}', attempts: 2, cached: false, format: 'strict', finishReason: 'stop' });
+  assert.equal(asked[1].messages[2].content, reaskMessage(['truncated answer (finish_reason: length): cut off at the output token limit; answer again, complete and more concisely']));
 });
 
 test('a rejected answer is re-asked with the problems stated, as a continued conversation', async () => {

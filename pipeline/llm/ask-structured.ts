@@ -3,14 +3,22 @@
  * extends the conversation with the rejected answer and a user turn listing what was wrong, so
  * the attempts are distinct requests (and distinct cache entries) that a rerun replays exactly.
  */
+import type { AnswerFormat } from './answer-format.ts';
 import { extractJson } from './structured.ts';
 import { validateSchema, type Schema } from './schema.ts';
 import type { ChatMessage, ChatRequest, ChatResult } from './types.ts';
 
-export type ParseOutcome<T> = { ok: true; value: T } | { ok: false; problems: string[] };
+/** A parser's verdict; `format` ('strict' or variant labels, see answer-format.ts) says how it read an accepted answer. */
+export type ParseOutcome<T> = { ok: true; value: T; format?: AnswerFormat } | { ok: false; problems: string[] };
+
+/**
+ * A parser for `askStructured`. `finishReason` is the API's finish_reason of the answer, when the
+ * client reports it: a parser must reject a truncated ('length') answer rather than guess at it.
+ */
+export type AnswerParser<T> = (text: string, finishReason?: string) => ParseOutcome<T>;
 
 export type StructuredResult<T> =
-  | { ok: true; value: T; text: string; attempts: number; cached: boolean }
+  | { ok: true; value: T; text: string; attempts: number; cached: boolean; format?: AnswerFormat; finishReason?: string }
   | { ok: false; error: string; problems: string[]; attempts: number; lastText?: string };
 
 /** Anything with a chat method: the client or one of its stage views. */
@@ -34,7 +42,7 @@ export function reaskMessage(problems: readonly string[]): string {
 export async function askStructured<T>(
   client: Chatter,
   req: ChatRequest,
-  parse: (text: string) => ParseOutcome<T>,
+  parse: AnswerParser<T>,
   opts: { maxAttempts?: number } = {},
 ): Promise<StructuredResult<T>> {
   const maxAttempts = opts.maxAttempts ?? 3;
@@ -46,20 +54,34 @@ export async function askStructured<T>(
     const r = await client.chat({ ...req, messages: [...messages] });
     if (!r.ok) return { ok: false, error: r.error, problems, attempts: attempt, lastText };
     lastText = r.text;
-    const parsed = parse(r.text);
-    if (parsed.ok) return { ok: true, value: parsed.value, text: r.text, attempts: attempt, cached: r.cached };
+    const finishReason = finishReasonOf(r);
+    const parsed = parse(r.text, finishReason);
+    if (parsed.ok) {
+      const extra = { ...(parsed.format !== undefined ? { format: parsed.format } : {}), ...(finishReason !== undefined ? { finishReason } : {}) };
+      return { ok: true, value: parsed.value, text: r.text, attempts: attempt, cached: r.cached, ...extra };
+    }
     problems = parsed.problems.length ? parsed.problems : ['the answer was rejected without a stated reason'];
     messages.push({ role: 'assistant', content: r.text }, { role: 'user', content: reaskMessage(problems) });
   }
   return { ok: false, error: `no valid answer after ${maxAttempts} attempt${maxAttempts === 1 ? '' : 's'}`, problems, attempts: maxAttempts, lastText };
 }
 
+/**
+ * The answer's finish_reason, when the client reports one. Read structurally because the client's
+ * result type gains the field separately (as `finishReason`, or the API's own `finish_reason`).
+ */
+export function finishReasonOf(r: ChatResult): string | undefined {
+  const o = r as { finishReason?: unknown; finish_reason?: unknown };
+  const v = o.finishReason ?? o.finish_reason;
+  return typeof v === 'string' ? v : undefined;
+}
+
 /** A parser for `askStructured`: JSON dug out of the answer, then checked against a schema. */
-export function jsonSchemaParser<T = unknown>(schema: Schema): (text: string) => ParseOutcome<T> {
-  return (text) => {
-    const j = extractJson(text);
+export function jsonSchemaParser<T = unknown>(schema: Schema): AnswerParser<T> {
+  return (text, finishReason) => {
+    const j = extractJson(text, { finishReason });
     if (!j.ok) return { ok: false, problems: [j.problem] };
     const problems = validateSchema(j.value, schema);
-    return problems.length ? { ok: false, problems } : { ok: true, value: j.value as T };
+    return problems.length ? { ok: false, problems } : { ok: true, value: j.value as T, format: j.format };
   };
 }

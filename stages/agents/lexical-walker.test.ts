@@ -99,6 +99,7 @@ describe('walker answers', () => {
     assert.deepEqual(parseDoctorTurn(walkerDoctorTurn(HTN_TREE, '', [{ question: 'q', answer: 'no' }, { question: 'q', answer: 'yes' }])), {
       kind: 'conclusion',
       conclusion: 'Offer lifestyle advice for weight loss.',
+      format: 'strict',
     });
   });
 });

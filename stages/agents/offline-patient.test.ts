@@ -61,7 +61,7 @@ describe('patient handler', () => {
         const turns = [...questions.slice(0, i).map((q, k) => ({ question: q, answer: c.steps[k]!.decision_outcome === 'yes' ? 'Yes' : 'No' })), { question: questions[i]! }];
         const reply = await handler({ model: 'simulated-patient', messages: patientMessages(system, turns) });
         assert.ok(reply === 'Yes' || reply === 'No', reply);
-        assert.deepEqual(parsePatientAnswer(reply), { ok: true, answer: c.steps[i]!.decision_outcome === 'yes' ? 'Yes' : 'No' });
+        assert.deepEqual(parsePatientAnswer(reply), { ok: true, answer: c.steps[i]!.decision_outcome === 'yes' ? 'Yes' : 'No', format: 'strict' });
       }
     }
   });

@@ -86,11 +86,11 @@ describe('oracle, multi-turn with the offline patient', () => {
       { question: 'q', answer: 'no' },
       { question: 'q', answer: 'no' },
     ]);
-    assert.deepEqual(parseDoctorTurn(done), { kind: 'conclusion', conclusion: 'Recheck blood pressure in five years.' });
+    assert.deepEqual(parseDoctorTurn(done), { kind: 'conclusion', conclusion: 'Recheck blood pressure in five years.', format: 'strict' });
   });
 
   test('an unknown guideline gets the rule-11 conclusion', async () => {
     const raw = await oracle({ model: 'simulated-oracle', messages: [{ role: 'system', content: doctorSystem('# Some other guideline', 'diagnosis') }] });
-    assert.deepEqual(parseDoctorTurn(raw), { kind: 'conclusion', conclusion: DOCTOR_NOT_DETERMINABLE });
+    assert.deepEqual(parseDoctorTurn(raw), { kind: 'conclusion', conclusion: DOCTOR_NOT_DETERMINABLE, format: 'strict' });
   });
 });

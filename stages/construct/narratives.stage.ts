@@ -5,7 +5,7 @@
 import { rowStage } from '../../pipeline/stage.ts';
 import type { LlmStageClient } from '../../pipeline/llm/types.ts';
 import { askStructured } from '../../pipeline/llm/ask-structured.ts';
-import { extractJson } from '../../pipeline/llm/structured.ts';
+import { parseNarrative } from './narrative-parse.ts';
 import { loadTemplate } from '../prompts/templates.ts';
 import { promptMessage } from '../prompts/prompt-message.ts';
 import { narrativeInput } from './prompt-inputs.ts';
@@ -22,12 +22,9 @@ export default rowStage<{ writer: string; maxAttempts: number }>({
     const answer = await askStructured(
       llm,
       { model: ctx.params.writer, messages: [promptMessage(llm, t, { Input: narrativeInput(row as never, v.vignette as string) })] },
-      (text) => {
-        const j = extractJson(text);
-        if (!j.ok) return { ok: false, problems: [j.problem] };
-        if (!Array.isArray(j.value) || !j.value.every((s) => typeof s === 'string' && s.trim())) return { ok: false, problems: ['the answer must be a JSON array of non-empty strings'] };
-        if (j.value.length !== expected) return { ok: false, problems: [`expected ${expected} statements (one per decision step and one for the conclusion), got ${j.value.length}`] };
-        return { ok: true, value: j.value as string[] };
+      (text, finishReason) => {
+        const p = parseNarrative(text, expected, finishReason);
+        return p.ok ? { ok: true, value: p.steps, format: p.format } : { ok: false, problems: p.problems };
       },
       { maxAttempts: ctx.params.maxAttempts },
     );

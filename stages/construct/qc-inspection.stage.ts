@@ -5,16 +5,10 @@
  */
 import { rowStage } from '../../pipeline/stage.ts';
 import type { LlmStageClient } from '../../pipeline/llm/types.ts';
-import { askStructured, jsonSchemaParser } from '../../pipeline/llm/ask-structured.ts';
-import type { Schema } from '../../pipeline/llm/schema.ts';
+import { askStructured } from '../../pipeline/llm/ask-structured.ts';
+import { parseQcVerdict } from './qc-verdict-parse.ts';
 import { qcInspectionPrompt, QC_INSPECTION_PROMPT_ID } from './qc-inspection-prompt.ts';
 import type { Cdp } from './types.ts';
-
-const VERDICT: Schema = {
-  type: 'object',
-  required: ['consistent', 'problems'],
-  properties: { consistent: { type: 'boolean' }, problems: { type: 'array', items: { type: 'string' } } },
-};
 
 export default rowStage<{ inspector: string | null; maxAttempts: number }>({
   columns: { cdp_id: 'VARCHAR', inspector: 'VARCHAR', consistent: 'BOOLEAN', problems: 'VARCHAR[]', prompt: 'VARCHAR' },
@@ -29,7 +23,10 @@ export default rowStage<{ inspector: string | null; maxAttempts: number }>({
     const answer = await askStructured<{ consistent: boolean; problems: string[] }>(
       llm,
       { model: inspector, messages: [{ role: 'user', content: qcInspectionPrompt(cdp, v.vignette as string) }] },
-      jsonSchemaParser(VERDICT),
+      (text, finishReason) => {
+        const p = parseQcVerdict(text, finishReason);
+        return p.ok ? { ok: true, value: { consistent: p.consistent, problems: p.problems }, format: p.format } : { ok: false, problems: p.problems };
+      },
       { maxAttempts: ctx.params.maxAttempts },
     );
     if (!answer.ok) return { ...base, error: `${answer.error}${answer.problems.length ? ': ' + answer.problems.join('; ') : ''}` };

@@ -7,16 +7,21 @@ import type { ReasoningTree } from './types.ts';
 import { parseTree } from './tree-parse.ts';
 import { validateTree } from './tree-validate.ts';
 import type { TreeValidation } from './tree-validate.ts';
+import { formatOf, variantsOf, type AnswerFormat } from '../../pipeline/llm/answer-format.ts';
 
 export interface TreeCheck extends TreeValidation {
   /** Null when the answer held no readable decision tree. */
   tree: ReasoningTree | null;
+  /** How the answer departed from Prompt 1's JSON: the extraction's variants and parseTree's. */
+  format: AnswerFormat;
 }
 
-export function checkTreeAnswer(raw: unknown, markdown: string): TreeCheck {
+/** `extractionFormat` is extractJson's format for the answer text, when the JSON came from one. */
+export function checkTreeAnswer(raw: unknown, markdown: string, extractionFormat: AnswerFormat = 'strict'): TreeCheck {
   const parsed = parseTree(raw);
+  const format = formatOf([...variantsOf(extractionFormat), ...variantsOf(parsed.format)]);
   if (parsed.tree === null) {
-    return { tree: null, valid: false, problems: parsed.problems, evidenceVerbatimRate: Number.NaN, evidenceChecked: 0 };
+    return { tree: null, valid: false, problems: parsed.problems, evidenceVerbatimRate: Number.NaN, evidenceChecked: 0, format };
   }
   const v = validateTree(parsed.tree, markdown);
   return {
@@ -25,5 +30,6 @@ export function checkTreeAnswer(raw: unknown, markdown: string): TreeCheck {
     problems: [...parsed.problems, ...v.problems],
     evidenceVerbatimRate: v.evidenceVerbatimRate,
     evidenceChecked: v.evidenceChecked,
+    format,
   };
 }

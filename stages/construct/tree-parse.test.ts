@@ -13,9 +13,30 @@ const answer = () => ({
 describe('parseTree', () => {
   test('reads Prompt 1 shape exactly, with no problems', () => {
     const raw = answer();
-    const { tree, problems } = parseTree(raw);
+    const { tree, problems, format } = parseTree(raw);
     assert.deepEqual(problems, []);
     assert.deepEqual(tree, raw);
+    assert.equal(format, 'strict');
+  });
+
+  test('deviations a human reads without doubt: read, not reported, and labelled (issue 11)', () => {
+    const rows: Array<{ name: string; edit: (raw: any) => void; check: (tree: any) => unknown; expected: unknown; format: string }> = [
+      { name: 'focus "Management"', edit: (r) => { r.primary_clinical_focus = 'Management'; }, check: (t) => t.primary_clinical_focus, expected: 'management', format: 'lenient-json:focus-case' },
+      { name: 'focus " DIAGNOSIS "', edit: (r) => { r.primary_clinical_focus = ' DIAGNOSIS '; }, check: (t) => t.primary_clinical_focus, expected: 'diagnosis', format: 'lenient-json:focus-case' },
+      { name: '"index": "1"', edit: (r) => { r.decision_tree.index = '1'; }, check: (t) => t.decision_tree.index, expected: 1, format: 'lenient-json:string-number' },
+      { name: '"leaf": "true"', edit: (r) => { r.decision_tree.no.leaf = 'true'; }, check: (t) => t.decision_tree.no.leaf, expected: true, format: 'lenient-json:string-boolean' },
+      { name: '"leaf": "False" on a decision node', edit: (r) => { r.decision_tree.leaf = 'False'; }, check: (t) => t.decision_tree.leaf, expected: false, format: 'lenient-json:string-boolean' },
+      { name: 'a leaf without the flag', edit: (r) => { delete r.decision_tree.no.leaf; }, check: (t) => t.decision_tree.no.leaf, expected: true, format: 'lenient-json:implied-leaf' },
+      { name: 'a mapping key " 2 "', edit: (r) => { r.node_guideline_mapping = { ...r.node_guideline_mapping, ' 2 ': r.node_guideline_mapping['2'] }; delete r.node_guideline_mapping['2']; }, check: (t) => t.node_guideline_mapping['2'], expected: ['b'], format: 'lenient-json:string-number' },
+    ];
+    for (const row of rows) {
+      const raw = answer() as any;
+      row.edit(raw);
+      const r = parseTree(raw);
+      assert.deepEqual([r.problems, row.check(r.tree), r.format], [[], row.expected, row.format], row.name);
+    }
+    // A focus that is not one of the four is kept as written, for validateTree to report.
+    assert.equal(parseTree({ ...answer(), primary_clinical_focus: 'Treatment' }).tree!.primary_clinical_focus, 'Treatment');
   });
 
   test('tolerates a leaf written without leaf: true (conclusion, no children)', () => {
@@ -71,8 +92,8 @@ describe('parseTree', () => {
     const raw = answer() as any;
     raw.extra = 1;
     raw.primary_clinical_focus = 7;
-    raw.decision_tree.yes.index = '2';
-    raw.decision_tree.yes.yes.leaf = 'true';
+    raw.decision_tree.yes.index = 'two';
+    raw.decision_tree.yes.yes.leaf = 'yes';
     raw.decision_tree.yes.no.conclusion = 42;
     raw.decision_tree.no.question = 'x';
     raw.decision_tree.description = ['q'];
@@ -85,8 +106,8 @@ describe('parseTree', () => {
       /^unexpected top-level key "extra"/,
       /^primary_clinical_focus is the number 7/,
       /^node 1: description is an array; expected a string$/,
-      /^the yes child of node 1: index is the string "2"; every node needs a numeric index$/,
-      /^node 4: leaf is the string "true"; expected true or false$/,
+      /^the yes child of node 1: index is the string "two"; every node needs a numeric index$/,
+      /^node 4: leaf is the string "yes"; expected true or false$/,
       /^node 5: conclusion is the number 42; expected a string$/,
       /^node 3: unexpected key "question"/,
       /^node_guideline_mapping\["3"\] is a single string/,
@@ -100,6 +121,12 @@ describe('parseTree', () => {
     assert.deepEqual(tree.node_guideline_mapping['4'], ['d']);
     assert.equal(Object.hasOwn(tree.node_guideline_mapping, '5'), false);
     assert.ok(Number.isNaN(tree.decision_tree.yes!.index));
+  });
+
+  test('an index that is a non-integer string is still a problem', () => {
+    const raw = answer() as any;
+    raw.decision_tree.index = '1.5';
+    assert.deepEqual(parseTree(raw).problems, ['the root: index is the string "1.5"; every node needs a numeric index']);
   });
 
   test('reports a child that is not an object and a missing mapping', () => {

@@ -41,14 +41,14 @@ describe('validateTree', () => {
   });
 
   test('a decision node missing its yes or no child', () => {
-    expectProblems((t) => { delete t.decision_tree.yes!.no; }, [/^node 2: decision node has no no child$/, /^node_guideline_mapping key "5" refers to no node/]);
+    expectProblems((t) => { delete t.decision_tree.yes!.no; }, [/^node 2: decision node has a yes child but no no child \(one branch\); a yes\/no question needs both, so add the no branch$/, /^node_guideline_mapping key "5" refers to no node/]);
     expectProblems((t) => { delete t.decision_tree.yes; t.decision_tree.leaf = false; },
-      [/^node 1: decision node has no yes child$/, /key "2" refers to no node/, /key "4" refers to no node/, /key "5" refers to no node/]);
+      [/^node 1: decision node has a no child but no yes child \(one branch\)/, /key "2" refers to no node/, /key "4" refers to no node/, /key "5" refers to no node/]);
   });
 
   test('a childless node marked leaf: false is a decision node missing both children', () => {
     expectProblems((t) => { t.decision_tree.no!.leaf = false; },
-      [/^node 3: decision node has no yes child$/, /^node 3: decision node has no no child$/, /^node 3: decision node has no description$/, /^node 3: decision node also has a conclusion/]);
+      [/^node 3: decision node has neither a yes nor a no child; give it both branches, or make it a leaf with a conclusion$/, /^node 3: decision node has no description$/, /^node 3: decision node also has a conclusion/]);
   });
 
   test('a leaf without a conclusion, or with an empty one', () => {

@@ -3,7 +3,7 @@
  * verbatim guideline text.
  *
  * Structural and content problems make a tree invalid: a decision node without both a yes
- * and a no child, a leaf without a conclusion, a leaf with children, a decision node that also
+ * and a no child (one branch, or none), a leaf without a conclusion, a leaf with children, a decision node that also
  * carries a conclusion, a missing, non-integer or repeated index, a focus outside diagnosis /
  * classification / screening / management, an empty description, conclusion or quote, a node
  * with no evidence quote (Prompt 1: "for each node, identify and quote"), and a mapping key
@@ -66,8 +66,12 @@ export function validateTree(tree: ReasoningTree, markdown: string): TreeValidat
       else if (blank(node.conclusion)) problems.push(`${label}: leaf has an empty conclusion`);
       if (node.yes !== undefined || node.no !== undefined) problems.push(`${label}: marked as a leaf but has a ${node.yes !== undefined ? 'yes' : 'no'} child`);
     } else {
-      if (node.yes === undefined) problems.push(`${label}: decision node has no yes child`);
-      if (node.no === undefined) problems.push(`${label}: decision node has no no child`);
+      if (node.yes === undefined && node.no === undefined) {
+        problems.push(`${label}: decision node has neither a yes nor a no child; give it both branches, or make it a leaf with a conclusion`);
+      } else if (node.yes === undefined || node.no === undefined) {
+        const [has, lacks] = node.yes === undefined ? ['no', 'yes'] : ['yes', 'no'];
+        problems.push(`${label}: decision node has a ${has} child but no ${lacks} child (one branch); a yes/no question needs both, so add the ${lacks} branch`);
+      }
       if (node.description === undefined) problems.push(`${label}: decision node has no description`);
       else if (blank(node.description)) problems.push(`${label}: decision node has an empty description`);
       if (node.conclusion !== undefined) problems.push(`${label}: decision node also has a conclusion; conclusions belong in leaves`);

@@ -39,12 +39,12 @@ export default rowStage<TreesParams>({
     const answer = await askStructured(
       llm,
       { model: ctx.params.builder, messages: [promptMessage(llm, t, { Guideline: markdown }, ['Guideline'])] },
-      (text) => {
-        const json = extractJson(text);
+      (text, finishReason) => {
+        const json = extractJson(text, { finishReason });
         if (!json.ok) return { ok: false, problems: [json.problem] };
-        last = checkTreeAnswer(json.value, markdown);
+        last = checkTreeAnswer(json.value, markdown, json.format);
         const fatal = last.problems.filter((p) => !isEvidenceNotFound(p));
-        return last.valid ? { ok: true, value: last } : { ok: false, problems: fatal };
+        return last.valid ? { ok: true, value: last, format: last.format } : { ok: false, problems: fatal };
       },
       { maxAttempts: ctx.params.maxAttempts },
     );

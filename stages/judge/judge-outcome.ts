@@ -55,9 +55,9 @@ export async function judgeOutcome(o: JudgeOutcomeOptions): Promise<OutcomeResul
   const prompt = renderTemplate(t, { Reference_Conclusion: o.reference.trim(), Candidate_Conclusion: o.candidate.trim() });
 
   const problems: string[] = [];
-  const parse = (text: string): ParseOutcome<1 | 2 | 3 | 4 | 5> => {
-    const p = parseOutcomeScore(text);
-    if (p.ok) return { ok: true, value: p.score };
+  const parse = (text: string, finishReason?: string): ParseOutcome<1 | 2 | 3 | 4 | 5> => {
+    const p = parseOutcomeScore(text, finishReason);
+    if (p.ok) return { ok: true, value: p.score, format: p.format };
     problems.push(`answer ${problems.length + 1} rejected: ${p.reason}`);
     return { ok: false, problems: [p.reason] };
   };

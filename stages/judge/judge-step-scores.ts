@@ -117,8 +117,8 @@ export async function judgeStepScores(o: JudgeStepScoresOptions): Promise<StepSc
     const rows = b.end - b.start;
     const where = blocks.length > 1 ? `run ${run}, block ${k + 1}/${blocks.length} (R${b.start + 1}–R${b.end})` : `run ${run}`;
     const rejected: string[] = [];
-    const parse = (text: string): ParseOutcome<Float64Array> => {
-      const p = parseStepScores(text, rows, n);
+    const parse = (text: string, finishReason?: string): ParseOutcome<Float64Array> => {
+      const p = parseStepScores(text, rows, n, finishReason);
       if (p.ok) return { ok: true, value: p.scores };
       rejected.push(`${where}: answer ${rejected.length + 1} rejected: ${p.problems.join('; ')}`);
       return { ok: false, problems: p.problems };

@@ -20,27 +20,47 @@ function problems(raw: string, m = 3, n = 2): string[] {
 }
 
 describe('well-formed and tolerated grids', () => {
-  const variants: Array<[string, string]> = [
-    ['the format of Prompt 5', GRID],
-    ['blank lines and trailing spaces', `\n${GRID.split('\n').join('  \n\n')}\n\n`],
-    ['reasoning block first', `<think>R1 vs C1: both ask about fever, so 5. R1-C1: 4 was my first guess.</think>\n${GRID}`],
-    ['bold pairs', GRID.replace(/(R\d-C\d)/g, '**$1**')],
-    ['bold scores', GRID.replace(/: (\d)/g, ': **$1**')],
-    ['spaces inside the pair', GRID.replace(/R(\d)-C(\d): /g, 'R$1 - C$2 : ')],
-    ['full-width colons and commas', GRID.replace(/: /g, '：').replace(/, /g, '，')],
-    ['semicolons', GRID.replace(/, /g, '; ')],
-    ['tabs', GRID.replace(/, /g, '\t')],
-    ['one pair per line', GRID.replace(/, /g, '\n')],
-    ['all on one line', GRID.replace(/\n/g, ', ')],
-    ['en dash and no dash', GRID.replace('R1-C1', 'R1–C1').replace('R2-C2', 'R2C2')],
-    ['lower case and equals', GRID.toLowerCase().replace(/: /g, ' = ')],
-    ['rows out of order', GRID.split('\n').reverse().join('\n')],
-    ['commentary lines without pairs', `Here are the pairwise consistency scores:\n${GRID}\nAll 6 pairs were verified.`],
-    ['inside a code fence', `\`\`\`\n${GRID}\n\`\`\``],
-    ['"/5" after scores', GRID.replace(/: (\d)/g, ': $1/5')],
+  const TABLE = '| | C1 | C2 |\n|---|---|---|\n| R1 | 5 | 2 |\n| R2 | 3 | 4 |\n| R3 | 1 | 5 |';
+  const rows: Array<{ name: string; input: string; format: string; finishReason?: string }> = [
+    { name: 'the format of Prompt 5', input: GRID, format: 'strict' },
+    { name: 'finish_reason stop', input: GRID, format: 'strict', finishReason: 'stop' },
+    { name: 'blank lines and trailing spaces', input: `\n${GRID.split('\n').join('  \n\n')}\n\n`, format: 'strict' },
+    { name: 'reasoning block first', input: `<think>R1 vs C1: both ask about fever, so 5. R1-C1: 4 was my first guess.</think>\n${GRID}`, format: 'think-block' },
+    { name: 'bold pairs', input: GRID.replace(/(R\d-C\d)/g, '**$1**'), format: 'bold-marker' },
+    { name: 'bold scores', input: GRID.replace(/: (\d)/g, ': **$1**'), format: 'bold-marker' },
+    { name: 'spaces inside the pair', input: GRID.replace(/R(\d)-C(\d): /g, 'R$1 - C$2 : '), format: 'score-layout' },
+    { name: 'full-width colons and commas', input: GRID.replace(/: /g, '：').replace(/, /g, '，'), format: 'full-width+score-layout' },
+    { name: 'semicolons', input: GRID.replace(/, /g, '; '), format: 'score-layout' },
+    { name: 'tabs', input: GRID.replace(/, /g, '\t'), format: 'score-layout' },
+    { name: 'one pair per line', input: GRID.replace(/, /g, '\n'), format: 'score-layout' },
+    { name: 'all on one line', input: GRID.replace(/\n/g, ', '), format: 'score-layout' },
+    { name: 'en dash and no dash', input: GRID.replace('R1-C1', 'R1–C1').replace('R2-C2', 'R2C2'), format: 'score-layout' },
+    { name: 'lower case', input: GRID.toLowerCase(), format: 'case' },
+    { name: 'lower case and equals', input: GRID.toLowerCase().replace(/: /g, ' = '), format: 'score-layout' },
+    { name: 'rows out of order', input: GRID.split('\n').reverse().join('\n'), format: 'score-layout' },
+    { name: 'commentary lines without pairs', input: `Here are the pairwise consistency scores:\n${GRID}\nAll 6 pairs were verified.`, format: 'preamble+trailing-note' },
+    { name: 'inside a code fence', input: `\`\`\`\n${GRID}\n\`\`\``, format: 'fence' },
+    { name: '"/5" after scores', input: GRID.replace(/: (\d)/g, ': $1/5'), format: 'score-layout' },
+    { name: 'a markdown table', input: TABLE, format: 'score-layout' },
+    { name: 'a transposed markdown table', input: '| | R1 | R2 | R3 |\n|---|---|---|---|\n| C1 | 5 | 3 | 1 |\n| C2 | 2 | 4 | 5 |', format: 'score-layout' },
+    { name: 'a table with a preamble and a note', input: `Scores:\n\n${TABLE}\n\nAll pairs scored.`, format: 'preamble+score-layout+trailing-note' },
+    { name: 'pair and score in adjacent cells', input: '| Pair | Score |\n|---|---|\n' + GRID.split(/, |\n/).map((p) => `| ${p.replace(': ', ' | ')} |`).join('\n'), format: 'score-layout' },
+    { name: 'tuples "(R1, C1): 5"', input: GRID.replace(/R(\d)-C(\d)/g, '(R$1, C$2)'), format: 'score-layout' },
+    { name: 'JSON {"R1-C1": 5}', input: `{${GRID.replace(/\n/g, ', ').replace(/(R\d-C\d)/g, '"$1"')}}`, format: 'score-layout' },
+    { name: 'nested JSON {"R1": {"C1": 5}}', input: '{"R1": {"C1": 5, "C2": 2}, "R2": {"C1": 3, "C2": 4}, "R3": {"C1": 1, "C2": 5}}', format: 'score-layout' },
+    { name: 'the pathways echoed before the scores', input: `R1: Fever of 38.5 °C\nC1: 38.5 °C fever, 3 days\n${GRID}`, format: 'preamble' },
+    { name: 'rows "R1: C1=5, C2=2"', input: 'R1: C1=5, C2=2\nR2: C1=3, C2=4\nR3: C1=1, C2=5', format: 'score-layout' },
+    // Read as "duplicate pair R1-C1" before: an explanation that names a pair is not a second score.
+    { name: 'an explanation line repeating a pair', input: `${GRID}\nExplanation: R1-C1: both steps assess the fever threshold; R1-C2: 2 as the topics differ.`, format: 'trailing-note' },
+    { name: 'a pair repeated with the same score', input: `${GRID}\nR1-C2: 2`, format: 'repeated-pair+score-layout' },
+    { name: 'a pair mentioned again without a score', input: `${GRID}\nThe weakest match is R1-C2: see above.`, format: 'repeated-pair+trailing-note' },
   ];
-  for (const [name, raw] of variants) {
-    test(name, () => assert.deepEqual(scores(raw), MATRIX));
+  for (const row of rows) {
+    test(row.name, () => {
+      const r = parseStepScores(row.input, 3, 2, row.finishReason);
+      assert.ok(r.ok, `expected a matrix, got ${r.ok ? '' : r.problems.join(' | ')}`);
+      assert.deepEqual([Array.from(r.scores), r.format], [MATRIX, row.format]);
+    });
   }
 
   test('two-digit labels (12 × 11)', () => {
@@ -75,9 +95,24 @@ describe('defects, each listed as a re-ask message', () => {
     assert.deepEqual(problems('R1-C1: 5, R1-C2: 2\nR2-C1: 3, R2-C2: 4\nR3-C1: 1, R3-C2:'), ['no score for R3-C2']);
   });
 
-  test('a duplicated pair, with the same or a different score', () => {
-    assert.deepEqual(problems(`${GRID}\nR1-C2: 2`), ['duplicate pair R1-C2']);
-    assert.deepEqual(problems(`${GRID}\nR1-C2: 3, R2-C1: 3`), ['duplicate pair R1-C2', 'duplicate pair R2-C1']);
+  test('a pair given two different scores is a fault naming the pair; the same score again is not', () => {
+    assert.deepEqual(problems(`${GRID}\nR1-C2: 3, R2-C1: 3`), ['duplicate pair R1-C2 with different scores (2 and 3)']);
+    assert.deepEqual(problems('R1: C1=5, C2=2\nR2: C1=3, C2=4\nR3: C1=1, C2=5\nR1: C2=4'), ['duplicate pair R1-C2 with different scores (2 and 4)']);
+  });
+
+  test('a truncated answer (finish_reason length) is refused as such, even when every pair is there', () => {
+    assert.deepEqual(parseStepScores(GRID, 3, 2, 'length'), {
+      ok: false,
+      problems: ['truncated answer (finish_reason: length): cut off at the output token limit; answer again, complete and more concisely'],
+    });
+  });
+
+  test('an answer that is only reasoning says so', () => {
+    assert.match(problems('<think>R1-C1: 5, R1-C2: 2 …')[0], /only reasoning/);
+  });
+
+  test('a table with a missing cell names the pair', () => {
+    assert.deepEqual(problems('| | C1 | C2 |\n|---|---|---|\n| R1 | 5 | 2 |\n| R2 | 3 | |\n| R3 | 1 | 5 |'), ['no score for R2-C2']);
   });
 
   test('labels out of range, reported once per label', () => {
@@ -98,6 +133,7 @@ describe('defects, each listed as a re-ask message', () => {
       'score 7 for R1-C1 is not in 1–5',
       'score 0 for R3-C1 is not in 1–5',
     ]);
+    // Half points are refused rather than rounded (see the module comment).
     assert.deepEqual(problems(GRID.replace('R2-C2: 4', 'R2-C2: 4.5')), ['score 4.5 for R2-C2 is not an integer in 1–5']);
     assert.deepEqual(problems(GRID.replace('R2-C2: 4', 'R2-C2: -1')), ['score -1 for R2-C2 is not in 1–5']);
   });
@@ -116,7 +152,7 @@ describe('defects, each listed as a re-ask message', () => {
   test('several defects at once, in a fixed order', () => {
     assert.deepEqual(problems('R1-C1: 5, R1-C1: 4, R1-C2: 9\nR5-C1: 3\nR2-C1:'), [
       'label R5 out of range 1..3',
-      'duplicate pair R1-C1',
+      'duplicate pair R1-C1 with different scores (5 and 4)',
       'score 9 for R1-C2 is not in 1–5',
       'no score for R2-C1',
       'missing pairs: R2-C2, R3-C1, R3-C2',

@@ -76,9 +76,9 @@ describe('the three judges', () => {
       const t9 = loadTemplate('outcome-accuracy-scoring', 'en');
       const handler = simulatedJudgeHandler(judge.name);
       const same = await handler(asUser(renderTemplate(t9, { Reference_Conclusion: 'Start amoxicillin.', Candidate_Conclusion: 'start AMOXICILLIN' })));
-      assert.deepEqual(parseOutcomeScore(same), { ok: true, score: 5 });
+      assert.deepEqual(parseOutcomeScore(same), { ok: true, score: 5, format: 'strict' });
       const other = await handler(asUser(renderTemplate(t9, { Reference_Conclusion: 'Refer to cardiology', Candidate_Conclusion: 'Discharge home' })));
-      assert.deepEqual(parseOutcomeScore(other), { ok: true, score: 1 });
+      assert.deepEqual(parseOutcomeScore(other), { ok: true, score: 1, format: 'strict' });
     });
   }
 

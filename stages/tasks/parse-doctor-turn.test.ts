@@ -3,82 +3,86 @@ import assert from 'node:assert/strict';
 import { parseDoctorTurn } from './parse-doctor-turn.ts';
 
 const Q = 'Is your body temperature 38.5 °C or higher?';
+const C = 'Community-acquired pneumonia, treat with oral amoxicillin';
 
-describe('questions', () => {
-  const cases: Array<[string, string]> = [
-    ['bare', Q],
-    ['trailing whitespace and newline', `${Q}  \n\n`],
-    ['bold', `**${Q}**`],
-    ['double quotes', `"${Q}"`],
-    ['curly quotes', `“${Q}”`],
-    ['reasoning block first', `<think>The next criterion is fever. Should I ask about CRP? No, fever first.</think>\n${Q}`],
-    ['label "Question:"', `Question: ${Q}`],
-    ['label "Doctor:"', `Doctor: ${Q}`],
-    ['numbered label "**Question 4:**"', `**Question 4:** ${Q}`],
-    ['list marker', `1. ${Q}`],
-    ['courtesy line before', `Thank you for your answer.\n${Q}`],
-    ['instruction after', `${Q}\n(Please answer Yes or No.)`],
-    ['doubled question mark', Q.replace('?', '??')],
-    ['code fence', `\`\`\`\n${Q}\n\`\`\``],
+describe('questions: the question read and the format recorded', () => {
+  const rows: Array<{ name: string; input: string; question?: string; format: string }> = [
+    { name: 'bare', input: Q, format: 'strict' },
+    { name: 'trailing whitespace and newline', input: `${Q}  \n\n`, format: 'strict' },
+    { name: 'bold', input: `**${Q}**`, format: 'bold-marker' },
+    { name: 'double quotes', input: `"${Q}"`, format: 'quotes' },
+    { name: 'curly quotes', input: `“${Q}”`, format: 'quotes' },
+    { name: 'reasoning block first', input: `<think>The next criterion is fever. Should I ask about CRP? No, fever first.</think>\n${Q}`, format: 'think-block' },
+    { name: 'label "Question:"', input: `Question: ${Q}`, format: 'label-prefix' },
+    { name: 'label "Doctor:"', input: `Doctor: ${Q}`, format: 'label-prefix' },
+    { name: 'numbered label "**Question 4:**"', input: `**Question 4:** ${Q}`, format: 'bold-marker+label-prefix' },
+    { name: 'list marker', input: `1. ${Q}`, format: 'list-style' },
+    { name: 'courtesy line before', input: `Thank you for your answer.\n${Q}`, format: 'preamble' },
+    { name: 'instruction after', input: `${Q}\n(Please answer Yes or No.)`, format: 'trailing-note' },
+    { name: 'doubled question mark', input: Q.replace('?', '??'), format: 'strict' },
+    { name: 'code fence', input: `\`\`\`\n${Q}\n\`\`\``, format: 'fence' },
+    { name: 'full-width question mark in English', input: Q.replace('?', '？'), format: 'full-width' },
+    { name: 'Chinese question keeps its punctuation', input: '问题：您的体温是否≥38.5℃？', question: '您的体温是否≥38.5℃？', format: 'label-prefix' },
+    { name: 'prose before it on the same line is kept', input: `Noted. ${Q}`, question: `Noted. ${Q}`, format: 'strict' },
   ];
-  for (const [name, raw] of cases) {
-    test(name, () => assert.deepEqual(parseDoctorTurn(raw), { kind: 'question', question: Q }));
+  for (const row of rows) {
+    test(row.name, () => assert.deepEqual(parseDoctorTurn(row.input), { kind: 'question', question: row.question ?? Q, format: row.format }));
   }
-
-  test('Chinese question with a full-width question mark', () => {
-    assert.deepEqual(parseDoctorTurn('问题：您的体温是否≥38.5℃？'), { kind: 'question', question: '您的体温是否≥38.5℃？' });
-  });
-
-  test('the question keeps its own words when the same line has prose before it', () => {
-    assert.deepEqual(parseDoctorTurn(`Noted. ${Q}`), { kind: 'question', question: `Noted. ${Q}` });
-  });
 });
 
-describe('conclusions', () => {
-  const C = 'Community-acquired pneumonia, treat with oral amoxicillin';
-  const cases: Array<[string, string]> = [
-    ['exact format', `Final Conclusion: ${C}`],
-    ["the paper's own ’…’ quotes", `’Final Conclusion: ${C}’`],
-    ['single quotes', `'Final Conclusion: ${C}'`],
-    ['bold marker', `**Final Conclusion:** ${C}`],
-    ['lower case and full-width colon', `final conclusion：${C}`],
-    ['reasoning block and trailing spaces', `<think>All criteria resolved?</think>Final Conclusion: ${C}   \n`],
-    ['prose before that asks nothing', `Based on your answers, the criteria are met.\nFinal Conclusion: ${C}`],
-    ['conclusion wrapped onto two lines', `Final Conclusion: Community-acquired pneumonia,\ntreat with oral amoxicillin`],
+describe('conclusions: the conclusion read and the format recorded', () => {
+  const RULE_11 = 'The guideline does not contain an explicit rule or conclusion that can be directly applied based on the available patient information.';
+  const rows: Array<{ name: string; input: string; conclusion?: string; format: string; finishReason?: string }> = [
+    { name: 'exact format', input: `Final Conclusion: ${C}`, format: 'strict' },
+    { name: 'exact format, finish_reason stop', input: `Final Conclusion: ${C}`, format: 'strict', finishReason: 'stop' },
+    { name: 'the "not applicable" conclusion of rule 11', input: `Final Conclusion: ${RULE_11}`, conclusion: RULE_11, format: 'strict' },
+    { name: "the paper's own ’…’ quotes", input: `’Final Conclusion: ${C}’`, format: 'quotes' },
+    { name: 'single quotes', input: `'Final Conclusion: ${C}'`, format: 'quotes' },
+    { name: 'bold marker', input: `**Final Conclusion:** ${C}`, format: 'bold-marker' },
+    { name: 'lower case and full-width colon', input: `final conclusion：${C}`, format: 'case+full-width' },
+    { name: 'reasoning block and trailing spaces', input: `<think>All criteria resolved?</think>Final Conclusion: ${C}   \n`, format: 'think-block' },
+    { name: 'prose before that asks nothing', input: `Based on your answers, the criteria are met.\nFinal Conclusion: ${C}`, format: 'preamble' },
+    { name: 'conclusion wrapped onto two lines', input: 'Final Conclusion: Community-acquired pneumonia,\ntreat with oral amoxicillin', format: 'separator' },
+    { name: '"Conclusion:"', input: `Conclusion: ${C}`, format: 'heading-synonym' },
+    { name: '"Final Conclusion - …"', input: `Final Conclusion - ${C}`, format: 'separator' },
+    { name: '"**Final Conclusion**" on its own line, the text below', input: `**Final Conclusion**\n${C}`, format: 'bold-marker+separator' },
+    { name: 'a markdown heading', input: `## Final Conclusion: ${C}`, format: 'markdown-heading' },
+    { name: '"Final Answer:"', input: `Final Answer: ${C}`, format: 'heading-synonym' },
+    { name: 'a trailing note is not part of the conclusion', input: `Final Conclusion: ${C}\n\nNote: this follows the guideline's first algorithm.`, format: 'trailing-note' },
+    { name: 'a note line right after the conclusion', input: `Final Conclusion: ${C}\nNote: based on the answers given.`, format: 'trailing-note' },
+    { name: 'Chinese marker', input: '最终结论：社区获得性肺炎', conclusion: '社区获得性肺炎', format: 'chinese-marker' },
+    { name: 'Chinese "结论："', input: '结论：社区获得性肺炎', conclusion: '社区获得性肺炎', format: 'chinese-marker+heading-synonym' },
   ];
-  for (const [name, raw] of cases) {
-    test(name, () => assert.deepEqual(parseDoctorTurn(raw), { kind: 'conclusion', conclusion: C }));
+  for (const row of rows) {
+    test(row.name, () => {
+      assert.deepEqual(parseDoctorTurn(row.input, row.finishReason), { kind: 'conclusion', conclusion: row.conclusion ?? C, format: row.format });
+    });
   }
-
-  test('the "not applicable" conclusion of rule 11', () => {
-    const text = 'The guideline does not contain an explicit rule or conclusion that can be directly applied based on the available patient information.';
-    assert.deepEqual(parseDoctorTurn(`Final Conclusion: ${text}`), { kind: 'conclusion', conclusion: text });
-  });
-
-  test('Chinese marker', () => {
-    assert.deepEqual(parseDoctorTurn('最终结论：社区获得性肺炎'), { kind: 'conclusion', conclusion: '社区获得性肺炎' });
-  });
 });
 
-describe('invalid turns', () => {
-  const cases: Array<[string, string, RegExp]> = [
-    ['empty', '   ', /empty/],
-    ['only reasoning', '<think>Let me consider', /empty/],
-    ['two questions on one line', 'Do you have fever? Do you have a cough?', /asks 2 questions/],
-    ['three questions on separate lines', 'Do you have fever?\nDo you have a cough?\nAre you pregnant?', /asks 3 questions/],
-    ['a statement, no question mark', 'Please tell me whether you have a fever.', /no question mark and no "Final Conclusion:"/],
-    ['question then conclusion', `${Q}\nFinal Conclusion: Pneumonia`, /both a question and a "Final Conclusion:"/],
-    ['conclusion phrased as a question', 'Final Conclusion: Is it pneumonia?', /both a question/],
-    ['two conclusions', 'Final Conclusion: A\nFinal Conclusion: B', /2 "Final Conclusion:" markers/],
-    ['marker with nothing after it', 'Final Conclusion:  ’', /followed by no conclusion/],
-    ['a lone question mark', '?', /follows no question/],
-    ['"final conclusion" without a colon is no marker', 'I cannot reach a final conclusion yet.', /no question mark/],
+describe('invalid turns say why', () => {
+  const rows: Array<{ name: string; input: string; reason: RegExp; finishReason?: string }> = [
+    { name: 'empty', input: '   ', reason: /empty/ },
+    { name: 'only reasoning', input: '<think>Let me consider', reason: /only reasoning: a <think> block was opened and never closed/ },
+    { name: 'truncated', input: `Final Conclusion: ${C}`, finishReason: 'length', reason: /^truncated answer \(finish_reason: length\)/ },
+    { name: 'two questions on one line', input: 'Do you have fever? Do you have a cough?', reason: /asks 2 questions/ },
+    { name: 'three questions on separate lines', input: 'Do you have fever?\nDo you have a cough?\nAre you pregnant?', reason: /asks 3 questions/ },
+    { name: 'a statement, no question mark', input: 'Please tell me whether you have a fever.', reason: /no question mark and no "Final Conclusion:"/ },
+    { name: 'question then conclusion', input: `${Q}\nFinal Conclusion: Pneumonia`, reason: /both a question and a "Final Conclusion:"/ },
+    { name: 'conclusion phrased as a question', input: 'Final Conclusion: Is it pneumonia?', reason: /both a question/ },
+    { name: 'two conclusions', input: 'Final Conclusion: A\nFinal Conclusion: B', reason: /2 "Final Conclusion:" markers/ },
+    { name: 'two conclusions under different markers', input: 'Conclusion: A\n\nFinal Conclusion: B', reason: /2 "Final Conclusion:" markers/ },
+    { name: 'marker with nothing after it', input: 'Final Conclusion:  ’', reason: /followed by no conclusion/ },
+    { name: 'a heading marker with nothing below it', input: '**Final Conclusion**', reason: /followed by no conclusion/ },
+    { name: 'a lone question mark', input: '?', reason: /follows no question/ },
+    { name: '"final conclusion" without a colon mid-sentence is no marker', input: 'I cannot reach a final conclusion yet.', reason: /no question mark/ },
+    { name: '"In conclusion," is no marker', input: 'In conclusion, more information is needed.', reason: /no question mark/ },
   ];
-  for (const [name, raw, reason] of cases) {
-    test(name, () => {
-      const r = parseDoctorTurn(raw);
-      assert.equal(r.kind, 'invalid');
-      assert.match(r.kind === 'invalid' ? r.reason : '', reason);
+  for (const row of rows) {
+    test(row.name, () => {
+      const r = parseDoctorTurn(row.input, row.finishReason);
+      assert.equal(r.kind, 'invalid', JSON.stringify(r));
+      assert.match(r.kind === 'invalid' ? r.reason : '', row.reason);
     });
   }
 });

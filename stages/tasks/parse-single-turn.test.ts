@@ -9,9 +9,10 @@ const STEPS = [
 ];
 const OUTCOME = 'Start oral amoxicillin 500 mg three times daily for 5 days.';
 
-function ok(raw: string, steps = STEPS, outcome = OUTCOME): void {
+/** One table row: the answer, the format label it must record, and the steps and outcome read. */
+function ok(raw: string, format: string, steps = STEPS, outcome = OUTCOME): void {
   const r = parseSingleTurn(raw);
-  assert.deepEqual(r, { ok: true, steps, outcome }, raw);
+  assert.deepEqual(r, { ok: true, steps, outcome, format }, raw);
 }
 
 describe('well-formed and tolerated single-turn answers', () => {
@@ -20,7 +21,7 @@ describe('well-formed and tolerated single-turn answers', () => {
 1. ${STEPS[0]}
 2. ${STEPS[1]}
 3. ${STEPS[2]}
-### Clinical Decision Outcome: ${OUTCOME}`);
+### Clinical Decision Outcome: ${OUTCOME}`, 'strict');
   });
 
   test('bold headings without ###, outcome on the next line, blank lines between steps', () => {
@@ -33,7 +34,7 @@ describe('well-formed and tolerated single-turn answers', () => {
 3. ${STEPS[2]}
 
 **Clinical Decision Outcome:**
-${OUTCOME}`);
+${OUTCOME}`, 'bold-marker+markdown-heading+separator');
   });
 
   test('heading level variations and colon outside the bold markers', () => {
@@ -42,7 +43,7 @@ ${OUTCOME}`);
 2) ${STEPS[1]}
 3) ${STEPS[2]}
 #### Clinical Decision Outcome
-**${OUTCOME}**`);
+**${OUTCOME}**`, 'bold-marker+list-style+markdown-heading+separator');
   });
 
   test('"Step N:" numbering with bold labels', () => {
@@ -50,7 +51,7 @@ ${OUTCOME}`);
 **Step 1:** ${STEPS[0]}
 **Step 2:** ${STEPS[1]}
 **Step 3:** ${STEPS[2]}
-### Clinical Decision Outcome: ${OUTCOME}`);
+### Clinical Decision Outcome: ${OUTCOME}`, 'bold-marker+list-style');
   });
 
   test('bold numbers "**1.**"', () => {
@@ -58,7 +59,7 @@ ${OUTCOME}`);
 **1.** ${STEPS[0]}
 **2.** ${STEPS[1]}
 **3.** ${STEPS[2]}
-### Clinical Decision Outcome: **${OUTCOME}**`);
+### Clinical Decision Outcome: **${OUTCOME}**`, 'bold-marker+list-style');
   });
 
   test('bullet list instead of numbers (any bullet character)', () => {
@@ -66,12 +67,12 @@ ${OUTCOME}`);
 - ${STEPS[0]}
 - ${STEPS[1]}
 • ${STEPS[2]}
-### Clinical Decision Outcome: ${OUTCOME}`);
+### Clinical Decision Outcome: ${OUTCOME}`, 'list-style');
   });
 
   test('under numbered steps, bullets of the same indentation continue the step', () => {
     const r = parseSingleTurn(`Clinical Decision Process:\n1. Fever\n- 39 °C\n- for 3 days\n2. CRP high\nClinical Decision Outcome: D`);
-    assert.deepEqual(r, { ok: true, steps: ['Fever 39 °C for 3 days', 'CRP high'], outcome: 'D' });
+    assert.deepEqual(r, { ok: true, steps: ['Fever 39 °C for 3 days', 'CRP high'], outcome: 'D', format: 'list-style+markdown-heading' });
   });
 
   test('multi-line steps with continuation lines and nested sub-bullets', () => {
@@ -82,7 +83,7 @@ ${OUTCOME}`);
    - supporting bacterial aetiology.
 3. No penicillin allergy is reported,
 so first-line amoxicillin applies.
-### Clinical Decision Outcome: ${OUTCOME}`);
+### Clinical Decision Outcome: ${OUTCOME}`, 'list-style');
   });
 
   test('title-only step lines whose body is the next paragraph', () => {
@@ -101,12 +102,12 @@ No penicillin allergy is reported, so first-line amoxicillin applies.
 
 This concludes the process.
 
-### Clinical Decision Outcome: ${OUTCOME}`, [`Fever ${STEPS[0]}`, `CRP ${STEPS[1]}`, `Allergy: ${STEPS[2]}`]);
+### Clinical Decision Outcome: ${OUTCOME}`, 'bold-marker+list-style+trailing-note', [`Fever ${STEPS[0]}`, `CRP ${STEPS[1]}`, `Allergy: ${STEPS[2]}`]);
   });
 
   test('an unindented paragraph between two steps belongs to the step before', () => {
     const r = parseSingleTurn('Clinical Decision Process:\n1. Fever is present.\n\nThis meets the threshold.\n\n2. CRP is high.\nClinical Decision Outcome: Treat.');
-    assert.deepEqual(r, { ok: true, steps: ['Fever is present. This meets the threshold.', 'CRP is high.'], outcome: 'Treat.' });
+    assert.deepEqual(r, { ok: true, steps: ['Fever is present. This meets the threshold.', 'CRP is high.'], outcome: 'Treat.', format: 'list-style+markdown-heading' });
   });
 
   test('steps as a markdown table', () => {
@@ -117,7 +118,7 @@ This concludes the process.
 | 2 | ${STEPS[1]} |
 | 3 | ${STEPS[2]} |
 
-### Clinical Decision Outcome: ${OUTCOME}`);
+### Clinical Decision Outcome: ${OUTCOME}`, 'list-style');
   });
 
   test('a step whose number stands alone on its line', () => {
@@ -128,7 +129,7 @@ ${STEPS[0]}
 ${STEPS[1]}
 3.
 ${STEPS[2]}
-### Clinical Decision Outcome: ${OUTCOME}`);
+### Clinical Decision Outcome: ${OUTCOME}`, 'list-style');
   });
 
   test('numbers inside step text ("5 mg", "1.5") do not start steps', () => {
@@ -137,7 +138,7 @@ ${STEPS[2]}
 1.5 mg/dL, above the threshold.
 2. Dose of
 5 mg is within range.
-### Clinical Decision Outcome: Reduce the dose.`,
+### Clinical Decision Outcome: Reduce the dose.`, 'list-style',
     ['Creatinine is 1.5 mg/dL, above the threshold.', 'Dose of 5 mg is within range.'], 'Reduce the dose.');
   });
 
@@ -154,13 +155,13 @@ All steps above are taken from the guideline.
 
 ### Clinical Decision Outcome: ${OUTCOME}
 
-Note: this conclusion applies only to the information given in the vignette.`);
+Note: this conclusion applies only to the information given in the vignette.`, 'preamble+trailing-note');
   });
 
   test('reasoning blocks, closed and server-stripped opening tag', () => {
     const body = `### Clinical Decision Process:\n1. ${STEPS[0]}\n2. ${STEPS[1]}\n3. ${STEPS[2]}\n### Clinical Decision Outcome: ${OUTCOME}`;
-    ok(`<think>\nThe guideline says... 1. maybe this\n### Clinical Decision Outcome: wrong draft\n</think>\n${body}`);
-    ok(`Let me think about the CRP threshold first.\n</think>\n\n${body}`);
+    ok(`<think>\nThe guideline says... 1. maybe this\n### Clinical Decision Outcome: wrong draft\n</think>\n${body}`, 'think-block');
+    ok(`Let me think about the CRP threshold first.\n</think>\n\n${body}`, 'think-block');
   });
 
   test('inside a code fence', () => {
@@ -170,7 +171,7 @@ Note: this conclusion applies only to the information given in the vignette.`);
 2. ${STEPS[1]}
 3. ${STEPS[2]}
 ### Clinical Decision Outcome: ${OUTCOME}
-\`\`\``);
+\`\`\``, 'fence');
   });
 
   test('an echoed format example before the answer: the last sections win', () => {
@@ -184,7 +185,7 @@ Note: this conclusion applies only to the information given in the vignette.`);
 1. ${STEPS[0]}
 2. ${STEPS[1]}
 3. ${STEPS[2]}
-### Clinical Decision Outcome: ${OUTCOME}`);
+### Clinical Decision Outcome: ${OUTCOME}`, 'preamble');
   });
 
   test('sections in reverse order', () => {
@@ -193,16 +194,37 @@ Note: this conclusion applies only to the information given in the vignette.`);
 ### Clinical Decision Process:
 1. ${STEPS[0]}
 2. ${STEPS[1]}
-3. ${STEPS[2]}`);
+3. ${STEPS[2]}`, 'section-order');
   });
 
   test('"the guideline is not applicable" is an outcome like any other', () => {
-    ok(`### Clinical Decision Process:\n1. ${STEPS[0]}\n### Clinical Decision Outcome: The guideline is not applicable.`, [STEPS[0]], 'The guideline is not applicable.');
+    ok(`### Clinical Decision Process:\n1. ${STEPS[0]}\n### Clinical Decision Outcome: The guideline is not applicable.`, 'strict', [STEPS[0]], 'The guideline is not applicable.');
   });
 
   test('outcome given as a one-item bullet on the next line', () => {
-    ok(`### Clinical Decision Process:\n1. ${STEPS[0]}\n### Clinical Decision Outcome:\n- ${OUTCOME}`, [STEPS[0]]);
+    ok(`### Clinical Decision Process:\n1. ${STEPS[0]}\n### Clinical Decision Outcome:\n- ${OUTCOME}`, 'separator', [STEPS[0]]);
   });
+});
+
+describe('other wordings of the headings (issue 11), one row each', () => {
+  const body = `1. ${STEPS[0]}\n2. ${STEPS[1]}\n3. ${STEPS[2]}`;
+  const rows: Array<{ input: string; format: string; outcome?: string }> = [
+    { input: `### Clinical Decision Process:\n${body}\n## Final Clinical Outcome: ${OUTCOME}`, format: 'heading-synonym+markdown-heading' },
+    { input: `### Clinical Decision Process:\n${body}\nFinal Outcome: ${OUTCOME}`, format: 'heading-synonym+markdown-heading' },
+    { input: `### Clinical Decision Process:\n${body}\n### Conclusion: ${OUTCOME}`, format: 'heading-synonym' },
+    { input: `### Clinical Decision Process:\n${body}\n**Final Answer:** ${OUTCOME}`, format: 'bold-marker+heading-synonym+markdown-heading' },
+    { input: `### Clinical Decision Process:\n${body}\n### Clinical decision outcome: ${OUTCOME}`, format: 'case' },
+    { input: `### Clinical Decision Process:\n${body}\n### Clinical Decision Outcome - ${OUTCOME}`, format: 'separator' },
+    { input: `### Clinical Decision Process：\n${body}\n### Clinical Decision Outcome：${OUTCOME}`, format: 'full-width' },
+    { input: `## Reasoning Steps\n${body}\n## Conclusion\n${OUTCOME}`, format: 'heading-synonym+markdown-heading+separator' },
+    // Swallowed into the outcome before: a note line right after it is a trailing note.
+    { input: `### Clinical Decision Process:\n${body}\n### Clinical Decision Outcome: ${OUTCOME}\nNote: this applies only to adults.`, format: 'trailing-note' },
+    { input: `### Clinical Decision Process:\n${body}\n### Clinical Decision Outcome: ${OUTCOME}\n\n(Note: based on the vignette only.)`, format: 'trailing-note' },
+    { input: `### Clinical Decision Process:\n${body}\n### Clinical Decision Outcome: ${OUTCOME}\n\nConclusion: amoxicillin it is.`, format: 'trailing-note' },
+    { input: `### Clinical Decision Process:\n- ${STEPS[0]}\n- ${STEPS[1]}\n- ${STEPS[2]}\n### Clinical Decision Outcome: ${OUTCOME}`, format: 'list-style' },
+    { input: `### Clinical Decision Process:\n**Step 1:** ${STEPS[0]}\n**Step 2:** ${STEPS[1]}\n**Step 3:** ${STEPS[2]}\n### Clinical Decision Outcome: ${OUTCOME}`, format: 'bold-marker+list-style' },
+  ];
+  for (const row of rows) test(row.input.split('\n').at(-1)!.slice(0, 60), () => ok(row.input, row.format));
 });
 
 describe('Chinese answers', () => {
@@ -222,18 +244,28 @@ describe('Chinese answers', () => {
   ];
   for (const [name, numbering] of styles) {
     test(`numbering ${name}`, () => {
-      assert.deepEqual(parseSingleTurn(zh('临床决策过程', numbering, '临床决策结果')), { ok: true, steps: zhSteps, outcome: zhOutcome });
+      assert.deepEqual(parseSingleTurn(zh('临床决策过程', numbering, '临床决策结果')), { ok: true, steps: zhSteps, outcome: zhOutcome, format: 'chinese-marker+list-style' });
     });
   }
 
+  test('numbering "1." under Chinese headings needs only the Chinese marker', () => {
+    assert.deepEqual(parseSingleTurn(zh('临床决策过程', (k) => `${k}. `, '临床决策结果')), { ok: true, steps: zhSteps, outcome: zhOutcome, format: 'chinese-marker' });
+  });
+
+  test('"### 最终结论：…" as the outcome heading', () => {
+    assert.deepEqual(parseSingleTurn(zh('临床决策过程', (k) => `${k}. `, '最终结论')), {
+      ok: true, steps: zhSteps, outcome: zhOutcome, format: 'chinese-marker+heading-synonym',
+    });
+  });
+
   test('heading variants 临床决策流程 / 临床决策结论, bold, no ###', () => {
     const raw = `**临床决策流程：**\n1. ${zhSteps[0]}\n2. ${zhSteps[1]}\n3. ${zhSteps[2]}\n**临床决策结论：** ${zhOutcome}`;
-    assert.deepEqual(parseSingleTurn(raw), { ok: true, steps: zhSteps, outcome: zhOutcome });
+    assert.deepEqual(parseSingleTurn(raw), { ok: true, steps: zhSteps, outcome: zhOutcome, format: 'bold-marker+chinese-marker+heading-synonym+markdown-heading' });
   });
 
   test('English headings over Chinese content (the English template on a zh guideline)', () => {
     const raw = `### Clinical Decision Process:\n1. ${zhSteps[0]}\n2. ${zhSteps[1]}\n3. ${zhSteps[2]}\n### Clinical Decision Outcome: ${zhOutcome}`;
-    assert.deepEqual(parseSingleTurn(raw), { ok: true, steps: zhSteps, outcome: zhOutcome });
+    assert.deepEqual(parseSingleTurn(raw), { ok: true, steps: zhSteps, outcome: zhOutcome, format: 'strict' });
   });
 });
 
@@ -269,7 +301,7 @@ describe('answers that do not parse', () => {
   });
 
   test('numbered steps without a process heading are still read', () => {
-    ok(`1. ${STEPS[0]}\n2. ${STEPS[1]}\n3. ${STEPS[2]}\nClinical Decision Outcome: ${OUTCOME}`);
+    ok(`1. ${STEPS[0]}\n2. ${STEPS[1]}\n3. ${STEPS[2]}\nClinical Decision Outcome: ${OUTCOME}`, 'markdown-heading+missing-heading');
   });
 
   test('a sentence that merely starts with the heading words is not a heading', () => {
@@ -280,6 +312,31 @@ describe('answers that do not parse', () => {
 
   test('empty answer, and an answer that is only reasoning', () => {
     assert.deepEqual(parseSingleTurn('  \n'), { ok: false, reason: 'the answer is empty' });
-    assert.deepEqual(parseSingleTurn('<think>I need to check the guideline'), { ok: false, reason: 'the answer is empty once reasoning blocks are removed' });
+    assert.deepEqual(parseSingleTurn('<think>I need to check the guideline'), {
+      ok: false,
+      reason: 'the answer is only reasoning: a <think> block was opened and never closed, and no answer follows it',
+    });
+    assert.deepEqual(parseSingleTurn('<think>All of it was reasoning.</think>'), { ok: false, reason: 'the answer is empty once reasoning blocks are removed' });
+  });
+
+  test('a truncated answer is refused as such, even when it looks complete', () => {
+    const complete = `### Clinical Decision Process:\n1. ${STEPS[0]}\n### Clinical Decision Outcome: ${OUTCOME}`;
+    assert.deepEqual(parseSingleTurn(complete, 'length'), {
+      ok: false,
+      reason: 'truncated answer (finish_reason: length): cut off at the output token limit; answer again, complete and more concisely',
+    });
+    assert.equal(parseSingleTurn(complete, 'stop').ok, true);
+  });
+
+  test('an empty process is a fault even under other heading wordings', () => {
+    const r = parseSingleTurn(`## Reasoning Process:\n\n## Final Outcome: ${OUTCOME}`);
+    assert.deepEqual(r, { ok: false, reason: "no numbered steps in the 'Clinical Decision Process' section", outcome: OUTCOME });
+  });
+});
+
+describe('sub-lines that look like headings', () => {
+  test('an indented "Outcome:" inside a step is part of the step, not the outcome section', () => {
+    const r = parseSingleTurn('### Clinical Decision Process:\n1. Is fever present?\n   Outcome: yes\n2. Is CRP raised?\n   Outcome: no\n');
+    assert.deepEqual(r, { ok: false, reason: "no 'Clinical Decision Outcome' section (the answer may be truncated)", steps: ['Is fever present? Outcome: yes', 'Is CRP raised? Outcome: no'] });
   });
 });
