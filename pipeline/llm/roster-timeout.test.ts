@@ -25,10 +25,10 @@ test('CDP_LLM_TIMEOUT_S_<NAME> beats CDP_LLM_TIMEOUT_S, which beats the declarat
     ['gpt-x', 1_200_000],
     ['agent-simulated', undefined],
   ]);
-  // The one-server model made from CDP_LLM_MODEL gets it too; resolving again changes nothing.
-  const env = { CDP_LLM_BASE_URL: 'http://127.0.0.1:1/v1', CDP_LLM_MODEL: 'Local/Model', CDP_LLM_TIMEOUT_S_LOCAL_MODEL: '900' };
+  // Resolving again changes nothing.
+  const env = { CDP_LLM_TIMEOUT_S_QWEN3_8B: '900' };
   const once = resolveRoster(roster, env);
-  assert.equal(once.find((m) => m.name === 'Local/Model')?.timeoutMs, 900_000);
+  assert.equal(once.find((m) => m.name === 'qwen3-8b')?.timeoutMs, 900_000);
   assert.deepEqual(resolveRoster(once, env), once);
 });
 
@@ -41,7 +41,7 @@ test('a timeout that is not a positive number of seconds names the variable and 
   assert.equal(timeoutFromEnv('gpt-x', { CDP_LLM_TIMEOUT_S: '  ' }), undefined);
 });
 
-test('the timeout from the environment is the one the client applies to a CDP_LLM_BASE_URL model', async () => {
+test('the timeout from the environment is the one the client applies', async () => {
   const srv = await startFakeOpenAIServer({ latencyMs: 400 });
   const dir = mkdtempSync(join(tmpdir(), 'llm-timeout-'));
   after(() => {
@@ -51,8 +51,8 @@ test('the timeout from the environment is the one the client applies to a CDP_LL
   const ask = async (env: NodeJS.ProcessEnv, cacheDir: string) => {
     const c = createLlmClient({
       cacheDir,
-      roster: [],
-      env: { CDP_LLM_BASE_URL: srv.url, CDP_LLM_MODEL: 'local', ...env },
+      roster: [{ name: 'local', roles: ['judge'], provider: 'openai-compatible', baseURLs: [srv.url], apiKeyOptional: true }],
+      env,
       retry: { baseDelayMs: 1, maxDelayMs: 2, maxAttempts: 2 },
     });
     try {

@@ -1,6 +1,6 @@
 /**
  * The one-model shortcut: `CDP_LLM_BASE_URL` + `CDP_LLM_MODEL` (and optionally
- * `CDP_LLM_API_KEY`, `CDP_LLM_CONTEXT_WINDOW`, `CDP_LLM_CONCURRENCY`, `CDP_LLM_TIMEOUT_MS`) read as
+ * `CDP_LLM_API_KEY`, `CDP_LLM_CONTEXT_WINDOW`, `CDP_LLM_CONCURRENCY`; timeouts from `CDP_LLM_TIMEOUT_S`) read as
  * a models file holding one model with every role. Kept because a single local server is the
  * quickest way to try the pipeline; the run warns that the model plays every role.
  */
@@ -27,7 +27,6 @@ export function modelsFromEnv(env: NodeJS.ProcessEnv): ModelsFile | null {
   };
   const contextWindow = int('CDP_LLM_CONTEXT_WINDOW');
   const concurrency = int('CDP_LLM_CONCURRENCY');
-  const timeoutMs = int('CDP_LLM_TIMEOUT_MS');
   if (problems.length) throw new ModelsFileError(ENV_SOURCE, problems);
   return {
     file: ENV_SOURCE,
@@ -45,7 +44,7 @@ export function modelsFromEnv(env: NodeJS.ProcessEnv): ModelsFile | null {
         contextWindow: contextWindow ?? MODEL_DEFAULTS.contextWindow,
         ...(contextWindow === undefined ? { windowAssumed: true } : {}),
         concurrency: concurrency ?? MODEL_DEFAULTS.concurrency,
-        timeoutMs: timeoutMs ?? MODEL_DEFAULTS.timeoutMs,
+        timeoutMs: MODEL_DEFAULTS.timeoutMs,
         price: { inputPerMTok: 0, outputPerMTok: 0 },
         independentSamples: MODEL_DEFAULTS.independentSamples,
         calibration: judgeParams(name!, 'llm'),
