@@ -3,7 +3,7 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { writeFileSync, readFileSync, readdirSync, existsSync } from 'node:fs';
+import { writeFileSync, readFileSync, readdirSync, existsSync, rmSync } from 'node:fs';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { makeToyProject, type ToyProject } from '../testing/toy-project.ts';
@@ -203,5 +203,31 @@ describe('no-op fast path', () => {
     assert.equal(statusOf(edited).shout, 'ran', 'an edited helper is seen');
     // And once everything is up to date again, the fast path answers.
     assert.equal(run({ TOY_SCALE: '2' }).stderr, '');
+  });
+
+  test('a file the config reads through configInput (a models file, say) is in the fingerprint: created, edited or deleted, it takes the full path', () => {
+    const p = makeToyProject();
+    p.writeConfigFile();
+    const file = join(p.root, 'dag.config.ts');
+    const pipelineIndex = JSON.stringify(resolve(dirname(cdpBin), '..', 'pipeline', 'index.ts'));
+    const settings = join(p.root, 'settings.json');
+    writeFileSync(
+      file,
+      `import { existsSync, readFileSync } from 'node:fs';\nimport { configInput } from ${pipelineIndex};\n` +
+        `const f = configInput(${JSON.stringify(settings)});\nconst scale = existsSync(f) ? JSON.parse(readFileSync(f, 'utf8')).scale : 1;\n` +
+        readFileSync(file, 'utf8').replace(/^import \{ defineDag \}/m, 'import { defineDag }').replace('"scale": 1', '"scale": scale'),
+    );
+    const run = () => spawnSync(process.execPath, [cdpBin, 'run', '--json'], { cwd: p.root, encoding: 'utf8', env: { ...process.env, CDP_NO_FAST_PATH: '' } });
+    assert.equal(run().status, 0);
+    assert.equal(run().stderr, '', 'unchanged: the fast path answers');
+    writeFileSync(settings, JSON.stringify({ scale: 3 }));
+    const created = run();
+    assert.notEqual(created.stderr, '', 'a created file takes the full path');
+    assert.equal(statusOf(JSON.parse(created.stdout)).totals, 'ran');
+    assert.equal(run().stderr, '');
+    writeFileSync(settings, JSON.stringify({ scale: 4 }) + '\n');
+    assert.equal(statusOf(JSON.parse(run().stdout)).totals, 'ran', 'an edited file is seen');
+    rmSync(settings);
+    assert.equal(statusOf(JSON.parse(run().stdout)).totals, 'ran', 'a deleted file is seen');
   });
 });

@@ -87,6 +87,16 @@ test('own models from a models file: right model per request, nothing spent on s
     );
     assert.deepEqual(m.roles, { builder: null, evaluated: ['my-med-llm', 'baseline-7b'], patient: 'patient-x', judges: ['judge-x'], simulated: false });
 
+    // An estimate on the fresh store predicts every LLM stage and writes nothing anywhere.
+    const reportsBefore = filesUnder(join(repo, 'reports')).filter((f) => !f.includes(`${join('reports', 'site')}`)).map((f) => [f, readFileSync(f)] as const);
+    const est = await cdp(['estimate', '--models', modelsFile, '--json'], env);
+    assert.equal(est.code, 0, est.stderr);
+    const estimate = JSON.parse(est.stdout) as { stages: { stage: string; requests: number }[]; total: { requests: number } };
+    assert.deepEqual(estimate.stages.map((x) => x.stage).sort(), ['dialogues_multi', 'outcome_scores', 'predictions_single', 'step_scores']);
+    assert.ok(estimate.total.requests > 0);
+    assert.throws(() => statSync(store), /ENOENT/, 'cdp estimate wrote nothing: no store, no warehouse, no reports');
+    assert.equal(server.requests.length, 0, 'cdp estimate sent nothing');
+
     // A smoke run: 5 cases, both settings, every judge.
     const smoke = await cdp(['run', '--models', modelsFile, '--limit', '5'], env);
     assert.equal(smoke.code, 0, smoke.stderr);
@@ -143,6 +153,8 @@ test('own models from a models file: right model per request, nothing spent on s
     assert.ok(((await sql(`select count(*)::int as n from step_scores where simulated`))[0].n as number) > 0, 'the simulated judges scored the agents');
 
     for (const f of filesUnder(dir)) assert.ok(!readFileSync(f).includes(KEY), `the API key was written to ${f}`);
+    // Reports belong to their store: the project's reports/ was not touched by this store's runs.
+    for (const [f, bytes] of reportsBefore) assert.ok(readFileSync(f).equals(bytes), `${f} was rewritten by a run on another store`);
     for (const out of [listed, smoke, full, again, withSim]) assert.ok(!(out.stdout + out.stderr).includes(KEY), 'the key appears in no output');
   } finally {
     await server.close();
