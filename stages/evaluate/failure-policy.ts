@@ -62,10 +62,13 @@ export interface PolicyCell extends CellKey {
 export function checkPolicyOptions(p: { failurePolicy?: unknown; commonCases?: unknown }): PolicyOptions {
   const policy = p.failurePolicy ?? 'worst';
   if (!FAILURE_POLICIES.includes(policy as FailurePolicy)) {
-    throw new RangeError(`model_summary: param failurePolicy is ${JSON.stringify(policy)}; use one of ${FAILURE_POLICIES.map((x) => `'${x}'`).join(', ')}`);
+    const allowed = FAILURE_POLICIES.map((x) => `'${x}'`).join(', ');
+    throw new RangeError(`model_summary: param failurePolicy is ${JSON.stringify(policy)}; use one of ${allowed}`);
   }
   const commonCases = p.commonCases ?? false;
-  if (typeof commonCases !== 'boolean') throw new TypeError(`model_summary: param commonCases is ${JSON.stringify(commonCases)}; use true or false`);
+  if (typeof commonCases !== 'boolean') {
+    throw new TypeError(`model_summary: param commonCases is ${JSON.stringify(commonCases)}; use true or false`);
+  }
   return { policy: policy as FailurePolicy, commonCases };
 }
 

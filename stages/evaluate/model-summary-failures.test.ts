@@ -38,8 +38,12 @@ const dialogues_multi = [
   dialogue('B', 'c4', {}),
   dialogue('B', 'c5', {}),
 ];
-const unit = (model: string, cdp_id: string) => ({ setting: 'multi', model, cdp_id, guideline_id: guidelineOf(cdp_id), language: 'en', simulated: false, judge: 'j' });
-const metrics = (model: string, cdp_id: string, dtw_pcc: number, ot_pcc: number, lnds_pcs: number) => ({ ...unit(model, cdp_id), dtw_pcc, ot_pcc, lnds_pcs });
+const unit = (model: string, cdp_id: string) => ({
+  setting: 'multi', model, cdp_id, guideline_id: guidelineOf(cdp_id), language: 'en', simulated: false, judge: 'j',
+});
+const metrics = (model: string, cdp_id: string, dtw_pcc: number, ot_pcc: number, lnds_pcs: number) => ({
+  ...unit(model, cdp_id), dtw_pcc, ot_pcc, lnds_pcs,
+});
 // Failure rows as the runner writes them: the key columns and the reason.
 const failed = (model: string, cdp_id: string, error: string) => ({ ...unit(model, cdp_id), error });
 const pathway_metrics = [
@@ -50,7 +54,8 @@ const pathway_metrics = [
 ];
 const correct = (model: string, cdp_id: string, c: boolean) => ({ ...unit(model, cdp_id), correct: c });
 const outcome_scores = [
-  correct('A', 'c1', true), correct('A', 'c2', false), failed('A', 'c3', 'pathway not judged'), correct('A', 'c4', false), failed('A', 'c5', 'pathway not judged'),
+  correct('A', 'c1', true), correct('A', 'c2', false), failed('A', 'c3', 'pathway not judged'),
+  correct('A', 'c4', false), failed('A', 'c5', 'pathway not judged'),
   correct('B', 'c1', true), correct('B', 'c2', false), correct('B', 'c3', true), correct('B', 'c4', true), correct('B', 'c5', true),
 ];
 
@@ -114,22 +119,28 @@ describe('model_summary: failures, n and SR over every test case', () => {
     assert.equal(cell('sr', 'B').policy, 'worst+common');
     const excluded = await summary({ commonCases: true, failurePolicy: 'exclude' });
     for (const metric of ['dtw_pcc', 'ot_pcc', 'lnds_pcs', 'acc', 'sr', 'sr_strict']) {
-      for (const model of ['A', 'B']) assert.deepEqual(counts(excluded(metric, model)), counts(cell(metric, model)), `${metric} ${model}: no failure is left to score`);
+      for (const model of ['A', 'B']) {
+        assert.deepEqual(counts(excluded(metric, model)), counts(cell(metric, model)), `${metric} ${model}: no failure is left to score`);
+      }
     }
   });
 
   test('a cell with nothing to average keeps its row: n 0, null mean and CIs, its failures counted', async () => {
     const only = { ...unit('C', 'c1'), usable: false, failure: 'failed-call', success: true };
-    const rows = await runTable(modelSummary, { predicted_pathways: [only], outcome_scores: [failed('C', 'c1', 'pathway not judged')] }, { failurePolicy: 'exclude', resamples: 200 });
+    const inputs = { predicted_pathways: [only], outcome_scores: [failed('C', 'c1', 'pathway not judged')] };
+    const rows = await runTable(modelSummary, inputs, { failurePolicy: 'exclude', resamples: 200 });
     assert.deepEqual(rows.map((r) => [r.metric, r.mean, r.ci_low, r.cluster_ci_low, r.n, r.failures, r.excluded, r.clusters]), [
       ['sr', null, null, null, 0, 1, 1, 0], ['sr_strict', null, null, null, 0, 1, 1, 0], ['acc', null, null, null, 0, 1, 1, 0],
     ]);
   });
 
   test('a bad policy param or failure value is an error that says what to use', async () => {
-    await assert.rejects(runTable(modelSummary, {}, { failurePolicy: 'drop' as never }), /failurePolicy is "drop"; use one of 'worst', 'exclude'/);
+    await assert.rejects(runTable(modelSummary, {}, { failurePolicy: 'drop' as never }), /failurePolicy is "drop"; use one of 'worst', 'exclude'$/);
     await assert.rejects(runTable(modelSummary, {}, { commonCases: 'yes' as never }), /commonCases is "yes"; use true or false/);
     const odd = { ...unit('C', 'c1'), usable: false, failure: 'timeout' };
-    await assert.rejects(runTable(modelSummary, { predicted_pathways: [odd] }, {}), /has failure "timeout"; expected one of failed-call, unreadable, patient/);
+    await assert.rejects(
+      runTable(modelSummary, { predicted_pathways: [odd] }, {}),
+      /row c1 \(C\) has failure "timeout"; expected one of failed-call, unreadable, patient or null; rerun predicted_pathways/,
+    );
   });
 });

@@ -82,7 +82,9 @@ export function summariseCells(cells: readonly Cell[], opts: BootstrapOptions): 
     clusterBootstrapMany(batch.map((c) => Float64Array.from(c.values)), clusters, opts).forEach((r, k) => clusterCi.set(batch[k]!, r));
   }
   return cells.map((c) => {
-    const counts = { failures: c.failures ?? 0, excluded: c.excluded ?? 0, patient_failures: c.patientFailures ?? 0, policy: c.policy ?? null };
+    const counts = {
+      failures: c.failures ?? 0, excluded: c.excluded ?? 0, patient_failures: c.patientFailures ?? 0, policy: c.policy ?? null,
+    };
     const key = { setting: c.setting, judge: c.judge, metric: c.metric, model: c.model, simulated: c.simulated };
     // Nothing to average (every case failed under 'exclude', or no common case): the cell stays,
     // so its n = 0 and its failures are printed rather than the model silently missing.
@@ -107,7 +109,8 @@ function failureOf(p: Row | undefined): CaseFailure | null {
   const f = p?.failure;
   if (f == null) return null;
   if (!CASE_FAILURES.includes(f as CaseFailure)) {
-    throw new RangeError(`predicted_pathways row ${String(p!.cdp_id)} (${String(p!.model)}) has failure ${JSON.stringify(f)}; expected one of ${CASE_FAILURES.join(', ')} or null`);
+    const which = `predicted_pathways row ${String(p!.cdp_id)} (${String(p!.model)})`;
+    throw new RangeError(`${which} has failure ${JSON.stringify(f)}; expected one of ${CASE_FAILURES.join(', ')} or null; rerun predicted_pathways`);
   }
   return f as CaseFailure;
 }
@@ -119,14 +122,21 @@ export function cellEntries({ pathway_metrics = [], outcome_scores = [], predict
   const add = (r: Row, judge: string | null, metric: PolicyMetric, value: number | null, failure: CaseFailure | null) => {
     const key = JSON.stringify([r.setting, judge, metric, r.model]);
     let c = cells.get(key);
-    if (!c) cells.set(key, (c = { setting: String(r.setting), judge, metric, model: String(r.model), simulated: r.simulated === true, entries: [] }));
+    if (!c) {
+      c = { setting: String(r.setting), judge, metric, model: String(r.model), simulated: r.simulated === true, entries: [] };
+      cells.set(key, c);
+    }
     c.entries.push({ caseId: String(r.cdp_id), guideline: String(r.guideline_id), value, failure });
   };
   for (const r of pathway_metrics) {
     const failure = failureOf(pathways.get(caseKey(r)));
-    for (const metric of ['dtw_pcc', 'ot_pcc', 'lnds_pcs'] as const) add(r, String(r.judge), metric, r.error == null ? (r[metric] as number) : null, failure);
+    for (const metric of ['dtw_pcc', 'ot_pcc', 'lnds_pcs'] as const) {
+      add(r, String(r.judge), metric, r.error == null ? (r[metric] as number) : null, failure);
+    }
   }
-  for (const r of outcome_scores) add(r, String(r.judge), 'acc', r.error == null ? (r.correct === true ? 1 : 0) : null, failureOf(pathways.get(caseKey(r))));
+  for (const r of outcome_scores) {
+    add(r, String(r.judge), 'acc', r.error == null ? (r.correct === true ? 1 : 0) : null, failureOf(pathways.get(caseKey(r))));
+  }
   for (const p of predicted_pathways) {
     if (p.setting !== 'multi') continue;
     const scored = p.usable === true;

@@ -66,7 +66,9 @@ export function singleTurnPathway(p: Row, cdp: Row | undefined, narrative: Row |
     return { ...base, reference: [], candidate: [], usable: false, reason: `no reference pathway: ${why}` };
   }
   const reference = statements.slice(0, m);
-  if (p.error != null) return { ...base, reference, candidate: [], usable: false, failure: 'failed-call', reason: `prediction failed: ${String(p.error)}` };
+  if (p.error != null) {
+    return { ...base, reference, candidate: [], usable: false, failure: 'failed-call', reason: `prediction failed: ${String(p.error)}` };
+  }
   if (p.parse_ok !== true) {
     const why = `answer did not parse${p.parse_error ? `: ${String(p.parse_error)}` : ''}; scored as an empty pathway`;
     return { ...base, reference, candidate: [], usable: true, failure: 'unreadable', reason: why };
@@ -86,7 +88,8 @@ export function multiTurnPathway(d: Row, cdp: Row | undefined): Row {
   const base = {
     setting: 'multi', model: d.model, cdp_id: d.cdp_id, guideline_id: d.guideline_id, language: d.language,
     reference_conclusion: cdp?.conclusion ?? null, candidate_outcome: typeof d.outcome === 'string' ? d.outcome : '',
-    success, success_strict: typeof d.success_strict === 'boolean' ? d.success_strict : success, simulated: d.simulated === true, failure: null,
+    success, success_strict: typeof d.success_strict === 'boolean' ? d.success_strict : success,
+    simulated: d.simulated === true, failure: null,
   };
   const reference = strings(cdp?.reference_questions);
   const candidate = strings(d.questions);
@@ -95,9 +98,12 @@ export function multiTurnPathway(d: Row, cdp: Row | undefined): Row {
   }
   if (isPatientFailure(d)) {
     const why = d.error != null ? String(d.error) : String(d.end_reason ?? 'patient_failed');
-    return { ...base, success: null, success_strict: null, reference, candidate, usable: false, failure: 'patient', reason: `patient failure, not the doctor's: ${why}` };
+    const reason = `patient failure, not the doctor's: ${why}`;
+    return { ...base, success: null, success_strict: null, reference, candidate, usable: false, failure: 'patient', reason };
   }
-  if (d.error != null) return { ...base, reference, candidate, usable: false, failure: 'failed-call', reason: `dialogue failed: ${String(d.error)}` };
+  if (d.error != null) {
+    return { ...base, reference, candidate, usable: false, failure: 'failed-call', reason: `dialogue failed: ${String(d.error)}` };
+  }
   if (success) return { ...base, reference, candidate, usable: true, reason: null };
   const end = String(d.end_reason ?? 'no end reason');
   const reason = `dialogue ended without success (${end}); scored on the ${candidate.length} questions asked`;

@@ -35,7 +35,9 @@ describe('predicted_pathways', () => {
 
   test('multi: reference questions vs asked questions; a dialogue that reached the turn cap keeps its questions, usable, no failure', async () => {
     const rows = await runTable(stage, {
-      dialogues_multi: [multi({}), multi({ model: 'm2', success: false, end_reason: 'turn-cap', questions: ['q1'] }), multi({ model: 'm3', error: 'doctor m3, turn 2: HTTP 500' })],
+      dialogues_multi: [
+        multi({}), multi({ model: 'm2', success: false, end_reason: 'turn-cap', questions: ['q1'] }), multi({ model: 'm3', error: 'doctor m3, turn 2: HTTP 500' }),
+      ],
       cdps: [cdp],
     }, {});
     assert.deepEqual(rows.map((r) => [r.setting, r.reference, r.candidate, r.success, r.usable, r.failure]), [
@@ -69,7 +71,10 @@ describe('predicted_pathways', () => {
 
   test('multi: success_strict is read from dialogues_multi when present, else it is the lenient success', async () => {
     const rows = await runTable(stage, {
-      dialogues_multi: [multi({ success_strict: false }), multi({ model: 'm2', success_strict: true }), multi({ model: 'm3' }), multi({ model: 'm4', success: false, end_reason: 'turn-cap' })],
+      dialogues_multi: [
+        multi({ success_strict: false }), multi({ model: 'm2', success_strict: true }), multi({ model: 'm3' }),
+        multi({ model: 'm4', success: false, end_reason: 'turn-cap' }),
+      ],
       cdps: [cdp],
     }, {});
     assert.deepEqual(rows.map((r) => [r.success, r.success_strict]), [[true, false], [true, true], [true, true], [false, false]]);
