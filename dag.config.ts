@@ -141,7 +141,8 @@ export default defineDag({
     stage('model_summary', {
       module: 'stages/evaluate/model-summary.stage.ts',
       inputs: { pathway_metrics: 'pathway_metrics', outcome_scores: 'outcome_scores', predicted_pathways: 'predicted_pathways' },
-      params: { resamples: 10000, seed: 42, level: 0.95 },
+      // Failed calls and unreadable answers score worst (SR over every test case, §4.1); see README.
+      params: { resamples: 10000, seed: 42, level: 0.95, failurePolicy: 'worst', commonCases: false },
     }),
     // Table 2 compares the run's judges (the real ones first), never a fixed list.
     stage('correlations', { module: 'stages/evaluate/correlations.stage.ts', inputs: { pathway_metrics: 'pathway_metrics' }, params: { judges } }),

@@ -9,15 +9,26 @@
  * - multi: reference = the case's reference questions (one per decision step); candidate = the
  *   doctor's questions, in the order asked.
  *
- * Conventions (`reason` says which applied; null when none did):
- * - answer did not parse (single, parse_ok false): candidate = [], usable. C is then m×0 and
- *   every metric gives its worst value: an unreadable answer follows no pathway.
- * - dialogue ended without success (multi, success false): candidate = the questions asked so
- *   far, usable; `success` keeps the fact for the success rate.
- * - the model call or dialogue itself failed (upstream `error` set), or the case has no usable
- *   reference (no narrative, wrong number of statements, no reference questions): usable =
- *   false. Step and outcome judging turn such rows into failure rows, so they are left out of
- *   the metrics rather than scored as the model's fault; rerun the upstream stage instead.
+ * Conventions (`reason` says which applied; null when none did). `failure` names the kind of
+ * failure of the case, for model_summary's failure policy (failure-policy.ts); null when none:
+ * - answer did not parse (single, parse_ok false): candidate = [], usable, failure 'unreadable'.
+ *   C is then m×0 and every metric gives its worst value: an unreadable answer follows no pathway.
+ * - a doctor turn broke the format (multi: the dialogue ended for any reason other than a
+ *   conclusion, the turn cap or the patient): candidate = the questions asked so far, usable,
+ *   failure 'unreadable'.
+ * - dialogue ended without success at the turn cap: candidate = the questions asked so far,
+ *   usable, no failure; `success` keeps the fact for the success rate.
+ * - the model call or dialogue itself failed (upstream `error` set): usable = false, failure
+ *   'failed-call'. Step and outcome judging turn such rows into failure rows; the failure policy
+ *   decides how they enter the means (`cdp run --retry-failed` asks again).
+ * - the patient failed (dialogues_multi patient_failed, an end_reason 'patient-…', or a failed
+ *   call of the patient, whose error dialogues_multi begins with "patient "): usable = false,
+ *   success = null, failure 'patient' — not the evaluated model's failure, so it is never judged
+ *   and never counted against it.
+ * - the case has no usable reference (no narrative, wrong number of statements, no reference
+ *   questions): usable = false, failure null — no model can be scored on it.
+ * `success_strict` (multi) is dialogues_multi's strict success (every doctor turn in the exact
+ * required format) when that column is there, else the lenient `success`.
  */
 import { tableStage, type Row } from '../../pipeline/stage.ts';
 
@@ -32,9 +43,11 @@ export const PREDICTED_PATHWAY_COLUMNS = {
   reference_conclusion: 'VARCHAR',
   candidate_outcome: 'VARCHAR',
   success: 'BOOLEAN',
+  success_strict: 'BOOLEAN',
   simulated: 'BOOLEAN',
   usable: 'BOOLEAN',
   reason: 'VARCHAR',
+  failure: 'VARCHAR',
 } as const;
 
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
@@ -43,7 +56,7 @@ export function singleTurnPathway(p: Row, cdp: Row | undefined, narrative: Row |
   const base = {
     setting: 'single', model: p.model, cdp_id: p.cdp_id, guideline_id: p.guideline_id, language: p.language,
     reference_conclusion: cdp?.conclusion ?? null, candidate_outcome: typeof p.outcome === 'string' ? p.outcome : '',
-    success: null, simulated: p.simulated === true,
+    success: null, success_strict: null, simulated: p.simulated === true, failure: null,
   };
   if (!cdp) return { ...base, reference: [], candidate: [], usable: false, reason: `case ${String(p.cdp_id)} is not in cdps` };
   const m = (cdp.steps as unknown[]).length;
@@ -53,27 +66,48 @@ export function singleTurnPathway(p: Row, cdp: Row | undefined, narrative: Row |
     return { ...base, reference: [], candidate: [], usable: false, reason: `no reference pathway: ${why}` };
   }
   const reference = statements.slice(0, m);
-  if (p.error != null) return { ...base, reference, candidate: [], usable: false, reason: `prediction failed: ${String(p.error)}` };
+  if (p.error != null) {
+    return { ...base, reference, candidate: [], usable: false, failure: 'failed-call', reason: `prediction failed: ${String(p.error)}` };
+  }
   if (p.parse_ok !== true) {
-    return { ...base, reference, candidate: [], usable: true, reason: `answer did not parse${p.parse_error ? `: ${String(p.parse_error)}` : ''}; scored as an empty pathway` };
+    const why = `answer did not parse${p.parse_error ? `: ${String(p.parse_error)}` : ''}; scored as an empty pathway`;
+    return { ...base, reference, candidate: [], usable: true, failure: 'unreadable', reason: why };
   }
   return { ...base, reference, candidate: strings(p.steps), usable: true, reason: null };
 }
 
+/** Whether a dialogue ended through the patient: not the evaluated model's failure. */
+export function isPatientFailure(d: Row): boolean {
+  return d.patient_failed === true
+    || (typeof d.end_reason === 'string' && d.end_reason.startsWith('patient-'))
+    || (d.error != null && String(d.error).startsWith('patient '));
+}
+
 export function multiTurnPathway(d: Row, cdp: Row | undefined): Row {
+  const success = d.success === true;
   const base = {
     setting: 'multi', model: d.model, cdp_id: d.cdp_id, guideline_id: d.guideline_id, language: d.language,
     reference_conclusion: cdp?.conclusion ?? null, candidate_outcome: typeof d.outcome === 'string' ? d.outcome : '',
-    success: d.success === true, simulated: d.simulated === true,
+    success, success_strict: typeof d.success_strict === 'boolean' ? d.success_strict : success,
+    simulated: d.simulated === true, failure: null,
   };
   const reference = strings(cdp?.reference_questions);
+  const candidate = strings(d.questions);
   if (!cdp || reference.length === 0) {
     return { ...base, reference, candidate: [], usable: false, reason: cdp ? 'no reference pathway: the case has no reference questions' : `case ${String(d.cdp_id)} is not in cdps` };
   }
-  if (d.error != null) return { ...base, reference, candidate: strings(d.questions), usable: false, reason: `dialogue failed: ${String(d.error)}` };
-  const candidate = strings(d.questions);
-  if (d.success !== true) return { ...base, reference, candidate, usable: true, reason: `dialogue ended without success (${String(d.end_reason ?? 'no end reason')}); scored on the ${candidate.length} questions asked` };
-  return { ...base, reference, candidate, usable: true, reason: null };
+  if (isPatientFailure(d)) {
+    const why = d.error != null ? String(d.error) : String(d.end_reason ?? 'patient_failed');
+    const reason = `patient failure, not the doctor's: ${why}`;
+    return { ...base, success: null, success_strict: null, reference, candidate, usable: false, failure: 'patient', reason };
+  }
+  if (d.error != null) {
+    return { ...base, reference, candidate, usable: false, failure: 'failed-call', reason: `dialogue failed: ${String(d.error)}` };
+  }
+  if (success) return { ...base, reference, candidate, usable: true, reason: null };
+  const end = String(d.end_reason ?? 'no end reason');
+  const reason = `dialogue ended without success (${end}); scored on the ${candidate.length} questions asked`;
+  return { ...base, reference, candidate, usable: true, failure: end === 'turn-cap' ? null : 'unreadable', reason };
 }
 
 export default tableStage({

@@ -47,6 +47,7 @@ describe('model_summary', () => {
       ['single', 'simulated-token-f1', 'm', true, 0, 0, 0, 3, 0, 0, 2],
     );
     assert.equal(rows[2]!.mean, 1);
+    assert.deepEqual([dtw.failures, dtw.excluded, dtw.patient_failures, dtw.policy], [0, 1, 0, 'worst'], 'the judge failure is excluded, not the model’s');
     const one = await runTable(modelSummary, { pathway_metrics: metrics.map((r) => ({ ...r, guideline_id: 'g0' })) }, { resamples: 1000 });
     assert.deepEqual([one[0]!.clusters, one[0]!.cluster_ci_low, one[0]!.cluster_ci_high, one[0]!.ci_low], [1, null, null, 0], 'one guideline: no cluster CI');
     assert.equal(rows[2]!.ci_low, 1);
