@@ -30,7 +30,8 @@ export function parseVignette(text: string, finishReason?: string | null): Vigne
   variants.push(...prepared.variants);
   let body = prepared.text;
   if (REFUSAL.test(body)) {
-    return { ok: false, reason: `the answer is a refusal or apology ("${body.slice(0, 40)}…"), not a case vignette; write the vignette itself` };
+    // The reason names the fault without quoting the answer: reasons travel into downstream rows.
+    return { ok: false, reason: 'the answer begins with a refusal or apology, not a case vignette; write the vignette itself' };
   }
   const lead = LEAD_IN_EN.exec(body) ?? LEAD_IN_ZH.exec(body);
   if (lead && lead[0].length > 0) {
