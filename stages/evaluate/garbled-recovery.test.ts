@@ -30,11 +30,11 @@ const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const WHO = 'who-2021-hypertension-pharmacological-treatment-retypeset';
 const GARBLE = "I'm sorry, here is something unrelated: ```{not json";
 const STAGES = [
-  'guidelines', 'trees', 'tree_nodes', 'cdps', 'vignettes', 'narratives', 'test_cases',
+  'guidelines', 'trees', 'tree_nodes', 'cdps', 'vignettes', 'narratives', 'qc', 'qc_inspection', 'test_cases',
   'predictions_single', 'dialogues_multi', 'predicted_pathways', 'step_scores', 'outcome_scores',
 ];
 const VIGNETTE = 'A 60-year-old patient had a systolic blood pressure of 150 mmHg. The clinical question concerns management.';
-type Kind = 'tree' | 'vignette' | 'narrative' | 'single' | 'doctor' | 'judge';
+type Kind = 'tree' | 'vignette' | 'narrative' | 'qc' | 'single' | 'doctor' | 'judge';
 
 /** Three whole sentences of the guideline, as a model would quote them. */
 function quotes(prompt: string): string[] {
@@ -65,6 +65,7 @@ function kindOf(body: ChatBody): Kind {
   if (prompt.includes('convert this clinical decision path into a single, coherent')) return 'vignette';
   if (prompt.includes('produce a single JSON array of strings')) return 'narrative';
   if (prompt.includes('You will receive two clinical')) return 'judge';
+  if (prompt.includes('reviewing a benchmark case')) return 'qc';
   return 'single';
 }
 
@@ -83,6 +84,8 @@ function goodAnswer(body: ChatBody, kind: Kind): string {
       const input = JSON.parse(prompt.slice(prompt.indexOf('## Input:') + 9, prompt.indexOf('## Output Format:')).trim()) as { decision_path: unknown[] };
       return JSON.stringify(Array.from({ length: input.decision_path.length }, (_, i) => `Reasoning statement ${i + 1}.`));
     }
+    case 'qc':
+      return '```json\n{"consistent": true, "problems": []}\n```';
     case 'single':
       return '### Clinical Decision Process:\n1. The systolic blood pressure is 150 mmHg.\n### Clinical Decision Outcome: Start monotherapy.';
     case 'doctor':
@@ -114,6 +117,8 @@ test('garbled answers, then recovery: --retry-failed clears every failure row an
       cdps: { testIds: [WHO] },
       vignettes: { writer: 'builder' },
       narratives: { writer: 'builder' },
+      qc: { inspectFraction: 1 },
+      qc_inspection: { inspector: 'builder' },
       test_cases: { limit: null },
       predictions_single: { models: ['doc'], simulated: [] },
       dialogues_multi: { models: ['doc'], simulated: [], patient: PATIENT_NAME, simulatedPatient: PATIENT_NAME },
@@ -155,7 +160,7 @@ test('garbled answers, then recovery: --retry-failed clears every failure row an
     const requests = () => server.counters.chat;
 
     // 1. Everything the builder and the judge say is garbage: trees fail, nothing is built on them.
-    garbled.add('tree').add('vignette').add('narrative').add('judge');
+    garbled.add('tree').add('vignette').add('narrative').add('qc').add('judge');
     assert.equal((await run(false)).ok, true);
     assert.deepEqual(failures(), { trees: 1, tree_nodes: 1 }, 'the failed tree and its upstream failure, nothing else');
     assert.equal(requests(), 3, 'the tree asked, then re-asked twice (maxAttempts 3)');
@@ -185,10 +190,12 @@ test('garbled answers, then recovery: --retry-failed clears every failure row an
     assert.equal((await run(true)).ok, true);
     const f3 = failures();
     assert.deepEqual([f3.vignettes, f3.narratives, f3.predictions_single, f3.dialogues_multi], [undefined, cases, undefined, undefined], JSON.stringify(f3));
+    assert.equal(f3.qc_inspection, cases, 'every garbled QC verdict is a failure row');
     assertClean('garbled narratives');
 
     // 4. Narratives recover; the judges still garble.
     garbled.delete('narrative');
+    garbled.delete('qc');
     assert.equal((await run(true)).ok, true);
     const f4 = failures();
     assert.deepEqual(f4, { step_scores: 2 * cases, outcome_scores: 2 * cases });
@@ -209,6 +216,7 @@ test('garbled answers, then recovery: --retry-failed clears every failure row an
     assert.ok(rows('narratives').every((n, _i, all) => (n.steps as string[])[0] === 'Reasoning statement 1.' && all.length === cases));
     assert.ok(rows('predictions_single').every((p) => p.outcome === 'Start monotherapy.'));
     assert.ok(rows('dialogues_multi').every((d) => d.outcome === 'Start monotherapy.'));
+    assert.deepEqual(rows('qc_inspection').map((q) => [q.consistent, q.problems]), Array.from({ length: cases }, () => [true, []]));
     const outcomes = rows('outcome_scores');
     assert.equal(outcomes.length, 2 * cases, 'both settings of every case');
     const steps = rows('step_scores');
@@ -231,7 +239,7 @@ test('garbled answers, then recovery: --retry-failed clears every failure row an
     )).getRowObjects();
     con.closeSync();
     const byStage = Object.fromEntries(log.map((r) => [r.stage, r]));
-    for (const s of ['trees', 'vignettes', 'narratives', 'step_scores', 'outcome_scores']) {
+    for (const s of ['trees', 'vignettes', 'narratives', 'qc_inspection', 'step_scores', 'outcome_scores']) {
       const r = byStage[s]!;
       assert.ok((r.rejected as number) > 0 && r.rejected === r.garbled, `${s}: ${JSON.stringify(r)}`);
     }
