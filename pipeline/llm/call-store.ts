@@ -62,6 +62,9 @@ export interface CachedAnswer {
   attempt: number;
 }
 
+/** What `reject` records: which answer (key and attempt) was refused, and why. */
+export type Rejection = Pick<CallRecord, 'key' | 'model' | 'modelId' | 'stage' | 'promptHash' | 'repeat'> & { attempt: number; reason: string };
+
 const PREFIX = Buffer.from('{"key":"');
 const OK_AFTER_KEY = Buffer.from('","status":"ok"');
 const REJECTED_AFTER_KEY = Buffer.from('","status":"rejected"');
@@ -141,12 +144,13 @@ export class CallStore {
    * served, and the key's next answer is attempt + 1. A second rejection of the same attempt (two
    * callers shared one answer) changes nothing. Resolves once the rejection is durable.
    */
-  reject(r: Pick<CallRecord, 'key' | 'model' | 'modelId' | 'stage' | 'promptHash' | 'repeat'> & { attempt: number; reason: string }): Promise<void> {
+  reject(r: Rejection): Promise<void> {
     if (this.attemptOf(r.key) > r.attempt) return Promise.resolve();
     this.rejections.set(r.key, r.attempt + 1);
     this.index.delete(r.key);
     const { attempt, ...rest } = r;
-    const line: CallRecord = { ...rest, status: 'rejected', inputTokens: 0, outputTokens: 0, latencyMs: 0, attempts: 0, ts: new Date().toISOString() };
+    const ts = new Date().toISOString();
+    const line: CallRecord = { ...rest, status: 'rejected', inputTokens: 0, outputTokens: 0, latencyMs: 0, attempts: 0, ts };
     return this.append(attempt > 0 ? { ...line, attempt } : line);
   }
 
@@ -181,13 +185,15 @@ export class CallStore {
     let r: CallRecord;
     try {
       r = JSON.parse(src.toString('utf8', at, at + n)) as CallRecord;
-      if (r.key !== key || typeof r.inputTokens !== 'number') throw new Error(r.key !== key ? 'the line names another key' : 'the line has no token counts');
+      if (r.key !== key) throw new Error('the line names another key');
+      if (typeof r.inputTokens !== 'number') throw new Error('the line has no token counts');
     } catch (err) {
       this.unreadable(key, seg, off, (err as Error).message);
       return undefined;
     }
     const fr = r.finishReason ? { finishReason: r.finishReason } : {};
-    return { text: r.text ?? '', inputTokens: r.inputTokens, outputTokens: r.outputTokens, latencyMs: r.latencyMs, attempt: r.attempt ?? 0, ...fr };
+    const { inputTokens, outputTokens, latencyMs } = r;
+    return { text: r.text ?? '', inputTokens, outputTokens, latencyMs, attempt: r.attempt ?? 0, ...fr };
   }
 
   /** A cached line that does not read back: forget it (the call is made again) and say where it is. */

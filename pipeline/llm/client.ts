@@ -18,7 +18,7 @@
  * Failures are returned, never thrown, and never cached: a rerun asks again, which is how
  * `cdp run --retry-failed` fills failed rows in. An answer its reader refuses is handed back to
  * `client.reject(result, reason)`: it stays in the log, is no longer served, and the next ask is a
- * fresh attempt with a new seed, so a retry can get a different answer from a server that recovered. Keys are read from the environment at call
+ * fresh attempt with a new seed, so a retry can get a different answer from a recovered server. Keys are read from the environment at call
  * time, kept only in memory, and redacted from every error text.
  */
 import type OpenAI from 'openai';
@@ -235,7 +235,11 @@ class Client implements LlmClient {
     if (!spec.active) return this.failed(counters, `model ${spec.name} is inactive: ${spec.inactiveReason ?? 'no endpoint configured'}`, 0);
 
     const attempt = this.store.attemptOf(key);
-    const logged = { ...(sample !== undefined ? { sample } : {}), ...(req.role ? { role: req.role } : {}), ...(attempt > 0 ? { attempt } : {}) };
+    const logged = {
+      ...(sample !== undefined ? { sample } : {}),
+      ...(req.role ? { role: req.role } : {}),
+      ...(attempt > 0 ? { attempt } : {}),
+    };
     const run = this.send(spec, req, params, { ...meta, ...logged }, sample, attempt);
     this.inflight.set(key, run);
     let r: ChatResult;

@@ -15,21 +15,31 @@ import type { ChatRequest, ModelSpec } from './types.ts';
 
 const GARBLE = "I'm sorry, here is something unrelated: ```{not json";
 let garbling = true;
-const server = await startFakeOpenAIServer({ answer: (b: ChatBody) => (garbling ? GARBLE : b.messages.length > 1 ? '{"score": 3}' : '{"score": 4}') });
+const server = await startFakeOpenAIServer({
+  answer: (b: ChatBody) => (garbling ? GARBLE : b.messages.length > 1 ? '{"score": 3}' : '{"score": 4}'),
+});
 after(() => server.close());
 
 const roster: ModelSpec[] = [
-  { name: 'judge', roles: ['judge'], provider: 'openai-compatible', baseURLs: [server.url], apiKeyOptional: true, modelId: 'judge-id', contextWindow: 8000 },
+  {
+    name: 'judge', roles: ['judge'], provider: 'openai-compatible', baseURLs: [server.url], apiKeyOptional: true,
+    modelId: 'judge-id', contextWindow: 8000,
+  },
   { name: 'sim', roles: ['judge'], provider: 'offline', simulated: true },
 ];
-const parse = jsonSchemaParser<{ score: number }>({ type: 'object', required: ['score'], properties: { score: { type: 'integer', minimum: 1, maximum: 5 } } });
-const req: ChatRequest = { model: 'judge', messages: [{ role: 'user', content: 'Score the answer from 1 to 5 as {"score": n}.' }], role: 'judge', stage: 'outcome_scores' };
+const parse = jsonSchemaParser<{ score: number }>({
+  type: 'object', required: ['score'], properties: { score: { type: 'integer', minimum: 1, maximum: 5 } },
+});
+const req: ChatRequest = {
+  model: 'judge', messages: [{ role: 'user', content: 'Score the answer from 1 to 5 as {"score": n}.' }], role: 'judge', stage: 'outcome_scores',
+};
 
 async function calls(cacheDir: string): Promise<Record<string, unknown>[]> {
   const db = await DuckDBInstance.create(':memory:');
   const con = await db.connect();
   await con.run(`create view llm_calls as select * from ${llmCallsRelation(cacheDir)!}`);
-  const rows = (await con.runAndReadAll('select text, rejected, attempt, role, stage from llm_calls order by finished_at, attempt, length(text)')).getRowObjects();
+  const q = 'select text, rejected, attempt, role, stage from llm_calls order by finished_at, attempt, length(text)';
+  const rows = (await con.runAndReadAll(q)).getRowObjects();
   con.closeSync();
   return rows;
 }
@@ -92,7 +102,10 @@ test('an exchange that ends accepted keeps its refused answer cached, so a rerun
     };
     const a = await run();
     const b = await run();
-    assert.deepEqual([a.ok && a.value, a.ok && a.attempts, b.ok && b.value, b.ok && b.cached, flaky.counters.chat], [{ score: 5 }, 2, { score: 5 }, true, 2]);
+    assert.deepEqual(
+      [a.ok && a.value, a.ok && a.attempts, b.ok && b.value, b.ok && b.cached, flaky.counters.chat],
+      [{ score: 5 }, 2, { score: 5 }, true, 2],
+    );
   } finally {
     await flaky.close();
   }

@@ -12,10 +12,17 @@ import { prepareAnswer } from '../../pipeline/llm/structured.ts';
 export type VignetteParse = { ok: true; vignette: string; format: AnswerFormat } | { ok: false; reason: string };
 
 // A lead-in line: an announcement ending in a colon, or a bare "Case Vignette" title, in markdown or not.
-const LEAD_IN_EN =
-  /^(?:#{1,6}\s*)?(?:\*\*|__)?\s*(?:(?:sure|certainly|okay|of course)[!,.]?\s*)?(?:(?:here(?:'s| is)|below is|this is)\b[^\n]{0,80}?:|(?:the\s+)?(?:clinical\s+)?case\s+vignette\s*:?|vignette\s*:)\s*(?:\*\*|__)?\s*/i;
-const LEAD_IN_ZH = /^(?:#{1,6}\s*)?(?:\*\*|__)?\s*(?:以下是[^\n]{0,30}?[：:]|(?:临床)?(?:病例|案例)(?:描述|摘要|情景)?[：:])\s*(?:\*\*|__)?\s*/;
-const REFUSAL = /^(?:\*\*)?\s*(?:i['’]m sorry|i am sorry|sorry[,!]|i apologi[sz]e|i cannot|i can['’]t|i can not|i am unable|i['’]m unable|as an ai\b|unfortunately,? i|抱歉|对不起|很抱歉|我无法|我不能)/i;
+const MARKUP = String.raw`(?:#{1,6}\s*)?(?:\*\*|__)?\s*`;
+const CLOSE = String.raw`\s*(?:\*\*|__)?\s*`;
+const ANNOUNCE = String.raw`(?:(?:sure|certainly|okay|of course)[!,.]?\s*)?(?:here(?:'s| is)|below is|this is)\b[^\n]{0,80}?:`;
+const TITLE = String.raw`(?:the\s+)?(?:clinical\s+)?case\s+vignette\s*:?|vignette\s*:`;
+const LEAD_IN_EN = new RegExp(`^${MARKUP}(?:${ANNOUNCE}|${TITLE})${CLOSE}`, 'i');
+const LEAD_IN_ZH = new RegExp(`^${MARKUP}(?:以下是[^\\n]{0,30}?[：:]|(?:临床)?(?:病例|案例)(?:描述|摘要|情景)?[：:])${CLOSE}`);
+const REFUSALS = [
+  String.raw`i['’]m sorry`, 'i am sorry', 'sorry[,!]', 'i apologi[sz]e', 'i cannot', String.raw`i can['’]t`, 'i can not',
+  'i am unable', String.raw`i['’]m unable`, String.raw`as an ai\b`, 'unfortunately,? i', '抱歉', '对不起', '很抱歉', '我无法', '我不能',
+];
+const REFUSAL = new RegExp(String.raw`^(?:\*\*)?\s*(?:${REFUSALS.join('|')})`, 'i');
 
 export function parseVignette(text: string, finishReason?: string | null): VignetteParse {
   const truncated = truncationReason(finishReason);

@@ -31,6 +31,7 @@ export default rowStage<{ writer: string; maxAttempts?: number }>({
       { maxAttempts: ctx.params.maxAttempts ?? DEFAULT_MAX_ATTEMPTS },
     );
     if (answer.ok) return { ...base, vignette: answer.value, format: answer.format ?? null };
-    return { ...base, error: `vignette writer ${ctx.params.writer}: ${answer.error}${answer.problems.length ? ': ' + answer.problems.join('; ') : ''}` };
+    const problems = answer.problems.length ? `: ${answer.problems.join('; ')}` : '';
+    return { ...base, error: `vignette writer ${ctx.params.writer}: ${answer.error}${problems}` };
   },
 });

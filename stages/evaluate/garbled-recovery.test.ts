@@ -51,10 +51,16 @@ function tree(prompt: string): string {
   const root = {
     index: 1,
     description: 'Is the systolic blood pressure ≥140 mmHg?',
-    yes: { index: 2, description: 'Does the patient have diabetes?', yes: { index: 3, leaf: true, conclusion: 'Start combination therapy.' }, no: { index: 4, leaf: true, conclusion: 'Start monotherapy.' } },
+    yes: {
+      index: 2,
+      description: 'Does the patient have diabetes?',
+      yes: { index: 3, leaf: true, conclusion: 'Start combination therapy.' },
+      no: { index: 4, leaf: true, conclusion: 'Start monotherapy.' },
+    },
     no: { index: 5, leaf: true, conclusion: 'Do not start pharmacological treatment.' },
   };
-  return JSON.stringify({ primary_clinical_focus: 'management', decision_tree: root, node_guideline_mapping: { 1: [a], 2: [b], 3: [c], 4: [c], 5: [a] } });
+  const mapping = { 1: [a], 2: [b], 3: [c], 4: [c], 5: [a] };
+  return JSON.stringify({ primary_clinical_focus: 'management', decision_tree: root, node_guideline_mapping: mapping });
 }
 
 function kindOf(body: ChatBody): Kind {
@@ -81,7 +87,8 @@ function goodAnswer(body: ChatBody, kind: Kind): string {
       return `Here is the clinical case vignette:\n\n${VIGNETTE}`;
     case 'narrative': {
       // The decision path lists the steps and the conclusion: one statement each.
-      const input = JSON.parse(prompt.slice(prompt.indexOf('## Input:') + 9, prompt.indexOf('## Output Format:')).trim()) as { decision_path: unknown[] };
+      const json = prompt.slice(prompt.indexOf('## Input:') + 9, prompt.indexOf('## Output Format:')).trim();
+      const input = JSON.parse(json) as { decision_path: unknown[] };
       return JSON.stringify(Array.from({ length: input.decision_path.length }, (_, i) => `Reasoning statement ${i + 1}.`));
     }
     case 'qc':
@@ -110,7 +117,8 @@ test('garbled answers, then recovery: --retry-failed clears every failure row an
     const spec = (name: string, roles: ModelSpec['roles']): ModelSpec => ({
       name, roles, provider: 'openai-compatible', baseURLs: [server.url], apiKeyOptional: true, modelId: `${name}-id`, contextWindow: 200_000,
     });
-    const roster = [spec('builder', ['builder']), spec('doc', ['evaluated']), spec('judge', ['judge']), ...SIMULATED_ROSTER.filter((m) => m.name === PATIENT_NAME)];
+    const patient = SIMULATED_ROSTER.filter((m) => m.name === PATIENT_NAME);
+    const roster = [spec('builder', ['builder']), spec('doc', ['evaluated']), spec('judge', ['judge']), ...patient];
     const judgeParams = { judges: ['judge'], realJudges: ['judge'] };
     const stages = configStages(dagConfig, STAGES, repo, {
       trees: { builder: 'builder' },
@@ -189,7 +197,8 @@ test('garbled answers, then recovery: --retry-failed clears every failure row an
     garbled.delete('vignette');
     assert.equal((await run(true)).ok, true);
     const f3 = failures();
-    assert.deepEqual([f3.vignettes, f3.narratives, f3.predictions_single, f3.dialogues_multi], [undefined, cases, undefined, undefined], JSON.stringify(f3));
+    const f3Tasks = [f3.vignettes, f3.narratives, f3.predictions_single, f3.dialogues_multi];
+    assert.deepEqual(f3Tasks, [undefined, cases, undefined, undefined], JSON.stringify(f3));
     assert.equal(f3.qc_inspection, cases, 'every garbled QC verdict is a failure row');
     assertClean('garbled narratives');
 
@@ -199,7 +208,8 @@ test('garbled answers, then recovery: --retry-failed clears every failure row an
     assert.equal((await run(true)).ok, true);
     const f4 = failures();
     assert.deepEqual(f4, { step_scores: 2 * cases, outcome_scores: 2 * cases });
-    assert.ok(rows('step_scores').every((r) => /^only 0 of 5 judge runs of judge gave a complete/.test(String(r.error))), String(rows('step_scores')[0]!.error));
+    const judged = rows('step_scores');
+    assert.ok(judged.every((r) => /^only 0 of 5 judge runs of judge gave a complete/.test(String(r.error))), String(judged[0]!.error));
     assertClean('garbled judges');
 
     // 5. The judges recover: --retry-failed clears every failure row.
@@ -234,7 +244,8 @@ test('garbled answers, then recovery: --retry-failed clears every failure row an
     const con = await db.connect();
     await con.run(`create view llm_calls as select * from ${llmCallsRelation(join(ws.store, 'llm'))!}`);
     const log = (await con.runAndReadAll(
-      `select stage, count(*)::int as n, count(*) filter (where rejected)::int as rejected, count(*) filter (where rejected and text = '${GARBLE.replace(/'/g, "''")}')::int as garbled
+      `select stage, count(*)::int as n, count(*) filter (where rejected)::int as rejected,
+         count(*) filter (where rejected and text = '${GARBLE.replace(/'/g, "''")}')::int as garbled
        from llm_calls group by stage order by stage`,
     )).getRowObjects();
     con.closeSync();
