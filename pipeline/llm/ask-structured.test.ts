@@ -62,3 +62,31 @@ test('the bound is respected and the last problems are returned; a failed call s
   const f = scripted([{ fail: 'HTTP 500 after 3 attempts' }]);
   assert.deepEqual(await askStructured(f, req, parse), { ok: false, error: 'HTTP 500 after 3 attempts', problems: [], attempts: 1, lastText: undefined });
 });
+
+test('a failed exchange hands every answer it got to reject, with its reasons; an accepted one rejects none', async () => {
+  const withReject = (answers: (string | { fail: string })[]) => {
+    const m = scripted(answers);
+    const rejected: [string, string][] = [];
+    return Object.assign(m, {
+      rejected,
+      async reject(r: ChatResult, reason: string) {
+        if (r.ok) rejected.push([r.text, reason]);
+      },
+    });
+  };
+  const refused = withReject(['no json here', '{"score": 9}']);
+  assert.equal((await askStructured(refused, req, parse, { maxAttempts: 2 })).ok, false);
+  assert.equal(refused.rejected.length, 2);
+  assert.equal(refused.rejected[0]![0], 'no json here');
+  assert.match(refused.rejected[0]![1], /JSON/);
+  assert.deepEqual(refused.rejected[1], ['{"score": 9}', 'answer.score must be at most 5, but is 9']);
+
+  // A transport failure after a refused answer: the refused answer is rejected too, so a retry starts afresh.
+  const broken = withReject(['no json here', { fail: 'HTTP 500 after 5 attempts' }]);
+  const b = await askStructured(broken, req, parse, { maxAttempts: 3 });
+  assert.deepEqual([b.ok, !b.ok && b.error, broken.rejected.map(([t]) => t)], [false, 'HTTP 500 after 5 attempts', ['no json here']]);
+
+  const accepted = withReject(['no json here', '{"score": 2}']);
+  assert.equal((await askStructured(accepted, req, parse)).ok, true);
+  assert.deepEqual(accepted.rejected, [], 'the conversation the accepted answer came from stays replayable');
+});

@@ -2,6 +2,11 @@
  * Asking for structure and re-asking, within a bound, with the problems stated. Each re-ask
  * extends the conversation with the rejected answer and a user turn listing what was wrong, so
  * the attempts are distinct requests (and distinct cache entries) that a rerun replays exactly.
+ *
+ * When no answer is accepted, every answer of the exchange is handed to the client's `reject`:
+ * none is served again, so a retry of the failure starts a fresh exchange instead of replaying
+ * the refused answers. An exchange that ends accepted keeps its refused answers cached: they are
+ * the conversation its accepted answer came from, and a rerun must replay it without a request.
  */
 import type { AnswerFormat } from './answer-format.ts';
 import { extractJson } from './structured.ts';
@@ -21,9 +26,10 @@ export type StructuredResult<T> =
   | { ok: true; value: T; text: string; attempts: number; cached: boolean; format?: AnswerFormat; finishReason?: string }
   | { ok: false; error: string; problems: string[]; attempts: number; lastText?: string };
 
-/** Anything with a chat method: the client or one of its stage views. */
+/** Anything with a chat method: the client or one of its stage views (which can also `reject`). */
 export interface Chatter {
   chat(req: ChatRequest): Promise<ChatResult>;
+  reject?(result: ChatResult, reason: string): Promise<void>;
 }
 
 /** The user turn sent after a rejected answer. */
@@ -50,9 +56,14 @@ export async function askStructured<T>(
   const messages: ChatMessage[] = [...req.messages];
   let problems: string[] = [];
   let lastText: string | undefined;
+  const refused: { result: ChatResult; reason: string }[] = [];
+  const giveUp = async (error: string, attempts: number): Promise<StructuredResult<T>> => {
+    for (const { result, reason } of refused) await client.reject?.(result, reason);
+    return { ok: false, error, problems, attempts, lastText };
+  };
   for (let attempt = 1; attempt <= maxAttempts; attempt++) {
     const r = await client.chat({ ...req, messages: [...messages] });
-    if (!r.ok) return { ok: false, error: r.error, problems, attempts: attempt, lastText };
+    if (!r.ok) return giveUp(r.error, attempt);
     lastText = r.text;
     const finishReason = finishReasonOf(r);
     const parsed = parse(r.text, finishReason);
@@ -61,9 +72,10 @@ export async function askStructured<T>(
       return { ok: true, value: parsed.value, text: r.text, attempts: attempt, cached: r.cached, ...extra };
     }
     problems = parsed.problems.length ? parsed.problems : ['the answer was rejected without a stated reason'];
+    refused.push({ result: r, reason: problems.join('; ') });
     messages.push({ role: 'assistant', content: r.text }, { role: 'user', content: reaskMessage(problems) });
   }
-  return { ok: false, error: `no valid answer after ${maxAttempts} attempt${maxAttempts === 1 ? '' : 's'}`, problems, attempts: maxAttempts, lastText };
+  return giveUp(`no valid answer after ${maxAttempts} attempt${maxAttempts === 1 ? '' : 's'}`, maxAttempts);
 }
 
 /**

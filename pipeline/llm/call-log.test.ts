@@ -30,7 +30,43 @@ test('llm_calls reads the log with DuckDB alone, skipping a line torn mid-write;
     { model: 'gpt-5.4-mini', stage: 'judge_steps', status: 'ok', tokens_in: 120, tokens_out: 30, latency_ms: 812, attempts: 1, error: null, p: true, t: '2026-11-29 10:00:00' },
     { model: 'gpt-5.4-mini', stage: 'judge_steps', status: 'failed', tokens_in: 0, tokens_out: 0, latency_ms: 40, attempts: 5, error: 'HTTP 429 after 5 attempts', p: false, t: '2026-11-29 10:00:00' },
   ]);
-  const cols = (await con.runAndReadAll('select column_name from (describe llm_calls)')).getRows().map((r) => r[0]);
-  assert.ok(!cols.includes('text'), 'answers stay out of the accounting view');
+  con.closeSync();
+});
+
+test('llm_calls keeps each answer, its finish reason, sample, role and attempt, and marks the answers a reader rejected', async () => {
+  const dir = tempDir('llm-log-');
+  mkdirSync(join(dir, 'calls'));
+  const base = {
+    model: 'qwen3-8b', modelId: 'Qwen/Qwen3-8B', stage: 'outcome_scores', repeat: 2, attempts: 1,
+    promptHash: sha256Hex('p'), ts: '2026-11-29T10:00:00.000Z',
+  };
+  const k = sha256Hex('outcome call');
+  const other = sha256Hex('patient call');
+  const answered = { status: 'ok' as const, inputTokens: 50, outputTokens: 9, latencyMs: 10 };
+  const garbled = "I'm sorry ```{not json";
+  appendFileSync(
+    join(dir, 'calls', 'a.jsonl'),
+    serializeRecord({ ...base, ...answered, key: k, text: garbled, finishReason: 'stop', role: 'judge' }) +
+      serializeRecord({ ...base, ...answered, key: other, text: 'Yes.', finishReason: 'length', role: 'patient', sample: 'cdp-7' }) +
+      serializeRecord({
+        ...base, key: k, status: 'rejected', inputTokens: 0, outputTokens: 0, latencyMs: 0, attempts: 0, reason: 'no score 1-5 found',
+      }),
+  );
+  // The fresh attempt, in a later segment (a later run): answered and accepted.
+  const fresh = serializeRecord({ ...base, ...answered, key: k, text: '4', finishReason: 'stop', role: 'judge', attempt: 1 });
+  appendFileSync(join(dir, 'calls', 'b.jsonl'), fresh);
+  const db = await DuckDBInstance.create(':memory:');
+  const con = await db.connect();
+  await con.run(`create view llm_calls as select * from ${llmCallsRelation(dir)!}`);
+  const cols = 'key, text, finish_reason, rejected, rejected_reason, sample, role, attempt, "repeat"';
+  const rows = (await con.runAndReadAll(`select ${cols} from llm_calls order by key = '${k}' desc, attempt`)).getRowObjects();
+  const judge = { sample: null, role: 'judge', repeat: 2 };
+  assert.deepEqual(rows, [
+    { key: k, text: garbled, finish_reason: 'stop', rejected: true, rejected_reason: 'no score 1-5 found', attempt: 0, ...judge },
+    { key: k, text: '4', finish_reason: 'stop', rejected: false, rejected_reason: null, attempt: 1, ...judge },
+    { key: other, text: 'Yes.', finish_reason: 'length', rejected: false, rejected_reason: null, sample: 'cdp-7', role: 'patient', attempt: 0, repeat: 2 },
+  ]);
+  const n = (await con.runAndReadAll("select count(*)::int from llm_calls where status = 'rejected'")).getRows()[0]![0];
+  assert.equal(n, 0, 'a rejection is a mark on its answer, not a call of its own');
   con.closeSync();
 });

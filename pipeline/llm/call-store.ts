@@ -11,6 +11,12 @@
  * Each line starts `{"key":"<64 hex>","status":"ok"`, so opening scans keys at fixed offsets
  * without parsing JSON, and a hit reads just its own line back (pread), which keeps a million
  * cached answers out of the heap.
+ *
+ * A `rejected` line says a reader refused the answer recorded before it under the same key (and
+ * attempt): the answer stays in the log for the record, but is no longer served, and the next ask
+ * of that key is a fresh attempt (attempt index + 1, a new seed), so a server that recovers can
+ * answer differently. A line that cannot be read back (a valid prefix, broken JSON) is a miss,
+ * warned about once with its file, line and byte offset, so its call is simply made again.
  */
 import { closeSync, existsSync, fstatSync, ftruncateSync, mkdirSync, openSync, readdirSync, readSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
@@ -18,7 +24,7 @@ import { join } from 'node:path';
 
 export interface CallRecord {
   key: string;
-  status: 'ok' | 'failed';
+  status: 'ok' | 'failed' | 'rejected';
   model: string;
   modelId: string;
   stage: string;
@@ -35,6 +41,14 @@ export interface CallRecord {
   /** The API's finish_reason, when the server gave one ('length' = the answer was cut off). */
   finishReason?: string;
   batchId?: string;
+  /** What the call is an independent sample of (a case id), when the request named one. */
+  sample?: string;
+  /** The role the model played (builder, evaluated, patient, judge), when the request named one. */
+  role?: string;
+  /** Fresh attempts before this one: answers of the same key rejected earlier (absent = 0). */
+  attempt?: number;
+  /** On a `rejected` line: why the reader refused the answer. */
+  reason?: string;
 }
 
 /** What a hit gives back. */
@@ -44,10 +58,16 @@ export interface CachedAnswer {
   inputTokens: number;
   outputTokens: number;
   latencyMs: number;
+  /** Fresh attempts before this answer (0 for the first answer of its key). */
+  attempt: number;
 }
+
+/** What `reject` records: which answer (key and attempt) was refused, and why. */
+export type Rejection = Pick<CallRecord, 'key' | 'model' | 'modelId' | 'stage' | 'promptHash' | 'repeat'> & { attempt: number; reason: string };
 
 const PREFIX = Buffer.from('{"key":"');
 const OK_AFTER_KEY = Buffer.from('","status":"ok"');
+const REJECTED_AFTER_KEY = Buffer.from('","status":"rejected"');
 const KEY_LEN = 64;
 const NEWLINE = 0x0a;
 const READ_AHEAD = 1 << 20;
@@ -67,6 +87,9 @@ export class CallStore {
   private off = new Float64Array(1024);
   private len = new Uint32Array(1024);
   private slots = 0;
+  /** Rejected answers per key (only keys with any): the attempt index of the key's next answer. */
+  private readonly rejections = new Map<string, number>();
+  private readonly warn: (line: string) => void;
   private readBuf = Buffer.alloc(64 * 1024);
   // Read-ahead for runs of hits in file order (a rerun asks in roughly the order it first
   // asked): one read per block instead of one per hit. Scattered hits read exactly.
@@ -82,15 +105,20 @@ export class CallStore {
 
   private constructor(
     dir: string,
-    private readonly readOnly = false,
+    private readonly readOnly: boolean,
+    warn: ((line: string) => void) | undefined,
   ) {
     this.dir = dir;
+    this.warn = warn ?? ((line) => process.stderr.write(`${line}\n`));
   }
 
-  /** Opens (creating if needed) the store in `<cacheDir>/calls`, repairing torn tails and indexing answered calls. */
-  static open(cacheDir: string, opts: { readOnly?: boolean } = {}): CallStore {
+  /**
+   * Opens (creating if needed) the store in `<cacheDir>/calls`, repairing torn tails and indexing
+   * answered calls. `warn` hears of lines that cannot be read back (default: stderr).
+   */
+  static open(cacheDir: string, opts: { readOnly?: boolean; warn?: (line: string) => void } = {}): CallStore {
     const dir = join(cacheDir, 'calls');
-    const store = new CallStore(dir, !!opts.readOnly);
+    const store = new CallStore(dir, !!opts.readOnly, opts.warn);
     // Read-only (cdp estimate) creates nothing and repairs nothing: a fresh store stays untouched.
     if (opts.readOnly && !existsSync(dir)) return store;
     if (!opts.readOnly) mkdirSync(dir, { recursive: true });
@@ -104,6 +132,26 @@ export class CallStore {
 
   has(key: string): boolean {
     return this.index.has(key);
+  }
+
+  /** The attempt index the key's next answer gets: how many of its answers were rejected. */
+  attemptOf(key: string): number {
+    return this.rejections.get(key) ?? 0;
+  }
+
+  /**
+   * Records that a reader refused the answer of `key` given at `attempt`: from now on it is not
+   * served, and the key's next answer is attempt + 1. A second rejection of the same attempt (two
+   * callers shared one answer) changes nothing. Resolves once the rejection is durable.
+   */
+  reject(r: Rejection): Promise<void> {
+    if (this.attemptOf(r.key) > r.attempt) return Promise.resolve();
+    this.rejections.set(r.key, r.attempt + 1);
+    this.index.delete(r.key);
+    const { attempt, ...rest } = r;
+    const ts = new Date().toISOString();
+    const line: CallRecord = { ...rest, status: 'rejected', inputTokens: 0, outputTokens: 0, latencyMs: 0, attempts: 0, ts };
+    return this.append(attempt > 0 ? { ...line, attempt } : line);
   }
 
   /** The answer recorded for a key, read back from disk; undefined on a miss. */
@@ -134,8 +182,41 @@ export class CallStore {
     }
     this.lastSeg = seg;
     this.lastEnd = off + n;
-    const r = JSON.parse(src.toString('utf8', at, at + n)) as CallRecord;
-    return { text: r.text ?? '', inputTokens: r.inputTokens, outputTokens: r.outputTokens, latencyMs: r.latencyMs, ...(r.finishReason ? { finishReason: r.finishReason } : {}) };
+    let r: CallRecord;
+    try {
+      r = JSON.parse(src.toString('utf8', at, at + n)) as CallRecord;
+      if (r.key !== key) throw new Error('the line names another key');
+      if (typeof r.inputTokens !== 'number') throw new Error('the line has no token counts');
+    } catch (err) {
+      this.unreadable(key, seg, off, (err as Error).message);
+      return undefined;
+    }
+    const fr = r.finishReason ? { finishReason: r.finishReason } : {};
+    const { inputTokens, outputTokens, latencyMs } = r;
+    return { text: r.text ?? '', inputTokens, outputTokens, latencyMs, attempt: r.attempt ?? 0, ...fr };
+  }
+
+  /** A cached line that does not read back: forget it (the call is made again) and say where it is. */
+  private unreadable(key: string, seg: number, off: number, why: string): void {
+    this.index.delete(key);
+    const path = this.segments[seg].path;
+    this.warn(
+      `call store: skipping an unreadable cache line in ${path}, line ${this.lineNumberAt(seg, off)} (byte offset ${off}): ${why}; ` +
+        'its call is made again and the new answer appended (the damaged line may be deleted by hand)',
+    );
+  }
+
+  /** 1-based line number of a byte offset: counted only when a warning needs it. */
+  private lineNumberAt(seg: number, off: number): number {
+    const buf = Buffer.allocUnsafe(1 << 20);
+    let line = 1;
+    for (let pos = 0; pos < off; ) {
+      const got = readSync(this.segments[seg].fd, buf, 0, Math.min(buf.length, off - pos), pos);
+      if (got <= 0) break;
+      for (let i = 0; i < got; i++) if (buf[i] === NEWLINE) line++;
+      pos += got;
+    }
+    return line;
   }
 
   private shortRead(seg: number, off: number): Error {
@@ -269,7 +350,22 @@ export class CallStore {
     if (end - start < keyAt - start + KEY_LEN + OK_AFTER_KEY.length) return;
     if (buf.compare(PREFIX, 0, PREFIX.length, start, keyAt) !== 0) return;
     const after = keyAt + KEY_LEN;
-    if (buf.compare(OK_AFTER_KEY, 0, OK_AFTER_KEY.length, after, after + OK_AFTER_KEY.length) !== 0) return;
-    this.put(buf.toString('latin1', keyAt, after), segIndex, fileOffset, end - start);
+    if (buf.compare(OK_AFTER_KEY, 0, OK_AFTER_KEY.length, after, after + OK_AFTER_KEY.length) === 0) {
+      this.put(buf.toString('latin1', keyAt, after), segIndex, fileOffset, end - start);
+      return;
+    }
+    if (end - after < REJECTED_AFTER_KEY.length) return;
+    if (buf.compare(REJECTED_AFTER_KEY, 0, REJECTED_AFTER_KEY.length, after, after + REJECTED_AFTER_KEY.length) !== 0) return;
+    // Rejections are rare, so their lines are parsed; lines are in time order, so the answer a
+    // rejection refers to was indexed before it.
+    const key = buf.toString('latin1', keyAt, after);
+    let attempt = 0;
+    try {
+      attempt = Number((JSON.parse(buf.toString('utf8', start, end)) as CallRecord).attempt ?? 0) || 0;
+    } catch {
+      // An unreadable rejection still rejects: serving a refused answer is worse than asking again.
+    }
+    this.rejections.set(key, Math.max(this.attemptOf(key), attempt + 1));
+    this.index.delete(key);
   }
 }

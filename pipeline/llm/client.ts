@@ -16,7 +16,9 @@
  *         the call store, whose lines are also the warehouse view llm_calls (call-log.ts).
  *
  * Failures are returned, never thrown, and never cached: a rerun asks again, which is how
- * `cdp run --retry-failed` fills failed rows in. Keys are read from the environment at call
+ * `cdp run --retry-failed` fills failed rows in. An answer its reader refuses is handed back to
+ * `client.reject(result, reason)`: it stays in the log, is no longer served, and the next ask is a
+ * fresh attempt with a new seed, so a retry can get a different answer from a recovered server. Keys are read from the environment at call
  * time, kept only in memory, and redacted from every error text.
  */
 import type OpenAI from 'openai';
@@ -125,10 +127,11 @@ class Client implements LlmClient {
       const params = Object.freeze({ ...m.params });
       this.defaults.set(m.name, { params, canonical: canonicalJson(params) });
     }
-    this.store = CallStore.open(o.cacheDir, { readOnly: o.mode === 'estimate' });
+    this.log = o.log ?? (() => {});
+    // A damaged cache line is worth a warning even when nobody listens to the client's log.
+    this.store = CallStore.open(o.cacheDir, { readOnly: o.mode === 'estimate', ...(o.log ? { warn: o.log } : {}) });
     this.retryPolicy = { ...DEFAULT_RETRY, ...o.retry };
     this.batchStages = new Set(o.batchStages ?? []);
-    this.log = o.log ?? (() => {});
     this.random = o.random ?? Math.random;
   }
 
@@ -147,6 +150,7 @@ class Client implements LlmClient {
       stage,
       chat: (req) => this.chat({ ...req, stage }),
       embed: (req) => this.embed({ ...req, stage }),
+      reject: (result, reason) => this.reject(result, reason),
       blob: (text) => this.blob(text),
       counters: () => ({ ...this.countersOf(stage) }),
     };
@@ -171,6 +175,12 @@ class Client implements LlmClient {
     while (this.inflight.size) await Promise.allSettled([...this.inflight.values()]);
     this.closed = true;
     await this.store.close();
+  }
+
+  async reject(result: ChatResult, reason: string): Promise<void> {
+    // Offline and estimated answers are not in the store: there is nothing to stop serving.
+    if (!result.ok || !result.call) return;
+    await this.store.reject({ ...result.call, reason: this.redactKeys(reason) });
   }
 
   async chat(req: ChatRequest): Promise<ChatResult> {
@@ -200,19 +210,22 @@ class Client implements LlmClient {
       : callKeyCanonical(modelId, prompt, defaults.canonical, req.responseFormat, repeat, sample);
 
     const hit = this.store.get(key);
+    const meta: BatchItemMeta = { key, model: spec.name, modelId, stage, promptHash: prompt, repeat };
     if (hit) {
       counters.cached++;
       this.total.cached++;
       const usage = { inputTokens: hit.inputTokens, outputTokens: hit.outputTokens };
-      return { ok: true, text: hit.text, cached: true, usage, latencyMs: hit.latencyMs, ...(hit.finishReason ? { finishReason: hit.finishReason } : {}) };
+      const fr = hit.finishReason ? { finishReason: hit.finishReason } : {};
+      return { ok: true, text: hit.text, cached: true, usage, latencyMs: hit.latencyMs, call: { ...meta, attempt: hit.attempt }, ...fr };
     }
     const same = this.inflight.get(key);
     if (same) {
+      const sharedAttempt = this.store.attemptOf(key);
       const r = await same;
       if (r.ok) {
         counters.cached++;
         this.total.cached++;
-        return { ...r, cached: true };
+        return { ...r, cached: true, call: { ...meta, attempt: sharedAttempt } };
       }
       return this.failed(counters, r.error, 0);
     }
@@ -221,8 +234,13 @@ class Client implements LlmClient {
     if (this.o.mode === 'estimate') return this.estimate(spec, stage, req, params, key, counters);
     if (!spec.active) return this.failed(counters, `model ${spec.name} is inactive: ${spec.inactiveReason ?? 'no endpoint configured'}`, 0);
 
-    const meta: BatchItemMeta = { key, model: spec.name, modelId, stage, promptHash: prompt, repeat };
-    const run = this.send(spec, req, params, meta, sample);
+    const attempt = this.store.attemptOf(key);
+    const logged = {
+      ...(sample !== undefined ? { sample } : {}),
+      ...(req.role ? { role: req.role } : {}),
+      ...(attempt > 0 ? { attempt } : {}),
+    };
+    const run = this.send(spec, req, params, { ...meta, ...logged }, sample, attempt);
     this.inflight.set(key, run);
     let r: ChatResult;
     try {
@@ -237,7 +255,7 @@ class Client implements LlmClient {
       c.outputTokens += r.usage.outputTokens;
       c.estimatedCostUsd += cost;
     }
-    return r;
+    return { ...r, call: { ...meta, attempt } };
   }
 
   /**
@@ -334,7 +352,14 @@ class Client implements LlmClient {
   }
 
   /** Context check, then batch or live sending; records the outcome durably before returning it. */
-  private async send(spec: ModelSpec, req: ChatRequest, params: Record<string, unknown>, meta: BatchItemMeta, sample: string | undefined): Promise<ChatResult> {
+  private async send(
+    spec: ModelSpec,
+    req: ChatRequest,
+    params: Record<string, unknown>,
+    meta: BatchItemMeta & Pick<CallRecord, 'sample' | 'role' | 'attempt'>,
+    sample: string | undefined,
+    attempt: number,
+  ): Promise<ChatResult> {
     const messages = req.messages.map((m) => ({ role: m.role, content: this.flatten(m.content) }));
     const reserve = Number(params.max_completion_tokens ?? params.max_tokens ?? 0) || 0;
     let inputBound = TOKENS_PER_REPLY;
@@ -350,8 +375,11 @@ class Client implements LlmClient {
     const body: Record<string, unknown> = { ...params, model: meta.modelId, messages };
     if (req.responseFormat) body.response_format = req.responseFormat;
     // An independent sample (a case's, or a repeat's) asks for one by its own seed, so repeats and
-    // cases differ on servers that honour it; a seed the model's params fix wins.
-    if ((sample !== undefined || meta.repeat > 0) && body.seed === undefined) body.seed = sampleSeed(sample ?? '', meta.repeat);
+    // cases differ on servers that honour it; so does a fresh attempt after a rejected answer. A
+    // seed the model's params fix wins.
+    if ((sample !== undefined || meta.repeat > 0 || attempt > 0) && body.seed === undefined) {
+      body.seed = sampleSeed(attempt > 0 ? `${sample ?? ''}\u0000fresh:${attempt}` : (sample ?? ''), meta.repeat);
+    }
 
     if (spec.batch || this.batchStages.has(meta.stage)) return this.viaBatch(spec, meta, body);
 

@@ -92,6 +92,18 @@ export interface ChatRequest {
   meta?: Record<string, unknown>;
 }
 
+/** Which stored call an answer is: what `reject` needs to stop serving it. */
+export interface CallIdentity {
+  key: string;
+  model: string;
+  modelId: string;
+  stage: string;
+  promptHash: string;
+  repeat: number;
+  /** Fresh attempts of this key before this answer (answers rejected earlier). */
+  attempt: number;
+}
+
 export type ChatResult =
   | {
       ok: true;
@@ -101,6 +113,8 @@ export type ChatResult =
       latencyMs: number;
       /** The API's finish_reason ('stop', 'length', …) when the server gave one. */
       finishReason?: string;
+      /** The stored call that gave this answer; absent for simulated (offline) and estimated answers. */
+      call?: CallIdentity;
     }
   | { ok: false; error: string; attempts: number };
 
@@ -166,6 +180,13 @@ export interface LlmClient {
   embed(req: EmbedRequest): Promise<EmbedResult>;
   /** Registers a large shared text once; reference the returned part from messages. */
   blob(text: string): ContentPart;
+  /**
+   * Says that the answer of `result` was refused by its reader (a garbled or unusable answer): it
+   * stays in the call log, marked rejected with `reason`, is never served again from the cache,
+   * and the next identical request is a fresh attempt (a new seed). No-op for failed, simulated or
+   * estimated results. Resolves once the rejection is durable.
+   */
+  reject(result: ChatResult, reason: string): Promise<void>;
   /** A view that tags calls with `stage` and keeps its own counters. */
   forStage(stage: string): LlmStageClient;
   /** Totals over every stage. */
@@ -188,6 +209,8 @@ export interface LlmStageClient {
   readonly stage: string;
   chat(req: ChatRequest): Promise<ChatResult>;
   embed(req: EmbedRequest): Promise<EmbedResult>;
+  /** See `LlmClient.reject`. */
+  reject(result: ChatResult, reason: string): Promise<void>;
   blob(text: string): ContentPart;
   counters(): CallCounters;
 }

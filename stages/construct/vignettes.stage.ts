@@ -1,21 +1,37 @@
-/** Stage `vignettes`: one case vignette per CDP, from Prompt 2 through the vignette writer model. */
+/**
+ * Stage `vignettes`: one case vignette per CDP, from Prompt 2 through the vignette writer model.
+ * The answer is read by parseVignette; a refused one (a refusal, JSON, a fence, a truncated
+ * answer) is re-asked with the reason, up to `maxAttempts` answers, and then the row is a failure
+ * whose answers are no longer served from the cache, so `cdp run --retry-failed` asks afresh.
+ */
 import { rowStage } from '../../pipeline/stage.ts';
 import type { LlmStageClient } from '../../pipeline/llm/types.ts';
-import { stripReasoning } from '../../pipeline/llm/structured.ts';
+import { askStructured } from '../../pipeline/llm/ask-structured.ts';
 import { loadTemplate } from '../prompts/templates.ts';
 import { promptMessage } from '../prompts/prompt-message.ts';
 import { conditionPathInput } from './prompt-inputs.ts';
+import { parseVignette } from './vignette-parse.ts';
 
-export default rowStage<{ writer: string }>({
-  columns: { cdp_id: 'VARCHAR', vignette: 'VARCHAR', generator: 'VARCHAR', template: 'VARCHAR' },
+const DEFAULT_MAX_ATTEMPTS = 3;
+
+export default rowStage<{ writer: string; maxAttempts?: number }>({
+  columns: { cdp_id: 'VARCHAR', vignette: 'VARCHAR', generator: 'VARCHAR', template: 'VARCHAR', format: 'VARCHAR' },
   async run({ row }, ctx) {
     const llm = ctx.llm as LlmStageClient;
     const t = loadTemplate('case-vignette-synthesis', row.language as string);
     const vars = { Primary_Clinical_Focus: row.focus as string, Condition_Path: conditionPathInput(row as never) };
-    const r = await llm.chat({ model: ctx.params.writer, messages: [promptMessage(llm, t, vars)] });
     const base = { cdp_id: row.cdp_id, generator: ctx.params.writer, template: t.identity };
-    if (!r.ok) return { ...base, error: r.error };
-    const vignette = stripReasoning(r.text);
-    return vignette ? { ...base, vignette } : { ...base, error: 'the writer answered with an empty vignette' };
+    const answer = await askStructured(
+      llm,
+      { model: ctx.params.writer, messages: [promptMessage(llm, t, vars)], role: 'builder' },
+      (text, finishReason) => {
+        const p = parseVignette(text, finishReason);
+        return p.ok ? { ok: true, value: p.vignette, format: p.format } : { ok: false, problems: [p.reason] };
+      },
+      { maxAttempts: ctx.params.maxAttempts ?? DEFAULT_MAX_ATTEMPTS },
+    );
+    if (answer.ok) return { ...base, vignette: answer.value, format: answer.format ?? null };
+    const problems = answer.problems.length ? `: ${answer.problems.join('; ')}` : '';
+    return { ...base, error: `vignette writer ${ctx.params.writer}: ${answer.error}${problems}` };
   },
 });

@@ -132,6 +132,8 @@ export default rowStage<DialoguesMultiParams>({
       // The simulated patient's decision is deterministic: recompute it to record how it answered.
       const how = patient === PATIENT_NAME ? answerQuestion(row as unknown as Cdp, vignette, said.question) : null;
       turns.push({ role: 'patient', text: p.text, parsed: answer.ok ? answer.answer : null, via: how?.via ?? null, node: how?.node_index ?? null });
+      // Refused answers are not served again: a recompute or re-ask of this turn gets a fresh one.
+      if (!answer.ok) await llm.reject(p, `patient answer unreadable: ${answer.reason}`);
       if (!answer.ok) return end(`patient-invalid: ${answer.reason}`);
       dialogue[dialogue.length - 1]!.answer = answer.answer;
     }
