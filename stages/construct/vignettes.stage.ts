@@ -1,15 +1,14 @@
 /** Stage `vignettes`: one case vignette per CDP, from Prompt 2 through the vignette writer model. */
-import { rowStage } from '../../pipeline/stage.ts';
-import type { LlmStageClient } from '../../pipeline/llm/types.ts';
-import { stripReasoning } from '../../pipeline/llm/structured.ts';
+import { required, rowStage, stripReasoning } from '../../pipeline/stage.ts';
 import { loadTemplate } from '../prompts/templates.ts';
 import { promptMessage } from '../prompts/prompt-message.ts';
 import { conditionPathInput } from './prompt-inputs.ts';
 
 export default rowStage<{ writer: string }>({
+  params: { writer: required<string>() },
   columns: { cdp_id: 'VARCHAR', vignette: 'VARCHAR', generator: 'VARCHAR', template: 'VARCHAR' },
   async run({ row }, ctx) {
-    const llm = ctx.llm as LlmStageClient;
+    const llm = ctx.llm;
     const t = loadTemplate('case-vignette-synthesis', row.language as string);
     const vars = { Primary_Clinical_Focus: row.focus as string, Condition_Path: conditionPathInput(row as never) };
     const r = await llm.chat({ model: ctx.params.writer, messages: [promptMessage(llm, t, vars)] });

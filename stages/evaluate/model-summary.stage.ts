@@ -15,9 +15,9 @@ import { tableStage, type Row } from '../../pipeline/stage.ts';
 import { clusterBootstrapMany, percentileBootstrapMany, type BootstrapOptions, type BootstrapResult, type ClusterBootstrapResult } from '../stats/bootstrap.ts';
 
 export interface ModelSummaryParams {
-  resamples?: number;
-  seed?: number;
-  level?: number;
+  resamples: number;
+  seed: number;
+  level: number;
 }
 
 export const SUMMARY_METRICS = ['dtw_pcc', 'ot_pcc', 'lnds_pcs', 'acc', 'sr'] as const;
@@ -72,6 +72,7 @@ export function summariseCells(cells: readonly Cell[], opts: BootstrapOptions): 
 }
 
 export default tableStage<ModelSummaryParams>({
+  params: { resamples: 10000, seed: 42, level: 0.95 },
   columns: {
     setting: 'VARCHAR', judge: 'VARCHAR', metric: 'VARCHAR', model: 'VARCHAR', simulated: 'BOOLEAN',
     mean: 'DOUBLE', ci_low: 'DOUBLE', ci_high: 'DOUBLE', n: 'INTEGER',
@@ -94,6 +95,6 @@ export default tableStage<ModelSummaryParams>({
     for (const r of predicted_pathways) if (r.setting === 'multi' && r.usable === true) add(r, null, 'sr', r.success === true ? 1 : 0);
     const order = (c: Cell) => [c.setting, c.judge ?? '', String(SUMMARY_METRICS.indexOf(c.metric as never)).padStart(2, '0'), c.model].join('\0');
     const sorted = [...cells.values()].sort((a, b) => (order(a) < order(b) ? -1 : order(a) > order(b) ? 1 : 0));
-    return summariseCells(sorted, { resamples: ctx.params.resamples ?? 10000, seed: ctx.params.seed ?? 42, level: ctx.params.level ?? 0.95 });
+    return summariseCells(sorted, { resamples: ctx.params.resamples, seed: ctx.params.seed, level: ctx.params.level });
   },
 });
