@@ -1,7 +1,9 @@
 /**
  * The MEGA-CDP pipeline as a DAG. Each stage names the module that computes it; open that file
- * to read the stage. Params enter each stage's key: change one here and `cdp run` reruns that
- * stage and what depends on it, nothing else.
+ * to read the stage. A stage declares its params and their defaults in its module; the values here
+ * override them. Params, defaults included, enter each stage's key: change one here or a default
+ * there and `cdp run` reruns that stage and what depends on it, nothing else. An unknown param is
+ * refused before anything runs.
  *
  * Models come from the models file (models.json at the root, `--models FILE` or CDP_MODELS;
  * see stages/models/models-file.ts), or CDP_LLM_BASE_URL + CDP_LLM_MODEL for one model in every
@@ -50,8 +52,8 @@ export default defineDag({
   warnings: models.warnings,
   stages: [
     // §3.1 Guideline-to-case construction
-    stage('guidelines', { module: 'stages/ingest/guidelines.stage.ts', inputs: { pdfs: 'guideline_pdfs' }, forEach: 'pdfs', params: { ocrDpi: 300 }, concurrency: 1 }),
-    stage('trees', { module: 'stages/construct/trees.stage.ts', inputs: { guidelines: 'guidelines' }, forEach: 'guidelines', params: { builder: builder.trees, maxAttempts: 3 } }),
+    stage('guidelines', { module: 'stages/ingest/guidelines.stage.ts', inputs: { pdfs: 'guideline_pdfs' }, forEach: 'pdfs', concurrency: 1 }),
+    stage('trees', { module: 'stages/construct/trees.stage.ts', inputs: { guidelines: 'guidelines' }, forEach: 'guidelines', params: { builder: builder.trees } }),
     stage('tree_nodes', { module: 'stages/construct/tree-nodes.stage.ts', inputs: { trees: 'trees' }, forEach: 'trees' }),
     // The paper held out 440 of 2,274 guidelines (≈ 0.19); on the six-guideline sample that
     // would leave one test guideline, so the sample holds out half (in expectation: a guideline is
@@ -64,21 +66,20 @@ export default defineDag({
       module: 'stages/construct/narratives.stage.ts',
       inputs: { cdps: 'cdps', vignettes: 'vignettes' },
       forEach: { input: 'cdps', join: { vignettes: 'cdp_id' } },
-      params: { writer: builder.narratives, maxAttempts: 3 },
+      params: { writer: builder.narratives },
       concurrency: 8,
     }),
     stage('qc', {
       module: 'stages/construct/qc.stage.ts',
       inputs: { cdps: 'cdps', vignettes: 'vignettes', narratives: 'narratives', tree_nodes: 'tree_nodes' },
       forEach: { input: 'cdps', join: { vignettes: 'cdp_id', narratives: 'cdp_id', tree_nodes: 'guideline_id' } },
-      params: { inspectFraction: 0.05, seed: 42 },
     }),
     stage('qc_inspection', {
       module: 'stages/construct/qc-inspection.stage.ts',
       inputs: { qc: 'qc', cdps: 'cdps', vignettes: 'vignettes' },
       forEach: { input: 'qc', join: { cdps: 'cdp_id', vignettes: 'cdp_id' } },
       // Inspected by the builder model when one is configured; offline there is no inspector.
-      params: { inspector: builder.inspector, maxAttempts: 2 },
+      params: { inspector: builder.inspector },
       concurrency: 8,
     }),
     stage('qc_summary', { module: 'stages/construct/qc-summary.stage.ts', inputs: { qc: 'qc', qc_inspection: 'qc_inspection' } }),
@@ -97,7 +98,7 @@ export default defineDag({
       module: 'stages/tasks/dialogues-multi.stage.ts',
       inputs: taskInputs,
       forEach: perCaseAndModel,
-      params: { models: evaluated, simulated: simulatedEvaluated, patient, simulatedPatient, capFactor: 2, capExtra: 4 },
+      params: { models: evaluated, simulated: simulatedEvaluated, patient, simulatedPatient },
       concurrency: 8,
       covers: 'cdp_id',
     }),
@@ -115,8 +116,6 @@ export default defineDag({
         judges,
         realJudges,
         judgeKinds,
-        runs: 5,
-        maxReasks: 2,
         maxPromptTokensByJudge: judgePromptBudgets(models.roster, chatJudges),
         embeddingJudges: embeddingJudgeNames,
       },
@@ -127,7 +126,7 @@ export default defineDag({
       module: 'stages/evaluate/outcome-scores.stage.ts',
       inputs: { predicted_pathways: 'predicted_pathways' },
       forEach: perPathwayAndJudge,
-      params: { judges: chatJudges, realJudges, cutoff: 4, maxReasks: 2 },
+      params: { judges: chatJudges, realJudges },
       concurrency: 8,
       covers: 'cdp_id',
     }),
@@ -142,12 +141,12 @@ export default defineDag({
       module: 'stages/evaluate/model-summary.stage.ts',
       inputs: { pathway_metrics: 'pathway_metrics', outcome_scores: 'outcome_scores', predicted_pathways: 'predicted_pathways' },
       // Failed calls and unreadable answers score worst (SR over every test case, §4.1); see README.
-      params: { resamples: 10000, seed: 42, level: 0.95, failurePolicy: 'worst', commonCases: false },
+      params: { failurePolicy: 'worst', commonCases: false },
     }),
     // Table 2 compares the run's judges (the real ones first), never a fixed list.
     stage('correlations', { module: 'stages/evaluate/correlations.stage.ts', inputs: { pathway_metrics: 'pathway_metrics' }, params: { judges } }),
-    stage('threshold_analysis', { module: 'stages/evaluate/threshold-analysis.stage.ts', inputs: { step_scores: 'step_scores', ...groundTruth }, params: { gridStep: 0.05, tolerance: 0.02 } }),
-    stage('preference_agreement', { module: 'stages/evaluate/preference-agreement.stage.ts', inputs: { pathway_metrics: 'pathway_metrics', ...groundTruth }, params: { raterNoise: 0.1, seed: 42 } }),
+    stage('threshold_analysis', { module: 'stages/evaluate/threshold-analysis.stage.ts', inputs: { step_scores: 'step_scores', ...groundTruth } }),
+    stage('preference_agreement', { module: 'stages/evaluate/preference-agreement.stage.ts', inputs: { pathway_metrics: 'pathway_metrics', ...groundTruth } }),
     stage('deviation_profile', { module: 'stages/evaluate/deviation-profile.stage.ts', inputs: groundTruth }),
 
     // Reports: the paper's tables and figures, the reproduction scorecard, an index (reports/)

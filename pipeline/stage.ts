@@ -1,8 +1,15 @@
 /**
  * The one module a stage imports from the runner. It is deliberately small: a stage's code
  * identity includes what it imports, so importing the whole runner would rerun every stage
- * whenever the runner changed.
+ * whenever the runner changed. The LLM helpers below are part of it (a change to them reruns
+ * every stage, the price of one import seam).
  */
-export { tableStage, rowStage } from './dag/stage.ts';
-export type { StageContext, TableStage, RowStage, Unit, StageImpl } from './dag/stage.ts';
+export { tableStage, rowStage, missingLlm } from './dag/stage.ts';
+export type { StageContext, StageLlm, TableStage, RowStage, Unit, StageImpl } from './dag/stage.ts';
+export { required, resolveParams } from './dag/params.ts';
+export type { ParamsDecl } from './dag/params.ts';
 export type { Row, Columns } from './dag/define.ts';
+// What stages that call models use, so no stage imports pipeline/llm/* itself.
+export type { ChatMessage, ChatRequest, ChatResult, ContentPart, EmbedRequest, EmbedResult } from './llm/types.ts';
+export { askStructured, type Chatter, type AnswerParser, type ParseOutcome, type StructuredResult } from './llm/ask-structured.ts';
+export { extractJson, stripReasoning } from './llm/structured.ts';

@@ -3,14 +3,19 @@
  * params and a context; the stage never sees hashes, files of the store or the warehouse.
  */
 import type { Columns, Row } from './define.ts';
+import type { CallCounters, LlmStageClient } from '../llm/types.ts';
+import type { ParamsDecl } from './params.ts';
+
+/** The run's LLM client as one stage sees it: calls are tagged with the stage and counted apart. */
+export type StageLlm = LlmStageClient;
 
 export interface StageContext<P = Record<string, unknown>> {
   stage: string;
   params: P;
   /** Project root, for stages that read source files named by their rows. */
   root: string;
-  /** The run's LLM client seen from this stage (undefined when the run has none). */
-  llm: unknown;
+  /** The run's LLM client seen from this stage; without one, its calls throw saying so. */
+  llm: StageLlm;
   log(message: string): void;
   signal: AbortSignal;
   /**
@@ -23,6 +28,8 @@ export interface StageContext<P = Record<string, unknown>> {
 export interface TableStage<P = Record<string, unknown>> {
   kind: 'table';
   columns: Columns;
+  /** Every param the stage reads, with its default or `required<T>()` (see params.ts). */
+  params?: ParamsDecl<P>;
   run(inputs: Record<string, Row[]>, ctx: StageContext<P>): Row[] | Promise<Row[]>;
 }
 
@@ -40,6 +47,8 @@ export interface Unit {
 export interface RowStage<P = Record<string, unknown>> {
   kind: 'row';
   columns: Columns;
+  /** Every param the stage reads, with its default or `required<T>()` (see params.ts). */
+  params?: ParamsDecl<P>;
   /** One unit's output rows. Throwing makes a failure row; returning rows with `error` set does too. */
   run(unit: Unit, ctx: StageContext<P>): Row | Row[] | Promise<Row | Row[]>;
 }
@@ -52,4 +61,14 @@ export function tableStage<P = Record<string, unknown>>(def: Omit<TableStage<P>,
 
 export function rowStage<P = Record<string, unknown>>(def: Omit<RowStage<P>, 'kind'>): RowStage<P> {
   return { kind: 'row', ...def };
+}
+
+const NO_COUNTERS: CallCounters = { calls: 0, simulated: 0, cached: 0, failed: 0, inputTokens: 0, outputTokens: 0, estimatedCostUsd: 0 };
+
+/** The `llm` of a run without a client: a stage that never calls a model does not notice it. */
+export function missingLlm(stage: string): StageLlm {
+  const refuse = (): never => {
+    throw new Error(`stage ${stage} calls models but the run has no LLM client; run it through \`cdp run\`, or pass { llm } to runDag`);
+  };
+  return { stage, chat: async () => refuse(), embed: async () => refuse(), blob: refuse, reject: async () => refuse(), counters: () => ({ ...NO_COUNTERS }) };
 }

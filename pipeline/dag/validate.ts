@@ -8,6 +8,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { normaliseForEach, FILE_SOURCE_COLUMNS, type DagConfig, type StageDecl, type ForEach, type Columns } from './define.ts';
 import type { StageImpl } from './stage.ts';
+import { resolveParams } from './params.ts';
 
 export class DagConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -17,6 +18,7 @@ export class DagConfigError extends Error {
 }
 
 export interface ResolvedStage {
+  /** The config's declaration, its `params` merged over the module's declared defaults. */
   decl: StageDecl;
   forEach?: ForEach;
   impl: StageImpl;
@@ -137,7 +139,9 @@ export async function resolveDag(config: DagConfig, root: string): Promise<Resol
     if (forEach && impl.kind !== 'row') problems.push(`stage '${decl.name}' declares forEach but '${decl.module}' exports a tableStage; export rowStage instead`);
     if (!forEach && impl.kind === 'row') problems.push(`stage '${decl.name}': '${decl.module}' exports a rowStage, so the config must say what it maps over (forEach)`);
     const columns = impl.kind === 'row' && !('error' in impl.columns) ? { ...impl.columns, error: 'VARCHAR' } : impl.columns;
-    stages.set(decl.name, { decl, forEach, impl, columns });
+    const resolved = resolveParams(decl.name, impl.params as Record<string, unknown> | undefined, decl.params);
+    problems.push(...resolved.problems);
+    stages.set(decl.name, { decl: { ...decl, params: resolved.params }, forEach, impl, columns });
   }
   if (problems.length) throw new DagConfigError(problems);
   return { root, config, graph, order: alg.topsort(graph), stages, sources: new Set(Object.keys(config.sources)) };

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { DuckDBInstance, DuckDBConnection } from '@duckdb/node-api';
 import type { ResolvedDag, ResolvedStage } from '../dag/validate.ts';
 import { FILE_SOURCE_COLUMNS, type Row } from '../dag/define.ts';
-import type { StageContext } from '../dag/stage.ts';
+import { missingLlm, type StageContext, type StageLlm } from '../dag/stage.ts';
 import { StatCache } from '../hash/stat-cache.ts';
 import { CodeHasher } from '../hash/code-identity.ts';
 import { hashValue } from '../hash/canonical.ts';
@@ -57,7 +57,7 @@ export interface RunSummary {
 
 /** What the runner needs of an LLM client: a per-stage view whose counters it can read. */
 export interface LlmLike {
-  forStage(stage: string): unknown;
+  forStage(stage: string): StageLlm;
 }
 interface LlmCounters { calls?: number; simulated?: number; cached?: number; inputTokens?: number; outputTokens?: number }
 
@@ -318,7 +318,7 @@ class Execution {
     }
 
     await jobs.acquire();
-    let llmView: unknown;
+    let llmView: StageLlm | undefined;
     try {
       llmView = (await this.llmClient())?.forStage(name);
     } catch (err) {
@@ -330,7 +330,7 @@ class Execution {
       stage: name,
       params: stage.decl.params ?? {},
       root: this.dag.root,
-      llm: llmView,
+      llm: llmView ?? missingLlm(name),
       log: (m) => process.stderr.write(`[${name}] ${m}\n`),
       signal: this.opts.signal ?? new AbortController().signal,
       persist: !this.opts.ephemeral,

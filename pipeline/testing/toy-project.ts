@@ -48,6 +48,7 @@ export function makeToyProject(docs: Record<string, string> = { 'a.txt': 'alpha 
 import { readFileSync, appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 export default rowStage<{ delayMs?: number; failOn?: string }>({
+  params: { delayMs: 0, failOn: undefined },
   columns: { path: 'VARCHAR', text: 'VARCHAR', n_words: 'INTEGER' },
   async run({ row }, ctx) {
     const path = row.path as string;
@@ -78,6 +79,7 @@ export default rowStage({
     join(root, 'stages', 'totals.ts'),
     `import { tableStage } from ${stageImport};
 export default tableStage<{ scale: number }>({
+  params: { scale: 1 },
   columns: { docs: 'INTEGER', words: 'DOUBLE' },
   run({ words }, ctx) {
     return [{ docs: words.length, words: words.reduce((s, r) => s + (r.n_words as number ?? 0), 0) * ctx.params.scale }];

@@ -6,6 +6,7 @@ import { parseDoctorTurn } from '../tasks/parse-doctor-turn.ts';
 import { conditionQuestion, DOCTOR_NOT_DETERMINABLE } from './answer-format.ts';
 import { createPatientHandler } from './offline-patient.ts';
 import { createOracleHandler, oracleDoctorTurn, oracleSingleTurn } from './oracle.ts';
+import { writeNarrative } from '../construct/narrative-writer.ts';
 import { buildFixture, doctorSystem, HTN_TREE, markdownOf, patientSystem, runDialogue, singleTurnPrompt } from './test-fixtures.ts';
 
 const fx = buildFixture();
@@ -21,41 +22,43 @@ describe('oracle, single-turn', () => {
       const parsed = parseSingleTurn(raw);
       assert.ok(parsed.ok, `${cdp.cdp_id}: ${raw}`);
       assert.equal(parsed.outcome, cdp.conclusion);
-      assert.equal(parsed.steps.length, cdp.steps.length);
+      // The single-turn reference is the narrative's first m statements: the oracle's steps are them.
+      assert.deepEqual(parsed.steps, writeNarrative(cdp).steps.slice(0, cdp.steps.length));
       parsed.steps.forEach((step, i) => {
         const s = cdp.steps[i]!;
         const zh = /[\u3400-\u9fff]/.test(s.condition);
-        const word = zh ? (s.decision_outcome === 'yes' ? '是' : '否') : s.decision_outcome === 'yes' ? 'Yes' : 'No';
-        assert.ok(step.startsWith(`${conditionQuestion(s.condition)}${zh ? '' : ' '}${word}`), `${cdp.cdp_id} step ${i + 1}: ${step}`);
+        const criterion = conditionQuestion(s.condition).replace(/[?？]$/, '');
+        const verdict = zh ? `${s.decision_outcome === 'yes' ? '符合' : '不符合'}“${criterion}”` : `"${criterion}?" is ${s.decision_outcome === 'yes' ? '' : 'not '}met`;
+        assert.ok(step.includes(verdict), `${cdp.cdp_id} step ${i + 1}: ${step}`);
       });
     }
   });
 
-  test('each step carries the vignette fact that decides it', () => {
+  test('each step is the reference reasoning statement: the case fact and the criterion met or not', () => {
     const cdp = fx.htn.find((c) => c.leaf_index === 8)!;
     const answer = oracleSingleTurn(cdp, fx.vignetteOf(cdp));
+    const q = 'No guideline statement is quoted for this criterion';
     assert.equal(
       answer,
       [
         '### Clinical Decision Process:',
-        '1. Is systolic blood pressure ≥140 mmHg? Yes — systolic blood pressure was 150 mmHg.',
-        '2. Does the patient have diabetes? Yes — the patient had diabetes.',
-        '3. Is the patient older than 65 years? Yes — the patient was 70 years old.',
+        `1. ${q}; systolic blood pressure was 150 mmHg, so the criterion "Is systolic blood pressure ≥140 mmHg?" is met.`,
+        `2. ${q}; the patient had diabetes, so the criterion "Does the patient have diabetes?" is met.`,
+        `3. ${q}; the patient was 70 years old, so the criterion "Is the patient older than 65 years?" is met.`,
         '### Clinical Decision Outcome: Start an ACE inhibitor at a low dose.',
       ].join('\n'),
     );
     const zh = fx.insomnia.find((c) => c.leaf_index === 5)!;
     assert.equal(
       oracleSingleTurn(zh, fx.vignetteOf(zh)).split('\n')[2],
-      '2. 是否存在日间功能损害？否——患者不存在日间功能损害。',
+      '2. 该标准未引用指南原文；患者不存在日间功能损害，因此不符合“是否存在日间功能损害”这一标准。',
     );
   });
 
-  test('a fact that contradicts the reference outcome is left out', () => {
+  test('it answers from the reference, so a vignette that contradicts it changes nothing', () => {
     const cdp = fx.htn.find((c) => c.leaf_index === 8)!;
-    const answer = oracleSingleTurn(cdp, 'Systolic blood pressure was 120 mmHg. The patient had diabetes.');
-    assert.match(answer, /^1\. Is systolic blood pressure ≥140 mmHg\? Yes\.$/m);
-    assert.match(answer, /^3\. Is the patient older than 65 years\? Yes\.$/m);
+    const contradicting = oracleSingleTurn(cdp, 'Systolic blood pressure was 120 mmHg. The patient had diabetes.');
+    assert.equal(contradicting, oracleSingleTurn(cdp, fx.vignetteOf(cdp)));
   });
 
   test('an unknown case gets a not-applicable answer that fails parsing for lack of steps', async () => {

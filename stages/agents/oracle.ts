@@ -3,10 +3,12 @@
  * reach, used to check that the scoring pipeline gives a perfect pathway a perfect score.
  *
  * - Single-turn (Prompt 4): it places the case from the vignette and answers with the reference
- *   CDP — one step per reference decision, "<condition as a question> <Yes|No> — <the vignette's
- *   fact>", the fact being the vignette clause that decides the condition (see
- *   vignette-answer.ts) when that clause agrees with the reference outcome, else none — and the
- *   reference conclusion as the outcome.
+ *   CDP — one step per reference decision, each the reference reasoning statement itself (the
+ *   offline narrative writer's statement for that step: the guideline evidence, the case fact,
+ *   the criterion met or not) — and the reference conclusion as the outcome. So under any judge
+ *   its steps match the reference one for one, and its single-turn PCC is the floor the other
+ *   agents are measured against. (Answering "<question> Yes — <fact>" instead, as the lexical
+ *   walker does, made the oracle score exactly like the walker on the sample.)
  * - Multi-turn doctor (Prompt 6): it walks the guideline's tree from the root, asking each
  *   decision node's reference question and following the branch the patient's answer to it
  *   selects; at a leaf it answers "Final Conclusion: <the leaf's conclusion>". It needs the
@@ -23,6 +25,7 @@ import { finalConclusion, notApplicableSingleTurn, singleTurnAnswer, stepLine, D
 import { doctorView, isMultiTurn, singleTurnPrompt, type DoctorView } from './chat-view.ts';
 import { doctorQuestion } from './doctor-question.ts';
 import { answerFromVignette } from './vignette-answer.ts';
+import { writeNarrative } from '../construct/narrative-writer.ts';
 
 export const ORACLE_NAME = 'simulated-oracle';
 
@@ -32,9 +35,17 @@ export function supportingFacts(condition: string, outcome: 'yes' | 'no', vignet
   return a.answer === outcome && a.via !== 'none' ? a.evidence : [];
 }
 
+/**
+ * The oracle's statement for each reference step, in order. A step the narrative writer cannot
+ * state (a path it reports as contradictory) falls back to "<question> <Yes|No> — <fact>".
+ */
+export function oracleStatements(cdp: Cdp, vignette: string): string[] {
+  const narrative = writeNarrative(cdp).steps;
+  return cdp.steps.map((s, i) => narrative[i] ?? stepLine(s.condition, s.decision_outcome, supportingFacts(s.condition, s.decision_outcome, vignette)));
+}
+
 export function oracleSingleTurn(cdp: Cdp, vignette: string): string {
-  const steps = cdp.steps.map((s) => stepLine(s.condition, s.decision_outcome, supportingFacts(s.condition, s.decision_outcome, vignette)));
-  return singleTurnAnswer(steps, cdp.conclusion);
+  return singleTurnAnswer(oracleStatements(cdp, vignette), cdp.conclusion);
 }
 
 /** Depth guard for malformed trees handed in without validation. */

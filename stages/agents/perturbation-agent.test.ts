@@ -7,6 +7,7 @@ import { doctorQuestion } from './doctor-question.ts';
 import { createPatientHandler } from './offline-patient.ts';
 import { countDeviations, deviationsOf } from './perturb.ts';
 import { createPerturbationHandler, planFor, questionsOf } from './perturbation-agent.ts';
+import { oracleStatements } from './oracle.ts';
 import { caseSeed, fnv1a, profileFromName } from './perturbation-profile.ts';
 import { buildFixture, doctorSystem, HTN_TREE, markdownOf, patientSystem, runDialogue, singleTurnPrompt } from './test-fixtures.ts';
 import { offPathConditions, otherConclusions } from './tree-facts.ts';
@@ -113,7 +114,13 @@ describe('perturbation agents answer their plan', () => {
         assert.ok(parsed.ok, `${name} ${cdp.cdp_id}`);
         assert.equal(parsed.outcome, plan.conclusion);
         assert.equal(parsed.steps.length, plan.steps.length);
-        parsed.steps.forEach((s, j) => assert.ok(s.startsWith(conditionQuestion(plan.steps[j]!)), `${s} vs ${plan.steps[j]}`));
+        // A reference step is the oracle's statement for it; an inserted one is asked as the walker would.
+        const statements = oracleStatements(cdp, fx.vignetteOf(cdp));
+        parsed.steps.forEach((s, j) => {
+          const ref = plan.mapping[j];
+          if (ref === null || ref === undefined) assert.ok(s.startsWith(conditionQuestion(plan.steps[j]!)), `${s} vs ${plan.steps[j]}`);
+          else assert.equal(s, statements[ref]);
+        });
       }
     }
   });
@@ -123,10 +130,11 @@ describe('perturbation agents answer their plan', () => {
     const handler = createPerturbationHandler(fx.ctx, 'simulated-reversal-1');
     const parsed = parseSingleTurn(await handler({ model: 'x', messages: [{ role: 'user', content: singleTurnPrompt(markdownOf(cdp), fx.vignetteOf(cdp)) }] }));
     assert.ok(parsed.ok);
+    const q = 'No guideline statement is quoted for this criterion';
     assert.deepEqual(parsed.steps, [
-      'Does the patient have diabetes? Yes — the patient had diabetes.',
-      'Is systolic blood pressure ≥140 mmHg? Yes — systolic blood pressure was 150 mmHg.',
-      'Is the patient older than 65 years? Yes — the patient was 70 years old.',
+      `${q}; the patient had diabetes, so the criterion "Does the patient have diabetes?" is met.`,
+      `${q}; systolic blood pressure was 150 mmHg, so the criterion "Is systolic blood pressure ≥140 mmHg?" is met.`,
+      `${q}; the patient was 70 years old, so the criterion "Is the patient older than 65 years?" is met.`,
     ]);
   });
 

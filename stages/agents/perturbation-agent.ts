@@ -14,7 +14,7 @@
  *   conclusion, the reference conclusion.
  *
  * Single-turn: the plan's steps in Prompt 4 format; a reference step states its reference
- * outcome (with the supporting vignette clause, as the oracle does), a redundant step is
+ * outcome (the reference reasoning statement, as the oracle gives it), a redundant step is
  * answered from the vignette as the lexical walker would. Multi-turn: the doctor asks the plan's
  * steps as reference questions (`asYesNoQuestion`), one per turn whatever the answers, then gives
  * the plan's conclusion. It must know the case up front — omitting or reordering a step means
@@ -30,7 +30,7 @@ import { placeDoctor, placeSingleTurn, type AgentContext } from './agent-context
 import { finalConclusion, notApplicableSingleTurn, singleTurnAnswer, stepLine, DOCTOR_NOT_DETERMINABLE } from './answer-format.ts';
 import { doctorView, isMultiTurn, singleTurnPrompt } from './chat-view.ts';
 import { doctorQuestion } from './doctor-question.ts';
-import { supportingFacts } from './oracle.ts';
+import { oracleStatements } from './oracle.ts';
 import { perturb, type PerturbResult } from './perturb.ts';
 import { caseSeed, profileFromName, type PerturbationProfile } from './perturbation-profile.ts';
 import { offPathConditions, otherConclusions } from './tree-facts.ts';
@@ -73,12 +73,10 @@ export function planFor(ctx: AgentContext, agent: string | PerturbationProfile, 
 }
 
 export function perturbedSingleTurn(plan: PerturbationPlan, cdp: Cdp, vignette: string): string {
+  const statements = oracleStatements(cdp, vignette);
   const lines = plan.steps.map((text, j) => {
     const ref = plan.mapping[j];
-    if (ref !== null && ref !== undefined) {
-      const s = cdp.steps[ref]!;
-      return stepLine(s.condition, s.decision_outcome, supportingFacts(s.condition, s.decision_outcome, vignette));
-    }
+    if (ref !== null && ref !== undefined) return statements[ref]!;
     const a = answerFromVignette(text, vignette);
     return stepLine(text, a.answer, a.evidence);
   });

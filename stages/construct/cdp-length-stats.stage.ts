@@ -4,6 +4,7 @@ import { cdpLengthStats } from './length-stats.ts';
 import type { Cdp } from './types.ts';
 
 export default tableStage({
+  params: {},
   columns: { split: 'VARCHAR', statistic: 'VARCHAR', value: 'DOUBLE' },
   run({ cdps }) {
     return cdpLengthStats(cdps as unknown as Cdp[]).map((r) => ({ ...r, value: Number.isFinite(r.value) ? r.value : null }));

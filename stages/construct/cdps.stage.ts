@@ -29,6 +29,7 @@ export interface CdpsParams {
 }
 
 export default tableStage<CdpsParams>({
+  params: { testFraction: 440 / 2274, seed: 42, testIds: undefined },
   columns: {
     cdp_id: 'VARCHAR',
     guideline_id: 'VARCHAR',

@@ -47,6 +47,27 @@ describe('writeNarrative', () => {
     ]);
   });
 
+  test('a sentence quoted for an earlier step is referred back to, not quoted again (en, zh)', () => {
+    const ev = 'WHO recommends treatment for systolic blood pressure of ≥140 mmHg, and sooner in patients with diabetes.';
+    const cdp = withEvidence(
+      makeCdp('en', [
+        ['Is systolic blood pressure ≥140 mmHg?', 'yes'],
+        ['Does the patient have diabetes?', 'yes'],
+      ]),
+      [[ev], [ev]],
+      'Treat.',
+    );
+    assert.deepEqual(writeNarrative(cdp).steps.slice(0, 2), [
+      'The guideline states that WHO recommends treatment for systolic blood pressure of ≥140 mmHg, and sooner in patients with diabetes; systolic blood pressure was 150 mmHg, so the criterion "Is systolic blood pressure ≥140 mmHg?" is met.',
+      'By the guideline statement above, the patient had diabetes, so the criterion "Does the patient have diabetes?" is met.',
+    ]);
+    const zhEv = '失眠症状每周至少出现3次，并持续至少3个月。';
+    const zh = withEvidence(makeCdp('zh', [['失眠症状是否每周至少出现3次？', 'yes'], ['症状是否持续至少3个月？', 'yes']], 'diagnosis'), [[zhEv], [zhEv]], '诊断');
+    const steps = writeNarrative(zh).steps;
+    assert.ok(steps[0]!.startsWith('指南指出：“失眠症状每周至少出现3次，并持续至少3个月”'), steps[0]);
+    assert.ok(steps[1]!.startsWith('依据上述指南原文，') && !steps[1]!.includes('并持续至少3个月”'), steps[1]);
+  });
+
   test('shape over random CDPs: steps + 1 strings, JSON round-trip, facts agree with the vignette', () => {
     for (const cdp of randomCdps(150, 9)) {
       const r = writeNarrative(cdp);

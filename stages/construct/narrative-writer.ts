@@ -8,7 +8,9 @@
  * most words with the condition (Chinese: character pairs) is used, ties to the first, which is
  * the mechanical reading of "identify the relevant decision logic". The case fact is the same
  * sentence the offline vignette writer states for the step, so narrative and vignette agree on
- * every value.
+ * every value. A sentence already quoted for an earlier step is referred back to, not quoted
+ * again: one recommendation often covers several nodes, and repeating it made every statement of
+ * a path look alike, so a step-level judge could not tell which statement a step matches.
  */
 import type { Cdp } from './types.ts';
 import { cleanConditions, isChinese, stepFacts } from './vignette-writer.ts';
@@ -58,16 +60,21 @@ export function writeNarrative(cdp: Cdp): NarrativeResult {
   const { sentences, plan } = stepFacts(cdp);
   const conditions = cleanConditions(cdp);
   const problems = plan.problems.map((p) => `cdp ${cdp.cdp_id}: ${p}`);
+  const quoted = new Set<string>();
   const steps = cdp.steps.map((step, i) => {
     const fact = stripEnd(sentences[i]!.text);
     const condition = conditions[i]!.replace(/[?？]+$/, '');
     const met = step.decision_outcome === 'yes';
     const ev = mostRelevantEvidence(step.condition, step.evidence, zh);
+    const again = ev !== null && quoted.has(ev);
+    if (ev !== null) quoted.add(ev);
     if (zh) {
       const verdict = `因此${met ? '符合' : '不符合'}“${condition}”这一标准。`;
+      if (again) return `依据上述指南原文，${fact}，${verdict}`;
       return ev ? `指南指出：“${stripEnd(ev)}”；${fact}，${verdict}` : `该标准未引用指南原文；${fact}，${verdict}`;
     }
     const verdict = `so the criterion "${condition}?" is ${met ? '' : 'not '}met.`;
+    if (again) return `By the guideline statement above, ${lowerFirst(fact)}, ${verdict}`;
     return ev
       ? `The guideline states that ${lowerFirst(stripEnd(ev))}; ${lowerFirst(fact)}, ${verdict}`
       : `No guideline statement is quoted for this criterion; ${lowerFirst(fact)}, ${verdict}`;

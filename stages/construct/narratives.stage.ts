@@ -2,18 +2,17 @@
  * Stage `narratives`: the reference CDP as reasoning statements (Prompt 3), one per decision step
  * plus a closing statement; the single-turn judge compares predicted steps against these.
  */
-import { rowStage } from '../../pipeline/stage.ts';
-import type { LlmStageClient } from '../../pipeline/llm/types.ts';
-import { askStructured } from '../../pipeline/llm/ask-structured.ts';
+import { askStructured, required, rowStage } from '../../pipeline/stage.ts';
 import { parseNarrative } from './narrative-parse.ts';
 import { loadTemplate } from '../prompts/templates.ts';
 import { promptMessage } from '../prompts/prompt-message.ts';
 import { narrativeInput } from './prompt-inputs.ts';
 
 export default rowStage<{ writer: string; maxAttempts: number }>({
+  params: { writer: required<string>(), maxAttempts: 3 },
   columns: { cdp_id: 'VARCHAR', steps: 'VARCHAR[]', generator: 'VARCHAR', template: 'VARCHAR' },
   async run({ row, joined }, ctx) {
-    const llm = ctx.llm as LlmStageClient;
+    const llm = ctx.llm;
     const base = { cdp_id: row.cdp_id, generator: ctx.params.writer };
     const v = joined.vignettes[0];
     if (!v || v.error != null) return { ...base, error: `no vignette for ${row.cdp_id}${v ? `: ${v.error}` : ''}` };

@@ -3,14 +3,13 @@
  * `inspect`, when an inspector model is configured (param `inspector`: a roster name, or null
  * offline, in which case no case is inspected: there is no simulated stand-in for judgement).
  */
-import { rowStage } from '../../pipeline/stage.ts';
-import type { LlmStageClient } from '../../pipeline/llm/types.ts';
-import { askStructured } from '../../pipeline/llm/ask-structured.ts';
+import { askStructured, required, rowStage } from '../../pipeline/stage.ts';
 import { parseQcVerdict } from './qc-verdict-parse.ts';
 import { qcInspectionPrompt, QC_INSPECTION_PROMPT_ID } from './qc-inspection-prompt.ts';
 import type { Cdp } from './types.ts';
 
 export default rowStage<{ inspector: string | null; maxAttempts: number }>({
+  params: { inspector: required<string | null>(), maxAttempts: 2 },
   columns: { cdp_id: 'VARCHAR', inspector: 'VARCHAR', consistent: 'BOOLEAN', problems: 'VARCHAR[]', prompt: 'VARCHAR' },
   async run({ row, joined }, ctx) {
     const inspector = ctx.params.inspector;
@@ -19,7 +18,7 @@ export default rowStage<{ inspector: string | null; maxAttempts: number }>({
     const cdp = joined.cdps[0] as unknown as Cdp | undefined;
     const v = joined.vignettes[0];
     if (!cdp || !v || v.error != null) return { ...base, error: `nothing to inspect for ${row.cdp_id}: no CDP or vignette` };
-    const llm = ctx.llm as LlmStageClient;
+    const llm = ctx.llm;
     const answer = await askStructured<{ consistent: boolean; problems: string[] }>(
       llm,
       { model: inspector, messages: [{ role: 'user', content: qcInspectionPrompt(cdp, v.vignette as string) }] },

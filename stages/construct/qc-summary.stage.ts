@@ -4,6 +4,7 @@ import { summariseQc, PAPER_MAX_CDP_PROBLEM_RATE, PAPER_MAX_VIGNETTE_PROBLEM_RAT
 import type { QcReport } from './qc-checks.ts';
 
 export default tableStage({
+  params: {},
   columns: { measure: 'VARCHAR', value: 'DOUBLE', paper_bound: 'DOUBLE', within_paper: 'BOOLEAN' },
   run({ qc, qc_inspection }) {
     const reports: QcReport[] = qc

@@ -8,6 +8,7 @@ import { isSelectedForInspection } from './qc-sampler.ts';
 import type { Cdp, TreeNodeRow } from './types.ts';
 
 export default rowStage<{ inspectFraction: number; seed: number }>({
+  params: { inspectFraction: 0.05, seed: 42 },
   columns: {
     cdp_id: 'VARCHAR',
     guideline_id: 'VARCHAR',

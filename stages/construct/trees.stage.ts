@@ -4,10 +4,7 @@
  * `maxAttempts`; then the guideline's row records the failure. Evidence quotes that are not
  * verbatim in the Markdown lower `evidence_verbatim_rate` but do not invalidate a tree.
  */
-import { rowStage } from '../../pipeline/stage.ts';
-import type { LlmStageClient } from '../../pipeline/llm/types.ts';
-import { askStructured } from '../../pipeline/llm/ask-structured.ts';
-import { extractJson } from '../../pipeline/llm/structured.ts';
+import { askStructured, extractJson, required, rowStage } from '../../pipeline/stage.ts';
 import { loadTemplate } from '../prompts/templates.ts';
 import { promptMessage } from '../prompts/prompt-message.ts';
 import { checkTreeAnswer, type TreeCheck } from './tree-check.ts';
@@ -20,6 +17,7 @@ export interface TreesParams {
 }
 
 export default rowStage<TreesParams>({
+  params: { builder: required<string>(), maxAttempts: 3 },
   columns: {
     guideline_id: 'VARCHAR',
     builder: 'VARCHAR',
@@ -32,7 +30,7 @@ export default rowStage<TreesParams>({
     template: 'VARCHAR',
   },
   async run({ row }, ctx) {
-    const llm = ctx.llm as LlmStageClient;
+    const llm = ctx.llm;
     const markdown = row.markdown as string;
     const t = loadTemplate('reasoning-tree-extraction', row.language as string);
     let last: TreeCheck | null = null;

@@ -4,20 +4,17 @@
  * answer) is re-asked with the reason, up to `maxAttempts` answers, and then the row is a failure
  * whose answers are no longer served from the cache, so `cdp run --retry-failed` asks afresh.
  */
-import { rowStage } from '../../pipeline/stage.ts';
-import type { LlmStageClient } from '../../pipeline/llm/types.ts';
-import { askStructured } from '../../pipeline/llm/ask-structured.ts';
+import { askStructured, required, rowStage } from '../../pipeline/stage.ts';
 import { loadTemplate } from '../prompts/templates.ts';
 import { promptMessage } from '../prompts/prompt-message.ts';
 import { conditionPathInput } from './prompt-inputs.ts';
 import { parseVignette } from './vignette-parse.ts';
 
-const DEFAULT_MAX_ATTEMPTS = 3;
-
-export default rowStage<{ writer: string; maxAttempts?: number }>({
+export default rowStage<{ writer: string; maxAttempts: number }>({
+  params: { writer: required<string>(), maxAttempts: 3 },
   columns: { cdp_id: 'VARCHAR', vignette: 'VARCHAR', generator: 'VARCHAR', template: 'VARCHAR', format: 'VARCHAR' },
   async run({ row }, ctx) {
-    const llm = ctx.llm as LlmStageClient;
+    const llm = ctx.llm;
     const t = loadTemplate('case-vignette-synthesis', row.language as string);
     const vars = { Primary_Clinical_Focus: row.focus as string, Condition_Path: conditionPathInput(row as never) };
     const base = { cdp_id: row.cdp_id, generator: ctx.params.writer, template: t.identity };
@@ -28,7 +25,7 @@ export default rowStage<{ writer: string; maxAttempts?: number }>({
         const p = parseVignette(text, finishReason);
         return p.ok ? { ok: true, value: p.vignette, format: p.format } : { ok: false, problems: [p.reason] };
       },
-      { maxAttempts: ctx.params.maxAttempts ?? DEFAULT_MAX_ATTEMPTS },
+      { maxAttempts: ctx.params.maxAttempts },
     );
     if (answer.ok) return { ...base, vignette: answer.value, format: answer.format ?? null };
     const problems = answer.problems.length ? `: ${answer.problems.join('; ')}` : '';

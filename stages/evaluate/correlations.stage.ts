@@ -16,8 +16,8 @@ import { SIMULATED_JUDGE_NAMES } from '../judge/simulated-judges.ts';
 import { correlationTable } from '../stats/correlation-table.ts';
 
 export interface CorrelationsParams {
-  judges?: string[];
-  minInstances?: number;
+  judges: string[];
+  minInstances: number;
 }
 
 export const CORRELATION_METRICS = ['dtw_pcc', 'ot_pcc', 'lnds_pcs'];
@@ -46,10 +46,11 @@ export function instanceCorrelations(rows: readonly Row[], judges: readonly stri
 }
 
 export default tableStage<CorrelationsParams>({
+  params: { judges: [...SIMULATED_JUDGE_NAMES], minInstances: 3 },
   columns: { setting: 'VARCHAR', fixed: 'VARCHAR', pair: 'VARCHAR', pearson_r: 'DOUBLE', spearman_rho: 'DOUBLE', kendall_tau: 'DOUBLE', kendall_w: 'DOUBLE', n: 'INTEGER' },
   run({ pathway_metrics = [] }, ctx) {
-    const judges = ctx.params.judges ?? [...SIMULATED_JUDGE_NAMES];
-    const min = ctx.params.minInstances ?? 3;
+    const judges = ctx.params.judges;
+    const min = ctx.params.minInstances;
     // One judge still gives the metric pairs (DTW vs OT vs LNDS); judge pairs need two.
     if (new Set(judges).size !== judges.length || judges.length < 1) throw new RangeError(`correlations: param judges must name distinct judges, at least one, got ${JSON.stringify(judges)}`);
     const out: Row[] = [];

@@ -34,6 +34,7 @@ export function deviationProfile(pathways: readonly Row[], cdps: readonly Row[],
 }
 
 export default tableStage({
+  params: {},
   columns: {
     setting: 'VARCHAR', model: 'VARCHAR', source: 'VARCHAR', cases: 'INTEGER',
     omission: 'INTEGER', redundancy: 'INTEGER', skipping: 'INTEGER', reversal: 'INTEGER', total: 'INTEGER', wrong_outcomes: 'INTEGER',

@@ -30,13 +30,13 @@ import {
 } from './failure-policy.ts';
 
 export interface ModelSummaryParams {
-  resamples?: number;
-  seed?: number;
-  level?: number;
+  resamples: number;
+  seed: number;
+  level: number;
   /** How failed calls and unreadable answers enter the means: scored worst (default) or left out. */
-  failurePolicy?: FailurePolicy;
+  failurePolicy: FailurePolicy;
   /** Compare models only on the cases every one of them completed (per setting, judge, metric). */
-  commonCases?: boolean;
+  commonCases: boolean;
 }
 
 export const SUMMARY_METRICS = ['dtw_pcc', 'ot_pcc', 'lnds_pcs', 'acc', 'sr', 'sr_strict'] as const;
@@ -148,6 +148,7 @@ export function cellEntries({ pathway_metrics = [], outcome_scores = [], predict
 }
 
 export default tableStage<ModelSummaryParams>({
+  params: { resamples: 10000, seed: 42, level: 0.95, failurePolicy: 'worst', commonCases: false },
   columns: {
     setting: 'VARCHAR', judge: 'VARCHAR', metric: 'VARCHAR', model: 'VARCHAR', simulated: 'BOOLEAN',
     mean: 'DOUBLE', ci_low: 'DOUBLE', ci_high: 'DOUBLE', n: 'INTEGER',
@@ -160,6 +161,6 @@ export default tableStage<ModelSummaryParams>({
     const cells: Cell[] = applyFailurePolicy(cellEntries(inputs), options).map((c) => ({ ...c, policy }));
     const order = (c: Cell) => [c.setting, c.judge ?? '', String(SUMMARY_METRICS.indexOf(c.metric as never)).padStart(2, '0'), c.model].join('\0');
     const sorted = cells.sort((a, b) => (order(a) < order(b) ? -1 : order(a) > order(b) ? 1 : 0));
-    return summariseCells(sorted, { resamples: ctx.params.resamples ?? 10000, seed: ctx.params.seed ?? 42, level: ctx.params.level ?? 0.95 });
+    return summariseCells(sorted, { resamples: ctx.params.resamples, seed: ctx.params.seed, level: ctx.params.level });
   },
 });

@@ -5,26 +5,26 @@
  * paper does not state its cut-off, see judge-outcome.ts). An empty candidate conclusion scores
  * 1 without a call. Unusable pathways become failure rows.
  */
-import { rowStage } from '../../pipeline/stage.ts';
-import type { Chatter } from '../../pipeline/llm/ask-structured.ts';
+import { required, rowStage } from '../../pipeline/stage.ts';
 import { DEFAULT_OUTCOME_CUTOFF, judgeOutcome } from '../judge/judge-outcome.ts';
 import { UNIT_COLUMNS, judgeName, unitBase, unusable } from './pathway-unit.ts';
 
 export interface OutcomeScoresParams {
   judges: string[];
   /** Real (LLM) judges: they do not score simulated agents, which the simulated judges score. */
-  realJudges?: string[];
-  cutoff?: number;
-  maxReasks?: number;
+  realJudges: string[];
+  cutoff: number;
+  maxReasks: number;
 }
 
 export default rowStage<OutcomeScoresParams>({
+  params: { judges: required<string[]>(), realJudges: [], cutoff: DEFAULT_OUTCOME_CUTOFF, maxReasks: 2 },
   columns: { ...UNIT_COLUMNS, score: 'INTEGER', correct: 'BOOLEAN', cutoff: 'INTEGER', calls: 'INTEGER', problems: 'VARCHAR[]' },
   async run({ row, cross }, ctx) {
     const judge = judgeName(cross);
     // A real judge's calls are never spent on a simulated agent's pathway (no row: not a failure).
-    if (ctx.params.realJudges?.includes(judge) && row.simulated === true) return [];
-    const cutoff = ctx.params.cutoff ?? DEFAULT_OUTCOME_CUTOFF;
+    if (ctx.params.realJudges.includes(judge) && row.simulated === true) return [];
+    const cutoff = ctx.params.cutoff;
     const base = { ...unitBase(row, judge), cutoff };
     const refused = unusable(row);
     if (refused) return { ...base, error: refused };
@@ -32,12 +32,12 @@ export default rowStage<OutcomeScoresParams>({
       return { ...base, error: `case ${String(row.cdp_id)} has no reference conclusion; check the cdps input` };
     }
     const r = await judgeOutcome({
-      client: ctx.llm as Chatter,
+      client: ctx.llm,
       judge,
       reference: row.reference_conclusion,
       candidate: typeof row.candidate_outcome === 'string' ? row.candidate_outcome : '',
       cutoff,
-      ...(ctx.params.maxReasks !== undefined ? { maxReasks: ctx.params.maxReasks } : {}),
+      maxReasks: ctx.params.maxReasks,
       language: typeof row.language === 'string' ? row.language : 'en',
     });
     if (!r.ok) return { ...base, calls: r.calls, problems: r.problems, error: r.reason };

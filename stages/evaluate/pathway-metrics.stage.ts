@@ -14,13 +14,14 @@ import { UNIT_COLUMNS, unitBase } from './pathway-unit.ts';
 
 export interface PathwayMetricsParams {
   /** γ and β per judge (the models file's "judge" calibration); judgeParams' values otherwise. */
-  calibration?: Record<string, { gamma: number; beta: number; calibrated: boolean }>;
-  lambda?: number;
-  tauA?: number;
-  tauB?: number;
+  calibration: Record<string, { gamma: number; beta: number; calibrated: boolean }>;
+  lambda: number;
+  tauA: number;
+  tauB: number;
 }
 
 export default rowStage<PathwayMetricsParams>({
+  params: { calibration: {}, lambda: OT_DEFAULTS.lambda, tauA: OT_DEFAULTS.tauA, tauB: OT_DEFAULTS.tauB },
   columns: {
     ...UNIT_COLUMNS,
     judge_kind: 'VARCHAR',
@@ -37,12 +38,12 @@ export default rowStage<PathwayMetricsParams>({
   run({ row }, ctx) {
     const judge = String(row.judge);
     const kind = row.judge_kind as JudgeKind;
-    const jp = ctx.params.calibration?.[judge] ?? judgeParams(judge, kind);
+    const jp = ctx.params.calibration[judge] ?? judgeParams(judge, kind);
     const base = { ...unitBase(row, judge), judge_kind: kind, m: row.m, n: row.n, gamma: jp.gamma, beta: jp.beta, gamma_calibrated: jp.calibrated };
     const s = scorePathway(
       // γ and β resolved once, above, so the recorded values are the ones used.
       { id: String(row.cdp_id), C: row.C, gamma: jp.gamma, beta: jp.beta },
-      { lambda: ctx.params.lambda ?? OT_DEFAULTS.lambda, tauA: ctx.params.tauA ?? OT_DEFAULTS.tauA, tauB: ctx.params.tauB ?? OT_DEFAULTS.tauB },
+      { lambda: ctx.params.lambda, tauA: ctx.params.tauA, tauB: ctx.params.tauB },
     );
     return { ...base, dtw_pcc: s.dtw_pcc, ot_pcc: s.ot_pcc, lnds_pcs: s.lnds_pcs, dtw_path: s.dtw_path };
   },

@@ -111,6 +111,7 @@ export function multiTurnPathway(d: Row, cdp: Row | undefined): Row {
 }
 
 export default tableStage({
+  params: {},
   columns: PREDICTED_PATHWAY_COLUMNS,
   run({ predictions_single = [], dialogues_multi = [], cdps, narratives = [] }) {
     const cdpById = new Map(cdps!.filter((c) => c.error == null).map((c) => [c.cdp_id as string, c]));

@@ -21,9 +21,9 @@ import { planIndex } from './agent-plans.ts';
 import { simulatedChoices, simulatedPairs } from './simulated-preferences.ts';
 
 export interface PreferenceParams {
-  raterNoise?: number;
-  seed?: number;
-  tieTolerance?: number;
+  raterNoise: number;
+  seed: number;
+  tieTolerance: number;
 }
 
 const num = (x: number) => (Number.isFinite(x) ? x : null);
@@ -50,15 +50,16 @@ export function agreementRows(base: Row, choices: readonly PreferenceRow[], pcc:
 }
 
 export default tableStage<PreferenceParams>({
+  params: { raterNoise: 0.1, seed: 42, tieTolerance: 0 },
   columns: {
     source: 'VARCHAR', simulated: 'BOOLEAN', judge: 'VARCHAR', metric: 'VARCHAR', group: 'VARCHAR',
     pairs: 'INTEGER', agreement: 'DOUBLE', majority_pairs: 'INTEGER', agreement_majority_only: 'DOUBLE',
     inter_annotator: 'DOUBLE', kappa: 'DOUBLE', kappa_n: 'INTEGER',
   },
   run({ pathway_metrics = [], predicted_pathways = [], cdps = [], trees = [], human_preferences = [], human_pair_pcc = [] }, ctx) {
-    const tieTolerance = ctx.params.tieTolerance ?? 0;
+    const tieTolerance = ctx.params.tieTolerance;
     const pairs = simulatedPairs(predicted_pathways, planIndex(cdps, trees));
-    const choices = simulatedChoices(pairs, ctx.params.raterNoise ?? 0.1, ctx.params.seed ?? 42);
+    const choices = simulatedChoices(pairs, ctx.params.raterNoise, ctx.params.seed);
     const out: Row[] = [];
     const judges = [...new Set(pathway_metrics.filter((r) => r.error == null).map((r) => String(r.judge)))].sort();
     for (const judge of judges) {

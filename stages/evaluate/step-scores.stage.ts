@@ -15,26 +15,25 @@
  * everything else an LLM); `judgeKinds` overrides it per judge. An empty candidate gives an
  * m×0 C without a call. Unusable pathways (see predicted_pathways) become failure rows.
  */
-import { rowStage } from '../../pipeline/stage.ts';
-import type { Chatter } from '../../pipeline/llm/ask-structured.ts';
+import { required, rowStage } from '../../pipeline/stage.ts';
 import { judgeStepScores } from '../judge/judge-step-scores.ts';
-import { judgeByEmbeddings, type Embedder } from '../judge/embedding-judge.ts';
+import { judgeByEmbeddings } from '../judge/embedding-judge.ts';
 import { inferJudgeKind, type JudgeKind } from '../metrics/judge-params.ts';
 import { UNIT_COLUMNS, judgeName, settingOf, stringArray, unitBase, unusable } from './pathway-unit.ts';
 
 export interface StepScoresParams {
   judges: string[];
   /** Real (LLM) judges: they do not score simulated agents, which the simulated judges score. */
-  realJudges?: string[];
-  runs?: number;
-  maxReasks?: number;
+  realJudges: string[];
+  runs: number;
+  maxReasks: number;
   minRunsOk?: number;
   blockRows?: number;
   maxPromptTokens?: number;
   maxPromptTokensByJudge?: Record<string, number>;
   judgeKinds?: Record<string, JudgeKind>;
   /** Judges answered by an embeddings endpoint (cosine of step embeddings) instead of Prompt 5/8. */
-  embeddingJudges?: string[];
+  embeddingJudges: string[];
 }
 
 /** Row-major m×n → m rows of n (an empty candidate: m empty rows). */
@@ -47,6 +46,19 @@ export function judgeKindOf(judge: string, overrides: Record<string, JudgeKind> 
 }
 
 export default rowStage<StepScoresParams>({
+  // minRunsOk: a majority of runs; blockRows, maxPromptTokens: judgeStepScores' own (no split).
+  params: {
+    judges: required<string[]>(),
+    realJudges: [],
+    runs: 5,
+    maxReasks: 2,
+    minRunsOk: undefined,
+    blockRows: undefined,
+    maxPromptTokens: undefined,
+    maxPromptTokensByJudge: undefined,
+    judgeKinds: undefined,
+    embeddingJudges: [],
+  },
   columns: {
     ...UNIT_COLUMNS,
     judge_kind: 'VARCHAR',
@@ -62,25 +74,25 @@ export default rowStage<StepScoresParams>({
   async run({ row, cross }, ctx) {
     const judge = judgeName(cross);
     // A real judge's calls are never spent on a simulated agent's pathway (no row: not a failure).
-    if (ctx.params.realJudges?.includes(judge) && row.simulated === true) return [];
+    if (ctx.params.realJudges.includes(judge) && row.simulated === true) return [];
     const p = ctx.params;
     const base = { ...unitBase(row, judge), judge_kind: judgeKindOf(judge, p.judgeKinds) };
     const refused = unusable(row);
     if (refused) return { ...base, error: refused };
-    if (p.embeddingJudges?.includes(judge)) {
-      const e = await judgeByEmbeddings(ctx.llm as Embedder, judge, stringArray(row.reference), stringArray(row.candidate));
+    if (p.embeddingJudges.includes(judge)) {
+      const e = await judgeByEmbeddings(ctx.llm, judge, stringArray(row.reference), stringArray(row.candidate));
       const counts = { m: e.m, n: e.n, runs_ok: e.ok ? 1 : 0, runs_failed: e.ok ? 0 : 1, blocks: 1, calls: e.calls, problems: [] };
       return e.ok ? { ...base, judge_kind: 'similarity', ...counts, C: matrixRows(e.C, e.m, e.n) } : { ...base, judge_kind: 'similarity', ...counts, error: e.reason };
     }
     const maxPromptTokens = p.maxPromptTokensByJudge?.[judge] ?? p.maxPromptTokens;
     const r = await judgeStepScores({
-      client: ctx.llm as Chatter,
+      client: ctx.llm,
       judge,
       setting: settingOf(row),
       reference: stringArray(row.reference),
       candidate: stringArray(row.candidate),
-      runs: p.runs ?? 5,
-      ...(p.maxReasks !== undefined ? { maxReasks: p.maxReasks } : {}),
+      runs: p.runs,
+      maxReasks: p.maxReasks,
       ...(p.minRunsOk !== undefined ? { minRunsOk: p.minRunsOk } : {}),
       ...(p.blockRows !== undefined ? { blockRows: p.blockRows } : {}),
       ...(maxPromptTokens !== undefined ? { maxPromptTokens } : {}),

@@ -3,25 +3,33 @@
  * benchmark rows for a small hand-built case set (the agents' hypertension fixture) with the
  * perturbation agents' true plans, so stage tests need neither a runner nor a model.
  */
-import type { Row, StageContext } from '../../pipeline/stage.ts';
+import { missingLlm, resolveParams, type Row, type StageContext, type StageLlm } from '../../pipeline/stage.ts';
 import type { ChatRequest, ChatResult } from '../../pipeline/llm/types.ts';
 import type { RowStage, TableStage } from '../../pipeline/stage.ts';
 import type { Cdp, ReasoningTree } from '../construct/types.ts';
 import { planCase, questionsOf } from '../agents/perturbation-agent.ts';
 import { profileFromName } from '../agents/perturbation-profile.ts';
 
+// A test client needs only the methods the stage calls, hence the cast.
 export function fakeCtx<P>(params: P, llm: unknown = undefined, logs: string[] = [], root = process.cwd()): StageContext<P> {
-  return { stage: 'test', params, root, llm, log: (m) => logs.push(m), signal: new AbortController().signal, persist: true };
+  const client = (llm ?? missingLlm('test')) as StageLlm;
+  return { stage: 'test', params, root, llm: client, log: (m) => logs.push(m), signal: new AbortController().signal, persist: true };
 }
 
-export async function runTable<P>(stage: TableStage<P>, inputs: Record<string, Row[]>, params: P, logs: string[] = [], root?: string): Promise<Row[]> {
-  return stage.run(inputs, fakeCtx(params, undefined, logs, root));
+/** The params the runner would pass: the stage's declared defaults under the test's values. */
+export function withDefaults<P>(stage: TableStage<P> | RowStage<P>, params: Partial<P>): P {
+  const r = resolveParams('test', stage.params as Record<string, unknown> | undefined, params as Record<string, unknown>);
+  return r.params as P;
 }
 
-export async function runRows<P>(stage: RowStage<P>, rows: readonly Row[], params: P, cross?: unknown, llm?: unknown): Promise<Row[]> {
+export async function runTable<P>(stage: TableStage<P>, inputs: Record<string, Row[]>, params: Partial<P>, logs: string[] = [], root?: string): Promise<Row[]> {
+  return stage.run(inputs, fakeCtx(withDefaults(stage, params), undefined, logs, root));
+}
+
+export async function runRows<P>(stage: RowStage<P>, rows: readonly Row[], params: Partial<P>, cross?: unknown, llm?: unknown): Promise<Row[]> {
   const out: Row[] = [];
   for (const row of rows) {
-    const r = await stage.run({ row, cross, joined: {}, whole: {} }, fakeCtx(params, llm));
+    const r = await stage.run({ row, cross, joined: {}, whole: {} }, fakeCtx(withDefaults(stage, params), llm));
     out.push(...(Array.isArray(r) ? r : [r]));
   }
   return out;

@@ -20,8 +20,8 @@ import { planIndex } from './agent-plans.ts';
 import { simulatedStepLabels } from './threshold-labels.ts';
 
 export interface ThresholdParams {
-  gridStep?: number;
-  tolerance?: number;
+  gridStep: number;
+  tolerance: number;
 }
 
 export function curveRows(source: string, setting: string, rows: readonly ThresholdRow[], opts: { grid: number[]; tolerance: number }): Row[] {
@@ -40,6 +40,7 @@ export function curveRows(source: string, setting: string, rows: readonly Thresh
 }
 
 export default tableStage<ThresholdParams>({
+  params: { gridStep: 0.05, tolerance: 0.02 },
   columns: {
     source: 'VARCHAR', simulated: 'BOOLEAN', setting: 'VARCHAR', judge: 'VARCHAR', model: 'VARCHAR',
     t: 'DOUBLE', tp: 'INTEGER', fp: 'INTEGER', fn: 'INTEGER', tn: 'INTEGER', precision: 'DOUBLE', recall: 'DOUBLE', f1: 'DOUBLE',
@@ -47,7 +48,7 @@ export default tableStage<ThresholdParams>({
     common_low: 'DOUBLE', common_high: 'DOUBLE',
   },
   run({ step_scores = [], predicted_pathways = [], cdps = [], trees = [], human_labels = [] }, ctx) {
-    const opts = { grid: thresholdGrid(ctx.params.gridStep ?? 0.05), tolerance: ctx.params.tolerance ?? 0.02 };
+    const opts = { grid: thresholdGrid(ctx.params.gridStep), tolerance: ctx.params.tolerance };
     const { labels, skipped } = simulatedStepLabels(step_scores, predicted_pathways, planIndex(cdps, trees));
     for (const [why, count] of Object.entries(skipped)) ctx.log(`threshold labels: ${count} pathway(s) left out: ${why}`);
     const out: Row[] = [];

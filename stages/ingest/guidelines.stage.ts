@@ -7,7 +7,9 @@ import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { rowStage } from '../../pipeline/stage.ts';
 
-export default rowStage<{ ocrDpi?: number }>({
+export default rowStage<{ ocrDpi: number }>({
+  // Tesseract's recommended resolution for body text.
+  params: { ocrDpi: 300 },
   columns: {
     guideline_id: 'VARCHAR',
     language: 'VARCHAR',

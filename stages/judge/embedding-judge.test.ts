@@ -4,6 +4,7 @@ import { cosine, judgeByEmbeddings } from './embedding-judge.ts';
 import { createLlmClient } from '../../pipeline/llm/client.ts';
 import { startFakeOpenAIServer, fakeEmbedding } from '../../pipeline/llm/testing/fake-openai-server.ts';
 import { tempDir } from '../../pipeline/testing/temp-dir.ts';
+import { withDefaults } from '../evaluate/test-support.ts';
 import type { EmbedRequest, ModelSpec } from '../../pipeline/llm/types.ts';
 
 test('cosine on hand cases', () => {
@@ -89,7 +90,7 @@ test('step_scores answers an embedding judge with cosine C and a chat judge with
     const run = (judge: string) =>
       (stepScores as unknown as { run: (u: unknown, ctx: unknown) => Promise<Record<string, unknown>> }).run(
         { row, cross: judge, joined: {}, whole: {} },
-        { stage: 'step_scores', params: { judges: ['embed-test', 'chat-judge'], embeddingJudges: ['embed-test'], runs: 5 }, root: '.', llm: client.forStage('step_scores'), log() {}, signal: new AbortController().signal },
+        { stage: 'step_scores', params: withDefaults(stepScores, { judges: ['embed-test', 'chat-judge'], embeddingJudges: ['embed-test'] }), root: '.', llm: client.forStage('step_scores'), log() {}, signal: new AbortController().signal },
       );
     const byEmbedding = await run('embed-test');
     assert.equal(byEmbedding.judge_kind, 'similarity');

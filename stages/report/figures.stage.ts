@@ -12,10 +12,10 @@ import { deviationFigure, figure1c, figure4, figure5 } from './figures.ts';
 import { renderPng, renderSvg } from './render-figure.ts';
 import { REPORT_FILE_COLUMNS, resolveOutDir, writeReportFiles, type ReportFile } from './report-files.ts';
 import { summaryRows } from './summary-rows.ts';
-import type { ReportParams } from './tables.stage.ts';
+import { REPORT_DEFAULTS, type ReportParams } from './tables.stage.ts';
 
 export interface FigureParams extends ReportParams {
-  pngFontFiles?: string[];
+  pngFontFiles: string[];
 }
 
 export function paperFigures(inputs: Record<string, Row[]>, judges: readonly string[] = []): FigureSpec[] {
@@ -38,11 +38,12 @@ export function figureFiles(specs: readonly FigureSpec[], fontFiles: readonly st
 }
 
 export default tableStage<FigureParams>({
+  params: { ...REPORT_DEFAULTS, pngFontFiles: [] },
   columns: REPORT_FILE_COLUMNS,
   run(inputs, ctx) {
-    const fonts = (ctx.params.pngFontFiles ?? []).map((f) => resolve(ctx.root, f));
+    const fonts = ctx.params.pngFontFiles.map((f) => resolve(ctx.root, f));
     const missing = fonts.filter((f) => !existsSync(f));
     if (missing.length) throw new Error(`report_figures: param pngFontFiles names font file(s) that do not exist: ${missing.join(', ')}; fix the path or drop the param (the PNG then has no text)`);
-    return writeReportFiles(ctx.root, resolveOutDir(ctx.root, ctx.params.outDir), figureFiles(paperFigures(inputs, ctx.params.judges ?? []), fonts), ctx.persist);
+    return writeReportFiles(ctx.root, resolveOutDir(ctx.root, ctx.params.outDir), figureFiles(paperFigures(inputs, ctx.params.judges), fonts), ctx.persist);
   },
 });

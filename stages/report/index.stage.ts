@@ -8,9 +8,10 @@ import { tableStage } from '../../pipeline/stage.ts';
 import { REPORT_FILE_COLUMNS, resolveOutDir, writeReportFiles } from './report-files.ts';
 import { indexMarkdown } from './report-index.ts';
 import { runProfile, summaryRows } from './summary-rows.ts';
-import type { ReportParams } from './tables.stage.ts';
+import { REPORT_DEFAULTS, type ReportParams } from './tables.stage.ts';
 
 export default tableStage<ReportParams>({
+  params: REPORT_DEFAULTS,
   columns: REPORT_FILE_COLUMNS,
   run({ report_tables = [], report_figures = [], report_scorecard = [], model_summary = [] }, ctx) {
     const outAbs = resolveOutDir(ctx.root, ctx.params.outDir);

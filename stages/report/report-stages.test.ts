@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Row, StageContext, TableStage } from '../../pipeline/stage.ts';
+import { resolveParams, type Row, type StageContext, type TableStage } from '../../pipeline/stage.ts';
 import figures from './figures.stage.ts';
 import index from './index.stage.ts';
 import { sha256 } from './report-files.ts';
@@ -35,7 +35,8 @@ function inputs(summary: readonly object[]): Record<string, Row[]> {
 }
 
 async function runAll(root: string, summary: readonly object[], params: Record<string, unknown> = {}) {
-  const run = (s: TableStage<never>, i: Record<string, Row[]>) => Promise.resolve(s.run(i, ctx(root, params)));
+  // The params the runner would pass: the stage's declared defaults under the test's values.
+  const run = (s: TableStage<never>, i: Record<string, Row[]>) => Promise.resolve(s.run(i, ctx(root, resolveParams('report', s.params, params).params)));
   const inp = inputs(summary);
   const t = await run(tables as TableStage<never>, inp);
   const f = await run(figures as TableStage<never>, inp);

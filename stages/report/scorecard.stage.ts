@@ -14,7 +14,7 @@ import { tableCsv, tableMarkdown } from './report-table.ts';
 import { openChoices, type RunParams } from './open-choices.ts';
 import { scorecard, scorecardHeader, scorecardTable } from './scorecard.ts';
 import { runProfile, summaryRows, type SummaryRow } from './summary-rows.ts';
-import type { ReportParams } from './tables.stage.ts';
+import { REPORT_DEFAULTS, type ReportParams } from './tables.stage.ts';
 import { isSimulatedJudge } from './judges.ts';
 
 export function scorecardFiles(
@@ -55,6 +55,7 @@ export function asPaperRows(rows: readonly SummaryRow[], paperNames: Record<stri
 }
 
 export default tableStage<ScorecardParams>({
+  params: { ...REPORT_DEFAULTS, paperNames: undefined },
   columns: REPORT_FILE_COLUMNS,
   run({ published = [], model_summary = [] }, ctx) {
     const texts: Record<string, string> = {};

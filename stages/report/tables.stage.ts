@@ -12,13 +12,16 @@ import { openChoices, type RunParams } from './open-choices.ts';
 import { REPORT_FILE_COLUMNS, resolveOutDir, writeReportFiles, type ReportFile } from './report-files.ts';
 import { tableCsv, tableMarkdown, type ReportTable } from './report-table.ts';
 import { summaryRows } from './summary-rows.ts';
-import type { Row } from '../../pipeline/stage.ts';
+import type { ParamsDecl, Row } from '../../pipeline/stage.ts';
 
 export interface ReportParams {
-  outDir?: string;
-  judges?: string[];
+  outDir: string;
+  judges: string[];
   runParams?: RunParams;
 }
+
+/** Where and for which judges the report stages write, unless dag.config.ts says otherwise. */
+export const REPORT_DEFAULTS: ParamsDecl<ReportParams> = { outDir: 'reports', judges: [], runParams: undefined };
 
 export function paperTables(inputs: Record<string, Row[]>, judges: readonly string[] = [], runParams: RunParams = {}): ReportTable[] {
   const summary = summaryRows(inputs.model_summary ?? []);
@@ -39,9 +42,10 @@ export function tableFiles(tables: readonly ReportTable[]): ReportFile[] {
 }
 
 export default tableStage<ReportParams>({
+  params: REPORT_DEFAULTS,
   columns: REPORT_FILE_COLUMNS,
   run(inputs, ctx) {
-    const files = tableFiles(paperTables(inputs, ctx.params.judges ?? [], ctx.params.runParams));
+    const files = tableFiles(paperTables(inputs, ctx.params.judges, ctx.params.runParams));
     return writeReportFiles(ctx.root, resolveOutDir(ctx.root, ctx.params.outDir), files, ctx.persist);
   },
 });

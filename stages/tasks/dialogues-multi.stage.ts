@@ -31,8 +31,7 @@
  * role 'doctor' | 'patient', the raw reply, and the parsed question / conclusion / "Yes" | "No"
  * (null for an unreadable reply).
  */
-import { rowStage } from '../../pipeline/stage.ts';
-import type { ChatMessage } from '../../pipeline/llm/types.ts';
+import { required, rowStage, type ChatMessage } from '../../pipeline/stage.ts';
 import { doctorMessages, patientMessages, type DialogueTurn } from '../prompts/dialogue-messages.ts';
 import { loadTemplate, renderTemplate } from '../prompts/templates.ts';
 import { promptMessage } from '../prompts/prompt-message.ts';
@@ -41,7 +40,7 @@ import type { Cdp } from '../construct/types.ts';
 import { clinicalInquiryGoal } from './inquiry-goal.ts';
 import { parseDoctorTurn } from './parse-doctor-turn.ts';
 import { parsePatientAnswer } from './parse-patient-answer.ts';
-import { turnCap } from './turn-cap.ts';
+import { DEFAULT_CAP_EXTRA, DEFAULT_CAP_FACTOR, turnCap } from './turn-cap.ts';
 import { caseInputs, isSimulated, modelOf, stageLlm, type TaskParamsBase } from './task-unit.ts';
 
 export interface DialoguesMultiParams extends TaskParamsBase {
@@ -49,10 +48,9 @@ export interface DialoguesMultiParams extends TaskParamsBase {
   patient?: string;
   /** The patient of simulated agents' dialogues, so no real patient call is spent on a stand-in. */
   simulatedPatient?: string;
-  /** Turn cap = ceil(capFactor × reference length + capExtra) doctor turns. Default 2. */
-  capFactor?: number;
-  /** Default 4. */
-  capExtra?: number;
+  /** Turn cap = ceil(capFactor × reference length + capExtra) doctor turns (defaults: turn-cap.ts). */
+  capFactor: number;
+  capExtra: number;
 }
 
 export interface TranscriptTurn {
@@ -68,6 +66,14 @@ export interface TranscriptTurn {
 }
 
 export default rowStage<DialoguesMultiParams>({
+  params: {
+    models: required<string[]>(),
+    simulated: undefined,
+    patient: undefined,
+    simulatedPatient: undefined,
+    capFactor: DEFAULT_CAP_FACTOR,
+    capExtra: DEFAULT_CAP_EXTRA,
+  },
   columns: {
     model: 'VARCHAR',
     cdp_id: 'VARCHAR',

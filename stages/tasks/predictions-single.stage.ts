@@ -13,7 +13,7 @@
  *   `meta: { cdp_id }`: offline agents may use it to place the case, the client never sends it
  *   to a server and it is not part of the cache key.
  */
-import { rowStage } from '../../pipeline/stage.ts';
+import { required, rowStage } from '../../pipeline/stage.ts';
 import { loadTemplate } from '../prompts/templates.ts';
 import { promptMessage } from '../prompts/prompt-message.ts';
 import { parseSingleTurn } from './parse-single-turn.ts';
@@ -22,6 +22,7 @@ import { caseInputs, isSimulated, modelOf, stageLlm, type TaskParamsBase } from 
 export type PredictionsSingleParams = TaskParamsBase;
 
 export default rowStage<PredictionsSingleParams>({
+  params: { models: required<string[]>(), simulated: undefined },
   columns: {
     model: 'VARCHAR',
     cdp_id: 'VARCHAR',

@@ -17,9 +17,10 @@ export interface TestCasesParams {
 export const defaults: TestCasesParams = { limit: null };
 
 export default tableStage<TestCasesParams>({
+  params: defaults,
   columns: cdpsStage.columns,
   run({ cdps }, ctx) {
-    const limit = ctx.params.limit ?? defaults.limit;
+    const limit = ctx.params.limit;
     if (limit !== null && (!Number.isInteger(limit) || limit < 1)) throw new Error(`test_cases: limit must be a positive integer or null, got ${JSON.stringify(limit)}`);
     const test = cdps.filter((r) => r.error == null && r.split === 'test') as unknown as CaseRef[];
     const chosen = selectCases(test, limit);

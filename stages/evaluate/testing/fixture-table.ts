@@ -3,9 +3,9 @@
  * evaluation consumes (predictions_single, dialogues_multi, cdps, narratives, trees), so an
  * evaluation DAG can be run without the construction and task stages.
  */
-import { tableStage, type Columns } from '../../../pipeline/stage.ts';
+import { required, tableStage, type Columns } from '../../../pipeline/stage.ts';
 
-export const fixtureTable = (columns: Columns) => tableStage<{ rows: Record<string, unknown>[] }>({ columns, run: (_inputs, ctx) => ctx.params.rows });
+export const fixtureTable = (columns: Columns) => tableStage<{ rows: Record<string, unknown>[] }>({ columns, params: { rows: required() }, run: (_inputs, ctx) => ctx.params.rows });
 
 export const FIXTURE_COLUMNS: Record<string, Columns> = {
   predictions_single: {
