@@ -329,7 +329,7 @@ export function checkInstance(input: QcInput): QcReport {
   if (!(zh ? FOCUS_ZH : FOCUS_EN)[cdp.focus].test(last)) add('focus-missing', null, `the last sentence does not state the focus "${cdp.focus}"`);
 
   const meta = metaCommentary(vignette);
-  if (meta) add('vignette-preamble', null, `the vignette holds a preamble or meta-commentary ("${meta.slice(0, 60)}"); it is shown to the model as is`);
+  if (meta) add('vignette-preamble', null, `the vignette holds a preamble or meta-commentary ("${meta.slice(0, 60)}"), shown to the model as is`);
   narrative?.forEach((statement, i) => {
     const m = metaCommentary(statement);
     if (m) add('narrative-preamble', i + 1, `narrative statement ${i + 1} holds a preamble or meta-commentary ("${m.slice(0, 60)}")`);

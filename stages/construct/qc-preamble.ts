@@ -18,19 +18,40 @@
  */
 
 const THINK = /<\/?(?:think|thinking|reasoning)>/i;
-const META_EN =
-  /\bas an ai\b|\bi hope this\b|\blet me know\b|\bword count\b|\b(?:this|the above)\s+(?:clinical\s+)?(?:case\s+)?(?:vignette|narrative|case description)\b|\bi(?: have|'ve|’ve)\s+(?:written|created|included|ensured|avoided|omitted|kept)\b|\bwithout revealing\b/i;
+const META_EN = new RegExp(
+  [
+    '\\bas an ai\\b', '\\bi hope this\\b', '\\blet me know\\b', '\\bword count\\b', '\\bwithout revealing\\b',
+    '\\b(?:this|the above)\\s+(?:clinical\\s+)?(?:case\\s+)?(?:vignette|narrative|case description)\\b',
+    "\\bi(?: have|'ve|’ve)\\s+(?:written|created|included|ensured|avoided|omitted|kept)\\b",
+  ].join('|'),
+  'i',
+);
 const META_ZH = /希望这|如需|字数|以上(?:是)?(?:病例|案例|叙述)|该(?:病例)?简介/;
 const START_EN = /^(?:here(?:'s|’s|\s+is|\s+are)|below\s+is|sure\b|certainly\b|of course\b|okay\b|as requested\b)/i;
 const LABEL_WORDS = '(?:(?:the\\s+)?(?:clinical\\s+)?(?:case\\s+)?vignette|(?:reasoning\\s+)?narrative)';
 // A label is followed by a colon, closed by its bold marks, or a heading line of its own.
-const LABEL_EN = new RegExp(`^(?:(?:[*_]{2})?\\s*${LABEL_WORDS}\\s*(?:[*_]{2})?\\s*[:：]|[*_]{2}\\s*${LABEL_WORDS}\\s*[*_]{2}|#{1,6}\\s*${LABEL_WORDS}\\s*$)`, 'im');
+const LABEL_EN = new RegExp(
+  [
+    `^(?:[*_]{2})?\\s*${LABEL_WORDS}\\s*(?:[*_]{2})?\\s*[:：]`,
+    `^[*_]{2}\\s*${LABEL_WORDS}\\s*[*_]{2}`,
+    `^#{1,6}\\s*${LABEL_WORDS}\\s*$`,
+  ].join('|'),
+  'im',
+);
 const START_ZH = /^(?:以下是|下面是|好的|当然)/;
 const LABEL_ZH = /^(?:#{1,6}\s*)?(?:\*\*)?\s*(?:病例简介|临床病例|病例摘要|病例描述|案例)\s*(?:\*\*)?\s*[:：]/;
+
+const CHECKS: readonly [RegExp, 'anywhere' | 'start'][] = [
+  [THINK, 'anywhere'], [META_EN, 'anywhere'], [META_ZH, 'anywhere'],
+  [START_EN, 'start'], [LABEL_EN, 'start'], [START_ZH, 'start'], [LABEL_ZH, 'start'],
+];
 
 /** The offending phrase in `text`, or null when there is none. */
 export function metaCommentary(text: string): string | null {
   const start = text.trimStart();
-  const hit = THINK.exec(text) ?? META_EN.exec(text) ?? META_ZH.exec(text) ?? START_EN.exec(start) ?? LABEL_EN.exec(start) ?? START_ZH.exec(start) ?? LABEL_ZH.exec(start);
-  return hit ? hit[0].trim() : null;
+  for (const [re, where] of CHECKS) {
+    const hit = re.exec(where === 'anywhere' ? text : start);
+    if (hit) return hit[0].trim();
+  }
+  return null;
 }

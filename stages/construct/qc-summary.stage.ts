@@ -3,7 +3,7 @@
  * vignettes), and, with input `cdps`, how many test cases QC flags and how many the task settings
  * leave out (`excludeFlagged`: the same value as test_cases's param, default true).
  */
-import { tableStage } from '../../pipeline/stage.ts';
+import { tableStage, type Row } from '../../pipeline/stage.ts';
 import { summariseQc, PAPER_MAX_CDP_PROBLEM_RATE, PAPER_MAX_VIGNETTE_PROBLEM_RATE } from './qc-summary.ts';
 import { exclusionCounts, qcFlags } from './qc-exclusion.ts';
 import type { QcReport } from './qc-checks.ts';
@@ -40,7 +40,7 @@ function inspectionRows(rows: Record<string, unknown>[]): { measure: string; val
 }
 
 /** Test cases QC flags, and those the task settings leave out (test_cases, same rule). */
-function exclusionRows(cdps: Record<string, unknown>[], qc: Record<string, unknown>[], inspection: Record<string, unknown>[], exclude: boolean) {
+function exclusionRows(cdps: Row[], qc: Row[], inspection: Row[], exclude: boolean) {
   const test = cdps.filter((r) => r.error == null && r.split === 'test').map((r) => String(r.cdp_id));
   const c = exclusionCounts(test, qcFlags(qc, inspection));
   return [

@@ -146,12 +146,14 @@ export default rowStage<DialoguesMultiParams>({
       let answer: PatientAnswer = parsePatientAnswer(p.text, p.finishReason);
       // The simulated patient's decision is deterministic: recompute it to record how it answered.
       const how = patient === PATIENT_NAME ? answerQuestion(row as unknown as Cdp, vignette, said.question) : null;
-      const patientTurn = (text: string, a: PatientAnswer): TranscriptTurn =>
-        ({ role: 'patient', text, parsed: a.ok ? a.answer : null, via: how?.via ?? null, node: how?.node_index ?? null, format: a.ok ? a.format : null });
+      const patientTurn = (text: string, a: PatientAnswer): TranscriptTurn => ({
+        role: 'patient', text, parsed: a.ok ? a.answer : null, via: how?.via ?? null, node: how?.node_index ?? null, format: a.ok ? a.format : null,
+      });
       turns.push(patientTurn(p.text, answer));
       if (!answer.ok) {
         // One re-ask naming the problem; a second unreadable reply is the patient's failure.
-        p = await llm.chat({ model: patient, messages: patientReask(asked, p.text, answer.reason, said.question, language), role: 'patient', sample, meta });
+        const again = patientReask(asked, p.text, answer.reason, said.question, language);
+        p = await llm.chat({ model: patient, messages: again, role: 'patient', sample, meta });
         if (!p.ok) return failed(`patient ${patient}, turn ${k} (re-ask): ${p.error}`);
         answer = parsePatientAnswer(p.text, p.finishReason);
         turns.push(patientTurn(p.text, answer));

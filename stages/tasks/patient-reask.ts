@@ -8,7 +8,13 @@
  */
 import type { ChatMessage } from '../prompts/dialogue-messages.ts';
 
-export function patientReask(asked: readonly ChatMessage[], reply: string, reason: string, question: string, language: string): ChatMessage[] {
+export function patientReask(
+  asked: readonly ChatMessage[],
+  reply: string,
+  reason: string,
+  question: string,
+  language: string,
+): ChatMessage[] {
   const content = language.startsWith('zh')
     ? `无法读取你的回答（${reason}）。请只用“是”或“否”回答这个问题：${question}`
     : `Your reply could not be read (${reason}). Answer this question again with exactly one word, "Yes" or "No": ${question}`;

@@ -34,7 +34,8 @@ export default tableStage<TestCasesParams>({
     const exclude = ctx.params.excludeFlagged ?? defaults.excludeFlagged;
     if (typeof exclude !== 'boolean') throw new Error(`test_cases: excludeFlagged must be true or false, got ${JSON.stringify(exclude)}`);
     if (exclude && !qc) {
-      throw new Error("test_cases: excludeFlagged is on but the stage has no input 'qc'; wire inputs qc: 'qc' (and qc_inspection) or set excludeFlagged: false");
+      const todo = "wire inputs qc: 'qc' (and qc_inspection) or set excludeFlagged: false";
+      throw new Error(`test_cases: excludeFlagged is on but the stage has no input 'qc'; ${todo}`);
     }
     const allTest = cdps.filter((r) => r.error == null && r.split === 'test') as unknown as CaseRef[];
     let test = allTest;
@@ -44,7 +45,8 @@ export default tableStage<TestCasesParams>({
       test = allTest.filter((t) => !flags.has(t.cdp_id));
       if (c.flagged > 0) {
         const which = allTest.filter((t) => flags.has(t.cdp_id)).map((t) => `${t.cdp_id} (${flags.get(t.cdp_id)!.reasons.join(', ')})`);
-        ctx.log(`QC: left out ${c.flagged} of ${allTest.length} test cases (${c.byChecks} by the checks, ${c.byInspection} by the inspection): ${which.join('; ')}`);
+        const by = `${c.byChecks} by the checks, ${c.byInspection} by the inspection`;
+        ctx.log(`QC: left out ${c.flagged} of ${allTest.length} test cases (${by}): ${which.join('; ')}`);
       }
     }
     const chosen = selectCases(test, limit);

@@ -16,7 +16,9 @@
  * - `rb-…` (builder): its tree, vignette or narrative label for Prompts 1–3.
  * Everything else gets plain-model.ts's strict answer.
  */
-import { startFakeOpenAIServer, type Answer, type ChatBody, type FakeOpenAIServer } from '../../../pipeline/llm/testing/fake-openai-server.ts';
+import {
+  startFakeOpenAIServer, type Answer, type ChatBody, type FakeOpenAIServer,
+} from '../../../pipeline/llm/testing/fake-openai-server.ts';
 import type { ModelSpec } from '../../../pipeline/llm/types.ts';
 import { plainAnswer, promptKind } from './plain-model.ts';
 import { REALISTIC_ANSWERS, type LabelledAnswer } from './realistic-answers.ts';
@@ -40,13 +42,18 @@ const byModel = new Map(REALISTIC_ANSWERS.map((a) => [modelFor(a), a]));
 const CONCLUDE = "Final Conclusion: Manage according to the guideline's recommendation.";
 const REASK = /could not be read|无法读取/;
 
-const sizes = (prompt: string) => ({ m: Number(/from R1 to R(\d+)/.exec(prompt)?.[1] ?? 0), n: Number(/from C1 to C(\d+)/.exec(prompt)?.[1] ?? 0) });
+const sizes = (prompt: string) => ({
+  m: Number(/from R1 to R(\d+)/.exec(prompt)?.[1] ?? 0),
+  n: Number(/from C1 to C(\d+)/.exec(prompt)?.[1] ?? 0),
+});
 const serve = (text: string, finishReason?: string): Answer => (finishReason ? { content: text, finishReason } : text);
 
 export function realisticAnswer(body: ChatBody): Answer {
   const kind = promptKind(body);
   const own = byModel.get(body.model);
-  const label = own && (own.prompt === kind || (kind === 'multi-turn-step-level-consistency-scoring' && own.prompt === 'single-turn-step-level-consistency-scoring')) ? own : undefined;
+  // One step-score label serves Prompts 5 and 8 alike.
+  const stepPrompt = (k: string) => k.endsWith('step-level-consistency-scoring');
+  const label = own && (own.prompt === kind || (stepPrompt(kind) && stepPrompt(own.prompt))) ? own : undefined;
   const asked = body.messages.filter((m) => m.role === 'assistant').length;
   switch (kind) {
     case 'multi-turn-inference':
@@ -58,7 +65,7 @@ export function realisticAnswer(body: ChatBody): Answer {
       const last = users.at(-1) ?? '';
       const probe = byModel.get(`rp-${/coded ([\w-]+)\?/.exec(last)?.[1] ?? ''}`);
       if (!probe) return 'Yes.';
-      if (REASK.test(last)) return probe.reask ? serve(probe.reask.text, probe.reask.finishReason) : serve(probe.text as string, probe.finishReason);
+      if (REASK.test(last) && probe.reask) return serve(probe.reask.text, probe.reask.finishReason);
       return serve(probe.text as string, probe.finishReason);
     }
     case 'single-turn-step-level-consistency-scoring':
@@ -82,7 +89,12 @@ export function realisticModels(...prompts: LabelledAnswer['prompt'][]): string[
 }
 
 /** Roster entries for the server at `url`: the given evaluated models and judges, and a patient. */
-export function realisticRoster(url: string, evaluated: readonly string[], judges: readonly string[], patient = 'realistic-patient'): ModelSpec[] {
+export function realisticRoster(
+  url: string,
+  evaluated: readonly string[],
+  judges: readonly string[],
+  patient = 'realistic-patient',
+): ModelSpec[] {
   const spec = (name: string, roles: ModelSpec['roles']): ModelSpec => ({
     name, roles, provider: 'openai-compatible', baseURLs: [url], apiKeyOptional: true, modelId: name, contextWindow: 100_000,
   });
