@@ -30,6 +30,8 @@ const chatJudges = judges.filter((j) => !embeddingJudgeNames.includes(j));
 const judgeKinds = Object.fromEntries(judges.map((j) => [j, realJudges.includes(j) && !embeddingJudgeNames.includes(j) ? 'llm' : 'similarity']));
 // A smoke run: `cdp run --limit N` evaluates N test cases (CDP_LIMIT).
 const limit = process.env.CDP_LIMIT ? Number(process.env.CDP_LIMIT) : null;
+// §3.1: the cases QC flags (checks, and the builder's inspection when configured) are not evaluated.
+const excludeFlagged = true;
 // Reports belong to their store: reports/ for the default store, <store>/reports for another one,
 // or the directory given by --reports (CDP_REPORTS).
 const outDir = process.env.CDP_REPORTS || (process.env.CDP_STORE ? join(process.env.CDP_STORE, 'reports') : 'reports');
@@ -82,10 +84,19 @@ export default defineDag({
       params: { inspector: builder.inspector },
       concurrency: 8,
     }),
-    stage('qc_summary', { module: 'stages/construct/qc-summary.stage.ts', inputs: { qc: 'qc', qc_inspection: 'qc_inspection' } }),
+    stage('qc_summary', {
+      module: 'stages/construct/qc-summary.stage.ts',
+      inputs: { qc: 'qc', qc_inspection: 'qc_inspection', cdps: 'cdps' },
+      params: { excludeFlagged },
+    }),
 
-    // §3.2 Task settings, on the test split (or N of its cases with --limit N)
-    stage('test_cases', { module: 'stages/tasks/test-cases.stage.ts', inputs: { cdps: 'cdps' }, params: { limit }, covers: 'cdp_id' }),
+    // §3.2 Task settings, on the test split without the cases QC flagged (or N of them with --limit N)
+    stage('test_cases', {
+      module: 'stages/tasks/test-cases.stage.ts',
+      inputs: { cdps: 'cdps', qc: 'qc', qc_inspection: 'qc_inspection' },
+      params: { limit, excludeFlagged },
+      covers: 'cdp_id',
+    }),
     stage('predictions_single', {
       module: 'stages/tasks/predictions-single.stage.ts',
       inputs: taskInputs,

@@ -19,6 +19,8 @@
  *   the outcome (combined with any negation in the condition itself) is negative.
  * - vignette: no step labels or pathway language; no gendered pronouns; the last sentence names
  *   the clinical focus.
+ * - vignette and narrative: no preamble, reasoning block or meta-commentary left in the text
+ *   (qc-preamble.ts).
  * - narrative: steps + 1 statements.
  */
 import { chooseValues } from './numeric-chooser.ts';
@@ -27,6 +29,7 @@ import { indicatorWordsEn, parseChineseNumeral, parseThresholds, type Threshold 
 import { convert, matchUnit, NO_UNIT, type UnitInfo } from './numeric-units.ts';
 import type { Cdp, ClinicalFocus, TreeNodeRow } from './types.ts';
 import { cleanConditions, isChinese } from './vignette-writer.ts';
+import { metaCommentary } from './qc-preamble.ts';
 
 export type QcKind =
   | 'empty-condition'
@@ -40,7 +43,9 @@ export type QcKind =
   | 'step-label'
   | 'gendered-pronoun'
   | 'focus-missing'
-  | 'narrative-length';
+  | 'vignette-preamble'
+  | 'narrative-length'
+  | 'narrative-preamble';
 
 export type QcScope = 'cdp' | 'vignette' | 'narrative';
 
@@ -80,7 +85,9 @@ const SCOPE: Record<QcKind, QcScope> = {
   'step-label': 'vignette',
   'gendered-pronoun': 'vignette',
   'focus-missing': 'vignette',
+  'vignette-preamble': 'vignette',
   'narrative-length': 'narrative',
+  'narrative-preamble': 'narrative',
 };
 
 const STEP_LABEL_EN =
@@ -321,6 +328,12 @@ export function checkInstance(input: QcInput): QcReport {
   const last = sentences[sentences.length - 1] ?? '';
   if (!(zh ? FOCUS_ZH : FOCUS_EN)[cdp.focus].test(last)) add('focus-missing', null, `the last sentence does not state the focus "${cdp.focus}"`);
 
+  const meta = metaCommentary(vignette);
+  if (meta) add('vignette-preamble', null, `the vignette holds a preamble or meta-commentary ("${meta.slice(0, 60)}"), shown to the model as is`);
+  narrative?.forEach((statement, i) => {
+    const m = metaCommentary(statement);
+    if (m) add('narrative-preamble', i + 1, `narrative statement ${i + 1} holds a preamble or meta-commentary ("${m.slice(0, 60)}")`);
+  });
   if (narrative && narrative.length !== cdp.steps.length + 1) {
     add('narrative-length', null, `narrative has ${narrative.length} statements; expected ${cdp.steps.length + 1} (one per step plus the conclusion)`);
   }

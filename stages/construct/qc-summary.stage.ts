@@ -1,12 +1,17 @@
-/** Stage `qc_summary`: problem rates over all CDPs, beside the paper's (< 0.5% of CDPs, < 1% of vignettes). */
-import { tableStage } from '../../pipeline/stage.ts';
+/**
+ * Stage `qc_summary`: problem rates over all CDPs, beside the paper's (< 0.5% of CDPs, < 1% of
+ * vignettes), and, with input `cdps`, how many test cases QC flags and how many the task settings
+ * leave out (`excludeFlagged`: the same value as test_cases's param, default true).
+ */
+import { tableStage, type Row } from '../../pipeline/stage.ts';
 import { summariseQc, PAPER_MAX_CDP_PROBLEM_RATE, PAPER_MAX_VIGNETTE_PROBLEM_RATE } from './qc-summary.ts';
+import { exclusionCounts, qcFlags } from './qc-exclusion.ts';
 import type { QcReport } from './qc-checks.ts';
 
-export default tableStage({
-  params: {},
+export default tableStage<{ excludeFlagged: boolean }>({
+  params: { excludeFlagged: true },
   columns: { measure: 'VARCHAR', value: 'DOUBLE', paper_bound: 'DOUBLE', within_paper: 'BOOLEAN' },
-  run({ qc, qc_inspection }) {
+  run({ qc, qc_inspection, cdps }, ctx) {
     const reports: QcReport[] = qc
       .filter((r) => r.error == null)
       .map((r) => ({ cdp_id: r.cdp_id as string, problems: r.problems as QcReport['problems'], cdpOk: !!r.cdp_ok, vignetteOk: !!r.vignette_ok, narrativeOk: !!r.narrative_ok }));
@@ -19,6 +24,7 @@ export default tableStage({
       { measure: 'narrative problem rate', value: s.narrativeProblemRate },
       ...Object.entries(s.byKind).map(([kind, n]) => ({ measure: `instances with ${kind}`, value: n })),
       ...inspectionRows(qc_inspection ?? []),
+      ...(cdps ? exclusionRows(cdps, qc, qc_inspection ?? [], ctx.params.excludeFlagged) : []),
     ];
   },
 });
@@ -31,5 +37,17 @@ function inspectionRows(rows: Record<string, unknown>[]): { measure: string; val
     { measure: 'instances inspected by an LLM', value: judged.length },
     { measure: 'instances the LLM inspection could not judge', value: rows.length - judged.length },
     { measure: 'LLM-inspected instances flagged inconsistent (rate)', value: judged.length ? judged.filter((r) => r.consistent === false).length / judged.length : 0 },
+  ];
+}
+
+/** Test cases QC flags, and those the task settings leave out (test_cases, same rule). */
+function exclusionRows(cdps: Row[], qc: Row[], inspection: Row[], exclude: boolean) {
+  const test = cdps.filter((r) => r.error == null && r.split === 'test').map((r) => String(r.cdp_id));
+  const c = exclusionCounts(test, qcFlags(qc, inspection));
+  return [
+    { measure: 'test cases', value: test.length },
+    { measure: 'test cases flagged by the QC checks', value: c.byChecks },
+    { measure: 'test cases flagged by the LLM inspection', value: c.byInspection },
+    { measure: 'test cases excluded from the task settings', value: exclude ? c.flagged : 0 },
   ];
 }

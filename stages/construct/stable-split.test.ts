@@ -116,7 +116,8 @@ test('DAG: adding a guideline computes only its rows downstream of cdps; adding 
     stages: [
       { name: 'guidelines', module: join(repo, 'stages/tasks/testing/fixed-rows.stage.ts'), params: { rows: gs.map((g) => g.guideline) } },
       { name: 'trees', module: join(repo, 'stages/tasks/testing/fixed-rows.stage.ts'), params: { rows: gs.map((g) => g.tree) } },
-      ...configStages(dagConfig, ['cdps', 'test_cases', ...downstream], repo, {
+      // test_cases leaves out what QC flags, so the QC stages come along (the fixture's cases are clean).
+      ...configStages(dagConfig, ['cdps', 'tree_nodes', 'qc', 'qc_inspection', 'test_cases', ...downstream], repo, {
         vignettes: { writer: VIGNETTE_GENERATOR },
         narratives: { writer: NARRATIVE_GENERATOR },
         predictions_single: { models },

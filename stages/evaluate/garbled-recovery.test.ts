@@ -127,7 +127,8 @@ test('garbled answers, then recovery: --retry-failed clears every failure row an
       narratives: { writer: 'builder' },
       qc: { inspectFraction: 1 },
       qc_inspection: { inspector: 'builder' },
-      test_cases: { limit: null },
+      // QC exclusion has its own tests; here every test case must reach the task stages.
+      test_cases: { limit: null, excludeFlagged: false },
       predictions_single: { models: ['doc'], simulated: [] },
       dialogues_multi: { models: ['doc'], simulated: [], patient: PATIENT_NAME, simulatedPatient: PATIENT_NAME },
       step_scores: { ...judgeParams, judgeKinds: { judge: 'llm' }, maxPromptTokensByJudge: {}, embeddingJudges: [] },

@@ -12,14 +12,19 @@
  * - Every doctor and patient call carries `meta: { cdp_id }`, for offline agents only (the client
  *   never sends it and it is not in the cache key).
  *
- * The dialogue ends, with `end_reason`:
+ * The dialogue ends, with `end_reason` (dialogue-outcome.ts computes the counting fields):
  * - 'conclusion': the doctor gave a final conclusion → success = true;
- * - 'invalid-turn: <reason>': a doctor reply broke the format → success = false, no further turn;
+ * - 'invalid-turn: <reason>': a doctor reply could not be read → success = false, no further
+ *   turn; a truncated reply (finish_reason 'length') is such a reply, its reason says so;
  * - 'turn-cap': `cap` doctor turns passed without a conclusion → success = false;
- * - 'patient-invalid: <reason>': the patient's reply was neither Yes nor No → success = false
- *   (the dialogue could not be completed; evaluation can tell this apart by end_reason).
- * success is the paper's SR criterion: every doctor turn followed the format and a conclusion
- * came within the cap. The cap counts doctor turns (questions and the conclusion):
+ * - 'patient-failure: <reason>': the patient's reply could not be read, and neither could its
+ *   reply to one re-ask (patient-reask.ts: a follow-up naming the reader's reason) → success =
+ *   null, success_strict = null, patient_failed = true: the patient model's failure, not the
+ *   doctor's. Every other row has patient_failed = false.
+ * success is the paper's SR criterion read leniently: every doctor turn readable (variants
+ * accepted) and a conclusion within the cap; success_strict also wants every doctor turn exactly
+ * in Prompt 6's format. `format` is the dialogue's doctor format ('strict' when every doctor turn
+ * was). The cap counts doctor turns (questions and the conclusion):
  * ceil(capFactor × length + capExtra) with the reference CDP's length, defaults 2 and 4
  * (turn-cap.ts).
  *
@@ -28,8 +33,9 @@
  * earlier calls come from the call cache.
  *
  * `questions` (the predicted CDP) are the parsed questions in order; `turns` the full transcript:
- * role 'doctor' | 'patient', the raw reply, and the parsed question / conclusion / "Yes" | "No"
- * (null for an unreadable reply).
+ * role 'doctor' | 'patient', the raw reply, the parsed question / conclusion / "Yes" | "No"
+ * (null for an unreadable reply) and the reader's `format` (null for an unreadable reply). A
+ * re-asked patient answer shows as two patient turns in a row, the unreadable one first.
  */
 import { required, rowStage, type ChatMessage } from '../../pipeline/stage.ts';
 import { doctorMessages, patientMessages, type DialogueTurn } from '../prompts/dialogue-messages.ts';
@@ -39,7 +45,9 @@ import { PATIENT_NAME, answerQuestion } from '../agents/offline-patient.ts';
 import type { Cdp } from '../construct/types.ts';
 import { clinicalInquiryGoal } from './inquiry-goal.ts';
 import { parseDoctorTurn } from './parse-doctor-turn.ts';
-import { parsePatientAnswer } from './parse-patient-answer.ts';
+import { parsePatientAnswer, type PatientAnswer } from './parse-patient-answer.ts';
+import { accountDialogue, type DialogueEnd } from './dialogue-outcome.ts';
+import { patientReask } from './patient-reask.ts';
 import { DEFAULT_CAP_EXTRA, DEFAULT_CAP_FACTOR, turnCap } from './turn-cap.ts';
 import { caseInputs, isSimulated, modelOf, stageLlm, type TaskParamsBase } from './task-unit.ts';
 
@@ -63,6 +71,8 @@ export interface TranscriptTurn {
    */
   via: string | null;
   node: number | null;
+  /** The reader's format of the reply ('strict' or its variants), null when it was unreadable. */
+  format: string | null;
 }
 
 export default rowStage<DialoguesMultiParams>({
@@ -79,10 +89,13 @@ export default rowStage<DialoguesMultiParams>({
     cdp_id: 'VARCHAR',
     guideline_id: 'VARCHAR',
     language: 'VARCHAR',
-    turns: 'STRUCT(role VARCHAR, text VARCHAR, parsed VARCHAR, via VARCHAR, node INTEGER)[]',
+    turns: 'STRUCT(role VARCHAR, text VARCHAR, parsed VARCHAR, via VARCHAR, node INTEGER, format VARCHAR)[]',
     questions: 'VARCHAR[]',
     outcome: 'VARCHAR',
     success: 'BOOLEAN',
+    success_strict: 'BOOLEAN',
+    patient_failed: 'BOOLEAN',
+    format: 'VARCHAR',
     end_reason: 'VARCHAR',
     goal: 'VARCHAR',
     patient: 'VARCHAR',
@@ -112,37 +125,52 @@ export default rowStage<DialoguesMultiParams>({
     const dialogue: DialogueTurn[] = [];
     const turns: TranscriptTurn[] = [];
     const questions: string[] = [];
-    const end = (endReason: string, outcome: string | null = null) => ({ ...base, goal, turns, questions, outcome, success: endReason === 'conclusion', end_reason: endReason });
+    const doctorFormats = () => turns.filter((t) => t.role === 'doctor').map((t) => t.format);
+    const end = (how: DialogueEnd) => ({ ...base, goal, turns, questions, ...accountDialogue(how, doctorFormats()) });
     const failed = (error: string) => ({ ...base, goal, turns, questions, error });
 
     for (let k = 1; k <= cap; k++) {
       // The doctor's chat: its system message (with the guideline blob), then the exchange so far.
       const d = await llm.chat({ model, messages: [doctorSystem, ...doctorMessages('', dialogue).slice(1)], role: 'evaluated', sample, meta });
       if (!d.ok) return failed(`doctor ${model}, turn ${k}: ${d.error}`);
-      const said = parseDoctorTurn(d.text);
+      const said = parseDoctorTurn(d.text, d.finishReason);
       if (said.kind === 'invalid') {
-        turns.push({ role: 'doctor', text: d.text, parsed: null, via: null, node: null });
-        return end(`invalid-turn: ${said.reason}`);
+        turns.push({ role: 'doctor', text: d.text, parsed: null, via: null, node: null, format: null });
+        return end({ kind: 'invalid-turn', reason: said.reason });
       }
       if (said.kind === 'conclusion') {
-        turns.push({ role: 'doctor', text: d.text, parsed: said.conclusion, via: null, node: null });
-        return end('conclusion', said.conclusion);
+        turns.push({ role: 'doctor', text: d.text, parsed: said.conclusion, via: null, node: null, format: said.format });
+        return end({ kind: 'conclusion', conclusion: said.conclusion });
       }
-      turns.push({ role: 'doctor', text: d.text, parsed: said.question, via: null, node: null });
+      turns.push({ role: 'doctor', text: d.text, parsed: said.question, via: null, node: null, format: said.format });
       questions.push(said.question);
       dialogue.push({ question: said.question });
 
-      const p = await llm.chat({ model: patient, messages: patientMessages(patientSystem, dialogue), role: 'patient', sample, meta });
+      const asked = patientMessages(patientSystem, dialogue);
+      let p = await llm.chat({ model: patient, messages: asked, role: 'patient', sample, meta });
       if (!p.ok) return failed(`patient ${patient}, turn ${k}: ${p.error}`);
-      const answer = parsePatientAnswer(p.text);
+      let answer: PatientAnswer = parsePatientAnswer(p.text, p.finishReason);
       // The simulated patient's decision is deterministic: recompute it to record how it answered.
       const how = patient === PATIENT_NAME ? answerQuestion(row as unknown as Cdp, vignette, said.question) : null;
-      turns.push({ role: 'patient', text: p.text, parsed: answer.ok ? answer.answer : null, via: how?.via ?? null, node: how?.node_index ?? null });
-      // Refused answers are not served again: a recompute or re-ask of this turn gets a fresh one.
-      if (!answer.ok) await llm.reject(p, `patient answer unreadable: ${answer.reason}`);
-      if (!answer.ok) return end(`patient-invalid: ${answer.reason}`);
+      const patientTurn = (text: string, a: PatientAnswer): TranscriptTurn => ({
+        role: 'patient', text, parsed: a.ok ? a.answer : null, via: how?.via ?? null, node: how?.node_index ?? null, format: a.ok ? a.format : null,
+      });
+      turns.push(patientTurn(p.text, answer));
+      if (!answer.ok) {
+        // One re-ask naming the problem; a second unreadable reply is the patient's failure.
+        const again = patientReask(asked, p.text, answer.reason, said.question, language);
+        p = await llm.chat({ model: patient, messages: again, role: 'patient', sample, meta });
+        if (!p.ok) return failed(`patient ${patient}, turn ${k} (re-ask): ${p.error}`);
+        answer = parsePatientAnswer(p.text, p.finishReason);
+        turns.push(patientTurn(p.text, answer));
+        if (!answer.ok) {
+          // Refused answers are not served again: a recompute of this dialogue asks afresh.
+          await llm.reject(p, `patient answer unreadable: ${answer.reason}`);
+          return end({ kind: 'patient-failure', reason: answer.reason });
+        }
+      }
       dialogue[dialogue.length - 1]!.answer = answer.answer;
     }
-    return end('turn-cap');
+    return end({ kind: 'turn-cap' });
   },
 });

@@ -6,6 +6,10 @@
  * - Only `split = 'test'` CDPs are asked; other rows yield no row.
  * - An answer the parser cannot fully read is a result, not a failure: parse_ok = false with
  *   parse_error saying why, and whatever steps or outcome were found (the raw text is kept).
+ *   A truncated answer (finish_reason 'length') is such an answer, its parse_error says so.
+ * - `answer_format` is the reader's format of an accepted answer: 'strict' (exactly Prompt 4's
+ *   layout) or the '+'-joined variants it needed (pipeline/llm/answer-format.ts); null when
+ *   parse_ok is false. Strict figures count only 'strict' rows.
  * - A failed call (HTTP errors after the client's retries, a context overflow "context overflow
  *   (N tokens > window W)", an inactive model) is a failure row carrying the client's reason;
  *   `cdp run --retry-failed` asks again.
@@ -32,6 +36,7 @@ export default rowStage<PredictionsSingleParams>({
     outcome: 'VARCHAR',
     parse_ok: 'BOOLEAN',
     parse_error: 'VARCHAR',
+    answer_format: 'VARCHAR',
     raw: 'VARCHAR',
     template: 'VARCHAR',
     simulated: 'BOOLEAN',
@@ -55,13 +60,14 @@ export default rowStage<PredictionsSingleParams>({
     // One independent sample per case (sample = cdp_id), as the paper ran every case on its own.
     const r = await llm.chat({ model, messages: [message], role: 'evaluated', sample: String(row.cdp_id), meta: { cdp_id: row.cdp_id } });
     if (!r.ok) return { ...base, template: t.identity, error: `${model}: ${r.error}` };
-    const parsed = parseSingleTurn(r.text);
+    const parsed = parseSingleTurn(r.text, r.finishReason);
     return {
       ...base,
       template: t.identity,
       raw: r.text,
       parse_ok: parsed.ok,
       parse_error: parsed.ok ? null : parsed.reason,
+      answer_format: parsed.ok ? parsed.format : null,
       steps: parsed.steps ?? [],
       outcome: parsed.outcome ?? null,
     };

@@ -131,10 +131,17 @@ test('task stages: parsed answers, dialogue endings, failure rows, a reused reru
         },
       );
       assert.equal(plain.raw, plainAnswer(String(server.requests.find((b) => b.model === 'st-plain' && b.messages[0]!.content.includes(data.vignetteOf.get(String(c.cdp_id))!))!.messages[0]!.content)));
-      assert.deepEqual([at('st-bold').steps, at('st-bold').outcome, at('st-bold').parse_ok], [['Step one holds.', 'Step two holds.'], 'Offer lifestyle advice for weight loss.', true]);
-      assert.deepEqual([at('st-think').steps, at('st-think').outcome, at('st-think').parse_ok], [['Only step.'], 'Recheck blood pressure in five years.', true]);
+      assert.equal(plain.answer_format, 'strict');
+      assert.deepEqual(
+        [at('st-bold').steps, at('st-bold').outcome, at('st-bold').parse_ok, at('st-bold').answer_format],
+        [['Step one holds.', 'Step two holds.'], 'Offer lifestyle advice for weight loss.', true, 'bold-marker+markdown-heading+separator'],
+      );
+      assert.deepEqual(
+        [at('st-think').steps, at('st-think').outcome, at('st-think').parse_ok, at('st-think').answer_format],
+        [['Only step.'], 'Recheck blood pressure in five years.', true, 'think-block'],
+      );
       const missing = at('st-no-outcome');
-      assert.deepEqual([missing.steps, missing.outcome, missing.parse_ok, missing.error ?? null], [['First.', 'Second.'], null, false, null]);
+      assert.deepEqual([missing.steps, missing.outcome, missing.parse_ok, missing.answer_format, missing.error ?? null], [['First.', 'Second.'], null, false, null, null]);
       assert.match(String(missing.parse_error), /no 'Clinical Decision Outcome' section/);
       const broken = at('st-500');
       assert.equal(broken.model, 'st-500');
@@ -164,15 +171,19 @@ test('task stages: parsed answers, dialogue endings, failure rows, a reused reru
         guideline_id: c.guideline_id,
         language: c.language,
         turns: [
-          { role: 'doctor', text: '**Question 1:** Is criterion 1 met?', parsed: 'Is criterion 1 met?', via: null, node: null },
-          { role: 'patient', text: 'Yes.', parsed: 'Yes', via: null, node: null },
-          { role: 'doctor', text: '**Question 2:** Is criterion 2 met?', parsed: 'Is criterion 2 met?', via: null, node: null },
-          { role: 'patient', text: '"No"', parsed: 'No', via: null, node: null },
-          { role: 'doctor', text: 'Final Conclusion: heard Yes, No', parsed: 'heard Yes, No', via: null, node: null },
+          { role: 'doctor', text: '**Question 1:** Is criterion 1 met?', parsed: 'Is criterion 1 met?', via: null, node: null, format: 'bold-marker+label-prefix' },
+          { role: 'patient', text: 'Yes.', parsed: 'Yes', via: null, node: null, format: 'strict' },
+          { role: 'doctor', text: '**Question 2:** Is criterion 2 met?', parsed: 'Is criterion 2 met?', via: null, node: null, format: 'bold-marker+label-prefix' },
+          { role: 'patient', text: '"No"', parsed: 'No', via: null, node: null, format: 'quotes' },
+          { role: 'doctor', text: 'Final Conclusion: heard Yes, No', parsed: 'heard Yes, No', via: null, node: null, format: 'strict' },
         ],
         questions: ['Is criterion 1 met?', 'Is criterion 2 met?'],
         outcome: 'heard Yes, No',
         success: true,
+        // The questions carried a bold "Question N:" label: readable, not Prompt 6's format.
+        success_strict: false,
+        patient_failed: false,
+        format: 'bold-marker+label-prefix',
         end_reason: 'conclusion',
         goal,
         patient: 'pt-script',
@@ -186,13 +197,24 @@ test('task stages: parsed answers, dialogue endings, failure rows, a reused reru
       assert.deepEqual([endless.success, endless.end_reason, endless.outcome], [false, 'turn-cap', null]);
       assert.deepEqual(endless.questions, Array.from({ length: cap }, (_, k) => `Is criterion ${k + 1} met?`));
       assert.equal((endless.turns as unknown[]).length, 2 * cap);
+      // The patient's "Maybe" is re-asked once, answered "Maybe" again: the patient's failure, not the doctor's.
       const maybe = at('dr-maybe');
-      assert.deepEqual([maybe.success, maybe.questions, maybe.turns], [false, ['Is it maybe serious?'], [{ role: 'doctor', text: 'Is it maybe serious?', parsed: 'Is it maybe serious?', via: null, node: null }, { role: 'patient', text: 'Maybe', parsed: null, via: null, node: null }]]);
-      assert.match(String(maybe.end_reason), /^patient-invalid: the answer "Maybe" does not start with Yes or No/);
+      const maybeTurns = [
+        { role: 'doctor', text: 'Is it maybe serious?', parsed: 'Is it maybe serious?', via: null, node: null, format: 'strict' },
+        { role: 'patient', text: 'Maybe', parsed: null, via: null, node: null, format: null },
+        { role: 'patient', text: 'Maybe', parsed: null, via: null, node: null, format: null },
+      ];
+      assert.deepEqual([maybe.success, maybe.success_strict, maybe.patient_failed, maybe.format, maybe.questions, maybe.turns], [null, null, true, 'strict', ['Is it maybe serious?'], maybeTurns]);
+      assert.match(String(maybe.end_reason), /^patient-failure: the answer "Maybe" does not start with Yes or No: it is uncertain/);
+      assert.deepEqual([breaks.patient_failed, breaks.success_strict, breaks.format, endless.patient_failed, endless.success_strict], [false, false, null, false, false]);
       const failed = at('dr-500');
       assert.match(String(failed.error), /^doctor dr-500, turn 1: .*500.*after 2 attempts/);
       assert.equal(failed.goal, goal);
     }
+    // The re-ask is a follow-up in the patient's chat naming the reader's reason, then the question again.
+    const reask = server.requests.find((b) => b.model === 'pt-script' && b.messages.length === 4)!;
+    assert.deepEqual(reask.messages.slice(1, 3), [{ role: 'user', content: 'Is it maybe serious?' }, { role: 'assistant', content: 'Maybe' }]);
+    assert.match(reask.messages[3]!.content, /could not be read \(the answer "Maybe" does not start with Yes or No: it is uncertain.*Is it maybe serious\?$|无法读取你的回答/);
     // Each side saw its own chat: the doctor its parsed questions back, the patient the vignette.
     const second = server.requests.find((b) => b.model === 'dr-good' && b.messages.length === 3)!;
     assert.deepEqual(second.messages.slice(1), [{ role: 'assistant', content: 'Is criterion 1 met?' }, { role: 'user', content: 'Yes' }]);
@@ -211,7 +233,8 @@ test('task stages: parsed answers, dialogue endings, failure rows, a reused reru
     assert.deepEqual(counts, {
       'st-plain': 3, 'st-bold': 3, 'st-think': 3, 'st-no-outcome': 3, 'st-500': 6,
       'dr-good': 3 * 3, 'dr-breaks': 3 * 2, 'dr-endless': htnA! + 1 + htnB! + 1 + zh! + 1, 'dr-maybe': 3 * 1,
-      'pt-script': [htnA, htnB, zh].reduce((n, l) => n + (l! + 1) + 1, 0),
+      // dr-endless's questions (dr-good's among them), and dr-maybe's question with its one re-ask.
+      'pt-script': [htnA, htnB, zh].reduce((n, l) => n + (l! + 1) + 2, 0),
     });
     // Failed calls are not cached and cases no longer share a first prompt: 2 attempts × 3 cases.
     assert.equal(dr500, 6, `dr-500 asked ${dr500} times`);

@@ -1,28 +1,53 @@
 /**
- * Stage `test_cases`: the CDPs the task settings evaluate — the test split, or, for a smoke run
- * (`cdp run --limit N`), N of them spread over guidelines and languages (case-selection.ts).
+ * Stage `test_cases`: the CDPs the task settings evaluate — the test split, without the cases QC
+ * flagged (paper §3.1 excludes problematic cases), or, for a smoke run (`cdp run --limit N`), N of
+ * them spread over guidelines and languages (case-selection.ts).
  * Rows are the `cdps` rows unchanged, so a task unit's key is the same whether its case came in
  * through a smoke run or a full run: the full run reuses every unit the smoke run computed.
  * Failure rows of `cdps` pass through, so a failed guideline is still reported downstream.
+ *
+ * QC exclusion (`excludeFlagged`, default true): a test case flagged by the deterministic checks
+ * (input `qc`) or, when a builder model inspected it, by the LLM inspection (input
+ * `qc_inspection`) is left out before `--limit` chooses (stages/construct/qc-exclusion.ts); the
+ * log names every excluded case and why, and `qc_summary` reports the counts. false keeps
+ * them, for a run that wants to see how the flagged cases fare.
  */
 import { tableStage } from '../../pipeline/stage.ts';
 import cdpsStage from '../construct/cdps.stage.ts';
+import { exclusionCounts, qcFlags } from '../construct/qc-exclusion.ts';
 import { selectCases, type CaseRef } from './case-selection.ts';
 
 export interface TestCasesParams {
   /** At most this many test cases (null: all). */
   limit: number | null;
+  /** Leave out the test cases QC flagged (default true). */
+  excludeFlagged: boolean;
 }
 
-export const defaults: TestCasesParams = { limit: null };
-
 export default tableStage<TestCasesParams>({
-  params: defaults,
+  params: { limit: null, excludeFlagged: true },
   columns: cdpsStage.columns,
-  run({ cdps }, ctx) {
+  run({ cdps, qc, qc_inspection }, ctx) {
     const limit = ctx.params.limit;
     if (limit !== null && (!Number.isInteger(limit) || limit < 1)) throw new Error(`test_cases: limit must be a positive integer or null, got ${JSON.stringify(limit)}`);
-    const test = cdps.filter((r) => r.error == null && r.split === 'test') as unknown as CaseRef[];
+    const exclude = ctx.params.excludeFlagged;
+    if (typeof exclude !== 'boolean') throw new Error(`test_cases: excludeFlagged must be true or false, got ${JSON.stringify(exclude)}`);
+    if (exclude && !qc) {
+      const todo = "wire inputs qc: 'qc' (and qc_inspection) or set excludeFlagged: false";
+      throw new Error(`test_cases: excludeFlagged is on but the stage has no input 'qc'; ${todo}`);
+    }
+    const allTest = cdps.filter((r) => r.error == null && r.split === 'test') as unknown as CaseRef[];
+    let test = allTest;
+    if (exclude) {
+      const flags = qcFlags(qc!, qc_inspection ?? []);
+      const c = exclusionCounts(allTest.map((t) => t.cdp_id), flags);
+      test = allTest.filter((t) => !flags.has(t.cdp_id));
+      if (c.flagged > 0) {
+        const which = allTest.filter((t) => flags.has(t.cdp_id)).map((t) => `${t.cdp_id} (${flags.get(t.cdp_id)!.reasons.join(', ')})`);
+        const by = `${c.byChecks} by the checks, ${c.byInspection} by the inspection`;
+        ctx.log(`QC: left out ${c.flagged} of ${allTest.length} test cases (${by}): ${which.join('; ')}`);
+      }
+    }
     const chosen = selectCases(test, limit);
     if (limit !== null) {
       const rows = test.filter((c) => chosen.has(c.cdp_id));

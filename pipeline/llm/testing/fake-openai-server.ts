@@ -21,7 +21,8 @@ export interface ChatBody {
   [k: string]: unknown;
 }
 
-export type Answer = string | { content: string; promptTokens?: number; completionTokens?: number };
+/** `finishReason` (default 'stop') lets a test answer as a cut-off ('length') or filtered reply. */
+export type Answer = string | { content: string; promptTokens?: number; completionTokens?: number; finishReason?: string };
 
 export interface FakeServerOptions {
   /** The answer to a chat request (default: a deterministic echo of the last message). */
@@ -106,7 +107,7 @@ export async function startFakeOpenAIServer(opts: FakeServerOptions = {}): Promi
       object: 'chat.completion',
       created: Math.floor(Date.now() / 1000),
       model: body.model,
-      choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+      choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: typeof a === 'string' ? 'stop' : (a.finishReason ?? 'stop') }],
       usage: {
         prompt_tokens: typeof a === 'string' || a.promptTokens === undefined ? roughTokens(prompt) : a.promptTokens,
         completion_tokens: typeof a === 'string' || a.completionTokens === undefined ? roughTokens(content) : a.completionTokens,

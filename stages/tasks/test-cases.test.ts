@@ -1,0 +1,61 @@
+// Stage test_cases: the test split without the cases QC flagged (issue 11 item 5), before --limit.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Row, StageContext, TableStage } from '../../pipeline/stage.ts';
+import testCasesStage, { type TestCasesParams } from './test-cases.stage.ts';
+import { smokeOrder } from './case-selection.ts';
+
+const cdps: Row[] = [
+  ...['h1', 'h2', 'h3', 'h4'].map((id) => ({ cdp_id: id, guideline_id: 'htn', language: 'en', split: 'test' })),
+  ...['z1', 'z2'].map((id) => ({ cdp_id: id, guideline_id: 'ins', language: 'zh', split: 'test' })),
+  { cdp_id: 'n1', guideline_id: 'other', language: 'en', split: 'non-test' },
+  { guideline_id: 'broken', error: 'tree failed' },
+];
+const clean = (id: string): Row => ({ cdp_id: id, cdp_ok: true, vignette_ok: true, narrative_ok: true, problems: [] });
+const qc: Row[] = [
+  clean('h1'),
+  { cdp_id: 'h2', cdp_ok: true, vignette_ok: false, narrative_ok: true, problems: [{ kind: 'vignette-preamble' }] },
+  clean('h3'), clean('h4'), clean('z1'), clean('z2'),
+  // A flagged non-test case changes nothing: it was never evaluated.
+  { cdp_id: 'n1', cdp_ok: false, vignette_ok: true, narrative_ok: true, problems: [{ kind: 'tree-mismatch' }] },
+];
+const inspection: Row[] = [{ cdp_id: 'z1', consistent: false, problems: ['gives the answer away'] }, { cdp_id: 'h3', consistent: true, problems: [] }];
+
+async function run(given: Partial<TestCasesParams>, inputs: Record<string, Row[]>) {
+  const logs: string[] = [];
+  // The declared defaults under what the test gives, as the runner merges them.
+  const params = { ...(testCasesStage.params as TestCasesParams), ...given };
+  const ctx = { stage: 'test_cases', params, log: (m: string) => logs.push(m) } as unknown as StageContext<TestCasesParams>;
+  const rows = await (testCasesStage as TableStage<TestCasesParams>).run(inputs, ctx);
+  return { ids: rows.map((r) => String(r.cdp_id ?? `error:${String(r.guideline_id)}`)), logs };
+}
+
+test('test_cases: flagged test cases are left out by default, with a log line naming them; failure rows pass', async () => {
+  const r = await run({ limit: null }, { cdps, qc, qc_inspection: inspection });
+  assert.deepEqual(r.ids, ['h1', 'h3', 'h4', 'z2', 'error:broken']);
+  assert.deepEqual(r.logs, ['QC: left out 2 of 6 test cases (1 by the checks, 1 by the inspection): h2 (vignette-preamble); z1 (inspection: gives the answer away)']);
+  // The rows are the cdps rows themselves: the task units' keys do not depend on QC.
+  const rows = await (testCasesStage as TableStage<TestCasesParams>).run({ cdps, qc }, { params: { limit: null, excludeFlagged: true }, log: () => {} } as never);
+  assert.equal(rows[0], cdps[0]);
+});
+
+test('test_cases: without the inspection only the checks decide; excludeFlagged false keeps every test case', async () => {
+  assert.deepEqual((await run({ limit: null }, { cdps, qc })).ids, ['h1', 'h3', 'h4', 'z1', 'z2', 'error:broken']);
+  const kept = await run({ limit: null, excludeFlagged: false }, { cdps, qc, qc_inspection: inspection });
+  assert.deepEqual([kept.ids, kept.logs], [['h1', 'h2', 'h3', 'h4', 'z1', 'z2', 'error:broken'], []]);
+  assert.deepEqual((await run({ limit: null, excludeFlagged: false }, { cdps })).ids.length, 7, 'no qc input needed when off');
+});
+
+test('test_cases: --limit chooses among the cases QC kept, in smoke order', async () => {
+  const keptOrder = smokeOrder(cdps.filter((c) => ['h1', 'h3', 'h4', 'z2'].includes(String(c.cdp_id))) as never[]).map((c: Row) => c.cdp_id);
+  const r = await run({ limit: 2 }, { cdps, qc, qc_inspection: inspection });
+  assert.deepEqual(new Set(r.ids), new Set([...keptOrder.slice(0, 2), 'error:broken']));
+  assert.ok(!r.ids.includes('h2') && !r.ids.includes('z1'));
+  assert.equal(r.logs[1], '--limit 2: 2 of 4 test cases, from 2 guidelines in 2 languages');
+});
+
+test('test_cases: bad params and a missing qc input are refused, saying what to do', async () => {
+  await assert.rejects(run({ limit: null }, { cdps }), /excludeFlagged is on but the stage has no input 'qc'; wire inputs qc: 'qc'.*or set excludeFlagged: false/);
+  await assert.rejects(run({ limit: null, excludeFlagged: 'yes' as never }, { cdps, qc }), /excludeFlagged must be true or false, got "yes"/);
+  await assert.rejects(run({ limit: 0 }, { cdps, qc }), /limit must be a positive integer or null, got 0/);
+});
