@@ -160,6 +160,12 @@ export default defineDag({
       inputs: { model_summary: 'model_summary', threshold_analysis: 'threshold_analysis', cdps: 'cdps', cdp_length_stats: 'cdp_length_stats', deviation_profile: 'deviation_profile' },
       params: { outDir, judges, pngFontFiles: ['data/fonts/DejaVuSans.ttf'] },
     }),
+    // Models ranked, with paired differences between neighbours (stages/report/leaderboard.ts).
+    stage('report_leaderboard', {
+      module: 'stages/report/leaderboard.stage.ts',
+      inputs: { model_summary: 'model_summary', pathway_metrics: 'pathway_metrics', outcome_scores: 'outcome_scores' },
+      params: { outDir, judges, resamples: 10000, seed: 42, level: 0.95, pngFontFiles: ['data/fonts/DejaVuSans.ttf'] },
+    }),
     stage('report_scorecard', {
       module: 'stages/report/scorecard.stage.ts',
       inputs: { published: 'published_tables', model_summary: 'model_summary' },
@@ -168,7 +174,10 @@ export default defineDag({
     }),
     stage('report_index', {
       module: 'stages/report/index.stage.ts',
-      inputs: { report_tables: 'report_tables', report_figures: 'report_figures', report_scorecard: 'report_scorecard', model_summary: 'model_summary' },
+      inputs: {
+        report_tables: 'report_tables', report_figures: 'report_figures', report_scorecard: 'report_scorecard',
+        report_leaderboard: 'report_leaderboard', model_summary: 'model_summary',
+      },
       params: { outDir },
     }),
   ],
