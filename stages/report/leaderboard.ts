@@ -97,11 +97,17 @@ export function diffCell(d: PairedDifference | null | undefined): string {
 
 const nf = (c: SummaryRow | undefined) => (c ? `${c.n} / ${c.failures}` : '—');
 
+/** The title's label when simulated agents are on the board: all of it, or ranked apart. */
+function simulatedLabel(entries: readonly LeaderboardEntry[]): string {
+  const sim = entries.filter((e) => e.simulated).length;
+  return sim === 0 ? '' : sim === entries.length ? ' — simulated agents, not LLM results' : ' — includes simulated agents (ranked apart)';
+}
+
 export function leaderboardTable(entries: readonly LeaderboardEntry[]): ReportTable {
   const judge = entries[0]?.judge ?? null;
   return {
     name: 'leaderboard',
-    title: `Leaderboard: models ranked by DTW-PCC (judge: ${judge ?? 'none'})`,
+    title: `Leaderboard: models ranked by DTW-PCC (judge: ${judge ?? 'none'})${simulatedLabel(entries)}`,
     caption:
       'Per setting, real models ranked by DTW-PCC (lower is better), then the simulated reference agents ranked apart. ' +
       'Each metric: mean in % (95% case-bootstrap CI), then "n / failures": the cases in the mean and the test cases that were ' +
@@ -183,7 +189,7 @@ export function leaderboardFigure(entries: readonly LeaderboardEntry[]): FigureS
   const judge = entries[0]?.judge ?? null;
   return {
     name: 'leaderboard',
-    title: `Leaderboard: DTW-PCC per model with 95% CIs (judge: ${judge ?? 'none'})`,
+    title: `Leaderboard: DTW-PCC per model with 95% CIs (judge: ${judge ?? 'none'})${simulatedLabel(entries)}`,
     caption: 'Per setting, models ranked by DTW-PCC (lower is better), real models first; the whisker is the 95% case-bootstrap CI; ' +
       'simulated reference agents are hollow grey squares, ranked apart. n: cases in the mean; failed: failed calls or unreadable answers.',
     width: 720,
