@@ -9,6 +9,7 @@
  * named "simulated"; with real ones they run only with `--simulated`.
  */
 import { fileURLToPath } from 'node:url';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { defineDag, stage, files } from './pipeline/index.ts';
 import type { Project } from './pipeline/cli/load.ts';
@@ -34,6 +35,11 @@ const outDir = process.env.CDP_REPORTS || (process.env.CDP_STORE ? join(process.
 
 // One unit per (test CDP × model), with the case's vignette, guideline and tree.
 const taskInputs = { cdps: 'test_cases', vignettes: 'vignettes', guidelines: 'guidelines', trees: 'trees' };
+// Predictions made elsewhere (`cdp import predictions FILE` copies them to data/imports/): a source only when
+// there are some, since a files source must match a file.
+const importsDir = join(root, 'data', 'imports');
+const imported = existsSync(importsDir) && readdirSync(importsDir).some((f) => f.endsWith('.jsonl'));
+
 const perCaseAndModel = { input: 'cdps', cross: { param: 'models', as: 'model' }, join: { vignettes: 'cdp_id', guidelines: 'guideline_id', trees: 'guideline_id' } };
 // One unit per (pathway × judge).
 const perPathwayAndJudge = { input: 'predicted_pathways', cross: { param: 'judges', as: 'judge' } };
@@ -44,6 +50,7 @@ export default defineDag({
     guideline_pdfs: files('data/sample/guidelines/**/*.pdf'),
     // The paper's published tables (transcribed), for the reproduction scorecard.
     published_tables: files('data/published/*.csv'),
+    ...(imported ? { imported_predictions: files('data/imports/*.jsonl') } : {}),
   },
   // Stop before anything runs: a models file that does not validate, a role nobody plays.
   problems: models.problems,
@@ -105,7 +112,10 @@ export default defineDag({
     // §3.3 CDP-oriented evaluation, §4.3–4.5, Appendices B and D
     stage('predicted_pathways', {
       module: 'stages/evaluate/predicted-pathways.stage.ts',
-      inputs: { predictions_single: 'predictions_single', dialogues_multi: 'dialogues_multi', cdps: 'cdps', narratives: 'narratives' },
+      inputs: {
+        predictions_single: 'predictions_single', dialogues_multi: 'dialogues_multi', cdps: 'cdps', narratives: 'narratives',
+        ...(imported ? { imported_predictions: 'imported_predictions' } : {}),
+      },
     }),
     stage('step_scores', {
       module: 'stages/evaluate/step-scores.stage.ts',

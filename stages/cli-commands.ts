@@ -6,6 +6,7 @@
  *   cdp notebooks              the Observable notebooks in notebooks/ built into reports/site/
  *   cdp serve [--port N]       a preview of reports/site/ on 127.0.0.1
  *   cdp export benchmark|results DIR   the built benchmark, or a run's results, as Parquet + JSONL with a dataset card
+ *   cdp import predictions FILE        predictions made elsewhere (JSONL) into data/imports/, judged by the next `cdp run`
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -98,4 +99,20 @@ const exportData: RegisterCommand = (program: Command, project) => {
     });
 };
 
-export const cliCommands: RegisterCommand[] = [models, ingest, pathwayMetrics, notebooks, serve, exportData];
+const importData: RegisterCommand = (program: Command, project) => {
+  program
+    .command('import')
+    .description('import predictions made elsewhere: JSONL lines {setting, model, cdp_id, steps | questions, outcome, transcript?}')
+    .argument('<kind>', 'predictions')
+    .argument('<file>', 'a JSONL file')
+    .action(async (kind: string, file: string) => {
+      if (kind !== 'predictions') throw new Error(`cdp import: only "predictions" can be imported, got "${kind}"`);
+      const p = await project();
+      const { importPredictions, importSummary } = await import('./evaluate/import-command.ts');
+      const r = await importPredictions(file, { root: p.ws.root, warehouse: p.ws.warehouse, store: p.ws.store });
+      process.stderr.write(importSummary(r));
+      process.exitCode = r.single + r.multi ? 0 : 1;
+    });
+};
+
+export const cliCommands: RegisterCommand[] = [models, ingest, pathwayMetrics, notebooks, serve, exportData, importData];
