@@ -24,12 +24,12 @@ export interface ImportResult {
   problems: ImportProblem[];
 }
 
-/** The cases of the current build, from the warehouse's cdps view. */
+/** The cases of the current build, from the warehouse's cdps view (a table stage: no failed rows). */
 async function knownCases(t: ImportTarget): Promise<Map<string, Row>> {
   if (!existsSync(t.warehouse)) throw new Error(`cdp import: no warehouse at ${t.warehouse}; run \`cdp run\` first so the cases exist`);
   const w = await openWarehouse(t.warehouse, t.store, { readOnly: true });
   try {
-    const rows = (await w.con.runAndReadAll('select cdp_id, guideline_id, language from cdps where error is null')).getRowObjectsJson() as Row[];
+    const rows = (await w.con.runAndReadAll('select cdp_id, guideline_id, language from cdps')).getRowObjectsJson() as Row[];
     return new Map(rows.map((r) => [String(r.cdp_id), r]));
   } catch (e) {
     throw new Error(`cdp import: the cases could not be read (${(e as Error).message.split('\n')[0]}); run \`cdp run\` first`);

@@ -54,10 +54,10 @@ export function datasetCard(f: CardFacts): string {
   }
   out.push('## How it was built', '');
   for (const [role, models] of Object.entries(f.builders)) out.push(`- ${role}: ${list(models)}`);
-  out.push(`- prompts: ${list(f.prompts)} (templates under stages/prompts/ of the project, identified by name and content hash)`);
+  out.push(`- prompts: ${list(f.prompts)} (templates under stages/prompts/ of the project)`);
   if (f.qc) {
     out.push(`- QC: ${f.qc.cases} cases checked; ${f.qc.passed} passed every deterministic check, ${f.qc.flagged} flagged ` +
-      '(flags per case in the `qc_*` columns; the project leaves flagged cases out of the task settings by its QC param).');
+      '(the flags of each case are its `qc_*` columns).');
   }
   if (f.models.length) out.push(`- models evaluated: ${list(f.models)}`);
   out.push('');

@@ -7,7 +7,7 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFi
 import { join, posix, relative, resolve, sep } from 'node:path';
 import { openWarehouse, type WarehouseConnection } from '../../pipeline/store/warehouse.ts';
 import { datasetCard, type CardFacts, type CardTable } from './dataset-card.ts';
-import { EXPORT_TABLES, type ExportKind, type ExportTable } from './export-tables.ts';
+import { EXPORT_TABLES, expandOk, type ExportKind, type ExportTable } from './export-tables.ts';
 import { ancestorDirs, parseNoticeLicences } from './licences.ts';
 
 export interface ExportTarget {
@@ -89,9 +89,11 @@ export async function exportCommand(kind: ExportKind, outDir: string, target: Ex
   const cardTables: CardTable[] = [];
   const facts: CardFacts = { kind, tables: cardTables, builders: {}, prompts: [], qc: null, licences: [], notices: [], models: [] };
   try {
-    let tables: ExportTable[] = EXPORT_TABLES[kind];
+    const hasError = new Set((await rows(w, "select table_name from information_schema.columns where column_name = 'error'")).map((r) => String(r.table_name)));
+    const ok = (sql: string) => expandOk(sql, hasError);
+    let tables: ExportTable[] = EXPORT_TABLES[kind].map((t) => ({ ...t, sql: ok(t.sql) }));
     if (kind === 'benchmark') {
-      const sources = (await query(w, 'guidelines', 'select guideline_id, source_path from guidelines where error is null order by guideline_id'))
+      const sources = (await query(w, 'guidelines', ok('select guideline_id, source_path from {ok:guidelines} g order by guideline_id')))
         .map((r) => ({ id: String(r.guideline_id), source: String(r.source_path) }));
       const { licence, notices } = licencesFor(target.root, sources.map((s) => s.source));
       facts.licences = sources.map((s) => ({ guideline_id: s.id, source: s.source, licence: licence.get(s.source) ?? UNKNOWN_LICENCE }));
@@ -119,8 +121,8 @@ export async function exportCommand(kind: ExportKind, outDir: string, target: Ex
         prompts.push(...(await distinct(`select distinct ${column} from ${table} where ${column} is not null order by 1`)));
       }
       facts.prompts = [...new Set(prompts)].sort();
-      const [qc] = await optional(w, `select count(*)::integer as cases, count(*) filter (where cdp_ok and vignette_ok and narrative_ok)::integer as passed
-        from qc where error is null`);
+      const [qc] = await optional(w, ok(`select count(*)::integer as cases, count(*) filter (where cdp_ok and vignette_ok and narrative_ok)::integer as passed
+        from {ok:qc} q`));
       if (qc) facts.qc = { cases: Number(qc.cases), passed: Number(qc.passed), flagged: Number(qc.cases) - Number(qc.passed) };
     } else {
       facts.models = (await optional(w, 'select distinct model from model_summary order by 1')).map((r) => String(r.model));

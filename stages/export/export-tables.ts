@@ -11,7 +11,13 @@ export type ExportKind = 'benchmark' | 'results';
 export interface ExportTable {
   name: string;
   description: string;
+  /** `{ok:view}` stands for the view's rows without an error (the view itself when it has no error column). */
   sql: string;
+}
+
+/** Expands `{ok:view}`: row-mapped stages have an `error` column, table stages may not. */
+export function expandOk(sql: string, hasError: ReadonlySet<string>): string {
+  return sql.replace(/\{ok:([a-z_]+)\}/g, (_, v: string) => (hasError.has(v) ? `(select * from ${v} where error is null)` : v));
 }
 
 export const EXPORT_TABLES: Record<ExportKind, ExportTable[]> = {
@@ -20,7 +26,7 @@ export const EXPORT_TABLES: Record<ExportKind, ExportTable[]> = {
       name: 'guidelines',
       description: 'one row per source guideline: its Markdown as extracted from the PDF, where it came from, and its licence',
       sql: `select guideline_id, title, language, pages, source_path as source, sha256 as source_sha256, markdown
-        from guidelines where error is null order by guideline_id`,
+        from {ok:guidelines} g order by guideline_id`,
     },
     {
       name: 'cases',
@@ -30,11 +36,11 @@ export const EXPORT_TABLES: Record<ExportKind, ExportTable[]> = {
           c.reference_questions, n.steps as narratives, v.vignette, c.conclusion, c.conclusion_evidence,
           q.cdp_ok as qc_cdp_ok, q.vignette_ok as qc_vignette_ok, q.narrative_ok as qc_narrative_ok, q.problems as qc_problems,
           v.generator as vignette_writer, n.generator as narrative_writer
-        from cdps c
-        left join (select * from vignettes where error is null) v using (cdp_id)
-        left join (select * from narratives where error is null) n using (cdp_id)
-        left join (select * from qc where error is null) q using (cdp_id)
-        where c.error is null order by c.cdp_id`,
+        from {ok:cdps} c
+        left join {ok:vignettes} v using (cdp_id)
+        left join {ok:narratives} n using (cdp_id)
+        left join {ok:qc} q using (cdp_id)
+        order by c.cdp_id`,
     },
   ],
   results: [
