@@ -35,8 +35,8 @@ const outDir = process.env.CDP_REPORTS || (process.env.CDP_STORE ? join(process.
 
 // One unit per (test CDP × model), with the case's vignette, guideline and tree.
 const taskInputs = { cdps: 'test_cases', vignettes: 'vignettes', guidelines: 'guidelines', trees: 'trees' };
-// Predictions made elsewhere (`cdp import predictions FILE` copies them to data/imports/): a source only when
-// there are some, since a files source must match a file.
+// Predictions made elsewhere, copied to data/imports/ by `cdp import predictions FILE`; predicted_pathways
+// reads them only when there are some, so a run without imports declares exactly what it did before.
 const importsDir = join(root, 'data', 'imports');
 const imported = existsSync(importsDir) && readdirSync(importsDir).some((f) => f.endsWith('.jsonl'));
 
@@ -50,7 +50,9 @@ export default defineDag({
     guideline_pdfs: files('data/sample/guidelines/**/*.pdf'),
     // The paper's published tables (transcribed), for the reproduction scorecard.
     published_tables: files('data/published/*.csv'),
-    ...(imported ? { imported_predictions: files('data/imports/*.jsonl') } : {}),
+    // The folder's README keeps this source non-empty, and its directory watched: an import is seen like any
+    // other change of a source file.
+    imported_predictions: files('data/imports/*.jsonl', 'data/imports/README.md'),
   },
   // Stop before anything runs: a models file that does not validate, a role nobody plays.
   problems: models.problems,

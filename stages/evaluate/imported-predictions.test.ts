@@ -78,6 +78,7 @@ test('imported predictions are judged, scored and summarised under their model n
       { setting: 'multi', model: 'vllm-batch', cdp_id: c.cdp_id, questions: c.steps.map((s) => `Q: ${s.condition}`).reverse(), outcome: c.conclusion },
     ]);
     mkdirSync(join(root, 'data/imports'), { recursive: true });
+    writeFileSync(join(root, 'data/imports/README.md'), '# not predictions: skipped\n');
     writeFileSync(join(root, 'data/imports/vllm.jsonl'), [...lines.map((l) => JSON.stringify(l)), '{"setting": "single"}'].join('\n') + '\n');
     const tables = {
       cdps: cdps.map(cdpRow),
@@ -89,7 +90,7 @@ test('imported predictions are judged, scored and summarised under their model n
     const m = (file: string) => join(repo, 'stages/evaluate', file);
     const judges = [...SIMULATED_JUDGE_NAMES];
     const config: DagConfig = {
-      sources: { imported_predictions: files('data/imports/*.jsonl') },
+      sources: { imported_predictions: files('data/imports/*.jsonl', 'data/imports/README.md') },
       stages: [
         f('predictions_single'), f('dialogues_multi'), f('cdps'), f('narratives'),
         {

@@ -89,7 +89,7 @@ export default tableStage({
     const narrativeById = new Map(narratives.map((n) => [n.cdp_id as string, n]));
     const single = [...predictions_single], multi = [...dialogues_multi];
     const own = new Set([...single.map((p) => `single\0${p.model}\0${p.cdp_id}`), ...multi.map((d) => `multi\0${d.model}\0${d.cdp_id}`)]);
-    for (const f of imported_predictions) {
+    for (const f of imported_predictions.filter((x) => String(x.path).endsWith('.jsonl'))) {
       const file = String(f.path);
       const r = parseImportedPredictions(file, readFileSync(resolve(ctx.root, file), 'utf8'), cdpById);
       for (const p of r.problems) ctx.log(`imported predictions: ${problemText(p)}`);
