@@ -2,7 +2,6 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import type { Row } from '../../pipeline/stage.ts';
-import { pairedDifference } from '../stats/paired-bootstrap.ts';
 import { caseValues, leaderboard, leaderboardData, leaderboardFigure, leaderboardTable } from './leaderboard.ts';
 import { leaderboardFiles } from './leaderboard.stage.ts';
 import { summaryRows } from './summary-rows.ts';
@@ -43,21 +42,6 @@ function warehouse(): Record<string, Row[]> {
 }
 
 const close = (a: number, b: number, tol: number, what: string) => assert.ok(Math.abs(a - b) <= tol, `${what}: ${a} vs ${b} (tolerance ${tol})`);
-
-test('pairedDifference: the mean difference over the common cases only, with a CI around it', () => {
-  const a = new Map([['x', 1], ['y', 2], ['z', 4], ['only-a', 100]]);
-  const b = new Map([['x', 0], ['y', 1], ['z', 1], ['only-b', -100]]);
-  const d = pairedDifference(a, b, { resamples: 2000, seed: 1 })!;
-  // differences 1, 1, 3 → mean 5/3; the resampled means lie between 1 and 3
-  assert.equal(d.n, 3);
-  close(d.diff, 5 / 3, 1e-12, 'diff');
-  close(d.meanA, 7 / 3, 1e-12, 'meanA');
-  close(d.meanB, 2 / 3, 1e-12, 'meanB');
-  assert.ok(d.ciLow >= 1 && d.ciLow < d.diff && d.diff < d.ciHigh && d.ciHigh <= 3, `CI ${d.ciLow}–${d.ciHigh}`);
-  assert.equal(pairedDifference(new Map([['x', 1]]), new Map([['y', 1]])), null);
-  // A non-finite value is a missing case, not a number.
-  assert.equal(pairedDifference(new Map([['x', NaN], ['y', 1]]), new Map([['x', 0], ['y', 0]]))!.n, 1);
-});
 
 test('leaderboard on a hand-made warehouse: rank, n, failures and paired differences as NumPy computes them', () => {
   const w = warehouse();
