@@ -9,7 +9,7 @@
  *   cdp import predictions FILE        predictions made elsewhere (JSONL) into data/imports/, judged by the next `cdp run`
  */
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { RegisterCommand } from '../pipeline/cli/extensions.ts';
 // The commands' modules are imported when a command runs: every `cdp` invocation registers
@@ -44,11 +44,14 @@ const notebooks: RegisterCommand = (program: Command, project) => {
     .command('notebooks')
     .description('build the notebooks in notebooks/ over the warehouse into a static site (default reports/site/)')
     .option('--out <dir>', 'output folder (emptied first)')
-    .action(async (o: { out?: string }) => {
+    .option('--compare <warehouse>', 'a second run for the compare notebook: another store\'s warehouse, or a copy of this one taken before a change')
+    .option('--compare-store <dir>', 'the store the --compare warehouse reads (default: this run\'s store)')
+    .action(async (o: { out?: string; compare?: string; compareStore?: string }) => {
       const p = await project();
       const { buildNotebookSite } = await import('../notebooks/build-site.ts');
+      const compare = o.compare ? { warehouse: resolve(o.compare), store: resolve(o.compareStore ?? p.ws.store) } : undefined;
       const site = await buildNotebookSite({
-        root: p.ws.root, warehouse: p.ws.warehouse, store: p.ws.store, outDir: o.out, log: (l) => process.stderr.write(l + '\n'),
+        root: p.ws.root, warehouse: p.ws.warehouse, store: p.ws.store, outDir: o.out, compare, log: (l) => process.stderr.write(l + '\n'),
       });
       process.stdout.write(`${site.pages.map((f) => join(site.outDir, f)).join('\n')}\npreview: npx cdp serve\n`);
     });
