@@ -11,6 +11,7 @@
  * named "simulated"; with real ones they run only with `--simulated`.
  */
 import { fileURLToPath } from 'node:url';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { defineDag, stage, files } from './pipeline/index.ts';
 import type { Project } from './pipeline/cli/load.ts';
@@ -38,6 +39,11 @@ const outDir = process.env.CDP_REPORTS || (process.env.CDP_STORE ? join(process.
 
 // One unit per (test CDP × model), with the case's vignette, guideline and tree.
 const taskInputs = { cdps: 'test_cases', vignettes: 'vignettes', guidelines: 'guidelines', trees: 'trees' };
+// Predictions made elsewhere, copied to data/imports/ by `cdp import predictions FILE`; predicted_pathways
+// reads them only when there are some, so a run without imports declares exactly what it did before.
+const importsDir = join(root, 'data', 'imports');
+const imported = existsSync(importsDir) && readdirSync(importsDir).some((f) => f.endsWith('.jsonl'));
+
 const perCaseAndModel = { input: 'cdps', cross: { param: 'models', as: 'model' }, join: { vignettes: 'cdp_id', guidelines: 'guideline_id', trees: 'guideline_id' } };
 // One unit per (pathway × judge).
 const perPathwayAndJudge = { input: 'predicted_pathways', cross: { param: 'judges', as: 'judge' } };
@@ -48,6 +54,9 @@ export default defineDag({
     guideline_pdfs: files('data/sample/guidelines/**/*.pdf'),
     // The paper's published tables (transcribed), for the reproduction scorecard.
     published_tables: files('data/published/*.csv'),
+    // The folder's README keeps this source non-empty, and its directory watched: an import is seen like any
+    // other change of a source file.
+    imported_predictions: files('data/imports/*.jsonl', 'data/imports/README.md'),
   },
   // Stop before anything runs: a models file that does not validate, a role nobody plays.
   problems: models.problems,
@@ -117,7 +126,10 @@ export default defineDag({
     // §3.3 CDP-oriented evaluation, §4.3–4.5, Appendices B and D
     stage('predicted_pathways', {
       module: 'stages/evaluate/predicted-pathways.stage.ts',
-      inputs: { predictions_single: 'predictions_single', dialogues_multi: 'dialogues_multi', cdps: 'cdps', narratives: 'narratives' },
+      inputs: {
+        predictions_single: 'predictions_single', dialogues_multi: 'dialogues_multi', cdps: 'cdps', narratives: 'narratives',
+        ...(imported ? { imported_predictions: 'imported_predictions' } : {}),
+      },
     }),
     stage('step_scores', {
       module: 'stages/evaluate/step-scores.stage.ts',
@@ -171,6 +183,12 @@ export default defineDag({
       inputs: { model_summary: 'model_summary', threshold_analysis: 'threshold_analysis', cdps: 'cdps', cdp_length_stats: 'cdp_length_stats', deviation_profile: 'deviation_profile' },
       params: { outDir, judges, pngFontFiles: ['data/fonts/DejaVuSans.ttf'] },
     }),
+    // Models ranked, with paired differences between neighbours (stages/report/leaderboard.ts).
+    stage('report_leaderboard', {
+      module: 'stages/report/leaderboard.stage.ts',
+      inputs: { model_summary: 'model_summary', pathway_metrics: 'pathway_metrics', outcome_scores: 'outcome_scores' },
+      params: { outDir, judges, pngFontFiles: ['data/fonts/DejaVuSans.ttf'] },
+    }),
     stage('report_scorecard', {
       module: 'stages/report/scorecard.stage.ts',
       inputs: { published: 'published_tables', model_summary: 'model_summary' },
@@ -179,7 +197,10 @@ export default defineDag({
     }),
     stage('report_index', {
       module: 'stages/report/index.stage.ts',
-      inputs: { report_tables: 'report_tables', report_figures: 'report_figures', report_scorecard: 'report_scorecard', model_summary: 'model_summary' },
+      inputs: {
+        report_tables: 'report_tables', report_figures: 'report_figures', report_scorecard: 'report_scorecard',
+        report_leaderboard: 'report_leaderboard', model_summary: 'model_summary',
+      },
       params: { outDir },
     }),
   ],

@@ -8,7 +8,7 @@ import { cpSync, mkdirSync, readdirSync, rmSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { spawn } from 'node:child_process';
-import { exportNotebookData } from './export-data.ts';
+import { exportNotebookData, type CompareSource } from './export-data.ts';
 
 export interface BuildOptions {
   /** Project root (holds node_modules and notebooks/). */
@@ -19,6 +19,8 @@ export interface BuildOptions {
   store: string;
   /** Output folder; emptied first. Default: <root>/reports/site. */
   outDir?: string;
+  /** A second run for the compare notebook (another store, or this one's warehouse copied before a change). */
+  compare?: CompareSource;
   log?: (line: string) => void;
 }
 
@@ -47,7 +49,7 @@ export async function buildNotebookSite(opts: BuildOptions): Promise<BuiltSite> 
   try {
     for (const p of pages) cpSync(join(source, p), join(stage, p));
     cpSync(join(source, 'lib'), join(stage, 'lib'), { recursive: true });
-    const rows = await exportNotebookData(opts.warehouse, opts.store, join(stage, 'data'));
+    const rows = await exportNotebookData(opts.warehouse, opts.store, join(stage, 'data'), { compare: opts.compare });
     log(`exported ${Object.entries(rows).map(([k, n]) => `${k} (${n})`).join(', ')}`);
     await runNotebookKitBuild(stage, outDir, pages);
     log(`built ${pages.length} pages into ${outDir}`);

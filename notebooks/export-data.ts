@@ -5,7 +5,11 @@
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openWarehouse } from '../pipeline/store/warehouse.ts';
+import { openWarehouse, type WarehouseConnection } from '../pipeline/store/warehouse.ts';
+import { defaultJudge } from '../stages/report/judges.ts';
+import { caseValues, leaderboard, type LeaderboardEntry } from '../stages/report/leaderboard.ts';
+import { summaryRows } from '../stages/report/summary-rows.ts';
+import { compareRuns } from './compare-data.ts';
 
 /** File name (without .json) → the read-only query that fills it. */
 export const NOTEBOOK_DATA: Record<string, string> = {
@@ -25,28 +29,107 @@ export const NOTEBOOK_DATA: Record<string, string> = {
 };
 
 /**
- * Writes `<outDir>/<name>.json` for every entry of NOTEBOOK_DATA from the DuckDB file at
- * `warehouse` (opened read-only, its views resolved in `storeDir`); returns each file's row count.
+ * Tables a run may lack (an older store, a stage another helper adds): exported as [] when their
+ * query fails, and the pages say so. predictions holds the single-turn raw answers.
  */
-export async function exportNotebookData(warehouse: string, storeDir: string, outDir: string): Promise<Record<string, number>> {
+export const OPTIONAL_NOTEBOOK_DATA: Record<string, string> = {
+  outcome_scores: `select setting, model, cdp_id, judge, score, correct, simulated, error from outcome_scores order by setting, model, cdp_id, judge`,
+  predictions: `select model, cdp_id, raw, parse_ok, parse_error, error from predictions_single order by model, cdp_id`,
+};
+
+/** The second run of the compare notebook: another store's warehouse, or this store's at another state. */
+export interface CompareSource {
+  warehouse: string;
+  store: string;
+  /** How the pages name the two runs. */
+  labels?: [string, string];
+}
+
+type Row = Record<string, unknown>;
+
+async function readAll(w: WarehouseConnection, sql: string): Promise<Row[]> {
+  return (await w.con.runAndReadAll(sql)).getRowObjectsJson() as Row[];
+}
+
+/** The leaderboard entries as flat JSON rows (fractions), for the overview's chart and table. */
+export function leaderboardRows(entries: readonly LeaderboardEntry[]): Row[] {
+  return entries.map((e) => {
+    const cell = (m: 'dtw_pcc' | 'acc' | 'sr') => {
+      const c = e.cells[m];
+      return c ? { mean: c.mean, ci_low: c.ci_low, ci_high: c.ci_high, n: c.n, failures: c.failures } : null;
+    };
+    const diff = (d: { diff: number; ciLow: number; ciHigh: number; n: number } | null | undefined) => (d ? { diff: d.diff, ci_low: d.ciLow, ci_high: d.ciHigh, n: d.n } : null);
+    return {
+      setting: e.setting, rank: e.rank, model: e.model, simulated: e.simulated, judge: e.judge,
+      pcc: cell('dtw_pcc'), acc: cell('acc'), sr: cell('sr'),
+      next_model: e.next?.model ?? null, pcc_diff: diff(e.next?.pcc), acc_diff: diff(e.next?.acc),
+    };
+  });
+}
+
+/**
+ * Writes `<outDir>/<name>.json` for every entry of NOTEBOOK_DATA (and OPTIONAL_NOTEBOOK_DATA) from
+ * the DuckDB file at `warehouse` (opened read-only, its views resolved in `storeDir`), the
+ * leaderboard (stages/report/leaderboard.ts) and, with `compare`, the two runs side by side
+ * (compare-data.ts; `compare_runs.json` names them); returns each file's row count.
+ */
+export async function exportNotebookData(
+  warehouse: string,
+  storeDir: string,
+  outDir: string,
+  opts: { compare?: CompareSource; resamples?: number } = {},
+): Promise<Record<string, number>> {
   if (!existsSync(warehouse)) throw new Error(`no warehouse at ${warehouse}; run \`cdp run\` first`);
+  if (opts.compare && !existsSync(opts.compare.warehouse)) throw new Error(`compare: no warehouse at ${opts.compare.warehouse}; give the warehouse of a store that has run`);
   mkdirSync(outDir, { recursive: true });
   const counts: Record<string, number> = {};
+  const data: Record<string, Row[]> = {};
+  const write = (name: string, rows: unknown[]) => {
+    writeFileSync(join(outDir, `${name}.json`), JSON.stringify(rows));
+    counts[name] = rows.length;
+  };
   const w = await openWarehouse(warehouse, storeDir, { readOnly: true });
   try {
     for (const [name, sql] of Object.entries(NOTEBOOK_DATA)) {
-      let rows: Record<string, unknown>[];
       try {
-        rows = (await w.con.runAndReadAll(sql)).getRowObjectsJson() as Record<string, unknown>[];
+        data[name] = await readAll(w, sql);
       } catch (e) {
         const why = (e as Error).message;
         throw new Error(`notebook data '${name}': query on ${warehouse} failed (${why}); run \`cdp run\` so the table exists`);
       }
-      writeFileSync(join(outDir, `${name}.json`), JSON.stringify(rows));
-      counts[name] = rows.length;
+      write(name, data[name]!);
+    }
+    for (const [name, sql] of Object.entries(OPTIONAL_NOTEBOOK_DATA)) {
+      data[name] = await readAll(w, sql).catch(() => []);
+      write(name, data[name]!);
     }
   } finally {
     w.close();
   }
+  const resamples = opts.resamples ?? 10000;
+  const summary = summaryRows(data.model_summary!);
+  const judge = defaultJudge(summary.flatMap((r) => (r.judge === null ? [] : [r.judge])));
+  write('leaderboard', leaderboardRows(leaderboard(summary, caseValues(data, judge), [], { resamples, seed: 42 })));
+  let compare: Row[] = [];
+  let labels: [string, string] = ['A', 'B'];
+  if (opts.compare) {
+    const c = await openWarehouse(opts.compare.warehouse, opts.compare.store, { readOnly: true });
+    let other: { pathway_metrics: Row[]; outcome_scores: Row[] };
+    try {
+      other = {
+        pathway_metrics: await readAll(c, NOTEBOOK_DATA.pathway_metrics!).catch((e: Error) => {
+          throw new Error(`compare: pathway_metrics of ${opts.compare!.warehouse} could not be read (${e.message}); run \`cdp run\` on that store`);
+        }),
+        outcome_scores: await readAll(c, OPTIONAL_NOTEBOOK_DATA.outcome_scores!).catch(() => []),
+      };
+    } finally {
+      c.close();
+    }
+    // This store is B (the current run), the other one A (the baseline it is compared with).
+    compare = compareRuns(other, { pathway_metrics: data.pathway_metrics!, outcome_scores: data.outcome_scores! }, { resamples, seed: 42 }) as unknown as Row[];
+    labels = opts.compare.labels ?? [opts.compare.warehouse, warehouse];
+  }
+  write('compare', compare);
+  writeFileSync(join(outDir, 'compare_runs.json'), JSON.stringify({ available: !!opts.compare, a: labels[0], b: labels[1] }));
   return counts;
 }

@@ -8,6 +8,8 @@
  * two models (simulated-oracle, simulated; gpt-test, not simulated), both settings, two judges
  * (judge-llm, simulated-tfidf), plus one failed judging (simulated-char-ngram on cdp-b, single,
  * gpt-test). DTW PCC is 0.1 for every simulated-oracle row and 0.5 for every gpt-test row.
+ * Outcome scores by judge-llm: all correct, except gpt-test's single-turn cdp-b; gpt-test's single-turn
+ * cdp-b prediction did not parse (its raw answer is kept) and its model_summary cells count 1 failure.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,13 +22,24 @@ export const FIXTURE_TABLE_MODULES: Record<string, string> = {
   step_scores: 'stages/evaluate/step-scores.stage.ts',
   predicted_pathways: 'stages/evaluate/predicted-pathways.stage.ts',
   dialogues_multi: 'stages/tasks/dialogues-multi.stage.ts',
+  outcome_scores: 'stages/evaluate/outcome-scores.stage.ts',
+  predictions_single: 'stages/tasks/predictions-single.stage.ts',
+};
+
+/**
+ * Columns other helpers add to a table (summary11: failures, excluded, policy in model_summary);
+ * declared here until the stage module declares them, so the notebooks are tested with them.
+ */
+const PENDING_COLUMNS: Record<string, Record<string, string>> = {
+  model_summary: { failures: 'INTEGER', excluded: 'INTEGER', policy: 'VARCHAR' },
 };
 
 /** A table's columns as the warehouse has them: the declared ones, plus `error` for row-mapped stages. */
 export async function tableColumns(root: string, table: string): Promise<Record<string, string>> {
   const mod = (await import(pathToFileURL(join(root, FIXTURE_TABLE_MODULES[table])).href)) as { default: { kind: string; columns: Record<string, string> } };
   const { kind, columns } = mod.default;
-  return kind === 'row' ? { ...columns, error: 'VARCHAR' } : { ...columns };
+  const all = { ...(PENDING_COLUMNS[table] ?? {}), ...columns };
+  return kind === 'row' ? { ...all, error: 'VARCHAR' } : all;
 }
 
 type Row = Record<string, unknown>;
@@ -63,8 +76,14 @@ function pathOf(m: number, n: number, model: string): number[][] {
   return m === 3 ? [[0, 0], [1, 1], [2, 1]] : [[0, 0], [1, 1]];
 }
 
-export function fixtureRows(): Record<string, Row[]> {
-  const tables: Record<string, Row[]> = { model_summary: [], pathway_metrics: [], step_scores: [], predicted_pathways: [], dialogues_multi: [] };
+/**
+ * `gptTestDtw` changes gpt-test's DTW PCC on cdp-a (default 0.5): the second run of a comparison,
+ * as after one param change (a judge prompt, a threshold) that moved one case.
+ */
+export function fixtureRows(variant: { gptTestDtw?: number } = {}): Record<string, Row[]> {
+  const tables: Record<string, Row[]> = {
+    model_summary: [], pathway_metrics: [], step_scores: [], predicted_pathways: [], dialogues_multi: [], outcome_scores: [], predictions_single: [],
+  };
   for (const setting of SETTINGS) {
     for (const { model, simulated, dtw } of MODELS) {
       for (const c of CASES) {
@@ -73,18 +92,27 @@ export function fixtureRows(): Record<string, Row[]> {
         const n = candidate.length;
         const shared = { setting, model, cdp_id: c.cdp_id, guideline_id: c.guideline_id, language: c.language, simulated };
         tables.predicted_pathways.push({ ...shared, reference: c.reference, candidate, reference_conclusion: c.conclusion, candidate_outcome: c.conclusion, success: true, usable: true, reason: null });
+        const wrong = model === 'gpt-test' && setting === 'single' && c.cdp_id === 'cdp-b';
+        tables.outcome_scores.push({ ...shared, judge: 'judge-llm', score: wrong ? 2 : 5, correct: !wrong, cutoff: 4, calls: 1, problems: [], error: null });
+        if (setting === 'single') {
+          const raw = wrong ? 'I think the patient may have a headache.' : `Steps:\n${candidate.map((q, k) => `${k + 1}. ${q}`).join('\n')}\nFinal Outcome: ${c.conclusion}`;
+          tables.predictions_single.push({ model, cdp_id: c.cdp_id, guideline_id: c.guideline_id, language: c.language, steps: wrong ? [] : candidate, outcome: wrong ? '' : c.conclusion,
+            parse_ok: !wrong, parse_error: wrong ? 'no numbered steps' : null, raw, template: 'single-turn@x', simulated, error: null });
+        }
         for (const { judge, kind } of JUDGES) {
           tables.step_scores.push({ ...shared, judge, judge_kind: kind, C: matrix(m, n, model), m, n, runs_ok: 5, runs_failed: 0, blocks: 1, calls: 5, problems: [], error: null });
-          tables.pathway_metrics.push({ ...shared, judge, judge_kind: kind, m, n, dtw_pcc: dtw, ot_pcc: dtw + 0.05, lnds_pcs: 1 - dtw, dtw_path: pathOf(m, n, model), gamma: 0.2, beta: 0.1, gamma_calibrated: true, error: null });
+          const value = model === 'gpt-test' && c.cdp_id === 'cdp-a' && variant.gptTestDtw !== undefined ? variant.gptTestDtw : dtw;
+          tables.pathway_metrics.push({ ...shared, judge, judge_kind: kind, m, n, dtw_pcc: value, ot_pcc: dtw + 0.05, lnds_pcs: 1 - dtw, dtw_path: pathOf(m, n, model), gamma: 0.2, beta: 0.1, gamma_calibrated: true, error: null });
         }
       }
       for (const { judge } of JUDGES) {
         for (const metric of ['dtw_pcc', 'ot_pcc', 'lnds_pcs', 'acc']) {
           const mean = metric === 'dtw_pcc' ? dtw : 0.5;
-          tables.model_summary.push({ setting, judge, metric, model, simulated, mean, ci_low: mean - 0.1, ci_high: mean + 0.1, n: 2, cluster_ci_low: null, cluster_ci_high: null, clusters: 2 });
+          const failures = model === 'gpt-test' && setting === 'single' ? 1 : 0;
+          tables.model_summary.push({ setting, judge, metric, model, simulated, mean, ci_low: mean - 0.1, ci_high: mean + 0.1, n: 2, failures, excluded: 0, policy: 'worst', cluster_ci_low: null, cluster_ci_high: null, clusters: 2 });
         }
       }
-      if (setting === 'multi') tables.model_summary.push({ setting, judge: null, metric: 'sr', model, simulated, mean: 1, ci_low: 1, ci_high: 1, n: 2, cluster_ci_low: null, cluster_ci_high: null, clusters: 2 });
+      if (setting === 'multi') tables.model_summary.push({ setting, judge: null, metric: 'sr', model, simulated, mean: 1, ci_low: 1, ci_high: 1, n: 2, failures: 0, excluded: 0, policy: 'worst', cluster_ci_low: null, cluster_ci_high: null, clusters: 2 });
     }
   }
   const failed = { setting: 'single', model: 'gpt-test', cdp_id: 'cdp-b', guideline_id: 'g2', language: 'zh', simulated: false, judge: 'simulated-char-ngram', judge_kind: 'similarity', m: 2, n: 2 };
@@ -104,14 +132,14 @@ export function fixtureRows(): Record<string, Row[]> {
  * Writes the fixture tables into a new DuckDB file at `path`, typed by the stage modules under
  * `root`; `dir` receives the JSON the tables are loaded from. Returns each table's row count.
  */
-export async function writeFixtureWarehouse(root: string, path: string, dir: string): Promise<Record<string, number>> {
+export async function writeFixtureWarehouse(root: string, path: string, dir: string, variant: { gptTestDtw?: number } = {}): Promise<Record<string, number>> {
   mkdirSync(dir, { recursive: true });
   const { DuckDBInstance } = await import('@duckdb/node-api');
   const db = await DuckDBInstance.create(path);
   const con = await db.connect();
   const counts: Record<string, number> = {};
   try {
-    for (const [name, rows] of Object.entries(fixtureRows())) {
+    for (const [name, rows] of Object.entries(fixtureRows(variant))) {
       const file = join(dir, `${name}.json`);
       writeFileSync(file, JSON.stringify(rows));
       const declared = await tableColumns(root, name);

@@ -26,6 +26,7 @@ const ARTIFACTS = join(ROOT, 'test-artifacts', 'notebooks');
 
 let tmp = '';
 let warehouse = '';
+let baseline = '';
 let siteDir = '';
 let built = { stdout: '', stderr: '' };
 let server: Server;
@@ -36,6 +37,9 @@ before(async () => {
   tmp = mkdtempSync(join(tmpdir(), 'cdp-notebooks-'));
   warehouse = join(tmp, 'warehouse.duckdb');
   await writeFixtureWarehouse(ROOT, warehouse, join(tmp, 'fixture'));
+  // The compare notebook's run A: the same fixture before "one param change" moved gpt-test's DTW PCC on cdp-a (0.8 → 0.5).
+  baseline = join(tmp, 'baseline.duckdb');
+  await writeFixtureWarehouse(ROOT, baseline, join(tmp, 'fixture-baseline'), { gptTestDtw: 0.8 });
 });
 
 after(async () => {
@@ -114,7 +118,12 @@ describe('notebook data export', () => {
     const dir = join(tmp, 'export');
     const counts = await exportNotebookData(warehouse, tmp, dir);
     // Hand-counted from the fixture: 2 settings × 2 models × 2 cases × 2 judges + 1 failed judging.
-    assert.deepEqual(counts, { model_summary: 34, pathway_metrics: 17, cases: 8, case_scores: 17, dialogues: 4 });
+    // Leaderboard: 2 settings × 2 models; no compare without a second run.
+    assert.deepEqual(counts, { model_summary: 34, pathway_metrics: 17, cases: 8, case_scores: 17, dialogues: 4, outcome_scores: 8, predictions: 4, leaderboard: 4, compare: 0 });
+    const board = JSON.parse(readFileSync(join(dir, 'leaderboard.json'), 'utf8')) as { setting: string; model: string; rank: number; pcc: { mean: number; n: number; failures: number } }[];
+    assert.deepEqual(board.map((r) => [r.setting, r.model, r.rank, r.pcc.mean, r.pcc.failures]), [
+      ['single', 'gpt-test', 1, 0.5, 1], ['single', 'simulated-oracle', 1, 0.1, 0], ['multi', 'gpt-test', 1, 0.5, 0], ['multi', 'simulated-oracle', 1, 0.1, 0],
+    ]);
     const scores = JSON.parse(readFileSync(join(dir, 'case_scores.json'), 'utf8')) as Record<string, unknown>[];
     const gpt = scores.find((r) => r.setting === 'single' && r.model === 'gpt-test' && r.cdp_id === 'cdp-a' && r.judge === 'judge-llm');
     assert.deepEqual(gpt?.dtw_path, [[0, 0], [1, 1], [2, 1]]);
@@ -139,7 +148,8 @@ describe('notebook site in Chromium', () => {
     }
     // Through the command a user runs, pointed at the fixture by CDP_WAREHOUSE.
     siteDir = join(tmp, 'site');
-    built = await promisify(execFile)(process.execPath, [join(ROOT, 'bin', 'cdp.mjs'), 'notebooks', '--out', siteDir], {
+    // With a second run for the compare notebook: the baseline warehouse.
+    built = await promisify(execFile)(process.execPath, [join(ROOT, 'bin', 'cdp.mjs'), 'notebooks', '--out', siteDir, '--compare', baseline], {
       cwd: ROOT,
       env: { ...process.env, CDP_WAREHOUSE: warehouse },
     });
@@ -153,34 +163,44 @@ describe('notebook site in Chromium', () => {
   });
 
   test('cdp notebooks exports the tables and writes every notebook as a page', () => {
-    const pages = ['case-viewer.html', 'index.html', 'metric-explorer.html', 'overview.html'];
+    const pages = ['case-viewer.html', 'compare.html', 'index.html', 'metric-explorer.html', 'overview.html'];
     assert.deepEqual(notebookPages(join(ROOT, 'notebooks')), pages);
-    assert.deepEqual(built.stdout.trim().split('\n').slice(0, 4), pages.map((p) => join(siteDir, p)));
+    assert.deepEqual(built.stdout.trim().split('\n').slice(0, 5), pages.map((p) => join(siteDir, p)));
     for (const p of pages) assert.ok(existsSync(join(siteDir, p)), `${p} built`);
     assert.match(built.stderr, /exported model_summary \(34\), pathway_metrics \(17\), cases \(8\), case_scores \(17\), dialogues \(4\)/);
   });
 
-  test('index links to the three notebooks', async () => {
+  test('index links to the four notebooks', async () => {
     const o = await open('index.html', 'a[href="./overview.html"]');
     const links = await o.page.$$eval('main a', (as) => as.map((a) => a.getAttribute('href')));
-    assert.deepEqual(links, ['./overview.html', './metric-explorer.html', './case-viewer.html']);
+    assert.deepEqual(links, ['./overview.html', './metric-explorer.html', './case-viewer.html', './compare.html']);
     await settle(o, 'index.html');
     await o.page.close();
   });
 
-  test('overview: model_summary and its models × metrics table, narrowed by the filters', async () => {
+  test('overview: opens with the leaderboard chart, then Table 1 at full width with CIs, n and failures; filters narrow the tables', async () => {
     const o = await open('overview.html', 'table[data-name="model_summary"]');
     const { page } = o;
     await expectRows(page, 'model_summary', 34);
-    // Table 1 layout: one row per model, judge-llm (the first judge), single PCC/Acc, multi PCC/Acc/SR in %.
+    // The leaderboard: per setting gpt-test (real, rank 1) and simulated-oracle ranked apart; a whisker per model.
+    await expectRows(page, 'leaderboard', 4);
+    assert.deepEqual(await column(page, 'leaderboard', 'rank'), ['1', 'sim 1', '1', 'sim 1']);
+    assert.deepEqual(await column(page, 'leaderboard', 'PCC (%) ↓'), ['50.00 (40.00–60.00) n=2 f=1', '10.00 (0.00–20.00) n=2 f=0', '50.00 (40.00–60.00) n=2 f=0', '10.00 (0.00–20.00) n=2 f=0']);
+    assert.equal(await page.locator('[data-name="leaderboard_chart"] g[aria-label="dot"] circle').count(), 2, 'one filled dot per real model and setting');
+    assert.equal(await page.locator('[data-name="leaderboard_chart"] g[aria-label="rule"] line').count(), 4, 'a CI whisker per model and setting');
+    const chartBox = await page.locator('[data-name="leaderboard_chart"]').boundingBox();
+    assert.ok(chartBox && chartBox.y < 900, `the leaderboard chart is on the first screen (top at ${chartBox?.y})`);
+    // Table 1 layout: one row per model (real first), judge-llm, cells with CI, n and failures, at full page width.
     await expectRows(page, 'table1', 2);
     assert.deepEqual(await column(page, 'table1', 'model'), ['gpt-test', 'simulated-oracle']);
-    assert.deepEqual(await column(page, 'table1', 'single dtw_pcc'), ['50.00', '10.00']);
-    assert.deepEqual(await column(page, 'table1', 'multi sr'), ['100.00', '100.00']);
+    assert.deepEqual(await column(page, 'table1', 'single dtw_pcc'), ['50.00 (40.00–60.00) n=2 f=1', '10.00 (0.00–20.00) n=2 f=0']);
+    assert.deepEqual(await column(page, 'table1', 'multi sr'), ['100.00 (100.00–100.00) n=2 f=0', '100.00 (100.00–100.00) n=2 f=0']);
+    const wideBox = await page.locator('.cdp-wide:has(table[data-name="table1"])').boundingBox();
+    assert.ok(wideBox && wideBox.width > 1100, `Table 1 spans the page (${wideBox?.width} px of 1280)`);
     // Tables 5–7 layout: 2 settings × 2 models, one column per judge.
     await expectRows(page, 'tables5_7', 4);
-    assert.deepEqual(await column(page, 'tables5_7', 'simulated-tfidf'), ['50.00 (40.00–60.00)', '10.00 (0.00–20.00)', '50.00 (40.00–60.00)', '10.00 (0.00–20.00)']);
-    assert.match(await page.locator('.cdp-simulated-note').first().textContent() ?? '', /^25 of 34 rows shown involve simulated agents/, '17 simulated-oracle rows and 8 gpt-test rows judged by simulated-tfidf');
+    assert.deepEqual(await column(page, 'tables5_7', 'simulated-tfidf'), ['50.00 (40.00–60.00) n=2 f=1', '10.00 (0.00–20.00) n=2 f=0', '50.00 (40.00–60.00) n=2 f=0', '10.00 (0.00–20.00) n=2 f=0']);
+    assert.match(await page.locator('[data-name="model_summary_note"]').textContent() ?? '', /^25 of 34 rows shown involve simulated agents/, '17 simulated-oracle rows and 8 gpt-test rows judged by simulated-tfidf');
     await settle(o, 'overview.html');
 
     await choose(page, 'setting', 'single');
@@ -189,17 +209,17 @@ describe('notebook site in Chromium', () => {
     assert.deepEqual(await column(page, 'tables5_7', 'setting'), ['single', 'single']);
     await choose(page, 'metric', 'ot_pcc');
     await page.waitForFunction(() => document.querySelector('table[data-name="table1"] thead th:nth-child(2)')?.textContent === 'single ot_pcc');
-    assert.deepEqual(await column(page, 'table1', 'single ot_pcc'), ['50.00', '50.00']);
+    assert.deepEqual(await column(page, 'table1', 'single ot_pcc'), ['50.00 (40.00–60.00) n=2 f=1', '50.00 (40.00–60.00) n=2 f=0']);
     await choose(page, 'metric', 'dtw_pcc');
     await choose(page, 'model', 'gpt-test');
     await expectRows(page, 'model_summary', 2);
     assert.deepEqual(await column(page, 'model_summary', 'mean'), ['0.500', '0.500']);
     await expectRows(page, 'table1', 1);
-    assert.deepEqual(await column(page, 'tables5_7', 'judge-llm'), ['50.00 (40.00–60.00)']);
-    assert.match(await page.locator('.cdp-simulated-note').first().textContent() ?? '', /^1 of 2 rows shown involve simulated agents/);
+    assert.deepEqual(await column(page, 'tables5_7', 'judge-llm'), ['50.00 (40.00–60.00) n=2 f=1']);
+    assert.match(await page.locator('[data-name="model_summary_note"]').textContent() ?? '', /^1 of 2 rows shown involve simulated agents/);
     await choose(page, 'judge', 'judge-llm');
     await expectRows(page, 'model_summary', 1);
-    assert.equal(await page.locator('.cdp-simulated-note').first().textContent(), 'No simulated rows shown.');
+    assert.equal(await page.locator('[data-name="model_summary_note"]').textContent(), 'No simulated rows shown.');
     await page.screenshot({ path: join(ARTIFACTS, 'overview-filtered.png'), fullPage: true });
     assert.deepEqual(o.problems, []);
     await page.close();
@@ -214,8 +234,19 @@ describe('notebook site in Chromium', () => {
     assert.deepEqual(await column(page, 'metric_breakdown', 'n'), ['8', '8']);
     assert.deepEqual(await column(page, 'metric_breakdown', 'mean'), ['0.300', '0.300']);
     assert.equal(await page.locator('figure svg, svg[class*="plot"]').count() >= 2, true, 'box plot and histogram drawn');
+    // Model × judge: gpt-test's failed char-ngram judging is counted, not averaged.
+    await expectRows(page, 'model_judge', 2);
+    assert.deepEqual(await column(page, 'model_judge', 'judge-llm'), ['0.500 n=4 f=0', '0.100 n=4 f=0']);
+    assert.deepEqual(await column(page, 'model_judge', 'simulated-char-ngram'), ['— n=0 f=1', '—']);
     await settle(o, 'metric-explorer.html');
 
+    await choose(page, 'breakdown', 'model');
+    await page.waitForFunction(() => document.querySelector('table[data-name="metric_breakdown"] thead th')?.textContent === 'model');
+    assert.deepEqual(await column(page, 'metric_breakdown', 'model'), ['gpt-test', 'simulated-oracle']);
+    assert.deepEqual(await column(page, 'metric_breakdown', 'mean'), ['0.500', '0.100']);
+    await choose(page, 'breakdown', 'judge');
+    await page.waitForFunction(() => document.querySelector('table[data-name="metric_breakdown"] thead th')?.textContent === 'judge');
+    assert.deepEqual(await column(page, 'metric_breakdown', 'judge'), ['judge-llm', 'simulated-tfidf']);
     await choose(page, 'breakdown', 'language');
     await page.waitForFunction(() => document.querySelector('table[data-name="metric_breakdown"] thead th')?.textContent === 'language');
     assert.deepEqual(await column(page, 'metric_breakdown', 'language'), ['en', 'zh']);
@@ -263,7 +294,55 @@ describe('notebook site in Chromium', () => {
     await chooseUntil(page, 'cdp_id', 'cdp-b', 'cdp-b — gpt-test, single-turn');
     await chooseUntil(page, 'judge', 'simulated-char-ngram', 'no step scores: only 1 of 5 judge runs usable');
     assert.equal(await page.locator('g[aria-label="cell"] rect').count(), 0);
+    // Its raw single-turn answer, as written, and every failure of the case with its reason.
+    await page.waitForFunction(() => document.querySelector('pre[data-name="raw_answer"]')?.textContent === 'I think the patient may have a headache.', undefined, { timeout: 5000 });
+    await expectRows(page, 'case_failures', 2);
+    assert.deepEqual(await column(page, 'case_failures', 'reason'), ['did not parse: no numbered steps', 'only 1 of 5 judge runs usable']);
+    assert.deepEqual(await column(page, 'outcome_judges', 'correct'), ['no']);
     await page.screenshot({ path: join(ARTIFACTS, 'case-viewer-failed-judging.png'), fullPage: true });
+    // Failures only: of gpt-test's single-turn cases only cdp-b failed anywhere.
+    await choose(page, 'show', 'failures');
+    await page.waitForFunction(() => Array.from(document.querySelectorAll('label[data-name="cdp_id"] option')).map((x) => x.textContent).join() === 'cdp-b', undefined, { timeout: 5000 });
+    assert.deepEqual(o.problems, []);
+    await page.close();
+  });
+
+  test('case viewer opens the case named in its address', async () => {
+    const o = await open('case-viewer.html#setting=single&model=gpt-test&cdp_id=cdp-a&judge=judge-llm', 'table[data-name="reference_steps"]');
+    await o.page.waitForFunction(() => document.querySelector('h2')?.textContent === 'cdp-a — gpt-test, single-turn', undefined, { timeout: 5000 });
+    assert.match(await o.page.locator('pre[data-name="raw_answer"]').textContent() ?? '', /^Steps:\n1\. Fever above 38 C\?/);
+    assert.deepEqual(o.problems, []);
+    await o.page.close();
+  });
+
+  test('compare: after one param change the difference B − A shows with its CI, and the moved case links into the case viewer', async () => {
+    const o = await open('compare.html', 'table[data-name="compare"]');
+    const { page } = o;
+    assert.match(await page.locator('p[data-name="compare_runs"]').textContent() ?? '', /^A: .*baseline\.duckdb {2}· {2}B: .*warehouse\.duckdb$/);
+    // DTW PCC by default: 2 settings × 2 judges × 2 models (the failed char-ngram judging has no value in either run).
+    await expectRows(page, 'compare', 8);
+    await settle(o, 'compare.html');
+    await choose(page, 'setting', 'single');
+    await choose(page, 'judge', 'judge-llm');
+    await expectRows(page, 'compare', 2);
+    await choose(page, 'model', 'gpt-test');
+    await expectRows(page, 'compare', 1);
+    // A: (0.8 + 0.5) / 2; B: 0.5 on both cases; B − A over the 2 common cases: (−0.3 + 0) / 2, paired CI from resamples {−0.3, −0.15, 0}.
+    assert.deepEqual(await column(page, 'compare', 'A'), ['65.00 n=2']);
+    assert.deepEqual(await column(page, 'compare', 'B'), ['50.00 n=2']);
+    assert.deepEqual(await column(page, 'compare', 'B − A (pp)'), ['-15.00 (-30.00–0.00)']);
+    await expectRows(page, 'moved_cases', 1);
+    assert.deepEqual(await column(page, 'moved_cases', 'cdp_id'), ['cdp-a']);
+    assert.deepEqual(await column(page, 'moved_cases', 'B − A (pp)'), ['-30.00']);
+    // The simulated oracle did not move.
+    await choose(page, 'model', 'simulated-oracle');
+    await page.waitForFunction(() => document.querySelector('table[data-name="compare"] tbody tr td:nth-child(7)')?.textContent === '0.00 (0.00–0.00)', undefined, { timeout: 5000 });
+    await expectRows(page, 'moved_cases', 0);
+    await choose(page, 'model', 'gpt-test');
+    await expectRows(page, 'moved_cases', 1);
+    await page.screenshot({ path: join(ARTIFACTS, 'compare-filtered.png'), fullPage: true });
+    await page.locator('table[data-name="moved_cases"] a').click();
+    await page.waitForFunction(() => document.querySelector('h2')?.textContent === 'cdp-a — gpt-test, single-turn', undefined, { timeout: 15000 });
     assert.deepEqual(o.problems, []);
     await page.close();
   });

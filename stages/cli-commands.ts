@@ -5,9 +5,11 @@
  *   cdp pathway-metrics        DTW/OT/LNDS for consistency matrices given as JSONL on stdin
  *   cdp notebooks              the Observable notebooks in notebooks/ built into reports/site/
  *   cdp serve [--port N]       a preview of reports/site/ on 127.0.0.1
+ *   cdp export benchmark|results DIR   the built benchmark, or a run's results, as Parquet + JSONL with a dataset card
+ *   cdp import predictions FILE        predictions made elsewhere (JSONL) into data/imports/, judged by the next `cdp run`
  */
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { RegisterCommand } from '../pipeline/cli/extensions.ts';
 // The commands' modules are imported when a command runs: every `cdp` invocation registers
@@ -42,11 +44,14 @@ const notebooks: RegisterCommand = (program: Command, project) => {
     .command('notebooks')
     .description('build the notebooks in notebooks/ over the warehouse into a static site (default reports/site/)')
     .option('--out <dir>', 'output folder (emptied first)')
-    .action(async (o: { out?: string }) => {
+    .option('--compare <warehouse>', 'a second run for the compare notebook: another store\'s warehouse, or a copy of this one taken before a change')
+    .option('--compare-store <dir>', 'the store the --compare warehouse reads (default: this run\'s store)')
+    .action(async (o: { out?: string; compare?: string; compareStore?: string }) => {
       const p = await project();
       const { buildNotebookSite } = await import('../notebooks/build-site.ts');
+      const compare = o.compare ? { warehouse: resolve(o.compare), store: resolve(o.compareStore ?? p.ws.store) } : undefined;
       const site = await buildNotebookSite({
-        root: p.ws.root, warehouse: p.ws.warehouse, store: p.ws.store, outDir: o.out, log: (l) => process.stderr.write(l + '\n'),
+        root: p.ws.root, warehouse: p.ws.warehouse, store: p.ws.store, outDir: o.out, compare, log: (l) => process.stderr.write(l + '\n'),
       });
       process.stdout.write(`${site.pages.map((f) => join(site.outDir, f)).join('\n')}\npreview: npx cdp serve\n`);
     });
@@ -81,4 +86,36 @@ const models: RegisterCommand = (program: Command, project) => {
     });
 };
 
-export const cliCommands: RegisterCommand[] = [models, ingest, pathwayMetrics, notebooks, serve];
+const exportData: RegisterCommand = (program: Command, project) => {
+  program
+    .command('export')
+    .description('write the built benchmark (guidelines, cases) or the run\'s results as Parquet and JSONL with a dataset card (README.md)')
+    .argument('<kind>', 'benchmark or results')
+    .argument('<dir>', 'output folder (new, empty, or an earlier export)')
+    .action(async (kind: string, dir: string) => {
+      if (kind !== 'benchmark' && kind !== 'results') throw new Error(`cdp export: kind must be benchmark or results, got "${kind}"`);
+      const p = await project();
+      const { exportCommand } = await import('./export/export-command.ts');
+      const r = await exportCommand(kind, dir, { root: p.ws.root, warehouse: p.ws.warehouse, store: p.ws.store });
+      for (const [t, n] of Object.entries(r.counts)) process.stdout.write(`${t}: ${n} rows\n`);
+      process.stdout.write(`wrote ${r.files.length} files to ${r.dir}\n`);
+    });
+};
+
+const importData: RegisterCommand = (program: Command, project) => {
+  program
+    .command('import')
+    .description('import predictions made elsewhere: JSONL lines {setting, model, cdp_id, steps | questions, outcome, transcript?}')
+    .argument('<kind>', 'predictions')
+    .argument('<file>', 'a JSONL file')
+    .action(async (kind: string, file: string) => {
+      if (kind !== 'predictions') throw new Error(`cdp import: only "predictions" can be imported, got "${kind}"`);
+      const p = await project();
+      const { importPredictions, importSummary } = await import('./evaluate/import-command.ts');
+      const r = await importPredictions(file, { root: p.ws.root, warehouse: p.ws.warehouse, store: p.ws.store });
+      process.stderr.write(importSummary(r));
+      process.exitCode = r.single + r.multi ? 0 : 1;
+    });
+};
+
+export const cliCommands: RegisterCommand[] = [models, ingest, pathwayMetrics, notebooks, serve, exportData, importData];

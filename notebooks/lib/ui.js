@@ -103,6 +103,38 @@ export function simulatedNote(rows, { agents = [] } = {}) {
   return p;
 }
 
+/** A fraction as a percentage with 2 decimals; "—" when absent. */
+export function pct(v) {
+  return v === null || v === undefined || !Number.isFinite(v) ? '—' : (100 * v).toFixed(2);
+}
+
+/** "(44.07–45.16)", or "" without a CI. */
+export function pctCi(lo, hi) {
+  return lo === null || lo === undefined || hi === null || hi === undefined ? '' : `(${pct(lo)}–${pct(hi)})`;
+}
+
+/** A cell's counts: "n=120 f=3" (cases in the mean; failed calls or unreadable answers, 0 when not recorded). */
+export function counts(c) {
+  return `n=${c?.n ?? 0} f=${c?.failures ?? 0}`;
+}
+
+/** A block that spans the page width, out of the notebook's narrow text column. */
+export function wide() {
+  const d = document.createElement('div');
+  d.className = 'cdp-wide';
+  return d;
+}
+
+/** The case viewer's address for a case: its filters in the fragment. */
+export function caseLink(setting, model, cdp_id, judge) {
+  return `./case-viewer.html#${new URLSearchParams({ setting, model, cdp_id, judge }).toString()}`;
+}
+
+/** A filter value given in the page's fragment (#setting=multi&model=…), for links into a page. */
+export function fromHash(name) {
+  return new URLSearchParams(location.hash.slice(1)).get(name) ?? undefined;
+}
+
 export const style = `
 .cdp-table { border-collapse: collapse; font-size: 13px; margin: 0.5em 0; }
 .cdp-table caption { text-align: left; font-weight: 600; padding-bottom: 0.3em; }
@@ -111,6 +143,10 @@ export const style = `
 .cdp-filter { display: inline-block; margin: 0 1em 0.5em 0; font: 13px sans-serif; }
 .cdp-simulated-note { color: #a33; font: 13px sans-serif; }
 .cdp-side-by-side { display: grid; grid-template-columns: 1fr 1fr; gap: 1em; }
+.cdp-wide { width: min(calc(100vw - 48px), 1400px); position: relative; left: 50%; transform: translateX(-50%); overflow-x: auto; }
+.cdp-wide .cdp-table { width: 100%; }
+.cdp-raw { white-space: pre-wrap; font: 12px monospace; background: #f6f6f6; padding: 6px; border: 1px solid #ddd; }
+.cdp-failure { color: #a33; }
 `;
 
 /** Adds the helpers' stylesheet once. */

@@ -29,8 +29,14 @@
  *   questions): usable = false, failure null — no model can be scored on it.
  * `success_strict` (multi) is dialogues_multi's strict success (every doctor turn in the exact
  * required format) when that column is there, else the lenient `success`.
+ *
+ * Optional input `imported_predictions` (a files source of JSONL, imported-predictions.ts): predictions made
+ * elsewhere enter here beside the project's own, under their model names; bad lines are logged and skipped.
  */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { tableStage, type Row } from '../../pipeline/stage.ts';
+import { parseImportedPredictions, problemText } from './imported-predictions.ts';
 
 export const PREDICTED_PATHWAY_COLUMNS = {
   setting: 'VARCHAR',
@@ -113,12 +119,30 @@ export function multiTurnPathway(d: Row, cdp: Row | undefined): Row {
 export default tableStage({
   params: {},
   columns: PREDICTED_PATHWAY_COLUMNS,
-  run({ predictions_single = [], dialogues_multi = [], cdps, narratives = [] }) {
+  run({ predictions_single = [], dialogues_multi = [], cdps, narratives = [], imported_predictions = [] }, ctx) {
     const cdpById = new Map(cdps!.filter((c) => c.error == null).map((c) => [c.cdp_id as string, c]));
     const narrativeById = new Map(narratives.map((n) => [n.cdp_id as string, n]));
+    const single = [...predictions_single], multi = [...dialogues_multi];
+    const own = new Set([...single.map((p) => `single\0${p.model}\0${p.cdp_id}`), ...multi.map((d) => `multi\0${d.model}\0${d.cdp_id}`)]);
+    for (const f of imported_predictions.filter((x) => String(x.path).endsWith('.jsonl'))) {
+      const file = String(f.path);
+      const r = parseImportedPredictions(file, readFileSync(resolve(ctx.root, file), 'utf8'), cdpById);
+      for (const p of r.problems) ctx.log(`imported predictions: ${problemText(p)}`);
+      for (const [setting, rows, into] of [['single', r.single, single], ['multi', r.multi, multi]] as const) {
+        for (const row of rows) {
+          const key = `${setting}\0${row.model}\0${row.cdp_id}`;
+          if (own.has(key)) {
+            ctx.log(`imported predictions: ${file}: ${setting}-turn ${String(row.cdp_id)} of model "${String(row.model)}" is already predicted; rename the imported model`);
+            continue;
+          }
+          own.add(key);
+          into.push(row);
+        }
+      }
+    }
     const out: Row[] = [];
-    for (const p of predictions_single) out.push(singleTurnPathway(p, cdpById.get(p.cdp_id as string), narrativeById.get(p.cdp_id as string)));
-    for (const d of dialogues_multi) out.push(multiTurnPathway(d, cdpById.get(d.cdp_id as string)));
+    for (const p of single) out.push(singleTurnPathway(p, cdpById.get(p.cdp_id as string), narrativeById.get(p.cdp_id as string)));
+    for (const d of multi) out.push(multiTurnPathway(d, cdpById.get(d.cdp_id as string)));
     return out;
   },
 });

@@ -5,17 +5,19 @@ import { PALETTE } from './figure-spec.ts';
 import { SUMMARY } from './test-rows.ts';
 
 describe('Figure 1(c) spec', () => {
-  test('one point per (setting, model) with both PCC and accuracy from the default judge, in %', () => {
+  test('one point per (setting, model) with both PCC and accuracy from the default judge, in %, with CI whiskers', () => {
     const f = figure1c(SUMMARY);
     const [panel] = f.panels;
-    assert.deepEqual(panel!.marks.map((m) => m.type), ['frame', 'dot']);
-    const dots = panel!.marks[1]!;
-    // GPT-5.4 has no PCC and simulated-oracle no accuracy: neither is plotted.
+    assert.deepEqual(panel!.marks.map((m) => m.type), ['frame', 'ruleY', 'ruleX', 'dot', 'dot', 'text']);
+    const dots = panel!.marks[3]!;
+    // GPT-5.4 has no PCC and simulated-oracle no accuracy: neither is plotted. Acc has no CI: its whisker is the point.
     assert.deepEqual(dots.data, [
-      { setting: 'single-turn', model: 'Qwen3-8B', accuracy: 65, pcc: 44.61 },
-      { setting: 'multi-turn', model: 'Qwen3-8B', accuracy: 28.73, pcc: 50 },
+      { setting: 'single-turn', model: 'Qwen3-8B', kind: 'real', accuracy: 65, pcc: 44.61, acc_low: 65, acc_high: 65, pcc_low: 44.07, pcc_high: 45.16 },
+      { setting: 'multi-turn', model: 'Qwen3-8B', kind: 'real', accuracy: 28.73, pcc: 50, acc_low: 28.73, acc_high: 28.73, pcc_low: 45, pcc_high: 55 },
     ]);
     assert.deepEqual([dots.options.x, dots.options.y, dots.options.fx, dots.options.fill], ['accuracy', 'pcc', 'setting', 'model']);
+    assert.deepEqual([panel!.marks[2]!.options.y1, panel!.marks[2]!.options.y2], ['pcc_low', 'pcc_high']);
+    assert.deepEqual(panel!.marks[4]!.data, [], 'no simulated agent has both metrics here');
     assert.deepEqual(panel!.plot.x, { domain: [0, 100], label: 'Outcome accuracy (%) →', grid: true });
     assert.deepEqual((panel!.plot.fx as { domain: string[] }).domain, ['single-turn', 'multi-turn']);
     assert.deepEqual(f.legend, { label: 'Model', domain: ['Qwen3-8B'], range: [PALETTE[0]] });
@@ -26,6 +28,12 @@ describe('Figure 1(c) spec', () => {
   test('a figure showing a simulated agent says so in its title', () => {
     const sim = SUMMARY.map((r) => ({ ...r, simulated: true, model: `simulated-${r.model}` }));
     assert.match(figure1c(sim).title, /— simulated agents$/);
+    // Simulated agents are hollow squares, real models filled circles.
+    const mixed = figure1c([...SUMMARY, { ...SUMMARY[3]!, model: 'simulated-oracle', simulated: true, mean: 0.9 }]);
+    const [, , , realDots, simDots] = mixed.panels[0]!.marks;
+    assert.deepEqual(simDots!.data.map((d) => [d.model, d.kind, d.accuracy, d.pcc]), [['simulated-oracle', 'simulated', 90, 0]]);
+    assert.deepEqual([simDots!.options.symbol, simDots!.options.fill, simDots!.options.stroke], ['square', 'white', 'model']);
+    assert.ok(realDots!.data.every((d) => d.kind === 'real'));
   });
 });
 
@@ -37,18 +45,24 @@ describe('Figure 4 spec', () => {
     row('simulated-token-f1', 0, 0.3, { model: 'm' }), row('simulated-token-f1', 0, 0.3, { setting: 'single' }),
   ];
 
-  test('pooled curves only (model null, setting all), one line per judge sorted by t, a dot at each judge\'s best threshold', () => {
+  test('one curve per model plus the pooled one (setting all), sorted by t, panels by judge; a dot at each pooled best threshold', () => {
     const f = figure4(rows);
-    const [, line, dot] = f.panels[0]!.marks;
-    assert.deepEqual(line!.data.map((d) => [d.judge, d.t, d.f1]), [
-      ['simulated-token-f1', 0, 0.8], ['simulated-token-f1', 0.5, 0.6], ['simulated-token-f1', 1, 0.2],
-      ['simulated-tfidf', 0, 0.7], ['simulated-tfidf', 0.5, 0.9], ['simulated-tfidf', 1, 0.1],
-    ]);
-    assert.deepEqual([line!.options.stroke, line!.options.z], ['judge', 'judge']);
-    assert.deepEqual(dot!.data, [{ source: 'simulated-plan', judge: 'simulated-token-f1', t: 0, f1: 0.8 }, { source: 'simulated-plan', judge: 'simulated-tfidf', t: 0.5, f1: 0.9 }]);
-    assert.deepEqual(f.legend!.domain, ['simulated-token-f1', 'simulated-tfidf']);
+    const [, perModel, pooled, dot] = f.panels[0]!.marks;
+    assert.deepEqual(pooled!.data.map((d) => [d.judge, d.model, d.t, d.f1]), [
+      ['simulated-token-f1', 'pooled', 0, 0.8], ['simulated-token-f1', 'pooled', 0.5, 0.6], ['simulated-token-f1', 'pooled', 1, 0.2],
+      ['simulated-tfidf', 'pooled', 0, 0.7], ['simulated-tfidf', 'pooled', 0.5, 0.9], ['simulated-tfidf', 'pooled', 1, 0.1],
+    ].filter(([j]) => j === 'simulated-token-f1'), 'one similarity judge by default');
+    assert.deepEqual(perModel!.data.map((d) => [d.judge, d.model, d.t, d.f1]), [['simulated-token-f1', 'm', 0, 0.3]], 'the single-setting row is left out');
+    assert.deepEqual([perModel!.options.stroke, perModel!.options.z, perModel!.options.fx], ['model', 'model', 'judge']);
+    assert.ok((pooled!.options.strokeWidth as number) > (perModel!.options.strokeWidth as number));
+    assert.deepEqual(dot!.data, [{ source: 'simulated-plan', judge: 'simulated-token-f1', t: 0, f1: 0.8 }]);
+    assert.deepEqual(f.legend!.domain, ['m', 'pooled']);
+    assert.equal(f.legend!.range.at(-1), '#000000');
     assert.deepEqual((f.panels[0]!.plot.y as { domain: number[] }).domain, [0, 1]);
     assert.match(f.title, /labels from simulated agents/);
+    // With an LLM judge in the run, it is shown beside the one similarity judge.
+    const withLlm = figure4([...rows, row('gpt-5.4-mini', 0, 0.5), row('gpt-5.4-mini', 0, 0.4, { model: 'm' })]);
+    assert.deepEqual((withLlm.panels[0]!.plot.fx as { domain: string[] }).domain, ['gpt-5.4-mini', 'simulated-token-f1']);
   });
 });
 

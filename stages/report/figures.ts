@@ -1,13 +1,13 @@
 /**
  * The paper's figures as FigureSpec data (pure: rows in, spec out):
  * - Figure 1(c): each model's PCC against its outcome accuracy, one facet per setting;
- * - Figure 4: F1 of "C ≥ t is a match" against the threshold t, one curve per judge;
+ * - Figure 4: F1 of "C ≥ t is a match" against the threshold t, one curve per model and the pooled one;
  * - Figure 5: the CDP length distribution by split, with an inset magnifying lengths ≥ P95;
  * - the deviation profile: omissions, redundancies, skips and reversals per case, per model.
  */
 import type { Row } from '../../pipeline/stage.ts';
 import { colours, type FigureSpec } from './figure-spec.ts';
-import { defaultJudge, orderJudges } from './judges.ts';
+import { defaultJudge, tableJudges } from './judges.ts';
 import { SETTINGS, SETTING_LABEL, simulatedShare } from './paper-tables.ts';
 import { orderModels, type SummaryRow } from './summary-rows.ts';
 
@@ -23,15 +23,23 @@ export function figure1c(summary: readonly SummaryRow[], judges: readonly string
     for (const model of models) {
       const pcc = get(setting, 'dtw_pcc', model), acc = get(setting, 'acc', model);
       if (!pcc || !acc || !Number.isFinite(pcc.mean) || !Number.isFinite(acc.mean)) continue;
-      points.push({ setting: SETTING_LABEL[setting], model, accuracy: r2(acc.mean * 100), pcc: r2(pcc.mean * 100) });
+      // A missing CI collapses the whisker onto the point rather than dropping the point.
+      const lo = (r: SummaryRow) => r2((r.ci_low ?? r.mean) * 100), hi = (r: SummaryRow) => r2((r.ci_high ?? r.mean) * 100);
+      points.push({
+        setting: SETTING_LABEL[setting], model, kind: pcc.simulated || acc.simulated ? 'simulated' : 'real',
+        accuracy: r2(acc.mean * 100), pcc: r2(pcc.mean * 100),
+        acc_low: lo(acc), acc_high: hi(acc), pcc_low: lo(pcc), pcc_high: hi(pcc),
+      });
     }
   }
   const shown = models.filter((m) => points.some((p) => p.model === m));
   const share = simulatedShare(summary.filter((r) => shown.includes(r.model)));
+  const real = points.filter((p) => p.kind === 'real'), sim = points.filter((p) => p.kind === 'simulated');
   return {
     name: 'figure1c_pcc_vs_accuracy',
     title: `Figure 1(c): pathway consistency cost against outcome accuracy (judge: ${judge ?? 'none'})${{ all: ' — simulated agents', some: ' — includes simulated agents', none: '' }[share]}`,
-    caption: `Each point is one model: DTW-PCC (lower is better) against outcome accuracy, both in % and judged by ${judge ?? 'no judge'}, one panel per setting.`,
+    caption: `Each point is one model: DTW-PCC (lower is better) against outcome accuracy, both in % and judged by ${judge ?? 'no judge'}, one panel per setting. ` +
+      'Whiskers: 95% case-bootstrap CIs of both. Filled circles: real models; hollow squares: simulated agents. Labels name the model.',
     width: 720,
     height: 360,
     panels: [{
@@ -45,47 +53,68 @@ export function figure1c(summary: readonly SummaryRow[], judges: readonly string
       },
       marks: [
         { type: 'frame', data: [], options: { stroke: '#999' } },
-        { type: 'dot', data: points, options: { x: 'accuracy', y: 'pcc', fx: 'setting', fill: 'model', r: 4 } },
+        { type: 'ruleY', data: points, options: { y: 'pcc', x1: 'acc_low', x2: 'acc_high', fx: 'setting', stroke: 'model', strokeOpacity: 0.7 } },
+        { type: 'ruleX', data: points, options: { x: 'accuracy', y1: 'pcc_low', y2: 'pcc_high', fx: 'setting', stroke: 'model', strokeOpacity: 0.7 } },
+        { type: 'dot', data: real, options: { x: 'accuracy', y: 'pcc', fx: 'setting', fill: 'model', r: 4 } },
+        { type: 'dot', data: sim, options: { x: 'accuracy', y: 'pcc', fx: 'setting', stroke: 'model', fill: 'white', symbol: 'square', r: 4 } },
+        { type: 'text', data: points, options: { x: 'accuracy', y: 'pcc', fx: 'setting', text: 'model', dx: 6, dy: -7, textAnchor: 'start', fontSize: 8 } },
       ],
     }],
     legend: { label: 'Model', domain: shown, range: colours(shown) },
   };
 }
 
-/** Pooled per-judge curves (model null) over both settings ('all'); facets by label source. */
+export const POOLED = 'pooled';
+
+/**
+ * F1 against the threshold, one curve per model (as the paper draws Figure 4) plus the pooled
+ * curve in black, over both settings ('all'); panels by judge (the run's LLM judges and one
+ * similarity judge, as Tables 5–7) and by label source; the dot marks each pooled best threshold.
+ */
 export function figure4(threshold: readonly Row[], judges: readonly string[] = []): FigureSpec {
-  const pooled = threshold.filter((r) => r.model == null && r.setting === 'all');
-  const sources = [...new Set(pooled.map((r) => String(r.source)))].sort();
-  const js = orderJudges(pooled.map((r) => String(r.judge)), judges);
-  const curve = pooled
-    .map((r) => ({ source: String(r.source), judge: String(r.judge), t: r2(Number(r.t)), f1: r2(Number(r.f1)) }))
-    .sort((a, b) => (a.source < b.source ? -1 : a.source > b.source ? 1 : js.indexOf(a.judge) - js.indexOf(b.judge) || a.t - b.t));
+  const all = threshold.filter((r) => r.setting === 'all');
+  const sources = [...new Set(all.map((r) => String(r.source)))].sort();
+  const js = tableJudges(all.map((r) => String(r.judge)), judges);
+  const models = orderModels(all.filter((r) => r.model != null).map((r) => ({ model: String(r.model), simulated: String(r.model).includes('simulated') })));
+  const series = [...models, POOLED];
+  const curve = all
+    .filter((r) => js.includes(String(r.judge)))
+    .map((r) => ({ source: String(r.source), judge: String(r.judge), model: r.model == null ? POOLED : String(r.model), t: r2(Number(r.t)), f1: r2(Number(r.f1)) }))
+    .sort((a, b) => (a.source < b.source ? -1 : a.source > b.source ? 1 : 0) || js.indexOf(a.judge) - js.indexOf(b.judge) ||
+      series.indexOf(a.model) - series.indexOf(b.model) || a.t - b.t);
   const best = new Map<string, { source: string; judge: string; t: number; f1: number }>();
-  for (const r of pooled) best.set(`${r.source}\0${r.judge}`, { source: String(r.source), judge: String(r.judge), t: r2(Number(r.best_t)), f1: r2(Number(r.best_f1)) });
+  for (const r of all) {
+    if (r.model == null && js.includes(String(r.judge))) best.set(`${r.source}\0${r.judge}`, { source: String(r.source), judge: String(r.judge), t: r2(Number(r.best_t)), f1: r2(Number(r.best_f1)) });
+  }
   const bests = [...best.values()].sort((a, b) => (a.source < b.source ? -1 : a.source > b.source ? 1 : js.indexOf(a.judge) - js.indexOf(b.judge)));
-  const anySim = pooled.some((r) => r.simulated === true);
+  const anySim = all.some((r) => r.simulated === true);
+  const range = [...colours(models), '#000000'];
   return {
     name: 'figure4_threshold_f1',
-    title: `Figure 4: step-matching F1 against the threshold t, per judge${anySim ? ' — labels from simulated agents' : ''}`,
-    caption: 'F1 of "consistency C ≥ t counts as a correct step match" against t, pooled over models and settings; the dot marks each judge\'s best threshold. Panels by label source (simulated-plan: the perturbation agents\' true step mappings; human: human labels).',
+    title: `Figure 4: step-matching F1 against the threshold t, per model and pooled${anySim ? ' — labels from simulated agents' : ''}`,
+    caption: 'F1 of "consistency C ≥ t counts as a correct step match" against t over both settings: one curve per model and the pooled curve ' +
+      '(black, thicker); the dot marks the pooled best threshold. Columns: judges; rows: label source (simulated-plan: the perturbation ' +
+      'agents\' true step mappings; human: human labels).',
     width: 720,
-    height: 340,
+    height: Math.max(1, sources.length) * 300 + 40,
     panels: [{
-      x: 0, y: 0, width: 720, height: 340,
+      x: 0, y: 0, width: 720, height: Math.max(1, sources.length) * 300 + 40,
       plot: {
-        marginLeft: 50, marginBottom: 40,
-        fx: { domain: sources, label: null },
+        marginLeft: 50, marginBottom: 40, marginRight: 90,
+        fx: { domain: js, label: null },
+        fy: { domain: sources, label: null },
         x: { domain: [0, 1], label: 'Threshold t →', grid: true },
         y: { domain: [0, 1], label: '↑ F1', grid: true },
-        color: { domain: js, range: colours(js) },
+        color: { domain: series, range },
       },
       marks: [
         { type: 'frame', data: [], options: { stroke: '#999' } },
-        { type: 'line', data: curve, options: { x: 't', y: 'f1', fx: 'source', stroke: 'judge', z: 'judge', strokeWidth: 1.5 } },
-        { type: 'dot', data: bests, options: { x: 't', y: 'f1', fx: 'source', fill: 'judge', r: 4 } },
+        { type: 'line', data: curve.filter((c) => c.model !== POOLED), options: { x: 't', y: 'f1', fx: 'judge', fy: 'source', stroke: 'model', z: 'model', strokeWidth: 1 } },
+        { type: 'line', data: curve.filter((c) => c.model === POOLED), options: { x: 't', y: 'f1', fx: 'judge', fy: 'source', stroke: 'model', z: 'model', strokeWidth: 2.5 } },
+        { type: 'dot', data: bests, options: { x: 't', y: 'f1', fx: 'judge', fy: 'source', fill: '#000000', r: 4 } },
       ],
     }],
-    legend: { label: 'Judge', domain: js, range: colours(js) },
+    legend: { label: 'Model', domain: series, range },
   };
 }
 

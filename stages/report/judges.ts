@@ -32,3 +32,18 @@ export function defaultJudge(present: Iterable<string>, preferred: readonly stri
   const ordered = orderJudges(present, preferred);
   return ordered.find((j) => !isSimulatedJudge(j) && !NON_LLM_JUDGES.includes(j)) ?? ordered.find(isSimulatedJudge) ?? ordered[0] ?? null;
 }
+
+/** Judges that score step similarity without an LLM: simulated ones, BERTScore, embedding judges (embed-<model>). */
+export const isSimilarityJudge = (name: string) => isSimulatedJudge(name) || NON_LLM_JUDGES.includes(name) || name.startsWith('embed-');
+
+/**
+ * The judges Tables 5–7 show: every LLM judge of the run and one similarity judge, the real one
+ * when configured (the BERTScore substitute), else the first simulated one; with `all`, every judge.
+ * Three simulated similarity judges side by side make the table ten columns wide and say little.
+ */
+export function tableJudges(present: Iterable<string>, preferred: readonly string[] = [], all = false): string[] {
+  const ordered = orderJudges(present, preferred);
+  if (all) return ordered;
+  const similarity = ordered.find((j) => isSimilarityJudge(j) && !isSimulatedJudge(j)) ?? ordered.find(isSimulatedJudge);
+  return ordered.filter((j) => !isSimilarityJudge(j) || j === similarity);
+}

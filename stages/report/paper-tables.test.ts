@@ -12,13 +12,14 @@ describe('Table 1', () => {
     assert.equal(tableMarkdown(t), [
       '# Table 1: main results (judge: gpt-5.4-mini) — includes simulated agents (not LLM results)',
       '',
-      'Per model, the mean over test cases. PCC is the DTW-based pathway consistency cost (lower is better), Acc the outcome accuracy and SR the multi-turn success rate (higher is better). PCC and Acc are judged by gpt-5.4-mini; SR needs no judge. "—": not run.',
+      'Per model, the mean over test cases. PCC is the DTW-based pathway consistency cost (lower is better), Acc the outcome accuracy and SR the multi-turn success rate (higher is better). PCC and Acc are judged by gpt-5.4-mini; SR needs no judge. ' +
+        'Each cell: mean (95% case-bootstrap CI), n = cases in the mean, f = the model\'s test cases that were failed calls or unreadable answers. "—": not run.',
       '',
       '| Model | Single PCC (%) ↓ [gpt-5.4-mini] | Single Acc (%) ↑ [gpt-5.4-mini] | Multi PCC (%) ↓ [gpt-5.4-mini] | Multi Acc (%) ↑ [gpt-5.4-mini] | Multi SR (%) ↑ |',
       '|---|---|---|---|---|---|',
-      '| GPT-5.4 | — | 50.00 | — | — | — |',
-      '| Qwen3-8B | 44.61 | 65.00 | 50.00 | 28.73 | 78.17 |',
-      '| simulated-oracle | 0.00 | — | — | — | — |',
+      '| GPT-5.4 | — | 50.00 n=10 f=0 | — | — | — |',
+      '| Qwen3-8B | 44.61 (44.07–45.16) n=8 f=2 | 65.00 n=10 f=0 | 50.00 (45.00–55.00) n=10 f=0 | 28.73 n=10 f=0 | 78.17 n=10 f=0 |',
+      '| simulated-oracle | 0.00 (0.00–0.00) n=10 f=0 | — | — | — | — |',
       '',
     ].join('\n'));
   });
@@ -29,7 +30,7 @@ describe('Table 1', () => {
     assert.match(table1(SUMMARY.map((r) => ({ ...r, simulated: true }))).title, / — simulated agents, not LLM results$/);
     const simOnly = SUMMARY.filter((r) => r.judge === 'simulated-token-f1');
     assert.equal(table1(simOnly).judge, 'simulated-token-f1');
-    assert.deepEqual(table1(simOnly).rows, [['Qwen3-8B', '90.00', '—', '—', '—', '—']]);
+    assert.deepEqual(table1(simOnly).rows, [['Qwen3-8B', '90.00 n=10 f=0', '—', '—', '—', '—']]);
   });
 });
 
@@ -39,8 +40,8 @@ describe('Tables 5–7', () => {
     assert.equal(t.title, 'Table 5: DTW-PCC (%) ↓ with 95% bootstrap CIs');
     assert.equal(tableCsv(t), [
       'Setting,Model,gpt-5.4-mini,gpt-5.4-mini cluster CI,qwen3-8b,qwen3-8b cluster CI,simulated-token-f1,simulated-token-f1 cluster CI',
-      'single-turn,Qwen3-8B,44.61 (44.07–45.16),(43.00–46.00) † 3 guidelines,33.67 (33.16–34.19),—,90.00,—',
-      'multi-turn,Qwen3-8B,50.00 (45.00–55.00),(40.00–60.00) † 3 guidelines,—,—,—,—',
+      'single-turn,Qwen3-8B,44.61 (44.07–45.16) n=8 f=2,(43.00–46.00) † 3 guidelines,33.67 (33.16–34.19) n=10 f=0,—,90.00 n=10 f=0,—',
+      'multi-turn,Qwen3-8B,50.00 (45.00–55.00) n=10 f=0,(40.00–60.00) † 3 guidelines,—,—,—,—',
       '',
     ].join('\n'));
     assert.match(t.caption, /†: cluster CI from fewer than 10 guidelines \(the number follows the mark\), unreliable/);
@@ -50,9 +51,9 @@ describe('Tables 5–7', () => {
   test('cluster CIs from 10 or more guidelines are not marked, 9 are; no footnote when nothing is marked', () => {
     const row = srow('single', 'gpt-5.4-mini', 'lnds_pcs', 'Qwen3-8B', 0.5, [0.4, 0.6], [0.3, 0.7]);
     const at = (clusters: number) => metricCiTable([{ ...row, clusters }], 'lnds_pcs');
-    assert.deepEqual(at(10).rows, [['single-turn', 'Qwen3-8B', '50.00 (40.00–60.00)', '(30.00–70.00)']]);
+    assert.deepEqual(at(10).rows, [['single-turn', 'Qwen3-8B', '50.00 (40.00–60.00) n=10 f=0', '(30.00–70.00)']]);
     assert.doesNotMatch(at(10).caption, /†/);
-    assert.deepEqual(at(9).rows, [['single-turn', 'Qwen3-8B', '50.00 (40.00–60.00)', '(30.00–70.00) † 9 guidelines']]);
+    assert.deepEqual(at(9).rows, [['single-turn', 'Qwen3-8B', '50.00 (40.00–60.00) n=10 f=0', '(30.00–70.00) † 9 guidelines']]);
     assert.match(at(9).caption, /†: cluster CI from fewer than 10 guidelines/);
   });
 
@@ -66,8 +67,9 @@ describe('Tables 5–7', () => {
     assert.equal(tableMarkdown(metricCiTable(ot, 'ot_pcc', [], choices)), [
       '# Table 6: OT-PCC (%) ↓ with 95% bootstrap CIs',
       '',
-      'Each entry: mean (95% percentile-bootstrap CI over cases), then the 95% cluster-bootstrap CI over guidelines ' +
-        '("—" when the cases come from a single guideline). ' +
+      'Each entry: mean (95% percentile-bootstrap CI over cases) with n (cases in the mean) and f (failed calls or unreadable answers), ' +
+        'then the 95% cluster-bootstrap CI over guidelines ("—" when the cases come from a single guideline). ' +
+        'Judges: the run\'s LLM judges and one similarity judge (param allJudges shows every judge). ' +
         '†: cluster CI from fewer than 10 guidelines (the number follows the mark), unreliable: ' +
         'so few clusters give few distinct resamples and an interval that covers less often than 95%. ' +
         'OT-PCC here: λ = 0.1, τa = τb = 1 (entropic regularisation and marginal relaxation, stages/metrics/ot.ts). ' +
@@ -77,8 +79,8 @@ describe('Tables 5–7', () => {
       '',
       '| Setting | Model | gpt-5.4-mini | gpt-5.4-mini cluster CI |',
       '|---|---|---|---|',
-      '| single-turn | Qwen3-8B | 24.71 (24.02–25.45) | (23.01–26.50) |',
-      '| multi-turn | Qwen3-8B | 30.00 (28.00–33.00) | (25.00–36.00) † 9 guidelines |',
+      '| single-turn | Qwen3-8B | 24.71 (24.02–25.45) n=10 f=0 | (23.01–26.50) |',
+      '| multi-turn | Qwen3-8B | 30.00 (28.00–33.00) n=10 f=0 | (25.00–36.00) † 9 guidelines |',
       '',
     ].join('\n'));
   });
@@ -92,6 +94,18 @@ describe('Tables 5–7', () => {
     assert.match(caption, /OT-PCC here: λ = 1, τa = 2, τb = ∞ \(/);
     assert.match(caption, /after ceil\(1\.5 × length \+ 3\) doctor turns/);
     assert.doesNotMatch(caption, /λ = 0\.1/);
+  });
+
+  test('Tables 5–7 show the LLM judges and one similarity judge (the real one when configured); allJudges shows all', () => {
+    const judges = ['gpt-5.4-mini', 'qwen3-8b', 'simulated-token-f1', 'simulated-char-ngram', 'simulated-tfidf'];
+    const rows = judges.map((j, k) => ({ ...srow('single', j, 'dtw_pcc', 'Qwen3-8B', 0.1 * (k + 1)), n: 10 - k, failures: k }));
+    const header = (t: { columns: string[] }) => t.columns.filter((c) => !c.endsWith('cluster CI')).slice(2);
+    assert.deepEqual(header(metricCiTable(rows, 'dtw_pcc')), ['gpt-5.4-mini', 'qwen3-8b', 'simulated-token-f1']);
+    assert.deepEqual(header(metricCiTable(rows, 'dtw_pcc', [], openChoices(), true)), judges);
+    const withEmbedding = [...rows, srow('single', 'embed-bge-m3', 'dtw_pcc', 'Qwen3-8B', 0.7)];
+    assert.deepEqual(header(metricCiTable(withEmbedding, 'dtw_pcc')), ['gpt-5.4-mini', 'qwen3-8b', 'embed-bge-m3']);
+    // Each shown cell carries its own n and failures.
+    assert.deepEqual(metricCiTable(rows, 'dtw_pcc').rows[0]!.filter((_, i) => i >= 2 && i % 2 === 0), ['10.00 n=10 f=0', '20.00 n=9 f=1', '30.00 n=8 f=2']);
   });
 
   test('Tables 6 and 7 name their metric; an unknown metric is refused', () => {

@@ -5,9 +5,9 @@
  */
 import type { Row } from '../../pipeline/stage.ts';
 import { clusterCiCell, clusterFootnote, UNRELIABLE_MARK } from './cluster-ci.ts';
-import { count2, fixed2, pct, pctWithCi } from './format.ts';
+import { count2, fixed2, pctCell } from './format.ts';
 import { capSentence, openChoices, otSentence, type OpenChoices } from './open-choices.ts';
-import { defaultJudge, orderJudges } from './judges.ts';
+import { defaultJudge, tableJudges } from './judges.ts';
 import type { ReportTable } from './report-table.ts';
 import { cellKey, indexSummary, orderModels, type SummaryRow } from './summary-rows.ts';
 
@@ -45,12 +45,13 @@ export function table1(summary: readonly SummaryRow[], judges: readonly string[]
   const share = simulatedShare(summary);
   const rows = orderModels(summary).map((model) => [
     model,
-    ...TABLE1_COLUMNS.map(([, setting, metric]) => pct(at.get(cellKey(setting, metric === 'sr' ? null : judge, metric, model))?.mean)),
+    ...TABLE1_COLUMNS.map(([, setting, metric]) => pctCell(at.get(cellKey(setting, metric === 'sr' ? null : judge, metric, model)))),
   ]);
   return {
     name: 'table1_main_results',
     title: `Table 1: main results (judge: ${judge ?? 'none'})${simulatedNote(share)}`,
-    caption: `Per model, the mean over test cases. PCC is the DTW-based pathway consistency cost (lower is better), Acc the outcome accuracy and SR the multi-turn success rate (higher is better). PCC and Acc are judged by ${judge ?? 'no judge'}; SR needs no judge. "—": not run.`,
+    caption: `Per model, the mean over test cases. PCC is the DTW-based pathway consistency cost (lower is better), Acc the outcome accuracy and SR the multi-turn success rate (higher is better). PCC and Acc are judged by ${judge ?? 'no judge'}; SR needs no judge. ` +
+      `Each cell: mean (95% case-bootstrap CI), n = cases in the mean, f = the model's test cases that were failed calls or unreadable answers. "—": not run.`,
     // The judge is named in the column headers too, so the CSV (which has no title) says it.
     columns: ['Model', ...TABLE1_COLUMNS.map(([h, , metric]) => (metric === 'sr' || judge === null ? h : `${h} [${judge}]`))],
     rows,
@@ -68,11 +69,12 @@ export function metricCiTable(
   metric: string,
   judges: readonly string[] = [],
   choices: OpenChoices = openChoices(),
+  allJudges = false,
 ): ReportTable {
   const spec = METRIC_TABLES.find((t) => t.metric === metric);
   if (!spec) throw new RangeError(`metricCiTable: metric "${metric}" is none of ${METRIC_TABLES.map((t) => t.metric).join(', ')}`);
   const mine = summary.filter((r) => r.metric === metric);
-  const js = orderJudges(mine.flatMap((r) => (r.judge === null ? [] : [r.judge])), judges);
+  const js = tableJudges(mine.flatMap((r) => (r.judge === null ? [] : [r.judge])), judges, allJudges);
   const at = indexSummary(mine);
   // Labelled by the run, not the metric's rows: an empty table of a simulated run says so too.
   const share = simulatedShare(summary);
@@ -85,12 +87,13 @@ export function metricCiTable(
       if (cells.every((c) => c === undefined)) continue;
       const clusterCis = cells.map((c) => clusterCiCell(c?.cluster_ci_low, c?.cluster_ci_high, c?.clusters));
       marked ||= clusterCis.some((t) => t.includes(UNRELIABLE_MARK));
-      rows.push([SETTING_LABEL[setting]!, model, ...cells.flatMap((c, k) => [pctWithCi(c?.mean, c?.ci_low, c?.ci_high), clusterCis[k]!])]);
+      rows.push([SETTING_LABEL[setting]!, model, ...cells.flatMap((c, k) => [pctCell(c), clusterCis[k]!])]);
     }
   }
   const notes = [
-    'Each entry: mean (95% percentile-bootstrap CI over cases), then the 95% cluster-bootstrap CI over guidelines ' +
-      '("—" when the cases come from a single guideline).',
+    'Each entry: mean (95% percentile-bootstrap CI over cases) with n (cases in the mean) and f (failed calls or unreadable answers), ' +
+      'then the 95% cluster-bootstrap CI over guidelines ("—" when the cases come from a single guideline).',
+    ...(allJudges ? [] : ['Judges: the run\'s LLM judges and one similarity judge (param allJudges shows every judge).']),
     ...(marked ? [clusterFootnote()] : []),
     ...(metric === 'ot_pcc' ? [otSentence(choices), capSentence(choices)] : []),
   ];

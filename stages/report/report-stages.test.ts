@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { resolveParams, type Row, type StageContext, type TableStage } from '../../pipeline/stage.ts';
 import figures from './figures.stage.ts';
 import index from './index.stage.ts';
+import leaderboardStage from './leaderboard.stage.ts';
 import { sha256 } from './report-files.ts';
 import scorecard from './scorecard.stage.ts';
 import tables from './tables.stage.ts';
@@ -41,8 +42,9 @@ async function runAll(root: string, summary: readonly object[], params: Record<s
   const t = await run(tables as TableStage<never>, inp);
   const f = await run(figures as TableStage<never>, inp);
   const s = await run(scorecard as TableStage<never>, inp);
-  const x = await run(index as TableStage<never>, { report_tables: t, report_figures: f, report_scorecard: s, model_summary: inp.model_summary! });
-  return [...t, ...f, ...s, ...x];
+  const l = await run(leaderboardStage as TableStage<never>, inp);
+  const x = await run(index as TableStage<never>, { report_leaderboard: l, report_tables: t, report_figures: f, report_scorecard: s, model_summary: inp.model_summary! });
+  return [...l, ...t, ...f, ...s, ...x];
 }
 
 describe('report stages', () => {
@@ -54,7 +56,7 @@ describe('report stages', () => {
     const root = project();
     try {
       const first = await runAll(root, SUMMARY);
-      assert.equal(first.length, 12 + 8 + 2 + 1);
+      assert.equal(first.length, 4 + 12 + 8 + 2 + 1);
       for (const r of first) {
         const bytes = readFileSync(join(root, String(r.file)));
         assert.equal(r.sha256, sha256(bytes), String(r.file));
@@ -81,8 +83,8 @@ describe('report stages', () => {
       assert.match(idx, /^Produced by: real models: GPT-5\.4, Qwen3-8B; simulated reference agents: simulated-oracle\.$/m);
       // A real model matched: the scorecard compares it.
       const card = readFileSync(join(root, 'out/rep/scorecard.csv'), 'utf8');
-      assert.match(card, /^Table 5,dtw_pcc,single,Qwen3-8B,gpt-5\.4-mini,47\.88,\(47\.41–48\.35\),44\.61,\(44\.07–45\.16\),-3\.27,no,no †,3$/m);
-      assert.match(card, /^Table 1,sr,multi,Qwen3-8B,,97\.65,,78\.17,—,-19\.48,—,—,1$/m);
+      assert.match(card, /^Table 5,dtw_pcc,single,Qwen3-8B,gpt-5\.4-mini,47\.88,\(47\.41–48\.35\),44\.61,\(44\.07–45\.16\),8,2,-3\.27,no,no †,3$/m);
+      assert.match(card, /^Table 1,sr,multi,Qwen3-8B,,97\.65,,78\.17,—,10,0,-19\.48,—,—,1$/m);
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
@@ -123,7 +125,7 @@ describe('report stages', () => {
       assert.match(card, /^# Reproduction scorecard — simulated agents, no claim\n\nProduced by: the bundled sample with simulated agents \(no LLM results\)\.\n\n\*\*This run used simulated agents only/);
       const csv = readFileSync(join(root, 'reports/scorecard.csv'), 'utf8').trim().split('\n').slice(1);
       assert.equal(csv.length, 368);
-      assert.ok(csv.every((l) => l.endsWith(',not run,,n/a (simulated),n/a (simulated),n/a (simulated),')));
+      assert.ok(csv.every((l) => l.endsWith(',not run,,,,n/a (simulated),n/a (simulated),n/a (simulated),')));
     } finally {
       rmSync(root, { recursive: true, force: true });
     }

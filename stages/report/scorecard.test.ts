@@ -36,7 +36,7 @@ describe('scorecard arithmetic', () => {
     const rows = scorecard(published, summary, { simulated: false });
     assert.deepEqual(rows[0], {
       table: 'Table 5', metric: 'dtw_pcc', setting: 'single', model: 'Qwen3-8B', judge: 'gpt-5.4-mini', published: '44.61', published_ci: '(44.07–45.16)',
-      run: '44.72', run_ci: '(44.20–45.30)', difference: '0.11', inside_ci: 'yes', inside_cluster_ci: 'no †', clusters: '3',
+      run: '44.72', run_ci: '(44.20–45.30)', n: '10', failures: '0', difference: '0.11', inside_ci: 'yes', inside_cluster_ci: 'no †', clusters: '3',
     });
     assert.deepEqual([rows[1]!.run, rows[1]!.difference, rows[1]!.inside_ci, rows[1]!.clusters], [NOT_RUN, NOT_RUN, NOT_RUN, '']);
     assert.deepEqual([rows[2]!.judge, rows[2]!.published_ci, rows[2]!.run, rows[2]!.difference, rows[2]!.inside_ci, rows[2]!.inside_cluster_ci], ['', '', '97.65', '0.00', 'yes', '—']);
@@ -82,7 +82,8 @@ describe('scorecard: clusters and the settings the paper leaves open', () => {
         'judges gpt-5.4-mini, qwen3-8b, bertscore; Table 1 uses gpt-5.4-mini). ' +
         'Difference = run − published in percentage points, both as printed with 2 decimals; ' +
         '"inside CI" compares the published value with the run\'s CI as printed, bounds included; ' +
-        'the cluster CI is over guidelines ("—" when undefined), `clusters` is its number of guidelines.',
+        'the cluster CI is over guidelines ("—" when undefined), `clusters` is its number of guidelines; ' +
+        '`n` is the cases in the run\'s mean and `failures` the model\'s test cases that were failed calls or unreadable answers.',
       '',
       '†: cluster CI from fewer than 10 guidelines (the number follows the mark), unreliable: ' +
         'so few clusters give few distinct resamples and an interval that covers less often than 95%. Marked here: 1 of the 2 cells run.',

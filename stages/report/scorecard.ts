@@ -28,6 +28,9 @@ export interface ScorecardRow {
   published_ci: string;
   run: string;
   run_ci: string;
+  /** Cases in the run's mean, and the model's test cases that were failed calls or unreadable answers; empty when not run. */
+  n: string;
+  failures: string;
   /** run − published, percentage points. */
   difference: string;
   /** Whether the published value lies inside the run's case-bootstrap CI: yes / no. */
@@ -61,17 +64,18 @@ export function scorecard(published: readonly PublishedCell[], summary: readonly
     };
     const r = at.get(cellKey(p.setting, p.judge, p.metric, p.model));
     const clusters = r?.clusters == null ? '' : String(r.clusters);
+    const counts = r ? { n: String(r.n), failures: String(r.failures) } : { n: '', failures: '' };
     if (opts.simulated) {
       const na = { difference: NA_SIMULATED, inside_ci: NA_SIMULATED, inside_cluster_ci: NA_SIMULATED };
-      return { ...base, run: r ? pct(r.mean) : NOT_RUN, run_ci: r ? pctCi(r.ci_low, r.ci_high) : '', ...na, clusters };
+      return { ...base, run: r ? pct(r.mean) : NOT_RUN, run_ci: r ? pctCi(r.ci_low, r.ci_high) : '', ...counts, ...na, clusters };
     }
     if (!r || !Number.isFinite(r.mean)) {
-      return { ...base, run: NOT_RUN, run_ci: '', difference: NOT_RUN, inside_ci: NOT_RUN, inside_cluster_ci: NOT_RUN, clusters: '' };
+      return { ...base, run: NOT_RUN, run_ci: '', n: '', failures: '', difference: NOT_RUN, inside_ci: NOT_RUN, inside_cluster_ci: NOT_RUN, clusters: '' };
     }
     const cluster = insideCi(p.value, r.cluster_ci_low, r.cluster_ci_high);
     return {
       ...base,
-      run: pct(r.mean), run_ci: pctCi(r.ci_low, r.ci_high),
+      run: pct(r.mean), run_ci: pctCi(r.ci_low, r.ci_high), ...counts,
       difference: hundredthsText(differenceHundredths(r.mean, p.value)),
       inside_ci: insideCi(p.value, r.ci_low, r.ci_high),
       inside_cluster_ci: cluster !== '—' && fewClusters(r.clusters) ? `${cluster} ${UNRELIABLE_MARK}` : cluster,
@@ -82,7 +86,7 @@ export function scorecard(published: readonly PublishedCell[], summary: readonly
 
 export const SCORECARD_COLUMNS: (keyof ScorecardRow)[] = [
   'table', 'metric', 'setting', 'model', 'judge', 'published', 'published_ci',
-  'run', 'run_ci', 'difference', 'inside_ci', 'inside_cluster_ci', 'clusters',
+  'run', 'run_ci', 'n', 'failures', 'difference', 'inside_ci', 'inside_cluster_ci', 'clusters',
 ];
 
 export interface ScorecardTally {
@@ -132,7 +136,8 @@ export function scorecardHeader(rows: readonly ScorecardRow[], opts: ScorecardHe
     'Models and judges are matched by name (the paper roster, stages/models/paper-roster.ts; judges gpt-5.4-mini, qwen3-8b, bertscore; ' +
       'Table 1 uses gpt-5.4-mini). Difference = run − published in percentage points, both as printed with 2 decimals; ' +
       '"inside CI" compares the published value with the run\'s CI as printed, bounds included; ' +
-      'the cluster CI is over guidelines ("—" when undefined), `clusters` is its number of guidelines.',
+      'the cluster CI is over guidelines ("—" when undefined), `clusters` is its number of guidelines; ' +
+      '`n` is the cases in the run\'s mean and `failures` the model\'s test cases that were failed calls or unreadable answers.',
     '',
     `${clusterFootnote()}${opts.simulated ? '' : ` Marked here: ${t.fewClusters} of the ${t.run} cells run.`}`,
     '',

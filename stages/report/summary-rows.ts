@@ -12,6 +12,12 @@ export interface SummaryRow {
   ci_low: number | null;
   ci_high: number | null;
   n: number;
+  /** The model's test cases that were failed calls or unreadable answers (0 before model_summary had the column). */
+  failures: number;
+  /** Cases left out of the mean by the failure policy (0 when absent). */
+  excluded: number;
+  /** The failure policy the mean was computed under, when model_summary records it. */
+  policy: string | null;
   cluster_ci_low: number | null;
   cluster_ci_high: number | null;
   clusters: number | null;
@@ -23,6 +29,7 @@ export function summaryRows(rows: readonly Row[]): SummaryRow[] {
   return rows.map((r) => ({
     setting: String(r.setting), judge: r.judge == null ? null : String(r.judge), metric: String(r.metric), model: String(r.model),
     simulated: r.simulated === true, mean: num(r.mean) ?? NaN, ci_low: num(r.ci_low), ci_high: num(r.ci_high), n: num(r.n) ?? 0,
+    failures: num(r.failures) ?? 0, excluded: num(r.excluded) ?? 0, policy: r.policy == null ? null : String(r.policy),
     cluster_ci_low: num(r.cluster_ci_low), cluster_ci_high: num(r.cluster_ci_high), clusters: num(r.clusters),
   }));
 }

@@ -4,7 +4,8 @@
  * Its rows are the files written with their sha256. Param `judges`: the run's judge order
  * (evaluationJudges(roster)); the default judge of Table 1 is the first LLM judge in it.
  * Param `runParams`: the params the paper leaves open, as the computing stages got them
- * (open-choices.ts); Table 6 and the scorecard print them.
+ * (open-choices.ts); Table 6 and the scorecard print them. Param `allJudges`: Tables 5–7 show every
+ * judge (default: the LLM judges and one similarity judge).
  */
 import { tableStage } from '../../pipeline/stage.ts';
 import { METRIC_TABLES, simulatedShare, table1, table2, table4, metricCiTable } from './paper-tables.ts';
@@ -20,17 +21,22 @@ export interface ReportParams {
   runParams?: RunParams;
 }
 
+export interface TablesParams extends ReportParams {
+  /** Tables 5–7 show every judge, not only the LLM judges and one similarity judge. */
+  allJudges: boolean;
+}
+
 /** Where and for which judges the report stages write, unless dag.config.ts says otherwise. */
 export const REPORT_DEFAULTS: ParamsDecl<ReportParams> = { outDir: 'reports', judges: [], runParams: undefined };
 
-export function paperTables(inputs: Record<string, Row[]>, judges: readonly string[] = [], runParams: RunParams = {}): ReportTable[] {
+export function paperTables(inputs: Record<string, Row[]>, judges: readonly string[] = [], runParams: RunParams = {}, allJudges = false): ReportTable[] {
   const summary = summaryRows(inputs.model_summary ?? []);
   const choices = openChoices(runParams);
   return [
     table1(summary, judges),
     table2(inputs.correlations ?? [], simulatedShare(summary)),
     table4(inputs.cdp_length_stats ?? []),
-    ...METRIC_TABLES.map((t) => metricCiTable(summary, t.metric, judges, choices)),
+    ...METRIC_TABLES.map((t) => metricCiTable(summary, t.metric, judges, choices, allJudges)),
   ];
 }
 
@@ -41,11 +47,11 @@ export function tableFiles(tables: readonly ReportTable[]): ReportFile[] {
   ]);
 }
 
-export default tableStage<ReportParams>({
-  params: REPORT_DEFAULTS,
+export default tableStage<TablesParams>({
+  params: { ...REPORT_DEFAULTS, allJudges: false },
   columns: REPORT_FILE_COLUMNS,
   run(inputs, ctx) {
-    const files = tableFiles(paperTables(inputs, ctx.params.judges, ctx.params.runParams));
+    const files = tableFiles(paperTables(inputs, ctx.params.judges, ctx.params.runParams, ctx.params.allJudges));
     return writeReportFiles(ctx.root, resolveOutDir(ctx.root, ctx.params.outDir), files, ctx.persist);
   },
 });

@@ -1,0 +1,134 @@
+// Predictions made elsewhere: the line reader, `cdp import predictions`, and the imported rows
+// judged, scored and summarised through the real runner under their own model names.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createLlmClient } from '../../pipeline/llm/client.ts';
+import { resolveDag } from '../../pipeline/dag/validate.ts';
+import { files, type DagConfig } from '../../pipeline/dag/define.ts';
+import { runDag } from '../../pipeline/exec/executor.ts';
+import { workspaceFor } from '../../pipeline/exec/workspace.ts';
+import { readLedger } from '../../pipeline/store/ledger.ts';
+import { readRows } from '../../pipeline/store/artifacts.ts';
+import type { Row } from '../../pipeline/stage.ts';
+import { buildFixture } from '../agents/test-fixtures.ts';
+import { SIMULATED_JUDGE_NAMES, simulatedJudgeHandlers, simulatedJudgeSpecs } from '../judge/simulated-judges.ts';
+import { parseImportedPredictions } from './imported-predictions.ts';
+import { importPredictions, importSummary } from './import-command.ts';
+import { cdpRow } from './test-support.ts';
+
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const KNOWN = new Map<string, Row>([['c1', { cdp_id: 'c1', guideline_id: 'g1', language: 'en' }], ['c2', { cdp_id: 'c2', guideline_id: 'g2', language: 'zh' }]]);
+
+test('each bad line is reported with its number and the rest are read', () => {
+  const lines = [
+    JSON.stringify({ setting: 'single', model: 'ext', cdp_id: 'c1', steps: ['a', 'b'], outcome: 'x' }),
+    '{not json',
+    JSON.stringify({ setting: 'both', model: 'ext', cdp_id: 'c1' }),
+    '',
+    JSON.stringify({ setting: 'single', model: 'ext', cdp_id: 'c9', steps: [] }),
+    JSON.stringify({ setting: 'multi', model: 'ext', cdp_id: 'c2', questions: ['q?'], outcome: '结论', transcript: [{ role: 'doctor', text: 'q?' }, { role: 'patient', text: '是' }] }),
+    JSON.stringify({ setting: 'single', model: 'ext', cdp_id: 'c1', steps: ['again'] }),
+    JSON.stringify({ setting: 'multi', model: 'ext', cdp_id: 'c1', questions: 'q?' }),
+    JSON.stringify({ setting: 'multi', model: 'ext', cdp_id: 'c1', questions: [], outcome: '' }),
+  ];
+  const r = parseImportedPredictions('ext.jsonl', lines.join('\n'), KNOWN);
+  const want: [number, RegExp][] = [
+    [2, /^not JSON \(/],
+    [3, /^"setting" must be "single" or "multi", got "both"$/],
+    [5, /^cdp_id "c9" is not a case of this build/],
+    [7, /^a second single-turn prediction of model "ext" for c1; the first one is kept$/],
+    [8, /^a multi-turn line needs "questions": an array of strings$/],
+  ];
+  assert.deepEqual(r.problems.map((p) => p.line), want.map(([l]) => l));
+  r.problems.forEach((p, i) => assert.match(p.message, want[i]![1]));
+  assert.deepEqual(r.accepted, [1, 6, 9]);
+  assert.deepEqual(r.single.map((p) => [p.model, p.cdp_id, p.guideline_id, p.steps, p.parse_ok, p.simulated]), [['ext', 'c1', 'g1', ['a', 'b'], true, false]]);
+  // With an outcome the dialogue concluded; without one it did not (SR counts it as no success).
+  assert.deepEqual(r.multi.map((d) => [d.cdp_id, d.language, d.success, (d.turns as Row[]).length]), [['c2', 'zh', true, 2], ['c1', 'en', false, 0]]);
+});
+
+test('cdp import predictions copies the good lines to data/imports and says what it skipped', async () => {
+  const root = mkdtempSync(join(tmpdir(), 'cdp-import-'));
+  try {
+    const src = join(root, 'batch.jsonl');
+    writeFileSync(src, [JSON.stringify({ setting: 'single', model: 'ext', cdp_id: 'c1', steps: ['a'], outcome: 'x' }), 'oops', ''].join('\n'));
+    const r = await importPredictions(src, { root, warehouse: join(root, 'none.duckdb'), store: root }, KNOWN);
+    assert.deepEqual([r.file, r.single, r.multi, r.models], ['data/imports/batch.jsonl', 1, 0, ['ext']]);
+    assert.equal(readFileSync(join(root, 'data/imports/batch.jsonl'), 'utf8'), JSON.stringify({ setting: 'single', model: 'ext', cdp_id: 'c1', steps: ['a'], outcome: 'x' }) + '\n');
+    assert.match(importSummary(r), /^skipped batch\.jsonl:2: not JSON/);
+    await assert.rejects(importPredictions(src, { root, warehouse: join(root, 'none.duckdb'), store: root }), /no warehouse at .*run `cdp run` first so the cases exist/);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('imported predictions are judged, scored and summarised under their model names', async () => {
+  const root = mkdtempSync(join(tmpdir(), 'cdp-import-dag-'));
+  try {
+    const fx = buildFixture();
+    const cdps = [...fx.htn, ...fx.insomnia];
+    // The external model answers every case: single turn with the reference conditions (perfect
+    // order), multi turn with the reference questions reversed.
+    const lines = cdps.flatMap((c) => [
+      { setting: 'single', model: 'vllm-batch', cdp_id: c.cdp_id, steps: c.steps.map((s) => s.condition), outcome: c.conclusion },
+      { setting: 'multi', model: 'vllm-batch', cdp_id: c.cdp_id, questions: c.steps.map((s) => `Q: ${s.condition}`).reverse(), outcome: c.conclusion },
+    ]);
+    mkdirSync(join(root, 'data/imports'), { recursive: true });
+    writeFileSync(join(root, 'data/imports/README.md'), '# not predictions: skipped\n');
+    writeFileSync(join(root, 'data/imports/vllm.jsonl'), [...lines.map((l) => JSON.stringify(l)), '{"setting": "single"}'].join('\n') + '\n');
+    const tables = {
+      cdps: cdps.map(cdpRow),
+      narratives: cdps.map((c) => ({ cdp_id: c.cdp_id, steps: [...c.steps.map((s) => `We check: ${s.condition}`), c.conclusion] })),
+      predictions_single: [] as Row[],
+      dialogues_multi: [] as Row[],
+    };
+    const f = (name: keyof typeof tables) => ({ name, module: join(repo, 'stages/evaluate/testing', `${name}.fixture.ts`), params: { rows: tables[name] } });
+    const m = (file: string) => join(repo, 'stages/evaluate', file);
+    const judges = [...SIMULATED_JUDGE_NAMES];
+    const config: DagConfig = {
+      sources: { imported_predictions: files('data/imports/*.jsonl', 'data/imports/README.md') },
+      stages: [
+        f('predictions_single'), f('dialogues_multi'), f('cdps'), f('narratives'),
+        {
+          name: 'predicted_pathways', module: m('predicted-pathways.stage.ts'),
+          inputs: { predictions_single: 'predictions_single', dialogues_multi: 'dialogues_multi', cdps: 'cdps', narratives: 'narratives', imported_predictions: 'imported_predictions' },
+        },
+        { name: 'step_scores', module: m('step-scores.stage.ts'), inputs: { predicted_pathways: 'predicted_pathways' }, forEach: { input: 'predicted_pathways', cross: { param: 'judges', as: 'judge' } }, params: { judges, runs: 5 } },
+        { name: 'outcome_scores', module: m('outcome-scores.stage.ts'), inputs: { predicted_pathways: 'predicted_pathways' }, forEach: { input: 'predicted_pathways', cross: { param: 'judges', as: 'judge' } }, params: { judges, cutoff: 4 } },
+        { name: 'pathway_metrics', module: m('pathway-metrics.stage.ts'), inputs: { step_scores: 'step_scores' }, forEach: 'step_scores' },
+        { name: 'model_summary', module: m('model-summary.stage.ts'), inputs: { pathway_metrics: 'pathway_metrics', outcome_scores: 'outcome_scores', predicted_pathways: 'predicted_pathways' }, params: { resamples: 500, seed: 42 } },
+      ],
+    };
+    const dag = await resolveDag(config, root);
+    const ws = workspaceFor(root, config);
+    const client = createLlmClient({ cacheDir: join(ws.store, 'llm'), roster: simulatedJudgeSpecs(), offlineHandlers: simulatedJudgeHandlers(), env: {} });
+    let summary;
+    try {
+      summary = await runDag(dag, ws, { llm: client });
+    } finally {
+      await client.close();
+    }
+    assert.equal(summary.ok, true, JSON.stringify(summary.stages.filter((s) => s.error)));
+    const rows = (stage: string) => readRows(join(ws.store, 'artifacts', stage, `${readLedger(ws.ledger).entries[stage]!.artifact}.ndjson`));
+    const pathways = rows('predicted_pathways');
+    assert.equal(pathways.length, cdps.length * 2, 'one pathway per imported line; the bad last line is skipped');
+    assert.ok(pathways.every((p) => p.model === 'vllm-batch' && p.usable === true && p.simulated === false));
+    const metrics = rows('pathway_metrics').filter((r) => r.error == null);
+    assert.equal(metrics.length, cdps.length * 2 * judges.length);
+    // Steps in the reference order: a perfect LNDS for every single-turn case and judge; reversed questions are not.
+    assert.ok(metrics.filter((r) => r.setting === 'single').every((r) => r.lnds_pcs === 1));
+    assert.ok(metrics.filter((r) => r.setting === 'multi' && Number(r.m) > 1).every((r) => Number(r.lnds_pcs) < 1));
+    const ms = rows('model_summary');
+    assert.deepEqual([...new Set(ms.map((r) => r.model))], ['vllm-batch']);
+    const sr = ms.find((r) => r.metric === 'sr')!;
+    assert.deepEqual([sr.mean, sr.n], [1, cdps.length]);
+    const acc = ms.find((r) => r.setting === 'single' && r.metric === 'acc' && r.judge === 'simulated-token-f1')!;
+    assert.equal(acc.mean, 1, 'the imported outcome is the reference conclusion');
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
