@@ -162,9 +162,19 @@ class Execution {
   async run(): Promise<RunSummary> {
     const selected = selectNodes(this.dag, this.opts.targets);
     const jobs = new Semaphore(Math.max(1, this.opts.jobs ?? this.dag.config.jobs ?? 2));
+    // Input rows read for a stage are kept for its siblings only until the last consumer is done.
+    const consumers = new Map<string, number>();
+    for (const name of selected) for (const p of this.dag.graph.predecessors(name) ?? []) consumers.set(p, (consumers.get(p) ?? 0) + 1);
+    const release = (name: string) => {
+      for (const p of this.dag.graph.predecessors(name) ?? []) {
+        const left = (consumers.get(p) ?? 1) - 1;
+        consumers.set(p, left);
+        if (left <= 0) this.rowsCache.delete(p);
+      }
+    };
     for (const name of this.dag.order) {
       if (!selected.has(name)) continue;
-      this.outcomes.set(name, this.node(name, jobs));
+      this.outcomes.set(name, this.node(name, jobs).finally(() => release(name)));
     }
     await Promise.all(this.outcomes.values());
     // An ephemeral run (cdp estimate) leaves the store exactly as it found it, stat cache included.
@@ -534,7 +544,11 @@ class Execution {
     if (signal.aborted) throw new Error(`interrupted after ${done} of ${plans.length} units; finished units are kept, rerun to resume`);
     const keys = plans.map((p) => p.key);
     function* rowsInOrder(): Generator<Row> {
-      for (let i = 0; i < keys.length; i++) yield* results[i] ?? memo.get(keys[i]) ?? [];
+      try {
+        for (let i = 0; i < keys.length; i++) yield* results[i] ?? memo.get(keys[i]) ?? [];
+      } finally {
+        memo.close();
+      }
     }
     return { rows: rowsInOrder(), computed: todo.length, reused, units: keys };
   }

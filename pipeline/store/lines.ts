@@ -66,10 +66,9 @@ export function* readLines(path: string, opts: { chunkBytes?: number; onTorn?: (
   }
 }
 
-/** Reads `bytes` bytes at `offset` as one UTF-8 string: one memo line. */
-export function readLineAt(path: string, offset: number, bytes: number): string {
-  const fd = openSync(path, 'r');
-  try {
+/** Reads `bytes` bytes at `offset` of an open file as one UTF-8 string: one memo line. */
+export function readLineAt(fd: number, offset: number, bytes: number, path: string): string {
+  {
     const buf = Buffer.allocUnsafe(bytes);
     let got = 0;
     while (got < bytes) {
@@ -78,8 +77,6 @@ export function readLineAt(path: string, offset: number, bytes: number): string 
       got += n;
     }
     return checked(buf.toString('utf8'), `line at byte ${offset} of ${path}`);
-  } finally {
-    closeSync(fd);
   }
 }
 

@@ -44,7 +44,11 @@ export class UnitIndex {
 
   /** Every unit's rows, read one unit at a time. */
   *values(): Generator<Row[]> {
-    for (const k of this.at.keys()) yield this.get(k)!;
+    try {
+      for (const k of this.at.keys()) yield this.get(k)!;
+    } finally {
+      this.close();
+    }
   }
 
   /** Records a unit just appended by a writer of this store. */
@@ -53,15 +57,26 @@ export class UnitIndex {
   }
 
   get(key: string): Row[] | undefined {
-    const loc = this.at.get(key);
-    if (!loc) return undefined;
-    return (JSON.parse(readLineAt(join(this.dir, loc.file), loc.offset, loc.bytes)) as UnitRecord).r;
+    const line = this.line(key);
+    return line === undefined ? undefined : (JSON.parse(line) as UnitRecord).r;
   }
+
+  // Segment files stay open between reads (a stage reads thousands of units) until close().
+  private readonly fds = new Map<string, number>();
 
   /** The raw memo line of a unit, for copying without parsing. */
   line(key: string): string | undefined {
     const loc = this.at.get(key);
-    return loc ? readLineAt(join(this.dir, loc.file), loc.offset, loc.bytes) : undefined;
+    if (!loc) return undefined;
+    let fd = this.fds.get(loc.file);
+    if (fd === undefined) this.fds.set(loc.file, (fd = openSync(join(this.dir, loc.file), 'r')));
+    return readLineAt(fd, loc.offset, loc.bytes, `${loc.file}`);
+  }
+
+  /** Closes the segment files opened for reading; the index stays usable and reopens them. */
+  close(): void {
+    for (const fd of this.fds.values()) closeSync(fd);
+    this.fds.clear();
   }
 }
 
@@ -108,11 +123,15 @@ export class RowStore {
     const target = join(this.dir, `${String(Date.now()).padStart(15, '0')}-compact.ndjson`);
     const tmp = tempPathFor(target);
     const out = new LineWriter(tmp);
-    for (const k of units.keys()) {
-      if (keep.has(k)) {
-        out.write(units.line(k)!);
-        kept++;
-      } else dropped++;
+    try {
+      for (const k of units.keys()) {
+        if (keep.has(k)) {
+          out.write(units.line(k)!);
+          kept++;
+        } else dropped++;
+      }
+    } finally {
+      units.close();
     }
     out.close();
     if (kept) renameSync(tmp, target);
