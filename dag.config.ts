@@ -9,6 +9,7 @@
  * named "simulated"; with real ones they run only with `--simulated`.
  */
 import { fileURLToPath } from 'node:url';
+import { existsSync } from 'node:fs';
 import { join, relative, resolve, isAbsolute } from 'node:path';
 import { defineDag, stage, files } from './pipeline/index.ts';
 import type { Project } from './pipeline/cli/load.ts';
@@ -53,7 +54,12 @@ export default defineDag({
     published_tables: files('data/published/*.csv'),
   },
   // Stop before anything runs: a models file that does not validate, a role nobody plays.
-  problems: models.problems,
+  problems: [
+    ...models.problems,
+    ...(existsSync(join(corpusAbs, 'guidelines'))
+      ? []
+      : [`the corpus ${corpusAbs} has no guidelines/ directory; pass --corpus DIR (CDP_CORPUS) with DIR/guidelines/<id>.{pdf,md,txt}`]),
+  ],
   warnings: models.warnings,
   stages: [
     // §3.1 Guideline-to-case construction

@@ -148,3 +148,10 @@ test('cdp run --corpus DIR: a PDF with its imported tree, Markdown with a tree, 
     { guideline_id: WHO, split: 'non-test', n: 16 },
   ]);
 });
+
+test('cdp run --corpus DIR without a guidelines/ directory stops before anything runs, naming the directory', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cdp-corpus-empty-'));
+  const r = await cdp(['run', '--corpus', dir], { CDP_STORE: mkdtempSync(join(tmpdir(), 'cdp-corpus-store-')) });
+  assert.notEqual(r.code, 0);
+  assert.ok(r.stderr.includes(`the corpus ${dir} has no guidelines/ directory; pass --corpus DIR`), r.stderr);
+});
