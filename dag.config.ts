@@ -12,7 +12,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { existsSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative, resolve, isAbsolute } from 'node:path';
 import { defineDag, stage, files } from './pipeline/index.ts';
 import type { Project } from './pipeline/cli/load.ts';
 import { runModels } from './stages/models/run-models.ts';
@@ -35,6 +35,13 @@ const limit = process.env.CDP_LIMIT ? Number(process.env.CDP_LIMIT) : null;
 const excludeFlagged = true;
 // Reports belong to their store: reports/ for the default store, <store>/reports for another one,
 // or the directory given by --reports (CDP_REPORTS).
+// The guideline corpus: a directory of guidelines/, optional trees/ and guidelines.csv (README,
+// Construction), given by --corpus DIR (CDP_CORPUS); the bundled sample by default. Kept
+// relative to the project when it lies inside it, so a copied project's artifacts stay its own.
+const corpusAbs = resolve(root, process.env.CDP_CORPUS || 'data/sample');
+const corpusRel = relative(root, corpusAbs);
+const corpus = corpusRel && !corpusRel.startsWith('..') && !isAbsolute(corpusRel) ? corpusRel : corpusAbs;
+const sampleCorpus = corpus === 'data/sample';
 const outDir = process.env.CDP_REPORTS || (process.env.CDP_STORE ? join(process.env.CDP_STORE, 'reports') : 'reports');
 
 // One unit per (test CDP × model), with the case's vignette, guideline and tree.
@@ -51,7 +58,7 @@ const groundTruth = { predicted_pathways: 'predicted_pathways', cdps: 'cdps', tr
 
 export default defineDag({
   sources: {
-    guideline_pdfs: files('data/sample/guidelines/**/*.pdf'),
+    corpus_files: files(`${corpus}/guidelines/**/*.{pdf,md,txt}`, `${corpus}/trees/*.json`, `${corpus}/guidelines.csv`),
     // The paper's published tables (transcribed), for the reproduction scorecard.
     published_tables: files('data/published/*.csv'),
     // The folder's README keeps this source non-empty, and its directory watched: an import is seen like any
@@ -59,18 +66,30 @@ export default defineDag({
     imported_predictions: files('data/imports/*.jsonl', 'data/imports/README.md'),
   },
   // Stop before anything runs: a models file that does not validate, a role nobody plays.
-  problems: models.problems,
+  problems: [
+    ...models.problems,
+    ...(existsSync(join(corpusAbs, 'guidelines'))
+      ? []
+      : [`the corpus ${corpusAbs} has no guidelines/ directory; pass --corpus DIR (CDP_CORPUS) with DIR/guidelines/<id>.{pdf,md,txt}`]),
+  ],
   warnings: models.warnings,
   stages: [
     // §3.1 Guideline-to-case construction
-    stage('guidelines', { module: 'stages/ingest/guidelines.stage.ts', inputs: { pdfs: 'guideline_pdfs' }, forEach: 'pdfs', concurrency: 1 }),
-    stage('trees', { module: 'stages/construct/trees.stage.ts', inputs: { guidelines: 'guidelines' }, forEach: 'guidelines', params: { builder: builder.trees } }),
+    stage('corpus', { module: 'stages/ingest/corpus.stage.ts', inputs: { files: 'corpus_files' } }),
+    stage('corpus_trees', { module: 'stages/construct/corpus-trees.stage.ts', inputs: { files: 'corpus_files' } }),
+    stage('guidelines', { module: 'stages/ingest/guidelines.stage.ts', inputs: { corpus: 'corpus' }, forEach: 'corpus', concurrency: 1 }),
+    stage('trees', {
+      module: 'stages/construct/trees.stage.ts',
+      inputs: { guidelines: 'guidelines', corpus_trees: 'corpus_trees' },
+      forEach: { input: 'guidelines', join: { corpus_trees: 'guideline_id' } },
+      params: { builder: builder.trees },
+    }),
     stage('tree_nodes', { module: 'stages/construct/tree-nodes.stage.ts', inputs: { trees: 'trees' }, forEach: 'trees' }),
-    // The paper held out 440 of 2,274 guidelines (≈ 0.19); on the six-guideline sample that
+    // The paper held out 440 of 2,274 guidelines (≈ 0.19), a corpus's default; on the six-guideline sample that
     // would leave one test guideline, so the sample holds out half (in expectation: a guideline is
     // test when its hash score < 0.5, stages/construct/split.ts). Seed 156 is the first seed that
     // gives the sample the test set the former sampler drew (2 en + 1 zh); seed 42 would give 5 of 6.
-    stage('cdps', { module: 'stages/construct/cdps.stage.ts', inputs: { trees: 'trees', guidelines: 'guidelines' }, params: { testFraction: 0.5, seed: 156 } }),
+    stage('cdps', { module: 'stages/construct/cdps.stage.ts', inputs: { trees: 'trees', guidelines: 'guidelines' }, params: { testFraction: sampleCorpus ? 0.5 : 440 / 2274, seed: 156 } }),
     stage('cdp_length_stats', { module: 'stages/construct/cdp-length-stats.stage.ts', inputs: { cdps: 'cdps' } }),
     stage('vignettes', { module: 'stages/construct/vignettes.stage.ts', inputs: { cdps: 'cdps' }, forEach: 'cdps', params: { writer: builder.vignettes }, concurrency: 8 }),
     stage('narratives', {

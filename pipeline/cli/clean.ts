@@ -2,13 +2,14 @@
  * `cdp clean`: removes artifacts and unit memos that no current ledger entry references, and the
  * temporary files of atomic writes that a killed process never renamed into place.
  */
-import { readdirSync, rmSync, statSync, readFileSync, existsSync } from 'node:fs';
+import { readdirSync, rmSync, statSync, existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { Workspace } from '../exec/workspace.ts';
 import { loadLedger } from '../store/ledger.ts';
 import { RowStore } from '../store/row-store.ts';
 import { acquireRunLock } from '../store/run-lock.ts';
 import { findTempFiles } from '../store/atomic.ts';
+import { readLines } from '../store/lines.ts';
 
 export interface CleanReport {
   artifactsRemoved: number;
@@ -60,7 +61,7 @@ export async function cleanStore(ws: Workspace): Promise<CleanReport> {
     for (const stage of existsSync(unitsDir) ? readdirSync(unitsDir) : []) {
       const current = ledger.entries[stage]?.artifact;
       const unitsFile = current ? join(artifactsDir, stage, `${current}.units`) : null;
-      const keep = new Set(unitsFile && existsSync(unitsFile) ? readFileSync(unitsFile, 'utf8').split('\n').filter(Boolean) : []);
+      const keep = new Set(unitsFile && existsSync(unitsFile) ? Array.from(readLines(unitsFile), (l) => l.line) : []);
       report.unitsDropped += new RowStore(join(unitsDir, stage)).compact(keep).dropped;
       if (!keep.size) rmSync(join(unitsDir, stage), { recursive: true, force: true });
     }

@@ -4,7 +4,7 @@
  * and commit finished units in batches, so a killed run resumes where it stopped. A failing
  * stage marks its descendants not-run; the other branches finish.
  */
-import { existsSync, writeFileSync, renameSync } from 'node:fs';
+import { existsSync, renameSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { DuckDBInstance, DuckDBConnection } from '@duckdb/node-api';
@@ -14,9 +14,10 @@ import { missingLlm, type StageContext, type StageLlm } from '../dag/stage.ts';
 import { StatCache } from '../hash/stat-cache.ts';
 import { CodeHasher } from '../hash/code-identity.ts';
 import { hashValue } from '../hash/canonical.ts';
-import { artifactPaths, readRows, writeArtifact, encodeRows, checkArtifact, type ArtifactCheck } from '../store/artifacts.ts';
+import { artifactPaths, readRows, iterRows, writeArtifact, hashRows, checkArtifact, type ArtifactCheck } from '../store/artifacts.ts';
 import { loadLedger, writeLedger, type Ledger, type LedgerEntry, type KeyComponents } from '../store/ledger.ts';
 import { RowStore } from '../store/row-store.ts';
+import { LineWriter } from '../store/lines.ts';
 import { acquireRunLock } from '../store/run-lock.ts';
 import { appendRunRecords, refreshWarehouse, type RunRecord } from '../store/warehouse.ts';
 import { sourceRows } from './sources.ts';
@@ -161,9 +162,19 @@ class Execution {
   async run(): Promise<RunSummary> {
     const selected = selectNodes(this.dag, this.opts.targets);
     const jobs = new Semaphore(Math.max(1, this.opts.jobs ?? this.dag.config.jobs ?? 2));
+    // Input rows read for a stage are kept for its siblings only until the last consumer is done.
+    const consumers = new Map<string, number>();
+    for (const name of selected) for (const p of this.dag.graph.predecessors(name) ?? []) consumers.set(p, (consumers.get(p) ?? 0) + 1);
+    const release = (name: string) => {
+      for (const p of this.dag.graph.predecessors(name) ?? []) {
+        const left = (consumers.get(p) ?? 1) - 1;
+        consumers.set(p, left);
+        if (left <= 0) this.rowsCache.delete(p);
+      }
+    };
     for (const name of this.dag.order) {
       if (!selected.has(name)) continue;
-      this.outcomes.set(name, this.node(name, jobs));
+      this.outcomes.set(name, this.node(name, jobs).finally(() => release(name)));
     }
     await Promise.all(this.outcomes.values());
     // An ephemeral run (cdp estimate) leaves the store exactly as it found it, stat cache included.
@@ -296,7 +307,7 @@ class Execution {
     const forced = !!this.opts.force && (!this.opts.targets?.length || this.opts.targets.includes(name));
     if (!forced && !pendingInputs.length && prev?.key === key && check.ok && !retry) {
       // Failures and coverage are read back only when asked for or present: a plain reuse reads nothing.
-      const looks = prev.failed > 0 || stage.decl.covers ? rowFacts(this.rows(name, paths!.ndjson), stage.decl.covers) : {};
+      const looks = prev.failed > 0 || stage.decl.covers ? rowFacts(iterRows(paths!.ndjson), stage.decl.covers) : {};
       this.finish(name, { status: 'reused', rowsReused: prev.rows, rowsFailed: prev.failed, ...looks }, started, key, components);
       return { ok: true, hash: prev.artifact, ndjson: paths!.ndjson };
     }
@@ -338,7 +349,7 @@ class Execution {
     try {
       const inputRows: Record<string, () => Row[]> = {};
       inputs.forEach(([local, from], i) => (inputRows[local] = () => this.rows(from, upstream[i].ndjson)));
-      let out: { rows: Row[]; computed: number; reused: number; units?: string[] };
+      let out: { rows: Iterable<Row>; computed: number; reused: number; units?: string[] };
       if (stage.impl.kind === 'table') {
         this.emit({ type: 'stage-start', stage: name, total: null, reasons });
         const all = Object.fromEntries(Object.entries(inputRows).map(([k, f]) => [k, f()]));
@@ -349,22 +360,24 @@ class Execution {
         out = await this.rowStage(name, stage, components, inputRows, ctx, reasons, forced);
       }
       if (this.opts.ephemeral) {
-        const { hash } = encodeRows(out.rows, stage.columns, name);
-        this.rowsCache.set(name, out.rows);
-        const looks = rowFacts(out.rows, stage.decl.covers);
+        const kept = [...out.rows];
+        const { hash } = hashRows(kept, stage.columns, name);
+        this.rowsCache.set(name, kept);
+        const looks = rowFacts(kept, stage.decl.covers);
         this.finish(name, { status: 'ran', rowsComputed: out.computed, rowsReused: out.reused, reasons, ...looks, ...readCounters(llmView) }, started, key, components);
         return { ok: true, hash, ndjson: '' };
       }
-      const artifact = await writeArtifact(this.ws.store, name, out.rows, stage.columns, this.duck, prev);
-      if (out.units) writeFileSync(join(this.ws.store, 'artifacts', name, `${artifact.hash}.units`), out.units.join('\n'));
-      const failed = out.rows.reduce<number>((n, r) => n + (r.error != null ? 1 : 0), 0);
+      // Rows stream from the stage (or its memo) into the artifact; their facts are tallied on the way.
+      const tally = new RowTally(stage.decl.covers);
+      const artifact = await writeArtifact(this.ws.store, name, tally.through(out.rows), stage.columns, this.duck, prev);
+      if (out.units) writeUnitKeys(join(this.ws.store, 'artifacts', name, `${artifact.hash}.units`), out.units);
+      const failed = tally.failed;
       this.ledger.entries[name] = {
         key, components, artifact: artifact.hash, files: artifact.files, rows: artifact.rows, failed, finishedAt: new Date().toISOString(),
       };
       await this.saveLedger();
-      this.rowsCache.set(name, out.rows);
       const counters = readCounters(llmView);
-      const looks = rowFacts(out.rows, stage.decl.covers);
+      const looks = tally.facts();
       this.finish(name, { status: 'ran', rowsComputed: out.computed, rowsReused: out.reused, rowsFailed: failed, reasons, ...looks, ...counters }, started, key, components);
       return { ok: true, hash: artifact.hash, ndjson: artifact.ndjson };
     } catch (err) {
@@ -381,7 +394,7 @@ class Execution {
     const src = this.dag.config.sources[name];
     try {
       const rows = sourceRows(this.dag.root, src, this.stat);
-      const { hash } = encodeRows(rows, FILE_SOURCE_COLUMNS, name);
+      const { hash } = hashRows(rows, FILE_SOURCE_COLUMNS, name);
       const paths = artifactPaths(this.ws.store, name, hash);
       const prev = this.ledger.entries[name];
       const check: ArtifactCheck =
@@ -423,7 +436,7 @@ class Execution {
     ctx: StageContext,
     reasons: string[],
     forced: boolean,
-  ): Promise<{ rows: Row[]; computed: number; reused: number; units: string[] }> {
+  ): Promise<{ rows: Iterable<Row>; computed: number; reused: number; units: string[] }> {
     const fe = stage.forEach!;
     if (stage.impl.kind !== 'row') throw new Error('unreachable');
     const impl = stage.impl;
@@ -474,7 +487,9 @@ class Execution {
 
     const store = new RowStore(join(this.ws.store, 'units', name));
     const memo = store.load();
-    const results: Row[][] = new Array(plans.length);
+    // A unit's rows stay on disk in the memo until the artifact is written; only failures made
+    // here (and, in a run that persists nothing, computed rows) are held in memory.
+    const results: (Row[] | null)[] = new Array(plans.length).fill(null);
     const todo: number[] = [];
     let reused = 0;
     plans.forEach((p, i) => {
@@ -482,11 +497,9 @@ class Execution {
         results[i] = [failureRow(stage, p, p.upstreamError)];
         return;
       }
-      const hit = forced ? undefined : memo.get(p.key);
-      if (hit && !(this.opts.retryFailed && hit.some((r) => r.error != null))) {
-        results[i] = hit;
-        reused++;
-      } else todo.push(i);
+      const hit = forced || !memo.has(p.key) ? undefined : this.opts.retryFailed ? memo.get(p.key) : [];
+      if (hit && !hit.some((r) => r.error != null)) reused++;
+      else todo.push(i);
     });
 
     this.emit({ type: 'stage-start', stage: name, total: plans.length, reasons });
@@ -510,8 +523,8 @@ class Execution {
         } catch (err) {
           rows = [failureRow(stage, p, (err as Error).message || String(err))];
         }
-        results[i] = rows;
-        writer?.append(p.key, rows);
+        if (writer) memo.add(p.key, writer.append(p.key, rows));
+        else results[i] = rows;
         done++;
         sinceCommit++;
         if (sinceCommit >= commitEvery || Date.now() - lastCommit > 1000) {
@@ -529,7 +542,15 @@ class Execution {
       writer?.close();
     }
     if (signal.aborted) throw new Error(`interrupted after ${done} of ${plans.length} units; finished units are kept, rerun to resume`);
-    return { rows: results.flat(), computed: todo.length, reused, units: plans.map((p) => p.key) };
+    const keys = plans.map((p) => p.key);
+    function* rowsInOrder(): Generator<Row> {
+      try {
+        for (let i = 0; i < keys.length; i++) yield* results[i] ?? memo.get(keys[i]) ?? [];
+      } finally {
+        memo.close();
+      }
+    }
+    return { rows: rowsInOrder(), computed: todo.length, reused, units: keys };
   }
 
   private emit(e: RunEvent): void {
@@ -577,22 +598,55 @@ class Execution {
   }
 }
 
-/** What the run summary says of a stage's rows: its most common failure reasons and its coverage. */
-export function rowFacts(rows: readonly Row[], covers?: string): Pick<StageResult, 'failureReasons' | 'covered'> {
-  const reasons = new Map<string, { reason: string; count: number; example: string }>();
-  const seen = new Set<string>();
-  for (const r of rows) {
+/**
+ * What the run summary says of a stage's rows, gathered one row at a time as they stream past:
+ * the failures, their most common reasons and the coverage.
+ */
+export class RowTally {
+  failed = 0;
+  private readonly reasons = new Map<string, { reason: string; count: number; example: string }>();
+  private readonly seen = new Set<string>();
+
+  constructor(private readonly covers?: string) {}
+
+  add(r: Row): void {
     if (r.error != null) {
+      this.failed++;
       const example = String(r.error);
       // "context overflow (120345 tokens > window 32768)" and its siblings are one reason.
       const reason = example.replace(/\d+(\.\d+)?/g, 'N');
-      const g = reasons.get(reason) ?? { reason, count: 0, example };
+      const g = this.reasons.get(reason) ?? { reason, count: 0, example };
       g.count++;
-      reasons.set(reason, g);
-    } else if (covers && r[covers] != null) seen.add(String(r[covers]));
+      this.reasons.set(reason, g);
+    } else if (this.covers && r[this.covers] != null) this.seen.add(String(r[this.covers]));
   }
-  const failureReasons = [...reasons.values()].sort((a, b) => b.count - a.count || (a.reason < b.reason ? -1 : 1)).slice(0, 3);
-  return { ...(failureReasons.length ? { failureReasons } : {}), ...(covers ? { covered: { column: covers, count: seen.size } } : {}) };
+
+  *through(rows: Iterable<Row>): Generator<Row> {
+    for (const r of rows) {
+      this.add(r);
+      yield r;
+    }
+  }
+
+  facts(): Pick<StageResult, 'failureReasons' | 'covered'> {
+    const failureReasons = [...this.reasons.values()].sort((a, b) => b.count - a.count || (a.reason < b.reason ? -1 : 1)).slice(0, 3);
+    const covers = this.covers;
+    return { ...(failureReasons.length ? { failureReasons } : {}), ...(covers ? { covered: { column: covers, count: this.seen.size } } : {}) };
+  }
+}
+
+/** What the run summary says of a stage's rows: its most common failure reasons and its coverage. */
+export function rowFacts(rows: Iterable<Row>, covers?: string): Pick<StageResult, 'failureReasons' | 'covered'> {
+  const t = new RowTally(covers);
+  for (const r of rows) t.add(r);
+  return t.facts();
+}
+
+/** The unit keys of an artifact, one a line, written in batches (a paper-scale stage has 700k). */
+function writeUnitKeys(path: string, keys: string[]): void {
+  const out = new LineWriter(path);
+  for (const k of keys) out.write(k);
+  out.close();
 }
 
 /** LLM calls exclude those answered by simulated models, which are counted apart. */

@@ -1,13 +1,23 @@
-/** A file source's rows: every matched file with its content hash, via the stat cache. */
+/**
+ * A file source's rows: every matched file with its content hash, via the stat cache. A pattern
+ * may be absolute (a corpus outside the project): its files are listed by absolute path.
+ */
 import { statSync } from 'node:fs';
-import { join } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
 import { expandGlobs } from '../hash/glob.ts';
 import type { StatCache } from '../hash/stat-cache.ts';
 import type { FileSource, Row } from '../dag/define.ts';
 
+export function sourcePaths(root: string, patterns: readonly string[]): string[] {
+  const relative = patterns.filter((p) => !isAbsolute(p));
+  const absolute = patterns.filter((p) => isAbsolute(p)).map((p) => p.replace(/^\/+/, ''));
+  const paths = [...expandGlobs(root, relative), ...expandGlobs('/', absolute).map((p) => `/${p}`)];
+  return [...new Set(paths)].sort();
+}
+
 export function sourceRows(root: string, source: FileSource, stat: StatCache): Row[] {
-  return expandGlobs(root, source.patterns).map((path) => {
-    const full = join(root, path);
+  return sourcePaths(root, source.patterns).map((path) => {
+    const full = resolve(root, path);
     return { path, sha256: stat.hashFile(full), size: statSync(full).size };
   });
 }

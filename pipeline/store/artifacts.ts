@@ -1,16 +1,18 @@
 /**
  * Stage outputs. Each artifact is named by the hash of its rows' content and kept twice: as
  * canonical NDJSON, which the runner reads back exactly as the stage wrote it, and as Parquet,
- * which the warehouse and notebooks query. Both are written atomically; an artifact that exists
+ * which the warehouse and notebooks query. Both are streamed, row by row (lines.ts): no artifact
+ * is ever one string in memory. Both are written atomically; an artifact that exists
  * is complete. The ledger records both files' size, mtime and sha256, so that a file changed
  * behind the runner's back (a `COPY … TO` over it, an editor, a bad disk) is noticed on reuse.
  */
-import { existsSync, readFileSync, mkdirSync, renameSync, rmSync, statSync, openSync, readSync, closeSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync, statSync, openSync, readSync, closeSync } from 'node:fs';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { canonicalJson } from '../hash/canonical.ts';
-import { writeFileAtomic, tempPathFor } from './atomic.ts';
+import { tempPathFor } from './atomic.ts';
+import { LineWriter, readLines } from './lines.ts';
 import type { Columns, Row } from '../dag/define.ts';
 
 export interface ArtifactRef {
@@ -82,37 +84,38 @@ export function artifactPaths(storeDir: string, stage: string, hash: string): { 
   return { ndjson: join(dir, `${hash}.ndjson`), parquet: join(dir, `${hash}.parquet`) };
 }
 
-/** Canonical NDJSON of rows and its sha256: the artifact's identity. */
-export function encodeRows(rows: Row[], columns: Columns, stage: string): { text: string; hash: string } {
-  const h = createHash('sha256');
-  const lines: string[] = new Array(rows.length);
-  for (let i = 0; i < rows.length; i++) {
-    const row = rows[i];
-    for (const k of Object.keys(row)) {
-      if (!(k in columns)) {
-        throw new Error(`stage '${stage}' returned column '${k}', which its columns do not declare (declared: ${Object.keys(columns).join(', ')})`);
-      }
+function checkColumns(row: Row, columns: Columns, stage: string): void {
+  for (const k of Object.keys(row)) {
+    if (!(k in columns)) {
+      throw new Error(`stage '${stage}' returned column '${k}', which its columns do not declare (declared: ${Object.keys(columns).join(', ')})`);
     }
-    const line = canonicalJson(row);
-    lines[i] = line;
-    h.update(line);
-    h.update('\n');
   }
-  const text = lines.length ? lines.join('\n') + '\n' : '';
-  return { text, hash: h.digest('hex') };
 }
 
-export function readRows(ndjsonPath: string): Row[] {
-  const text = readFileSync(ndjsonPath, 'utf8');
-  const rows: Row[] = [];
-  let start = 0;
-  while (start < text.length) {
-    const end = text.indexOf('\n', start);
-    const line = text.slice(start, end < 0 ? text.length : end);
-    if (line) rows.push(JSON.parse(line) as Row);
-    start = end < 0 ? text.length : end + 1;
+/**
+ * The sha256 of rows' canonical NDJSON: the artifact's identity, computed line by line so no
+ * text of the whole table is ever built.
+ */
+export function hashRows(rows: Iterable<Row>, columns: Columns, stage: string): { hash: string; rows: number } {
+  const h = createHash('sha256');
+  let n = 0;
+  for (const row of rows) {
+    checkColumns(row, columns, stage);
+    h.update(canonicalJson(row));
+    h.update('\n');
+    n++;
   }
-  return rows;
+  return { hash: h.digest('hex'), rows: n };
+}
+
+/** An artifact's rows one at a time, read through a bounded buffer. */
+export function* iterRows(ndjsonPath: string): Generator<Row> {
+  for (const { line } of readLines(ndjsonPath)) yield JSON.parse(line) as Row;
+}
+
+/** Every row of an artifact as an array (for callers that need them all, such as tests). */
+export function readRows(ndjsonPath: string): Row[] {
+  return [...iterRows(ndjsonPath)];
 }
 
 function sqlString(s: string): string {
@@ -124,27 +127,51 @@ export function columnsSql(columns: Columns): string {
 }
 
 /**
- * Stores rows as an artifact and returns its reference. Existing files are kept only when they
- * check against what the ledger recorded of this very artifact (`previous`, the stage's last
- * entry); otherwise, unverified or changed, they are written again. Parquet is produced by DuckDB from the NDJSON with the
- * declared column types, so a type mismatch surfaces here with DuckDB's message and the stage's name.
+ * Stores rows as an artifact and returns its reference. The rows are consumed once, in order,
+ * and written line by line while their hash is computed, so a table of any size passes through
+ * in bounded memory. Existing files are kept only when they check against what the ledger
+ * recorded of this very artifact (`previous`, the stage's last entry); otherwise, unverified or
+ * changed, they are written again. Parquet is produced by DuckDB from the NDJSON with the declared
+ * column types, so a type mismatch surfaces here with DuckDB's message and the stage's name.
  */
 export async function writeArtifact(
   storeDir: string,
   stage: string,
-  rows: Row[],
+  rows: Iterable<Row>,
   columns: Columns,
   duck: () => Promise<DuckDBConnection>,
   previous?: { artifact: string; files?: ArtifactFiles },
 ): Promise<ArtifactRef> {
-  const { text, hash } = encodeRows(rows, columns, stage);
+  const dir = join(storeDir, 'artifacts', stage);
+  mkdirSync(dir, { recursive: true });
+  // Named by its hash, which is known only once every row is written.
+  const tmpJson = tempPathFor(join(dir, 'incoming.ndjson'));
+  const h = createHash('sha256');
+  let count = 0;
+  const out = new LineWriter(tmpJson);
+  try {
+    for (const row of rows) {
+      checkColumns(row, columns, stage);
+      const line = canonicalJson(row);
+      h.update(line);
+      h.update('\n');
+      out.write(line);
+      count++;
+    }
+    out.close();
+  } catch (err) {
+    out.abandon();
+    rmSync(tmpJson, { force: true });
+    throw err;
+  }
+  const hash = h.digest('hex');
   const paths = artifactPaths(storeDir, stage, hash);
   const recorded = previous?.artifact === hash ? previous.files : undefined;
   const check = recorded ? checkArtifact(paths, recorded) : null;
-  if (recorded && check?.ok) return { hash, rows: rows.length, ...paths, files: check.restat ?? recorded };
-  mkdirSync(join(storeDir, 'artifacts', stage), { recursive: true });
-  const tmpJson = tempPathFor(paths.ndjson);
-  writeFileAtomic(tmpJson, text);
+  if (recorded && check?.ok) {
+    rmSync(tmpJson, { force: true });
+    return { hash, rows: count, ...paths, files: check.restat ?? recorded };
+  }
   const tmpParquet = tempPathFor(paths.parquet);
   try {
     const con = await duck();
@@ -160,5 +187,5 @@ export async function writeArtifact(
   renameSync(tmpParquet, paths.parquet);
   renameSync(tmpJson, paths.ndjson);
   // The NDJSON's sha256 is its name: the hash of exactly these bytes.
-  return { hash, rows: rows.length, ...paths, files: { ndjson: recordFile(paths.ndjson, hash), parquet: recordFile(paths.parquet) } };
+  return { hash, rows: count, ...paths, files: { ndjson: recordFile(paths.ndjson, hash), parquet: recordFile(paths.parquet) } };
 }

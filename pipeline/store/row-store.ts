@@ -3,41 +3,100 @@
  * segment files, one per writer, fsynced in batches, so a run killed at any moment keeps every
  * unit committed before the kill; a torn last line is ignored on load.
  */
-import { openSync, writeSync, fsyncSync, closeSync, readdirSync, readFileSync, mkdirSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { openSync, writeSync, fsyncSync, closeSync, readdirSync, mkdirSync, rmSync, renameSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Row } from '../dag/define.ts';
-import { writeFileAtomic } from './atomic.ts';
+import { tempPathFor } from './atomic.ts';
+import { LineWriter, readLines, readLineAt, getMaxStringChars } from './lines.ts';
 
 export interface UnitRecord {
   k: string;
   r: Row[];
 }
 
+/** Where a committed unit's line lies; its rows are read only when asked for. */
+export interface UnitLocation {
+  file: string;
+  offset: number;
+  bytes: number;
+}
+
+/**
+ * The committed units of a memo, indexed by key. Only the index (key → file, offset, length) is
+ * kept in memory; a unit's rows are read from disk when asked for, so a memo of any size loads
+ * in memory proportional to its number of units, not its bytes.
+ */
+export class UnitIndex {
+  constructor(private readonly dir: string, private readonly at: Map<string, UnitLocation>) {}
+
+  get size(): number {
+    return this.at.size;
+  }
+
+  has(key: string): boolean {
+    return this.at.has(key);
+  }
+
+  keys(): IterableIterator<string> {
+    return this.at.keys();
+  }
+
+  /** Every unit's rows, read one unit at a time. */
+  *values(): Generator<Row[]> {
+    try {
+      for (const k of this.at.keys()) yield this.get(k)!;
+    } finally {
+      this.close();
+    }
+  }
+
+  /** Records a unit just appended by a writer of this store. */
+  add(key: string, loc: UnitLocation): void {
+    this.at.set(key, loc);
+  }
+
+  get(key: string): Row[] | undefined {
+    const line = this.line(key);
+    return line === undefined ? undefined : (JSON.parse(line) as UnitRecord).r;
+  }
+
+  // Segment files stay open between reads (a stage reads thousands of units) until close().
+  private readonly fds = new Map<string, number>();
+
+  /** The raw memo line of a unit, for copying without parsing. */
+  line(key: string): string | undefined {
+    const loc = this.at.get(key);
+    if (!loc) return undefined;
+    let fd = this.fds.get(loc.file);
+    if (fd === undefined) this.fds.set(loc.file, (fd = openSync(join(this.dir, loc.file), 'r')));
+    return readLineAt(fd, loc.offset, loc.bytes, `${loc.file}`);
+  }
+
+  /** Closes the segment files opened for reading; the index stays usable and reopens them. */
+  close(): void {
+    for (const fd of this.fds.values()) closeSync(fd);
+    this.fds.clear();
+  }
+}
+
 export class RowStore {
   constructor(readonly dir: string) {}
 
   /** Every committed unit; later segments win when a key repeats (a --retry-failed recompute). */
-  load(): Map<string, Row[]> {
-    const units = new Map<string, Row[]>();
+  load(): UnitIndex {
+    const at = new Map<string, UnitLocation>();
     for (const file of this.segments()) {
-      const text = readFileSync(join(this.dir, file), 'utf8');
-      let start = 0;
-      while (start < text.length) {
-        const end = text.indexOf('\n', start);
-        if (end < 0) break; // torn tail: the line was never completed
-        const line = text.slice(start, end);
-        start = end + 1;
-        try {
-          const rec = JSON.parse(line) as UnitRecord;
-          units.set(rec.k, rec.r);
-        } catch {
-          // A line interrupted mid-write and then followed by a newline cannot happen with a
-          // single writeSync per line, but a corrupt line must not lose the rest.
-        }
+      // A torn tail (a line never completed) is not yielded: that unit was never committed.
+      for (const { line, offset, bytes } of readLines(join(this.dir, file))) {
+        // The key is the record's first field (`{"k":"…","r":…}`, as append writes it), read
+        // without parsing the rows; a line that does not start so is corrupt and skipped.
+        const m = /^\{"k":"([^"\\]*)","r":/.exec(line.slice(0, 200));
+        if (!m || !line.endsWith('}')) continue;
+        at.set(m[1], { file, offset, bytes });
       }
     }
-    return units;
+    return new UnitIndex(this.dir, at);
   }
 
   segments(): string[] {
@@ -55,19 +114,30 @@ export class RowStore {
     return new RowStoreWriter(join(this.dir, name));
   }
 
-  /** Rewrites the store keeping only the given keys (used by `cdp clean`). */
+  /** Rewrites the store keeping only the given keys (used by `cdp clean`), line by line. */
   compact(keep: Set<string>): { kept: number; dropped: number } {
     const units = this.load();
     let dropped = 0;
-    const lines: string[] = [];
-    for (const [k, r] of units) {
-      if (keep.has(k)) lines.push(JSON.stringify({ k, r }));
-      else dropped++;
-    }
+    let kept = 0;
     const old = this.segments();
-    if (lines.length) writeFileAtomic(join(this.dir, `${String(Date.now()).padStart(15, '0')}-compact.ndjson`), lines.join('\n') + '\n');
-    for (const f of old) rmSync(join(this.dir, f), { force: true });
-    return { kept: lines.length, dropped };
+    const target = join(this.dir, `${String(Date.now()).padStart(15, '0')}-compact.ndjson`);
+    const tmp = tempPathFor(target);
+    const out = new LineWriter(tmp);
+    try {
+      for (const k of units.keys()) {
+        if (keep.has(k)) {
+          out.write(units.line(k)!);
+          kept++;
+        } else dropped++;
+      }
+    } finally {
+      units.close();
+    }
+    out.close();
+    if (kept) renameSync(tmp, target);
+    else rmSync(tmp, { force: true });
+    for (const f of old) if (join(this.dir, f) !== target) rmSync(join(this.dir, f), { force: true });
+    return { kept, dropped };
   }
 }
 
@@ -77,11 +147,22 @@ export class RowStoreWriter {
 
   constructor(readonly path: string) {}
 
-  /** Appends one unit; durable after the next commit(). One write call per line keeps lines whole. */
-  append(key: string, rows: Row[]): void {
+  private position = 0;
+
+  /**
+   * Appends one unit; durable after the next commit(). One write call per line keeps lines
+   * whole. Returns where the line lies, for the memo's index.
+   */
+  append(key: string, rows: Row[]): UnitLocation {
     if (this.fd === null) this.fd = openSync(this.path, 'a');
-    writeSync(this.fd, JSON.stringify({ k: key, r: rows }) + '\n');
+    const line = JSON.stringify({ k: key, r: rows });
+    if (line.length > getMaxStringChars()) throw new Error(`one unit's rows are ${line.length} characters, over the store's string limit`);
+    const bytes = Buffer.from(line + '\n', 'utf8');
+    writeSync(this.fd, bytes);
+    const loc = { file: basename(this.path), offset: this.position, bytes: bytes.length - 1 };
+    this.position += bytes.length;
     this.pending++;
+    return loc;
   }
 
   commit(): void {

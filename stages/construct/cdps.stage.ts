@@ -15,7 +15,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { tableStage } from '../../pipeline/stage.ts';
 import { enumeratePaths } from './paths.ts';
-import { splitGuidelines, unusedPins } from './split.ts';
+import { splitGuidelines, unusedPins, type Split } from './split.ts';
 import { parseSplitPins } from './split-pins.ts';
 import { referenceQuestions } from './reference-questions.ts';
 import type { ReasoningTree } from './types.ts';
@@ -48,7 +48,9 @@ export default tableStage<CdpsParams>({
       .filter((g) => g.error == null)
       .map((g) => ({ guideline_id: g.guideline_id as string, language: g.language as string }));
     const pinFiles = split_pins.map((f) => ({ name: String(f.path), text: readFileSync(resolve(ctx.root, String(f.path)), 'utf8') }));
-    const pins = parseSplitPins(pinFiles);
+    // Splits the corpus pins (its guidelines.csv), then those of pin files, which win.
+    const pins = new Map(guidelines.filter((g) => g.error == null && g.pinned_split != null).map((g) => [g.guideline_id as string, g.pinned_split as Split]));
+    for (const [id, s] of parseSplitPins(pinFiles)) pins.set(id, s);
     const unused = unusedPins(usable, pins);
     if (unused.length > 0) {
       const shown = unused.slice(0, 5).join(', ') + (unused.length > 5 ? ', …' : '');

@@ -1,23 +1,28 @@
 /**
- * Stage `trees`: one reasoning tree per guideline, from Prompt 1 through the builder model.
- * An answer that does not parse or validate is re-asked with its problems listed, up to
+ * Stage `trees`: one reasoning tree per guideline. A tree the corpus brings (DIR/trees/<id>.json,
+ * joined from `corpus_trees`) is imported: checked exactly as a built one and recorded with
+ * builder `imported`. Otherwise Prompt 1 goes to the builder model. An answer that does not parse or validate is re-asked with its problems listed, up to
  * `maxAttempts`; then the guideline's row records the failure. Evidence quotes that are not
  * verbatim in the Markdown lower `evidence_verbatim_rate` but do not invalidate a tree.
  */
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { askStructured, extractJson, required, rowStage } from '../../pipeline/stage.ts';
 import { loadTemplate } from '../prompts/templates.ts';
 import { promptMessage } from '../prompts/prompt-message.ts';
 import { checkTreeAnswer, type TreeCheck } from './tree-check.ts';
 import { isEvidenceNotFound } from './tree-validate.ts';
 
+export const IMPORTED_BUILDER = 'imported';
+
 export interface TreesParams {
-  /** Roster name of the builder model. */
-  builder: string;
+  /** Roster name of the builder model; null when none is configured (every tree must be imported). */
+  builder: string | null;
   maxAttempts: number;
 }
 
 export default rowStage<TreesParams>({
-  params: { builder: required<string>(), maxAttempts: 3 },
+  params: { builder: required<string | null>(), maxAttempts: 3 },
   columns: {
     guideline_id: 'VARCHAR',
     builder: 'VARCHAR',
@@ -29,14 +34,27 @@ export default rowStage<TreesParams>({
     attempts: 'INTEGER',
     template: 'VARCHAR',
   },
-  async run({ row }, ctx) {
-    const llm = ctx.llm;
+  async run({ row, joined }, ctx) {
     const markdown = row.markdown as string;
     const t = loadTemplate('reasoning-tree-extraction', row.language as string);
+    const own = joined.corpus_trees?.find((r) => r.error == null);
+    if (own) return importTree(row.guideline_id as string, String(own.path), markdown, t.identity, ctx.root);
+    if (!ctx.params.builder) {
+      return {
+        guideline_id: row.guideline_id,
+        builder: null,
+        template: t.identity,
+        valid: false,
+        attempts: 0,
+        problems: [],
+        error: `no tree for '${row.guideline_id}': the corpus has no trees/${row.guideline_id}.json and no builder model is configured; add the tree or give a model the builder role`,
+      };
+    }
+    const llm = ctx.llm;
     let last: TreeCheck | null = null;
     const answer = await askStructured(
       llm,
-      { model: ctx.params.builder, messages: [promptMessage(llm, t, { Guideline: markdown }, ['Guideline'])] },
+      { model: ctx.params.builder!, messages: [promptMessage(llm, t, { Guideline: markdown }, ['Guideline'])] },
       (text, finishReason) => {
         const json = extractJson(text, { finishReason });
         if (!json.ok) return { ok: false, problems: [json.problem] };
@@ -62,3 +80,26 @@ export default rowStage<TreesParams>({
     };
   },
 });
+
+/** A corpus tree, checked as a built answer is: a file that is not JSON or not a valid tree is a failure naming it. */
+async function importTree(guidelineId: string, path: string, markdown: string, template: string, root: string) {
+  const base = { guideline_id: guidelineId, builder: IMPORTED_BUILDER, template, attempts: 0 };
+  let raw: unknown;
+  try {
+    raw = JSON.parse(await readFile(resolve(root, path), 'utf8'));
+  } catch (err) {
+    return { ...base, valid: false, problems: [], error: `${path}: not a readable JSON tree (${(err as Error).message}); fix or remove the file` };
+  }
+  const check = checkTreeAnswer(raw, markdown);
+  const fatal = check.problems.filter((p) => !isEvidenceNotFound(p));
+  const rate = check.evidenceVerbatimRate;
+  return {
+    ...base,
+    primary_clinical_focus: check.tree?.primary_clinical_focus ?? null,
+    tree_json: check.tree ? JSON.stringify(check.tree) : null,
+    valid: check.valid,
+    problems: check.problems,
+    evidence_verbatim_rate: Number.isFinite(rate) ? rate : null,
+    error: check.valid ? null : `${path}: not a valid tree in Prompt 1's format: ${fatal.join('; ')}`,
+  };
+}

@@ -74,7 +74,7 @@ export function windowWarnings(listing: readonly ModelListing[]): string[] {
 function roleLines(r: RunModels): string[] {
   const sim = (names: readonly string[]) => (names.length ? names.join(', ') : '—');
   return [
-    `builder:    ${r.builder.real ? r.builder.trees : `offline stand-ins (${r.builder.trees}, ${r.builder.vignettes}, ${r.builder.narratives})`}`,
+    `builder:    ${r.builder.real ? r.builder.trees : `none: trees imported from the corpus, vignettes and narratives by ${r.builder.vignettes}, ${r.builder.narratives}`}`,
     `evaluated:  ${sim(r.evaluated)}`,
     `patient:    ${r.offline ? r.simulatedPatient : r.patient}${r.simulatedEvaluated.length && !r.offline ? ` (simulated agents: ${r.simulatedPatient})` : ''}`,
     `judges:     ${sim(r.judges)}`,

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -49,8 +49,12 @@ test('one server for every role: the construction DAG over HTTP, the key written
   });
   try {
     const store = mkdtempSync(join(tmpdir(), 'cdp-one-server-'));
+    // The sample's documents without its trees: every tree is asked of the builder.
+    const corpus = mkdtempSync(join(tmpdir(), 'cdp-one-server-corpus-'));
+    cpSync(join(repo, 'data', 'sample', 'guidelines'), join(corpus, 'guidelines'), { recursive: true });
     const env = {
       CDP_STORE: store,
+      CDP_CORPUS: corpus,
       CDP_LLM_BASE_URL: server.url,
       CDP_LLM_MODEL: 'local-model',
       CDP_LLM_API_KEY: KEY,

@@ -10,8 +10,8 @@
  *     `--simulated` the simulated patient / judges fill in, labelled. Simulated agents are always
  *     talked to by the simulated patient and scored only by the simulated judges, so no real
  *     call is spent on a stand-in.
- *   - builder: the file's builder; without one the benchmark is the bundled one, built by the
- *     offline stand-ins (curated trees, simulated writers), and the run says so.
+ *   - builder: the file's builder; without one the trees come from the corpus (DIR/trees, imported)
+ *     and the vignettes and narratives from the simulated writers, and the run says so.
  *
  * Problems are collected rather than thrown: `cdp run` and `cdp estimate` refuse to start on
  * them, while `cdp models`, `cdp status` and `cdp dag` still show the configuration.
@@ -49,7 +49,7 @@ export interface RunModels {
   simulated: boolean;
   /** True when the simulated agents stand in for absent evaluated models (the offline sample). */
   offline: boolean;
-  builder: { trees: string; vignettes: string; narratives: string; inspector: string | null; real: boolean };
+  builder: { trees: string | null; vignettes: string; narratives: string; inspector: string | null; real: boolean };
   /** Crossed by the task stages: real models first, then simulated ones when they run. */
   evaluated: string[];
   simulatedEvaluated: string[];
@@ -148,7 +148,7 @@ export function runModels(opts: RunModelsOptions): RunModels {
   if (builders.length > 1) warnings.push(`${builders.map((m) => m.name).join(', ')} all have the builder role: ${builders[0].name} builds the benchmark`);
   const builderModel = builders[0]?.name ?? null;
   if (!builderModel && located.source.kind !== 'none') {
-    warnings.push(`no builder in ${where}: the benchmark is the bundled one, built offline (${CURATED_BUILDER_NAME} trees, ${VIGNETTE_GENERATOR}, ${NARRATIVE_GENERATOR}); add "builder" to a model's roles to build it with an LLM`);
+    warnings.push(`no builder in ${where}: the benchmark is the bundled one, built offline (the corpus's own trees, ${VIGNETTE_GENERATOR}, ${NARRATIVE_GENERATOR}); add "builder" to a model's roles to build it with an LLM`);
   }
 
   // Patient
@@ -200,7 +200,8 @@ export function runModels(opts: RunModelsOptions): RunModels {
     simulated: runSimulated,
     offline,
     builder: {
-      trees: builderModel ?? CURATED_BUILDER_NAME,
+      // Without a builder, trees come from the corpus (DIR/trees); a guideline without one fails.
+      trees: builderModel,
       vignettes: builderModel ?? VIGNETTE_GENERATOR,
       narratives: builderModel ?? NARRATIVE_GENERATOR,
       inspector: builderModel,

@@ -1,0 +1,98 @@
+// Changes cost what they touch: adding one guideline to a corpus computes only that guideline's
+// units in every row-mapped stage downstream (counted from the run's own figures and checked
+// against the artifacts' rows), and a no-op rerun afterwards runs nothing.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, mkdirSync, writeFileSync, appendFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+interface StageFigures { stage: string; status: string; rowsComputed: number; rowsReused: number; rowsFailed: number }
+
+function cdp(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((res) => {
+    const c = spawn(process.execPath, [join(repo, 'bin', 'cdp.mjs'), ...args], { cwd: repo, env: { ...process.env, ...env } });
+    let stdout = '';
+    let stderr = '';
+    c.stdout.on('data', (d) => (stdout += d));
+    c.stderr.on('data', (d) => (stderr += d));
+    c.on('exit', (code) => res({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+/** A small guideline on its own topic with a three-leaf tree quoting it. */
+function guideline(dir: string, id: string, topic: string): void {
+  const s = [
+    `Adults with ${topic} and a fever above 38.5 degrees should be tested for the common cause of ${topic}.`,
+    `A positive rapid test for ${topic} should be treated with the first-line drug for ten days.`,
+    `A negative test for ${topic} needs symptomatic care only.`,
+  ];
+  writeFileSync(join(dir, 'guidelines', `${id}.md`), `# ${topic} in adults\n\n${s.join('\n\n')}\n`);
+  const tree = {
+    primary_clinical_focus: 'management',
+    decision_tree: {
+      index: 1,
+      description: `Does the adult with ${topic} have a fever above 38.5 degrees?`,
+      yes: {
+        index: 2,
+        description: `Is the rapid test for ${topic} positive?`,
+        yes: { index: 3, leaf: true, conclusion: 'Treat with the first-line drug for ten days.' },
+        no: { index: 4, leaf: true, conclusion: 'Give symptomatic care only.' },
+      },
+      no: { index: 5, leaf: true, conclusion: 'Give symptomatic care only.' },
+    },
+    node_guideline_mapping: { '1': [s[0]], '2': [s[1]], '3': [s[1]], '4': [s[2]], '5': [s[2]] },
+  };
+  writeFileSync(join(dir, 'trees', `${id}.json`), JSON.stringify(tree));
+}
+
+test('adding one guideline computes only its units downstream; the rest is reused, and a no-op runs nothing', { timeout: 240_000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cdp-grow-'));
+  mkdirSync(join(dir, 'guidelines'));
+  mkdirSync(join(dir, 'trees'));
+  const topics = ['sore throat', 'otitis', 'sinusitis'];
+  topics.forEach((t, i) => guideline(dir, `g${i}`, t));
+  // Every guideline is test, so the new one reaches every task and judge stage.
+  writeFileSync(join(dir, 'guidelines.csv'), 'guideline_id,language,split\n' + topics.map((_, i) => `g${i},en,test\n`).join(''));
+  const env = { CDP_STORE: mkdtempSync(join(tmpdir(), 'cdp-grow-store-')), CDP_CORPUS: dir, CDP_REPORTS: mkdtempSync(join(tmpdir(), 'cdp-grow-reports-')) };
+  const run = async () => {
+    const r = await cdp(['run', '--json'], env);
+    assert.equal(r.code, 0, r.stderr.slice(-2000));
+    return Object.fromEntries((JSON.parse(r.stdout) as { stages: StageFigures[] }).stages.map((s) => [s.stage, s]));
+  };
+  const first = await run();
+  const sql = async (q: string) => JSON.parse((await cdp(['sql', q, '--json'], env)).stdout) as Record<string, unknown>[];
+  const countsBefore = await sql('select (select count(*) from cdps)::int as cdps, (select count(*) from step_scores)::int as scores');
+
+  guideline(dir, 'g3', 'bronchitis');
+  appendFileSync(join(dir, 'guidelines.csv'), 'g3,en,test\n');
+  const second = await run();
+
+  // Row-mapped stages: each unit of the first run is reused, and only the new guideline's are computed.
+  const perGuideline = ['guidelines', 'trees', 'tree_nodes'];
+  const perCase = ['vignettes', 'narratives', 'qc', 'qc_inspection', 'predictions_single', 'dialogues_multi', 'step_scores', 'outcome_scores', 'pathway_metrics'];
+  for (const s of [...perGuideline, ...perCase]) {
+    assert.equal(second[s].status, 'ran', s);
+    assert.equal(second[s].rowsReused, first[s].rowsComputed, `${s}: every unit of the first run reused`);
+  }
+  for (const s of perGuideline) assert.equal(second[s].rowsComputed, 1, `${s}: one guideline computed`);
+  // The new guideline's own rows, read from the artifacts, are exactly the units computed.
+  const [g3] = await sql(`select
+      (select count(*) from cdps where guideline_id = 'g3')::int as cdps,
+      (select count(*) from predictions_single where cdp_id in (select cdp_id from cdps where guideline_id = 'g3'))::int as predictions,
+      (select count(*) from step_scores where cdp_id in (select cdp_id from cdps where guideline_id = 'g3'))::int as scores,
+      (select count(*) from cdps)::int as all_cdps, (select count(*) from step_scores)::int as all_scores`);
+  assert.equal(g3.cdps, 3);
+  assert.equal(g3.all_cdps, (countsBefore[0].cdps as number) + 3);
+  assert.equal(second.vignettes.rowsComputed, 3);
+  assert.equal(second.predictions_single.rowsComputed, g3.predictions);
+  assert.equal(second.step_scores.rowsComputed, g3.scores);
+  assert.equal(g3.all_scores, (countsBefore[0].scores as number) + (g3.scores as number));
+
+  const third = await run();
+  assert.ok(Object.values(third).every((s) => s.status === 'reused' && s.rowsComputed === 0), 'a no-op reruns nothing');
+});
