@@ -8,6 +8,7 @@ import { tableStage } from '../../pipeline/stage.ts';
 import { corpusOf } from '../ingest/corpus.stage.ts';
 
 export default tableStage({
+  params: {},
   columns: { guideline_id: 'VARCHAR', path: 'VARCHAR', sha256: 'VARCHAR', error: 'VARCHAR' },
   run({ files = [] }, ctx) {
     const { trees } = corpusOf(files, ctx.root);

@@ -30,7 +30,7 @@ const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const WHO = 'who-2021-hypertension-pharmacological-treatment-retypeset';
 const GARBLE = "I'm sorry, here is something unrelated: ```{not json";
 const STAGES = [
-  'guidelines', 'trees', 'tree_nodes', 'cdps', 'vignettes', 'narratives', 'qc', 'qc_inspection', 'test_cases',
+  'corpus', 'corpus_trees', 'guidelines', 'trees', 'tree_nodes', 'cdps', 'vignettes', 'narratives', 'qc', 'qc_inspection', 'test_cases',
   'predictions_single', 'dialogues_multi', 'predicted_pathways', 'step_scores', 'outcome_scores',
 ];
 const VIGNETTE = 'A 60-year-old patient had a systolic blood pressure of 150 mmHg. The clinical question concerns management.';
@@ -112,8 +112,9 @@ test('garbled answers, then recovery: --retry-failed clears every failure row an
   });
   const root = mkdtempSync(join(tmpdir(), 'cdp-garbled-'));
   try {
-    mkdirSync(join(root, 'pdfs', 'en'), { recursive: true });
-    copyFileSync(join(repo, 'data', 'sample', 'guidelines', 'en', `${WHO}.pdf`), join(root, 'pdfs', 'en', `${WHO}.pdf`));
+    // A corpus of one PDF and no trees: the builder model must build the tree.
+    mkdirSync(join(root, 'corpus', 'guidelines', 'en'), { recursive: true });
+    copyFileSync(join(repo, 'data', 'sample', 'guidelines', 'en', `${WHO}.pdf`), join(root, 'corpus', 'guidelines', 'en', `${WHO}.pdf`));
     const spec = (name: string, roles: ModelSpec['roles']): ModelSpec => ({
       name, roles, provider: 'openai-compatible', baseURLs: [server.url], apiKeyOptional: true, modelId: `${name}-id`, contextWindow: 200_000,
     });
@@ -134,8 +135,8 @@ test('garbled answers, then recovery: --retry-failed clears every failure row an
       step_scores: { ...judgeParams, judgeKinds: { judge: 'llm' }, maxPromptTokensByJudge: {}, embeddingJudges: [] },
       outcome_scores: judgeParams,
     });
-    stages[0] = { ...stages[0]!, inputs: { pdfs: 'pdfs' } };
-    const config: DagConfig = { sources: { pdfs: { kind: 'files', patterns: ['pdfs/**/*.pdf'] } }, stages };
+    const corpusFiles = { kind: 'files' as const, patterns: ['corpus/guidelines/**/*.{pdf,md,txt}', 'corpus/trees/*.json', 'corpus/guidelines.csv'] };
+    const config: DagConfig = { sources: { corpus_files: corpusFiles }, stages };
     const dag = await resolveDag(config, root);
     const ws = workspaceFor(root, config);
     const run = async (retryFailed: boolean): Promise<RunSummary> => {

@@ -34,6 +34,7 @@ export function corpusOf(files: readonly Record<string, unknown>[], root: string
 }
 
 export default tableStage({
+  params: {},
   columns: CORPUS_DOCUMENT_COLUMNS,
   run({ files = [] }, ctx) {
     const { documents } = corpusOf(files, ctx.root);
