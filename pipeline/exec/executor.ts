@@ -59,7 +59,7 @@ export interface RunSummary {
 export interface LlmLike {
   forStage(stage: string): unknown;
 }
-interface LlmCounters { calls?: number; simulated?: number; cached?: number; inputTokens?: number; outputTokens?: number }
+interface LlmCounters { calls?: number; offline?: number; cached?: number; inputTokens?: number; outputTokens?: number }
 
 export type RunEvent =
   | { type: 'stage-start'; stage: string; total: number | null; reasons: string[] }
@@ -599,7 +599,7 @@ export function rowFacts(rows: readonly Row[], covers?: string): Pick<StageResul
 function readCounters(view: unknown): Pick<StageResult, 'llmCalls' | 'llmCached' | 'simulatedCalls' | 'tokensIn' | 'tokensOut'> {
   const v = view as { counters?: LlmCounters | (() => LlmCounters) } | undefined;
   const c = typeof v?.counters === 'function' ? v.counters() : v?.counters;
-  const simulated = c?.simulated ?? 0;
+  const simulated = c?.offline ?? 0;
   return { llmCalls: (c?.calls ?? 0) - simulated, llmCached: c?.cached ?? 0, simulatedCalls: simulated, tokensIn: c?.inputTokens ?? 0, tokensOut: c?.outputTokens ?? 0 };
 }
 

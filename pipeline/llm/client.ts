@@ -2,7 +2,7 @@
  * The one LLM client every stage calls through. How the pieces fit:
  *
  *   chat(req) ─ roster lookup (roster.ts: endpoints, keys by env-var name, active flags)
- *     ├─ offline model → the registered OfflineHandler (counted, never stored)
+ *     ├─ offline model → its offline Provider, `callApi(prompt, req.context)` (counted, never stored)
  *     ├─ cache key (request-key.ts: model id + messages + params + response format + repeat;
  *     │   blobs registered with client.blob() enter by a hash computed once)
  *     ├─ hit in the call store (call-store.ts: append-only JSONL, fsync'd before use) → no HTTP
@@ -43,6 +43,9 @@ import type {
   LlmStageClient,
   ModelSpec,
   OfflineHandler,
+  Provider,
+  ProviderPrompt,
+  ProviderResponse,
   RetryPolicy,
 } from './types.ts';
 
@@ -51,7 +54,8 @@ export interface LlmClientOptions {
   cacheDir: string;
   /** The declared roster; the client resolves it against `env` (see resolveRoster). */
   roster: readonly ModelSpec[];
-  offlineHandlers?: Record<string, OfflineHandler>;
+  /** The in-process providers of the roster's offline models, by name (a handler function is wrapped). */
+  offlineHandlers?: Record<string, OfflineHandler | Provider>;
   env?: NodeJS.ProcessEnv;
   /** `estimate`: misses are counted and priced, never sent. */
   mode?: 'live' | 'estimate';
@@ -79,7 +83,7 @@ const DEFAULT_CONCURRENCY = 8;
 const UNSTAGED = 'unstaged';
 
 function zeroCounters(): CallCounters {
-  return { calls: 0, simulated: 0, cached: 0, failed: 0, inputTokens: 0, outputTokens: 0, estimatedCostUsd: 0 };
+  return { calls: 0, offline: 0, cached: 0, failed: 0, inputTokens: 0, outputTokens: 0, estimatedCostUsd: 0 };
 }
 
 interface Replica {
@@ -183,8 +187,8 @@ class Client implements LlmClient {
     this.total.calls++;
     // No per-call closures here: this path runs a million times when a run is replayed.
     if (spec.provider === 'offline') {
-      counters.simulated++;
-      this.total.simulated++;
+      counters.offline++;
+      this.total.offline++;
       return this.offline(spec, req, stage, counters);
     }
 
@@ -321,16 +325,27 @@ class Client implements LlmClient {
   }
 
   private async offline(spec: ModelSpec, req: ChatRequest, stage: string, counters: CallCounters): Promise<ChatResult> {
-    const handler = this.o.offlineHandlers?.[spec.name];
-    if (!handler) return this.failed(counters, `no offline handler registered for simulated model ${spec.name}; pass offlineHandlers to createLlmClient`, 0);
+    const provider = this.offlineProvider(spec.name);
+    if (!provider) return this.failed(counters, `no offline handler registered for simulated model ${spec.name}; pass offlineHandlers to createLlmClient`, 0);
     if (!spec.active) return this.failed(counters, `model ${spec.name} is inactive: ${spec.inactiveReason ?? 'disabled'}`, 0);
     const t0 = performance.now();
     try {
-      const text = await handler({ ...req, stage, messages: req.messages.map((m) => ({ role: m.role, content: this.flatten(m.content) })) });
-      return { ok: true, text, cached: false, usage: { inputTokens: 0, outputTokens: 0 }, latencyMs: performance.now() - t0 };
+      const prompt: ProviderPrompt = { ...req, stage, messages: req.messages.map((m) => ({ role: m.role, content: this.flatten(m.content) })) };
+      const r = await provider.callApi(prompt, req.context);
+      const md = r.metadata ? { metadata: r.metadata } : {};
+      return { ok: true, text: r.output, cached: false, usage: { inputTokens: 0, outputTokens: 0 }, latencyMs: performance.now() - t0, ...md };
     } catch (err) {
       return this.failed(counters, `offline handler for ${spec.name} failed: ${(err as Error).message}`, 1);
     }
+  }
+
+  private readonly providers = new Map<string, Provider>();
+
+  private offlineProvider(name: string): Provider | undefined {
+    let p = this.providers.get(name);
+    const given = this.o.offlineHandlers?.[name];
+    if (!p && given) this.providers.set(name, (p = offlineProvider(given)));
+    return p;
   }
 
   /** Context check, then batch or live sending; records the outcome durably before returning it. */
@@ -590,6 +605,17 @@ class Client implements LlmClient {
     if (!c) this.stageCounters.set(stage, (c = zeroCounters()));
     return c;
   }
+}
+
+/** An offline provider from either form: a Provider as is, a handler function wrapped. */
+export function offlineProvider(h: OfflineHandler | Provider): Provider {
+  if (typeof h !== 'function') return h;
+  return {
+    async callApi(prompt, context): Promise<ProviderResponse> {
+      void context;
+      return { output: await h(prompt) };
+    },
+  };
 }
 
 /** Where the client keeps its files, for the runner's store layout and for `llmCallsRelation`. */

@@ -7,10 +7,12 @@
  *   guideline "<title>"."), then its parsed questions and the patient's parsed answers as
  *   alternating turns (stages/prompts/dialogue-messages.ts). Each reply is read with
  *   `parseDoctorTurn`: one Yes/No question, or "Final Conclusion: …".
- * - Patient: the `patient` param's model (default `simulated-patient`), system message = Prompt 7
+ * - Patient: the `patient` param's model (the wiring's roster name), system message = Prompt 7
  *   with the vignette; each reply is read with `parsePatientAnswer`.
- * - Every doctor and patient call carries `meta: { cdp_id }`, for offline agents only (the client
- *   never sends it and it is not in the cache key).
+ * - Every doctor and patient call carries the unit's rows as its `context` (unit-context.ts),
+ *   with the goal and the exchange so far for the doctor and the question for the patient, for
+ *   offline providers only (the client never sends it and it is not in the cache key). What a
+ *   patient provider reports in its response metadata (`via`, `node`) is kept in the transcript.
  *
  * The dialogue ends, with `end_reason`:
  * - 'conclusion': the doctor gave a final conclusion → success = true;
@@ -36,8 +38,6 @@ import type { ChatMessage } from '../../pipeline/llm/types.ts';
 import { doctorMessages, patientMessages, type DialogueTurn } from '../prompts/dialogue-messages.ts';
 import { loadTemplate, renderTemplate } from '../prompts/templates.ts';
 import { promptMessage } from '../prompts/prompt-message.ts';
-import { PATIENT_NAME, answerQuestion } from '../agents/offline-patient.ts';
-import type { Cdp } from '../construct/types.ts';
 import { clinicalInquiryGoal } from './inquiry-goal.ts';
 import { parseDoctorTurn } from './parse-doctor-turn.ts';
 import { parsePatientAnswer } from './parse-patient-answer.ts';
@@ -45,9 +45,9 @@ import { turnCap } from './turn-cap.ts';
 import { caseInputs, isSimulated, modelOf, stageLlm, type TaskParamsBase } from './task-unit.ts';
 
 export interface DialoguesMultiParams extends TaskParamsBase {
-  /** Roster name of the patient of real models' dialogues (default `simulated-patient`). */
-  patient?: string;
-  /** The patient of simulated agents' dialogues, so no real patient call is spent on a stand-in. */
+  /** Roster name of the patient of real models' dialogues (the wiring names it). */
+  patient: string;
+  /** The patient of simulated agents' dialogues, so no real patient call is spent on a stand-in (default: `patient`). */
   simulatedPatient?: string;
   /** Turn cap = ceil(capFactor × reference length + capExtra) doctor turns. Default 2. */
   capFactor?: number;
@@ -60,11 +60,17 @@ export interface TranscriptTurn {
   text: string;
   parsed: string | null;
   /**
-   * For the simulated patient: how it decided ('path' — the question matched reference node
-   * `node`; 'vignette'; 'default' — "No"). Null for the doctor and for real patient models.
+   * What the patient provider reported using (its response metadata): for the simulated patient
+   * 'path' — the question matched reference node `node`; 'vignette'; 'default' — "No". Null for
+   * the doctor and for providers that report nothing (real models).
    */
   via: string | null;
   node: number | null;
+}
+
+/** The exchange so far as the doctor's context holds it: only answered turns, answers as read. */
+function answered(dialogue: readonly DialogueTurn[]): Array<{ question: string; answer: 'Yes' | 'No' }> {
+  return dialogue.filter((t) => t.answer !== undefined).map((t) => ({ question: t.question, answer: t.answer === 'Yes' ? 'Yes' : 'No' }));
 }
 
 export default rowStage<DialoguesMultiParams>({
@@ -87,7 +93,10 @@ export default rowStage<DialoguesMultiParams>({
     if (row.split !== 'test') return [];
     const model = modelOf(unit.cross);
     const simulated = isSimulated(model, ctx.params.simulated);
-    const patient = (simulated ? ctx.params.simulatedPatient : ctx.params.patient) ?? PATIENT_NAME;
+    const patient = simulated ? (ctx.params.simulatedPatient ?? ctx.params.patient) : ctx.params.patient;
+    if (typeof patient !== 'string' || patient === '') {
+      throw new Error(`stage ${ctx.stage}: no patient model; set the "patient" param to the roster name of the patient (e.g. in dag.config.ts)`);
+    }
     const base = { model, cdp_id: row.cdp_id, guideline_id: row.guideline_id, language: row.language, patient, simulated };
     const inputs = caseInputs(unit);
     if (!inputs.ok) return { ...base, error: inputs.error };
@@ -100,7 +109,7 @@ export default rowStage<DialoguesMultiParams>({
 
     const doctorSystem: ChatMessage = promptMessage(llm, loadTemplate('multi-turn-inference', language), { Clinical_Inquiry_Goal: goal, Guideline: markdown }, ['Guideline'], 'system');
     const patientSystem = renderTemplate(loadTemplate('multi-turn-patient-environment', language), { Case_Vignette: vignette });
-    const meta = { cdp_id: row.cdp_id };
+    const unitContext = inputs.value.context;
     // Both sides sample independently per case: two cases with the same first prompt get two answers.
     const sample = String(row.cdp_id);
     const dialogue: DialogueTurn[] = [];
@@ -111,7 +120,7 @@ export default rowStage<DialoguesMultiParams>({
 
     for (let k = 1; k <= cap; k++) {
       // The doctor's chat: its system message (with the guideline blob), then the exchange so far.
-      const d = await llm.chat({ model, messages: [doctorSystem, ...doctorMessages('', dialogue).slice(1)], role: 'evaluated', sample, meta });
+      const d = await llm.chat({ model, messages: [doctorSystem, ...doctorMessages('', dialogue).slice(1)], role: 'evaluated', sample, context: { ...unitContext, goal, dialogue: answered(dialogue) } });
       if (!d.ok) return failed(`doctor ${model}, turn ${k}: ${d.error}`);
       const said = parseDoctorTurn(d.text);
       if (said.kind === 'invalid') {
@@ -126,12 +135,12 @@ export default rowStage<DialoguesMultiParams>({
       questions.push(said.question);
       dialogue.push({ question: said.question });
 
-      const p = await llm.chat({ model: patient, messages: patientMessages(patientSystem, dialogue), role: 'patient', sample, meta });
+      const p = await llm.chat({ model: patient, messages: patientMessages(patientSystem, dialogue), role: 'patient', sample, context: { ...unitContext, question: said.question } });
       if (!p.ok) return failed(`patient ${patient}, turn ${k}: ${p.error}`);
       const answer = parsePatientAnswer(p.text);
-      // The simulated patient's decision is deterministic: recompute it to record how it answered.
-      const how = patient === PATIENT_NAME ? answerQuestion(row as unknown as Cdp, vignette, said.question) : null;
-      turns.push({ role: 'patient', text: p.text, parsed: answer.ok ? answer.answer : null, via: how?.via ?? null, node: how?.node_index ?? null });
+      const via = typeof p.metadata?.via === 'string' ? p.metadata.via : null;
+      const node = typeof p.metadata?.node === 'number' ? p.metadata.node : null;
+      turns.push({ role: 'patient', text: p.text, parsed: answer.ok ? answer.answer : null, via, node });
       if (!answer.ok) return end(`patient-invalid: ${answer.reason}`);
       dialogue[dialogue.length - 1]!.answer = answer.answer;
     }
