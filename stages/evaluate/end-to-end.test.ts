@@ -26,6 +26,9 @@ test('end to end: task stages with offline agents, then every evaluation stage w
   const narratives = data.cdps.map((c) => ({ cdp_id: c.cdp_id, steps: [...(c.steps as { condition: string }[]).map((s) => `The decision: ${s.condition}`), String(c.conclusion)] }));
   const judges = evaluationJudges(SIMULATED_ROSTER);
   config.stages.push({ name: 'narratives', module: resolve(here, 'testing/narratives.fixture.ts'), params: { rows: narratives } }, ...configStages(dagConfig, EVALUATION_STAGES, repo, { step_scores: { judges, maxPromptTokensByJudge: {} }, outcome_scores: { judges } }));
+  // The agents' plans from the config's declaration, over the fixture's cases (the test DAG has no test_cases stage).
+  const [plans] = configStages(dagConfig, ['agent_plans'], repo, { agent_plans: { models: MODELS } });
+  config.stages.push({ ...plans!, inputs: { cdps: 'cdps', trees: 'trees' } });
   const project = taskProject(config);
   try {
     const client = createLlmClient({
