@@ -21,6 +21,7 @@ import { acquireRunLock } from '../store/run-lock.ts';
 import { appendRunRecords, refreshWarehouse, type RunRecord } from '../store/warehouse.ts';
 import { sourceRows } from './sources.ts';
 import { stageComponents, keyOf, explainStaleness } from './keys.ts';
+import { decideReuse } from './decide.ts';
 import { Semaphore } from './semaphore.ts';
 import type { Workspace } from './workspace.ts';
 
@@ -277,7 +278,7 @@ class Execution {
     }
     const inputHashes: KeyComponents['inputs'] = {};
     inputs.forEach(([local, from], i) => (inputHashes[local] = { from, hash: upstream[i].hash }));
-    const pendingInputs = inputs.filter((_, i) => upstream[i].pending).map(([local]) => local);
+    const pendingInputs = inputs.filter((_, i) => upstream[i].pending).map(([local, from]) => ({ local, from }));
 
     let components: KeyComponents;
     try {
@@ -289,32 +290,32 @@ class Execution {
     const key = keyOf(components);
     const prev = this.ledger.entries[name];
     const paths = prev ? artifactPaths(this.ws.store, name, prev.artifact) : null;
+    const sameKey = prev?.key === key;
     // Only an artifact that would be reused is worth checking.
-    const check: ArtifactCheck = prev?.key === key ? this.verify(name, prev) : { ok: false, reason: 'key changed' };
-    const retry = !!this.opts.retryFailed && (prev?.failed ?? 0) > 0;
-    // --force applies to the stages named (all when none are), not to what they need.
-    const forced = !!this.opts.force && (!this.opts.targets?.length || this.opts.targets.includes(name));
-    if (!forced && !pendingInputs.length && prev?.key === key && check.ok && !retry) {
+    const check: ArtifactCheck = sameKey ? this.verify(name, prev) : { ok: false, reason: 'key changed' };
+    const decision = decideReuse({
+      sameKey,
+      check,
+      pendingInputs,
+      // --force applies to the stages named (all when none are), not to what they need.
+      forced: !!this.opts.force && (!this.opts.targets?.length || this.opts.targets.includes(name)),
+      retryFailed: this.opts.retryFailed,
+      failedRows: prev?.failed,
+      staleness: () => explainStaleness(components, prev),
+    });
+    if (!decision.run) {
       // Failures and coverage are read back only when asked for or present: a plain reuse reads nothing.
-      const looks = prev.failed > 0 || stage.decl.covers ? rowFacts(this.rows(name, paths!.ndjson), stage.decl.covers) : {};
-      this.finish(name, { status: 'reused', rowsReused: prev.rows, rowsFailed: prev.failed, ...looks }, started, key, components);
-      return { ok: true, hash: prev.artifact, ndjson: paths!.ndjson };
+      const looks = prev!.failed > 0 || stage.decl.covers ? rowFacts(this.rows(name, paths!.ndjson), stage.decl.covers) : {};
+      this.finish(name, { status: 'reused', rowsReused: prev!.rows, rowsFailed: prev!.failed, ...looks }, started, key, components);
+      return { ok: true, hash: prev!.artifact, ndjson: paths!.ndjson };
     }
-    const reasons = pendingInputs.length
-      ? pendingInputs.map((l) => `input '${l}' (${inputHashes[l].from}) will change`)
-      : forced
-        ? ['--force']
-        : prev?.key === key && retry
-          ? [`--retry-failed: ${prev.failed} failed rows`]
-          : prev?.key === key && !check.ok
-            ? [check.reason]
-            : explainStaleness(components, prev);
+    const { reasons } = decision;
+    const forced = reasons[0] === '--force';
     if (this.opts.dryRun) {
       this.finish(name, { status: 'would-run', reasons }, started, key, components);
       // Rebuilding a damaged artifact under an unchanged key gives back the rows the key names:
       // its descendants' keys stay as they are.
-      const rebuildOnly = !forced && !pendingInputs.length && !retry && prev?.key === key;
-      return rebuildOnly ? { ok: true, hash: prev.artifact, ndjson: '' } : { ok: true, hash: key, ndjson: '', pending: true };
+      return decision.rebuildOnly ? { ok: true, hash: prev!.artifact, ndjson: '' } : { ok: true, hash: key, ndjson: '', pending: true };
     }
 
     await jobs.acquire();
@@ -348,25 +349,14 @@ class Execution {
       } else {
         out = await this.rowStage(name, stage, components, inputRows, ctx, reasons, forced);
       }
-      if (this.opts.ephemeral) {
-        const { hash } = encodeRows(out.rows, stage.columns, name);
-        this.rowsCache.set(name, out.rows);
-        const looks = rowFacts(out.rows, stage.decl.covers);
-        this.finish(name, { status: 'ran', rowsComputed: out.computed, rowsReused: out.reused, reasons, ...looks, ...readCounters(llmView) }, started, key, components);
-        return { ok: true, hash, ndjson: '' };
-      }
-      const artifact = await writeArtifact(this.ws.store, name, out.rows, stage.columns, this.duck, prev);
-      if (out.units) writeFileSync(join(this.ws.store, 'artifacts', name, `${artifact.hash}.units`), out.units.join('\n'));
       const failed = out.rows.reduce<number>((n, r) => n + (r.error != null ? 1 : 0), 0);
-      this.ledger.entries[name] = {
-        key, components, artifact: artifact.hash, files: artifact.files, rows: artifact.rows, failed, finishedAt: new Date().toISOString(),
-      };
-      await this.saveLedger();
-      this.rowsCache.set(name, out.rows);
-      const counters = readCounters(llmView);
+      const done = await this.commit(name, out.rows, stage.columns, prev, { key, components, failed });
+      if (out.units && done.ndjson) writeFileSync(join(this.ws.store, 'artifacts', name, `${done.hash}.units`), out.units.join('\n'));
       const looks = rowFacts(out.rows, stage.decl.covers);
-      this.finish(name, { status: 'ran', rowsComputed: out.computed, rowsReused: out.reused, rowsFailed: failed, reasons, ...looks, ...counters }, started, key, components);
-      return { ok: true, hash: artifact.hash, ndjson: artifact.ndjson };
+      // An ephemeral run persists nothing, so it records no failed rows either (as before).
+      const rowsFailed = this.opts.ephemeral ? 0 : failed;
+      this.finish(name, { status: 'ran', rowsComputed: out.computed, rowsReused: out.reused, rowsFailed, reasons, ...looks, ...readCounters(llmView) }, started, key, components);
+      return { ok: true, hash: done.hash, ndjson: done.ndjson };
     } catch (err) {
       const e = err as Error;
       this.finish(name, { status: 'failed', error: e.message, reasons, ...readCounters(llmView) }, started, key, components);
@@ -384,35 +374,52 @@ class Execution {
       const { hash } = encodeRows(rows, FILE_SOURCE_COLUMNS, name);
       const paths = artifactPaths(this.ws.store, name, hash);
       const prev = this.ledger.entries[name];
-      const check: ArtifactCheck =
-        prev?.artifact === hash ? this.verify(name, prev) : { ok: false, reason: prev ? 'files changed' : 'never ran' };
+      // A source's key is its artifact's hash: a function of its files alone.
+      const sameKey = prev?.artifact === hash;
+      const stale = prev ? 'files changed' : 'never ran';
+      const check: ArtifactCheck = sameKey ? this.verify(name, prev) : { ok: false, reason: stale };
+      const decision = decideReuse({ sameKey, check, staleness: () => [stale] });
       if (this.opts.dryRun) {
-        // A source's artifact is a function of its files alone: rewriting it changes nothing downstream.
-        const reasons = check.ok ? undefined : [check.reason];
-        this.finish(name, { status: check.ok ? 'reused' : 'would-run', rowsReused: rows.length, reasons }, started, hash);
+        // Rewriting a source's artifact changes nothing downstream, so a dry run has no pending hash.
+        const reasons = decision.run ? decision.reasons : undefined;
+        this.finish(name, { status: decision.run ? 'would-run' : 'reused', rowsReused: rows.length, reasons }, started, hash);
         return { ok: true, hash, ndjson: existsSync(paths.ndjson) ? paths.ndjson : '' };
       }
       if (!rows.length) throw new Error(`source '${name}' matches no files (patterns: ${src.patterns.join(', ')})`);
-      if (check.ok) {
+      if (!decision.run) {
         this.finish(name, { status: 'reused', rowsReused: rows.length }, started, hash);
         return { ok: true, hash, ndjson: paths.ndjson };
       }
-      if (this.opts.ephemeral) {
-        this.rowsCache.set(name, rows);
-        this.finish(name, { status: 'ran', rowsComputed: rows.length }, started, hash);
-        return { ok: true, hash, ndjson: '' };
-      }
-      const artifact = await writeArtifact(this.ws.store, name, rows, FILE_SOURCE_COLUMNS, this.duck, prev);
-      const finishedAt = new Date().toISOString();
-      this.ledger.entries[name] = { key: hash, components: null, artifact: hash, files: artifact.files, rows: rows.length, failed: 0, finishedAt };
-      await this.saveLedger();
-      this.rowsCache.set(name, rows);
-      this.finish(name, { status: 'ran', rowsComputed: rows.length, reasons: [check.reason] }, started, hash);
-      return { ok: true, hash: artifact.hash, ndjson: artifact.ndjson };
+      const done = await this.commit(name, rows, FILE_SOURCE_COLUMNS, prev, { key: hash, components: null, failed: 0 });
+      // An ephemeral run of a source states no reason (as before): nothing is written.
+      this.finish(name, { status: 'ran', rowsComputed: rows.length, ...(this.opts.ephemeral ? {} : { reasons: decision.reasons }) }, started, hash);
+      return { ok: true, hash: done.hash, ndjson: done.ndjson };
     } catch (err) {
       this.finish(name, { status: 'failed', error: (err as Error).message }, started);
       return { ok: false, hash: '', ndjson: '' };
     }
+  }
+
+  /**
+   * The one commit path of sources and stages: the artifact, then its ledger entry, then the
+   * rows kept for this run's readers. An ephemeral run persists nothing: the rows are kept in
+   * memory under the hash they would have (ndjson '' says there is no file).
+   */
+  private async commit(
+    name: string,
+    rows: Row[],
+    columns: ResolvedStage['columns'],
+    prev: LedgerEntry | undefined,
+    entry: { key: string; components: KeyComponents | null; failed: number },
+  ): Promise<{ hash: string; ndjson: string }> {
+    this.rowsCache.set(name, rows);
+    if (this.opts.ephemeral) return { hash: encodeRows(rows, columns, name).hash, ndjson: '' };
+    const artifact = await writeArtifact(this.ws.store, name, rows, columns, this.duck, prev);
+    this.ledger.entries[name] = {
+      ...entry, artifact: artifact.hash, files: artifact.files, rows: artifact.rows, finishedAt: new Date().toISOString(),
+    };
+    await this.saveLedger();
+    return { hash: artifact.hash, ndjson: artifact.ndjson };
   }
 
   private async rowStage(
