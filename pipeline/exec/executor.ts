@@ -33,10 +33,11 @@ export interface StageResult {
   rowsComputed: number;
   rowsReused: number;
   rowsFailed: number;
-  /** Calls to real models (cached ones included); `simulatedCalls` are answered by offline agents. */
+  /** Calls sent to models (cached ones included), not those answered by offline providers. */
   llmCalls: number;
   llmCached: number;
-  simulatedCalls: number;
+  /** The stage's LLM client counters as the client reports them (calls, offline, cached, failed, tokens, cost). */
+  counters: Record<string, number>;
   tokensIn: number;
   tokensOut: number;
   seconds: number;
@@ -60,7 +61,6 @@ export interface RunSummary {
 export interface LlmLike {
   forStage(stage: string): unknown;
 }
-interface LlmCounters { calls?: number; offline?: number; cached?: number; inputTokens?: number; outputTokens?: number }
 
 export type RunEvent =
   | { type: 'stage-start'; stage: string; total: number | null; reasons: string[] }
@@ -552,7 +552,7 @@ class Execution {
       rowsFailed: 0,
       llmCalls: 0,
       llmCached: 0,
-      simulatedCalls: 0,
+      counters: {},
       tokensIn: 0,
       tokensOut: 0,
       seconds: (ended.getTime() - started.getTime()) / 1000,
@@ -576,7 +576,7 @@ class Execution {
       rows_failed: result.rowsFailed,
       llm_calls: result.llmCalls,
       llm_cached: result.llmCached,
-      simulated_calls: result.simulatedCalls,
+      counters: result.counters,
       tokens_in: result.tokensIn,
       tokens_out: result.tokensOut,
       error: result.error ?? null,
@@ -602,12 +602,17 @@ export function rowFacts(rows: readonly Row[], covers?: string): Pick<StageResul
   return { ...(failureReasons.length ? { failureReasons } : {}), ...(covers ? { covered: { column: covers, count: seen.size } } : {}) };
 }
 
-/** LLM calls exclude those answered by simulated models, which are counted apart. */
-function readCounters(view: unknown): Pick<StageResult, 'llmCalls' | 'llmCached' | 'simulatedCalls' | 'tokensIn' | 'tokensOut'> {
-  const v = view as { counters?: LlmCounters | (() => LlmCounters) } | undefined;
-  const c = typeof v?.counters === 'function' ? v.counters() : v?.counters;
-  const simulated = c?.offline ?? 0;
-  return { llmCalls: (c?.calls ?? 0) - simulated, llmCached: c?.cached ?? 0, simulatedCalls: simulated, tokensIn: c?.inputTokens ?? 0, tokensOut: c?.outputTokens ?? 0 };
+/**
+ * The stage view's counters, passed on as a generic report (every finite number it holds); the
+ * summary's own columns are read from it: calls answered in-process (`offline`) are not LLM calls.
+ */
+function readCounters(view: unknown): Pick<StageResult, 'llmCalls' | 'llmCached' | 'counters' | 'tokensIn' | 'tokensOut'> {
+  const v = view as { counters?: unknown } | undefined;
+  const raw = typeof v?.counters === 'function' ? (v.counters as () => unknown)() : v?.counters;
+  const counters: Record<string, number> = {};
+  if (raw && typeof raw === 'object') for (const [k, n] of Object.entries(raw)) if (typeof n === 'number' && Number.isFinite(n)) counters[k] = n;
+  const n = (k: string) => counters[k] ?? 0;
+  return { llmCalls: n('calls') - n('offline'), llmCached: n('cached'), counters, tokensIn: n('inputTokens'), tokensOut: n('outputTokens') };
 }
 
 function checkRows(name: string, stage: ResolvedStage, rows: Row[]): void {
