@@ -26,7 +26,7 @@ import { CallStore, type CallRecord } from './call-store.ts';
 import { Semaphore, TokenBucket } from './flow-control.ts';
 import { chatAttempt, classifyError, makeSdk, type AttemptResult } from './openai-transport.ts';
 import { callKey, callKeyCanonical, canonicalJson, promptHash, sampleSeed, sha256Hex } from './request-key.ts';
-import { DEFAULT_RETRY, retryDelayMs } from './retry.ts';
+import { DEFAULT_RETRY, retryDelayMs, type AttemptFailure } from './retry.ts';
 import { redact, resolveRoster } from './roster.ts';
 import { countTokens, tokenUpperBound, TOKENS_PER_MESSAGE, TOKENS_PER_REPLY } from './tokens.ts';
 import type {
@@ -183,12 +183,10 @@ class Client implements LlmClient {
     if (!spec) throw new Error(`llm client: model "${req.model}" is not in the roster (known: ${[...this.models.keys()].join(', ')})`);
     const stage = req.stage ?? UNSTAGED;
     const counters = this.countersOf(stage);
-    counters.calls++;
-    this.total.calls++;
+    this.count(counters, 'calls');
     // No per-call closures here: this path runs a million times when a run is replayed.
     if (spec.provider === 'offline') {
-      counters.offline++;
-      this.total.offline++;
+      this.count(counters, 'offline');
       return this.offline(spec, req, stage, counters);
     }
 
@@ -205,8 +203,7 @@ class Client implements LlmClient {
 
     const hit = this.store.get(key);
     if (hit) {
-      counters.cached++;
-      this.total.cached++;
+      this.count(counters, 'cached');
       const usage = { inputTokens: hit.inputTokens, outputTokens: hit.outputTokens };
       return { ok: true, text: hit.text, cached: true, usage, latencyMs: hit.latencyMs, ...(hit.finishReason ? { finishReason: hit.finishReason } : {}) };
     }
@@ -214,8 +211,7 @@ class Client implements LlmClient {
     if (same) {
       const r = await same;
       if (r.ok) {
-        counters.cached++;
-        this.total.cached++;
+        this.count(counters, 'cached');
         return { ...r, cached: true };
       }
       return this.failed(counters, r.error, 0);
@@ -236,11 +232,7 @@ class Client implements LlmClient {
     }
     if (!r.ok) return this.failed(counters, r.error, r.attempts);
     const cost = this.costOf(spec, r.usage.inputTokens, r.usage.outputTokens);
-    for (const c of [counters, this.total]) {
-      c.inputTokens += r.usage.inputTokens;
-      c.outputTokens += r.usage.outputTokens;
-      c.estimatedCostUsd += cost;
-    }
+    this.countUsage(counters, r.usage.inputTokens, r.usage.outputTokens, cost);
     return r;
   }
 
@@ -273,8 +265,7 @@ class Client implements LlmClient {
         misses.set(text, m);
       }
     });
-    counters.calls += 1;
-    this.total.calls += 1;
+    this.count(counters, 'calls', 1);
     if (misses.size) {
       if (this.o.mode === 'estimate') return { ok: false, error: 'estimate only: not sent' };
       if (!spec.active) return { ok: false, error: `model ${spec.name} is inactive: ${spec.inactiveReason ?? 'no endpoint configured'}` };
@@ -294,8 +285,7 @@ class Client implements LlmClient {
           }
         });
       } catch (err) {
-        counters.failed++;
-        this.total.failed++;
+        this.count(counters, 'failed');
         return { ok: false, error: (err as Error).message };
       }
       const latencyMs = Math.round(performance.now() - t0);
@@ -308,19 +298,16 @@ class Client implements LlmClient {
         const meta: BatchItemMeta = { key: m.key, model: spec.name, modelId, stage, promptHash: sha256Hex(text), repeat: 0 };
         await this.record(meta, { status: 'ok', text: JSON.stringify(d.embedding), attempts: 1, latencyMs, inputTokens: Math.round(tokens / texts.length), outputTokens: 0 });
       }
-      counters.inputTokens += tokens;
-      this.total.inputTokens += tokens;
+      this.count(counters, 'inputTokens', tokens);
     } else {
-      counters.cached++;
-      this.total.cached++;
+      this.count(counters, 'cached');
     }
     if (vectors.some((v) => v === null)) return { ok: false, error: `embeddings from ${spec.name}: the response left some texts without a vector` };
     return { ok: true, vectors: vectors as number[][], cached };
   }
 
   private failed(counters: CallCounters, error: string, attempts: number): ChatResult {
-    counters.failed++;
-    this.total.failed++;
+    this.count(counters, 'failed');
     return { ok: false, error, attempts };
   }
 
@@ -373,27 +360,19 @@ class Client implements LlmClient {
     const expectedOut = req.expectedOutputTokens ?? spec.expectedOutputTokens ?? this.o.expectedOutputTokens ?? 512;
     const tpmCost = Math.ceil(inputBound / 4) + (reserve || expectedOut);
     const t0 = performance.now();
-    let attempts = 0;
-    let last: AttemptResult | null = null;
-    while (attempts < this.retryPolicy.maxAttempts) {
-      attempts++;
+    const { result: last, attempts } = await this.retrying(spec.name, async (): Promise<AttemptResult> => {
       const rep = this.pickReplica(spec);
       await rep.sem.acquire();
       try {
         await rep.rpm?.take(1);
         await rep.tpm?.take(tpmCost);
-        last = await chatAttempt(this.sdkFor(rep.baseURL, spec), body, spec.timeoutMs ?? this.o.timeoutMs ?? 600_000);
+        return await chatAttempt(this.sdkFor(rep.baseURL, spec), body, spec.timeoutMs ?? this.o.timeoutMs ?? 600_000);
       } finally {
         rep.sem.release();
       }
-      if (last.ok) break;
-      if (!last.retryable || attempts >= this.retryPolicy.maxAttempts) break;
-      const wait = retryDelayMs(this.retryPolicy, attempts, last, this.random);
-      this.log(`llm: ${spec.name} ${last.reason}; attempt ${attempts + 1}/${this.retryPolicy.maxAttempts} in ${wait} ms`);
-      await new Promise((r) => setTimeout(r, wait));
-    }
+    });
     const latencyMs = Math.round(performance.now() - t0);
-    if (last!.ok) {
+    if (last.ok) {
       const a = last as Extract<AttemptResult, { ok: true }>;
       const fr = a.finishReason ? { finishReason: a.finishReason } : {};
       await this.record(meta, { status: 'ok', text: a.text, attempts, latencyMs, inputTokens: a.inputTokens, outputTokens: a.outputTokens, ...fr });
@@ -434,17 +413,34 @@ class Client implements LlmClient {
     return this.batchRunner;
   }
 
-  /** Retries a non-chat API operation (batch upload, create, poll, download) under the same policy. */
-  private async withRetries<T>(what: string, op: () => Promise<T>): Promise<T> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await op();
-      } catch (err) {
-        const f = classifyError(err);
-        if (!f.retryable || attempt >= this.retryPolicy.maxAttempts) throw new Error(this.redactKeys(`${what}: ${f.reason} after ${attempt} attempt(s)`));
-        await new Promise((r) => setTimeout(r, retryDelayMs(this.retryPolicy, attempt, f, this.random)));
-      }
+  /**
+   * The client's one retry loop: `attempt` until it succeeds, fails for good, or the policy's
+   * attempts run out, waiting with backoff, jitter and Retry-After between attempts.
+   */
+  private async retrying<R extends { ok: true } | ({ ok: false } & AttemptFailure)>(label: string, attempt: () => Promise<R>): Promise<{ result: R; attempts: number }> {
+    const max = this.retryPolicy.maxAttempts;
+    for (let n = 1; ; n++) {
+      const result = await attempt();
+      if (result.ok || !result.retryable || n >= max) return { result, attempts: n };
+      const wait = retryDelayMs(this.retryPolicy, n, result, this.random);
+      this.log(`llm: ${label} ${result.reason}; attempt ${n + 1}/${max} in ${wait} ms`);
+      await new Promise((r) => setTimeout(r, wait));
     }
+  }
+
+  /** A throwing API operation (embeddings, batch upload, create, poll, download) under the same retry loop. */
+  private async withRetries<T>(what: string, op: () => Promise<T>): Promise<T> {
+    let value: T | undefined;
+    const { result, attempts } = await this.retrying(what, async (): Promise<{ ok: true } | ({ ok: false } & AttemptFailure)> => {
+      try {
+        value = await op();
+        return { ok: true };
+      } catch (err) {
+        return { ok: false, ...classifyError(err) };
+      }
+    });
+    if (!result.ok) throw new Error(this.redactKeys(`${what}: ${result.reason} after ${attempts} attempt(s)`));
+    return value as T;
   }
 
   private record(
@@ -542,8 +538,7 @@ class Client implements LlmClient {
   private async estimate(spec: ModelSpec, stage: string, req: ChatRequest, params: Record<string, unknown>, key: string, counters: CallCounters): Promise<ChatResult> {
     const seen = this.estimated.get(key);
     if (seen !== undefined) {
-      counters.cached++;
-      this.total.cached++;
+      this.count(counters, 'cached');
       return { ok: true, text: seen, cached: true, usage: { inputTokens: 0, outputTokens: 0 }, latencyMs: 0 };
     }
     // A prompt over the window is refused before sending in a real run: no request, no answer.
@@ -579,12 +574,7 @@ class Client implements LlmClient {
     row.inputTokens += inputTokens;
     row.outputTokens += outputTokens;
     row.costUsd += cost;
-    const c = this.countersOf(stage);
-    for (const k of [c, this.total]) {
-      k.inputTokens += inputTokens;
-      k.outputTokens += outputTokens;
-      k.estimatedCostUsd += cost;
-    }
+    this.countUsage(this.countersOf(stage), inputTokens, outputTokens, cost);
   }
 
   private estimateRow(spec: ModelSpec, stage: string): EstimateRow {
@@ -598,6 +588,18 @@ class Client implements LlmClient {
   private costOf(spec: ModelSpec, inputTokens: number, outputTokens: number): number {
     if (!spec.price) return 0;
     return (inputTokens * spec.price.inputPerMTok + outputTokens * spec.price.outputPerMTok) / 1e6;
+  }
+
+  /** The one place counters change: a stage's and the run's together (no allocation: a hot path). */
+  private count(c: CallCounters, field: keyof CallCounters, n = 1): void {
+    c[field] += n;
+    this.total[field] += n;
+  }
+
+  private countUsage(c: CallCounters, inputTokens: number, outputTokens: number, cost: number): void {
+    this.count(c, 'inputTokens', inputTokens);
+    this.count(c, 'outputTokens', outputTokens);
+    this.count(c, 'estimatedCostUsd', cost);
   }
 
   private countersOf(stage: string): CallCounters {
