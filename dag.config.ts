@@ -104,7 +104,11 @@ export default defineDag({
     }),
 
     // The perturbation agents' plans: ground truth for §4.3–4.4 and the deviation figure.
-    stage('agent_plans', { module: 'stages/agents/agent-plans.stage.ts', inputs: { cdps: 'test_cases', trees: 'trees' }, params: { models: simulatedEvaluated } }),
+    stage('agent_plans', {
+      module: 'stages/agents/agent-plans.stage.ts',
+      inputs: { cdps: 'test_cases', trees: 'trees' },
+      params: { models: simulatedEvaluated },
+    }),
 
     // §3.3 CDP-oriented evaluation, §4.3–4.5, Appendices B and D
     stage('predicted_pathways', {

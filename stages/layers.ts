@@ -30,7 +30,10 @@ export function isTestCode(file: string): boolean {
 /** Relative imports of a source file, resolved to repository paths (packages are left out). */
 export function importsOf(file: string, source: string): string[] {
   const info = preProcessFile(source, true, true);
-  return info.importedFiles.map((f) => f.fileName).filter((f) => f.startsWith('.')).map((f) => normalize(join(dirname(file), f)).replace(/\\/g, '/'));
+  return info.importedFiles
+    .map((f) => f.fileName)
+    .filter((f) => f.startsWith('.'))
+    .map((f) => normalize(join(dirname(file), f)).replace(/\\/g, '/'));
 }
 
 /** The layer a file belongs to: `stages/<folder>`, `pipeline`, `wiring` (dag.config.ts), or null. */
@@ -68,13 +71,15 @@ export function layerViolations(files: ReadonlyMap<string, string>): Violation[]
     const from = layerOf(file);
     if (from === null) continue;
     if (/^pipeline\/(exec|store)\//.test(file) && /simulat/i.test(source)) {
-      out.push({ file, rule: 'the runner knows nothing of simulation', detail: 'the text names simulation; report generic counters instead' });
+      const detail = 'the text names simulation; report generic counters instead';
+      out.push({ file, rule: 'the runner knows nothing of simulation', detail });
     }
     for (const target of importsOf(file, source)) {
       const to = layerOf(target);
       if (to === null || to === from) continue;
       if (to === 'stages/agents' && AGENT_FREE.some((f) => from === `stages/${f}`)) {
-        out.push({ file, rule: 'only the wiring imports stages/agents', detail: `imports ${target}; pass what it needs as data or through the LLM client` });
+        const detail = `imports ${target}; pass what it needs as data or through the LLM client`;
+        out.push({ file, rule: 'only the wiring imports stages/agents', detail });
       }
       if (from === 'pipeline' && (to.startsWith('stages/') || to === 'wiring')) {
         out.push({ file, rule: 'pipeline/ imports nothing of the project', detail: `imports ${target}` });

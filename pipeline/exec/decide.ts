@@ -31,7 +31,9 @@ export function decideReuse(f: ReuseFacts): ReuseDecision {
   const pending = f.pendingInputs ?? [];
   if (pending.length) return { run: true, reasons: pending.map((p) => `input '${p.local}' (${p.from}) will change`), rebuildOnly: false };
   if (f.forced) return { run: true, reasons: ['--force'], rebuildOnly: false };
-  if (f.sameKey && f.retryFailed && (f.failedRows ?? 0) > 0) return { run: true, reasons: [`--retry-failed: ${f.failedRows} failed rows`], rebuildOnly: false };
+  if (f.sameKey && f.retryFailed && (f.failedRows ?? 0) > 0) {
+    return { run: true, reasons: [`--retry-failed: ${f.failedRows} failed rows`], rebuildOnly: false };
+  }
   if (f.sameKey && !f.check.ok) return { run: true, reasons: [f.check.reason], rebuildOnly: true };
   if (f.sameKey) return { run: false };
   return { run: true, reasons: f.staleness(), rebuildOnly: false };

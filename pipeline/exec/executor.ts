@@ -355,7 +355,8 @@ class Execution {
       const looks = rowFacts(out.rows, stage.decl.covers);
       // An ephemeral run persists nothing, so it records no failed rows either (as before).
       const rowsFailed = this.opts.ephemeral ? 0 : failed;
-      this.finish(name, { status: 'ran', rowsComputed: out.computed, rowsReused: out.reused, rowsFailed, reasons, ...looks, ...readCounters(llmView) }, started, key, components);
+      const counted = readCounters(llmView);
+      this.finish(name, { status: 'ran', rowsComputed: out.computed, rowsReused: out.reused, rowsFailed, reasons, ...looks, ...counted }, started, key, components);
       return { ok: true, hash: done.hash, ndjson: done.ndjson };
     } catch (err) {
       const e = err as Error;
@@ -392,7 +393,8 @@ class Execution {
       }
       const done = await this.commit(name, rows, FILE_SOURCE_COLUMNS, prev, { key: hash, components: null, failed: 0 });
       // An ephemeral run of a source states no reason (as before): nothing is written.
-      this.finish(name, { status: 'ran', rowsComputed: rows.length, ...(this.opts.ephemeral ? {} : { reasons: decision.reasons }) }, started, hash);
+      const shown = this.opts.ephemeral ? {} : { reasons: decision.reasons };
+      this.finish(name, { status: 'ran', rowsComputed: rows.length, ...shown }, started, hash);
       return { ok: true, hash: done.hash, ndjson: done.ndjson };
     } catch (err) {
       this.finish(name, { status: 'failed', error: (err as Error).message }, started);
@@ -610,9 +612,17 @@ function readCounters(view: unknown): Pick<StageResult, 'llmCalls' | 'llmCached'
   const v = view as { counters?: unknown } | undefined;
   const raw = typeof v?.counters === 'function' ? (v.counters as () => unknown)() : v?.counters;
   const counters: Record<string, number> = {};
-  if (raw && typeof raw === 'object') for (const [k, n] of Object.entries(raw)) if (typeof n === 'number' && Number.isFinite(n)) counters[k] = n;
+  if (raw && typeof raw === 'object') {
+    for (const [k, n] of Object.entries(raw)) if (typeof n === 'number' && Number.isFinite(n)) counters[k] = n;
+  }
   const n = (k: string) => counters[k] ?? 0;
-  return { llmCalls: n('calls') - n('offline'), llmCached: n('cached'), counters, tokensIn: n('inputTokens'), tokensOut: n('outputTokens') };
+  return {
+    llmCalls: n('calls') - n('offline'),
+    llmCached: n('cached'),
+    counters,
+    tokensIn: n('inputTokens'),
+    tokensOut: n('outputTokens'),
+  };
 }
 
 function checkRows(name: string, stage: ResolvedStage, rows: Row[]): void {

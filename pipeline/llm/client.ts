@@ -313,14 +313,18 @@ class Client implements LlmClient {
 
   private async offline(spec: ModelSpec, req: ChatRequest, stage: string, counters: CallCounters): Promise<ChatResult> {
     const provider = this.offlineProvider(spec.name);
-    if (!provider) return this.failed(counters, `no offline handler registered for simulated model ${spec.name}; pass offlineHandlers to createLlmClient`, 0);
+    if (!provider) {
+      return this.failed(counters, `no offline handler registered for simulated model ${spec.name}; pass offlineHandlers to createLlmClient`, 0);
+    }
     if (!spec.active) return this.failed(counters, `model ${spec.name} is inactive: ${spec.inactiveReason ?? 'disabled'}`, 0);
     const t0 = performance.now();
     try {
-      const prompt: ProviderPrompt = { ...req, stage, messages: req.messages.map((m) => ({ role: m.role, content: this.flatten(m.content) })) };
+      const messages = req.messages.map((m) => ({ role: m.role, content: this.flatten(m.content) }));
+      const prompt: ProviderPrompt = { ...req, stage, messages };
       const r = await provider.callApi(prompt, req.context);
       const md = r.metadata ? { metadata: r.metadata } : {};
-      return { ok: true, text: r.output, cached: false, usage: { inputTokens: 0, outputTokens: 0 }, latencyMs: performance.now() - t0, ...md };
+      const usage = { inputTokens: 0, outputTokens: 0 };
+      return { ok: true, text: r.output, cached: false, usage, latencyMs: performance.now() - t0, ...md };
     } catch (err) {
       return this.failed(counters, `offline handler for ${spec.name} failed: ${(err as Error).message}`, 1);
     }
@@ -417,7 +421,10 @@ class Client implements LlmClient {
    * The client's one retry loop: `attempt` until it succeeds, fails for good, or the policy's
    * attempts run out, waiting with backoff, jitter and Retry-After between attempts.
    */
-  private async retrying<R extends { ok: true } | ({ ok: false } & AttemptFailure)>(label: string, attempt: () => Promise<R>): Promise<{ result: R; attempts: number }> {
+  private async retrying<R extends { ok: true } | ({ ok: false } & AttemptFailure)>(
+    label: string,
+    attempt: () => Promise<R>,
+  ): Promise<{ result: R; attempts: number }> {
     const max = this.retryPolicy.maxAttempts;
     for (let n = 1; ; n++) {
       const result = await attempt();

@@ -53,7 +53,8 @@ export default tableStage<AgentPlansParams>({
   columns: AGENT_PLAN_COLUMNS,
   run({ cdps = [], trees = [] }, ctx) {
     if (!Array.isArray(ctx.params.models)) {
-      throw new Error(`stage ${ctx.stage}: param "models" must list the simulated evaluated models' names (got ${JSON.stringify(ctx.params.models)})`);
+      const got = JSON.stringify(ctx.params.models);
+      throw new Error(`stage ${ctx.stage}: param "models" must list the simulated evaluated models' names (got ${got})`);
     }
     return agentPlanRows(ctx.params.models, cdps, trees);
   },

@@ -35,7 +35,8 @@ export function planIndex(rows: readonly Row[]): PlanIndex {
   for (const r of rows) {
     if (r.error != null) continue;
     if (typeof r.model !== 'string' || typeof r.cdp_id !== 'string' || !Array.isArray(r.steps) || !Array.isArray(r.mapping)) {
-      throw new Error(`agent_plans row ${JSON.stringify([r.model, r.cdp_id])} lacks model, cdp_id, steps or mapping; feed the agent_plans stage's table`);
+      const id = JSON.stringify([r.model, r.cdp_id]);
+      throw new Error(`agent_plans row ${id} lacks model, cdp_id, steps or mapping; feed the agent_plans stage's table`);
     }
     index.set(keyOf(r.model, r.cdp_id), {
       model: r.model,
@@ -46,7 +47,12 @@ export function planIndex(rows: readonly Row[]): PlanIndex {
       m: count(r.m),
       conclusion: String(r.conclusion ?? ''),
       wrongOutcome: r.wrong_outcome === true,
-      deviations: { omission: count(r.omission), redundancy: count(r.redundancy), skipping: count(r.skipping), reversal: count(r.reversal) },
+      deviations: {
+        omission: count(r.omission),
+        redundancy: count(r.redundancy),
+        skipping: count(r.skipping),
+        reversal: count(r.reversal),
+      },
     });
   }
   return index;

@@ -115,7 +115,11 @@ export async function judgeStepScores(o: JudgeStepScoresOptions): Promise<StepSc
   const prompts = blocks.map((b) => render(b.start, b.end));
   // What the prompt of a block shows, as data, for offline judges (judge-context.ts).
   const candidateShown = o.candidate.map(shownStep);
-  const blockContext = (b: ReferenceBlock): JudgeContext => ({ judging: 'steps', reference: o.reference.slice(b.start, b.end).map(shownStep), candidate: candidateShown });
+  const blockContext = (b: ReferenceBlock): JudgeContext => ({
+    judging: 'steps',
+    reference: o.reference.slice(b.start, b.end).map(shownStep),
+    candidate: candidateShown,
+  });
 
   const askBlock = async (run: number, k: number, b: ReferenceBlock) => {
     const rows = b.end - b.start;

@@ -95,7 +95,7 @@ export default rowStage<DialoguesMultiParams>({
     const simulated = isSimulated(model, ctx.params.simulated);
     const patient = simulated ? (ctx.params.simulatedPatient ?? ctx.params.patient) : ctx.params.patient;
     if (typeof patient !== 'string' || patient === '') {
-      throw new Error(`stage ${ctx.stage}: no patient model; set the "patient" param to the roster name of the patient (e.g. in dag.config.ts)`);
+      throw new Error(`stage ${ctx.stage}: no patient model; set the "patient" param to the patient's roster name (in dag.config.ts)`);
     }
     const base = { model, cdp_id: row.cdp_id, guideline_id: row.guideline_id, language: row.language, patient, simulated };
     const inputs = caseInputs(unit);
@@ -120,7 +120,8 @@ export default rowStage<DialoguesMultiParams>({
 
     for (let k = 1; k <= cap; k++) {
       // The doctor's chat: its system message (with the guideline blob), then the exchange so far.
-      const d = await llm.chat({ model, messages: [doctorSystem, ...doctorMessages('', dialogue).slice(1)], role: 'evaluated', sample, context: { ...unitContext, goal, dialogue: answered(dialogue) } });
+      const doctorContext = { ...unitContext, goal, dialogue: answered(dialogue) };
+      const d = await llm.chat({ model, messages: [doctorSystem, ...doctorMessages('', dialogue).slice(1)], role: 'evaluated', sample, context: doctorContext });
       if (!d.ok) return failed(`doctor ${model}, turn ${k}: ${d.error}`);
       const said = parseDoctorTurn(d.text);
       if (said.kind === 'invalid') {
@@ -135,7 +136,8 @@ export default rowStage<DialoguesMultiParams>({
       questions.push(said.question);
       dialogue.push({ question: said.question });
 
-      const p = await llm.chat({ model: patient, messages: patientMessages(patientSystem, dialogue), role: 'patient', sample, context: { ...unitContext, question: said.question } });
+      const patientContext = { ...unitContext, question: said.question };
+      const p = await llm.chat({ model: patient, messages: patientMessages(patientSystem, dialogue), role: 'patient', sample, context: patientContext });
       if (!p.ok) return failed(`patient ${patient}, turn ${k}: ${p.error}`);
       const answer = parsePatientAnswer(p.text);
       const via = typeof p.metadata?.via === 'string' ? p.metadata.via : null;
