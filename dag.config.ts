@@ -54,7 +54,8 @@ const imported = existsSync(importsDir) && readdirSync(importsDir).some((f) => f
 const perCaseAndModel = { input: 'cdps', cross: { param: 'models', as: 'model' }, join: { vignettes: 'cdp_id', guidelines: 'guideline_id', trees: 'guideline_id' } };
 // One unit per (pathway × judge).
 const perPathwayAndJudge = { input: 'predicted_pathways', cross: { param: 'judges', as: 'judge' } };
-const groundTruth = { predicted_pathways: 'predicted_pathways', cdps: 'cdps', trees: 'trees' };
+// The simulated agents' ground truth, as data: their plans (stages/agents/agent-plans.stage.ts).
+const groundTruth = { predicted_pathways: 'predicted_pathways', agent_plans: 'agent_plans' };
 
 export default defineDag({
   sources: {
@@ -140,6 +141,13 @@ export default defineDag({
       params: { models: evaluated, simulated: simulatedEvaluated, patient, simulatedPatient },
       concurrency: 8,
       covers: 'cdp_id',
+    }),
+
+    // The perturbation agents' plans: ground truth for §4.3–4.4 and the deviation figure.
+    stage('agent_plans', {
+      module: 'stages/agents/agent-plans.stage.ts',
+      inputs: { cdps: 'test_cases', trees: 'trees' },
+      params: { models: simulatedEvaluated },
     }),
 
     // §3.3 CDP-oriented evaluation, §4.3–4.5, Appendices B and D

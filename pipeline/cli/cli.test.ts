@@ -33,7 +33,7 @@ describe('cdp in fresh processes', () => {
     const first = runJson(p);
     assert.equal(first.code, 0, first.stderr);
     assert.equal(first.json.ok, true);
-    assert.deepEqual(Object.keys(first.json.stages[0]).sort(), ['llmCached', 'llmCalls', 'reasons', 'rowsComputed', 'rowsFailed', 'rowsReused', 'seconds', 'simulatedCalls', 'stage', 'status'].sort());
+    assert.deepEqual(Object.keys(first.json.stages[0]).sort(), ['llmCached', 'llmCalls', 'reasons', 'rowsComputed', 'rowsFailed', 'rowsReused', 'seconds', 'counters', 'stage', 'status'].sort());
     assert.deepEqual(statusOf(first.json), { docs: 'ran', words: 'ran', shout: 'ran', totals: 'ran', report: 'ran' });
 
     const status = JSON.parse(cdp(p, 'status', '--json').stdout) as { stage: string; state: string; reasons: string[] }[];

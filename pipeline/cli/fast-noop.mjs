@@ -64,11 +64,11 @@ export function tryFastNoop(argv, cwd = process.cwd(), env = process.env) {
 
   const now = new Date().toISOString();
   const runId = now.replace(/[-:.TZ]/g, '') + '-' + randomBytes(3).toString('hex');
-  const stages = fp.stages.map((s) => ({ stage: s.stage, status: 'reused', rowsComputed: 0, rowsReused: s.rows, rowsFailed: s.failed, llmCalls: 0, llmCached: 0, simulatedCalls: 0, seconds: 0 }));
+  const stages = fp.stages.map((s) => ({ stage: s.stage, status: 'reused', rowsComputed: 0, rowsReused: s.rows, rowsFailed: s.failed, llmCalls: 0, llmCached: 0, counters: {}, seconds: 0 }));
   const records = fp.stages.map((s) =>
     JSON.stringify({
       run_id: runId, stage: s.stage, status: 'reused', key: s.key, inputs: {}, params: null, started_at: now, ended_at: now, seconds: 0,
-      rows_computed: 0, rows_reused: s.rows, rows_failed: s.failed, llm_calls: 0, llm_cached: 0, simulated_calls: 0, tokens_in: 0, tokens_out: 0, error: null,
+      rows_computed: 0, rows_reused: s.rows, rows_failed: s.failed, llm_calls: 0, llm_cached: 0, counters: {}, tokens_in: 0, tokens_out: 0, error: null,
     }),
   );
   appendFileSync(fp.runsLog, records.join('\n') + '\n');

@@ -75,7 +75,7 @@ function jsonSummary(s: RunSummary): string {
     rowsFailed: r.rowsFailed,
     llmCalls: r.llmCalls,
     llmCached: r.llmCached,
-    simulatedCalls: r.simulatedCalls,
+    counters: r.counters,
     seconds: r.seconds,
     ...(r.reasons ? { reasons: r.reasons } : {}),
     ...(r.error ? { error: r.error } : {}),

@@ -63,7 +63,7 @@ export function rowStage<P = Record<string, unknown>>(def: Omit<RowStage<P>, 'ki
   return { kind: 'row', ...def };
 }
 
-const NO_COUNTERS: CallCounters = { calls: 0, simulated: 0, cached: 0, failed: 0, inputTokens: 0, outputTokens: 0, estimatedCostUsd: 0 };
+const NO_COUNTERS: CallCounters = { calls: 0, offline: 0, cached: 0, failed: 0, inputTokens: 0, outputTokens: 0, estimatedCostUsd: 0 };
 
 /** The `llm` of a run without a client: a stage that never calls a model does not notice it. */
 export function missingLlm(stage: string): StageLlm {

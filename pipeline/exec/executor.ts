@@ -22,6 +22,7 @@ import { acquireRunLock } from '../store/run-lock.ts';
 import { appendRunRecords, refreshWarehouse, type RunRecord } from '../store/warehouse.ts';
 import { sourceRows } from './sources.ts';
 import { stageComponents, keyOf, explainStaleness } from './keys.ts';
+import { decideReuse } from './decide.ts';
 import { Semaphore } from './semaphore.ts';
 import type { Workspace } from './workspace.ts';
 
@@ -33,10 +34,11 @@ export interface StageResult {
   rowsComputed: number;
   rowsReused: number;
   rowsFailed: number;
-  /** Calls to real models (cached ones included); `simulatedCalls` are answered by offline agents. */
+  /** Calls sent to models (cached ones included), not those answered by offline providers. */
   llmCalls: number;
   llmCached: number;
-  simulatedCalls: number;
+  /** The stage's LLM client counters as the client reports them (calls, offline, cached, failed, tokens, cost). */
+  counters: Record<string, number>;
   tokensIn: number;
   tokensOut: number;
   seconds: number;
@@ -60,7 +62,6 @@ export interface RunSummary {
 export interface LlmLike {
   forStage(stage: string): StageLlm;
 }
-interface LlmCounters { calls?: number; simulated?: number; cached?: number; inputTokens?: number; outputTokens?: number }
 
 export type RunEvent =
   | { type: 'stage-start'; stage: string; total: number | null; reasons: string[] }
@@ -288,7 +289,7 @@ class Execution {
     }
     const inputHashes: KeyComponents['inputs'] = {};
     inputs.forEach(([local, from], i) => (inputHashes[local] = { from, hash: upstream[i].hash }));
-    const pendingInputs = inputs.filter((_, i) => upstream[i].pending).map(([local]) => local);
+    const pendingInputs = inputs.filter((_, i) => upstream[i].pending).map(([local, from]) => ({ local, from }));
 
     let components: KeyComponents;
     try {
@@ -300,32 +301,32 @@ class Execution {
     const key = keyOf(components);
     const prev = this.ledger.entries[name];
     const paths = prev ? artifactPaths(this.ws.store, name, prev.artifact) : null;
+    const sameKey = prev?.key === key;
     // Only an artifact that would be reused is worth checking.
-    const check: ArtifactCheck = prev?.key === key ? this.verify(name, prev) : { ok: false, reason: 'key changed' };
-    const retry = !!this.opts.retryFailed && (prev?.failed ?? 0) > 0;
-    // --force applies to the stages named (all when none are), not to what they need.
-    const forced = !!this.opts.force && (!this.opts.targets?.length || this.opts.targets.includes(name));
-    if (!forced && !pendingInputs.length && prev?.key === key && check.ok && !retry) {
+    const check: ArtifactCheck = sameKey ? this.verify(name, prev) : { ok: false, reason: 'key changed' };
+    const decision = decideReuse({
+      sameKey,
+      check,
+      pendingInputs,
+      // --force applies to the stages named (all when none are), not to what they need.
+      forced: !!this.opts.force && (!this.opts.targets?.length || this.opts.targets.includes(name)),
+      retryFailed: this.opts.retryFailed,
+      failedRows: prev?.failed,
+      staleness: () => explainStaleness(components, prev),
+    });
+    if (!decision.run) {
       // Failures and coverage are read back only when asked for or present: a plain reuse reads nothing.
-      const looks = prev.failed > 0 || stage.decl.covers ? rowFacts(iterRows(paths!.ndjson), stage.decl.covers) : {};
-      this.finish(name, { status: 'reused', rowsReused: prev.rows, rowsFailed: prev.failed, ...looks }, started, key, components);
-      return { ok: true, hash: prev.artifact, ndjson: paths!.ndjson };
+      const looks = prev!.failed > 0 || stage.decl.covers ? rowFacts(iterRows(paths!.ndjson), stage.decl.covers) : {};
+      this.finish(name, { status: 'reused', rowsReused: prev!.rows, rowsFailed: prev!.failed, ...looks }, started, key, components);
+      return { ok: true, hash: prev!.artifact, ndjson: paths!.ndjson };
     }
-    const reasons = pendingInputs.length
-      ? pendingInputs.map((l) => `input '${l}' (${inputHashes[l].from}) will change`)
-      : forced
-        ? ['--force']
-        : prev?.key === key && retry
-          ? [`--retry-failed: ${prev.failed} failed rows`]
-          : prev?.key === key && !check.ok
-            ? [check.reason]
-            : explainStaleness(components, prev);
+    const { reasons } = decision;
+    const forced = reasons[0] === '--force';
     if (this.opts.dryRun) {
       this.finish(name, { status: 'would-run', reasons }, started, key, components);
       // Rebuilding a damaged artifact under an unchanged key gives back the rows the key names:
       // its descendants' keys stay as they are.
-      const rebuildOnly = !forced && !pendingInputs.length && !retry && prev?.key === key;
-      return rebuildOnly ? { ok: true, hash: prev.artifact, ndjson: '' } : { ok: true, hash: key, ndjson: '', pending: true };
+      return decision.rebuildOnly ? { ok: true, hash: prev!.artifact, ndjson: '' } : { ok: true, hash: key, ndjson: '', pending: true };
     }
 
     await jobs.acquire();
@@ -359,27 +360,12 @@ class Execution {
       } else {
         out = await this.rowStage(name, stage, components, inputRows, ctx, reasons, forced);
       }
-      if (this.opts.ephemeral) {
-        const kept = [...out.rows];
-        const { hash } = hashRows(kept, stage.columns, name);
-        this.rowsCache.set(name, kept);
-        const looks = rowFacts(kept, stage.decl.covers);
-        this.finish(name, { status: 'ran', rowsComputed: out.computed, rowsReused: out.reused, reasons, ...looks, ...readCounters(llmView) }, started, key, components);
-        return { ok: true, hash, ndjson: '' };
-      }
-      // Rows stream from the stage (or its memo) into the artifact; their facts are tallied on the way.
-      const tally = new RowTally(stage.decl.covers);
-      const artifact = await writeArtifact(this.ws.store, name, tally.through(out.rows), stage.columns, this.duck, prev);
-      if (out.units) writeUnitKeys(join(this.ws.store, 'artifacts', name, `${artifact.hash}.units`), out.units);
-      const failed = tally.failed;
-      this.ledger.entries[name] = {
-        key, components, artifact: artifact.hash, files: artifact.files, rows: artifact.rows, failed, finishedAt: new Date().toISOString(),
-      };
-      await this.saveLedger();
-      const counters = readCounters(llmView);
-      const looks = tally.facts();
-      this.finish(name, { status: 'ran', rowsComputed: out.computed, rowsReused: out.reused, rowsFailed: failed, reasons, ...looks, ...counters }, started, key, components);
-      return { ok: true, hash: artifact.hash, ndjson: artifact.ndjson };
+      const done = await this.commit(name, out.rows, stage.columns, prev, { key, components, covers: stage.decl.covers });
+      if (out.units && done.ndjson) writeUnitKeys(join(this.ws.store, 'artifacts', name, `${done.hash}.units`), out.units);
+      const counted = readCounters(llmView);
+      const status = { status: 'ran' as const, rowsComputed: out.computed, rowsReused: out.reused, rowsFailed: done.failed, reasons };
+      this.finish(name, { ...status, ...done.facts, ...counted }, started, key, components);
+      return { ok: true, hash: done.hash, ndjson: done.ndjson };
     } catch (err) {
       const e = err as Error;
       this.finish(name, { status: 'failed', error: e.message, reasons, ...readCounters(llmView) }, started, key, components);
@@ -397,35 +383,60 @@ class Execution {
       const { hash } = hashRows(rows, FILE_SOURCE_COLUMNS, name);
       const paths = artifactPaths(this.ws.store, name, hash);
       const prev = this.ledger.entries[name];
-      const check: ArtifactCheck =
-        prev?.artifact === hash ? this.verify(name, prev) : { ok: false, reason: prev ? 'files changed' : 'never ran' };
+      // A source's key is its artifact's hash: a function of its files alone.
+      const sameKey = prev?.artifact === hash;
+      const stale = prev ? 'files changed' : 'never ran';
+      const check: ArtifactCheck = sameKey ? this.verify(name, prev) : { ok: false, reason: stale };
+      const decision = decideReuse({ sameKey, check, staleness: () => [stale] });
       if (this.opts.dryRun) {
-        // A source's artifact is a function of its files alone: rewriting it changes nothing downstream.
-        const reasons = check.ok ? undefined : [check.reason];
-        this.finish(name, { status: check.ok ? 'reused' : 'would-run', rowsReused: rows.length, reasons }, started, hash);
+        // Rewriting a source's artifact changes nothing downstream, so a dry run has no pending hash.
+        const reasons = decision.run ? decision.reasons : undefined;
+        this.finish(name, { status: decision.run ? 'would-run' : 'reused', rowsReused: rows.length, reasons }, started, hash);
         return { ok: true, hash, ndjson: existsSync(paths.ndjson) ? paths.ndjson : '' };
       }
       if (!rows.length) throw new Error(`source '${name}' matches no files (patterns: ${src.patterns.join(', ')})`);
-      if (check.ok) {
+      if (!decision.run) {
         this.finish(name, { status: 'reused', rowsReused: rows.length }, started, hash);
         return { ok: true, hash, ndjson: paths.ndjson };
       }
-      if (this.opts.ephemeral) {
-        this.rowsCache.set(name, rows);
-        this.finish(name, { status: 'ran', rowsComputed: rows.length }, started, hash);
-        return { ok: true, hash, ndjson: '' };
-      }
-      const artifact = await writeArtifact(this.ws.store, name, rows, FILE_SOURCE_COLUMNS, this.duck, prev);
-      const finishedAt = new Date().toISOString();
-      this.ledger.entries[name] = { key: hash, components: null, artifact: hash, files: artifact.files, rows: rows.length, failed: 0, finishedAt };
-      await this.saveLedger();
-      this.rowsCache.set(name, rows);
-      this.finish(name, { status: 'ran', rowsComputed: rows.length, reasons: [check.reason] }, started, hash);
-      return { ok: true, hash: artifact.hash, ndjson: artifact.ndjson };
+      const done = await this.commit(name, rows, FILE_SOURCE_COLUMNS, prev, { key: hash, components: null });
+      // An ephemeral run of a source states no reason (as before): nothing is written.
+      const shown = this.opts.ephemeral ? {} : { reasons: decision.reasons };
+      this.finish(name, { status: 'ran', rowsComputed: rows.length, ...shown }, started, hash);
+      return { ok: true, hash: done.hash, ndjson: done.ndjson };
     } catch (err) {
       this.finish(name, { status: 'failed', error: (err as Error).message }, started);
       return { ok: false, hash: '', ndjson: '' };
     }
+  }
+
+  /**
+   * The one commit path of sources and stages: the artifact, then its ledger entry, then the
+   * rows kept for this run's readers. An ephemeral run persists nothing: the rows are kept in
+   * memory under the hash they would have (ndjson '' says there is no file).
+   */
+  private async commit(
+    name: string,
+    rows: Iterable<Row>,
+    columns: ResolvedStage['columns'],
+    prev: LedgerEntry | undefined,
+    entry: { key: string; components: KeyComponents | null; covers?: string },
+  ): Promise<{ hash: string; ndjson: string; failed: number; facts: ReturnType<typeof rowFacts> }> {
+    if (this.opts.ephemeral) {
+      // Nothing is written, so this run's readers get the rows from memory (and no failed rows are recorded).
+      const kept = [...rows];
+      this.rowsCache.set(name, kept);
+      return { hash: hashRows(kept, columns, name).hash, ndjson: '', failed: 0, facts: rowFacts(kept, entry.covers) };
+    }
+    // Rows stream from the stage (or its memo) into the artifact; their facts are tallied on the way.
+    const tally = new RowTally(entry.covers);
+    const artifact = await writeArtifact(this.ws.store, name, tally.through(rows), columns, this.duck, prev);
+    this.ledger.entries[name] = {
+      key: entry.key, components: entry.components, artifact: artifact.hash, files: artifact.files, rows: artifact.rows, failed: tally.failed,
+      finishedAt: new Date().toISOString(),
+    };
+    await this.saveLedger();
+    return { hash: artifact.hash, ndjson: artifact.ndjson, failed: tally.failed, facts: tally.facts() };
   }
 
   private async rowStage(
@@ -566,7 +577,7 @@ class Execution {
       rowsFailed: 0,
       llmCalls: 0,
       llmCached: 0,
-      simulatedCalls: 0,
+      counters: {},
       tokensIn: 0,
       tokensOut: 0,
       seconds: (ended.getTime() - started.getTime()) / 1000,
@@ -590,7 +601,7 @@ class Execution {
       rows_failed: result.rowsFailed,
       llm_calls: result.llmCalls,
       llm_cached: result.llmCached,
-      simulated_calls: result.simulatedCalls,
+      counters: result.counters,
       tokens_in: result.tokensIn,
       tokens_out: result.tokensOut,
       error: result.error ?? null,
@@ -649,12 +660,25 @@ function writeUnitKeys(path: string, keys: string[]): void {
   out.close();
 }
 
-/** LLM calls exclude those answered by simulated models, which are counted apart. */
-function readCounters(view: unknown): Pick<StageResult, 'llmCalls' | 'llmCached' | 'simulatedCalls' | 'tokensIn' | 'tokensOut'> {
-  const v = view as { counters?: LlmCounters | (() => LlmCounters) } | undefined;
-  const c = typeof v?.counters === 'function' ? v.counters() : v?.counters;
-  const simulated = c?.simulated ?? 0;
-  return { llmCalls: (c?.calls ?? 0) - simulated, llmCached: c?.cached ?? 0, simulatedCalls: simulated, tokensIn: c?.inputTokens ?? 0, tokensOut: c?.outputTokens ?? 0 };
+/**
+ * The stage view's counters, passed on as a generic report (every finite number it holds); the
+ * summary's own columns are read from it: calls answered in-process (`offline`) are not LLM calls.
+ */
+function readCounters(view: unknown): Pick<StageResult, 'llmCalls' | 'llmCached' | 'counters' | 'tokensIn' | 'tokensOut'> {
+  const v = view as { counters?: unknown } | undefined;
+  const raw = typeof v?.counters === 'function' ? (v.counters as () => unknown)() : v?.counters;
+  const counters: Record<string, number> = {};
+  if (raw && typeof raw === 'object') {
+    for (const [k, n] of Object.entries(raw)) if (typeof n === 'number' && Number.isFinite(n)) counters[k] = n;
+  }
+  const n = (k: string) => counters[k] ?? 0;
+  return {
+    llmCalls: n('calls') - n('offline'),
+    llmCached: n('cached'),
+    counters,
+    tokensIn: n('inputTokens'),
+    tokensOut: n('outputTokens'),
+  };
 }
 
 function checkRows(name: string, stage: ResolvedStage, rows: Row[]): void {

@@ -76,7 +76,7 @@ describe('llm client against a local OpenAI-compatible server', () => {
       again.map((r) => (r.ok ? [r.text, r.cached] : null)),
       Array.from({ length: 10 }, (_, i) => [`re: q${i}`, true]),
     );
-    assert.deepEqual(c2.counters(), { calls: 10, simulated: 0, cached: 10, failed: 0, inputTokens: 0, outputTokens: 0, estimatedCostUsd: 0 });
+    assert.deepEqual(c2.counters(), { calls: 10, offline: 0, cached: 10, failed: 0, inputTokens: 0, outputTokens: 0, estimatedCostUsd: 0 });
   });
 
   test('five repeats of one judge prompt are five requests and five entries; a rerun makes none', async () => {

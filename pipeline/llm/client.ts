@@ -2,7 +2,7 @@
  * The one LLM client every stage calls through. How the pieces fit:
  *
  *   chat(req) ─ roster lookup (roster.ts: endpoints, keys by env-var name, active flags)
- *     ├─ offline model → the registered OfflineHandler (counted, never stored)
+ *     ├─ offline model → its offline Provider, `callApi(prompt, req.context)` (counted, never stored)
  *     ├─ cache key (request-key.ts: model id + messages + params + response format + repeat;
  *     │   blobs registered with client.blob() enter by a hash computed once)
  *     ├─ hit in the call store (call-store.ts: append-only JSONL, fsync'd before use) → no HTTP
@@ -28,7 +28,7 @@ import { CallStore, type CallRecord } from './call-store.ts';
 import { Semaphore, TokenBucket } from './flow-control.ts';
 import { chatAttempt, classifyError, makeSdk, type AttemptResult } from './openai-transport.ts';
 import { callKey, callKeyCanonical, canonicalJson, promptHash, sampleSeed, sha256Hex } from './request-key.ts';
-import { DEFAULT_RETRY, retryDelayMs } from './retry.ts';
+import { DEFAULT_RETRY, retryDelayMs, type AttemptFailure } from './retry.ts';
 import { redact, resolveRoster } from './roster.ts';
 import { countTokens, tokenUpperBound, TOKENS_PER_MESSAGE, TOKENS_PER_REPLY } from './tokens.ts';
 import type {
@@ -45,6 +45,9 @@ import type {
   LlmStageClient,
   ModelSpec,
   OfflineHandler,
+  Provider,
+  ProviderPrompt,
+  ProviderResponse,
   RetryPolicy,
 } from './types.ts';
 
@@ -53,7 +56,8 @@ export interface LlmClientOptions {
   cacheDir: string;
   /** The declared roster; the client resolves it against `env` (see resolveRoster). */
   roster: readonly ModelSpec[];
-  offlineHandlers?: Record<string, OfflineHandler>;
+  /** The in-process providers of the roster's offline models, by name (a handler function is wrapped). */
+  offlineHandlers?: Record<string, OfflineHandler | Provider>;
   env?: NodeJS.ProcessEnv;
   /** `estimate`: misses are counted and priced, never sent. */
   mode?: 'live' | 'estimate';
@@ -81,7 +85,7 @@ const DEFAULT_CONCURRENCY = 8;
 const UNSTAGED = 'unstaged';
 
 function zeroCounters(): CallCounters {
-  return { calls: 0, simulated: 0, cached: 0, failed: 0, inputTokens: 0, outputTokens: 0, estimatedCostUsd: 0 };
+  return { calls: 0, offline: 0, cached: 0, failed: 0, inputTokens: 0, outputTokens: 0, estimatedCostUsd: 0 };
 }
 
 interface Replica {
@@ -189,12 +193,10 @@ class Client implements LlmClient {
     if (!spec) throw new Error(`llm client: model "${req.model}" is not in the roster (known: ${[...this.models.keys()].join(', ')})`);
     const stage = req.stage ?? UNSTAGED;
     const counters = this.countersOf(stage);
-    counters.calls++;
-    this.total.calls++;
+    this.count(counters, 'calls');
     // No per-call closures here: this path runs a million times when a run is replayed.
     if (spec.provider === 'offline') {
-      counters.simulated++;
-      this.total.simulated++;
+      this.count(counters, 'offline');
       return this.offline(spec, req, stage, counters);
     }
 
@@ -212,8 +214,7 @@ class Client implements LlmClient {
     const hit = this.store.get(key);
     const meta: BatchItemMeta = { key, model: spec.name, modelId, stage, promptHash: prompt, repeat };
     if (hit) {
-      counters.cached++;
-      this.total.cached++;
+      this.count(counters, 'cached');
       const usage = { inputTokens: hit.inputTokens, outputTokens: hit.outputTokens };
       const fr = hit.finishReason ? { finishReason: hit.finishReason } : {};
       return { ok: true, text: hit.text, cached: true, usage, latencyMs: hit.latencyMs, call: { ...meta, attempt: hit.attempt }, ...fr };
@@ -223,8 +224,7 @@ class Client implements LlmClient {
       const sharedAttempt = this.store.attemptOf(key);
       const r = await same;
       if (r.ok) {
-        counters.cached++;
-        this.total.cached++;
+        this.count(counters, 'cached');
         return { ...r, cached: true, call: { ...meta, attempt: sharedAttempt } };
       }
       return this.failed(counters, r.error, 0);
@@ -250,11 +250,7 @@ class Client implements LlmClient {
     }
     if (!r.ok) return this.failed(counters, r.error, r.attempts);
     const cost = this.costOf(spec, r.usage.inputTokens, r.usage.outputTokens);
-    for (const c of [counters, this.total]) {
-      c.inputTokens += r.usage.inputTokens;
-      c.outputTokens += r.usage.outputTokens;
-      c.estimatedCostUsd += cost;
-    }
+    this.countUsage(counters, r.usage.inputTokens, r.usage.outputTokens, cost);
     return { ...r, call: { ...meta, attempt } };
   }
 
@@ -287,8 +283,7 @@ class Client implements LlmClient {
         misses.set(text, m);
       }
     });
-    counters.calls += 1;
-    this.total.calls += 1;
+    this.count(counters, 'calls', 1);
     if (misses.size) {
       if (this.o.mode === 'estimate') return { ok: false, error: 'estimate only: not sent' };
       if (!spec.active) return { ok: false, error: `model ${spec.name} is inactive: ${spec.inactiveReason ?? 'no endpoint configured'}` };
@@ -308,8 +303,7 @@ class Client implements LlmClient {
           }
         });
       } catch (err) {
-        counters.failed++;
-        this.total.failed++;
+        this.count(counters, 'failed');
         return { ok: false, error: (err as Error).message };
       }
       const latencyMs = Math.round(performance.now() - t0);
@@ -322,33 +316,45 @@ class Client implements LlmClient {
         const meta: BatchItemMeta = { key: m.key, model: spec.name, modelId, stage, promptHash: sha256Hex(text), repeat: 0 };
         await this.record(meta, { status: 'ok', text: JSON.stringify(d.embedding), attempts: 1, latencyMs, inputTokens: Math.round(tokens / texts.length), outputTokens: 0 });
       }
-      counters.inputTokens += tokens;
-      this.total.inputTokens += tokens;
+      this.count(counters, 'inputTokens', tokens);
     } else {
-      counters.cached++;
-      this.total.cached++;
+      this.count(counters, 'cached');
     }
     if (vectors.some((v) => v === null)) return { ok: false, error: `embeddings from ${spec.name}: the response left some texts without a vector` };
     return { ok: true, vectors: vectors as number[][], cached };
   }
 
   private failed(counters: CallCounters, error: string, attempts: number): ChatResult {
-    counters.failed++;
-    this.total.failed++;
+    this.count(counters, 'failed');
     return { ok: false, error, attempts };
   }
 
   private async offline(spec: ModelSpec, req: ChatRequest, stage: string, counters: CallCounters): Promise<ChatResult> {
-    const handler = this.o.offlineHandlers?.[spec.name];
-    if (!handler) return this.failed(counters, `no offline handler registered for simulated model ${spec.name}; pass offlineHandlers to createLlmClient`, 0);
+    const provider = this.offlineProvider(spec.name);
+    if (!provider) {
+      return this.failed(counters, `no offline handler registered for simulated model ${spec.name}; pass offlineHandlers to createLlmClient`, 0);
+    }
     if (!spec.active) return this.failed(counters, `model ${spec.name} is inactive: ${spec.inactiveReason ?? 'disabled'}`, 0);
     const t0 = performance.now();
     try {
-      const text = await handler({ ...req, stage, messages: req.messages.map((m) => ({ role: m.role, content: this.flatten(m.content) })) });
-      return { ok: true, text, cached: false, usage: { inputTokens: 0, outputTokens: 0 }, latencyMs: performance.now() - t0 };
+      const messages = req.messages.map((m) => ({ role: m.role, content: this.flatten(m.content) }));
+      const prompt: ProviderPrompt = { ...req, stage, messages };
+      const r = await provider.callApi(prompt, req.context);
+      const md = r.metadata ? { metadata: r.metadata } : {};
+      const usage = { inputTokens: 0, outputTokens: 0 };
+      return { ok: true, text: r.output, cached: false, usage, latencyMs: performance.now() - t0, ...md };
     } catch (err) {
       return this.failed(counters, `offline handler for ${spec.name} failed: ${(err as Error).message}`, 1);
     }
+  }
+
+  private readonly providers = new Map<string, Provider>();
+
+  private offlineProvider(name: string): Provider | undefined {
+    let p = this.providers.get(name);
+    const given = this.o.offlineHandlers?.[name];
+    if (!p && given) this.providers.set(name, (p = offlineProvider(given)));
+    return p;
   }
 
   /** Context check, then batch or live sending; records the outcome durably before returning it. */
@@ -386,27 +392,19 @@ class Client implements LlmClient {
     const expectedOut = req.expectedOutputTokens ?? spec.expectedOutputTokens ?? this.o.expectedOutputTokens ?? 512;
     const tpmCost = Math.ceil(inputBound / 4) + (reserve || expectedOut);
     const t0 = performance.now();
-    let attempts = 0;
-    let last: AttemptResult | null = null;
-    while (attempts < this.retryPolicy.maxAttempts) {
-      attempts++;
+    const { result: last, attempts } = await this.retrying(spec.name, async (): Promise<AttemptResult> => {
       const rep = this.pickReplica(spec);
       await rep.sem.acquire();
       try {
         await rep.rpm?.take(1);
         await rep.tpm?.take(tpmCost);
-        last = await chatAttempt(this.sdkFor(rep.baseURL, spec), body, spec.timeoutMs ?? this.o.timeoutMs ?? 600_000);
+        return await chatAttempt(this.sdkFor(rep.baseURL, spec), body, spec.timeoutMs ?? this.o.timeoutMs ?? 600_000);
       } finally {
         rep.sem.release();
       }
-      if (last.ok) break;
-      if (!last.retryable || attempts >= this.retryPolicy.maxAttempts) break;
-      const wait = retryDelayMs(this.retryPolicy, attempts, last, this.random);
-      this.log(`llm: ${spec.name} ${last.reason}; attempt ${attempts + 1}/${this.retryPolicy.maxAttempts} in ${wait} ms`);
-      await new Promise((r) => setTimeout(r, wait));
-    }
+    });
     const latencyMs = Math.round(performance.now() - t0);
-    if (last!.ok) {
+    if (last.ok) {
       const a = last as Extract<AttemptResult, { ok: true }>;
       const fr = a.finishReason ? { finishReason: a.finishReason } : {};
       await this.record(meta, { status: 'ok', text: a.text, attempts, latencyMs, inputTokens: a.inputTokens, outputTokens: a.outputTokens, ...fr });
@@ -447,17 +445,37 @@ class Client implements LlmClient {
     return this.batchRunner;
   }
 
-  /** Retries a non-chat API operation (batch upload, create, poll, download) under the same policy. */
-  private async withRetries<T>(what: string, op: () => Promise<T>): Promise<T> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await op();
-      } catch (err) {
-        const f = classifyError(err);
-        if (!f.retryable || attempt >= this.retryPolicy.maxAttempts) throw new Error(this.redactKeys(`${what}: ${f.reason} after ${attempt} attempt(s)`));
-        await new Promise((r) => setTimeout(r, retryDelayMs(this.retryPolicy, attempt, f, this.random)));
-      }
+  /**
+   * The client's one retry loop: `attempt` until it succeeds, fails for good, or the policy's
+   * attempts run out, waiting with backoff, jitter and Retry-After between attempts.
+   */
+  private async retrying<R extends { ok: true } | ({ ok: false } & AttemptFailure)>(
+    label: string,
+    attempt: () => Promise<R>,
+  ): Promise<{ result: R; attempts: number }> {
+    const max = this.retryPolicy.maxAttempts;
+    for (let n = 1; ; n++) {
+      const result = await attempt();
+      if (result.ok || !result.retryable || n >= max) return { result, attempts: n };
+      const wait = retryDelayMs(this.retryPolicy, n, result, this.random);
+      this.log(`llm: ${label} ${result.reason}; attempt ${n + 1}/${max} in ${wait} ms`);
+      await new Promise((r) => setTimeout(r, wait));
     }
+  }
+
+  /** A throwing API operation (embeddings, batch upload, create, poll, download) under the same retry loop. */
+  private async withRetries<T>(what: string, op: () => Promise<T>): Promise<T> {
+    let value: T | undefined;
+    const { result, attempts } = await this.retrying(what, async (): Promise<{ ok: true } | ({ ok: false } & AttemptFailure)> => {
+      try {
+        value = await op();
+        return { ok: true };
+      } catch (err) {
+        return { ok: false, ...classifyError(err) };
+      }
+    });
+    if (!result.ok) throw new Error(this.redactKeys(`${what}: ${result.reason} after ${attempts} attempt(s)`));
+    return value as T;
   }
 
   private record(
@@ -555,8 +573,7 @@ class Client implements LlmClient {
   private async estimate(spec: ModelSpec, stage: string, req: ChatRequest, params: Record<string, unknown>, key: string, counters: CallCounters): Promise<ChatResult> {
     const seen = this.estimated.get(key);
     if (seen !== undefined) {
-      counters.cached++;
-      this.total.cached++;
+      this.count(counters, 'cached');
       return { ok: true, text: seen, cached: true, usage: { inputTokens: 0, outputTokens: 0 }, latencyMs: 0 };
     }
     // A prompt over the window is refused before sending in a real run: no request, no answer.
@@ -592,12 +609,7 @@ class Client implements LlmClient {
     row.inputTokens += inputTokens;
     row.outputTokens += outputTokens;
     row.costUsd += cost;
-    const c = this.countersOf(stage);
-    for (const k of [c, this.total]) {
-      k.inputTokens += inputTokens;
-      k.outputTokens += outputTokens;
-      k.estimatedCostUsd += cost;
-    }
+    this.countUsage(this.countersOf(stage), inputTokens, outputTokens, cost);
   }
 
   private estimateRow(spec: ModelSpec, stage: string): EstimateRow {
@@ -613,11 +625,34 @@ class Client implements LlmClient {
     return (inputTokens * spec.price.inputPerMTok + outputTokens * spec.price.outputPerMTok) / 1e6;
   }
 
+  /** The one place counters change: a stage's and the run's together (no allocation: a hot path). */
+  private count(c: CallCounters, field: keyof CallCounters, n = 1): void {
+    c[field] += n;
+    this.total[field] += n;
+  }
+
+  private countUsage(c: CallCounters, inputTokens: number, outputTokens: number, cost: number): void {
+    this.count(c, 'inputTokens', inputTokens);
+    this.count(c, 'outputTokens', outputTokens);
+    this.count(c, 'estimatedCostUsd', cost);
+  }
+
   private countersOf(stage: string): CallCounters {
     let c = this.stageCounters.get(stage);
     if (!c) this.stageCounters.set(stage, (c = zeroCounters()));
     return c;
   }
+}
+
+/** An offline provider from either form: a Provider as is, a handler function wrapped. */
+export function offlineProvider(h: OfflineHandler | Provider): Provider {
+  if (typeof h !== 'function') return h;
+  return {
+    async callApi(prompt, context): Promise<ProviderResponse> {
+      void context;
+      return { output: await h(prompt) };
+    },
+  };
 }
 
 /** Where the client keeps its files, for the runner's store layout and for `llmCallsRelation`. */

@@ -85,11 +85,12 @@ export interface ChatRequest {
   /** Output tokens to assume when estimating this call. */
   expectedOutputTokens?: number;
   /**
-   * Facts about the case for offline (simulated) models only, e.g. `{ cdp_id }`: never sent to a
-   * server and not part of the cache key. A simulated agent may know the ground truth; a real
-   * model sees only the messages.
+   * The unit's data behind this call (for a task: the case, its vignette, guideline and tree),
+   * for offline providers, which may read it; live providers ignore it. Never sent to a server
+   * and not part of the cache key: a real model sees only the messages. Its shape is the
+   * caller's (stages/tasks/unit-context.ts documents the task stages'); the client passes it on.
    */
-  meta?: Record<string, unknown>;
+  context?: Readonly<Record<string, unknown>>;
 }
 
 /** Which stored call an answer is: what `reject` needs to stop serving it. */
@@ -115,6 +116,8 @@ export type ChatResult =
       finishReason?: string;
       /** The stored call that gave this answer; absent for simulated (offline) and estimated answers. */
       call?: CallIdentity;
+      /** What an offline provider says it used to answer (e.g. the simulated patient's route). */
+      metadata?: Readonly<Record<string, unknown>>;
     }
   | { ok: false; error: string; attempts: number };
 
@@ -127,14 +130,37 @@ export interface EmbedRequest {
 
 export type EmbedResult = { ok: true; vectors: number[][]; cached: number } | { ok: false; error: string };
 
-/** Answers an offline (simulated) model's calls in-process. */
-export type OfflineHandler = (req: ChatRequest) => string | Promise<string>;
+/**
+ * What a provider answers: the text and, optionally, what it used (promptfoo's ProviderResponse).
+ */
+export interface ProviderResponse {
+  output: string;
+  metadata?: Readonly<Record<string, unknown>>;
+}
+
+/** The call a provider is asked to answer: the request, every blob part already resolved to text. */
+export type ProviderPrompt = ChatRequest;
+
+/**
+ * One role played by one model: live OpenAI-compatible, batch, estimate or offline (in-process)
+ * providers all answer through this (promptfoo's `callApi(prompt, context)`). `context` is the
+ * request's `context`: offline providers may read it, live ones ignore it.
+ */
+export interface Provider {
+  callApi(prompt: ProviderPrompt, context: Readonly<Record<string, unknown>> | undefined): Promise<ProviderResponse>;
+}
+
+/**
+ * The short form of an offline provider that needs only the prompt (the construction writers,
+ * the simulated judges): the client wraps it into a Provider (`offlineProvider` in client.ts).
+ */
+export type OfflineHandler = (prompt: ProviderPrompt) => string | Promise<string>;
 
 export interface CallCounters {
-  /** Every chat() call, including those answered by simulated (offline) models. */
+  /** Every chat() call, including those answered by offline providers. */
   calls: number;
-  /** Calls answered by simulated (offline) models: not LLM calls, and reported apart. */
-  simulated: number;
+  /** Calls answered by offline (in-process) providers: not LLM calls, and reported apart. */
+  offline: number;
   cached: number;
   failed: number;
   inputTokens: number;

@@ -31,7 +31,8 @@ export interface RunRecord {
   rows_failed: number;
   llm_calls: number;
   llm_cached: number;
-  simulated_calls: number;
+  /** The stage's LLM counters as the client reported them. */
+  counters: Record<string, number>;
   tokens_in: number;
   tokens_out: number;
   error: string | null;
@@ -40,7 +41,7 @@ export interface RunRecord {
 const RUN_COLUMNS = {
   run_id: 'VARCHAR', stage: 'VARCHAR', status: 'VARCHAR', key: 'VARCHAR', inputs: 'JSON', params: 'JSON',
   started_at: 'TIMESTAMP', ended_at: 'TIMESTAMP', seconds: 'DOUBLE', rows_computed: 'BIGINT', rows_reused: 'BIGINT',
-  rows_failed: 'BIGINT', llm_calls: 'BIGINT', llm_cached: 'BIGINT', simulated_calls: 'BIGINT', tokens_in: 'BIGINT', tokens_out: 'BIGINT', error: 'VARCHAR',
+  rows_failed: 'BIGINT', llm_calls: 'BIGINT', llm_cached: 'BIGINT', counters: 'JSON', tokens_in: 'BIGINT', tokens_out: 'BIGINT', error: 'VARCHAR',
 };
 
 export function appendRunRecords(runsLog: string, records: RunRecord[]): void {

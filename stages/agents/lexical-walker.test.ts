@@ -6,7 +6,7 @@ import { parseSingleTurn } from '../tasks/parse-single-turn.ts';
 import { parseDoctorTurn } from '../tasks/parse-doctor-turn.ts';
 import { createWalkerHandler, lexicalWalk, walkerDoctorTurn, walkerSingleTurn } from './lexical-walker.ts';
 import { answerFromVignette } from './vignette-answer.ts';
-import { buildFixture, doctorSystem, HTN_MARKDOWN, HTN_TREE, INSOMNIA_TREE, runDialogue, patientSystem, singleTurnPrompt } from './test-fixtures.ts';
+import { ask, buildFixture, doctorSystem, HTN_MARKDOWN, HTN_TREE, INSOMNIA_TREE, runDialogue, patientSystem, singleTurnPrompt } from './test-fixtures.ts';
 import { createPatientHandler } from './offline-patient.ts';
 
 const path = (tree: Parameters<typeof lexicalWalk>[0], vignette: string) => {
@@ -63,11 +63,12 @@ describe('lexical walk on hand-written vignettes', () => {
 
 describe('walker answers', () => {
   const fx = buildFixture();
-  const handler = createWalkerHandler(fx.ctx);
+  const handler = createWalkerHandler();
+  const unitWith = (vignette: string) => ({ ...fx.unit(fx.htn[0]!), vignette });
 
   test('single-turn: its walk as parseable steps with facts, and the leaf as outcome', async () => {
     const v = 'A 70-year-old patient presented with a blood pressure of 152/94 mmHg. The patient had type 2 diabetes.';
-    const raw = await handler({ model: 'simulated-lexical-walker', messages: [{ role: 'user', content: singleTurnPrompt(HTN_MARKDOWN, v) }] });
+    const raw = await ask(handler, [{ role: 'user', content: singleTurnPrompt(HTN_MARKDOWN, v) }], unitWith(v));
     assert.equal(raw, walkerSingleTurn(HTN_TREE, v));
     const parsed = parseSingleTurn(raw);
     assert.ok(parsed.ok);
@@ -79,17 +80,19 @@ describe('walker answers', () => {
     assert.equal(parsed.outcome, 'Start an ACE inhibitor at a low dose.');
   });
 
-  test('single-turn in an unknown prompt wording: the case is placed by the texts it contains', async () => {
+  test('single-turn in any prompt wording: the walk reads the context, never the prompt', async () => {
     const cdp = fx.htn.find((c) => c.leaf_index === 10)!;
-    const raw = await handler({ model: 'simulated-lexical-walker', messages: [{ role: 'user', content: `Read:\n${HTN_MARKDOWN}\n\n${fx.vignetteOf(cdp)}` }] });
+    const raw = await ask(handler, [{ role: 'user', content: 'Read the attached case.' }], fx.unit(cdp));
     const parsed = parseSingleTurn(raw);
     assert.ok(parsed.ok);
     assert.equal(parsed.outcome, cdp.conclusion);
+    assert.equal(parseSingleTurn(await ask(handler, [{ role: 'user', content: singleTurnPrompt(HTN_MARKDOWN, fx.vignetteOf(cdp)) }])).ok, false, 'no context: not applicable');
   });
 
   test('multi-turn: asks what the goal does not decide, and reaches the case leaf with the offline patient', async () => {
     for (const cdp of fx.htn) {
-      const r = await runDialogue(handler, createPatientHandler(fx.ctx), doctorSystem(HTN_MARKDOWN, 'The clinical question concerns management.'), patientSystem(fx.vignetteOf(cdp)));
+      const goal = 'The clinical question concerns management.';
+      const r = await runDialogue(handler, createPatientHandler(), doctorSystem(HTN_MARKDOWN, goal), patientSystem(fx.vignetteOf(cdp)), 30, fx.unit(cdp), goal);
       assert.equal(r.conclusion, cdp.conclusion);
       assert.equal(r.questions.length, cdp.steps.length);
     }

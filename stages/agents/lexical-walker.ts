@@ -7,21 +7,20 @@
  *   vignette text in the prompt (vignette-answer.ts: numeric thresholds via the construction
  *   stage's parser, else lexical overlap with negation, else "no" when the vignette does not
  *   say), the matching branch is taken, and the leaf's conclusion is the outcome. Its steps are
- *   its walk, one "<question> <Yes|No> — <fact>" line per node. It needs the guideline's tree but
- *   not the case index: any vignette text works.
+ *   its walk, one "<question> <Yes|No> — <fact>" line per node. From the call's context it takes
+ *   the guideline's tree and the vignette only, never the case's path.
  * - Multi-turn doctor (Prompt 6): the doctor sees only the clinical inquiry goal, so at each node
  *   it first tries to answer the condition from the goal text by the same rules; when the goal
  *   decides it (numeric or lexical route), it takes that branch without asking, otherwise it
  *   asks the node's reference question and follows the patient's answer. With a goal that
  *   states no findings it asks every node on its way, like the oracle.
- * Unplaceable prompts get the same honest failures as the oracle's.
+ * Calls without a context (or a tree) get the same honest failures as the oracle's.
  */
-import type { OfflineHandler } from '../../pipeline/llm/types.ts';
+import type { Provider } from '../../pipeline/llm/types.ts';
 import type { ReasoningTree, TreeNodeJson } from '../construct/types.ts';
 import { isLeafNode } from '../construct/tree-walk.ts';
-import { placeDoctor, placeSingleTurn, type AgentContext } from './agent-context.ts';
 import { finalConclusion, notApplicableSingleTurn, singleTurnAnswer, stepLine, DOCTOR_NOT_DETERMINABLE } from './answer-format.ts';
-import { doctorView, isMultiTurn, singleTurnPrompt, type DoctorView } from './chat-view.ts';
+import { doctorTurns, isDoctorCall, agentProvider, type DoctorTurns } from './unit-view.ts';
 import { doctorQuestion } from './doctor-question.ts';
 import { answerFromVignette, type VignetteAnswer } from './vignette-answer.ts';
 
@@ -63,7 +62,7 @@ export function walkerSingleTurn(tree: ReasoningTree, vignette: string): string 
 }
 
 /** The walker doctor's next turn: answers what the goal decides, asks the rest in tree order. */
-export function walkerDoctorTurn(tree: ReasoningTree, goal: string, turns: DoctorView['turns']): string {
+export function walkerDoctorTurn(tree: ReasoningTree, goal: string, turns: DoctorTurns): string {
   let node: TreeNodeJson | undefined = tree.decision_tree;
   let used = 0;
   for (let depth = 0; node !== undefined && !isLeafNode(node) && depth < MAX_DEPTH; depth++) {
@@ -79,18 +78,11 @@ export function walkerDoctorTurn(tree: ReasoningTree, goal: string, turns: Docto
   return finalConclusion(node.conclusion ?? '');
 }
 
-export function createWalkerHandler(ctx: AgentContext): OfflineHandler {
-  return (req) => {
-    if (isMultiTurn(req)) {
-      const view = doctorView(req.messages);
-      const placed = placeDoctor(ctx, view.system, req.meta);
-      const tree = placed.guideline_id === null ? undefined : ctx.trees.get(placed.guideline_id);
-      return tree === undefined ? finalConclusion(DOCTOR_NOT_DETERMINABLE) : walkerDoctorTurn(tree, placed.goal ?? '', view.turns);
+export function createWalkerHandler(): Provider {
+  return agentProvider((prompt, unit) => {
+    if (isDoctorCall(prompt, unit)) {
+      return unit?.tree ? walkerDoctorTurn(unit.tree, unit.goal ?? '', doctorTurns(unit)) : finalConclusion(DOCTOR_NOT_DETERMINABLE);
     }
-    const placed = placeSingleTurn(ctx, singleTurnPrompt(req), req.meta);
-    const tree = placed.guideline_id === null ? undefined : ctx.trees.get(placed.guideline_id);
-    const vignette = placed.vignette ?? (placed.cdp ? ctx.vignetteOf.get(placed.cdp.cdp_id) : undefined);
-    if (tree === undefined || vignette === undefined) return notApplicableSingleTurn();
-    return walkerSingleTurn(tree, vignette);
-  };
+    return unit?.tree ? walkerSingleTurn(unit.tree, unit.vignette) : notApplicableSingleTurn();
+  });
 }

@@ -6,6 +6,7 @@ import { patientMessages } from '../prompts/dialogue-messages.ts';
 import { parsePatientAnswer } from '../tasks/parse-patient-answer.ts';
 import { answerQuestion, createPatientHandler, matchPathStep } from './offline-patient.ts';
 import { buildFixture, patientSystem } from './test-fixtures.ts';
+import type { UnitContext } from '../tasks/unit-context.ts';
 
 // A path whose vignette deliberately disagrees with it on diabetes, so the tests can tell which
 // source an answer came from.
@@ -51,26 +52,34 @@ describe('answerQuestion', () => {
 
 describe('patient handler', () => {
   const fx = buildFixture();
-  const handler = createPatientHandler(fx.ctx);
+  const provider = createPatientHandler();
+  const call = (messages: ReturnType<typeof patientMessages>, context?: UnitContext) => provider.callApi({ model: 'simulated-patient', messages }, context);
 
-  test('places the case from Prompt 7 and replies with one parseable word', async () => {
+  test('answers from the unit context with one parseable word, and reports how it decided', async () => {
     for (const c of [...fx.htn, ...fx.insomnia]) {
       const system = patientSystem(fx.vignetteOf(c));
       const questions = referenceQuestions(c);
       for (let i = 0; i < questions.length; i++) {
         const turns = [...questions.slice(0, i).map((q, k) => ({ question: q, answer: c.steps[k]!.decision_outcome === 'yes' ? 'Yes' : 'No' })), { question: questions[i]! }];
-        const reply = await handler({ model: 'simulated-patient', messages: patientMessages(system, turns) });
+        const r = await call(patientMessages(system, turns), { ...fx.unit(c), question: questions[i]! });
+        const reply = r.output;
         assert.ok(reply === 'Yes' || reply === 'No', reply);
+        assert.deepEqual(r.metadata, { via: 'path', node: c.steps[i]!.node_index }, 'a reference question matches its own path step');
         assert.deepEqual(parsePatientAnswer(reply), { ok: true, answer: c.steps[i]!.decision_outcome === 'yes' ? 'Yes' : 'No', format: 'strict' });
       }
     }
   });
 
-  test('an unknown vignette is still answered from its own text', async () => {
-    const system = patientSystem('The patient was 81 years old and had no fever.');
-    const ask = (q: string) => handler({ model: 'simulated-patient', messages: patientMessages(system, [{ question: q }]) });
-    assert.equal(await ask('Is the patient older than 65 years?'), 'Yes');
-    assert.equal(await ask('Does the patient have a fever?'), 'No');
-    assert.equal(await ask('Is the patient pregnant?'), 'No');
+  test('off the path it answers from the context’s vignette, and without a context it answers "No"', async () => {
+    const v = 'The patient was 81 years old and had no fever.';
+    const system = patientSystem(v);
+    const unit = { ...fx.unit(fx.htn[0]!), cdp: { ...fx.htn[0]!, steps: [] }, vignette: v };
+    const ask = async (q: string) => (await call(patientMessages(system, [{ question: q }]), { ...unit, question: q })).metadata;
+    assert.deepEqual(await ask('Is the patient older than 65 years?'), { via: 'vignette', node: null });
+    assert.deepEqual(await ask('Is the patient pregnant?'), { via: 'default', node: null });
+    const older = await call(patientMessages(system, [{ question: 'Is the patient older than 65 years?' }]), { ...unit, question: 'Is the patient older than 65 years?' });
+    assert.equal(older.output, 'Yes');
+    const bare = await call(patientMessages(system, [{ question: 'Is the patient older than 65 years?' }]));
+    assert.deepEqual([bare.output, bare.metadata], ['No', { via: 'default', node: null }], 'no context: no case, no vignette');
   });
 });

@@ -16,14 +16,14 @@
  * 2. Vignette (`via: 'vignette'`): otherwise the vignette answers it as the lexical walker would
  *    (numeric value, or a clause covering three quarters of the question's content tokens).
  * 3. Default (`via: 'default'`): otherwise "No" — what the case does not state is absent.
- * Without a placed case (an unknown vignette) it skips step 1 and still answers from the
- * vignette text in the prompt.
+ * It reads the case, the vignette and the question from the call's context and reports in its
+ * response metadata how it decided (`via`, and `node` for a path match), which the dialogue
+ * keeps in its transcript. Without a context it knows no case and answers "No" (default).
  */
-import type { OfflineHandler } from '../../pipeline/llm/types.ts';
+import type { Provider } from '../../pipeline/llm/types.ts';
 import type { Cdp } from '../construct/types.ts';
 import { asYesNoQuestion } from '../construct/reference-questions.ts';
-import { placePatient, type AgentContext } from './agent-context.ts';
-import { patientView } from './chat-view.ts';
+import { agentProvider } from './unit-view.ts';
 import { contentTokens, dice, isNegated, normaliseQuestion, numbersOf } from './text-match.ts';
 import { answerFromVignette } from './vignette-answer.ts';
 
@@ -82,10 +82,9 @@ export function answerQuestion(cdp: Pick<Cdp, 'steps'> | null, vignette: string,
   return { answer: 'No', via: 'default' };
 }
 
-export function createPatientHandler(ctx: AgentContext): OfflineHandler {
-  return (req) => {
-    const view = patientView(req.messages);
-    const placed = placePatient(ctx, view.system, req.meta);
-    return answerQuestion(placed.cdp, placed.vignette ?? '', view.question).answer;
-  };
+export function createPatientHandler(): Provider {
+  return agentProvider((_prompt, unit) => {
+    const d = answerQuestion(unit?.cdp ?? null, unit?.vignette ?? '', unit?.question ?? '');
+    return { output: d.answer, metadata: { via: d.via, node: d.node_index ?? null } };
+  });
 }

@@ -7,18 +7,18 @@ import { conditionQuestion, DOCTOR_NOT_DETERMINABLE } from './answer-format.ts';
 import { createPatientHandler } from './offline-patient.ts';
 import { createOracleHandler, oracleDoctorTurn, oracleSingleTurn } from './oracle.ts';
 import { writeNarrative } from '../construct/narrative-writer.ts';
-import { buildFixture, doctorSystem, HTN_TREE, markdownOf, patientSystem, runDialogue, singleTurnPrompt } from './test-fixtures.ts';
+import { ask, buildFixture, doctorSystem, HTN_TREE, markdownOf, patientSystem, runDialogue, singleTurnPrompt } from './test-fixtures.ts';
 
 const fx = buildFixture();
-const oracle = createOracleHandler(fx.ctx);
-const patient = createPatientHandler(fx.ctx);
+const oracle = createOracleHandler();
+const patient = createPatientHandler();
 const all = [...fx.htn, ...fx.insomnia];
 
 describe('oracle, single-turn', () => {
   test('answers parse and reproduce every reference pathway and conclusion', async () => {
     assert.equal(all.length, 9);
     for (const cdp of all) {
-      const raw = await oracle({ model: 'simulated-oracle', messages: [{ role: 'user', content: singleTurnPrompt(markdownOf(cdp), fx.vignetteOf(cdp)) }] });
+      const raw = await ask(oracle, [{ role: 'user', content: singleTurnPrompt(markdownOf(cdp), fx.vignetteOf(cdp)) }], fx.unit(cdp));
       const parsed = parseSingleTurn(raw);
       assert.ok(parsed.ok, `${cdp.cdp_id}: ${raw}`);
       assert.equal(parsed.outcome, cdp.conclusion);
@@ -61,12 +61,12 @@ describe('oracle, single-turn', () => {
     assert.equal(contradicting, oracleSingleTurn(cdp, fx.vignetteOf(cdp)));
   });
 
-  test('an unknown case gets a not-applicable answer that fails parsing for lack of steps', async () => {
-    const raw = await oracle({ model: 'simulated-oracle', messages: [{ role: 'user', content: singleTurnPrompt(markdownOf(fx.htn[0]!), 'A case nobody wrote.') }] });
+  test('a call without a unit context gets a not-applicable answer that fails parsing for lack of steps', async () => {
+    const raw = await ask(oracle, [{ role: 'user', content: singleTurnPrompt(markdownOf(fx.htn[0]!), 'A case nobody wrote.') }]);
     const parsed = parseSingleTurn(raw);
     assert.equal(parsed.ok, false);
     assert.equal(parsed.outcome, 'The guideline is not applicable.');
-    const unrelated = await oracle({ model: 'simulated-oracle', messages: [{ role: 'user', content: 'What is the capital of France?' }] });
+    const unrelated = await ask(oracle, [{ role: 'user', content: 'What is the capital of France?' }]);
     assert.equal(parseSingleTurn(unrelated).ok, false);
   });
 });
@@ -74,7 +74,8 @@ describe('oracle, single-turn', () => {
 describe('oracle, multi-turn with the offline patient', () => {
   test('reproduces every reference questioning pathway and conclusion', async () => {
     for (const cdp of all) {
-      const result = await runDialogue(oracle, patient, doctorSystem(markdownOf(cdp), `The clinical question concerns ${cdp.focus}.`), patientSystem(fx.vignetteOf(cdp)));
+      const goal = `The clinical question concerns ${cdp.focus}.`;
+      const result = await runDialogue(oracle, patient, doctorSystem(markdownOf(cdp), goal), patientSystem(fx.vignetteOf(cdp)), 30, fx.unit(cdp), goal);
       assert.equal(result.failure, undefined, cdp.cdp_id);
       assert.deepEqual(result.questions, referenceQuestions(cdp), cdp.cdp_id);
       assert.deepEqual(result.answers, cdp.steps.map((s) => (s.decision_outcome === 'yes' ? 'Yes' : 'No')));
@@ -92,8 +93,10 @@ describe('oracle, multi-turn with the offline patient', () => {
     assert.deepEqual(parseDoctorTurn(done), { kind: 'conclusion', conclusion: 'Recheck blood pressure in five years.', format: 'strict' });
   });
 
-  test('an unknown guideline gets the rule-11 conclusion', async () => {
-    const raw = await oracle({ model: 'simulated-oracle', messages: [{ role: 'system', content: doctorSystem('# Some other guideline', 'diagnosis') }] });
+  test('a guideline without a tree (or no context) gets the rule-11 conclusion', async () => {
+    const noTree = { ...fx.unit(fx.htn[0]!), tree: null, dialogue: [] };
+    assert.deepEqual(parseDoctorTurn(await ask(oracle, [{ role: 'system', content: doctorSystem('# G', 'diagnosis') }], noTree)).kind, 'conclusion');
+    const raw = await ask(oracle, [{ role: 'system', content: doctorSystem('# Some other guideline', 'diagnosis') }]);
     assert.deepEqual(parseDoctorTurn(raw), { kind: 'conclusion', conclusion: DOCTOR_NOT_DETERMINABLE, format: 'strict' });
   });
 });

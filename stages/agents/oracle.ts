@@ -2,7 +2,7 @@
  * The oracle (`simulated-oracle`): the upper bound a perfectly guideline-adherent model would
  * reach, used to check that the scoring pipeline gives a perfect pathway a perfect score.
  *
- * - Single-turn (Prompt 4): it places the case from the vignette and answers with the reference
+ * - Single-turn (Prompt 4): it reads the case from the call's context and answers with the reference
  *   CDP — one step per reference decision, each the reference reasoning statement itself (the
  *   offline narrative writer's statement for that step: the guideline evidence, the case fact,
  *   the criterion met or not) — and the reference conclusion as the outcome. So under any judge
@@ -14,15 +14,14 @@
  *   selects; at a leaf it answers "Final Conclusion: <the leaf's conclusion>". It needs the
  *   guideline only, not the case, so with a patient that answers as the case's path says it
  *   reproduces the reference questioning pathway and conclusion exactly.
- * A prompt it cannot place gets Prompt 4's "not applicable" outcome without steps, or Prompt 6's
- * rule-11 conclusion: honest answers that fail downstream.
+ * A call without a unit context (or a guideline without a tree) gets Prompt 4's "not applicable"
+ * outcome without steps, or Prompt 6's rule-11 conclusion: honest answers that fail downstream.
  */
-import type { OfflineHandler } from '../../pipeline/llm/types.ts';
+import type { Provider } from '../../pipeline/llm/types.ts';
 import type { Cdp, ReasoningTree, TreeNodeJson } from '../construct/types.ts';
 import { isLeafNode } from '../construct/tree-walk.ts';
-import { placeDoctor, placeSingleTurn, type AgentContext } from './agent-context.ts';
 import { finalConclusion, notApplicableSingleTurn, singleTurnAnswer, stepLine, DOCTOR_NOT_DETERMINABLE } from './answer-format.ts';
-import { doctorView, isMultiTurn, singleTurnPrompt, type DoctorView } from './chat-view.ts';
+import { doctorTurns, isDoctorCall, agentProvider, type DoctorTurns } from './unit-view.ts';
 import { doctorQuestion } from './doctor-question.ts';
 import { answerFromVignette } from './vignette-answer.ts';
 import { writeNarrative } from '../construct/narrative-writer.ts';
@@ -62,7 +61,7 @@ export function nodeAfter(tree: ReasoningTree, answers: ReadonlyArray<'yes' | 'n
 }
 
 /** The oracle doctor's next turn on a tree, given the dialogue so far. */
-export function oracleDoctorTurn(tree: ReasoningTree, turns: DoctorView['turns']): string {
+export function oracleDoctorTurn(tree: ReasoningTree, turns: DoctorTurns): string {
   if (turns.length > MAX_DEPTH) return finalConclusion(DOCTOR_NOT_DETERMINABLE);
   const node = nodeAfter(tree, turns.map((t) => t.answer));
   if (node === null) return finalConclusion(DOCTOR_NOT_DETERMINABLE);
@@ -70,16 +69,11 @@ export function oracleDoctorTurn(tree: ReasoningTree, turns: DoctorView['turns']
   return doctorQuestion(node.description ?? '') ?? finalConclusion(DOCTOR_NOT_DETERMINABLE);
 }
 
-export function createOracleHandler(ctx: AgentContext): OfflineHandler {
-  return (req) => {
-    if (isMultiTurn(req)) {
-      const view = doctorView(req.messages);
-      const placed = placeDoctor(ctx, view.system, req.meta);
-      const tree = placed.guideline_id === null ? undefined : ctx.trees.get(placed.guideline_id);
-      return tree === undefined ? finalConclusion(DOCTOR_NOT_DETERMINABLE) : oracleDoctorTurn(tree, view.turns);
+export function createOracleHandler(): Provider {
+  return agentProvider((prompt, unit) => {
+    if (isDoctorCall(prompt, unit)) {
+      return unit?.tree ? oracleDoctorTurn(unit.tree, doctorTurns(unit)) : finalConclusion(DOCTOR_NOT_DETERMINABLE);
     }
-    const placed = placeSingleTurn(ctx, singleTurnPrompt(req), req.meta);
-    if (placed.cdp === null) return notApplicableSingleTurn();
-    return oracleSingleTurn(placed.cdp, placed.vignette ?? ctx.vignetteOf.get(placed.cdp.cdp_id) ?? '');
-  };
+    return unit === null ? notApplicableSingleTurn() : oracleSingleTurn(unit.cdp, unit.vignette);
+  });
 }

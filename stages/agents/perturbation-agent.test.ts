@@ -6,14 +6,20 @@ import { conditionQuestion, DOCTOR_NOT_DETERMINABLE } from './answer-format.ts';
 import { doctorQuestion } from './doctor-question.ts';
 import { createPatientHandler } from './offline-patient.ts';
 import { countDeviations, deviationsOf } from './perturb.ts';
-import { createPerturbationHandler, planFor, questionsOf } from './perturbation-agent.ts';
+import { createPerturbationHandler, planCase, questionsOf } from './perturbation-agent.ts';
 import { oracleStatements } from './oracle.ts';
-import { caseSeed, fnv1a, profileFromName } from './perturbation-profile.ts';
-import { buildFixture, doctorSystem, HTN_TREE, markdownOf, patientSystem, runDialogue, singleTurnPrompt } from './test-fixtures.ts';
+import { caseSeed, fnv1a, profileFromName, type PerturbationProfile } from './perturbation-profile.ts';
+import { ask, buildFixture, doctorSystem, HTN_TREE, INSOMNIA_TREE, markdownOf, patientSystem, runDialogue, singleTurnPrompt } from './test-fixtures.ts';
 import { offPathConditions, otherConclusions } from './tree-facts.ts';
 
 const fx = buildFixture();
 const all = [...fx.htn, ...fx.insomnia];
+const treeOf = (c: { guideline_id: string }) => (c.guideline_id === 'htn' ? HTN_TREE : INSOMNIA_TREE);
+/** The plan an agent follows on a fixture case, as agent_plans computes it. */
+function planFor(agent: string | PerturbationProfile, cdpId: string) {
+  const cdp = all.find((c) => c.cdp_id === cdpId)!;
+  return planCase(typeof agent === 'string' ? profileFromName(agent) : agent, cdp, treeOf(cdp));
+}
 
 describe('profiles', () => {
   test('names carry the rates', () => {
@@ -45,11 +51,11 @@ describe('planFor', () => {
   test('is deterministic per agent and case, and its mapping is exact', () => {
     for (const name of ['simulated-mixed-0.5', 'simulated-redundancy-1', 'simulated-omission-0.3']) {
       for (const cdp of all) {
-        const plan = planFor(fx.ctx, name, cdp.cdp_id);
-        assert.deepEqual(planFor(fx.ctx, name, cdp.cdp_id), plan);
+        const plan = planFor(name, cdp.cdp_id);
+        assert.deepEqual(planFor(name, cdp.cdp_id), plan);
         assert.equal(plan.m, cdp.steps.length);
         assert.deepEqual(deviationsOf(plan.mapping, plan.m), countDeviations(plan.deviations));
-        const pool = offPathConditions(fx.ctx.trees.get(cdp.guideline_id)!, cdp);
+        const pool = offPathConditions(treeOf(cdp), cdp);
         plan.mapping.forEach((k, j) => {
           if (k !== null) assert.equal(plan.steps[j], cdp.steps[k]!.condition);
           else assert.ok(pool.includes(plan.steps[j]!) || cdp.steps.some((s) => s.condition === plan.steps[j]));
@@ -60,7 +66,7 @@ describe('planFor', () => {
 
   test("the oracle's plan is the reference itself", () => {
     for (const cdp of all) {
-      const plan = planFor(fx.ctx, 'simulated-oracle', cdp.cdp_id);
+      const plan = planFor('simulated-oracle', cdp.cdp_id);
       assert.deepEqual(plan.mapping, cdp.steps.map((_, i) => i));
       assert.deepEqual(plan.deviations, []);
       assert.equal(plan.conclusion, cdp.conclusion);
@@ -71,7 +77,7 @@ describe('planFor', () => {
   test('redundant steps come from elsewhere in the tree', () => {
     const cdp = fx.htn.find((c) => c.leaf_index === 7)!; // root no → BMI no
     assert.deepEqual(offPathConditions(HTN_TREE, cdp), ['Does the patient have diabetes?', 'Is the patient older than 65 years?', 'Is there evidence of end-organ damage?']);
-    const plan = planFor(fx.ctx, 'simulated-redundancy-1', cdp.cdp_id);
+    const plan = planFor('simulated-redundancy-1', cdp.cdp_id);
     assert.deepEqual(plan.mapping, [0, null, 1, null]);
     for (const j of [1, 3]) assert.ok(offPathConditions(HTN_TREE, cdp).includes(plan.steps[j]!));
     assert.notEqual(plan.steps[1], plan.steps[3]);
@@ -79,11 +85,11 @@ describe('planFor', () => {
 
   test('a wrong outcome is another leaf of the same tree; rate 0 keeps the reference', () => {
     for (const cdp of all) {
-      const wrong = planFor(fx.ctx, 'simulated-mixed-0-wrong-1', cdp.cdp_id);
+      const wrong = planFor('simulated-mixed-0-wrong-1', cdp.cdp_id);
       assert.equal(wrong.wrongOutcome, true);
-      assert.ok(otherConclusions(fx.ctx.trees.get(cdp.guideline_id)!, cdp.conclusion).includes(wrong.conclusion));
+      assert.ok(otherConclusions(treeOf(cdp), cdp.conclusion).includes(wrong.conclusion));
       assert.deepEqual(wrong.mapping, cdp.steps.map((_, i) => i));
-      const right = planFor(fx.ctx, 'simulated-mixed-0', cdp.cdp_id);
+      const right = planFor('simulated-mixed-0', cdp.cdp_id);
       assert.equal(right.conclusion, cdp.conclusion);
       assert.equal(right.wrongOutcome, false);
     }
@@ -92,25 +98,21 @@ describe('planFor', () => {
   test('the wrong-outcome rate does not change the step plan', () => {
     const base = profileFromName('simulated-mixed-0.5');
     for (const cdp of all) {
-      const a = planFor(fx.ctx, base, cdp.cdp_id);
-      const b = planFor(fx.ctx, { ...base, wrongOutcomeRate: 1 }, cdp.cdp_id);
+      const a = planFor(base, cdp.cdp_id);
+      const b = planFor({ ...base, wrongOutcomeRate: 1 }, cdp.cdp_id);
       assert.deepEqual(b.mapping, a.mapping);
       assert.deepEqual(b.steps, a.steps);
     }
-  });
-
-  test('an unknown case is an error naming it', () => {
-    assert.throws(() => planFor(fx.ctx, 'simulated-mixed-0.5', 'nope'), /case nope is not in the agent context/);
   });
 });
 
 describe('perturbation agents answer their plan', () => {
   test('single-turn: the plan steps in Prompt 4 format with the plan conclusion', async () => {
     for (const name of ['simulated-mixed-0.5-wrong-0.5', 'simulated-reversal-1', 'simulated-skipping-1']) {
-      const handler = createPerturbationHandler(fx.ctx, name);
+      const handler = createPerturbationHandler(name);
       for (const cdp of all) {
-        const plan = planFor(fx.ctx, name, cdp.cdp_id);
-        const parsed = parseSingleTurn(await handler({ model: name, messages: [{ role: 'user', content: singleTurnPrompt(markdownOf(cdp), fx.vignetteOf(cdp)) }] }));
+        const plan = planFor(name, cdp.cdp_id);
+        const parsed = parseSingleTurn(await ask(handler, [{ role: 'user', content: singleTurnPrompt(markdownOf(cdp), fx.vignetteOf(cdp)) }], fx.unit(cdp)));
         assert.ok(parsed.ok, `${name} ${cdp.cdp_id}`);
         assert.equal(parsed.outcome, plan.conclusion);
         assert.equal(parsed.steps.length, plan.steps.length);
@@ -127,8 +129,8 @@ describe('perturbation agents answer their plan', () => {
 
   test('single-turn reversal at rate 1 on a three-step path swaps the first two', async () => {
     const cdp = fx.htn.find((c) => c.leaf_index === 8)!;
-    const handler = createPerturbationHandler(fx.ctx, 'simulated-reversal-1');
-    const parsed = parseSingleTurn(await handler({ model: 'x', messages: [{ role: 'user', content: singleTurnPrompt(markdownOf(cdp), fx.vignetteOf(cdp)) }] }));
+    const handler = createPerturbationHandler('simulated-reversal-1');
+    const parsed = parseSingleTurn(await ask(handler, [{ role: 'user', content: singleTurnPrompt(markdownOf(cdp), fx.vignetteOf(cdp)) }], fx.unit(cdp)));
     assert.ok(parsed.ok);
     const q = 'No guideline statement is quoted for this criterion';
     assert.deepEqual(parsed.steps, [
@@ -138,13 +140,13 @@ describe('perturbation agents answer their plan', () => {
     ]);
   });
 
-  test('multi-turn with a goal that identifies the case: asks the plan, then concludes', async () => {
-    const patient = createPatientHandler(fx.ctx);
+  test('multi-turn with the unit context: asks the plan, then concludes', async () => {
+    const patient = createPatientHandler();
     for (const name of ['simulated-mixed-0.5-wrong-0.3', 'simulated-omission-1', 'simulated-redundancy-0.5']) {
-      const doctor = createPerturbationHandler(fx.ctx, name);
+      const doctor = createPerturbationHandler(name);
       for (const cdp of all) {
-        const plan = planFor(fx.ctx, name, cdp.cdp_id);
-        const r = await runDialogue(doctor, patient, doctorSystem(markdownOf(cdp), fx.vignetteOf(cdp)), patientSystem(fx.vignetteOf(cdp)));
+        const plan = planFor(name, cdp.cdp_id);
+        const r = await runDialogue(doctor, patient, doctorSystem(markdownOf(cdp), 'goal'), patientSystem(fx.vignetteOf(cdp)), 30, fx.unit(cdp));
         assert.equal(r.failure, undefined);
         assert.deepEqual(r.questions, plan.steps.map((s) => doctorQuestion(s)));
         assert.deepEqual(r.questions, questionsOf(plan));
@@ -160,9 +162,9 @@ describe('perturbation agents answer their plan', () => {
     }
   });
 
-  test('multi-turn with a goal that does not identify the case: an honest rule-11 conclusion', async () => {
-    const doctor = createPerturbationHandler(fx.ctx, 'simulated-omission-0.3');
-    const r = await runDialogue(doctor, createPatientHandler(fx.ctx), doctorSystem(markdownOf(fx.htn[0]!), 'The clinical question concerns management.'), patientSystem(fx.vignetteOf(fx.htn[0]!)));
+  test('multi-turn without a unit context: an honest rule-11 conclusion', async () => {
+    const doctor = createPerturbationHandler('simulated-omission-0.3');
+    const r = await runDialogue(doctor, createPatientHandler(), doctorSystem(markdownOf(fx.htn[0]!), 'The clinical question concerns management.'), patientSystem(fx.vignetteOf(fx.htn[0]!)));
     assert.deepEqual(r, { questions: [], answers: [], conclusion: DOCTOR_NOT_DETERMINABLE });
   });
 });

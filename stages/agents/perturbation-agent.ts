@@ -2,8 +2,8 @@
  * Perturbation agents (`simulated-omission-0.3`, `simulated-mixed-0.15-wrong-0.2`, …): the oracle
  * with controlled, seeded process deviations (perturb.ts) and, optionally, wrong outcomes. Their
  * exact step correspondence is the simulated human label the threshold and preference analyses
- * use; `planFor` recomputes it from the agent's name and the case, so a stage reads it back
- * without any side channel.
+ * use; the `agent_plans` stage (agent-plans.stage.ts) writes it out as rows, from the agent's
+ * name, the case and the tree, so the evaluation reads it as data.
  *
  * Plan of a case (one per agent × case, shared by both settings):
  * - steps: `perturb(reference conditions, rates, rng(seed, cdp_id, "steps"), { distractors:
@@ -18,17 +18,15 @@
  * answered from the vignette as the lexical walker would. Multi-turn: the doctor asks the plan's
  * steps as reference questions (`asYesNoQuestion`), one per turn whatever the answers, then gives
  * the plan's conclusion. It must know the case up front — omitting or reordering a step means
- * knowing its outcome without asking — so it places the case from the request's meta `cdp_id`
- * (set by the task stage), else from the clinical inquiry goal (agent-context.ts); when neither
- * identifies the case it gives Prompt 6's rule-11
- * conclusion at once, an honest failure, rather than a dialogue whose plan nobody could recompute.
+ * knowing its outcome without asking — so it reads the case from the call's context; a call
+ * without one gets Prompt 6's rule-11 conclusion at once, an honest failure, rather than a
+ * dialogue whose plan nobody could recompute.
  */
-import type { OfflineHandler } from '../../pipeline/llm/types.ts';
+import type { Provider } from '../../pipeline/llm/types.ts';
 import type { Cdp, ReasoningTree } from '../construct/types.ts';
 import { createRng } from '../stats/rng.ts';
-import { placeDoctor, placeSingleTurn, type AgentContext } from './agent-context.ts';
 import { finalConclusion, notApplicableSingleTurn, singleTurnAnswer, stepLine, DOCTOR_NOT_DETERMINABLE } from './answer-format.ts';
-import { doctorView, isMultiTurn, singleTurnPrompt } from './chat-view.ts';
+import { isDoctorCall, agentProvider } from './unit-view.ts';
 import { doctorQuestion } from './doctor-question.ts';
 import { oracleStatements } from './oracle.ts';
 import { perturb, type PerturbResult } from './perturb.ts';
@@ -62,15 +60,6 @@ export function planCase(profile: PerturbationProfile, cdp: Cdp, tree: Reasoning
   return { ...result, agent: profile.name, cdp_id: cdp.cdp_id, m: reference.length, conclusion, wrongOutcome };
 }
 
-/**
- * The plan agent `agent` follows on case `cdpId`: the ground-truth mapping of its predicted
- * steps to the reference steps, its deviations and its conclusion.
- */
-export function planFor(ctx: AgentContext, agent: string | PerturbationProfile, cdpId: string): PerturbationPlan {
-  const cdp = ctx.cdps.get(cdpId);
-  if (!cdp) throw new Error(`planFor: case ${cdpId} is not in the agent context; build the context with the cdps table the agents answered`);
-  return planCase(profileOf(agent), cdp, ctx.trees.get(cdp.guideline_id));
-}
 
 export function perturbedSingleTurn(plan: PerturbationPlan, cdp: Cdp, vignette: string): string {
   const statements = oracleStatements(cdp, vignette);
@@ -98,18 +87,12 @@ export function perturbedDoctorTurn(plan: PerturbationPlan, asked: number): stri
   return finalConclusion(plan.conclusion);
 }
 
-export function createPerturbationHandler(ctx: AgentContext, agent: string | PerturbationProfile): OfflineHandler {
+export function createPerturbationHandler(agent: string | PerturbationProfile): Provider {
   const profile = profileOf(agent);
-  return (req) => {
-    if (isMultiTurn(req)) {
-      const view = doctorView(req.messages);
-      const placed = placeDoctor(ctx, view.system, req.meta);
-      if (placed.cdp === null) return finalConclusion(DOCTOR_NOT_DETERMINABLE);
-      return perturbedDoctorTurn(planCase(profile, placed.cdp, ctx.trees.get(placed.cdp.guideline_id)), view.turns.length);
-    }
-    const placed = placeSingleTurn(ctx, singleTurnPrompt(req), req.meta);
-    if (placed.cdp === null) return notApplicableSingleTurn();
-    const plan = planCase(profile, placed.cdp, ctx.trees.get(placed.cdp.guideline_id));
-    return perturbedSingleTurn(plan, placed.cdp, placed.vignette ?? ctx.vignetteOf.get(placed.cdp.cdp_id) ?? '');
-  };
+  return agentProvider((prompt, unit) => {
+    const doctor = isDoctorCall(prompt, unit);
+    if (unit === null) return doctor ? finalConclusion(DOCTOR_NOT_DETERMINABLE) : notApplicableSingleTurn();
+    const plan = planCase(profile, unit.cdp, unit.tree ?? undefined);
+    return doctor ? perturbedDoctorTurn(plan, unit.dialogue?.length ?? 0) : perturbedSingleTurn(plan, unit.cdp, unit.vignette);
+  });
 }

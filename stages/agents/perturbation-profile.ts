@@ -12,6 +12,7 @@
  * it new ones. Each case's stream mixes the agent seed with the cdp_id (`caseSeed`), so a
  * case's plan does not depend on which other cases ran, or in which order.
  */
+import { fnv1a } from '../stats/string-hash.ts';
 import { DEVIATION_TYPES, type DeviationRates, type DeviationType } from './perturb.ts';
 
 export interface PerturbationProfile {
@@ -24,15 +25,7 @@ export interface PerturbationProfile {
   skipMax: number;
 }
 
-/** 32-bit FNV-1a over the UTF-8 bytes of `text`. */
-export function fnv1a(text: string): number {
-  let h = 0x811c9dc5;
-  for (const byte of new TextEncoder().encode(text)) {
-    h ^= byte;
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h >>> 0;
-}
+export { fnv1a };
 
 /** The seed of one case's stream (`stream` separates independent draws, e.g. steps vs outcome). */
 export function caseSeed(agentSeed: number, cdpId: string, stream: string): number {

@@ -43,17 +43,16 @@ describe('simulated roster', () => {
   });
 
   test('handlers cover the roster, or the names asked for', () => {
-    const { ctx } = buildFixture();
-    assert.deepEqual(Object.keys(offlineHandlers(ctx)), SIMULATED_ROSTER.map((m) => m.name));
-    assert.deepEqual(Object.keys(offlineHandlers(ctx, ['simulated-reversal-1'])), ['simulated-reversal-1']);
-    assert.throws(() => offlineHandlers(ctx, ['simulated-nobody']), /no offline agent/);
+    assert.deepEqual(Object.keys(offlineHandlers()), SIMULATED_ROSTER.map((m) => m.name));
+    assert.deepEqual(Object.keys(offlineHandlers(['simulated-reversal-1'])), ['simulated-reversal-1']);
+    assert.throws(() => offlineHandlers(['simulated-nobody']), /no offline agent/);
   });
 });
 
 describe('odd requests', () => {
-  test('every handler answers anything with text, never an exception', async () => {
+  test('every provider answers any messages, with or without a unit context, with text, never an exception', async () => {
     const fx = buildFixture();
-    const handlers = offlineHandlers(fx.ctx, [...SIMULATED_ROSTER.map((m) => m.name), 'simulated-mixed-1-wrong-1']);
+    const handlers = offlineHandlers([...SIMULATED_ROSTER.map((m) => m.name), 'simulated-mixed-1-wrong-1']);
     const requests: ChatRequest['messages'][] = [
       [],
       [{ role: 'user', content: '' }],
@@ -66,21 +65,24 @@ describe('odd requests', () => {
       [{ role: 'system', content: doctorSystem(markdownOf(fx.htn[0]!), '') }, { role: 'user', content: 'Yes' }, { role: 'user', content: 'No' }],
     ];
     for (const [name, handler] of Object.entries(handlers)) {
+      const unit = fx.unit(fx.htn[0]!);
       for (const messages of requests) {
-        const reply = await handler({ model: name, messages });
-        assert.equal(typeof reply, 'string', `${name} on ${JSON.stringify(messages).slice(0, 80)}`);
-        assert.notEqual(reply.trim(), '', name);
+        for (const context of [undefined, unit, { ...unit, tree: null, dialogue: [] }, { ...unit, question: '' }]) {
+          const reply = (await handler.callApi({ model: name, messages }, context)).output;
+          assert.equal(typeof reply, 'string', `${name} on ${JSON.stringify(messages).slice(0, 80)}`);
+          assert.notEqual(reply.trim(), '', name);
+        }
       }
     }
   });
 });
 
 describe('through the LLM client', () => {
-  test('the client calls the handlers with blob-resolved prompts', async () => {
+  test('the client hands the providers the request context and returns their metadata', async () => {
     const fx = buildFixture();
     const dir = mkdtempSync(join(tmpdir(), 'agents-client-'));
     try {
-      const client = createLlmClient({ cacheDir: dir, roster: SIMULATED_ROSTER, offlineHandlers: offlineHandlers(fx.ctx), env: {} });
+      const client = createLlmClient({ cacheDir: dir, roster: SIMULATED_ROSTER, offlineHandlers: offlineHandlers(), env: {} });
       const cdp = fx.htn[0]!;
       const guideline = client.blob(markdownOf(cdp));
       const prompt = singleTurnPrompt('\u0000', fx.vignetteOf(cdp)).split('\u0000');
@@ -89,6 +91,7 @@ describe('through the LLM client', () => {
         const r = await stage.chat({
           model: name,
           messages: [{ role: 'user', content: [{ type: 'text', text: prompt[0]! }, guideline, { type: 'text', text: prompt[1]! }] }],
+          context: fx.unit(cdp),
         });
         assert.ok(r.ok, name);
         const parsed = parseSingleTurn(r.ok ? r.text : '');
@@ -101,8 +104,10 @@ describe('through the LLM client', () => {
           { role: 'system', content: patientSystem(fx.vignetteOf(cdp)) },
           { role: 'user', content: 'Is systolic blood pressure ≥140 mmHg?' },
         ],
+        context: { ...fx.unit(cdp), question: 'Is systolic blood pressure ≥140 mmHg?' },
       });
       assert.deepEqual(answer.ok && answer.text, cdp.steps[0]!.decision_outcome === 'yes' ? 'Yes' : 'No');
+      assert.deepEqual(answer.ok && answer.metadata, { via: 'path', node: cdp.steps[0]!.node_index });
       await client.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });

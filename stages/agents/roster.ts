@@ -1,6 +1,7 @@
 /**
  * The simulated models: roster entries (`provider: 'offline'`, `simulated: true`, names that
- * all contain "simulated") and the in-process handlers the LLM client calls for them.
+ * all contain "simulated") and the offline providers the LLM client calls for them, which answer
+ * from each call's unit context (stages/tasks/unit-context.ts).
  *
  * Default roster (evaluated unless noted):
  *   simulated-oracle                  the reference pathway and conclusion (upper bound)
@@ -13,8 +14,7 @@
  *   simulated-patient                 the multi-turn patient environment (role: patient)
  * Any other name `profileFromName` accepts can be added with `simulatedModel(name)`.
  */
-import type { LlmRole, ModelSpec, OfflineHandler } from '../../pipeline/llm/types.ts';
-import type { AgentContext } from './agent-context.ts';
+import type { LlmRole, ModelSpec, Provider } from '../../pipeline/llm/types.ts';
 import { createWalkerHandler, WALKER_NAME } from './lexical-walker.ts';
 import { createPatientHandler, PATIENT_NAME } from './offline-patient.ts';
 import { createOracleHandler, ORACLE_NAME } from './oracle.ts';
@@ -35,7 +35,7 @@ function noteFor(name: string): string {
   if (name === ORACLE_NAME) return 'simulated: answers with the reference pathway and conclusion (offline, deterministic)';
   if (name === WALKER_NAME) return 'simulated: lexical tree-walker baseline, no language model (offline, deterministic)';
   if (name === PATIENT_NAME) return 'simulated: offline patient answering from the reference path and the vignette';
-  return 'simulated: the oracle with seeded process deviations (offline, deterministic); ground truth via planFor';
+  return 'simulated: the oracle with seeded process deviations (offline, deterministic); ground truth in agent_plans';
 }
 
 /** The roster entry of a simulated model. */
@@ -55,18 +55,15 @@ export function simulatedModel(name: string): ModelSpec {
 export const SIMULATED_ROSTER: readonly ModelSpec[] = [...DEFAULT_SIMULATED_EVALUATED, PATIENT_NAME].map(simulatedModel);
 
 /** The handler of one simulated model. */
-export function offlineHandlerFor(ctx: AgentContext, name: string): OfflineHandler {
+export function offlineHandlerFor(name: string): Provider {
   simulatedModel(name);
-  if (name === ORACLE_NAME) return createOracleHandler(ctx);
-  if (name === WALKER_NAME) return createWalkerHandler(ctx);
-  if (name === PATIENT_NAME) return createPatientHandler(ctx);
-  return createPerturbationHandler(ctx, name);
+  if (name === ORACLE_NAME) return createOracleHandler();
+  if (name === WALKER_NAME) return createWalkerHandler();
+  if (name === PATIENT_NAME) return createPatientHandler();
+  return createPerturbationHandler(name);
 }
 
 /** Handlers for the LLM client's `offlineHandlers`, one per simulated name (default: the default roster). */
-export function offlineHandlers(
-  ctx: AgentContext,
-  names: readonly string[] = SIMULATED_ROSTER.map((m) => m.name),
-): Record<string, OfflineHandler> {
-  return Object.fromEntries(names.map((n) => [n, offlineHandlerFor(ctx, n)]));
+export function offlineHandlers(names: readonly string[] = SIMULATED_ROSTER.map((m) => m.name)): Record<string, Provider> {
+  return Object.fromEntries(names.map((n) => [n, offlineHandlerFor(n)]));
 }

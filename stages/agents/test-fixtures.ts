@@ -4,7 +4,7 @@
  * offline vignette writer, prompt renderers and a multi-turn dialogue driver that plays the
  * runner's part with the project's message builders and parsers.
  */
-import type { OfflineHandler } from '../../pipeline/llm/types.ts';
+import type { ChatMessage, Provider } from '../../pipeline/llm/types.ts';
 import { enumeratePaths } from '../construct/paths.ts';
 import type { Cdp, ReasoningTree } from '../construct/types.ts';
 import { writeVignette } from '../construct/vignette-writer.ts';
@@ -12,7 +12,7 @@ import { doctorMessages, patientMessages, type DialogueTurn } from '../prompts/d
 import { loadTemplate, renderTemplate } from '../prompts/templates.ts';
 import { parseDoctorTurn } from '../tasks/parse-doctor-turn.ts';
 import { parsePatientAnswer } from '../tasks/parse-patient-answer.ts';
-import { createAgentContext, type AgentContext, type AgentData } from './agent-context.ts';
+import type { UnitContext } from '../tasks/unit-context.ts';
 
 export const HTN_TREE: ReasoningTree = {
   primary_clinical_focus: 'management',
@@ -72,11 +72,11 @@ export const HTN_MARKDOWN = [
 export const INSOMNIA_MARKDOWN = '# 失眠障碍诊断指南\n\n症状持续至少3个月并伴日间功能损害者诊断为慢性失眠障碍。';
 
 export interface Fixture {
-  data: AgentData;
-  ctx: AgentContext;
   htn: Cdp[];
   insomnia: Cdp[];
   vignetteOf(cdp: Cdp): string;
+  /** The unit context a task stage attaches to a call about `cdp`. */
+  unit(cdp: Cdp): UnitContext;
 }
 
 export function buildFixture(): Fixture {
@@ -84,20 +84,14 @@ export function buildFixture(): Fixture {
   const insomnia = enumeratePaths(INSOMNIA_TREE, { guideline_id: 'insomnia', language: 'zh', split: 'test' }).cdps;
   const cdps = [...htn, ...insomnia];
   const vignettes = cdps.map((c) => ({ cdp_id: c.cdp_id, vignette: writeVignette(c).vignette }));
-  const data: AgentData = {
-    guidelines: [
-      { guideline_id: 'htn', markdown: HTN_MARKDOWN },
-      { guideline_id: 'insomnia', markdown: INSOMNIA_MARKDOWN },
-    ],
-    trees: [
-      { guideline_id: 'htn', tree: HTN_TREE },
-      { guideline_id: 'insomnia', tree: INSOMNIA_TREE },
-    ],
-    cdps,
-    vignettes,
-  };
   const byId = new Map(vignettes.map((v) => [v.cdp_id, v.vignette]));
-  return { data, ctx: createAgentContext(data), htn, insomnia, vignetteOf: (c) => byId.get(c.cdp_id)! };
+  const unit = (c: Cdp): UnitContext => ({
+    cdp: c,
+    vignette: byId.get(c.cdp_id)!,
+    guideline: { guideline_id: c.guideline_id, markdown: markdownOf(c) },
+    tree: c.guideline_id === 'htn' ? HTN_TREE : INSOMNIA_TREE,
+  });
+  return { htn, insomnia, vignetteOf: (c) => byId.get(c.cdp_id)!, unit };
 }
 
 export function markdownOf(cdp: Cdp): string {
@@ -124,16 +118,34 @@ export interface DialogueResult {
   failure?: string;
 }
 
-/** Plays a whole multi-turn case: doctor and patient alternate until a conclusion or `maxTurns`. */
-export async function runDialogue(doctor: OfflineHandler, patient: OfflineHandler, doctorPrompt: string, patientPrompt: string, maxTurns = 30): Promise<DialogueResult> {
+/** One call of a provider, as the client makes it: the text it answers. */
+export async function ask(provider: Provider, messages: ChatMessage[], context?: UnitContext, model = 'agent'): Promise<string> {
+  return (await provider.callApi({ model, messages }, context)).output;
+}
+
+/**
+ * Plays a whole multi-turn case as dialogues_multi does: doctor and patient alternate until a
+ * conclusion or `maxTurns`, each call carrying `unit` (when given) with the goal and the exchange
+ * so far for the doctor and the question for the patient.
+ */
+export async function runDialogue(
+  doctor: Provider,
+  patient: Provider,
+  doctorPrompt: string,
+  patientPrompt: string,
+  maxTurns = 30,
+  unit?: UnitContext,
+  goal = '',
+): Promise<DialogueResult> {
   const turns: DialogueTurn[] = [];
+  const dialogue = () => turns.filter((t) => t.answer !== undefined).map((t) => ({ question: t.question, answer: t.answer === 'Yes' ? ('Yes' as const) : ('No' as const) }));
   for (let t = 0; t <= maxTurns; t++) {
-    const reply = await doctor({ model: 'doctor', messages: doctorMessages(doctorPrompt, turns) });
+    const reply = await ask(doctor, doctorMessages(doctorPrompt, turns), unit && { ...unit, goal, dialogue: dialogue() }, 'doctor');
     const parsed = parseDoctorTurn(reply);
     if (parsed.kind === 'conclusion') return { questions: turns.map((x) => x.question), answers: turns.map((x) => x.answer!), conclusion: parsed.conclusion };
     if (parsed.kind === 'invalid') return { questions: turns.map((x) => x.question), answers: turns.map((x) => x.answer!), conclusion: null, failure: parsed.reason };
     turns.push({ question: parsed.question });
-    const answer = parsePatientAnswer(await patient({ model: 'patient', messages: patientMessages(patientPrompt, turns) }));
+    const answer = parsePatientAnswer(await ask(patient, patientMessages(patientPrompt, turns), unit && { ...unit, question: parsed.question }, 'patient'));
     if (!answer.ok) return { questions: turns.map((x) => x.question), answers: [], conclusion: null, failure: answer.reason };
     turns[turns.length - 1]!.answer = answer.answer;
   }

@@ -12,10 +12,9 @@ import type { DagConfig } from '../../pipeline/dag/define.ts';
 import { createLlmClient } from '../../pipeline/llm/client.ts';
 import { configStages } from '../../pipeline/testing/config-stages.ts';
 import { HTN_MARKDOWN, HTN_TREE, INSOMNIA_MARKDOWN, INSOMNIA_TREE } from '../agents/test-fixtures.ts';
-import { worldHandlers } from '../agents/agent-world.ts';
 import { ORACLE_NAME } from '../agents/oracle.ts';
 import { PATIENT_NAME } from '../agents/offline-patient.ts';
-import { SIMULATED_ROSTER } from '../agents/roster.ts';
+import { offlineHandlers as agentProviders, SIMULATED_ROSTER } from '../agents/roster.ts';
 import { CONSTRUCTION_STAND_INS } from '../models/run-models.ts';
 import { createRng } from '../stats/rng.ts';
 import { resolveDag } from '../../pipeline/dag/validate.ts';
@@ -133,7 +132,7 @@ test('DAG: adding a guideline computes only its rows downstream of cdps; adding 
     const client = createLlmClient({
       cacheDir: join(ws.store, 'llm'),
       roster: [...SIMULATED_ROSTER, ...CONSTRUCTION_STAND_INS],
-      offlineHandlers: { ...OFFLINE_WRITERS, ...worldHandlers() },
+      offlineHandlers: { ...OFFLINE_WRITERS, ...agentProviders() },
     });
     try {
       const summary = await runDag(await resolveDag(config(gs), root), ws, { llm: client });

@@ -1,19 +1,19 @@
 /**
  * Stage `deviation_profile`: per (setting, model), the true process deviations (omission,
  * redundancy, skipping, reversal; perturb.ts definitions) of the simulated perturbation agents
- * over the pathways they produced, read from their plans (deviationsOf of the true mapping),
- * plus how many conclusions were deliberately wrong. For the report's deviation figure.
+ * over the pathways they produced, read from their plans (input `agent_plans`, the table of the
+ * agent_plans stage), plus how many conclusions were deliberately wrong. For the report's
+ * deviation figure.
  *
  * Only perturbation agents have ground truth; real models and other simulated agents are left
  * out (nothing here guesses a deviation from a judge's alignment). A pathway counts when it is
  * usable and is exactly its agent's plan (agent-plans.ts); `cases` is how many did.
  */
 import { tableStage, type Row } from '../../pipeline/stage.ts';
-import { deviationsOf } from '../agents/perturb.ts';
 import { planIndex, planMismatch, planOf } from './agent-plans.ts';
 
-export function deviationProfile(pathways: readonly Row[], cdps: readonly Row[], trees: readonly Row[]): Row[] {
-  const index = planIndex(cdps, trees);
+export function deviationProfile(pathways: readonly Row[], plans: readonly Row[]): Row[] {
+  const index = planIndex(plans);
   const acc = new Map<string, Row & { cases: number; omission: number; redundancy: number; skipping: number; reversal: number; wrong_outcomes: number }>();
   for (const p of pathways) {
     if (p.usable !== true) continue;
@@ -22,7 +22,7 @@ export function deviationProfile(pathways: readonly Row[], cdps: readonly Row[],
     const key = JSON.stringify([p.setting, p.model]);
     let a = acc.get(key);
     if (!a) acc.set(key, (a = { setting: p.setting, model: p.model, source: 'simulated-plan', cases: 0, omission: 0, redundancy: 0, skipping: 0, reversal: 0, wrong_outcomes: 0 }));
-    const c = deviationsOf(plan.mapping, plan.m);
+    const c = plan.deviations;
     a.cases++;
     a.omission += c.omission;
     a.redundancy += c.redundancy;
@@ -39,7 +39,7 @@ export default tableStage({
     setting: 'VARCHAR', model: 'VARCHAR', source: 'VARCHAR', cases: 'INTEGER',
     omission: 'INTEGER', redundancy: 'INTEGER', skipping: 'INTEGER', reversal: 'INTEGER', total: 'INTEGER', wrong_outcomes: 'INTEGER',
   },
-  run({ predicted_pathways = [], cdps = [], trees = [] }) {
-    return deviationProfile(predicted_pathways, cdps, trees);
+  run({ predicted_pathways = [], agent_plans = [] }) {
+    return deviationProfile(predicted_pathways, agent_plans);
   },
 });

@@ -5,9 +5,9 @@ import assert from 'node:assert/strict';
 import { resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createLlmClient } from '../../pipeline/llm/client.ts';
-import { worldHandlers } from '../agents/agent-world.ts';
 import { ORACLE_NAME } from '../agents/oracle.ts';
-import { SIMULATED_ROSTER } from '../agents/roster.ts';
+import { PATIENT_NAME } from '../agents/offline-patient.ts';
+import { offlineHandlers as agentProviders, SIMULATED_ROSTER } from '../agents/roster.ts';
 import { simulatedJudgeHandlers, simulatedJudgeSpecs } from '../judge/simulated-judges.ts';
 import { fixtureData, taskDag, taskProject } from '../tasks/testing/task-dag.ts';
 import { evaluationJudges } from './evaluation-judges.ts';
@@ -22,16 +22,19 @@ const MODELS = [ORACLE_NAME, 'simulated-omission-0.3', PERTURBED];
 
 test('end to end: task stages with offline agents, then every evaluation stage with the simulated judges', async () => {
   const data = fixtureData();
-  const config = taskDag(data, { models: MODELS }, { models: MODELS });
+  const config = taskDag(data, { models: MODELS }, { models: MODELS, patient: PATIENT_NAME });
   const narratives = data.cdps.map((c) => ({ cdp_id: c.cdp_id, steps: [...(c.steps as { condition: string }[]).map((s) => `The decision: ${s.condition}`), String(c.conclusion)] }));
   const judges = evaluationJudges(SIMULATED_ROSTER);
   config.stages.push({ name: 'narratives', module: resolve(here, 'testing/narratives.fixture.ts'), params: { rows: narratives } }, ...configStages(dagConfig, EVALUATION_STAGES, repo, { step_scores: { judges, maxPromptTokensByJudge: {} }, outcome_scores: { judges } }));
+  // The agents' plans from the config's declaration, over the fixture's cases (the test DAG has no test_cases stage).
+  const [plans] = configStages(dagConfig, ['agent_plans'], repo, { agent_plans: { models: MODELS } });
+  config.stages.push({ ...plans!, inputs: { cdps: 'cdps', trees: 'trees' } });
   const project = taskProject(config);
   try {
     const client = createLlmClient({
       cacheDir: project.cacheDir,
       roster: [...SIMULATED_ROSTER, ...simulatedJudgeSpecs()],
-      offlineHandlers: { ...worldHandlers(), ...simulatedJudgeHandlers() },
+      offlineHandlers: { ...agentProviders(), ...simulatedJudgeHandlers() },
     });
     let summary;
     try {

@@ -20,10 +20,11 @@ import { readRows } from '../../pipeline/store/artifacts.ts';
 import { configStages } from '../../pipeline/testing/config-stages.ts';
 import type { DagConfig, Row } from '../../pipeline/dag/define.ts';
 import type { ModelSpec } from '../../pipeline/llm/types.ts';
-import { worldHandlers } from '../agents/agent-world.ts';
+import { offlineHandlers } from '../agents/roster.ts';
 import { PATIENT_NAME } from '../agents/offline-patient.ts';
 import { SIMULATED_ROSTER } from '../agents/roster.ts';
-import { answerPrompt, simulatedJudge } from '../judge/simulated-judges.ts';
+import { simulatedJudge } from '../judge/simulated-judges.ts';
+import { answerPrompt } from '../judge/testing/prompt-judge.ts';
 import dagConfig from '../../dag.config.ts';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -140,7 +141,7 @@ test('garbled answers, then recovery: --retry-failed clears every failure row an
     const dag = await resolveDag(config, root);
     const ws = workspaceFor(root, config);
     const run = async (retryFailed: boolean): Promise<RunSummary> => {
-      const client = createLlmClient({ cacheDir: join(ws.store, 'llm'), roster, offlineHandlers: worldHandlers(), retry: { maxAttempts: 1 } });
+      const client = createLlmClient({ cacheDir: join(ws.store, 'llm'), roster, offlineHandlers: offlineHandlers(), retry: { maxAttempts: 1 } });
       try {
         return await runDag(dag, ws, { llm: client, retryFailed });
       } finally {

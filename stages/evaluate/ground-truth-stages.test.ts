@@ -9,12 +9,25 @@ import deviationStage from './deviation-profile.stage.ts';
 import { labelsFromMapping } from './threshold-labels.ts';
 import { noisyChoice, trueChoice } from './simulated-preferences.ts';
 import { cdpRow, planPathway, runTable, treeRow } from './test-support.ts';
+import { agentPlanRows } from '../agents/agent-plans.stage.ts';
 
 const fx = buildFixture();
 const cdp = fx.htn.find((c) => c.steps.length === 3)!;
 const cdps = [cdpRow(cdp)];
 const trees = [treeRow('htn', HTN_TREE)];
 const OMIT = 'simulated-omission-1', ORACLE = 'simulated-oracle', REDUNDANT = 'simulated-redundancy-1';
+// Ground truth as the agent_plans stage writes it; a real model in the list gets no plan.
+const agent_plans = agentPlanRows([OMIT, ORACLE, REDUNDANT, 'real-model'], cdps, trees);
+
+test('agent_plans: one row per perturbation agent × case, with the true mapping and its deviation counts', () => {
+  assert.deepEqual(agent_plans.map((r) => r.model), [OMIT, REDUNDANT, ORACLE].sort(), 'real models have no plan');
+  const omit = agent_plans.find((r) => r.model === OMIT)!;
+  assert.deepEqual([omit.mapping, omit.m, omit.omission, omit.redundancy, omit.skipping, omit.reversal, omit.wrong_outcome], [[1], 3, 2, 0, 0, 0, false]);
+  assert.deepEqual(omit.steps, [cdp.steps[1]!.condition]);
+  const red = agent_plans.find((r) => r.model === REDUNDANT)!;
+  assert.deepEqual([red.mapping, red.redundancy, (red.questions as string[]).length], [[0, null, 1, null, 2, null], 3, 6]);
+  assert.equal(red.conclusion, cdp.conclusion);
+});
 
 test('the fixture plans are what the hand analysis below assumes', () => {
   assert.deepEqual(planCase(profileFromName(OMIT), cdp, HTN_TREE).mapping, [1], 'rate 1 omits steps 0 and 2 (each with kept neighbours), never both neighbours of one');
@@ -46,7 +59,7 @@ describe('threshold labels', () => {
       { ...planPathway(ORACLE, cdp, HTN_TREE, 'multi'), candidate: ['Asked something else?', 'b', 'c'] },
     ];
     const logs: string[] = [];
-    const rows = await runTable(thresholdStage, { step_scores, predicted_pathways, cdps, trees }, {}, logs);
+    const rows = await runTable(thresholdStage, { step_scores, predicted_pathways, agent_plans }, {}, logs);
     assert.ok(rows.every((r) => r.source === 'simulated-plan' && r.simulated === true));
     const curve = rows.filter((r) => r.setting === 'all' && r.model === null);
     assert.equal(curve.length, 21, 'grid 0, 0.05, …, 1');
@@ -80,7 +93,7 @@ describe('simulated preferences', () => {
     const predicted_pathways = [OMIT, ORACLE, REDUNDANT].map((m) => planPathway(m, cdp, HTN_TREE, 'single'));
     const metric = (model: string, dtw: number, lnds: number) => ({ setting: 'single', model, cdp_id: cdp.cdp_id, judge: 'j', dtw_pcc: dtw, ot_pcc: dtw, lnds_pcs: lnds });
     const pathway_metrics = [metric(OMIT, 0.5, 0.3), metric(ORACLE, 0, 1), metric(REDUNDANT, 0.2, 0.9)];
-    const rows = await runTable(preferenceStage, { predicted_pathways, pathway_metrics, cdps, trees }, { raterNoise: 0 });
+    const rows = await runTable(preferenceStage, { predicted_pathways, pathway_metrics, agent_plans }, { raterNoise: 0 });
     // True deviations: omission agent 2 (two omissions), oracle 0, redundancy agent 3.
     // Pairs (by name): omission–oracle → B, omission–redundancy → A, oracle–redundancy → A.
     // PCC: 0.5 vs 0 → B ✓, 0.5 vs 0.2 → B ✗, 0 vs 0.2 → A ✓ → 2/3; LNDS negated gives the same choices.
@@ -99,7 +112,7 @@ test('deviation_profile: true deviation counts per agent, real models left out',
     { ...planPathway(ORACLE, cdp, HTN_TREE, 'single'), model: 'gpt-5.4' },
     { ...planPathway(OMIT, cdp, HTN_TREE, 'multi'), usable: false },
   ];
-  const rows = await runTable(deviationStage, { predicted_pathways, cdps, trees }, {});
+  const rows = await runTable(deviationStage, { predicted_pathways, agent_plans }, {});
   assert.deepEqual(rows.map((r) => [r.setting, r.model, r.cases, r.omission, r.redundancy, r.skipping, r.reversal, r.total, r.wrong_outcomes]), [
     ['single', OMIT, 1, 2, 0, 0, 0, 2, 0],
     ['single', ORACLE, 1, 0, 0, 0, 0, 0, 0],

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { createLlmClient } from '../../pipeline/llm/client.ts';
 import { loadTemplate, renderTemplate } from '../prompts/templates.ts';
 import { pathwayVars } from '../prompts/pathway-labels.ts';
-import { findLabelledPathways } from '../judge/unlabel-pathway.ts';
+import { findLabelledPathways } from '../judge/testing/unlabel-pathway.ts';
 import { simulatedJudgeHandlers, simulatedJudgeSpecs } from '../judge/simulated-judges.ts';
 import stepScores from './step-scores.stage.ts';
 import outcomeScores from './outcome-scores.stage.ts';

@@ -6,7 +6,8 @@
  *
  * Sources (column `source`):
  * - 'simulated-raters' (simulated = true): pairs and choices from simulated-preferences.ts (two
- *   noisy simulated raters over the perturbation agents' true deviation counts), for every
+ *   noisy simulated raters over the perturbation agents' true deviation counts, input
+ *   `agent_plans`), for every
  *   judge × metric in pathway_metrics; pairs a judge did not score are left out for it.
  * - 'human': optional inputs `human_preferences` (CSV group,pair_id,annotator,choice) and
  *   `human_pair_pcc` (CSV pair_id,pcc_a,pcc_b); judge and metric are null (the CSV's PCC).
@@ -56,9 +57,9 @@ export default tableStage<PreferenceParams>({
     pairs: 'INTEGER', agreement: 'DOUBLE', majority_pairs: 'INTEGER', agreement_majority_only: 'DOUBLE',
     inter_annotator: 'DOUBLE', kappa: 'DOUBLE', kappa_n: 'INTEGER',
   },
-  run({ pathway_metrics = [], predicted_pathways = [], cdps = [], trees = [], human_preferences = [], human_pair_pcc = [] }, ctx) {
+  run({ pathway_metrics = [], predicted_pathways = [], agent_plans = [], human_preferences = [], human_pair_pcc = [] }, ctx) {
     const tieTolerance = ctx.params.tieTolerance;
-    const pairs = simulatedPairs(predicted_pathways, planIndex(cdps, trees));
+    const pairs = simulatedPairs(predicted_pathways, planIndex(agent_plans));
     const choices = simulatedChoices(pairs, ctx.params.raterNoise, ctx.params.seed);
     const out: Row[] = [];
     const judges = [...new Set(pathway_metrics.filter((r) => r.error == null).map((r) => String(r.judge)))].sort();

@@ -1,8 +1,8 @@
 /**
  * Simulated pairwise preferences (paper §4.3) from the perturbation agents' ground truth. A pair
  * is two perturbation agents' pathways for the same case in the same setting, both exactly
- * their agents' plans; the true choice prefers the pathway with fewer true deviations
- * (deviationsOf of the plan's mapping, all four types summed), 'tie' when equal.
+ * their agents' plans (the agent_plans table); the true choice prefers the pathway with fewer
+ * true deviations (the plan's four counts summed), 'tie' when equal.
  *
  * The paper had two human annotators; here two simulated raters, 'simulated-rater-1' and
  * 'simulated-rater-2', each report the true choice except that with probability `noise` (default
@@ -13,11 +13,10 @@
  * Groups are the settings ('single', 'multi'), the paper's two groups of pairs.
  */
 import type { Row } from '../../pipeline/stage.ts';
-import { deviationsOf } from '../agents/perturb.ts';
-import { fnv1a } from '../agents/perturbation-profile.ts';
+import { fnv1a } from '../stats/string-hash.ts';
 import { createRng } from '../stats/rng.ts';
 import type { Choice, PreferenceRow } from '../stats/agreement.ts';
-import { planMismatch, planOf, type PlanIndex } from './agent-plans.ts';
+import { planMismatch, planOf, totalDeviations, type PlanIndex } from './agent-plans.ts';
 
 export const SIMULATED_RATERS = ['simulated-rater-1', 'simulated-rater-2'] as const;
 
@@ -51,10 +50,9 @@ export function simulatedPairs(pathways: readonly Row[], index: PlanIndex): Simu
     const model = String(p.model), cdpId = String(p.cdp_id), setting = String(p.setting);
     const plan = planOf(index, model, cdpId);
     if (!plan || planMismatch(plan, setting, (p.candidate as string[]) ?? [])) continue;
-    const c = deviationsOf(plan.mapping, plan.m);
     const key = JSON.stringify([setting, cdpId]);
     if (!byCase.has(key)) byCase.set(key, []);
-    byCase.get(key)!.push({ model, deviations: c.omission + c.redundancy + c.skipping + c.reversal });
+    byCase.get(key)!.push({ model, deviations: totalDeviations(plan) });
   }
   const pairs: SimulatedPair[] = [];
   for (const [key, agents] of [...byCase.entries()].sort(([a], [b]) => (a < b ? -1 : 1))) {

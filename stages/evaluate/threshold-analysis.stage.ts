@@ -4,8 +4,8 @@
  * (stages/stats/threshold.ts), one row per grid point with the curve's summary repeated.
  *
  * Label sources (column `source`; `simulated` true for the first):
- * - 'simulated-plan': the perturbation agents' true step mappings (threshold-labels.ts), per
- *   setting and pooled over settings (setting 'all');
+ * - 'simulated-plan': the perturbation agents' true step mappings (input `agent_plans`, read by
+ *   threshold-labels.ts), per setting and pooled over settings (setting 'all');
  * - 'human': the optional input `human_labels`, a files source of CSVs with header
  *   judge,model,score,human (read-csv.ts); bad lines are logged and skipped; setting 'all'.
  * model is null on a judge's pooled curve, whose row also carries `common_low`/`common_high`:
@@ -47,9 +47,9 @@ export default tableStage<ThresholdParams>({
     n: 'INTEGER', positives: 'INTEGER', best_t: 'DOUBLE', best_f1: 'DOUBLE', stable_low: 'DOUBLE', stable_high: 'DOUBLE',
     common_low: 'DOUBLE', common_high: 'DOUBLE',
   },
-  run({ step_scores = [], predicted_pathways = [], cdps = [], trees = [], human_labels = [] }, ctx) {
+  run({ step_scores = [], predicted_pathways = [], agent_plans = [], human_labels = [] }, ctx) {
     const opts = { grid: thresholdGrid(ctx.params.gridStep), tolerance: ctx.params.tolerance };
-    const { labels, skipped } = simulatedStepLabels(step_scores, predicted_pathways, planIndex(cdps, trees));
+    const { labels, skipped } = simulatedStepLabels(step_scores, predicted_pathways, planIndex(agent_plans));
     for (const [why, count] of Object.entries(skipped)) ctx.log(`threshold labels: ${count} pathway(s) left out: ${why}`);
     const out: Row[] = [];
     const settings = [...new Set(labels.map((l) => l.setting))].sort();

@@ -1,6 +1,6 @@
 /**
  * Simulated threshold labels (paper §4.4, Figure 4) from the perturbation agents' true step
- * mappings: for each reference step i of a judged pathway, its best-matched predicted step j*
+ * mappings (the agent_plans table, agent-plans.ts): for each reference step i of a judged pathway, its best-matched predicted step j*
  * (the highest C[i][j]; ties to the earliest j), the score C[i][j*], and whether that match is
  * correct — the plan maps predicted step j* to reference step i. These stand in for the
  * paper's human labels; they are labels of a simulation, never of a person.
@@ -10,8 +10,7 @@
  * agent's plan (planMismatch).
  */
 import type { Row } from '../../pipeline/stage.ts';
-import type { PerturbationPlan } from '../agents/perturbation-agent.ts';
-import { planMismatch, planOf, type PlanIndex } from './agent-plans.ts';
+import { planMismatch, planOf, type AgentPlan, type PlanIndex } from './agent-plans.ts';
 
 export interface StepLabel {
   setting: string;
@@ -39,7 +38,7 @@ export function simulatedStepLabels(stepScores: readonly Row[], pathways: readon
   const labels: StepLabel[] = [];
   const skipped: Record<string, number> = {};
   const skip = (why: string) => (skipped[why] = (skipped[why] ?? 0) + 1);
-  const plans = new Map<string, PerturbationPlan | null>();
+  const plans = new Map<string, AgentPlan | null>();
   for (const r of stepScores) {
     if (r.error != null) { skip('failure row'); continue; }
     const model = String(r.model), cdpId = String(r.cdp_id), setting = String(r.setting);

@@ -9,6 +9,7 @@
  * times with the reason stated, then the pair fails with that reason. An empty candidate
  * conclusion (the model gave none) is scored 1, not correct, without a call.
  */
+import type { JudgeContext } from './judge-context.ts';
 import { askStructured, type Chatter, type ParseOutcome } from '../../pipeline/llm/ask-structured.ts';
 import { loadTemplate, renderTemplate, type Template } from '../prompts/templates.ts';
 import { parseOutcomeScore } from './parse-outcome-score.ts';
@@ -53,6 +54,8 @@ export async function judgeOutcome(o: JudgeOutcomeOptions): Promise<OutcomeResul
     templateCache.set(key, t);
   }
   const prompt = renderTemplate(t, { Reference_Conclusion: o.reference.trim(), Candidate_Conclusion: o.candidate.trim() });
+  // The two conclusions as data, for offline judges (judge-context.ts).
+  const outcomeContext: JudgeContext = { judging: 'outcome', reference: o.reference.trim(), candidate: o.candidate.trim() };
 
   const problems: string[] = [];
   const parse = (text: string, finishReason?: string): ParseOutcome<1 | 2 | 3 | 4 | 5> => {
@@ -63,7 +66,7 @@ export async function judgeOutcome(o: JudgeOutcomeOptions): Promise<OutcomeResul
   };
   const r = await askStructured(
     o.client,
-    { model: o.judge, messages: [{ role: 'user', content: prompt }], repeat: o.repeat ?? 0, ...(o.params ? { params: o.params } : {}), expectedOutputTokens: 4 },
+    { model: o.judge, messages: [{ role: 'user', content: prompt }], context: outcomeContext, repeat: o.repeat ?? 0, ...(o.params ? { params: o.params } : {}), expectedOutputTokens: 4 },
     parse,
     { maxAttempts: maxReasks + 1 },
   );

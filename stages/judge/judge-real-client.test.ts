@@ -13,7 +13,8 @@ import type { ModelSpec } from '../../pipeline/llm/types.ts';
 import { judgeOutcome } from './judge-outcome.ts';
 import { judgeStepScores } from './judge-step-scores.ts';
 import { likertFromSimilarity } from './likert-from-similarity.ts';
-import { answerPrompt, simulatedJudge, simulatedJudgeHandlers, simulatedJudgeSpecs } from './simulated-judges.ts';
+import { simulatedJudge, simulatedJudgeHandlers, simulatedJudgeSpecs } from './simulated-judges.ts';
+import { answerPrompt } from './testing/prompt-judge.ts';
 import { tfidfMatrix } from './similarity-tfidf.ts';
 
 const REF = ['fever above 38 degrees', 'rash'];

@@ -2,7 +2,7 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ChatRequest, ChatResult } from '../../pipeline/llm/types.ts';
 import { judgeStepScores } from './judge-step-scores.ts';
-import { findLabelledPathways } from './unlabel-pathway.ts';
+import { findLabelledPathways } from './testing/unlabel-pathway.ts';
 
 type Script = (req: ChatRequest, prompt: string) => string | { fail: string };
 

@@ -20,7 +20,8 @@
  * its blocks' rows are stitched back into one m×n matrix before averaging.
  */
 import { askStructured, type Chatter, type ParseOutcome } from '../../pipeline/llm/ask-structured.ts';
-import { pathwayVars } from '../prompts/pathway-labels.ts';
+import { pathwayVars, shownStep } from '../prompts/pathway-labels.ts';
+import type { JudgeContext } from './judge-context.ts';
 import { loadTemplate, renderTemplate, type PromptId, type Template } from '../prompts/templates.ts';
 import { averageRuns, normaliseLikert, parseStepScores } from './parse-step-scores.ts';
 import { planReferenceBlocks, type ReferenceBlock } from './reference-blocks.ts';
@@ -112,6 +113,13 @@ export async function judgeStepScores(o: JudgeStepScoresOptions): Promise<StepSc
   if (!plan.ok) return { ...base, ok: false, reason: plan.reason };
   const blocks = plan.blocks;
   const prompts = blocks.map((b) => render(b.start, b.end));
+  // What the prompt of a block shows, as data, for offline judges (judge-context.ts).
+  const candidateShown = o.candidate.map(shownStep);
+  const blockContext = (b: ReferenceBlock): JudgeContext => ({
+    judging: 'steps',
+    reference: o.reference.slice(b.start, b.end).map(shownStep),
+    candidate: candidateShown,
+  });
 
   const askBlock = async (run: number, k: number, b: ReferenceBlock) => {
     const rows = b.end - b.start;
@@ -128,6 +136,7 @@ export async function judgeStepScores(o: JudgeStepScoresOptions): Promise<StepSc
       {
         model: o.judge,
         messages: [{ role: 'user', content: prompts[k] }],
+        context: blockContext(b),
         repeat: run,
         ...(o.params ? { params: o.params } : {}),
         expectedOutputTokens: rows * n * ANSWER_TOKENS_PER_PAIR,

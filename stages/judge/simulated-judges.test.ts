@@ -6,12 +6,13 @@ import { join } from 'node:path';
 import { pathwayVars } from '../prompts/pathway-labels.ts';
 import { DEFAULT_TEMPLATES_ROOT, loadTemplate, renderTemplate } from '../prompts/templates.ts';
 import { judgeParams } from '../metrics/judge-params.ts';
-import type { ChatRequest } from '../../pipeline/llm/types.ts';
+import type { ChatRequest, Provider } from '../../pipeline/llm/types.ts';
+import type { JudgeContext } from './judge-context.ts';
+import { answerPrompt } from './testing/prompt-judge.ts';
 import { parseOutcomeScore } from './parse-outcome-score.ts';
 import { parseStepScores } from './parse-step-scores.ts';
 import { likertFromSimilarity } from './likert-from-similarity.ts';
 import {
-  answerPrompt,
   SIMULATED_JUDGE_NAMES,
   SIMULATED_JUDGES,
   simulatedJudge,
@@ -24,6 +25,10 @@ import {
 const REFERENCE = ['fever above 38 degrees', 'rash'];
 const CANDIDATE = ['fever below 38 degrees', 'rash on arms', 'headache'];
 const asUser = (content: string): ChatRequest => ({ model: 'x', messages: [{ role: 'user', content }] });
+const steps = (reference: string[], candidate: string[]): JudgeContext => ({ judging: 'steps', reference, candidate });
+const outcome = (reference: string, candidate: string): JudgeContext => ({ judging: 'outcome', reference, candidate });
+/** One call as the judging code makes it: the prompt, and the context it was rendered from. */
+const ask = async (p: Provider, context: JudgeContext | undefined, req: ChatRequest = asUser('(the rendered prompt)')) => (await p.callApi(req, context)).output;
 
 function stepPrompt(id: 'single-turn-step-level-consistency-scoring' | 'multi-turn-step-level-consistency-scoring', ref = REFERENCE, cand = CANDIDATE) {
   return renderTemplate(loadTemplate(id, 'en'), pathwayVars(ref, cand));
@@ -46,7 +51,8 @@ describe('the three judges', () => {
   });
 
   test('token F1 answers Prompt 5 in the required format with the hand-computed scores', async () => {
-    const answer = await simulatedJudgeHandler('simulated-token-f1')(asUser(stepPrompt('single-turn-step-level-consistency-scoring')));
+    const answer = await ask(simulatedJudgeHandler('simulated-token-f1'), steps(REFERENCE, CANDIDATE));
+    assert.equal(answerPrompt(simulatedJudge('simulated-token-f1'), stepPrompt('single-turn-step-level-consistency-scoring')), answer, 'a scripted judge reading the prompt agrees');
     // F1: R1-C1 = 6/8 → 1 + round(3) = 4; R2-C2 = 2/3 → 1 + round(2.67) = 4; the rest 0 → 1.
     assert.equal(answer, 'R1-C1: 4, R1-C2: 1, R1-C3: 1\nR2-C1: 1, R2-C2: 4, R2-C3: 1');
     const parsed = parseStepScores(answer, 2, 3);
@@ -55,29 +61,28 @@ describe('the three judges', () => {
   });
 
   for (const judge of SIMULATED_JUDGES) {
-    test(`${judge.name}: Prompts 5 and 8 parse to its similarities on the Likert scale`, async () => {
+    test(`${judge.name}: step calls (Prompts 5 and 8) parse to its similarities on the Likert scale`, async () => {
       const ref = ['Does the patient have fever ≥ 38.5 °C?', '患者是否咳嗽超过两周？', 'Start amoxicillin 500 mg three times daily'];
       const cand = ['Fever of 38.5 °C or more is present', '咳嗽两周以上', 'Prescribe amoxicillin 500 mg', 'Check oxygen saturation'];
       const expected = Array.from(judge.matrix(ref, cand), likertFromSimilarity);
       assert.ok(new Set(expected).size > 1, 'the case separates scores');
       const handler = simulatedJudgeHandlers()[judge.name];
       for (const id of ['single-turn-step-level-consistency-scoring', 'multi-turn-step-level-consistency-scoring'] as const) {
-        const parsed = parseStepScores(await handler(asUser(stepPrompt(id, ref, cand))), 3, 4);
+        const parsed = parseStepScores(await ask(handler, steps(ref, cand), asUser(stepPrompt(id, ref, cand))), 3, 4);
         assert.ok(parsed.ok, id);
         assert.deepEqual(Array.from(parsed.scores), expected, id);
       }
       // Identical pathways score 5 on the diagonal.
-      const same = parseStepScores(await handler(asUser(stepPrompt('single-turn-step-level-consistency-scoring', ref, ref))), 3, 3);
+      const same = parseStepScores(await ask(handler, steps(ref, ref)), 3, 3);
       assert.ok(same.ok, 'same.ok');
       assert.deepEqual([0, 4, 8].map((k) => same.scores[k]), [5, 5, 5]);
     });
 
-    test(`${judge.name}: Prompt 9 gets a single integer`, async () => {
-      const t9 = loadTemplate('outcome-accuracy-scoring', 'en');
+    test(`${judge.name}: an outcome call (Prompt 9) gets a single integer`, async () => {
       const handler = simulatedJudgeHandler(judge.name);
-      const same = await handler(asUser(renderTemplate(t9, { Reference_Conclusion: 'Start amoxicillin.', Candidate_Conclusion: 'start AMOXICILLIN' })));
+      const same = await ask(handler, outcome('Start amoxicillin.', 'start AMOXICILLIN'));
       assert.deepEqual(parseOutcomeScore(same), { ok: true, score: 5, format: 'strict' });
-      const other = await handler(asUser(renderTemplate(t9, { Reference_Conclusion: 'Refer to cardiology', Candidate_Conclusion: 'Discharge home' })));
+      const other = await ask(handler, outcome('Refer to cardiology', 'Discharge home'));
       assert.deepEqual(parseOutcomeScore(other), { ok: true, score: 1, format: 'strict' });
     });
   }
@@ -88,7 +93,7 @@ describe('the three judges', () => {
     assert.equal(answerPrompt(simulatedJudge('simulated-token-f1'), p), '4');
   });
 
-  test('a translated Prompt 9 under the templates root is recognised too', () => {
+  test('the scripted (prompt-reading) judge recognises a translated Prompt 9 under the templates root', () => {
     const root = mkdtempSync(join(tmpdir(), 'judge-templates-'));
     cpSync(join(DEFAULT_TEMPLATES_ROOT, 'en'), join(root, 'en'), { recursive: true });
     mkdirSync(join(root, 'zh'));
@@ -100,11 +105,11 @@ describe('the three judges', () => {
     assert.equal(answerPrompt(simulatedJudge('simulated-token-f1'), p, root), '4');
   });
 
-  test('the judge reads the first user message, so a re-ask gets the same answer', async () => {
+  test('a re-ask carries the same context, so it gets the same answer', async () => {
     const handler = simulatedJudgeHandler('simulated-tfidf');
     const prompt = stepPrompt('single-turn-step-level-consistency-scoring');
-    const first = await handler(asUser(prompt));
-    const again = await handler({
+    const first = await ask(handler, steps(REFERENCE, CANDIDATE), asUser(prompt));
+    const again = await ask(handler, steps(REFERENCE, CANDIDATE), {
       model: 'x',
       messages: [
         { role: 'user', content: prompt },
@@ -115,9 +120,11 @@ describe('the three judges', () => {
     assert.equal(again, first);
   });
 
-  test('other prompts are refused with a message naming the judge', () => {
-    assert.throws(() => simulatedJudgeHandler('simulated-char-ngram')(asUser('Tell me a joke')), /simulated-char-ngram answers only Prompts 5, 8 .* and 9/);
-    assert.throws(() => simulatedJudgeHandler('simulated-char-ngram')({ model: 'x', messages: [] }), /no user message/);
+  test('a call without a judging context is refused with a message naming the judge and what to pass', async () => {
+    const judge = simulatedJudgeHandler('simulated-char-ngram');
+    await assert.rejects(judge.callApi(asUser(stepPrompt('single-turn-step-level-consistency-scoring')), undefined), /simulated-char-ngram answers .* from their context .*judgeStepScores or judgeOutcome/);
+    await assert.rejects(judge.callApi(asUser('x'), { judging: 'steps', reference: 'not a list' }), /from their context/);
+    assert.throws(() => answerPrompt(simulatedJudge('simulated-char-ngram'), 'Tell me a joke'), /answers only Prompts 5, 8 .* and 9/);
   });
 
   test('stepScoreAnswer checks the shape', () => {

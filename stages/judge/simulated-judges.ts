@@ -1,8 +1,9 @@
 /**
  * Three offline (simulated) judges that are not LLMs: lexical similarity functions dressed as
- * judges. Each is an OfflineHandler, registered in the roster like any model, that answers the
- * rendered Prompt 5 or 8 with "R<i>-C<j>: <score>" lines and Prompt 9 with one integer, so its
- * answers go through the same parsers, averaging and normalisation as an LLM judge's. They let
+ * judges. Each is an offline provider, registered in the roster like any model, that answers a
+ * Prompt 5 or 8 call with "R<i>-C<j>: <score>" lines and a Prompt 9 call with one integer, so its
+ * answers go through the same parsers, averaging and normalisation as an LLM judge's. It reads
+ * the pathways or conclusions from the call's context (judge-context.ts), never from the prompt. They let
  * the whole evaluation run without a model, and give a cheap lexical baseline against which the
  * LLM judges' agreement can be read (the role BERTScore plays in the paper, §3.3 and §4.5).
  *
@@ -10,23 +11,17 @@
  * - simulated-char-ngram: character-trigram cosine (similarity-char-ngram.ts)
  * - simulated-tfidf: TF-IDF cosine, IDF over the steps of the prompt (similarity-tfidf.ts)
  *
- * The handler reads only the first user message (the rendered prompt): a re-ask turn cannot
- * change a deterministic answer. Its five repeats are identical, so averaging changes nothing;
+ * A re-ask turn carries the same context, so it cannot change a deterministic answer. Its five repeats are identical, so averaging changes nothing;
  * they are still five calls, like an LLM judge's. Scores go from similarity s to 1 + round(4·s)
  * (likert-from-similarity.ts). Their kind for the metrics is 'similarity' (β = 0.1).
  */
-import { readdirSync, existsSync } from 'node:fs';
-import { join } from 'node:path';
-import type { ChatRequest, ModelSpec, OfflineHandler } from '../../pipeline/llm/types.ts';
-import { DEFAULT_TEMPLATES_ROOT, loadTemplate, type Template } from '../prompts/templates.ts';
-import { promptSpec } from '../prompts/prompt-registry.ts';
+import type { ModelSpec, Provider } from '../../pipeline/llm/types.ts';
 import type { JudgeKind } from '../metrics/judge-params.ts';
 import { likertFromSimilarity } from './likert-from-similarity.ts';
 import { charNgramMatrix } from './similarity-char-ngram.ts';
 import { tfidfMatrix } from './similarity-tfidf.ts';
 import { tokenF1Matrix } from './similarity-token-f1.ts';
-import { findLabelledPathways } from './unlabel-pathway.ts';
-import { unrenderTemplate } from './unrender-template.ts';
+import { judgeContextOf, type JudgeContext } from './judge-context.ts';
 
 export interface SimilarityJudge {
   name: string;
@@ -78,58 +73,28 @@ export function stepScoreAnswer(similarities: Float64Array, m: number, n: number
   return lines.join('\n');
 }
 
-/** Outcome templates of every language present under the templates root, loaded once. */
-const outcomeTemplateCache = new Map<string, Template[]>();
-function outcomeTemplates(root: string): Template[] {
-  let ts = outcomeTemplateCache.get(root);
-  if (!ts) {
-    const file = promptSpec('outcome-accuracy-scoring').file;
-    const languages = readdirSync(root, { withFileTypes: true })
-      .filter((d) => d.isDirectory() && existsSync(join(root, d.name, file)))
-      .map((d) => d.name);
-    ts = languages.map((lang) => loadTemplate('outcome-accuracy-scoring', lang, { root }));
-    outcomeTemplateCache.set(root, ts);
-  }
-  return ts;
-}
-
-function promptText(req: ChatRequest): string {
-  const first = req.messages.find((m) => m.role === 'user');
-  if (!first) throw new Error('the request has no user message; a judge prompt is sent as one user message');
-  if (typeof first.content === 'string') return first.content;
-  return first.content
-    .map((p) => {
-      if (p.type === 'text') return p.text;
-      throw new Error('the prompt holds an unresolved blob part; simulated judges read text (the client flattens blobs before calling offline handlers)');
-    })
-    .join('');
+/** The answer to a judging call, from what its prompt shows (judge-context.ts). */
+export function answerJudging(judge: SimilarityJudge, c: JudgeContext): string {
+  if (c.judging === 'outcome') return String(likertFromSimilarity(judge.matrix([c.reference], [c.candidate])[0]));
+  return stepScoreAnswer(judge.matrix(c.reference, c.candidate), c.reference.length, c.candidate.length);
 }
 
 /**
- * The judge's answer to a rendered prompt: Prompt 9 is recognised by its template (any language
- * present under `templatesRoot`), Prompts 5 and 8 by their labelled pathways.
+ * A simulated judge as an offline provider: it answers from the call's context, so a re-ask
+ * (more messages, the same context) gets the same deterministic answer.
  */
-export function answerPrompt(judge: SimilarityJudge, prompt: string, templatesRoot = DEFAULT_TEMPLATES_ROOT): string {
-  for (const t of outcomeTemplates(templatesRoot)) {
-    const v = unrenderTemplate(t, prompt);
-    if (v) {
-      const s = judge.matrix([v.Reference_Conclusion.trim()], [v.Candidate_Conclusion.trim()]);
-      return String(likertFromSimilarity(s[0]));
-    }
-  }
-  const p = findLabelledPathways(prompt);
-  if (p) return stepScoreAnswer(judge.matrix(p.reference, p.candidate), p.reference.length, p.candidate.length);
-  throw new Error(`${judge.name} answers only Prompts 5, 8 (labelled R1…/C1… pathways) and 9 (outcome scoring); this prompt is neither (it begins ${JSON.stringify(prompt.slice(0, 60))})`);
-}
-
-export function simulatedJudgeHandler(name: string, templatesRoot = DEFAULT_TEMPLATES_ROOT): OfflineHandler {
+export function simulatedJudgeHandler(name: string): Provider {
   const judge = simulatedJudge(name);
-  return (req) => answerPrompt(judge, promptText(req), templatesRoot);
+  return {
+    async callApi(_prompt, context) {
+      return { output: answerJudging(judge, judgeContextOf(context, judge.name)) };
+    },
+  };
 }
 
-/** Handlers for createLlmClient({ offlineHandlers }). */
-export function simulatedJudgeHandlers(templatesRoot = DEFAULT_TEMPLATES_ROOT): Record<string, OfflineHandler> {
-  return Object.fromEntries(SIMULATED_JUDGE_NAMES.map((n) => [n, simulatedJudgeHandler(n, templatesRoot)]));
+/** Providers for createLlmClient({ offlineHandlers }). */
+export function simulatedJudgeHandlers(): Record<string, Provider> {
+  return Object.fromEntries(SIMULATED_JUDGE_NAMES.map((n) => [n, simulatedJudgeHandler(n)]));
 }
 
 /** Roster entries for the three judges: offline, role judge, labelled simulated. */

@@ -26,7 +26,7 @@ test('windows: an assumed one, one below the paper\'s 40K floor, one larger than
 });
 
 const stage = (over: Partial<StageResult>): StageResult => ({
-  stage: 's', status: 'ran', rowsComputed: 0, rowsReused: 0, rowsFailed: 0, llmCalls: 0, llmCached: 0, simulatedCalls: 0, tokensIn: 0, tokensOut: 0, seconds: 0, ...over,
+  stage: 's', status: 'ran', rowsComputed: 0, rowsReused: 0, rowsFailed: 0, llmCalls: 0, llmCached: 0, counters: {}, tokensIn: 0, tokensOut: 0, seconds: 0, ...over,
 });
 
 test('the end of a run lists failure rows per stage with their commonest reasons, the retry command and the coverage', () => {

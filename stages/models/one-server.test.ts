@@ -62,11 +62,11 @@ test('one server for every role: the construction DAG over HTTP, the key written
     };
     const first = await cdp(['run', 'qc_summary', '--json'], env);
     assert.equal(first.code, 0, first.stderr);
-    const byStage = Object.fromEntries((JSON.parse(first.stdout) as { stages: { stage: string; llmCalls: number; simulatedCalls: number }[] }).stages.map((s) => [s.stage, s]));
+    const byStage = Object.fromEntries((JSON.parse(first.stdout) as { stages: { stage: string; llmCalls: number; counters: Record<string, number> }[] }).stages.map((s) => [s.stage, s]));
     assert.equal(byStage.trees.llmCalls, 6);
     assert.equal(byStage.vignettes.llmCalls, 87);
     assert.equal(byStage.narratives.llmCalls, 87);
-    assert.equal(byStage.trees.simulatedCalls + byStage.vignettes.simulatedCalls + byStage.narratives.simulatedCalls, 0, 'no stand-in answered');
+    assert.equal(byStage.trees.counters.offline + byStage.vignettes.counters.offline + byStage.narratives.counters.offline, 0, 'no stand-in answered');
     // Identical prompts in flight at once share one request (two paths with the same conditions
     // and outcomes but different conclusions give the same Prompt 2).
     // With a real builder configured, the seeded QC sample is inspected by it too.

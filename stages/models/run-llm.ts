@@ -1,5 +1,5 @@
 /**
- * The LLM client of one `cdp run`: the run's models, the offline stand-ins' handlers, the
+ * The LLM client of one `cdp run`: the run's models, the offline stand-ins' providers, the
  * durable call cache under the store, and the `llm_calls` view. In estimate mode a real model's
  * miss is answered by the stand-in for its role, so every stage after it is estimated too
  * (trees → vignettes → both settings → judges), not only the first.
@@ -10,10 +10,9 @@ import { formatEstimate } from '../../pipeline/llm/estimate-report.ts';
 import type { ChatRequest } from '../../pipeline/llm/types.ts';
 import type { RunLlm } from '../../pipeline/cli/extensions.ts';
 import { CURATED_BUILDER_NAME, createCuratedBuilderHandler } from '../agents/curated-builder.ts';
-import { worldHandlers } from '../agents/agent-world.ts';
 import { ORACLE_NAME } from '../agents/oracle.ts';
 import { WALKER_NAME } from '../agents/lexical-walker.ts';
-import { DEFAULT_SIMULATED_EVALUATED } from '../agents/roster.ts';
+import { DEFAULT_SIMULATED_EVALUATED, offlineHandlers as agentProviders } from '../agents/roster.ts';
 import { PATIENT_NAME } from '../agents/offline-patient.ts';
 import { OFFLINE_WRITERS } from '../construct/offline-writers.ts';
 import { VIGNETTE_GENERATOR } from '../construct/vignette-writer.ts';
@@ -55,7 +54,8 @@ export function estimateStandIns(evaluated: readonly string[]): (req: ChatReques
 
 export function runLlm(storeDir: string, models: RunModels, mode: 'live' | 'estimate' = 'live'): RunLlm {
   const cacheDir = join(storeDir, 'llm');
-  const offlineHandlers = { [CURATED_BUILDER_NAME]: createCuratedBuilderHandler(), ...OFFLINE_WRITERS, ...worldHandlers(), ...simulatedJudgeHandlers() };
+  // The simulated agents answer from each call's unit context: no state is shared with the stages.
+  const offlineHandlers = { [CURATED_BUILDER_NAME]: createCuratedBuilderHandler(), ...OFFLINE_WRITERS, ...agentProviders(), ...simulatedJudgeHandlers() };
   const client = createLlmClient({ cacheDir, roster: models.roster, offlineHandlers, mode, estimateStandIn: estimateStandIns(models.evaluated) });
   return {
     client,

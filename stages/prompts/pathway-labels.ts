@@ -17,7 +17,12 @@ export function formatPathway(steps: readonly string[], side: PathwaySide): stri
   if (steps.length === 0) {
     throw new Error(`cannot label an empty ${side === 'R' ? 'reference' : 'candidate'} pathway; an empty prediction has nothing to score, so skip the judge call`);
   }
-  return steps.map((s, i) => `${side}${i + 1}: ${s.replace(/\s+/g, ' ').trim()}`).join('\n');
+  return steps.map((s, i) => `${side}${i + 1}: ${shownStep(s)}`).join('\n');
+}
+
+/** A step as the judge is shown it: whitespace folded to single spaces, trimmed. */
+export function shownStep(step: string): string {
+  return step.replace(/\s+/g, ' ').trim();
 }
 
 /** The four variables Prompts 5 and 8 declare, from the two step lists. */

@@ -7,10 +7,12 @@
  *   guideline "<title>"."), then its parsed questions and the patient's parsed answers as
  *   alternating turns (stages/prompts/dialogue-messages.ts). Each reply is read with
  *   `parseDoctorTurn`: one Yes/No question, or "Final Conclusion: …".
- * - Patient: the `patient` param's model (default `simulated-patient`), system message = Prompt 7
+ * - Patient: the `patient` param's model (the wiring's roster name), system message = Prompt 7
  *   with the vignette; each reply is read with `parsePatientAnswer`.
- * - Every doctor and patient call carries `meta: { cdp_id }`, for offline agents only (the client
- *   never sends it and it is not in the cache key).
+ * - Every doctor and patient call carries the unit's rows as its `context` (unit-context.ts),
+ *   with the goal and the exchange so far for the doctor and the question for the patient, for
+ *   offline providers only (the client never sends it and it is not in the cache key). What a
+ *   patient provider reports in its response metadata (`via`, `node`) is kept in the transcript.
  *
  * The dialogue ends, with `end_reason` (dialogue-outcome.ts computes the counting fields):
  * - 'conclusion': the doctor gave a final conclusion → success = true;
@@ -41,8 +43,6 @@ import { required, rowStage, type ChatMessage } from '../../pipeline/stage.ts';
 import { doctorMessages, patientMessages, type DialogueTurn } from '../prompts/dialogue-messages.ts';
 import { loadTemplate, renderTemplate } from '../prompts/templates.ts';
 import { promptMessage } from '../prompts/prompt-message.ts';
-import { PATIENT_NAME, answerQuestion } from '../agents/offline-patient.ts';
-import type { Cdp } from '../construct/types.ts';
 import { clinicalInquiryGoal } from './inquiry-goal.ts';
 import { parseDoctorTurn } from './parse-doctor-turn.ts';
 import { parsePatientAnswer, type PatientAnswer } from './parse-patient-answer.ts';
@@ -52,9 +52,9 @@ import { DEFAULT_CAP_EXTRA, DEFAULT_CAP_FACTOR, turnCap } from './turn-cap.ts';
 import { caseInputs, isSimulated, modelOf, stageLlm, type TaskParamsBase } from './task-unit.ts';
 
 export interface DialoguesMultiParams extends TaskParamsBase {
-  /** Roster name of the patient of real models' dialogues (default `simulated-patient`). */
-  patient?: string;
-  /** The patient of simulated agents' dialogues, so no real patient call is spent on a stand-in. */
+  /** Roster name of the patient of real models' dialogues (the wiring names it). */
+  patient: string;
+  /** The patient of simulated agents' dialogues, so no real patient call is spent on a stand-in (default: `patient`). */
   simulatedPatient?: string;
   /** Turn cap = ceil(capFactor × reference length + capExtra) doctor turns (defaults: turn-cap.ts). */
   capFactor: number;
@@ -66,8 +66,9 @@ export interface TranscriptTurn {
   text: string;
   parsed: string | null;
   /**
-   * For the simulated patient: how it decided ('path' — the question matched reference node
-   * `node`; 'vignette'; 'default' — "No"). Null for the doctor and for real patient models.
+   * What the patient provider reported using (its response metadata): for the simulated patient
+   * 'path' — the question matched reference node `node`; 'vignette'; 'default' — "No". Null for
+   * the doctor and for providers that report nothing (real models).
    */
   via: string | null;
   node: number | null;
@@ -75,11 +76,16 @@ export interface TranscriptTurn {
   format: string | null;
 }
 
+/** The exchange so far as the doctor's context holds it: only answered turns, answers as read. */
+function answered(dialogue: readonly DialogueTurn[]): Array<{ question: string; answer: 'Yes' | 'No' }> {
+  return dialogue.filter((t) => t.answer !== undefined).map((t) => ({ question: t.question, answer: t.answer === 'Yes' ? 'Yes' : 'No' }));
+}
+
 export default rowStage<DialoguesMultiParams>({
   params: {
     models: required<string[]>(),
     simulated: undefined,
-    patient: undefined,
+    patient: required<string>(),
     simulatedPatient: undefined,
     capFactor: DEFAULT_CAP_FACTOR,
     capExtra: DEFAULT_CAP_EXTRA,
@@ -106,7 +112,10 @@ export default rowStage<DialoguesMultiParams>({
     if (row.split !== 'test') return [];
     const model = modelOf(unit.cross);
     const simulated = isSimulated(model, ctx.params.simulated);
-    const patient = (simulated ? ctx.params.simulatedPatient : ctx.params.patient) ?? PATIENT_NAME;
+    const patient = simulated ? (ctx.params.simulatedPatient ?? ctx.params.patient) : ctx.params.patient;
+    if (typeof patient !== 'string' || patient === '') {
+      throw new Error(`stage ${ctx.stage}: no patient model; set the "patient" param to the patient's roster name (in dag.config.ts)`);
+    }
     const base = { model, cdp_id: row.cdp_id, guideline_id: row.guideline_id, language: row.language, patient, simulated };
     const inputs = caseInputs(unit);
     if (!inputs.ok) return { ...base, error: inputs.error };
@@ -119,7 +128,7 @@ export default rowStage<DialoguesMultiParams>({
 
     const doctorSystem: ChatMessage = promptMessage(llm, loadTemplate('multi-turn-inference', language), { Clinical_Inquiry_Goal: goal, Guideline: markdown }, ['Guideline'], 'system');
     const patientSystem = renderTemplate(loadTemplate('multi-turn-patient-environment', language), { Case_Vignette: vignette });
-    const meta = { cdp_id: row.cdp_id };
+    const unitContext = inputs.value.context;
     // Both sides sample independently per case: two cases with the same first prompt get two answers.
     const sample = String(row.cdp_id);
     const dialogue: DialogueTurn[] = [];
@@ -131,7 +140,8 @@ export default rowStage<DialoguesMultiParams>({
 
     for (let k = 1; k <= cap; k++) {
       // The doctor's chat: its system message (with the guideline blob), then the exchange so far.
-      const d = await llm.chat({ model, messages: [doctorSystem, ...doctorMessages('', dialogue).slice(1)], role: 'evaluated', sample, meta });
+      const doctorContext = { ...unitContext, goal, dialogue: answered(dialogue) };
+      const d = await llm.chat({ model, messages: [doctorSystem, ...doctorMessages('', dialogue).slice(1)], role: 'evaluated', sample, context: doctorContext });
       if (!d.ok) return failed(`doctor ${model}, turn ${k}: ${d.error}`);
       const said = parseDoctorTurn(d.text, d.finishReason);
       if (said.kind === 'invalid') {
@@ -146,23 +156,28 @@ export default rowStage<DialoguesMultiParams>({
       questions.push(said.question);
       dialogue.push({ question: said.question });
 
+      const patientContext = { ...unitContext, question: said.question };
       const asked = patientMessages(patientSystem, dialogue);
-      let p = await llm.chat({ model: patient, messages: asked, role: 'patient', sample, meta });
+      let p = await llm.chat({ model: patient, messages: asked, role: 'patient', sample, context: patientContext });
       if (!p.ok) return failed(`patient ${patient}, turn ${k}: ${p.error}`);
       let answer: PatientAnswer = parsePatientAnswer(p.text, p.finishReason);
-      // The simulated patient's decision is deterministic: recompute it to record how it answered.
-      const how = patient === PATIENT_NAME ? answerQuestion(row as unknown as Cdp, vignette, said.question) : null;
-      const patientTurn = (text: string, a: PatientAnswer): TranscriptTurn => ({
-        role: 'patient', text, parsed: a.ok ? a.answer : null, via: how?.via ?? null, node: how?.node_index ?? null, format: a.ok ? a.format : null,
+      // What an offline patient says it used to answer (its route through the case); null for real models.
+      const patientTurn = (r: typeof p, a: PatientAnswer): TranscriptTurn => ({
+        role: 'patient',
+        text: r.ok ? r.text : '',
+        parsed: a.ok ? a.answer : null,
+        via: r.ok && typeof r.metadata?.via === 'string' ? r.metadata.via : null,
+        node: r.ok && typeof r.metadata?.node === 'number' ? r.metadata.node : null,
+        format: a.ok ? a.format : null,
       });
-      turns.push(patientTurn(p.text, answer));
+      turns.push(patientTurn(p, answer));
       if (!answer.ok) {
         // One re-ask naming the problem; a second unreadable reply is the patient's failure.
         const again = patientReask(asked, p.text, answer.reason, said.question, language);
-        p = await llm.chat({ model: patient, messages: again, role: 'patient', sample, meta });
+        p = await llm.chat({ model: patient, messages: again, role: 'patient', sample, context: patientContext });
         if (!p.ok) return failed(`patient ${patient}, turn ${k} (re-ask): ${p.error}`);
         answer = parsePatientAnswer(p.text, p.finishReason);
-        turns.push(patientTurn(p.text, answer));
+        turns.push(patientTurn(p, answer));
         if (!answer.ok) {
           // Refused answers are not served again: a recompute of this dialogue asks afresh.
           await llm.reject(p, `patient answer unreadable: ${answer.reason}`);

@@ -14,8 +14,8 @@
  *   (N tokens > window W)", an inactive model) is a failure row carrying the client's reason;
  *   `cdp run --retry-failed` asks again.
  * - `simulated` says whether the model is an offline agent (see task-unit.ts). Every call carries
- *   `meta: { cdp_id }`: offline agents may use it to place the case, the client never sends it
- *   to a server and it is not part of the cache key.
+ *   the unit's rows as its `context` (unit-context.ts): offline providers answer from it, the
+ *   client never sends it to a server and it is not part of the cache key.
  */
 import { required, rowStage } from '../../pipeline/stage.ts';
 import { loadTemplate } from '../prompts/templates.ts';
@@ -58,7 +58,7 @@ export default rowStage<PredictionsSingleParams>({
     const t = loadTemplate('single-turn-inference', String(row.language));
     const message = promptMessage(llm, t, { Guideline: inputs.value.markdown, Case_Vignette: inputs.value.vignette }, ['Guideline']);
     // One independent sample per case (sample = cdp_id), as the paper ran every case on its own.
-    const r = await llm.chat({ model, messages: [message], role: 'evaluated', sample: String(row.cdp_id), meta: { cdp_id: row.cdp_id } });
+    const r = await llm.chat({ model, messages: [message], role: 'evaluated', sample: String(row.cdp_id), context: inputs.value.context });
     if (!r.ok) return { ...base, template: t.identity, error: `${model}: ${r.error}` };
     const parsed = parseSingleTurn(r.text, r.finishReason);
     return {

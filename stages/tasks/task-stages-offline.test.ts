@@ -1,17 +1,17 @@
 // The task stages offline: the simulated agents through the real LLM client, answering from the
-// agent world the stages fill as they go (no server, no side channel but `meta.cdp_id`).
+// unit context each call carries (no server, no shared state between the stages and the agents).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createLlmClient } from '../../pipeline/llm/client.ts';
 import type { Row } from '../../pipeline/dag/define.ts';
-import { agentWorld, worldHandlers } from '../agents/agent-world.ts';
 import { DOCTOR_NOT_DETERMINABLE } from '../agents/answer-format.ts';
 import { ORACLE_NAME } from '../agents/oracle.ts';
 import { PATIENT_NAME } from '../agents/offline-patient.ts';
-import { planFor, questionsOf } from '../agents/perturbation-agent.ts';
-import { SIMULATED_ROSTER } from '../agents/roster.ts';
-import { buildFixture } from '../agents/test-fixtures.ts';
-import { doctorSystem, markdownOf } from '../agents/test-fixtures.ts';
+import { planCase, questionsOf } from '../agents/perturbation-agent.ts';
+import { profileFromName } from '../agents/perturbation-profile.ts';
+import { offlineHandlers, SIMULATED_ROSTER } from '../agents/roster.ts';
+import { doctorSystem, HTN_TREE, INSOMNIA_TREE, markdownOf } from '../agents/test-fixtures.ts';
+import type { Cdp } from '../construct/types.ts';
 import { fixtureData, taskDag, taskProject } from './testing/task-dag.ts';
 
 const PERTURBED = 'simulated-mixed-0.15-wrong-0.2';
@@ -21,17 +21,17 @@ test('offline: the oracle reproduces every reference pathway and conclusion; a p
   const data = fixtureData((_c, i) => (i === 5 ? 'non-test' : 'test'));
   const tests = data.cdps.filter((c) => c.split === 'test');
   assert.equal(tests.length, 8);
-  const project = taskProject(taskDag(data, { models: MODELS }, { models: MODELS }));
+  const project = taskProject(taskDag(data, { models: MODELS }, { models: MODELS, patient: PATIENT_NAME }));
   const run = async () => {
-    const client = createLlmClient({ cacheDir: project.cacheDir, roster: SIMULATED_ROSTER, offlineHandlers: worldHandlers() });
+    const client = createLlmClient({ cacheDir: project.cacheDir, roster: SIMULATED_ROSTER, offlineHandlers: offlineHandlers() });
     try {
       return { summary: await project.run(client), calls: client.counters().calls };
     } finally {
       await client.close();
     }
   };
-  // The agents' own index of the same data, for the perturbation plans (ground truth).
-  const truth = buildFixture().ctx;
+  // The perturbation plans (ground truth), from the same case and tree the agent was given.
+  const planFor = (c: Row) => planCase(profileFromName(PERTURBED), c as unknown as Cdp, c.guideline_id === 'htn' ? HTN_TREE : INSOMNIA_TREE);
   try {
     const first = await run();
     assert.equal(first.summary.ok, true, JSON.stringify(first.summary.stages.filter((s) => s.error)));
@@ -58,7 +58,7 @@ test('offline: the oracle reproduces every reference pathway and conclusion; a p
       const how = (d.turns as Array<{ role: string; via: string; node: number }>).filter((t) => t.role === 'patient').map((t) => [t.via, t.node]);
       assert.deepEqual(how, (c.steps as Array<{ node_index: number }>).map((st) => ['path', st.node_index]), id);
 
-      const plan = planFor(truth, PERTURBED, id);
+      const plan = planFor(c);
       const ps = single.get(`${PERTURBED} ${id}`)!;
       assert.deepEqual([ps.parse_ok, ps.outcome, (ps.steps as string[]).length], [true, plan.conclusion, plan.steps.length], id);
       const pd = multi.get(`${PERTURBED} ${id}`)!;
@@ -67,12 +67,13 @@ test('offline: the oracle reproduces every reference pathway and conclusion; a p
     }
     assert.equal(first.calls, 2 * tests.length + dialogueCalls, 'every offline call is accounted for');
 
-    // Without meta the perturbation doctor could not place the case from the goal: meta did it.
+    // The same prompt without the unit context: the perturbation doctor cannot know the case, so
+    // the context (not the prompt) is what placed it above.
     const c0 = tests[0]!;
-    const doctor = worldHandlers([PERTURBED])[PERTURBED]!;
+    const doctor = offlineHandlers([PERTURBED])[PERTURBED]!;
     const system = doctorSystem(markdownOf(c0 as never), String(multi.get(`${PERTURBED} ${String(c0.cdp_id)}`)!.goal));
-    assert.equal(await doctor({ model: PERTURBED, messages: [{ role: 'system', content: system }] }), `Final Conclusion: ${DOCTOR_NOT_DETERMINABLE}`);
-    assert.ok(agentWorld.size().cdps >= tests.length, 'the stages filled the process-wide world');
+    const bare = await doctor.callApi({ model: PERTURBED, messages: [{ role: 'system', content: system }] }, undefined);
+    assert.equal(bare.output, `Final Conclusion: ${DOCTOR_NOT_DETERMINABLE}`);
 
     const second = await run();
     assert.ok(second.summary.stages.every((s) => s.status === 'reused'));

@@ -1,15 +1,15 @@
 /**
  * What both task stages read from one unit (a test CDP × a model): the model's name, whether it
- * is a simulated agent, and the case's guideline, vignette and tree from the joined inputs. The
- * unit's rows are also handed to the agent world, so a simulated model called next can answer.
+ * is a simulated agent, and the case's guideline, vignette and tree from the joined inputs, which
+ * every call of the unit carries as its context (unit-context.ts) for offline providers.
  *
  * Simulated or not: a model is simulated when the stage's `simulated` param lists it, or, when
  * that param is absent, when its name contains "simulated" — the roster's rule for every offline
- * stand-in (stages/agents/roster.ts), so no param is needed in the usual case.
+ * stand-in, so no param is needed in the usual case.
  */
 import type { Row, Unit } from '../../pipeline/stage.ts';
 import type { LlmStageClient } from '../../pipeline/llm/types.ts';
-import { agentWorld } from '../agents/agent-world.ts';
+import { treeOfRow, type UnitContext } from './unit-context.ts';
 
 export interface TaskParamsBase {
   /** Roster names of the evaluated models; the stage crosses it as column `model`. */
@@ -39,15 +39,16 @@ export interface CaseInputs {
   guideline: Row;
   vignette: string;
   markdown: string;
+  /** What the unit's calls carry for offline providers. */
+  context: UnitContext;
 }
 
-/** The case's guideline and vignette, or why the unit cannot run. Feeds the agent world. */
+/** The case's guideline and vignette, or why the unit cannot run. */
 export function caseInputs(unit: Unit): { ok: true; value: CaseInputs } | { ok: false; error: string } {
   const { row, joined } = unit;
   const id = String(row.cdp_id);
   const g = joined.guidelines?.[0];
   const v = joined.vignettes?.[0];
-  agentWorld.add({ guidelines: joined.guidelines, trees: joined.trees, cdps: [row], vignettes: joined.vignettes });
   if (!g) return { ok: false, error: `no guideline ${String(row.guideline_id)} for ${id}; join the guidelines table on guideline_id` };
   if (g.error != null) return { ok: false, error: `guideline ${String(row.guideline_id)} failed upstream: ${String(g.error)}` };
   if (!v) return { ok: false, error: `no vignette for ${id}; join the vignettes table on cdp_id` };
@@ -55,5 +56,11 @@ export function caseInputs(unit: Unit): { ok: true; value: CaseInputs } | { ok: 
     return { ok: false, error: `no usable vignette for ${id}${v.error != null ? `: ${String(v.error)}` : ' (empty)'}` };
   }
   if (typeof g.markdown !== 'string' || g.markdown.trim() === '') return { ok: false, error: `guideline ${String(row.guideline_id)} has no Markdown text` };
-  return { ok: true, value: { guideline: g, vignette: v.vignette, markdown: g.markdown } };
+  const context: UnitContext = {
+    cdp: row as unknown as UnitContext['cdp'],
+    vignette: v.vignette,
+    guideline: { guideline_id: String(row.guideline_id), markdown: g.markdown },
+    tree: treeOfRow(joined.trees?.[0]),
+  };
+  return { ok: true, value: { guideline: g, vignette: v.vignette, markdown: g.markdown, context } };
 }

@@ -44,7 +44,7 @@ export function fixtureData(pick: (cdp: Cdp, i: number) => 'test' | 'non-test' |
     if (split !== null) cdps.push({ ...c, split, reference_questions: referenceQuestions(c) });
   });
   const keep = new Set(cdps.map((c) => c.cdp_id));
-  const vignettes = fx.data.vignettes.filter((v) => keep.has(v.cdp_id)).map((v) => ({ ...v }));
+  const vignettes = [...fx.htn, ...fx.insomnia].filter((c) => keep.has(c.cdp_id)).map((c) => ({ cdp_id: c.cdp_id, vignette: fx.vignetteOf(c) }));
   return {
     guidelines: [
       { guideline_id: 'htn', language: 'en', title: HTN_TITLE, markdown: HTN_MARKDOWN },

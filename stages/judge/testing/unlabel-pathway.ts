@@ -1,13 +1,13 @@
 /**
  * The inverse of the pathway labelling of Prompts 5 and 8 (stages/prompts/pathway-labels.ts):
- * reads "R1: …", "R2: …" (or "C1: …") lines back into the list of steps. Offline judges use it
- * to recover the two pathways from the rendered prompt, so they see exactly what an LLM judge
- * sees and answer through the same parsers.
+ * reads "R1: …", "R2: …" (or "C1: …") lines back into the list of steps. Test support: a scripted
+ * judge behind a local server sees only the prompt, as a real one does, and reads its pathways
+ * back with this. (Offline judges answer from the call's context instead: judge-context.ts.)
  *
  * Round trip: unlabelPathway(formatPathway(steps, side), side) returns each step with its
  * whitespace folded to single spaces and trimmed, which is what the judge was shown.
  */
-import type { PathwaySide } from '../prompts/pathway-labels.ts';
+import type { PathwaySide } from '../../prompts/pathway-labels.ts';
 
 function labelled(line: string, side: PathwaySide, k: number): string | null {
   const prefix = `${side}${k}:`;

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadTemplate, renderTemplate } from '../prompts/templates.ts';
+import { loadTemplate, renderTemplate } from '../../prompts/templates.ts';
 import { unrenderTemplate } from './unrender-template.ts';
 
 const t9 = loadTemplate('outcome-accuracy-scoring', 'en');

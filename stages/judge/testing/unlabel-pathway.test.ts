@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatPathway, pathwayVars } from '../prompts/pathway-labels.ts';
-import { loadTemplate, renderTemplate } from '../prompts/templates.ts';
+import { formatPathway, pathwayVars } from '../../prompts/pathway-labels.ts';
+import { loadTemplate, renderTemplate } from '../../prompts/templates.ts';
 import { findLabelledPathways, unlabelPathway } from './unlabel-pathway.ts';
 
 const folded = (s: string) => s.replace(/\s+/g, ' ').trim();

@@ -1,14 +1,14 @@
 /**
  * The inverse of renderTemplate for templates whose placeholders each occur once (Prompt 9):
- * given the rendered prompt, returns the value of each placeholder. Offline judges use it to
- * read the two conclusions back out of an outcome-scoring prompt in whatever template language
- * was used.
+ * given the rendered prompt, returns the value of each placeholder. Test support: a scripted
+ * judge behind a local server reads the two conclusions back out of an outcome-scoring prompt
+ * with it. (Offline judges answer from the call's context instead: judge-context.ts.)
  *
  * Ambiguity: the fixed text between two placeholders is searched for from the left, so a value
  * that itself contains that whole separator (e.g. a reference conclusion holding the line
  * "## Candidate Clinical Conclusion:") is cut at its first copy. No real conclusion does.
  */
-import type { Template } from '../prompts/templates.ts';
+import type { Template } from '../../prompts/templates.ts';
 
 export function unrenderTemplate(t: Template, prompt: string): Record<string, string> | null {
   const parts: Array<{ text: string } | { name: string }> = [];
