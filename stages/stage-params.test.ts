@@ -21,7 +21,7 @@ test('every stage of dag.config.ts declares its params, and the config gives onl
 });
 
 test("a typo in dialogues_multi's params names the stage, the param, the intended one and the known ones", async () => {
-  const r = resolveParams('dialogues_multi', dialogues.params as Record<string, unknown>, { models: ['m'], capFactr: 3 });
+  const r = resolveParams('dialogues_multi', dialogues.params as Record<string, unknown>, { models: ['m'], patient: 'p', capFactr: 3 });
   assert.deepEqual(r.problems, [
     "stage 'dialogues_multi': unknown param 'capFactr' (did you mean 'capFactor'?); known: models, simulated, patient, simulatedPatient, capFactor, capExtra",
   ]);

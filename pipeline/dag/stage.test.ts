@@ -10,5 +10,5 @@ test('without an LLM client a stage still gets a typed llm, whose calls say what
   await assert.rejects(llm.embed({ model: 'm', input: ['x'] } as never), advice);
   assert.throws(() => llm.blob('text'), advice);
   // A stage that never calls a model reports no calls.
-  assert.deepEqual(llm.counters(), { calls: 0, simulated: 0, cached: 0, failed: 0, inputTokens: 0, outputTokens: 0, estimatedCostUsd: 0 });
+  assert.deepEqual(llm.counters(), { calls: 0, offline: 0, cached: 0, failed: 0, inputTokens: 0, outputTokens: 0, estimatedCostUsd: 0 });
 });

@@ -11,7 +11,7 @@
  * plan and get no row. Cases with an error upstream are skipped; a case whose guideline has no
  * usable tree is planned without distractors or other conclusions, as the agent itself did.
  */
-import { tableStage, type Row } from '../../pipeline/stage.ts';
+import { required, tableStage, type Row } from '../../pipeline/stage.ts';
 import type { Cdp } from '../construct/types.ts';
 import { treeOfRow } from '../tasks/unit-context.ts';
 import { deviationsOf } from './perturb.ts';
@@ -50,6 +50,7 @@ export function agentPlanRows(models: readonly string[], cdps: readonly Row[], t
 }
 
 export default tableStage<AgentPlansParams>({
+  params: { models: required<string[]>() },
   columns: AGENT_PLAN_COLUMNS,
   run({ cdps = [], trees = [] }, ctx) {
     if (!Array.isArray(ctx.params.models)) {
