@@ -95,7 +95,7 @@ export async function exportNotebookData(
         data[name] = await readAll(w, sql);
       } catch (e) {
         const why = (e as Error).message;
-        throw new Error(`notebook data '${name}': query on ${warehouse} failed (${why}); run \`cdp run\` so the table exists`);
+        throw new Error(`notebook data '${name}': query on ${warehouse} failed (${why}); run \`cdp run\` so the table exists`, { cause: e });
       }
       write(name, data[name]!);
     }

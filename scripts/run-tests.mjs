@@ -27,12 +27,20 @@ if (!files.length) {
   console.error(`no test files matched ${filter.join(' ') || '(all)'}`);
   process.exit(1);
 }
-// The whole suite starts with the type check: tsx runs TypeScript without checking it.
+// The whole suite starts with the type check (tsx runs TypeScript without checking it), the
+// formatter's check and the linter.
 if (!filter.length) {
-  const tsc = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '--noEmit', '-p', '.'], { stdio: 'inherit' });
-  if (tsc.status !== 0) {
-    console.error('type check failed (npx tsc --noEmit -p .); fix the errors above');
-    process.exit(tsc.status ?? 1);
+  const checks = [
+    ['type check', ['node_modules/typescript/bin/tsc', '--noEmit', '-p', '.'], 'npx tsc --noEmit -p .'],
+    ['format check', ['node_modules/prettier/bin/prettier.cjs', '--check', '--log-level', 'warn', '.'], 'npm run format'],
+    ['lint', ['node_modules/eslint/bin/eslint.js', '.'], 'npx eslint .'],
+  ];
+  for (const [what, args, fix] of checks) {
+    const r = spawnSync(process.execPath, args, { stdio: 'inherit' });
+    if (r.status !== 0) {
+      console.error(`${what} failed; fix the problems above (${fix})`);
+      process.exit(r.status ?? 1);
+    }
   }
 }
 const res = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...files], {

@@ -117,7 +117,7 @@ export async function streamWarehouseQuery(target: WarehouseTarget, sql: string,
       statements = await con.extractStatements(sql);
     } catch (e) {
       const msg = firstLine(e).replace(/^Failed to extract statements: /, '');
-      if (msg.includes('Parser Error')) throw new Error(`the query does not parse: ${msg}`);
+      if (msg.includes('Parser Error')) throw new Error(`the query does not parse: ${msg}`, { cause: e });
       // Without a parser error the bindings had nothing to extract (only blanks, comments, ';').
     }
     const n = statements?.count ?? 0;

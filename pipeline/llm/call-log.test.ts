@@ -1,4 +1,4 @@
-import { test, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';

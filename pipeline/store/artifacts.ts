@@ -180,7 +180,7 @@ export async function writeArtifact(
   } catch (err) {
     rmSync(tmpJson, { force: true });
     rmSync(tmpParquet, { force: true });
-    throw new Error(`stage '${stage}': its rows do not fit its declared columns: ${(err as Error).message}`);
+    throw new Error(`stage '${stage}': its rows do not fit its declared columns: ${(err as Error).message}`, { cause: err });
   }
   // Parquet first: an artifact counts as present only when its NDJSON exists, so a crash
   // between the two renames leaves a stray Parquet file, never a half artifact.

@@ -63,7 +63,7 @@ function treeFiles(dir: string): Map<string, Array<{ slot: number; file: string 
   try {
     names = readdirSync(dir);
   } catch (err) {
-    throw new Error(`curated trees: cannot read the directory ${dir} (${(err as Error).message}); pass the folder holding <guideline_id>.json files`);
+    throw new Error(`curated trees: cannot read the directory ${dir} (${(err as Error).message}); pass the folder holding <guideline_id>.json files`, { cause: err });
   }
   const out = new Map<string, Array<{ slot: number; file: string }>>();
   for (const name of names) {
@@ -90,7 +90,7 @@ function readTree(file: string): ReasoningTree {
   try {
     raw = JSON.parse(readFileSync(file, 'utf8'));
   } catch (err) {
-    throw new Error(`curated tree ${file} is not readable JSON (${(err as Error).message}); fix the file`);
+    throw new Error(`curated tree ${file} is not readable JSON (${(err as Error).message}); fix the file`, { cause: err });
   }
   if (Array.isArray(raw)) {
     throw new Error(`curated tree ${file} holds an array; put one tree object per file and further trees in <guideline_id>--2.json, --3.json, …`);

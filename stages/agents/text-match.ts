@@ -59,7 +59,7 @@ export function contentTokens(text: string): string[] {
   };
   // Multi-word negation cues carry no content ("free of diabetes" is about diabetes).
   const lowered = text.normalize('NFKC').replace(/\bfree of\b|\bruled out\b/gi, ' ');
-  for (const m of lowered.matchAll(/\d+(?:\.\d+)?|[A-Za-z][A-Za-z0-9'’\-]*|[\u3400-\u9fff]+/g)) {
+  for (const m of lowered.matchAll(/\d+(?:\.\d+)?|[A-Za-z][A-Za-z0-9'’-]*|[\u3400-\u9fff]+/g)) {
     const tok = m[0];
     if (/^\d/.test(tok)) add(String(Number(tok)));
     else if (/^[A-Za-z]/.test(tok)) {

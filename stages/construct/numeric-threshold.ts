@@ -210,7 +210,7 @@ function normaliseToken(w: string): string {
 
 /** English key words of an indicator phrase (lower-case, stop words and plurals removed). */
 export function indicatorWordsEn(phrase: string): string[] {
-  const words = phrase.toLowerCase().match(/[a-z0-9α-ω²₀-₉][a-z0-9α-ω²₀-₉'’\-]*/g) ?? [];
+  const words = phrase.toLowerCase().match(/[a-z0-9α-ω²₀-₉][a-z0-9α-ω²₀-₉'’-]*/g) ?? [];
   return words.filter((w) => !STOP.has(w) && !STOP.has(w.replace(/[’']s$/, ''))).map(normaliseToken);
 }
 

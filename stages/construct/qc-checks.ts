@@ -25,7 +25,7 @@
  */
 import { chooseValues } from './numeric-chooser.ts';
 import { complementSet, containsValue, formatSet, intersectSets, unionSets, type Interval } from './numeric-interval.ts';
-import { indicatorWordsEn, parseChineseNumeral, parseThresholds, type Threshold } from './numeric-threshold.ts';
+import { indicatorWordsEn, parseChineseNumeral, type Threshold } from './numeric-threshold.ts';
 import { convert, matchUnit, NO_UNIT, type UnitInfo } from './numeric-units.ts';
 import type { Cdp, ClinicalFocus, TreeNodeRow } from './types.ts';
 import { cleanConditions, isChinese } from './vignette-writer.ts';

@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- the tests edit model answers as loose JSON, field by field */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseTree } from './tree-parse.ts';

@@ -32,7 +32,7 @@ async function knownCases(t: ImportTarget): Promise<Map<string, Row>> {
     const rows = (await w.con.runAndReadAll('select cdp_id, guideline_id, language from cdps')).getRowObjectsJson() as Row[];
     return new Map(rows.map((r) => [String(r.cdp_id), r]));
   } catch (e) {
-    throw new Error(`cdp import: the cases could not be read (${(e as Error).message.split('\n')[0]}); run \`cdp run\` first`);
+    throw new Error(`cdp import: the cases could not be read (${(e as Error).message.split('\n')[0]}); run \`cdp run\` first`, { cause: e });
   } finally {
     w.close();
   }

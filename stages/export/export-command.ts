@@ -30,7 +30,7 @@ async function query(w: WarehouseConnection, what: string, sql: string): Promise
   try {
     return await rows(w, sql);
   } catch (e) {
-    throw new Error(`cdp export: ${what} could not be read from the warehouse (${(e as Error).message.split('\n')[0]}); run \`cdp run\` so it exists`);
+    throw new Error(`cdp export: ${what} could not be read from the warehouse (${(e as Error).message.split('\n')[0]}); run \`cdp run\` so it exists`, { cause: e });
   }
 }
 

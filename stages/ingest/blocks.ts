@@ -145,7 +145,7 @@ function flowBlocks(flow: FlowLine[], bodySize: number, vocab: HyphenVocabulary)
     if (marker && /^\(?[b-z][.)]$/.test(marker.marker) && !(prevBlock?.kind === 'list-item' && /^\(?[a-z][.)]$/.test(prevBlock.marker))) marker = null;
     // "(7)" or "2." at the start of a line inside a sentence is a citation or a wrapped number.
     if (marker?.ordered && prevBlock?.kind === 'paragraph' && close && prev && !SENTENCE_END.test(prev.text.trim())) marker = null;
-    if (marker && !/^[\p{L}\p{N}"“‘'(\[]/u.test(marker.rest)) marker = null;
+    if (marker && !/^[\p{L}\p{N}"“‘'([]/u.test(marker.rest)) marker = null;
     if (marker) {
       while (listStack.length && listStack[listStack.length - 1]! > line.x0 + 0.5 * line.size) listStack.pop();
       const top = listStack[listStack.length - 1];

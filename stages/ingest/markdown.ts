@@ -83,10 +83,10 @@ function isInterruption(b: Block, next: Block | undefined): boolean {
 
 function startsMidSentence(text: string, before: string): boolean {
   const c = text[0] ?? '';
-  if (/[\p{Ll}\d(\[–—]/u.test(c)) return true;
+  if (/[\p{Ll}\d([–—]/u.test(c)) return true;
   const last = before[before.length - 1] ?? '';
   // After a comma, semicolon or open bracket the sentence goes on whatever the next word.
-  if (/[,;(\[–—]/.test(last)) return true;
+  if (/[,;([–—]/.test(last)) return true;
   return isCjk(c) && isCjk(last) && !/[\u3000-\u303f\uff00-\uffef]/.test(last);
 }
 

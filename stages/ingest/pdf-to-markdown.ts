@@ -27,6 +27,7 @@ export function sniff(bytes: Uint8Array, name: string): IngestResult | null {
   if (!head.includes('%PDF-')) {
     // Text: valid UTF-8 (no replacement characters) without control bytes in the first KiB.
     const start = Buffer.from(bytes.subarray(0, 1024)).toString('utf8').replace(/\uFFFD$/, '');
+    // eslint-disable-next-line no-control-regex -- control characters are exactly what marks a binary header
     const printable = !/[\x00-\x08\x0b\x0c\x0e-\x1f\uFFFD]/.test(start);
     return fail(name, `not a PDF (no %PDF- header${printable ? '; it looks like a text file' : ''}); check that the file really is the PDF you meant`);
   }

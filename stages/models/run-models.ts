@@ -23,7 +23,7 @@ import { resolveRoster } from '../../pipeline/llm/roster.ts';
 import type { LlmRole, ModelSpec } from '../../pipeline/llm/types.ts';
 import { DEFAULT_SIMULATED_EVALUATED, SIMULATED_ROSTER } from '../agents/roster.ts';
 import { PATIENT_NAME } from '../agents/offline-patient.ts';
-import { CURATED_BUILDER_NAME, curatedBuilderModel } from '../agents/curated-builder.ts';
+import { curatedBuilderModel } from '../agents/curated-builder.ts';
 import { VIGNETTE_GENERATOR } from '../construct/vignette-writer.ts';
 import { NARRATIVE_GENERATOR } from '../construct/narrative-writer.ts';
 import { SIMULATED_JUDGE_NAMES, simulatedJudgeSpecs } from '../judge/simulated-judges.ts';

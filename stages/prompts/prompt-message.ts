@@ -25,6 +25,7 @@ export function promptMessage(
   const parts: ContentPart[] = [];
   let rest = rendered;
   for (;;) {
+    // eslint-disable-next-line no-control-regex -- NUL delimits the blob markers: it never occurs in prompt text
     const m = /\u0000([^\u0000]+)\u0000/.exec(rest);
     if (!m) break;
     if (m.index > 0) parts.push({ type: 'text', text: rest.slice(0, m.index) });

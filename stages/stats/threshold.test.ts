@@ -49,7 +49,7 @@ test('ties for the best F1 go to the smallest threshold; the stable run spans th
 });
 
 test('a score equal to a grid point up to rounding reaches it; no positives gives F1 = 0', () => {
-  const c = thresholdCurve([{ score: 0.6999999999999999, human: true }], { grid: [0.7] });
+  const c = thresholdCurve([{ score: 0.6999999999999998, human: true }], { grid: [0.7] });
   assert.equal(c.points[0]!.tp, 1);
   const none = thresholdCurve([{ score: 0.5, human: false }], { grid: [0, 1] });
   assert.deepEqual(none.points.map((p) => [p.precision, p.recall, p.f1]), [[0, 0, 0], [0, 0, 0]]);
