@@ -28,7 +28,9 @@ const { builder, evaluated, simulatedEvaluated, patient, simulatedPatient, judge
 // The embedding judge scores step similarity only: Prompt 9 (outcomes) needs a chat judge.
 const embeddingJudgeNames = embeddingJudges.map((m) => m.name).filter((n) => judges.includes(n));
 const chatJudges = judges.filter((j) => !embeddingJudgeNames.includes(j));
-const judgeKinds = Object.fromEntries(judges.map((j) => [j, realJudges.includes(j) && !embeddingJudgeNames.includes(j) ? 'llm' : 'similarity']));
+const judgeKinds = Object.fromEntries(
+  judges.map((j) => [j, realJudges.includes(j) && !embeddingJudgeNames.includes(j) ? 'llm' : 'similarity']),
+);
 // A smoke run: `cdp run --limit N` evaluates N test cases (CDP_LIMIT).
 const limit = process.env.CDP_LIMIT ? Number(process.env.CDP_LIMIT) : null;
 // §3.1: the cases QC flags (checks, and the builder's inspection when configured) are not evaluated.
@@ -51,7 +53,11 @@ const taskInputs = { cdps: 'test_cases', vignettes: 'vignettes', guidelines: 'gu
 const importsDir = join(root, 'data', 'imports');
 const imported = existsSync(importsDir) && readdirSync(importsDir).some((f) => f.endsWith('.jsonl'));
 
-const perCaseAndModel = { input: 'cdps', cross: { param: 'models', as: 'model' }, join: { vignettes: 'cdp_id', guidelines: 'guideline_id', trees: 'guideline_id' } };
+const perCaseAndModel = {
+  input: 'cdps',
+  cross: { param: 'models', as: 'model' },
+  join: { vignettes: 'cdp_id', guidelines: 'guideline_id', trees: 'guideline_id' },
+};
 // One unit per (pathway × judge).
 const perPathwayAndJudge = { input: 'predicted_pathways', cross: { param: 'judges', as: 'judge' } };
 // The simulated agents' ground truth, as data: their plans (stages/agents/agent-plans.stage.ts).
@@ -90,9 +96,19 @@ export default defineDag({
     // would leave one test guideline, so the sample holds out half (in expectation: a guideline is
     // test when its hash score < 0.5, stages/construct/split.ts). Seed 156 is the first seed that
     // gives the sample the test set the former sampler drew (2 en + 1 zh); seed 42 would give 5 of 6.
-    stage('cdps', { module: 'stages/construct/cdps.stage.ts', inputs: { trees: 'trees', guidelines: 'guidelines' }, params: { testFraction: sampleCorpus ? 0.5 : 440 / 2274, seed: 156 } }),
+    stage('cdps', {
+      module: 'stages/construct/cdps.stage.ts',
+      inputs: { trees: 'trees', guidelines: 'guidelines' },
+      params: { testFraction: sampleCorpus ? 0.5 : 440 / 2274, seed: 156 },
+    }),
     stage('cdp_length_stats', { module: 'stages/construct/cdp-length-stats.stage.ts', inputs: { cdps: 'cdps' } }),
-    stage('vignettes', { module: 'stages/construct/vignettes.stage.ts', inputs: { cdps: 'cdps' }, forEach: 'cdps', params: { writer: builder.vignettes }, concurrency: 8 }),
+    stage('vignettes', {
+      module: 'stages/construct/vignettes.stage.ts',
+      inputs: { cdps: 'cdps' },
+      forEach: 'cdps',
+      params: { writer: builder.vignettes },
+      concurrency: 8,
+    }),
     stage('narratives', {
       module: 'stages/construct/narratives.stage.ts',
       inputs: { cdps: 'cdps', vignettes: 'vignettes' },
@@ -154,7 +170,10 @@ export default defineDag({
     stage('predicted_pathways', {
       module: 'stages/evaluate/predicted-pathways.stage.ts',
       inputs: {
-        predictions_single: 'predictions_single', dialogues_multi: 'dialogues_multi', cdps: 'cdps', narratives: 'narratives',
+        predictions_single: 'predictions_single',
+        dialogues_multi: 'dialogues_multi',
+        cdps: 'cdps',
+        narratives: 'narratives',
         ...(imported ? { imported_predictions: 'imported_predictions' } : {}),
       },
     }),
@@ -194,9 +213,19 @@ export default defineDag({
       params: { failurePolicy: 'worst', commonCases: false },
     }),
     // Table 2 compares the run's judges (the real ones first), never a fixed list.
-    stage('correlations', { module: 'stages/evaluate/correlations.stage.ts', inputs: { pathway_metrics: 'pathway_metrics' }, params: { judges } }),
-    stage('threshold_analysis', { module: 'stages/evaluate/threshold-analysis.stage.ts', inputs: { step_scores: 'step_scores', ...groundTruth } }),
-    stage('preference_agreement', { module: 'stages/evaluate/preference-agreement.stage.ts', inputs: { pathway_metrics: 'pathway_metrics', ...groundTruth } }),
+    stage('correlations', {
+      module: 'stages/evaluate/correlations.stage.ts',
+      inputs: { pathway_metrics: 'pathway_metrics' },
+      params: { judges },
+    }),
+    stage('threshold_analysis', {
+      module: 'stages/evaluate/threshold-analysis.stage.ts',
+      inputs: { step_scores: 'step_scores', ...groundTruth },
+    }),
+    stage('preference_agreement', {
+      module: 'stages/evaluate/preference-agreement.stage.ts',
+      inputs: { pathway_metrics: 'pathway_metrics', ...groundTruth },
+    }),
     stage('deviation_profile', { module: 'stages/evaluate/deviation-profile.stage.ts', inputs: groundTruth }),
 
     // Reports: the paper's tables and figures, the reproduction scorecard, an index (reports/)
@@ -207,7 +236,13 @@ export default defineDag({
     }),
     stage('report_figures', {
       module: 'stages/report/figures.stage.ts',
-      inputs: { model_summary: 'model_summary', threshold_analysis: 'threshold_analysis', cdps: 'cdps', cdp_length_stats: 'cdp_length_stats', deviation_profile: 'deviation_profile' },
+      inputs: {
+        model_summary: 'model_summary',
+        threshold_analysis: 'threshold_analysis',
+        cdps: 'cdps',
+        cdp_length_stats: 'cdp_length_stats',
+        deviation_profile: 'deviation_profile',
+      },
       params: { outDir, judges, pngFontFiles: ['data/fonts/DejaVuSans.ttf'] },
     }),
     // Models ranked, with paired differences between neighbours (stages/report/leaderboard.ts).
@@ -225,8 +260,11 @@ export default defineDag({
     stage('report_index', {
       module: 'stages/report/index.stage.ts',
       inputs: {
-        report_tables: 'report_tables', report_figures: 'report_figures', report_scorecard: 'report_scorecard',
-        report_leaderboard: 'report_leaderboard', model_summary: 'model_summary',
+        report_tables: 'report_tables',
+        report_figures: 'report_figures',
+        report_scorecard: 'report_scorecard',
+        report_leaderboard: 'report_leaderboard',
+        model_summary: 'model_summary',
       },
       params: { outDir },
     }),

@@ -71,14 +71,19 @@ export default async (): Promise<BenchReport> => {
   });
   const handlers = offlineHandlers();
   const sample = cdps.filter((_, i) => i % 3 === 0).slice(0, 600);
-  const prompts = sample.map((c) => ({ text: singleTurnPrompt(markdownOf.get(c.guideline_id)!, vignetteOf.get(c.cdp_id)!), unit: unit(c) }));
+  const prompts = sample.map((c) => ({
+    text: singleTurnPrompt(markdownOf.get(c.guideline_id)!, vignetteOf.get(c.cdp_id)!),
+    unit: unit(c),
+  }));
 
   const single = async (name: string) => {
     const h = handlers[name]!;
     for (const p of prompts.slice(0, 50)) await ask(h, [{ role: 'user', content: p.text }], p.unit, name);
-    return (await timeMs(async () => {
-      for (const p of prompts) await ask(h, [{ role: 'user', content: p.text }], p.unit, name);
-    })) / prompts.length;
+    return (
+      (await timeMs(async () => {
+        for (const p of prompts) await ask(h, [{ role: 'user', content: p.text }], p.unit, name);
+      })) / prompts.length
+    );
   };
   const oracleMs = await single('simulated-oracle');
   const walkerMs = await single('simulated-lexical-walker');
@@ -96,7 +101,8 @@ export default async (): Promise<BenchReport> => {
           30,
           unit(c),
         );
-        if (r.conclusion !== c.conclusion) throw new Error(`oracle dialogue on ${c.cdp_id} ended with ${r.conclusion}, expected ${c.conclusion}`);
+        if (r.conclusion !== c.conclusion)
+          throw new Error(`oracle dialogue on ${c.cdp_id} ended with ${r.conclusion}, expected ${c.conclusion}`);
       }
     })) / dialogues.length;
 

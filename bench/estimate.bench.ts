@@ -28,14 +28,24 @@ function cdp(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; st
   });
 }
 
-const STYLES: Record<string, { steps: number; questions: number }> = { 'org/short-doctor': { steps: 5, questions: 5 }, 'org/long-doctor': { steps: 9, questions: 9 } };
+const STYLES: Record<string, { steps: number; questions: number }> = {
+  'org/short-doctor': { steps: 5, questions: 5 },
+  'org/long-doctor': { steps: 9, questions: 9 },
+};
 const within = (ratio: number) => ratio >= 1 / 1.5 && ratio <= 1.5;
 
 export default async function (): Promise<BenchReport> {
   const server = await startFakeOpenAIServer({ answer: (b) => plainAnswer(b, STYLES[b.model] ?? { steps: 2, questions: 2 }) });
   const dir = mkdtempSync(join(tmpdir(), 'cdp-bench-estimate-'));
   try {
-    const model = (name: string, id: string, roles: string[]) => ({ name, baseURL: server.url, model: id, roles, contextWindow: 1_000_000, price: { inputPerMTok: 0.1, outputPerMTok: 0.4 } });
+    const model = (name: string, id: string, roles: string[]) => ({
+      name,
+      baseURL: server.url,
+      model: id,
+      roles,
+      contextWindow: 1_000_000,
+      price: { inputPerMTok: 0.1, outputPerMTok: 0.4 },
+    });
     const modelsFile = join(dir, 'models.json');
     writeFileSync(
       modelsFile,
@@ -52,7 +62,10 @@ export default async function (): Promise<BenchReport> {
     const est = await cdp(['estimate', '--models', modelsFile, '--json'], env);
     if (est.code !== 0) throw new Error(`cdp estimate failed: ${est.stderr}`);
     if (existsSync(join(dir, 'store'))) throw new Error('cdp estimate wrote the store');
-    const estimate = JSON.parse(est.stdout) as { stages: { stage: string; requests: number; inputTokens: number }[]; total: { requests: number; inputTokens: number; cost: number } };
+    const estimate = JSON.parse(est.stdout) as {
+      stages: { stage: string; requests: number; inputTokens: number }[];
+      total: { requests: number; inputTokens: number; cost: number };
+    };
 
     const run = await cdp(['run', '--models', modelsFile], env);
     if (run.code !== 0) throw new Error(`cdp run failed: ${run.stderr}`);
@@ -72,11 +85,31 @@ export default async function (): Promise<BenchReport> {
       a.inputTokens += TOKENS_PER_REPLY + b.messages.reduce((n, m) => n + TOKENS_PER_MESSAGE + countTokens(m.content), 0);
       actual.set(stage, a);
     }
-    const total = [...actual.values()].reduce((t, a) => ({ requests: t.requests + a.requests, inputTokens: t.inputTokens + a.inputTokens }), { requests: 0, inputTokens: 0 });
+    const total = [...actual.values()].reduce(
+      (t, a) => ({ requests: t.requests + a.requests, inputTokens: t.inputTokens + a.inputTokens }),
+      { requests: 0, inputTokens: 0 },
+    );
     const rows: BenchRow[] = [];
-    const ratioRows = (name: string, e: { requests: number; inputTokens: number }, a: { requests: number; inputTokens: number }, target: boolean) => {
-      rows.push({ name: `${name}: requests`, value: e.requests, unit: 'requests', reference: { name: 'cdp run (server count)', value: a.requests }, ...(target ? { target: { text: 'ratio within 1/1.5 – 1.5', met: within(e.requests / a.requests) } } : {}) });
-      rows.push({ name: `${name}: input tokens`, value: e.inputTokens, unit: 'tokens', reference: { name: 'cdp run (request bodies)', value: a.inputTokens }, ...(target ? { target: { text: 'ratio within 1/1.5 – 1.5', met: within(e.inputTokens / a.inputTokens) } } : {}) });
+    const ratioRows = (
+      name: string,
+      e: { requests: number; inputTokens: number },
+      a: { requests: number; inputTokens: number },
+      target: boolean,
+    ) => {
+      rows.push({
+        name: `${name}: requests`,
+        value: e.requests,
+        unit: 'requests',
+        reference: { name: 'cdp run (server count)', value: a.requests },
+        ...(target ? { target: { text: 'ratio within 1/1.5 – 1.5', met: within(e.requests / a.requests) } } : {}),
+      });
+      rows.push({
+        name: `${name}: input tokens`,
+        value: e.inputTokens,
+        unit: 'tokens',
+        reference: { name: 'cdp run (request bodies)', value: a.inputTokens },
+        ...(target ? { target: { text: 'ratio within 1/1.5 – 1.5', met: within(e.inputTokens / a.inputTokens) } } : {}),
+      });
     };
     ratioRows('whole DAG', estimate.total, total, true);
     for (const s of estimate.stages) ratioRows(s.stage, s, actual.get(s.stage) ?? { requests: 0, inputTokens: 0 }, false);

@@ -23,9 +23,13 @@ const REPS = 3;
 const REPLAY_N = Number(process.env.LLM_BENCH_REPLAY_N ?? 1_000_000);
 
 async function startServer(latency: number): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(here, '..', 'pipeline', 'llm', 'testing', 'fake-openai-server-main.ts'), String(latency)], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', join(here, '..', 'pipeline', 'llm', 'testing', 'fake-openai-server-main.ts'), String(latency)],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   const url = await new Promise<string>((resolve, reject) => {
     let buf = '';
     child.stdout!.on('data', (d: Buffer) => {
@@ -69,7 +73,17 @@ export default async function bench(): Promise<BenchReport> {
     const raw = new OpenAI({ baseURL: srv.url, apiKey: 'bench', maxRetries: 0, fetch: nodeFetch });
     const viaClientOnce = async (c: number, n: number, tag: string) => {
       const dir = mkdtempSync(join(tmpdir(), 'llm-bench-'));
-      const roster: ModelSpec[] = [{ name: 'bench', roles: ['judge'], provider: 'openai-compatible', baseURLs: [srv.url], modelId: 'bench-model', concurrency: c, contextWindow: 128_000 }];
+      const roster: ModelSpec[] = [
+        {
+          name: 'bench',
+          roles: ['judge'],
+          provider: 'openai-compatible',
+          baseURLs: [srv.url],
+          modelId: 'bench-model',
+          concurrency: c,
+          contextWindow: 128_000,
+        },
+      ];
       const client = createLlmClient({ cacheDir: dir, roster, env: {} });
       try {
         // As a stage does: every row's call at once, the model's concurrency limit doing the pacing.
@@ -111,7 +125,12 @@ export default async function bench(): Promise<BenchReport> {
       });
       const perCall = client.cpuMs / n;
       const sdkPerCall = sdk.cpuMs / n;
-      rows.push({ name: `client CPU per live call at concurrency ${c} (incl. SDK + HTTP)`, value: perCall, unit: 'ms', reference: { name: 'bare openai SDK, same transport', value: sdkPerCall } });
+      rows.push({
+        name: `client CPU per live call at concurrency ${c} (incl. SDK + HTTP)`,
+        value: perCall,
+        unit: 'ms',
+        reference: { name: 'bare openai SDK, same transport', value: sdkPerCall },
+      });
       if (c === 64) overheadAt64 = perCall - sdkPerCall;
     }
     rows.push({
@@ -138,15 +157,41 @@ export default async function bench(): Promise<BenchReport> {
       for (let i = base; i < Math.min(REPLAY_N, base + CHUNK); i++) {
         const ph = promptHash(judgePrompt(i));
         ps.push(
-          w.append({ key: callKey(modelId, ph, params, undefined, i % 5), status: 'ok', model: 'judge', modelId, stage: 'judge_steps', promptHash: ph, repeat: i % 5, inputTokens: 520, outputTokens: 430, latencyMs: 900, attempts: 1, ts: '2026-11-29T00:00:00.000Z', text: answer }),
+          w.append({
+            key: callKey(modelId, ph, params, undefined, i % 5),
+            status: 'ok',
+            model: 'judge',
+            modelId,
+            stage: 'judge_steps',
+            promptHash: ph,
+            repeat: i % 5,
+            inputTokens: 520,
+            outputTokens: 430,
+            latencyMs: 900,
+            attempts: 1,
+            ts: '2026-11-29T00:00:00.000Z',
+            text: answer,
+          }),
         );
       }
       await Promise.all(ps);
     }
     await w.close();
-    notes.push(`Replay store built in ${((performance.now() - t0) / 1000).toFixed(1)} s (not timed): ${REPLAY_N} calls, answers of ${answer.length} characters, prompts of ${JSON.stringify(judgePrompt(0)).length} characters.`);
+    notes.push(
+      `Replay store built in ${((performance.now() - t0) / 1000).toFixed(1)} s (not timed): ${REPLAY_N} calls, answers of ${answer.length} characters, prompts of ${JSON.stringify(judgePrompt(0)).length} characters.`,
+    );
 
-    const roster: ModelSpec[] = [{ name: 'judge', roles: ['judge'], provider: 'openai-compatible', baseURLs: ['http://127.0.0.1:9/v1'], modelId, params, contextWindow: 128_000 }];
+    const roster: ModelSpec[] = [
+      {
+        name: 'judge',
+        roles: ['judge'],
+        provider: 'openai-compatible',
+        baseURLs: ['http://127.0.0.1:9/v1'],
+        modelId,
+        params,
+        contextWindow: 128_000,
+      },
+    ];
     const cpu0 = process.cpuUsage();
     const t1 = performance.now();
     const client = createLlmClient({ cacheDir: dir, roster, env: {} });
@@ -160,10 +205,20 @@ export default async function bench(): Promise<BenchReport> {
     const total = openSecs + replay.secs;
     const cpu = process.cpuUsage(cpu0);
     if (bad) throw new Error(`replay: ${bad} calls were not served from the cache`);
-    rows.push({ name: `replay of ${REPLAY_N.toLocaleString('en')} cached judge calls (open + replay)`, value: total, unit: 's', target: { text: '< 30 s', met: total < 30 } });
+    rows.push({
+      name: `replay of ${REPLAY_N.toLocaleString('en')} cached judge calls (open + replay)`,
+      value: total,
+      unit: 's',
+      target: { text: '< 30 s', met: total < 30 },
+    });
     rows.push({ name: '  of which opening the store (index scan)', value: openSecs, unit: 's' });
     rows.push({ name: '  client CPU time of open + replay', value: (cpu.user + cpu.system) / 1e6, unit: 's' });
-    rows.push({ name: 'client CPU per cached call', value: (cpu.user + cpu.system) / 1000 / REPLAY_N, unit: 'ms', target: { text: '< 1 ms', met: (cpu.user + cpu.system) / 1000 / REPLAY_N < 1 } });
+    rows.push({
+      name: 'client CPU per cached call',
+      value: (cpu.user + cpu.system) / 1000 / REPLAY_N,
+      unit: 'ms',
+      target: { text: '< 1 ms', met: (cpu.user + cpu.system) / 1000 / REPLAY_N < 1 },
+    });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -39,9 +39,16 @@ export default async function (): Promise<BenchReport> {
   const rows: BenchRow[] = [];
   try {
     let counts: Record<string, number> = {};
-    const exportS = await seconds(async () => { counts = await exportNotebookData(warehouse, store, join(tmp, 'export')); });
+    const exportS = await seconds(async () => {
+      counts = await exportNotebookData(warehouse, store, join(tmp, 'export'));
+    });
     const copyS = await seconds(() => duckdbCopy(tmp));
-    rows.push({ name: 'export notebook data (JSON)', value: exportS, unit: 's', reference: { name: 'DuckDB COPY … (format json)', value: copyS } });
+    rows.push({
+      name: 'export notebook data (JSON)',
+      value: exportS,
+      unit: 's',
+      reference: { name: 'DuckDB COPY … (format json)', value: copyS },
+    });
 
     const buildS = await seconds(() => buildNotebookSite({ root: repo, warehouse, store, outDir: join(tmp, 'site') }));
     rows.push({ name: 'cdp notebooks (export + Notebook Kit build, 4 pages)', value: buildS, unit: 's' });
@@ -50,7 +57,15 @@ export default async function (): Promise<BenchReport> {
     const { chromium } = await import('playwright-core');
     const browser = await chromium.launch({
       executablePath: '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
     try {
       // Warm the browser first so no page pays for Chromium's first navigation.
@@ -66,11 +81,19 @@ export default async function (): Promise<BenchReport> {
       const times: Record<string, number> = {};
       for (const [page, selector] of Object.entries(ready)) {
         const p = await browser.newPage();
-        times[page] = await seconds(async () => { await p.goto(url + page); await p.waitForSelector(selector, { timeout: 30000 }); });
+        times[page] = await seconds(async () => {
+          await p.goto(url + page);
+          await p.waitForSelector(selector, { timeout: 30000 });
+        });
         await p.close();
       }
       for (const page of Object.keys(ready).slice(1)) {
-        rows.push({ name: `${page} until drawn`, value: times[page] * 1000, unit: 'ms', reference: { name: 'index.html (static page)', value: times['index.html'] * 1000 } });
+        rows.push({
+          name: `${page} until drawn`,
+          value: times[page] * 1000,
+          unit: 'ms',
+          reference: { name: 'index.html (static page)', value: times['index.html'] * 1000 },
+        });
       }
     } finally {
       await browser.close();
@@ -80,9 +103,11 @@ export default async function (): Promise<BenchReport> {
       title: 'Notebooks: export, build, page render',
       rows,
       notes: [
-        `Warehouse: ${warehouse}; rows exported: ${Object.entries(counts).map(([k, n]) => `${k} ${n}`).join(', ')}.`,
-        'No targets: the issue sets none. The export serialises through @duckdb/node-api\'s row objects; DuckDB\'s own writer is the floor.',
-        'Page times: after one warm-up navigation, navigation until the page\'s last table or heatmap is in the DOM, in a fresh tab of headless Chromium (Debian), served from 127.0.0.1.',
+        `Warehouse: ${warehouse}; rows exported: ${Object.entries(counts)
+          .map(([k, n]) => `${k} ${n}`)
+          .join(', ')}.`,
+        "No targets: the issue sets none. The export serialises through @duckdb/node-api's row objects; DuckDB's own writer is the floor.",
+        "Page times: after one warm-up navigation, navigation until the page's last table or heatmap is in the DOM, in a fresh tab of headless Chromium (Debian), served from 127.0.0.1.",
       ],
     };
   } finally {

@@ -74,11 +74,17 @@ export default async function (): Promise<BenchReport> {
     }
     return n;
   });
-  if (ours.count !== TARGET_PATHS || bare.count !== TARGET_PATHS) throw new Error(`expected ${TARGET_PATHS} paths, got ${ours.count} and ${bare.count}`);
+  if (ours.count !== TARGET_PATHS || bare.count !== TARGET_PATHS)
+    throw new Error(`expected ${TARGET_PATHS} paths, got ${ours.count} and ${bare.count}`);
   return {
     title: 'Path enumeration: 42,353 paths (paper scale)',
     rows: [
-      { name: 'enumeratePaths: CDPs with steps, evidence and content ids', value: ours.seconds, unit: 's', reference: { name: 'bare recursive enumeration of node indices', value: bare.seconds } },
+      {
+        name: 'enumeratePaths: CDPs with steps, evidence and content ids',
+        value: ours.seconds,
+        unit: 's',
+        reference: { name: 'bare recursive enumeration of node indices', value: bare.seconds },
+      },
       { name: 'per path', value: (ours.seconds / TARGET_PATHS) * 1e6, unit: 'µs' },
     ],
     notes: [`${trees.length} synthetic trees, mean path length ${(lengths / TARGET_PATHS).toFixed(2)}; best of 3.`],

@@ -22,7 +22,9 @@ export default async (): Promise<BenchReport> => {
   // Warm-up: load the WASM module and JIT the layout code on the smallest document.
   await pdfToMarkdown(files[4]!.bytes, { name: 'warm-up' });
   const rows: BenchRow[] = [];
-  let pagesAll = 0, oursAll = 0, popplerAll = 0;
+  let pagesAll = 0,
+    oursAll = 0,
+    popplerAll = 0;
   for (const { rel, bytes } of files) {
     const t0 = performance.now();
     const r = await pdfToMarkdown(bytes, { name: rel, language: rel.startsWith('zh/') ? 'zh' : 'en' });

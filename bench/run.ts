@@ -25,15 +25,16 @@ function toMarkdown(r: BenchReport): string {
   for (const row of r.rows) {
     const ref = row.reference ? `${row.reference.name}: ${fmt(row.reference.value)} ${row.unit}` : '';
     const ratio = row.reference && row.reference.value !== 0 ? fmt(row.value / row.reference.value) : '';
-    lines.push(`| ${row.name} | ${fmt(row.value)} ${row.unit} | ${ref} | ${ratio} | ${row.target?.text ?? ''} | ${row.target ? (row.target.met ? 'yes' : 'NO') : ''} |`);
+    lines.push(
+      `| ${row.name} | ${fmt(row.value)} ${row.unit} | ${ref} | ${ratio} | ${row.target?.text ?? ''} | ${row.target ? (row.target.met ? 'yes' : 'NO') : ''} |`,
+    );
   }
   for (const n of r.notes ?? []) lines.push('', n);
   return lines.join('\n');
 }
 
 const cpu = cpus();
-const machine =
-  `${platform()} ${release()}, ${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node.js ${process.version}`;
+const machine = `${platform()} ${release()}, ${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node.js ${process.version}`;
 const marker = (file: string) => `<!-- bench: ${file} -->`;
 
 // Each benchmark's section is kept in RESULTS.md under a marker naming its file, so running one
@@ -53,7 +54,9 @@ let failed = 0;
 for (const f of files) {
   const mod = (await import(pathToFileURL(join(here, f)).href)) as { default: Bench };
   console.error(`# ${f}`);
-  const load = `load average ${loadavg().map((x) => x.toFixed(1)).join(' ')} at start`;
+  const load = `load average ${loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ')} at start`;
   let md: string;
   try {
     const report = await mod.default();
@@ -75,5 +78,14 @@ const header = [
   'wall times (CPU-time rows are more stable).',
   '',
 ].join('\n');
-writeFileSync(resultsPath, header + '\n' + [...sections.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, v]) => v).join('\n\n') + '\n');
+writeFileSync(
+  resultsPath,
+  header +
+    '\n' +
+    [...sections.entries()]
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([, v]) => v)
+      .join('\n\n') +
+    '\n',
+);
 process.exit(failed ? 1 : 0);

@@ -43,7 +43,10 @@ export default async function (): Promise<BenchReport> {
   const noop = best(3, cdpRun);
   cdp.changeOneRow();
   const oneRow = cdpRun();
-  const cdpSum = JSON.parse(spawnSync(process.execPath, [cdpBin, 'sql', 'select sum(v)::varchar as s from s20_8', '--json'], { cwd: cdp.root, encoding: 'utf8' }).stdout)[0].s as string;
+  const cdpSum = JSON.parse(
+    spawnSync(process.execPath, [cdpBin, 'sql', 'select sum(v)::varchar as s from s20_8', '--json'], { cwd: cdp.root, encoding: 'utf8' })
+      .stdout,
+  )[0].s as string;
 
   let smk: { full: number; noop: number; dry: number; oneRow: number; sum: string } | null = null;
   if (snakemakeAvailable()) {
@@ -60,7 +63,9 @@ export default async function (): Promise<BenchReport> {
       .reduce((acc, l) => acc + BigInt(l.split('\t')[1]), 0n)
       .toString();
     smk = { full: sFull, noop: sNoop, dry: sDry, oneRow: sOne, sum };
-    notes.push(`Results agree: the last stage's sum of values is ${cdpSum} in cdp and ${sum} in Snakemake (${cdpSum === sum ? 'equal' : 'DIFFERENT'}).`);
+    notes.push(
+      `Results agree: the last stage's sum of values is ${cdpSum} in cdp and ${sum} in Snakemake (${cdpSum === sum ? 'equal' : 'DIFFERENT'}).`,
+    );
   } else {
     notes.push('Snakemake is not installed (apt-get install snakemake), so the reference rows are missing.');
   }
@@ -74,8 +79,18 @@ export default async function (): Promise<BenchReport> {
     reference: smkNoop !== undefined ? { name: 'Snakemake no-op (faster of up-to-date run and -n)', value: smkNoop } : undefined,
     target: smkNoop !== undefined ? { text: '≥ 3× faster than Snakemake (ratio ≤ 0.33)', met: noop * 3 <= smkNoop } : undefined,
   });
-  rows.push({ name: 'cdp no-op as a share of the full run', value: (100 * noop) / full, unit: '%', target: { text: '< 2%', met: noop / full < 0.02 } });
-  rows.push({ name: 'cdp one-row change', value: oneRow, unit: 's', reference: smk ? { name: 'Snakemake after the same change', value: smk.oneRow } : undefined });
+  rows.push({
+    name: 'cdp no-op as a share of the full run',
+    value: (100 * noop) / full,
+    unit: '%',
+    target: { text: '< 2%', met: noop / full < 0.02 },
+  });
+  rows.push({
+    name: 'cdp one-row change',
+    value: oneRow,
+    unit: 's',
+    reference: smk ? { name: 'Snakemake after the same change', value: smk.oneRow } : undefined,
+  });
 
   // The bundled sample DAG, when the project has one: a full run first, then the timed no-op.
   if (existsSync(join(repo, 'dag.config.ts'))) {

@@ -23,12 +23,38 @@ function rng(seed: number): () => number {
   };
 }
 
-const EN = ['fever', 'cough', 'pain', 'rash', 'fatigue', 'dyspnoea', 'oedema', 'nausea', 'headache', 'dizziness', 'anaemia', 'hypertension'];
+const EN = [
+  'fever',
+  'cough',
+  'pain',
+  'rash',
+  'fatigue',
+  'dyspnoea',
+  'oedema',
+  'nausea',
+  'headache',
+  'dizziness',
+  'anaemia',
+  'hypertension',
+];
 const ZH = ['发热', '咳嗽', '疼痛', '皮疹', '乏力', '呼吸困难', '水肿', '恶心', '头痛', '眩晕', '贫血', '高血压'];
 
-interface TreeNode { index: number; description?: string; conclusion?: string; leaf?: boolean; yes?: TreeNode; no?: TreeNode }
+interface TreeNode {
+  index: number;
+  description?: string;
+  conclusion?: string;
+  leaf?: boolean;
+  yes?: TreeNode;
+  no?: TreeNode;
+}
 
-export interface ScaleCorpus { dir: string; guidelines: number; cdps: number; test: number; lengths: number[] }
+export interface ScaleCorpus {
+  dir: string;
+  guidelines: number;
+  cdps: number;
+  test: number;
+  lengths: number[];
+}
 
 /**
  * Writes the corpus at `fraction` of the paper's size (1 = 2,274 guidelines) into `dir`; returns
@@ -59,13 +85,17 @@ export function writeScaleCorpus(dir: string, fraction = 1, seed = 14): ScaleCor
       const index = next++;
       const k = `${zh ? '建议' : 'Recommendation'} ${g}.${index}`;
       if (budget <= 1) {
-        const s = zh ? `${k}：${topic}患者应接受第${index}号治疗方案。` : `${k}: patients with ${topic} should receive treatment plan ${index}.`;
+        const s = zh
+          ? `${k}：${topic}患者应接受第${index}号治疗方案。`
+          : `${k}: patients with ${topic} should receive treatment plan ${index}.`;
         sentences.push(s);
         mapping[index] = [s];
         lengths.push(depth);
         return { index, leaf: true, conclusion: zh ? `采用第${index}号治疗方案。` : `Use treatment plan ${index}.` };
       }
-      const s = zh ? `${k}：应评估${topic}患者是否存在第${index}项指征。` : `${k}: assess whether the patient with ${topic} meets criterion ${index}.`;
+      const s = zh
+        ? `${k}：应评估${topic}患者是否存在第${index}项指征。`
+        : `${k}: assess whether the patient with ${topic} meets criterion ${index}.`;
       sentences.push(s);
       mapping[index] = [s];
       // A skewed split: a uniform one gives paths too short for Table 4's mean at this budget.

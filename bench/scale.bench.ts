@@ -13,12 +13,20 @@ import { writeScaleCorpus, lengthStats, PAPER } from './scale-corpus.ts';
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const cdpBin = join(repo, 'bin', 'cdp.mjs');
 
-interface Measured { wall: number; cpu: number; rssMiB: number; stdout: string }
+interface Measured {
+  wall: number;
+  cpu: number;
+  rssMiB: number;
+  stdout: string;
+}
 
 /** One `cdp` process under /usr/bin/time: wall, user + system CPU, peak RSS. */
 function cdp(args: string[], env: NodeJS.ProcessEnv): Measured {
   const r = spawnSync('/usr/bin/time', ['-f', 'TIME %e %U %S %M', process.execPath, cdpBin, ...args], {
-    cwd: repo, env: { ...process.env, ...env }, encoding: 'utf8', maxBuffer: 1 << 30,
+    cwd: repo,
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+    maxBuffer: 1 << 30,
   });
   const m = /TIME ([\d.]+) ([\d.]+) ([\d.]+) (\d+)\s*$/.exec(r.stderr);
   if (r.status !== 0 || !m) throw new Error(`cdp ${args.join(' ')} failed (exit ${r.status}):\n${r.stderr.slice(-3000)}`);
@@ -44,14 +52,18 @@ export default async function (): Promise<BenchReport> {
   const noop = Math.min(...[0, 1, 2].map(() => cdp(['run', '--json'], env).wall));
 
   // One more guideline, on the test split: a copy of the first English one under a new id.
-  const first = readFileSync(join(corpus.dir, 'guidelines.csv'), 'utf8').split('\n').find((l) => l.startsWith('en-'))!;
+  const first = readFileSync(join(corpus.dir, 'guidelines.csv'), 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('en-'))!;
   const src = first.split(',')[0];
   writeFileSync(join(corpus.dir, 'guidelines', 'en-added.md'), readFileSync(join(corpus.dir, 'guidelines', `${src}.md`)));
   writeFileSync(join(corpus.dir, 'trees', 'en-added.json'), readFileSync(join(corpus.dir, 'trees', `${src}.json`)));
   appendFileSync(join(corpus.dir, 'guidelines.csv'), `en-added,en,Added guideline,test,2025,synthetic\n`);
   const added = cdp(['run', '--json'], env);
   const addedComputed = computed(added);
-  const query = Math.min(...[0, 1, 2].map(() => cdp(['sql', 'select model, setting, judge, count(*) from model_summary group by all', '--json'], env).wall));
+  const query = Math.min(
+    ...[0, 1, 2].map(() => cdp(['sql', 'select model, setting, judge, count(*) from model_summary group by all', '--json'], env).wall),
+  );
 
   const minutes = full.wall / 60;
   rows.push(
@@ -60,11 +72,18 @@ export default async function (): Promise<BenchReport> {
     { name: 'full run: peak RSS', value: full.rssMiB / 1024, unit: 'GiB', target: { text: '< 4 GiB', met: full.rssMiB < 4096 } },
     { name: 'store size', value: storeBytes / 2 ** 30, unit: 'GiB' },
     { name: 'no-op rerun (best of 3)', value: noop, unit: 's', target: { text: '< 1 s', met: noop < 1 } },
-    { name: 'adding one guideline', value: added.wall, unit: 's', target: { text: '< 30 s, only its units', met: added.wall < 30 && addedComputed.guidelines === 1 } },
+    {
+      name: 'adding one guideline',
+      value: added.wall,
+      unit: 's',
+      target: { text: '< 30 s, only its units', met: added.wall < 30 && addedComputed.guidelines === 1 },
+    },
     { name: 'model_summary query (best of 3, fresh process)', value: query, unit: 's' },
   );
-  const units = (c: Record<string, number>) => ['guidelines', 'trees', 'vignettes', 'predictions_single', 'dialogues_multi', 'step_scores', 'outcome_scores']
-    .map((s) => `${s} ${(c[s] ?? 0).toLocaleString('en')}`).join(', ');
+  const units = (c: Record<string, number>) =>
+    ['guidelines', 'trees', 'vignettes', 'predictions_single', 'dialogues_multi', 'step_scores', 'outcome_scores']
+      .map((s) => `${s} ${(c[s] ?? 0).toLocaleString('en')}`)
+      .join(', ');
   const notes = [
     `Corpus: ${corpus.guidelines.toLocaleString('en')} guidelines (${fraction === 1 ? "the paper's 2,274" : `${(fraction * 100).toFixed(1)} % of the paper's 2,274: a FRACTION of the paper's scale`}), ` +
       `${corpus.cdps.toLocaleString('en')} CDPs (paper ${PAPER.cdps.toLocaleString('en')} × fraction), ${corpus.test} test guidelines pinned in guidelines.csv; ` +
@@ -75,5 +94,9 @@ export default async function (): Promise<BenchReport> {
       'whole-table stages (deviation_profile, threshold_analysis, qc_summary, correlations, model_summary) recompute over all rows: ' +
       'that, not the new units, is the time. Wall time is far above CPU time when the machine is shared (see the load average below).',
   ];
-  return { title: `The whole DAG at ${fraction === 1 ? "the paper's scale" : `${(fraction * 100).toFixed(1)} % of the paper's scale`} (simulated agents and judges)`, rows, notes };
+  return {
+    title: `The whole DAG at ${fraction === 1 ? "the paper's scale" : `${(fraction * 100).toFixed(1)} % of the paper's scale`} (simulated agents and judges)`,
+    rows,
+    notes,
+  };
 }

@@ -22,17 +22,27 @@ const WORDS = (
 
 function rng(seed: number) {
   let s = seed >>> 0;
-  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  return () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
 }
 
 function pathway(r: () => number, len: number): string[] {
-  return Array.from({ length: len }, () => Array.from({ length: 8 + Math.floor(r() * 10) }, () => WORDS[Math.floor(r() * WORDS.length)]).join(' '));
+  return Array.from({ length: len }, () =>
+    Array.from({ length: 8 + Math.floor(r() * 10) }, () => WORDS[Math.floor(r() * WORDS.length)]).join(' '),
+  );
 }
 
 export default async (): Promise<BenchReport> => {
   const r = rng(2026);
-  const pairs = Array.from({ length: 400 }, () => ({ reference: pathway(r, 4 + Math.floor(r() * 6)), candidate: pathway(r, 4 + Math.floor(r() * 6)) }));
-  const client = createLlmClient({ cacheDir: mkdtempSync(join(tmpdir(), 'bench-judges-')), roster: simulatedJudgeSpecs(), offlineHandlers: simulatedJudgeHandlers(), env: {} });
+  const pairs = Array.from({ length: 400 }, () => ({
+    reference: pathway(r, 4 + Math.floor(r() * 6)),
+    candidate: pathway(r, 4 + Math.floor(r() * 6)),
+  }));
+  const client = createLlmClient({
+    cacheDir: mkdtempSync(join(tmpdir(), 'bench-judges-')),
+    roster: simulatedJudgeSpecs(),
+    offlineHandlers: simulatedJudgeHandlers(),
+    env: {},
+  });
   const view = client.forStage('step_scores');
   const rows: BenchRow[] = [];
   for (const judge of SIMULATED_JUDGES) {

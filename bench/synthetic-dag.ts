@@ -70,7 +70,8 @@ export default rowStage({
   const stages = [
     `    stage('seed', { module: 'stages/seed.ts', inputs: { src: 'src' } }),`,
     ...stageNames().map(
-      (s) => `    stage('${s.name}', { module: 'stages/mix.ts', inputs: { main: '${s.main}', side: '${s.side}' }, forEach: { input: 'main', join: { side: 'id' } }, concurrency: 1, commitEvery: 2000 }),`,
+      (s) =>
+        `    stage('${s.name}', { module: 'stages/mix.ts', inputs: { main: '${s.main}', side: '${s.side}' }, forEach: { input: 'main', join: { side: 'id' } }, concurrency: 1, commitEvery: 2000 }),`,
     ),
   ];
   writeFileSync(

@@ -32,7 +32,9 @@ export interface BuiltSite {
 
 /** The notebook pages in a folder: every top-level .html file. */
 export function notebookPages(dir: string): string[] {
-  return readdirSync(dir).filter((f) => f.endsWith('.html')).sort();
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.html'))
+    .sort();
 }
 
 export async function buildNotebookSite(opts: BuildOptions): Promise<BuiltSite> {
@@ -50,7 +52,11 @@ export async function buildNotebookSite(opts: BuildOptions): Promise<BuiltSite> 
     for (const p of pages) cpSync(join(source, p), join(stage, p));
     cpSync(join(source, 'lib'), join(stage, 'lib'), { recursive: true });
     const rows = await exportNotebookData(opts.warehouse, opts.store, join(stage, 'data'), { compare: opts.compare });
-    log(`exported ${Object.entries(rows).map(([k, n]) => `${k} (${n})`).join(', ')}`);
+    log(
+      `exported ${Object.entries(rows)
+        .map(([k, n]) => `${k} (${n})`)
+        .join(', ')}`,
+    );
     await runNotebookKitBuild(stage, outDir, pages);
     log(`built ${pages.length} pages into ${outDir}`);
     return { outDir, pages, rows };
@@ -73,6 +79,9 @@ async function runNotebookKitBuild(stage: string, outDir: string, pages: string[
     child.on('exit', ok);
   });
   if (code !== 0) throw new Error(`notebooks build exited with ${code}:\n${output.join('').slice(-4000)}`);
-  const warnings = output.join('').split('\n').filter((l) => /warning/i.test(l));
+  const warnings = output
+    .join('')
+    .split('\n')
+    .filter((l) => /warning/i.test(l));
   if (warnings.length) throw new Error(`notebooks build warned (a missing asset breaks a page):\n${warnings.join('\n')}`);
 }

@@ -62,23 +62,43 @@ export function caseLink(setting: string, model: string, cdp_id: string, judge: 
 }
 
 export function compareRuns(a: RunRows, b: RunRows, opts: BootstrapOptions & { moved?: number } = {}): CompareRow[] {
-  const ca = perCase(a), cb = perCase(b);
+  const ca = perCase(a),
+    cb = perCase(b);
   const keys = [...new Set([...ca.keys(), ...cb.keys()])].sort();
   return keys.map((k) => {
     const [setting, judge, metric, model] = JSON.parse(k) as string[];
-    const va = ca.get(k), vb = cb.get(k);
+    const va = ca.get(k),
+      vb = cb.get(k);
     // B − A: positive means the second run's value is higher.
     const d = va && vb ? pairedDifference(vb, va, opts) : null;
-    const moved = va && vb
-      ? [...va.keys()].filter((id) => vb.has(id) && vb.get(id) !== va.get(id))
-        .map((id) => ({ cdp_id: id, a: va.get(id)!, b: vb.get(id)!, delta: vb.get(id)! - va.get(id)!, link: caseLink(setting!, model!, id, judge!) }))
-        .sort((x, y) => Math.abs(y.delta) - Math.abs(x.delta) || (x.cdp_id < y.cdp_id ? -1 : 1))
-        .slice(0, opts.moved ?? 5)
-      : [];
+    const moved =
+      va && vb
+        ? [...va.keys()]
+            .filter((id) => vb.has(id) && vb.get(id) !== va.get(id))
+            .map((id) => ({
+              cdp_id: id,
+              a: va.get(id)!,
+              b: vb.get(id)!,
+              delta: vb.get(id)! - va.get(id)!,
+              link: caseLink(setting!, model!, id, judge!),
+            }))
+            .sort((x, y) => Math.abs(y.delta) - Math.abs(x.delta) || (x.cdp_id < y.cdp_id ? -1 : 1))
+            .slice(0, opts.moved ?? 5)
+        : [];
     return {
-      setting: setting!, judge: judge!, metric: metric!, model: model!,
-      a_mean: mean(va), b_mean: mean(vb), a_n: va?.size ?? 0, b_n: vb?.size ?? 0,
-      n_common: d?.n ?? 0, diff: d?.diff ?? null, ci_low: d?.ciLow ?? null, ci_high: d?.ciHigh ?? null, moved,
+      setting: setting!,
+      judge: judge!,
+      metric: metric!,
+      model: model!,
+      a_mean: mean(va),
+      b_mean: mean(vb),
+      a_n: va?.size ?? 0,
+      b_n: vb?.size ?? 0,
+      n_common: d?.n ?? 0,
+      diff: d?.diff ?? null,
+      ci_low: d?.ciLow ?? null,
+      ci_high: d?.ciHigh ?? null,
+      moved,
     };
   });
 }

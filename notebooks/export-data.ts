@@ -58,11 +58,20 @@ export function leaderboardRows(entries: readonly LeaderboardEntry[]): Row[] {
       const c = e.cells[m];
       return c ? { mean: c.mean, ci_low: c.ci_low, ci_high: c.ci_high, n: c.n, failures: c.failures } : null;
     };
-    const diff = (d: { diff: number; ciLow: number; ciHigh: number; n: number } | null | undefined) => (d ? { diff: d.diff, ci_low: d.ciLow, ci_high: d.ciHigh, n: d.n } : null);
+    const diff = (d: { diff: number; ciLow: number; ciHigh: number; n: number } | null | undefined) =>
+      d ? { diff: d.diff, ci_low: d.ciLow, ci_high: d.ciHigh, n: d.n } : null;
     return {
-      setting: e.setting, rank: e.rank, model: e.model, simulated: e.simulated, judge: e.judge,
-      pcc: cell('dtw_pcc'), acc: cell('acc'), sr: cell('sr'),
-      next_model: e.next?.model ?? null, pcc_diff: diff(e.next?.pcc), acc_diff: diff(e.next?.acc),
+      setting: e.setting,
+      rank: e.rank,
+      model: e.model,
+      simulated: e.simulated,
+      judge: e.judge,
+      pcc: cell('dtw_pcc'),
+      acc: cell('acc'),
+      sr: cell('sr'),
+      next_model: e.next?.model ?? null,
+      pcc_diff: diff(e.next?.pcc),
+      acc_diff: diff(e.next?.acc),
     };
   });
 }
@@ -80,7 +89,8 @@ export async function exportNotebookData(
   opts: { compare?: CompareSource; resamples?: number } = {},
 ): Promise<Record<string, number>> {
   if (!existsSync(warehouse)) throw new Error(`no warehouse at ${warehouse}; run \`cdp run\` first`);
-  if (opts.compare && !existsSync(opts.compare.warehouse)) throw new Error(`compare: no warehouse at ${opts.compare.warehouse}; give the warehouse of a store that has run`);
+  if (opts.compare && !existsSync(opts.compare.warehouse))
+    throw new Error(`compare: no warehouse at ${opts.compare.warehouse}; give the warehouse of a store that has run`);
   mkdirSync(outDir, { recursive: true });
   const counts: Record<string, number> = {};
   const data: Record<string, Row[]> = {};
@@ -95,7 +105,9 @@ export async function exportNotebookData(
         data[name] = await readAll(w, sql);
       } catch (e) {
         const why = (e as Error).message;
-        throw new Error(`notebook data '${name}': query on ${warehouse} failed (${why}); run \`cdp run\` so the table exists`, { cause: e });
+        throw new Error(`notebook data '${name}': query on ${warehouse} failed (${why}); run \`cdp run\` so the table exists`, {
+          cause: e,
+        });
       }
       write(name, data[name]!);
     }
@@ -118,7 +130,9 @@ export async function exportNotebookData(
     try {
       other = {
         pathway_metrics: await readAll(c, NOTEBOOK_DATA.pathway_metrics!).catch((e: Error) => {
-          throw new Error(`compare: pathway_metrics of ${opts.compare!.warehouse} could not be read (${e.message}); run \`cdp run\` on that store`);
+          throw new Error(
+            `compare: pathway_metrics of ${opts.compare!.warehouse} could not be read (${e.message}); run \`cdp run\` on that store`,
+          );
         }),
         outcome_scores: await readAll(c, OPTIONAL_NOTEBOOK_DATA.outcome_scores!).catch(() => []),
       };
@@ -126,7 +140,11 @@ export async function exportNotebookData(
       c.close();
     }
     // This store is B (the current run), the other one A (the baseline it is compared with).
-    compare = compareRuns(other, { pathway_metrics: data.pathway_metrics!, outcome_scores: data.outcome_scores! }, { resamples, seed: 42 }) as unknown as Row[];
+    compare = compareRuns(
+      other,
+      { pathway_metrics: data.pathway_metrics!, outcome_scores: data.outcome_scores! },
+      { resamples, seed: 42 },
+    ) as unknown as Row[];
     labels = opts.compare.labels ?? [opts.compare.warehouse, warehouse];
   }
   write('compare', compare);

@@ -36,7 +36,9 @@ const PENDING_COLUMNS: Record<string, Record<string, string>> = {
 
 /** A table's columns as the warehouse has them: the declared ones, plus `error` for row-mapped stages. */
 export async function tableColumns(root: string, table: string): Promise<Record<string, string>> {
-  const mod = (await import(pathToFileURL(join(root, FIXTURE_TABLE_MODULES[table])).href)) as { default: { kind: string; columns: Record<string, string> } };
+  const mod = (await import(pathToFileURL(join(root, FIXTURE_TABLE_MODULES[table])).href)) as {
+    default: { kind: string; columns: Record<string, string> };
+  };
   const { kind, columns } = mod.default;
   const all = { ...(PENDING_COLUMNS[table] ?? {}), ...columns };
   return kind === 'row' ? { ...all, error: 'VARCHAR' } : all;
@@ -45,7 +47,13 @@ export async function tableColumns(root: string, table: string): Promise<Record<
 type Row = Record<string, unknown>;
 
 const CASES = [
-  { cdp_id: 'cdp-a', guideline_id: 'g1', language: 'en', reference: ['Fever above 38 C?', 'Cough for more than 3 weeks?', 'Chest X-ray shows cavities?'], conclusion: 'Suspected tuberculosis: sputum testing.' },
+  {
+    cdp_id: 'cdp-a',
+    guideline_id: 'g1',
+    language: 'en',
+    reference: ['Fever above 38 C?', 'Cough for more than 3 weeks?', 'Chest X-ray shows cavities?'],
+    conclusion: 'Suspected tuberculosis: sputum testing.',
+  },
   { cdp_id: 'cdp-b', guideline_id: 'g2', language: 'zh', reference: ['是否头痛？', '是否伴有呕吐？'], conclusion: '考虑偏头痛。' },
 ];
 const MODELS = [
@@ -64,16 +72,27 @@ function candidateOf(model: string, reference: string[]): string[] {
 }
 
 function matrix(m: number, n: number, model: string): number[][] {
-  return Array.from({ length: m }, (_, i) => Array.from({ length: n }, (_, j) => {
-    if (model === 'simulated-oracle') return i === j ? 1 : 0.25;
-    return (i === 0 && j === 0) || (i === m - 1 && j === n - 1) ? 0.9 : 0.2;
-  }));
+  return Array.from({ length: m }, (_, i) =>
+    Array.from({ length: n }, (_, j) => {
+      if (model === 'simulated-oracle') return i === j ? 1 : 0.25;
+      return (i === 0 && j === 0) || (i === m - 1 && j === n - 1) ? 0.9 : 0.2;
+    }),
+  );
 }
 
 /** The DTW path drawn on the heatmap: the oracle's diagonal, or gpt-test's path through the skipped step. */
 function pathOf(m: number, n: number, model: string): number[][] {
   if (model === 'simulated-oracle') return Array.from({ length: m }, (_, i) => [i, i]);
-  return m === 3 ? [[0, 0], [1, 1], [2, 1]] : [[0, 0], [1, 1]];
+  return m === 3
+    ? [
+        [0, 0],
+        [1, 1],
+        [2, 1],
+      ]
+    : [
+        [0, 0],
+        [1, 1],
+      ];
 }
 
 /**
@@ -82,7 +101,13 @@ function pathOf(m: number, n: number, model: string): number[][] {
  */
 export function fixtureRows(variant: { gptTestDtw?: number } = {}): Record<string, Row[]> {
   const tables: Record<string, Row[]> = {
-    model_summary: [], pathway_metrics: [], step_scores: [], predicted_pathways: [], dialogues_multi: [], outcome_scores: [], predictions_single: [],
+    model_summary: [],
+    pathway_metrics: [],
+    step_scores: [],
+    predicted_pathways: [],
+    dialogues_multi: [],
+    outcome_scores: [],
+    predictions_single: [],
   };
   for (const setting of SETTINGS) {
     for (const { model, simulated, dtw } of MODELS) {
@@ -91,38 +116,177 @@ export function fixtureRows(variant: { gptTestDtw?: number } = {}): Record<strin
         const m = c.reference.length;
         const n = candidate.length;
         const shared = { setting, model, cdp_id: c.cdp_id, guideline_id: c.guideline_id, language: c.language, simulated };
-        tables.predicted_pathways.push({ ...shared, reference: c.reference, candidate, reference_conclusion: c.conclusion, candidate_outcome: c.conclusion, success: true, usable: true, reason: null });
+        tables.predicted_pathways.push({
+          ...shared,
+          reference: c.reference,
+          candidate,
+          reference_conclusion: c.conclusion,
+          candidate_outcome: c.conclusion,
+          success: true,
+          usable: true,
+          reason: null,
+        });
         const wrong = model === 'gpt-test' && setting === 'single' && c.cdp_id === 'cdp-b';
-        tables.outcome_scores.push({ ...shared, judge: 'judge-llm', score: wrong ? 2 : 5, correct: !wrong, cutoff: 4, calls: 1, problems: [], error: null });
+        tables.outcome_scores.push({
+          ...shared,
+          judge: 'judge-llm',
+          score: wrong ? 2 : 5,
+          correct: !wrong,
+          cutoff: 4,
+          calls: 1,
+          problems: [],
+          error: null,
+        });
         if (setting === 'single') {
-          const raw = wrong ? 'I think the patient may have a headache.' : `Steps:\n${candidate.map((q, k) => `${k + 1}. ${q}`).join('\n')}\nFinal Outcome: ${c.conclusion}`;
-          tables.predictions_single.push({ model, cdp_id: c.cdp_id, guideline_id: c.guideline_id, language: c.language, steps: wrong ? [] : candidate, outcome: wrong ? '' : c.conclusion,
-            parse_ok: !wrong, parse_error: wrong ? 'no numbered steps' : null, raw, template: 'single-turn@x', simulated, error: null });
+          const raw = wrong
+            ? 'I think the patient may have a headache.'
+            : `Steps:\n${candidate.map((q, k) => `${k + 1}. ${q}`).join('\n')}\nFinal Outcome: ${c.conclusion}`;
+          tables.predictions_single.push({
+            model,
+            cdp_id: c.cdp_id,
+            guideline_id: c.guideline_id,
+            language: c.language,
+            steps: wrong ? [] : candidate,
+            outcome: wrong ? '' : c.conclusion,
+            parse_ok: !wrong,
+            parse_error: wrong ? 'no numbered steps' : null,
+            raw,
+            template: 'single-turn@x',
+            simulated,
+            error: null,
+          });
         }
         for (const { judge, kind } of JUDGES) {
-          tables.step_scores.push({ ...shared, judge, judge_kind: kind, C: matrix(m, n, model), m, n, runs_ok: 5, runs_failed: 0, blocks: 1, calls: 5, problems: [], error: null });
+          tables.step_scores.push({
+            ...shared,
+            judge,
+            judge_kind: kind,
+            C: matrix(m, n, model),
+            m,
+            n,
+            runs_ok: 5,
+            runs_failed: 0,
+            blocks: 1,
+            calls: 5,
+            problems: [],
+            error: null,
+          });
           const value = model === 'gpt-test' && c.cdp_id === 'cdp-a' && variant.gptTestDtw !== undefined ? variant.gptTestDtw : dtw;
-          tables.pathway_metrics.push({ ...shared, judge, judge_kind: kind, m, n, dtw_pcc: value, ot_pcc: dtw + 0.05, lnds_pcs: 1 - dtw, dtw_path: pathOf(m, n, model), gamma: 0.2, beta: 0.1, gamma_calibrated: true, error: null });
+          tables.pathway_metrics.push({
+            ...shared,
+            judge,
+            judge_kind: kind,
+            m,
+            n,
+            dtw_pcc: value,
+            ot_pcc: dtw + 0.05,
+            lnds_pcs: 1 - dtw,
+            dtw_path: pathOf(m, n, model),
+            gamma: 0.2,
+            beta: 0.1,
+            gamma_calibrated: true,
+            error: null,
+          });
         }
       }
       for (const { judge } of JUDGES) {
         for (const metric of ['dtw_pcc', 'ot_pcc', 'lnds_pcs', 'acc']) {
           const mean = metric === 'dtw_pcc' ? dtw : 0.5;
           const failures = model === 'gpt-test' && setting === 'single' ? 1 : 0;
-          tables.model_summary.push({ setting, judge, metric, model, simulated, mean, ci_low: mean - 0.1, ci_high: mean + 0.1, n: 2, failures, excluded: 0, policy: 'worst', cluster_ci_low: null, cluster_ci_high: null, clusters: 2 });
+          tables.model_summary.push({
+            setting,
+            judge,
+            metric,
+            model,
+            simulated,
+            mean,
+            ci_low: mean - 0.1,
+            ci_high: mean + 0.1,
+            n: 2,
+            failures,
+            excluded: 0,
+            policy: 'worst',
+            cluster_ci_low: null,
+            cluster_ci_high: null,
+            clusters: 2,
+          });
         }
       }
-      if (setting === 'multi') tables.model_summary.push({ setting, judge: null, metric: 'sr', model, simulated, mean: 1, ci_low: 1, ci_high: 1, n: 2, failures: 0, excluded: 0, policy: 'worst', cluster_ci_low: null, cluster_ci_high: null, clusters: 2 });
+      if (setting === 'multi')
+        tables.model_summary.push({
+          setting,
+          judge: null,
+          metric: 'sr',
+          model,
+          simulated,
+          mean: 1,
+          ci_low: 1,
+          ci_high: 1,
+          n: 2,
+          failures: 0,
+          excluded: 0,
+          policy: 'worst',
+          cluster_ci_low: null,
+          cluster_ci_high: null,
+          clusters: 2,
+        });
     }
   }
-  const failed = { setting: 'single', model: 'gpt-test', cdp_id: 'cdp-b', guideline_id: 'g2', language: 'zh', simulated: false, judge: 'simulated-char-ngram', judge_kind: 'similarity', m: 2, n: 2 };
-  tables.step_scores.push({ ...failed, C: null, runs_ok: 1, runs_failed: 4, blocks: 1, calls: 5, problems: ['too few runs'], error: 'only 1 of 5 judge runs usable' });
-  tables.pathway_metrics.push({ ...failed, dtw_pcc: null, ot_pcc: null, lnds_pcs: null, dtw_path: null, gamma: null, beta: null, gamma_calibrated: null, error: 'upstream step_scores failed' });
+  const failed = {
+    setting: 'single',
+    model: 'gpt-test',
+    cdp_id: 'cdp-b',
+    guideline_id: 'g2',
+    language: 'zh',
+    simulated: false,
+    judge: 'simulated-char-ngram',
+    judge_kind: 'similarity',
+    m: 2,
+    n: 2,
+  };
+  tables.step_scores.push({
+    ...failed,
+    C: null,
+    runs_ok: 1,
+    runs_failed: 4,
+    blocks: 1,
+    calls: 5,
+    problems: ['too few runs'],
+    error: 'only 1 of 5 judge runs usable',
+  });
+  tables.pathway_metrics.push({
+    ...failed,
+    dtw_pcc: null,
+    ot_pcc: null,
+    lnds_pcs: null,
+    dtw_path: null,
+    gamma: null,
+    beta: null,
+    gamma_calibrated: null,
+    error: 'upstream step_scores failed',
+  });
   for (const { model, simulated } of MODELS) {
     for (const c of CASES) {
-      const turns = c.reference.flatMap((q, k) => [{ role: 'doctor', text: q, parsed: 'question' }, { role: 'patient', text: k % 2 ? 'No' : 'Yes', parsed: null }]);
+      const turns = c.reference.flatMap((q, k) => [
+        { role: 'doctor', text: q, parsed: 'question' },
+        { role: 'patient', text: k % 2 ? 'No' : 'Yes', parsed: null },
+      ]);
       turns.push({ role: 'doctor', text: `Final Conclusion: ${c.conclusion}`, parsed: 'conclusion' });
-      tables.dialogues_multi.push({ model, cdp_id: c.cdp_id, guideline_id: c.guideline_id, language: c.language, turns, questions: c.reference, outcome: c.conclusion, success: true, end_reason: 'conclusion', goal: c.conclusion, patient: 'simulated-patient', simulated, error: null });
+      tables.dialogues_multi.push({
+        model,
+        cdp_id: c.cdp_id,
+        guideline_id: c.guideline_id,
+        language: c.language,
+        turns,
+        questions: c.reference,
+        outcome: c.conclusion,
+        success: true,
+        end_reason: 'conclusion',
+        goal: c.conclusion,
+        patient: 'simulated-patient',
+        simulated,
+        error: null,
+      });
     }
   }
   return tables;
@@ -132,7 +296,12 @@ export function fixtureRows(variant: { gptTestDtw?: number } = {}): Record<strin
  * Writes the fixture tables into a new DuckDB file at `path`, typed by the stage modules under
  * `root`; `dir` receives the JSON the tables are loaded from. Returns each table's row count.
  */
-export async function writeFixtureWarehouse(root: string, path: string, dir: string, variant: { gptTestDtw?: number } = {}): Promise<Record<string, number>> {
+export async function writeFixtureWarehouse(
+  root: string,
+  path: string,
+  dir: string,
+  variant: { gptTestDtw?: number } = {},
+): Promise<Record<string, number>> {
   mkdirSync(dir, { recursive: true });
   const { DuckDBInstance } = await import('@duckdb/node-api');
   const db = await DuckDBInstance.create(path);
@@ -144,10 +313,19 @@ export async function writeFixtureWarehouse(root: string, path: string, dir: str
       writeFileSync(file, JSON.stringify(rows));
       const declared = await tableColumns(root, name);
       const unknown = Object.keys(rows[0]).filter((c) => !(c in declared));
-      if (unknown.length) throw new Error(`fixture table ${name}: columns ${unknown.join(', ')} are not declared by ${FIXTURE_TABLE_MODULES[name]}; update fixture-warehouse.ts`);
-      const columns = Object.entries(declared).map(([c, t]) => `'${c}': '${t}'`).join(', ');
-      const cols = Object.keys(declared).map((c) => `"${c}"`).join(', ');
-      await con.run(`create table ${name} as select ${cols} from read_json('${file.replaceAll("'", "''")}', format = 'array', columns = {${columns}})`);
+      if (unknown.length)
+        throw new Error(
+          `fixture table ${name}: columns ${unknown.join(', ')} are not declared by ${FIXTURE_TABLE_MODULES[name]}; update fixture-warehouse.ts`,
+        );
+      const columns = Object.entries(declared)
+        .map(([c, t]) => `'${c}': '${t}'`)
+        .join(', ');
+      const cols = Object.keys(declared)
+        .map((c) => `"${c}"`)
+        .join(', ');
+      await con.run(
+        `create table ${name} as select ${cols} from read_json('${file.replaceAll("'", "''")}', format = 'array', columns = {${columns}})`,
+      );
       counts[name] = rows.length;
     }
   } finally {

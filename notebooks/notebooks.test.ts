@@ -48,13 +48,18 @@ after(async () => {
   if (tmp) rmSync(tmp, { recursive: true, force: true });
 });
 
-interface Opened { page: Page; problems: string[] }
+interface Opened {
+  page: Page;
+  problems: string[];
+}
 
 /** Opens a page with every request outside the local server aborted and recorded. */
 async function open(name: string, ready: string): Promise<Opened> {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   const problems: string[] = [];
-  page.on('console', (m) => { if (m.type() === 'error') problems.push(`console error: ${m.text()}`); });
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(`console error: ${m.text()}`);
+  });
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
   await page.route('**/*', (route) => {
     const url = route.request().url();
@@ -79,7 +84,11 @@ const rowCount = (page: Page, table: string) => page.locator(`table[data-name="$
 /** Waits until a table has the given number of rows (filters re-render asynchronously). */
 async function expectRows(page: Page, table: string, n: number): Promise<void> {
   try {
-    await page.waitForFunction(([t, k]) => document.querySelectorAll(`table[data-name="${t}"] tbody tr`).length === k, [table, n] as const, { timeout: 5000 });
+    await page.waitForFunction(
+      ([t, k]) => document.querySelectorAll(`table[data-name="${t}"] tbody tr`).length === k,
+      [table, n] as const,
+      { timeout: 5000 },
+    );
   } catch {
     assert.equal(await rowCount(page, table), n, `rows of table ${table}`);
   }
@@ -87,10 +96,14 @@ async function expectRows(page: Page, table: string, n: number): Promise<void> {
 
 /** Column values of a table, by header label. */
 async function column(page: Page, table: string, label: string): Promise<string[]> {
-  return page.$$eval(`table[data-name="${table}"]`, ([t], l) => {
-    const i = Array.from(t.querySelectorAll('thead th')).findIndex((th) => th.textContent === l);
-    return Array.from(t.querySelectorAll('tbody tr')).map((tr) => tr.children[i]?.textContent ?? '');
-  }, label);
+  return page.$$eval(
+    `table[data-name="${table}"]`,
+    ([t], l) => {
+      const i = Array.from(t.querySelectorAll('thead th')).findIndex((th) => th.textContent === l);
+      return Array.from(t.querySelectorAll('tbody tr')).map((tr) => tr.children[i]?.textContent ?? '');
+    },
+    label,
+  );
 }
 
 const choose = (page: Page, filter: string, value: string) => page.selectOption(`label[data-name="${filter}"] select`, value);
@@ -104,7 +117,13 @@ async function chooseUntil(page: Page, filter: string, value: string, text: stri
   for (let attempt = 0; attempt < 5; attempt++) {
     await choose(page, filter, value);
     try {
-      await page.waitForFunction(([f, v, t]) => (document.querySelector(`label[data-name="${f}"] select`) as HTMLSelectElement | null)?.value === v && (document.body.textContent ?? '').includes(t), [filter, value, text] as const, { timeout: 2000 });
+      await page.waitForFunction(
+        ([f, v, t]) =>
+          (document.querySelector(`label[data-name="${f}"] select`) as HTMLSelectElement | null)?.value === v &&
+          (document.body.textContent ?? '').includes(t),
+        [filter, value, text] as const,
+        { timeout: 2000 },
+      );
       return;
     } catch {
       // the select was replaced after the choice; choose again
@@ -119,15 +138,44 @@ describe('notebook data export', () => {
     const counts = await exportNotebookData(warehouse, tmp, dir);
     // Hand-counted from the fixture: 2 settings × 2 models × 2 cases × 2 judges + 1 failed judging.
     // Leaderboard: 2 settings × 2 models; no compare without a second run.
-    assert.deepEqual(counts, { model_summary: 34, pathway_metrics: 17, cases: 8, case_scores: 17, dialogues: 4, outcome_scores: 8, predictions: 4, leaderboard: 4, compare: 0 });
-    const board = JSON.parse(readFileSync(join(dir, 'leaderboard.json'), 'utf8')) as { setting: string; model: string; rank: number; pcc: { mean: number; n: number; failures: number } }[];
-    assert.deepEqual(board.map((r) => [r.setting, r.model, r.rank, r.pcc.mean, r.pcc.failures]), [
-      ['single', 'gpt-test', 1, 0.5, 1], ['single', 'simulated-oracle', 1, 0.1, 0], ['multi', 'gpt-test', 1, 0.5, 0], ['multi', 'simulated-oracle', 1, 0.1, 0],
-    ]);
+    assert.deepEqual(counts, {
+      model_summary: 34,
+      pathway_metrics: 17,
+      cases: 8,
+      case_scores: 17,
+      dialogues: 4,
+      outcome_scores: 8,
+      predictions: 4,
+      leaderboard: 4,
+      compare: 0,
+    });
+    const board = JSON.parse(readFileSync(join(dir, 'leaderboard.json'), 'utf8')) as {
+      setting: string;
+      model: string;
+      rank: number;
+      pcc: { mean: number; n: number; failures: number };
+    }[];
+    assert.deepEqual(
+      board.map((r) => [r.setting, r.model, r.rank, r.pcc.mean, r.pcc.failures]),
+      [
+        ['single', 'gpt-test', 1, 0.5, 1],
+        ['single', 'simulated-oracle', 1, 0.1, 0],
+        ['multi', 'gpt-test', 1, 0.5, 0],
+        ['multi', 'simulated-oracle', 1, 0.1, 0],
+      ],
+    );
     const scores = JSON.parse(readFileSync(join(dir, 'case_scores.json'), 'utf8')) as Record<string, unknown>[];
     const gpt = scores.find((r) => r.setting === 'single' && r.model === 'gpt-test' && r.cdp_id === 'cdp-a' && r.judge === 'judge-llm');
-    assert.deepEqual(gpt?.dtw_path, [[0, 0], [1, 1], [2, 1]]);
-    assert.deepEqual(gpt?.C, [[0.9, 0.2], [0.2, 0.2], [0.2, 0.9]]);
+    assert.deepEqual(gpt?.dtw_path, [
+      [0, 0],
+      [1, 1],
+      [2, 1],
+    ]);
+    assert.deepEqual(gpt?.C, [
+      [0.9, 0.2],
+      [0.2, 0.2],
+      [0.2, 0.9],
+    ]);
     const failed = scores.find((r) => r.judge === 'simulated-char-ngram');
     assert.equal(failed?.C, null);
     assert.equal(failed?.error, 'only 1 of 5 judge runs usable');
@@ -149,15 +197,27 @@ describe('notebook site in Chromium', () => {
     // Through the command a user runs, pointed at the fixture by CDP_WAREHOUSE.
     siteDir = join(tmp, 'site');
     // With a second run for the compare notebook: the baseline warehouse.
-    built = await promisify(execFile)(process.execPath, [join(ROOT, 'bin', 'cdp.mjs'), 'notebooks', '--out', siteDir, '--compare', baseline], {
-      cwd: ROOT,
-      env: { ...process.env, CDP_WAREHOUSE: warehouse },
-    });
+    built = await promisify(execFile)(
+      process.execPath,
+      [join(ROOT, 'bin', 'cdp.mjs'), 'notebooks', '--out', siteDir, '--compare', baseline],
+      {
+        cwd: ROOT,
+        env: { ...process.env, CDP_WAREHOUSE: warehouse },
+      },
+    );
     ({ server, url: baseUrl } = await serveSite(siteDir, 0));
     const { chromium } = await import('playwright-core');
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
     mkdirSync(ARTIFACTS, { recursive: true });
   });
@@ -165,7 +225,10 @@ describe('notebook site in Chromium', () => {
   test('cdp notebooks exports the tables and writes every notebook as a page', () => {
     const pages = ['case-viewer.html', 'compare.html', 'index.html', 'metric-explorer.html', 'overview.html'];
     assert.deepEqual(notebookPages(join(ROOT, 'notebooks')), pages);
-    assert.deepEqual(built.stdout.trim().split('\n').slice(0, 5), pages.map((p) => join(siteDir, p)));
+    assert.deepEqual(
+      built.stdout.trim().split('\n').slice(0, 5),
+      pages.map((p) => join(siteDir, p)),
+    );
     for (const p of pages) assert.ok(existsSync(join(siteDir, p)), `${p} built`);
     assert.match(built.stderr, /exported model_summary \(34\), pathway_metrics \(17\), cases \(8\), case_scores \(17\), dialogues \(4\)/);
   });
@@ -185,9 +248,22 @@ describe('notebook site in Chromium', () => {
     // The leaderboard: per setting gpt-test (real, rank 1) and simulated-oracle ranked apart; a whisker per model.
     await expectRows(page, 'leaderboard', 4);
     assert.deepEqual(await column(page, 'leaderboard', 'rank'), ['1', 'sim 1', '1', 'sim 1']);
-    assert.deepEqual(await column(page, 'leaderboard', 'PCC (%) ↓'), ['50.00 (40.00–60.00) n=2 f=1', '10.00 (0.00–20.00) n=2 f=0', '50.00 (40.00–60.00) n=2 f=0', '10.00 (0.00–20.00) n=2 f=0']);
-    assert.equal(await page.locator('[data-name="leaderboard_chart"] g[aria-label="dot"] circle').count(), 2, 'one filled dot per real model and setting');
-    assert.equal(await page.locator('[data-name="leaderboard_chart"] g[aria-label="rule"] line').count(), 4, 'a CI whisker per model and setting');
+    assert.deepEqual(await column(page, 'leaderboard', 'PCC (%) ↓'), [
+      '50.00 (40.00–60.00) n=2 f=1',
+      '10.00 (0.00–20.00) n=2 f=0',
+      '50.00 (40.00–60.00) n=2 f=0',
+      '10.00 (0.00–20.00) n=2 f=0',
+    ]);
+    assert.equal(
+      await page.locator('[data-name="leaderboard_chart"] g[aria-label="dot"] circle').count(),
+      2,
+      'one filled dot per real model and setting',
+    );
+    assert.equal(
+      await page.locator('[data-name="leaderboard_chart"] g[aria-label="rule"] line').count(),
+      4,
+      'a CI whisker per model and setting',
+    );
     const chartBox = await page.locator('[data-name="leaderboard_chart"]').boundingBox();
     assert.ok(chartBox && chartBox.y < 900, `the leaderboard chart is on the first screen (top at ${chartBox?.y})`);
     // Table 1 layout: one row per model (real first), judge-llm, cells with CI, n and failures, at full page width.
@@ -199,8 +275,17 @@ describe('notebook site in Chromium', () => {
     assert.ok(wideBox && wideBox.width > 1100, `Table 1 spans the page (${wideBox?.width} px of 1280)`);
     // Tables 5–7 layout: 2 settings × 2 models, one column per judge.
     await expectRows(page, 'tables5_7', 4);
-    assert.deepEqual(await column(page, 'tables5_7', 'simulated-tfidf'), ['50.00 (40.00–60.00) n=2 f=1', '10.00 (0.00–20.00) n=2 f=0', '50.00 (40.00–60.00) n=2 f=0', '10.00 (0.00–20.00) n=2 f=0']);
-    assert.match(await page.locator('[data-name="model_summary_note"]').textContent() ?? '', /^25 of 34 rows shown involve simulated agents/, '17 simulated-oracle rows and 8 gpt-test rows judged by simulated-tfidf');
+    assert.deepEqual(await column(page, 'tables5_7', 'simulated-tfidf'), [
+      '50.00 (40.00–60.00) n=2 f=1',
+      '10.00 (0.00–20.00) n=2 f=0',
+      '50.00 (40.00–60.00) n=2 f=0',
+      '10.00 (0.00–20.00) n=2 f=0',
+    ]);
+    assert.match(
+      (await page.locator('[data-name="model_summary_note"]').textContent()) ?? '',
+      /^25 of 34 rows shown involve simulated agents/,
+      '17 simulated-oracle rows and 8 gpt-test rows judged by simulated-tfidf',
+    );
     await settle(o, 'overview.html');
 
     await choose(page, 'setting', 'single');
@@ -208,7 +293,9 @@ describe('notebook site in Chromium', () => {
     await expectRows(page, 'tables5_7', 2);
     assert.deepEqual(await column(page, 'tables5_7', 'setting'), ['single', 'single']);
     await choose(page, 'metric', 'ot_pcc');
-    await page.waitForFunction(() => document.querySelector('table[data-name="table1"] thead th:nth-child(2)')?.textContent === 'single ot_pcc');
+    await page.waitForFunction(
+      () => document.querySelector('table[data-name="table1"] thead th:nth-child(2)')?.textContent === 'single ot_pcc',
+    );
     assert.deepEqual(await column(page, 'table1', 'single ot_pcc'), ['50.00 (40.00–60.00) n=2 f=1', '50.00 (40.00–60.00) n=2 f=0']);
     await choose(page, 'metric', 'dtw_pcc');
     await choose(page, 'model', 'gpt-test');
@@ -216,7 +303,10 @@ describe('notebook site in Chromium', () => {
     assert.deepEqual(await column(page, 'model_summary', 'mean'), ['0.500', '0.500']);
     await expectRows(page, 'table1', 1);
     assert.deepEqual(await column(page, 'tables5_7', 'judge-llm'), ['50.00 (40.00–60.00) n=2 f=1']);
-    assert.match(await page.locator('[data-name="model_summary_note"]').textContent() ?? '', /^1 of 2 rows shown involve simulated agents/);
+    assert.match(
+      (await page.locator('[data-name="model_summary_note"]').textContent()) ?? '',
+      /^1 of 2 rows shown involve simulated agents/,
+    );
     await choose(page, 'judge', 'judge-llm');
     await expectRows(page, 'model_summary', 1);
     assert.equal(await page.locator('[data-name="model_summary_note"]').textContent(), 'No simulated rows shown.');
@@ -233,7 +323,7 @@ describe('notebook site in Chromium', () => {
     assert.deepEqual(await column(page, 'metric_breakdown', 'guideline_id'), ['g1', 'g2']);
     assert.deepEqual(await column(page, 'metric_breakdown', 'n'), ['8', '8']);
     assert.deepEqual(await column(page, 'metric_breakdown', 'mean'), ['0.300', '0.300']);
-    assert.equal(await page.locator('figure svg, svg[class*="plot"]').count() >= 2, true, 'box plot and histogram drawn');
+    assert.equal((await page.locator('figure svg, svg[class*="plot"]').count()) >= 2, true, 'box plot and histogram drawn');
     // Model × judge: gpt-test's failed char-ngram judging is counted, not averaged.
     await expectRows(page, 'model_judge', 2);
     assert.deepEqual(await column(page, 'model_judge', 'judge-llm'), ['0.500 n=4 f=0', '0.100 n=4 f=0']);
@@ -251,7 +341,9 @@ describe('notebook site in Chromium', () => {
     await page.waitForFunction(() => document.querySelector('table[data-name="metric_breakdown"] thead th')?.textContent === 'language');
     assert.deepEqual(await column(page, 'metric_breakdown', 'language'), ['en', 'zh']);
     await choose(page, 'model', 'gpt-test');
-    await page.waitForFunction(() => document.querySelector('table[data-name="metric_breakdown"] tbody tr td:nth-child(2)')?.textContent === '4');
+    await page.waitForFunction(
+      () => document.querySelector('table[data-name="metric_breakdown"] tbody tr td:nth-child(2)')?.textContent === '4',
+    );
     assert.deepEqual(await column(page, 'metric_breakdown', 'n'), ['4', '4']);
     assert.deepEqual(await column(page, 'metric_breakdown', 'mean'), ['0.500', '0.500']);
     await choose(page, 'breakdown', 'm');
@@ -276,41 +368,61 @@ describe('notebook site in Chromium', () => {
     assert.equal(await page.locator('g[aria-label="dot"] circle').count(), 3, 'the DTW path has three points');
     assert.equal(await page.locator('g[aria-label="line"] path').count(), 1);
     await expectRows(page, 'transcript', 7);
-    assert.match(await page.locator('h3').first().textContent() ?? '', /patient: simulated-patient/);
+    assert.match((await page.locator('h3').first().textContent()) ?? '', /patient: simulated-patient/);
     await settle(o, 'case-viewer.html');
 
     await chooseUntil(page, 'model', 'simulated-oracle', 'predicted pathway (simulated-oracle)');
     await expectRows(page, 'predicted_steps', 3);
     await page.waitForFunction(() => document.querySelectorAll('g[aria-label="cell"] rect').length === 9, undefined, { timeout: 5000 });
     assert.equal(await page.locator('g[aria-label="dot"] circle').count(), 3);
-    assert.match(await page.locator('h2').first().textContent() ?? '', /simulated-oracle \(simulated\)/);
+    assert.match((await page.locator('h2').first().textContent()) ?? '', /simulated-oracle \(simulated\)/);
 
     await chooseUntil(page, 'setting', 'single', 'Single-turn setting: no dialogue.');
     assert.equal(await rowCount(page, 'transcript'), 0);
     // The model select is re-created for the new setting and keeps the reader's choice.
-    await page.waitForFunction(() => document.querySelector('h2')?.textContent?.endsWith('simulated-oracle (simulated), single-turn'), undefined, { timeout: 5000 });
+    await page.waitForFunction(
+      () => document.querySelector('h2')?.textContent?.endsWith('simulated-oracle (simulated), single-turn'),
+      undefined,
+      { timeout: 5000 },
+    );
     assert.equal(await page.locator('label[data-name="model"] select').inputValue(), 'simulated-oracle');
     await chooseUntil(page, 'model', 'gpt-test', 'predicted pathway (gpt-test)');
     await chooseUntil(page, 'cdp_id', 'cdp-b', 'cdp-b — gpt-test, single-turn');
     await chooseUntil(page, 'judge', 'simulated-char-ngram', 'no step scores: only 1 of 5 judge runs usable');
     assert.equal(await page.locator('g[aria-label="cell"] rect').count(), 0);
     // Its raw single-turn answer, as written, and every failure of the case with its reason.
-    await page.waitForFunction(() => document.querySelector('pre[data-name="raw_answer"]')?.textContent === 'I think the patient may have a headache.', undefined, { timeout: 5000 });
+    await page.waitForFunction(
+      () => document.querySelector('pre[data-name="raw_answer"]')?.textContent === 'I think the patient may have a headache.',
+      undefined,
+      { timeout: 5000 },
+    );
     await expectRows(page, 'case_failures', 2);
     assert.deepEqual(await column(page, 'case_failures', 'reason'), ['did not parse: no numbered steps', 'only 1 of 5 judge runs usable']);
     assert.deepEqual(await column(page, 'outcome_judges', 'correct'), ['no']);
     await page.screenshot({ path: join(ARTIFACTS, 'case-viewer-failed-judging.png'), fullPage: true });
     // Failures only: of gpt-test's single-turn cases only cdp-b failed anywhere.
     await choose(page, 'show', 'failures');
-    await page.waitForFunction(() => Array.from(document.querySelectorAll('label[data-name="cdp_id"] option')).map((x) => x.textContent).join() === 'cdp-b', undefined, { timeout: 5000 });
+    await page.waitForFunction(
+      () =>
+        Array.from(document.querySelectorAll('label[data-name="cdp_id"] option'))
+          .map((x) => x.textContent)
+          .join() === 'cdp-b',
+      undefined,
+      { timeout: 5000 },
+    );
     assert.deepEqual(o.problems, []);
     await page.close();
   });
 
   test('case viewer opens the case named in its address', async () => {
-    const o = await open('case-viewer.html#setting=single&model=gpt-test&cdp_id=cdp-a&judge=judge-llm', 'table[data-name="reference_steps"]');
-    await o.page.waitForFunction(() => document.querySelector('h2')?.textContent === 'cdp-a — gpt-test, single-turn', undefined, { timeout: 5000 });
-    assert.match(await o.page.locator('pre[data-name="raw_answer"]').textContent() ?? '', /^Steps:\n1\. Fever above 38 C\?/);
+    const o = await open(
+      'case-viewer.html#setting=single&model=gpt-test&cdp_id=cdp-a&judge=judge-llm',
+      'table[data-name="reference_steps"]',
+    );
+    await o.page.waitForFunction(() => document.querySelector('h2')?.textContent === 'cdp-a — gpt-test, single-turn', undefined, {
+      timeout: 5000,
+    });
+    assert.match((await o.page.locator('pre[data-name="raw_answer"]').textContent()) ?? '', /^Steps:\n1\. Fever above 38 C\?/);
     assert.deepEqual(o.problems, []);
     await o.page.close();
   });
@@ -318,7 +430,10 @@ describe('notebook site in Chromium', () => {
   test('compare: after one param change the difference B − A shows with its CI, and the moved case links into the case viewer', async () => {
     const o = await open('compare.html', 'table[data-name="compare"]');
     const { page } = o;
-    assert.match(await page.locator('p[data-name="compare_runs"]').textContent() ?? '', /^A: .*baseline\.duckdb {2}· {2}B: .*warehouse\.duckdb$/);
+    assert.match(
+      (await page.locator('p[data-name="compare_runs"]').textContent()) ?? '',
+      /^A: .*baseline\.duckdb {2}· {2}B: .*warehouse\.duckdb$/,
+    );
     // DTW PCC by default: 2 settings × 2 judges × 2 models (the failed char-ngram judging has no value in either run).
     await expectRows(page, 'compare', 8);
     await settle(o, 'compare.html');
@@ -336,13 +451,19 @@ describe('notebook site in Chromium', () => {
     assert.deepEqual(await column(page, 'moved_cases', 'B − A (pp)'), ['-30.00']);
     // The simulated oracle did not move.
     await choose(page, 'model', 'simulated-oracle');
-    await page.waitForFunction(() => document.querySelector('table[data-name="compare"] tbody tr td:nth-child(7)')?.textContent === '0.00 (0.00–0.00)', undefined, { timeout: 5000 });
+    await page.waitForFunction(
+      () => document.querySelector('table[data-name="compare"] tbody tr td:nth-child(7)')?.textContent === '0.00 (0.00–0.00)',
+      undefined,
+      { timeout: 5000 },
+    );
     await expectRows(page, 'moved_cases', 0);
     await choose(page, 'model', 'gpt-test');
     await expectRows(page, 'moved_cases', 1);
     await page.screenshot({ path: join(ARTIFACTS, 'compare-filtered.png'), fullPage: true });
     await page.locator('table[data-name="moved_cases"] a').click();
-    await page.waitForFunction(() => document.querySelector('h2')?.textContent === 'cdp-a — gpt-test, single-turn', undefined, { timeout: 15000 });
+    await page.waitForFunction(() => document.querySelector('h2')?.textContent === 'cdp-a — gpt-test, single-turn', undefined, {
+      timeout: 15000,
+    });
     assert.deepEqual(o.problems, []);
     await page.close();
   });

@@ -10,7 +10,11 @@ const skipDirs = new Set(['node_modules', 'store', '.git']);
 
 function find(dir, out) {
   let entries;
-  try { entries = readdirSync(dir); } catch { return out; }
+  try {
+    entries = readdirSync(dir);
+  } catch {
+    return out;
+  }
   for (const name of entries) {
     const path = join(dir, name);
     if (skipDirs.has(name)) continue;

@@ -30,7 +30,9 @@ const ingest: RegisterCommand = (program: Command) => {
 const pathwayMetrics: RegisterCommand = (program: Command) => {
   program
     .command('pathway-metrics')
-    .description('read {"id", "C": [[…]], "judge"?, "gamma"?, "beta"?, "lambda"?, "tau_a"?, "tau_b"?} lines on stdin; write DTW/OT/LNDS lines on stdout')
+    .description(
+      'read {"id", "C": [[…]], "judge"?, "gamma"?, "beta"?, "lambda"?, "tau_a"?, "tau_b"?} lines on stdin; write DTW/OT/LNDS lines on stdout',
+    )
     .action(async () => {
       const { runPathwayMetrics } = await import('./metrics/pathway-metrics.ts');
       const r = await runPathwayMetrics(process.stdin, process.stdout);
@@ -44,14 +46,22 @@ const notebooks: RegisterCommand = (program: Command, project) => {
     .command('notebooks')
     .description('build the notebooks in notebooks/ over the warehouse into a static site (default reports/site/)')
     .option('--out <dir>', 'output folder (emptied first)')
-    .option('--compare <warehouse>', 'a second run for the compare notebook: another store\'s warehouse, or a copy of this one taken before a change')
-    .option('--compare-store <dir>', 'the store the --compare warehouse reads (default: this run\'s store)')
+    .option(
+      '--compare <warehouse>',
+      "a second run for the compare notebook: another store's warehouse, or a copy of this one taken before a change",
+    )
+    .option('--compare-store <dir>', "the store the --compare warehouse reads (default: this run's store)")
     .action(async (o: { out?: string; compare?: string; compareStore?: string }) => {
       const p = await project();
       const { buildNotebookSite } = await import('../notebooks/build-site.ts');
       const compare = o.compare ? { warehouse: resolve(o.compare), store: resolve(o.compareStore ?? p.ws.store) } : undefined;
       const site = await buildNotebookSite({
-        root: p.ws.root, warehouse: p.ws.warehouse, store: p.ws.store, outDir: o.out, compare, log: (l) => process.stderr.write(l + '\n'),
+        root: p.ws.root,
+        warehouse: p.ws.warehouse,
+        store: p.ws.store,
+        outDir: o.out,
+        compare,
+        log: (l) => process.stderr.write(l + '\n'),
       });
       process.stdout.write(`${site.pages.map((f) => join(site.outDir, f)).join('\n')}\npreview: npx cdp serve\n`);
     });
@@ -79,7 +89,7 @@ const models: RegisterCommand = (program: Command, project) => {
     .command('models')
     .description('the models of this run: roles, used or why not, endpoint, context window, price (keys are never shown)')
     .option('--json', 'print {"models": [{"name", "roles", "active", "reason", …}], "roles", "warnings", "problems"}')
-    .option('--check', 'send one tiny request to every model the run uses, and read the server\'s context window')
+    .option('--check', "send one tiny request to every model the run uses, and read the server's context window")
     .action(async (o: { json?: boolean; check?: boolean }) => {
       const { modelsCommand } = await import('./models/models-command.ts');
       process.exitCode = await modelsCommand((await project()).ws.root, o, (s) => process.stdout.write(s));
@@ -89,7 +99,7 @@ const models: RegisterCommand = (program: Command, project) => {
 const exportData: RegisterCommand = (program: Command, project) => {
   program
     .command('export')
-    .description('write the built benchmark (guidelines, cases) or the run\'s results as Parquet and JSONL with a dataset card (README.md)')
+    .description("write the built benchmark (guidelines, cases) or the run's results as Parquet and JSONL with a dataset card (README.md)")
     .argument('<kind>', 'benchmark or results')
     .argument('<dir>', 'output folder (new, empty, or an earlier export)')
     .action(async (kind: string, dir: string) => {

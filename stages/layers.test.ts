@@ -31,10 +31,15 @@ test('imports are read by the TypeScript scanner: static, type-only, re-exports 
     "export { c } from '../judge/c.ts';",
     "const m = await import('../models/run-llm.ts');",
     "// import { x } from '../agents/x.ts';",
-    "const s = \"import { y } from '../agents/y.ts'\";",
+    'const s = "import { y } from \'../agents/y.ts\'";',
     "import { readFileSync } from 'node:fs';",
   ].join('\n');
-  assert.deepEqual(importsOf('stages/evaluate/x.ts', src).sort(), ['stages/agents/roster.ts', 'stages/evaluate/b.ts', 'stages/judge/c.ts', 'stages/models/run-llm.ts']);
+  assert.deepEqual(importsOf('stages/evaluate/x.ts', src).sort(), [
+    'stages/agents/roster.ts',
+    'stages/evaluate/b.ts',
+    'stages/judge/c.ts',
+    'stages/models/run-llm.ts',
+  ]);
 });
 
 test('a forbidden import, a cycle and a runner naming simulation are each reported', () => {
@@ -48,11 +53,14 @@ test('a forbidden import, a cycle and a runner naming simulation are each report
     ['stages/models/run-llm.ts', "import { r } from '../agents/roster.ts';\n"],
   ]);
   const v = layerViolations(files);
-  assert.deepEqual(v.map((x) => [x.file, x.rule]), [
-    ['pipeline/exec/run.ts', 'the runner knows nothing of simulation'],
-    ['pipeline/exec/run.ts', 'pipeline/ imports nothing of the project'],
-    ['stages/evaluate/bad.ts', 'only the wiring imports stages/agents'],
-    ['stages/construct', 'no folder cycle'],
-  ]);
+  assert.deepEqual(
+    v.map((x) => [x.file, x.rule]),
+    [
+      ['pipeline/exec/run.ts', 'the runner knows nothing of simulation'],
+      ['pipeline/exec/run.ts', 'pipeline/ imports nothing of the project'],
+      ['stages/evaluate/bad.ts', 'only the wiring imports stages/agents'],
+      ['stages/construct', 'no folder cycle'],
+    ],
+  );
   assert.equal(v[3]!.detail, 'stages/construct → stages/stats → stages/construct');
 });

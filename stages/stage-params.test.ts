@@ -25,6 +25,13 @@ test("a typo in dialogues_multi's params names the stage, the param, the intende
   assert.deepEqual(r.problems, [
     "stage 'dialogues_multi': unknown param 'capFactr' (did you mean 'capFactor'?); known: models, simulated, patient, simulatedPatient, capFactor, capExtra",
   ]);
-  const typo = { ...config, stages: config.stages.map((s) => (s.name === 'dialogues_multi' ? { ...s, params: { ...s.params, capFactr: 3 } } : s)) };
-  await assert.rejects(resolveDag(typo, root), (err: unknown) => err instanceof DagConfigError && err.problems.some((p) => p.startsWith("stage 'dialogues_multi': unknown param 'capFactr'")));
+  const typo = {
+    ...config,
+    stages: config.stages.map((s) => (s.name === 'dialogues_multi' ? { ...s, params: { ...s.params, capFactr: 3 } } : s)),
+  };
+  await assert.rejects(
+    resolveDag(typo, root),
+    (err: unknown) =>
+      err instanceof DagConfigError && err.problems.some((p) => p.startsWith("stage 'dialogues_multi': unknown param 'capFactr'")),
+  );
 });

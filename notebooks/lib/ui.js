@@ -31,10 +31,17 @@ export function select(name, options, { all = true, value = remembered.get(name)
     return i >= 0 ? options[i] : sel.value;
   };
   label.value = current();
-  sel.addEventListener('input', () => { label.value = current(); remembered.set(name, sel.value === '' ? undefined : sel.value); });
+  sel.addEventListener('input', () => {
+    label.value = current();
+    remembered.set(name, sel.value === '' ? undefined : sel.value);
+  });
   sel.addEventListener('change', () => {
     // Some drivers only fire change: keep view() informed either way.
-    if (label.value !== current()) { label.value = current(); remembered.set(name, sel.value === '' ? undefined : sel.value); label.dispatchEvent(new Event('input', { bubbles: true })); }
+    if (label.value !== current()) {
+      label.value = current();
+      remembered.set(name, sel.value === '' ? undefined : sel.value);
+      label.dispatchEvent(new Event('input', { bubbles: true }));
+    }
   });
   label.append(sel);
   return label;
@@ -97,7 +104,10 @@ export function simulatedNote(rows, { agents = [] } = {}) {
   const p = document.createElement('p');
   p.className = 'cdp-simulated-note';
   const parts = [];
-  if (n) parts.push(`${n} of ${rows.length} rows shown involve simulated agents (offline stand-ins, not LLM results; their names say "simulated").`);
+  if (n)
+    parts.push(
+      `${n} of ${rows.length} rows shown involve simulated agents (offline stand-ins, not LLM results; their names say "simulated").`,
+    );
   if (others.length) parts.push(`Simulated judges shown: ${others.join(', ')}.`);
   p.textContent = parts.length ? parts.join(' ') : 'No simulated rows shown.';
   return p;

@@ -21,7 +21,21 @@ function cdp(p: ToyProject, ...args: string[]): { code: number; stdout: string; 
 function runJson(p: ToyProject, ...args: string[]) {
   const r = cdp(p, 'run', '--json', ...args);
   assert.ok(r.stdout.trim(), `cdp run printed nothing on stdout; stderr: ${r.stderr}`);
-  return { ...r, json: JSON.parse(r.stdout) as { ok: boolean; stages: { stage: string; status: string; rowsComputed: number; rowsReused: number; llmCalls: number; llmCached: number; seconds: number }[] } };
+  return {
+    ...r,
+    json: JSON.parse(r.stdout) as {
+      ok: boolean;
+      stages: {
+        stage: string;
+        status: string;
+        rowsComputed: number;
+        rowsReused: number;
+        llmCalls: number;
+        llmCached: number;
+        seconds: number;
+      }[];
+    },
+  };
 }
 
 const statusOf = (j: { stages: { stage: string; status: string }[] }) => Object.fromEntries(j.stages.map((s) => [s.stage, s.status]));
@@ -33,13 +47,22 @@ describe('cdp in fresh processes', () => {
     const first = runJson(p);
     assert.equal(first.code, 0, first.stderr);
     assert.equal(first.json.ok, true);
-    assert.deepEqual(Object.keys(first.json.stages[0]).sort(), ['llmCached', 'llmCalls', 'reasons', 'rowsComputed', 'rowsFailed', 'rowsReused', 'seconds', 'counters', 'stage', 'status'].sort());
+    assert.deepEqual(
+      Object.keys(first.json.stages[0]).sort(),
+      ['llmCached', 'llmCalls', 'reasons', 'rowsComputed', 'rowsFailed', 'rowsReused', 'seconds', 'counters', 'stage', 'status'].sort(),
+    );
     assert.deepEqual(statusOf(first.json), { docs: 'ran', words: 'ran', shout: 'ran', totals: 'ran', report: 'ran' });
 
     const status = JSON.parse(cdp(p, 'status', '--json').stdout) as { stage: string; state: string; reasons: string[] }[];
-    assert.deepEqual(status.map((s) => s.state), ['fresh', 'fresh', 'fresh', 'fresh', 'fresh']);
+    assert.deepEqual(
+      status.map((s) => s.state),
+      ['fresh', 'fresh', 'fresh', 'fresh', 'fresh'],
+    );
 
-    writeFileSync(join(p.root, 'stages', 'helpers', 'shout.ts'), `export function shout(s: string): string { return s.toUpperCase() + '?'; }\n`);
+    writeFileSync(
+      join(p.root, 'stages', 'helpers', 'shout.ts'),
+      `export function shout(s: string): string { return s.toUpperCase() + '?'; }\n`,
+    );
     const stale = JSON.parse(cdp(p, 'status', '--json').stdout) as { stage: string; state: string; reasons: string[] }[];
     assert.deepEqual(
       stale.filter((s) => s.state !== 'fresh'),
@@ -51,7 +74,10 @@ describe('cdp in fresh processes', () => {
     const second = runJson(p);
     assert.deepEqual(statusOf(second.json), { docs: 'reused', words: 'reused', shout: 'ran', totals: 'reused', report: 'ran' });
     const lines = JSON.parse(cdp(p, 'sql', 'select line from report order by line', '--json').stdout) as { line: string }[];
-    assert.deepEqual(lines.map((l) => l.line), ['ALPHA BETA?', 'GAMMA DELTA EPSILON?', 'ZETA?', 'docs=3 words=6']);
+    assert.deepEqual(
+      lines.map((l) => l.line),
+      ['ALPHA BETA?', 'GAMMA DELTA EPSILON?', 'ZETA?', 'docs=3 words=6'],
+    );
   });
 
   test('dag, explain and clean', () => {
@@ -87,7 +113,11 @@ describe('cdp in fresh processes', () => {
     assert.equal(readdirSync(store).filter((f) => f.endsWith('.ndjson')).length, 2);
     assert.match(cdp(p, 'clean').stdout, /removed 4 artifact files/);
     assert.equal(readdirSync(store).filter((f) => f.endsWith('.ndjson')).length, 1);
-    assert.equal(runJson(p).json.stages.every((s) => s.status === 'reused'), true, 'clean kept everything current');
+    assert.equal(
+      runJson(p).json.stages.every((s) => s.status === 'reused'),
+      true,
+      'clean kept everything current',
+    );
   });
 
   test('a config error is reported before anything runs, naming the stages', () => {
@@ -133,14 +163,21 @@ describe('robustness', () => {
       const again = log.slice(at).filter((u) => committed.has(u));
       assert.deepEqual(again, [], `rows committed before a kill were computed again: ${again.join(', ')}`);
     }
-    assert.ok(history.some((h) => h.committed.size > 0), 'some kill happened after rows were committed');
-    assert.ok(history.every((h) => h.committed.size < 240), 'every kill happened before all rows were committed');
+    assert.ok(
+      history.some((h) => h.committed.size > 0),
+      'some kill happened after rows were committed',
+    );
+    assert.ok(
+      history.every((h) => h.committed.size < 240),
+      'every kill happened before all rows were committed',
+    );
 
     // The delay param changes keys but not content, so the reference runs without it.
     const reference = makeToyProject(docs);
     reference.writeConfigFile();
     assert.equal(runJson(reference).json.ok, true);
-    const artifacts = (q: ToyProject) => Object.fromEntries(Object.entries(readLedger(join(q.root, 'data', 'store', 'ledger.json')).entries).map(([k, e]) => [k, e.artifact]));
+    const artifacts = (q: ToyProject) =>
+      Object.fromEntries(Object.entries(readLedger(join(q.root, 'data', 'store', 'ledger.json')).entries).map(([k, e]) => [k, e.artifact]));
     assert.deepEqual(artifacts(p), artifacts(reference));
   });
 
@@ -170,7 +207,10 @@ describe('robustness', () => {
     assert.equal(refused.code, 2);
     assert.match(refused.stderr, /another cdp run \(pid \d+, started .*\) holds .*run\.lock; wait for it to finish, or pass --wait/);
     assert.equal(b.code, 0, b.stderr);
-    assert.ok((JSON.parse(b.stdout) as { stages: { status: string }[] }).stages.every((s) => s.status === 'reused'), 'the waiting run found everything done');
+    assert.ok(
+      (JSON.parse(b.stdout) as { stages: { status: string }[] }).stages.every((s) => s.status === 'reused'),
+      'the waiting run found everything done',
+    );
     assert.deepEqual(statusOf(runJson(p).json), { docs: 'reused', words: 'reused', shout: 'reused', totals: 'reused', report: 'reused' });
   });
 });
@@ -183,12 +223,19 @@ describe('no-op fast path', () => {
     const file = join(p.root, 'dag.config.ts');
     writeFileSync(file, readFileSync(file, 'utf8').replace('"scale": 1', '"scale": Number(process.env.TOY_SCALE ?? 1)'));
     const env = (extra: Record<string, string> = {}) => ({ ...process.env, TOY_SCALE: '1', ...extra });
-    const run = (extra?: Record<string, string>) => spawnSync(process.execPath, [cdpBin, 'run', '--json'], { cwd: p.root, encoding: 'utf8', env: env(extra) });
+    const run = (extra?: Record<string, string>) =>
+      spawnSync(process.execPath, [cdpBin, 'run', '--json'], { cwd: p.root, encoding: 'utf8', env: env(extra) });
     const first = run();
     assert.equal(first.status, 0, first.stderr);
     const fast = run();
     assert.equal(fast.stderr, '', 'the fast path prints only the JSON');
-    assert.deepEqual(statusOf(JSON.parse(fast.stdout)), { docs: 'reused', words: 'reused', shout: 'reused', totals: 'reused', report: 'reused' });
+    assert.deepEqual(statusOf(JSON.parse(fast.stdout)), {
+      docs: 'reused',
+      words: 'reused',
+      shout: 'reused',
+      totals: 'reused',
+      report: 'reused',
+    });
     assert.equal(p.computed().length, 6);
 
     const scaled = JSON.parse(run({ TOY_SCALE: '2' }).stdout);
@@ -215,9 +262,16 @@ describe('no-op fast path', () => {
       file,
       `import { existsSync, readFileSync } from 'node:fs';\nimport { configInput } from ${pipelineIndex};\n` +
         `const f = configInput(${JSON.stringify(settings)});\nconst scale = existsSync(f) ? JSON.parse(readFileSync(f, 'utf8')).scale : 1;\n` +
-        readFileSync(file, 'utf8').replace(/^import \{ defineDag \}/m, 'import { defineDag }').replace('"scale": 1', '"scale": scale'),
+        readFileSync(file, 'utf8')
+          .replace(/^import \{ defineDag \}/m, 'import { defineDag }')
+          .replace('"scale": 1', '"scale": scale'),
     );
-    const run = () => spawnSync(process.execPath, [cdpBin, 'run', '--json'], { cwd: p.root, encoding: 'utf8', env: { ...process.env, CDP_NO_FAST_PATH: '' } });
+    const run = () =>
+      spawnSync(process.execPath, [cdpBin, 'run', '--json'], {
+        cwd: p.root,
+        encoding: 'utf8',
+        env: { ...process.env, CDP_NO_FAST_PATH: '' },
+      });
     assert.equal(run().status, 0);
     assert.equal(run().stderr, '', 'unchanged: the fast path answers');
     writeFileSync(settings, JSON.stringify({ scale: 3 }));

@@ -40,7 +40,11 @@ export function extensionCommands(): Promise<Extensions> {
     } catch {
       return { commands: [] }; // outside a project only the generic commands exist
     }
-    const mod = (await import(pathToFileURL(file).href)) as { cliCommands?: RegisterCommand[]; llmClient?: Extensions['llmClient']; llmViews?: Extensions['llmViews'] };
+    const mod = (await import(pathToFileURL(file).href)) as {
+      cliCommands?: RegisterCommand[];
+      llmClient?: Extensions['llmClient'];
+      llmViews?: Extensions['llmViews'];
+    };
     return { commands: mod.cliCommands ?? [], llmClient: mod.llmClient, llmViews: mod.llmViews };
   })();
   return loaded;

@@ -37,7 +37,10 @@ export function tryFastNoop(argv, cwd = process.cwd(), env = process.env) {
   const config = findConfig(cwd);
   if (!config) return false;
   const root = dirname(config);
-  const scope = createHash('sha256').update(env.CDP_STORE ?? '').digest('hex').slice(0, 12);
+  const scope = createHash('sha256')
+    .update(env.CDP_STORE ?? '')
+    .digest('hex')
+    .slice(0, 12);
   let fp;
   try {
     fp = JSON.parse(readFileSync(join(root, '.cdp', `noop-${scope}.json`), 'utf8'));
@@ -46,7 +49,9 @@ export function tryFastNoop(argv, cwd = process.cwd(), env = process.env) {
   }
   if (fp.version !== 1 || fp.config !== config) return false;
   if (JSON.stringify([...targets].sort()) !== JSON.stringify(fp.targets)) return false;
-  const envHash = createHash('sha256').update(JSON.stringify(fp.envKeys.map((k) => [k, env[k] ?? null]))).digest('hex');
+  const envHash = createHash('sha256')
+    .update(JSON.stringify(fp.envKeys.map((k) => [k, env[k] ?? null])))
+    .digest('hex');
   if (envHash !== fp.envHash) return false;
   // Inputs and outputs alike: both files of every artifact and the warehouse are among them, so a
   // changed Parquet file or a deleted warehouse sends the run to the full runner, which rebuilds it.
@@ -64,11 +69,37 @@ export function tryFastNoop(argv, cwd = process.cwd(), env = process.env) {
 
   const now = new Date().toISOString();
   const runId = now.replace(/[-:.TZ]/g, '') + '-' + randomBytes(3).toString('hex');
-  const stages = fp.stages.map((s) => ({ stage: s.stage, status: 'reused', rowsComputed: 0, rowsReused: s.rows, rowsFailed: s.failed, llmCalls: 0, llmCached: 0, counters: {}, seconds: 0 }));
+  const stages = fp.stages.map((s) => ({
+    stage: s.stage,
+    status: 'reused',
+    rowsComputed: 0,
+    rowsReused: s.rows,
+    rowsFailed: s.failed,
+    llmCalls: 0,
+    llmCached: 0,
+    counters: {},
+    seconds: 0,
+  }));
   const records = fp.stages.map((s) =>
     JSON.stringify({
-      run_id: runId, stage: s.stage, status: 'reused', key: s.key, inputs: {}, params: null, started_at: now, ended_at: now, seconds: 0,
-      rows_computed: 0, rows_reused: s.rows, rows_failed: s.failed, llm_calls: 0, llm_cached: 0, counters: {}, tokens_in: 0, tokens_out: 0, error: null,
+      run_id: runId,
+      stage: s.stage,
+      status: 'reused',
+      key: s.key,
+      inputs: {},
+      params: null,
+      started_at: now,
+      ended_at: now,
+      seconds: 0,
+      rows_computed: 0,
+      rows_reused: s.rows,
+      rows_failed: s.failed,
+      llm_calls: 0,
+      llm_cached: 0,
+      counters: {},
+      tokens_in: 0,
+      tokens_out: 0,
+      error: null,
     }),
   );
   appendFileSync(fp.runsLog, records.join('\n') + '\n');

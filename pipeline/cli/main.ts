@@ -45,7 +45,10 @@ function projectRoot(): string | null {
 }
 
 const program = new Command();
-program.name('cdp').description('Run and inspect the MEGA-CDP pipeline DAG').option('--config <file>', 'path to dag.config.ts (default: nearest one above the current directory)');
+program
+  .name('cdp')
+  .description('Run and inspect the MEGA-CDP pipeline DAG')
+  .option('--config <file>', 'path to dag.config.ts (default: nearest one above the current directory)');
 registerConfigOptions(program, configOptions);
 
 function out(s: string): void {
@@ -95,58 +98,65 @@ program
   .option('--json', 'print one JSON object with the per-stage outcome on stdout')
   .option('--jobs <n>', 'stages running at once', (v) => parseInt(v, 10))
   .option('--wait <seconds>', 'wait this long for another run on the same store to finish', (v) => parseFloat(v), 0)
-  .action(async (stages: string[], o: { force?: boolean; dryRun?: boolean; retryFailed?: boolean; json?: boolean; jobs?: number; wait: number }) => {
-    const p = await project();
-    const envKeys = stopRecordingEnv();
-    if (!o.dryRun && refuseOnProblems(p)) return;
-    const startedAt = Date.now();
-    const progress = progressSink();
-    const controller = new AbortController();
-    const onSigint = (): void => {
-      if (controller.signal.aborted) process.exit(130);
-      process.stderr.write('\ninterrupt: finishing the rows in flight and keeping them (press Ctrl-C again to quit now)\n');
-      controller.abort();
-    };
-    process.on('SIGINT', onSigint);
-    const extras = await extensionCommands();
-    // Created only when a stage runs: a run that reuses everything never loads the client.
-    let llm: RunLlm | undefined;
-    const makeLlm = extras.llmClient ? async () => (llm ??= await extras.llmClient!(p))?.client : undefined;
-    let summary: RunSummary;
-    try {
-      summary = await runDag(p.dag, p.ws, {
-        targets: stages,
-        force: o.force,
-        dryRun: o.dryRun,
-        retryFailed: o.retryFailed,
-        jobs: o.jobs,
-        waitSeconds: o.wait,
-        llm: makeLlm,
-        extraViews: () => llm?.views() ?? extras.llmViews?.(p) ?? {},
-        onEvent: progress.sink,
-        signal: controller.signal,
-      });
-    } finally {
-      progress.stop();
-      await llm?.close();
-      process.off('SIGINT', onSigint);
-    }
-    if (!o.dryRun && summary.ok) writeNoopFingerprint(p, p.configFile, summary, { targets: stages, envKeys, startedAt });
-    if (o.json) out(jsonSummary(summary));
-    const failed = summary.stages.filter((s) => s.status === 'failed');
-    if (!o.json) {
-      const counts = new Map<string, number>();
-      for (const s of summary.stages) counts.set(s.status, (counts.get(s.status) ?? 0) + 1);
-      process.stderr.write(`${summary.ok ? 'ok' : 'FAILED'}: ${[...counts].map(([k, v]) => `${v} ${k}`).join(', ')}\n`);
-    }
-    for (const f of failed) process.stderr.write(`failed: ${f.stage}: ${f.error}\n`);
-    if (!o.dryRun) process.stderr.write(runReport(summary));
-    process.exitCode = summary.ok ? 0 : 1;
-  });
+  .action(
+    async (
+      stages: string[],
+      o: { force?: boolean; dryRun?: boolean; retryFailed?: boolean; json?: boolean; jobs?: number; wait: number },
+    ) => {
+      const p = await project();
+      const envKeys = stopRecordingEnv();
+      if (!o.dryRun && refuseOnProblems(p)) return;
+      const startedAt = Date.now();
+      const progress = progressSink();
+      const controller = new AbortController();
+      const onSigint = (): void => {
+        if (controller.signal.aborted) process.exit(130);
+        process.stderr.write('\ninterrupt: finishing the rows in flight and keeping them (press Ctrl-C again to quit now)\n');
+        controller.abort();
+      };
+      process.on('SIGINT', onSigint);
+      const extras = await extensionCommands();
+      // Created only when a stage runs: a run that reuses everything never loads the client.
+      let llm: RunLlm | undefined;
+      const makeLlm = extras.llmClient ? async () => (llm ??= await extras.llmClient!(p))?.client : undefined;
+      let summary: RunSummary;
+      try {
+        summary = await runDag(p.dag, p.ws, {
+          targets: stages,
+          force: o.force,
+          dryRun: o.dryRun,
+          retryFailed: o.retryFailed,
+          jobs: o.jobs,
+          waitSeconds: o.wait,
+          llm: makeLlm,
+          extraViews: () => llm?.views() ?? extras.llmViews?.(p) ?? {},
+          onEvent: progress.sink,
+          signal: controller.signal,
+        });
+      } finally {
+        progress.stop();
+        await llm?.close();
+        process.off('SIGINT', onSigint);
+      }
+      if (!o.dryRun && summary.ok) writeNoopFingerprint(p, p.configFile, summary, { targets: stages, envKeys, startedAt });
+      if (o.json) out(jsonSummary(summary));
+      const failed = summary.stages.filter((s) => s.status === 'failed');
+      if (!o.json) {
+        const counts = new Map<string, number>();
+        for (const s of summary.stages) counts.set(s.status, (counts.get(s.status) ?? 0) + 1);
+        process.stderr.write(`${summary.ok ? 'ok' : 'FAILED'}: ${[...counts].map(([k, v]) => `${v} ${k}`).join(', ')}\n`);
+      }
+      for (const f of failed) process.stderr.write(`failed: ${f.stage}: ${f.error}\n`);
+      if (!o.dryRun) process.stderr.write(runReport(summary));
+      process.exitCode = summary.ok ? 0 : 1;
+    },
+  );
 
 program
   .command('estimate')
-  .description('what the named stages (all when none) would send to LLMs: calls missing from the cache, tokens and cost; nothing is sent or stored')
+  .description(
+    'what the named stages (all when none) would send to LLMs: calls missing from the cache, tokens and cost; nothing is sent or stored',
+  )
   .argument('[stages...]', 'stages to estimate')
   .option('--json', 'print {"stages", "models", "total", "rows"} with requests, inputTokens, outputTokens and cost')
   .action(async (stages: string[], o: { json?: boolean }) => {
@@ -171,7 +181,7 @@ program
     }
     out(llm.estimate() + '\n');
     out(
-      'Identical requests are counted once. Real models\' answers are stood in for by the simulated agents (who ask about the reference questions), so the stages after them are estimated too; output tokens are the stand-ins\' unless a model declares expectedOutputTokens.\n',
+      "Identical requests are counted once. Real models' answers are stood in for by the simulated agents (who ask about the reference questions), so the stages after them are estimated too; output tokens are the stand-ins' unless a model declares expectedOutputTokens.\n",
     );
   });
 
@@ -243,4 +253,3 @@ try {
   process.stderr.write(`cdp: ${(err as Error).message}\n`);
   process.exitCode = 2;
 }
-

@@ -22,12 +22,17 @@ import { configInputs } from '../dag/config-inputs.ts';
 export const FINGERPRINT_VERSION = 1;
 
 export function fingerprintPath(root: string, env: NodeJS.ProcessEnv): string {
-  const scope = createHash('sha256').update(env.CDP_STORE ?? '').digest('hex').slice(0, 12);
+  const scope = createHash('sha256')
+    .update(env.CDP_STORE ?? '')
+    .digest('hex')
+    .slice(0, 12);
   return join(root, '.cdp', `noop-${scope}.json`);
 }
 
 export function envHash(keys: readonly string[], env: NodeJS.ProcessEnv): string {
-  return createHash('sha256').update(JSON.stringify(keys.map((k) => [k, env[k] ?? null]))).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify(keys.map((k) => [k, env[k] ?? null])))
+    .digest('hex');
 }
 
 function stat(path: string): [number, number] | null {

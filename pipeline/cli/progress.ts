@@ -38,7 +38,13 @@ export function progressSink(stream: NodeJS.WriteStream = process.stderr): { sin
     };
   }
   const multi = new cliProgress.MultiBar(
-    { stream, format: ' {stage} [{bar}] {value}/{total} | ETA {eta_formatted}', hideCursor: true, clearOnComplete: false, stopOnComplete: false },
+    {
+      stream,
+      format: ' {stage} [{bar}] {value}/{total} | ETA {eta_formatted}',
+      hideCursor: true,
+      clearOnComplete: false,
+      stopOnComplete: false,
+    },
     cliProgress.Presets.shades_classic,
   );
   const bars = new Map<string, cliProgress.SingleBar>();

@@ -4,7 +4,10 @@ import type { ResolvedDag } from '../dag/validate.ts';
 export type DagFormat = 'text' | 'mermaid' | 'dot';
 
 export function renderDag(dag: ResolvedDag, format: DagFormat): string {
-  const edges = dag.graph.edges().map((e) => [e.v, e.w] as const).sort(([a, b], [c, d]) => (a + '\0' + b < c + '\0' + d ? -1 : 1));
+  const edges = dag.graph
+    .edges()
+    .map((e) => [e.v, e.w] as const)
+    .sort(([a, b], [c, d]) => (a + '\0' + b < c + '\0' + d ? -1 : 1));
   const label = (n: string): string => {
     if (dag.sources.has(n)) return `${n} (source)`;
     const s = dag.stages.get(n)!;

@@ -21,13 +21,29 @@ function collector(): { write: (s: string) => void; text: () => string; writes: 
 
 describe('table output', () => {
   test('cells: NULL, objects as JSON, whitespace runs as one space', () => {
-    assert.deepEqual([cellText(null), cellText(undefined), cellText({ a: [1, 2] }), cellText('a \n\t b'), cellText(7)], ['NULL', 'NULL', '{"a":[1,2]}', 'a b', '7']);
-    assert.deepEqual(columnWidths(['id', 'name'], [['1', 'x'.repeat(80)], ['12345', 'y']]), [5, MAX_WIDTH]);
+    assert.deepEqual(
+      [cellText(null), cellText(undefined), cellText({ a: [1, 2] }), cellText('a \n\t b'), cellText(7)],
+      ['NULL', 'NULL', '{"a":[1,2]}', 'a b', '7'],
+    );
+    assert.deepEqual(
+      columnWidths(
+        ['id', 'name'],
+        [
+          ['1', 'x'.repeat(80)],
+          ['12345', 'y'],
+        ],
+      ),
+      [5, MAX_WIDTH],
+    );
   });
 
   test('a small result: header, rule, padded rows, the count', async () => {
     const out = collector();
-    await feed(tableSink(out.write), ['id', 'name', 'tags'], [[{ id: 1, name: 'alpha', tags: ['a'] }], [{ id: 22, name: null, tags: null }]]);
+    await feed(
+      tableSink(out.write),
+      ['id', 'name', 'tags'],
+      [[{ id: 1, name: 'alpha', tags: ['a'] }], [{ id: 22, name: null, tags: null }]],
+    );
     assert.equal(out.text(), ['id  name   tags', '--  -----  -----', '1   alpha  ["a"]', '22  NULL   NULL', '(2 rows)', ''].join('\n'));
   });
 
@@ -66,9 +82,24 @@ describe('table output', () => {
 describe('JSON output', () => {
   test('one row object per line, a valid JSON array whatever the chunking', async () => {
     const out = collector();
-    await feed(jsonArraySink(out.write), ['a', 'b'], [[{ a: 1, b: 'x' }, { a: 2, b: null }], [], [{ a: 3, b: [1] }]]);
+    await feed(
+      jsonArraySink(out.write),
+      ['a', 'b'],
+      [
+        [
+          { a: 1, b: 'x' },
+          { a: 2, b: null },
+        ],
+        [],
+        [{ a: 3, b: [1] }],
+      ],
+    );
     assert.equal(out.text(), '[\n{"a":1,"b":"x"},\n{"a":2,"b":null},\n{"a":3,"b":[1]}\n]\n');
-    assert.deepEqual(JSON.parse(out.text()), [{ a: 1, b: 'x' }, { a: 2, b: null }, { a: 3, b: [1] }]);
+    assert.deepEqual(JSON.parse(out.text()), [
+      { a: 1, b: 'x' },
+      { a: 2, b: null },
+      { a: 3, b: [1] },
+    ]);
     assert.equal(out.writes(), 3, 'one write per non-empty chunk and one to close');
   });
 

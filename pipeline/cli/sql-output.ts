@@ -48,7 +48,10 @@ export function columnWidths(columns: string[], cells: string[][]): number[] {
 
 /** Cells padded to their column; only a cell over MAX_WIDTH is cut (so a later, wider number stays whole). */
 export function tableLine(values: string[], widths: number[]): string {
-  return values.map((v, i) => (v.length > MAX_WIDTH ? v.slice(0, MAX_WIDTH - 1) + '…' : v.padEnd(widths[i]))).join('  ').trimEnd();
+  return values
+    .map((v, i) => (v.length > MAX_WIDTH ? v.slice(0, MAX_WIDTH - 1) + '…' : v.padEnd(widths[i])))
+    .join('  ')
+    .trimEnd();
 }
 
 /** Header, rule, rows, and a closing `(N rows)`; `(no rows)` alone for an empty result. */

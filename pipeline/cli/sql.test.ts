@@ -39,8 +39,20 @@ async function makeFixture(): Promise<Fixture> {
   mkdirSync(join(root, 'elsewhere'));
   const call = (key: string, status: string, error?: string) =>
     JSON.stringify({
-      key, status, model: 'm', modelId: 'm-1', stage: 'vignettes', promptHash: 'p', repeat: 0,
-      inputTokens: 10, outputTokens: 5, latencyMs: 1.5, attempts: 1, ts: '2026-01-02T03:04:05Z', error, batchId: null,
+      key,
+      status,
+      model: 'm',
+      modelId: 'm-1',
+      stage: 'vignettes',
+      promptHash: 'p',
+      repeat: 0,
+      inputTokens: 10,
+      outputTokens: 5,
+      latencyMs: 1.5,
+      attempts: 1,
+      ts: '2026-01-02T03:04:05Z',
+      error,
+      batchId: null,
     });
   const calls = [call('k1', 'ok'), call('k2', 'ok'), call('k3', 'failed', 'timeout')];
   writeFileSync(join(store, 'llm', 'calls', 'seg-000001.jsonl'), calls.join('\n') + '\n');
@@ -79,7 +91,11 @@ describe('cdp sql allows read-only queries', () => {
   });
 
   test('views by absolute and by store-relative path, the run log, the LLM call log', async () => {
-    const expected = [{ n: 1, word: 'one' }, { n: 2, word: 'two' }, { n: 3, word: 'three' }];
+    const expected = [
+      { n: 1, word: 'one' },
+      { n: 2, word: 'two' },
+      { n: 3, word: 'three' },
+    ];
     assert.deepEqual(await queryWarehouse(f, 'select n, word from numbers order by n'), expected);
     assert.deepEqual(await queryWarehouse(f, 'select n, word from numbers_abs order by n'), expected);
     assert.deepEqual(await queryWarehouse(f, 'select stage, rows_computed from runs'), [{ stage: 'numbers', rows_computed: '3' }]);
@@ -87,7 +103,10 @@ describe('cdp sql allows read-only queries', () => {
       { status: 'failed', c: 1 },
       { status: 'ok', c: 2 },
     ]);
-    assert.deepEqual(await queryWarehouse(f, 'select key from llm_calls_rel where status = \'ok\' order by key'), [{ key: 'k1' }, { key: 'k2' }]);
+    assert.deepEqual(await queryWarehouse(f, "select key from llm_calls_rel where status = 'ok' order by key"), [
+      { key: 'k1' },
+      { key: 'k2' },
+    ]);
   });
 
   test('files under the store by relative and absolute path; the working directory is restored', async () => {
@@ -104,12 +123,27 @@ describe('cdp sql allows read-only queries', () => {
     assert.deepEqual(await queryWarehouse(f, cte), [{ s: 5, c: 2 }]);
     assert.deepEqual(
       (await queryWarehouse(f, 'describe numbers')).map((r) => [r.column_name, r.column_type]),
-      [['n', 'INTEGER'], ['word', 'VARCHAR']],
+      [
+        ['n', 'INTEGER'],
+        ['word', 'VARCHAR'],
+      ],
     );
     const summary = await queryWarehouse(f, 'summarize numbers');
-    assert.deepEqual(summary.map((r) => [r.column_name, r.min, r.max, String(r.count)]), [['n', '1', '3', '3'], ['word', 'one', 'two', '3']]);
-    assert.deepEqual((await queryWarehouse(f, 'show tables')).map((r) => r.name), ['llm_calls', 'llm_calls_rel', 'numbers', 'numbers_abs', 'runs']);
-    assert.deepEqual((await queryWarehouse(f, "select name from pragma_table_info('numbers')")).map((r) => r.name), ['n', 'word']);
+    assert.deepEqual(
+      summary.map((r) => [r.column_name, r.min, r.max, String(r.count)]),
+      [
+        ['n', '1', '3', '3'],
+        ['word', 'one', 'two', '3'],
+      ],
+    );
+    assert.deepEqual(
+      (await queryWarehouse(f, 'show tables')).map((r) => r.name),
+      ['llm_calls', 'llm_calls_rel', 'numbers', 'numbers_abs', 'runs'],
+    );
+    assert.deepEqual(
+      (await queryWarehouse(f, "select name from pragma_table_info('numbers')")).map((r) => r.name),
+      ['n', 'word'],
+    );
     assert.deepEqual(await queryWarehouse(f, '(select 1 as x) union all (select 2) order by x'), [{ x: 1 }, { x: 2 }]);
     assert.deepEqual(await queryWarehouse(f, 'from numbers select word where n = 2'), [{ word: 'two' }]);
     assert.deepEqual(await queryWarehouse(f, 'values (1, 2)'), [{ col0: 1, col1: 2 }]);
@@ -118,7 +152,10 @@ describe('cdp sql allows read-only queries', () => {
   });
 
   test('a missing warehouse or a bad query is an error that says what to do', async () => {
-    await assert.rejects(queryWarehouse({ ...f, warehouse: join(f.root, 'none.duckdb') }, 'select 1'), /no warehouse at .*none\.duckdb; run `cdp run` first/);
+    await assert.rejects(
+      queryWarehouse({ ...f, warehouse: join(f.root, 'none.duckdb') }, 'select 1'),
+      /no warehouse at .*none\.duckdb; run `cdp run` first/,
+    );
     await assert.rejects(queryWarehouse(f, 'selec 1'), /^Error: the query does not parse: Parser Error: syntax error at or near "selec"/);
     await assert.rejects(
       queryWarehouse(f, 'select * from nope'),
@@ -133,11 +170,14 @@ describe('cdp sql refuses every statement that writes, escapes the store or chan
     f = await makeFixture();
   });
 
-  const notQuery = /^refused: ".+" is not a read-only query\. cdp sql runs one read-only query per call: SELECT .*; COPY, EXPORT, .* are refused\.$/;
+  const notQuery =
+    /^refused: ".+" is not a read-only query\. cdp sql runs one read-only query per call: SELECT .*; COPY, EXPORT, .* are refused\.$/;
   const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const noAccess = (file: string) =>
-    new RegExp(`^refused: Permission Error: Cannot access file "${escape(file)}" - file system operations are disabled by configuration\\. ` +
-      `cdp sql reads only files under the store \\(/.*/store\\) and writes none\\. cdp sql runs one read-only query per call: `);
+    new RegExp(
+      `^refused: Permission Error: Cannot access file "${escape(file)}" - file system operations are disabled by configuration\\. ` +
+        `cdp sql reads only files under the store \\(/.*/store\\) and writes none\\. cdp sql runs one read-only query per call: `,
+    );
 
   // [statement, what its refusal must say, a path that must not exist afterwards]
   const cases = (x: Fixture): [string, RegExp, string?][] => [
@@ -198,7 +238,10 @@ describe('cdp sql refuses every statement that writes, escapes the store or chan
     [`select * from read_parquet(${sq(join(x.root, 'elsewhere', '*.parquet'))})`, noAccess(join(x.root, 'elsewhere', '*.parquet'))],
     [`select * from glob(${sq(join(x.root, '*'))})`, noAccess(join(x.root, '*'))],
     // Remote files need httpfs, which is neither loaded nor loadable.
-    ["select * from read_csv('https://example.com/x.csv')", /^the query failed: Missing Extension Error: File https:\/\/example\.com\/x\.csv requires the extension httpfs/],
+    [
+      "select * from read_csv('https://example.com/x.csv')",
+      /^the query failed: Missing Extension Error: File https:\/\/example\.com\/x\.csv requires the extension httpfs/,
+    ],
   ];
 
   test('each refusal says what is refused and what is allowed, and nothing is written', async () => {
@@ -288,11 +331,17 @@ describe('cdp sql streams, and cdp sql and cdp status end quietly when the reade
     const refused = await cdpLines(p, ['sql', "copy report to 'artifacts/x.parquet'"]);
     assert.equal(refused.code, 2);
     assert.equal(refused.lines, 0);
-    assert.match(refused.stderr, /^cdp: refused: "copy report to 'artifacts\/x\.parquet'" is not a read-only query\. cdp sql runs one read-only query/);
+    assert.match(
+      refused.stderr,
+      /^cdp: refused: "copy report to 'artifacts\/x\.parquet'" is not a read-only query\. cdp sql runs one read-only query/,
+    );
   });
 
   /** Starts cdp, closes its stdout after `keep` lines (0: before it writes), and waits for it. */
-  function closedEarly(args: string[], keep: number): Promise<{ code: number | null; signal: string | null; stderr: string; got: string[] }> {
+  function closedEarly(
+    args: string[],
+    keep: number,
+  ): Promise<{ code: number | null; signal: string | null; stderr: string; got: string[] }> {
     return new Promise((ok, fail) => {
       const child = spawn(process.execPath, [cdpBin, ...args], { cwd: p.root, stdio: ['ignore', 'pipe', 'pipe'] });
       let stderr = '';

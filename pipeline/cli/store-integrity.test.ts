@@ -7,7 +7,16 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import {
-  appendFileSync, copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, utimesSync, writeFileSync,
+  appendFileSync,
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
 } from 'node:fs';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,7 +33,9 @@ const cdpBin = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin
 
 function cdp(root: string, args: string[], env: Record<string, string> = {}): { code: number; stdout: string; stderr: string } {
   const r = spawnSync(process.execPath, [cdpBin, ...args], {
-    cwd: root, encoding: 'utf8', env: { ...process.env, FORCE_COLOR: '0', ...env },
+    cwd: root,
+    encoding: 'utf8',
+    env: { ...process.env, FORCE_COLOR: '0', ...env },
   });
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
@@ -71,14 +82,15 @@ function fastProject(): ToyProject {
 }
 
 describe('verified artifacts', () => {
-  test('an NDJSON artifact overwritten behind the runner\'s back is named by status and rebuilt by run, fast path on', () => {
+  test("an NDJSON artifact overwritten behind the runner's back is named by status and rebuilt by run, fast path on", () => {
     const p = fastProject();
     const words = current(p.root, 'words');
     const original = readFileSync(words.ndjson, 'utf8');
     writeFileSync(words.ndjson, original.replace('alpha', 'ALPHA'));
-    assert.deepEqual(status(p.root).filter((s) => s.state !== 'fresh'), [
-      { stage: 'words', state: 'stale', reasons: [`artifact changed on disk: ${words.ndjson}`] },
-    ]);
+    assert.deepEqual(
+      status(p.root).filter((s) => s.state !== 'fresh'),
+      [{ stage: 'words', state: 'stale', reasons: [`artifact changed on disk: ${words.ndjson}`] }],
+    );
     const r = runJson(p.root);
     assert.deepEqual(statusOf(r.json), { docs: 'reused', words: 'ran', shout: 'reused', totals: 'reused', report: 'reused' });
     assert.deepEqual(r.json.stages.find((s) => s.stage === 'words')!.reasons, [`artifact changed on disk: ${words.ndjson}`]);
@@ -98,9 +110,12 @@ describe('verified artifacts', () => {
     con.closeSync();
     db.closeSync();
     assert.deepEqual(await query(p.root, 'select docs, words from totals'), [{ docs: 0, words: 0 }]);
-    assert.deepEqual(status(p.root).filter((s) => s.state !== 'fresh').map((s) => [s.stage, s.reasons]), [
-      ['totals', [`artifact changed on disk: ${totals.parquet}`]],
-    ]);
+    assert.deepEqual(
+      status(p.root)
+        .filter((s) => s.state !== 'fresh')
+        .map((s) => [s.stage, s.reasons]),
+      [['totals', [`artifact changed on disk: ${totals.parquet}`]]],
+    );
     const r = runJson(p.root);
     assert.notEqual(r.stderr, '', 'not answered by the fast path');
     assert.deepEqual(statusOf(r.json), { docs: 'reused', words: 'reused', shout: 'reused', totals: 'ran', report: 'reused' });
@@ -113,7 +128,10 @@ describe('verified artifacts', () => {
     const totals = current(p.root, 'totals');
     const when = new Date(2001, 0, 1);
     utimesSync(totals.parquet, when, when);
-    assert.ok(status(p.root).every((s) => s.state === 'fresh'), 'same bytes: fresh');
+    assert.ok(
+      status(p.root).every((s) => s.state === 'fresh'),
+      'same bytes: fresh',
+    );
     const r = runJson(p.root);
     assert.ok(r.json.stages.every((s) => s.status === 'reused'));
     const entry = readLedger(join(storeOf(p.root), 'ledger.json')).entries.totals;
@@ -250,7 +268,10 @@ describe('the warehouse', () => {
     const r = runJson(p.root);
     assert.equal(r.code, 1);
     assert.equal(r.json.ok, false);
-    assert.ok(r.json.stages.every((s) => s.status === 'reused'), 'the stages themselves are fine');
+    assert.ok(
+      r.json.stages.every((s) => s.status === 'reused'),
+      'the stages themselves are fine',
+    );
     const warning = `warning: the warehouse ${warehouse} could not be refreshed \\(.*\\); rerun \`cdp run\` to rebuild it`;
     assert.match(r.stderr, new RegExp(warning));
     assert.deepEqual(readdirSync(join(p.root, 'data')).sort(), ['store', 'warehouse.duckdb'], 'no temporary file left');
@@ -271,7 +292,10 @@ describe('the warehouse', () => {
       assert.equal(sql.code, 0, sql.stderr);
       const lines = (JSON.parse(sql.stdout) as { line: string }[]).map((l) => l.line);
       assert.deepEqual(lines, ['ALPHA BETA!', 'GAMMA DELTA EPSILON!', 'ZETA!', 'docs=3 words=6']);
-      assert.ok(status(copy).every((s) => s.state === 'fresh'), 'copied artifacts verify by checksum');
+      assert.ok(
+        status(copy).every((s) => s.state === 'fresh'),
+        'copied artifacts verify by checksum',
+      );
     } finally {
       rmSync(copy, { recursive: true, force: true });
     }

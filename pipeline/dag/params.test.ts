@@ -90,13 +90,20 @@ test('changing a default reruns the stage with the new value, and names the para
   const p = makeToyProject();
   const cdpBin = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'cdp.mjs');
   const runJson = () => {
-    const r = spawnSync(process.execPath, [cdpBin, 'run', '--json'], { cwd: p.root, encoding: 'utf8', env: { ...process.env, FORCE_COLOR: '0' } });
+    const r = spawnSync(process.execPath, [cdpBin, 'run', '--json'], {
+      cwd: p.root,
+      encoding: 'utf8',
+      env: { ...process.env, FORCE_COLOR: '0' },
+    });
     assert.ok(r.stdout.trim(), `cdp run printed nothing; stderr: ${r.stderr}`);
     return JSON.parse(r.stdout) as { stages: { stage: string; status: string; reasons?: string[] }[] };
   };
   const config = withoutTotalsParams(p);
-  writeFileSync(join(p.root, 'dag.config.ts'), `import { defineDag } from ${JSON.stringify(join(dirname(fileURLToPath(import.meta.url)), '..', 'index.ts'))};
-export default defineDag(${JSON.stringify(config)});\n`);
+  writeFileSync(
+    join(p.root, 'dag.config.ts'),
+    `import { defineDag } from ${JSON.stringify(join(dirname(fileURLToPath(import.meta.url)), '..', 'index.ts'))};
+export default defineDag(${JSON.stringify(config)});\n`,
+  );
   assert.equal(runJson().stages.find((s) => s.stage === 'totals')!.status, 'ran');
   const totals = join(p.root, 'stages', 'totals.ts');
   writeFileSync(totals, readFileSync(totals, 'utf8').replace('params: { scale: 1 }', 'params: { scale: 10 }'));

@@ -70,5 +70,12 @@ export function missingLlm(stage: string): StageLlm {
   const refuse = (): never => {
     throw new Error(`stage ${stage} calls models but the run has no LLM client; run it through \`cdp run\`, or pass { llm } to runDag`);
   };
-  return { stage, chat: async () => refuse(), embed: async () => refuse(), blob: refuse, reject: async () => refuse(), counters: () => ({ ...NO_COUNTERS }) };
+  return {
+    stage,
+    chat: async () => refuse(),
+    embed: async () => refuse(),
+    blob: refuse,
+    reject: async () => refuse(),
+    counters: () => ({ ...NO_COUNTERS }),
+  };
 }

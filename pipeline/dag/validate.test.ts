@@ -29,7 +29,12 @@ test('unknown inputs, duplicate names and bad row mappings are all reported at o
       { name: 'docs', module: m },
       { name: 'twice', module: m },
       { name: 'twice', module: m },
-      { name: 'mapper', module: m, inputs: { w: 'words' }, forEach: { input: 'v', join: { q: 'id' }, cross: { param: 'models', as: 'model' } } },
+      {
+        name: 'mapper',
+        module: m,
+        inputs: { w: 'words' },
+        forEach: { input: 'v', join: { q: 'id' }, cross: { param: 'models', as: 'model' } },
+      },
     ],
   };
   assert.deepEqual(checkGraph(config).problems, [

@@ -57,7 +57,9 @@ export function checkGraph(config: DagConfig): { graph: Graph; problems: string[
     const inputs = st.inputs ?? {};
     for (const [local, target] of Object.entries(inputs)) {
       if (!graph.hasNode(target)) {
-        problems.push(`stage '${st.name}' input '${local}' refers to unknown '${target}' (known sources and stages: ${known.join(', ') || 'none'})`);
+        problems.push(
+          `stage '${st.name}' input '${local}' refers to unknown '${target}' (known sources and stages: ${known.join(', ') || 'none'})`,
+        );
       } else if (target === st.name) {
         problems.push(`stage '${st.name}' takes itself as input '${local}'`);
       } else {
@@ -66,7 +68,10 @@ export function checkGraph(config: DagConfig): { graph: Graph; problems: string[
     }
     const fe = normaliseForEach(st.forEach);
     if (fe) {
-      if (!(fe.input in inputs)) problems.push(`stage '${st.name}' maps over '${fe.input}', which is not one of its inputs (${Object.keys(inputs).join(', ') || 'none'})`);
+      if (!(fe.input in inputs))
+        problems.push(
+          `stage '${st.name}' maps over '${fe.input}', which is not one of its inputs (${Object.keys(inputs).join(', ') || 'none'})`,
+        );
       for (const j of Object.keys(fe.join ?? {})) {
         if (!(j in inputs)) problems.push(`stage '${st.name}' joins '${j}', which is not one of its inputs`);
         if (j === fe.input) problems.push(`stage '${st.name}' joins its driving input '${j}' with itself`);
@@ -136,8 +141,10 @@ export async function resolveDag(config: DagConfig, root: string): Promise<Resol
       continue;
     }
     const forEach = normaliseForEach(decl.forEach);
-    if (forEach && impl.kind !== 'row') problems.push(`stage '${decl.name}' declares forEach but '${decl.module}' exports a tableStage; export rowStage instead`);
-    if (!forEach && impl.kind === 'row') problems.push(`stage '${decl.name}': '${decl.module}' exports a rowStage, so the config must say what it maps over (forEach)`);
+    if (forEach && impl.kind !== 'row')
+      problems.push(`stage '${decl.name}' declares forEach but '${decl.module}' exports a tableStage; export rowStage instead`);
+    if (!forEach && impl.kind === 'row')
+      problems.push(`stage '${decl.name}': '${decl.module}' exports a rowStage, so the config must say what it maps over (forEach)`);
     const columns = impl.kind === 'row' && !('error' in impl.columns) ? { ...impl.columns, error: 'VARCHAR' } : impl.columns;
     const resolved = resolveParams(decl.name, impl.params as Record<string, unknown> | undefined, decl.params);
     problems.push(...resolved.problems);

@@ -11,7 +11,10 @@ import { writeArtifact, checkArtifact, sha256File, readRows } from '../store/art
 import { tempDir } from '../testing/temp-dir.ts';
 
 const COLUMNS = { id: 'INTEGER', name: 'VARCHAR' };
-const ROWS = [{ id: 1, name: 'one' }, { id: 2, name: 'two' }];
+const ROWS = [
+  { id: 1, name: 'one' },
+  { id: 2, name: 'two' },
+];
 
 async function withDuck<T>(f: (duck: () => Promise<DuckDBConnection>) => Promise<T>): Promise<T> {
   const db = await DuckDBInstance.create(':memory:');

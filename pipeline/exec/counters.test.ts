@@ -21,7 +21,9 @@ test('a stage view’s counters pass through verbatim; offline calls are not LLM
       forStage(stage: string) {
         views.push(stage);
         const n = stage === 'totals' ? 1 : 0;
-        return { counters: () => ({ calls: 7 * n, offline: 3 * n, cached: 2 * n, inputTokens: 40 * n, outputTokens: 9 * n, note: 'not a number' }) } as never;
+        return {
+          counters: () => ({ calls: 7 * n, offline: 3 * n, cached: 2 * n, inputTokens: 40 * n, outputTokens: 9 * n, note: 'not a number' }),
+        } as never;
       },
     };
     const summary = await runDag(dag, ws, { llm });

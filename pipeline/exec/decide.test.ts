@@ -15,15 +15,25 @@ test('the same key with a sound artifact is reused, and nothing else is', () => 
 test('each reason to run, in precedence order, is the reason shown', () => {
   const pendingInputs = [{ local: 'cdps', from: 'test_cases' }];
   assert.deepEqual(decideReuse(facts({ pendingInputs, forced: true, sameKey: false })), {
-    run: true, reasons: ["input 'cdps' (test_cases) will change"], rebuildOnly: false,
+    run: true,
+    reasons: ["input 'cdps' (test_cases) will change"],
+    rebuildOnly: false,
   });
-  assert.deepEqual(decideReuse(facts({ forced: true, retryFailed: true, failedRows: 2 })), { run: true, reasons: ['--force'], rebuildOnly: false });
+  assert.deepEqual(decideReuse(facts({ forced: true, retryFailed: true, failedRows: 2 })), {
+    run: true,
+    reasons: ['--force'],
+    rebuildOnly: false,
+  });
   assert.deepEqual(decideReuse(facts({ retryFailed: true, failedRows: 2, check: damaged })), {
-    run: true, reasons: ['--retry-failed: 2 failed rows'], rebuildOnly: false,
+    run: true,
+    reasons: ['--retry-failed: 2 failed rows'],
+    rebuildOnly: false,
   });
   assert.deepEqual(decideReuse(facts({ check: damaged })), { run: true, reasons: ['artifact missing'], rebuildOnly: true });
   assert.deepEqual(decideReuse(facts({ sameKey: false, check: { ok: false, reason: 'key changed' } })), {
-    run: true, reasons: ['params changed: x'], rebuildOnly: false,
+    run: true,
+    reasons: ['params changed: x'],
+    rebuildOnly: false,
   });
 });
 

@@ -34,12 +34,18 @@ describe('incremental runs on the toy DAG', () => {
     assert.deepEqual(statuses(first), { docs: 'ran', words: 'ran', shout: 'ran', totals: 'ran', report: 'ran' });
     assert.equal(p.computed().length, 6); // 3 words + 3 shout units
     assert.deepEqual(rowsOf(p, 'totals'), [{ docs: 3, words: 6 }]);
-    assert.deepEqual(rowsOf(p, 'report').map((r) => r.line), ['docs=3 words=6', 'ALPHA BETA!', 'GAMMA DELTA EPSILON!', 'ZETA!']);
+    assert.deepEqual(
+      rowsOf(p, 'report').map((r) => r.line),
+      ['docs=3 words=6', 'ALPHA BETA!', 'GAMMA DELTA EPSILON!', 'ZETA!'],
+    );
 
     const second = await run(p, p.config());
     assert.deepEqual(new Set(Object.values(statuses(second))), new Set(['reused']));
     assert.equal(p.computed().length, 6, 'no unit computed again');
-    assert.equal(second.stages.reduce((n, s) => n + s.rowsComputed, 0), 0);
+    assert.equal(
+      second.stages.reduce((n, s) => n + s.rowsComputed, 0),
+      0,
+    );
   });
 
   test('changing a param reruns that stage and its descendants only', async () => {
@@ -78,7 +84,10 @@ describe('incremental runs on the toy DAG', () => {
   test('editing a helper module reruns exactly the stages that import it, and their descendants', async () => {
     const p = makeToyProject();
     await run(p, p.config());
-    writeFileSync(join(p.root, 'stages', 'helpers', 'shout.ts'), `export function shout(s: string): string { return s.toUpperCase() + '!!'; }\n`);
+    writeFileSync(
+      join(p.root, 'stages', 'helpers', 'shout.ts'),
+      `export function shout(s: string): string { return s.toUpperCase() + '!!'; }\n`,
+    );
     const s = await run(p, p.config());
     // In this process the edited module is already loaded, so shout's output (and therefore
     // report) cannot change here; the CLI test checks the whole cascade in fresh processes.
@@ -105,7 +114,10 @@ describe('incremental runs on the toy DAG', () => {
 describe('failures', () => {
   test('a failing stage marks its descendants not-run while other branches finish', async () => {
     const p = makeToyProject();
-    writeFileSync(join(p.root, 'stages', 'totals.ts'), `import { tableStage } from ${JSON.stringify(join(import.meta.dirname, '..', 'stage.ts'))};\nexport default tableStage({ columns: { docs: 'INTEGER' }, run() { throw new Error('totals exploded'); } });\n`);
+    writeFileSync(
+      join(p.root, 'stages', 'totals.ts'),
+      `import { tableStage } from ${JSON.stringify(join(import.meta.dirname, '..', 'stage.ts'))};\nexport default tableStage({ columns: { docs: 'INTEGER' }, run() { throw new Error('totals exploded'); } });\n`,
+    );
     const s = await run(p, p.config());
     assert.equal(s.ok, false);
     assert.deepEqual(statuses(s), { docs: 'ran', words: 'ran', shout: 'ran', totals: 'failed', report: 'not-run' });
@@ -139,7 +151,10 @@ describe('failures', () => {
 
   test('rows that do not fit the declared columns fail the stage with a message naming it', async () => {
     const p = makeToyProject();
-    writeFileSync(join(p.root, 'stages', 'totals.ts'), `import { tableStage } from ${JSON.stringify(join(import.meta.dirname, '..', 'stage.ts'))};\nexport default tableStage({ columns: { docs: 'INTEGER' }, run() { return [{ docs: 'many' }]; } });\n`);
+    writeFileSync(
+      join(p.root, 'stages', 'totals.ts'),
+      `import { tableStage } from ${JSON.stringify(join(import.meta.dirname, '..', 'stage.ts'))};\nexport default tableStage({ columns: { docs: 'INTEGER' }, run() { return [{ docs: 'many' }]; } });\n`,
+    );
     const s = await run(p, p.config(), { targets: ['totals'] });
     assert.match(s.stages.find((r) => r.stage === 'totals')!.error!, /stage 'totals': its rows do not fit its declared columns/);
   });
@@ -154,8 +169,14 @@ describe('storage', () => {
     const q = async (sql: string) => (await w.con.runAndReadAll(sql)).getRowObjectsJson();
     assert.deepEqual(await q('select docs, words from totals'), [{ docs: 3, words: 18 }]);
     assert.deepEqual(await q('select count(*)::int as n from words'), [{ n: 3 }]);
-    assert.deepEqual(await q('select path from docs order by path'), [{ path: 'docs/a.txt' }, { path: 'docs/b.txt' }, { path: 'docs/c.txt' }]);
-    const runs = await q(`select stage, status, rows_computed::int as c, rows_reused::int as r from runs where stage in ('words', 'totals') order by run_id, stage`);
+    assert.deepEqual(await q('select path from docs order by path'), [
+      { path: 'docs/a.txt' },
+      { path: 'docs/b.txt' },
+      { path: 'docs/c.txt' },
+    ]);
+    const runs = await q(
+      `select stage, status, rows_computed::int as c, rows_reused::int as r from runs where stage in ('words', 'totals') order by run_id, stage`,
+    );
     assert.deepEqual(runs, [
       { stage: 'totals', status: 'ran', c: 1, r: 0 },
       { stage: 'words', status: 'ran', c: 3, r: 0 },

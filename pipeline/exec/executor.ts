@@ -175,7 +175,10 @@ class Execution {
     };
     for (const name of this.dag.order) {
       if (!selected.has(name)) continue;
-      this.outcomes.set(name, this.node(name, jobs).finally(() => release(name)));
+      this.outcomes.set(
+        name,
+        this.node(name, jobs).finally(() => release(name)),
+      );
     }
     await Promise.all(this.outcomes.values());
     // An ephemeral run (cdp estimate) leaves the store exactly as it found it, stat cache included.
@@ -284,7 +287,11 @@ class Execution {
     const started = new Date();
     const failedInputs = inputs.filter((_, i) => !upstream[i].ok).map(([, from]) => from);
     if (failedInputs.length) {
-      this.finish(name, { status: 'not-run', error: `not run: upstream ${failedInputs.map((f) => `'${f}'`).join(', ')} failed or did not run` }, started);
+      this.finish(
+        name,
+        { status: 'not-run', error: `not run: upstream ${failedInputs.map((f) => `'${f}'`).join(', ')} failed or did not run` },
+        started,
+      );
       return { ok: false, hash: '', ndjson: '' };
     }
     const inputHashes: KeyComponents['inputs'] = {};
@@ -335,7 +342,13 @@ class Execution {
       llmView = (await this.llmClient())?.forStage(name);
     } catch (err) {
       jobs.release();
-      this.finish(name, { status: 'failed', error: `the LLM client could not be created: ${(err as Error).message}`, reasons }, started, key, components);
+      this.finish(
+        name,
+        { status: 'failed', error: `the LLM client could not be created: ${(err as Error).message}`, reasons },
+        started,
+        key,
+        components,
+      );
       return { ok: false, hash: '', ndjson: '' };
     }
     const ctx: StageContext = {
@@ -432,7 +445,12 @@ class Execution {
     const tally = new RowTally(entry.covers);
     const artifact = await writeArtifact(this.ws.store, name, tally.through(rows), columns, this.duck, prev);
     this.ledger.entries[name] = {
-      key: entry.key, components: entry.components, artifact: artifact.hash, files: artifact.files, rows: artifact.rows, failed: tally.failed,
+      key: entry.key,
+      components: entry.components,
+      artifact: artifact.hash,
+      files: artifact.files,
+      rows: artifact.rows,
+      failed: tally.failed,
       finishedAt: new Date().toISOString(),
     };
     await this.saveLedger();
@@ -489,7 +507,8 @@ class Execution {
         joined[j] = bucket?.rows ?? [];
         joinedHashes[j] = bucket?.hashes ?? [];
       }
-      const upstreamError = row.error != null ? `upstream '${stage.decl.inputs![fe.input]}' failed for this row: ${String(row.error)}` : null;
+      const upstreamError =
+        row.error != null ? `upstream '${stage.decl.inputs![fe.input]}' failed for this row: ${String(row.error)}` : null;
       for (const cross of crossValues) {
         const key = hashValue({ c: common, r: rowHash, x: cross === undefined ? null : hashValue(cross), j: joinedHashes });
         plans.push({ key, row, cross, joined, upstreamError });
@@ -568,7 +587,13 @@ class Execution {
     this.opts.onEvent?.(e);
   }
 
-  private finish(name: string, r: Partial<StageResult> & { status: StageStatus }, started: Date, key: string | null = null, components?: KeyComponents): void {
+  private finish(
+    name: string,
+    r: Partial<StageResult> & { status: StageStatus },
+    started: Date,
+    key: string | null = null,
+    components?: KeyComponents,
+  ): void {
     const ended = new Date();
     const result: StageResult = {
       stage: name,
@@ -642,7 +667,10 @@ export class RowTally {
   facts(): Pick<StageResult, 'failureReasons' | 'covered'> {
     const failureReasons = [...this.reasons.values()].sort((a, b) => b.count - a.count || (a.reason < b.reason ? -1 : 1)).slice(0, 3);
     const covers = this.covers;
-    return { ...(failureReasons.length ? { failureReasons } : {}), ...(covers ? { covered: { column: covers, count: this.seen.size } } : {}) };
+    return {
+      ...(failureReasons.length ? { failureReasons } : {}),
+      ...(covers ? { covered: { column: covers, count: this.seen.size } } : {}),
+    };
   }
 }
 
@@ -683,7 +711,8 @@ function readCounters(view: unknown): Pick<StageResult, 'llmCalls' | 'llmCached'
 
 function checkRows(name: string, stage: ResolvedStage, rows: Row[]): void {
   for (const r of rows) {
-    if (r === null || typeof r !== 'object' || Array.isArray(r)) throw new Error(`stage '${name}' returned a row that is not an object: ${JSON.stringify(r)}`);
+    if (r === null || typeof r !== 'object' || Array.isArray(r))
+      throw new Error(`stage '${name}' returned a row that is not an object: ${JSON.stringify(r)}`);
     for (const k of Object.keys(r)) {
       if (!(k in stage.columns)) throw new Error(`stage '${name}' returned column '${k}', which its columns do not declare`);
     }

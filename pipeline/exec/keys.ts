@@ -63,7 +63,8 @@ export function explainStaleness(now: KeyComponents, before: LedgerEntry | undef
   }
   for (const file of Object.keys(was.code.files)) if (!(file in now.code.files)) reasons.push(`code: no longer imports ${file}`);
   for (const [pkg, v] of Object.entries(now.code.packages)) {
-    if (was.code.packages[pkg] !== undefined && was.code.packages[pkg] !== v) reasons.push(`package ${pkg} ${was.code.packages[pkg]} → ${v}`);
+    if (was.code.packages[pkg] !== undefined && was.code.packages[pkg] !== v)
+      reasons.push(`package ${pkg} ${was.code.packages[pkg]} → ${v}`);
   }
   if (now.shape !== was.shape) reasons.push('declared columns or row mapping changed');
   if (!reasons.length) reasons.push('key changed');

@@ -33,7 +33,14 @@ describe('lines', () => {
     let torn = -1;
     const got = [...readLines(path, { chunkBytes: 16, onTorn: (o) => (torn = o) })];
     // 'ç' and 'é' are two bytes each: 'xyz' starts at byte 3 + 5 + 1 = 9.
-    assert.deepEqual(got.map((l) => [l.line, l.offset, l.bytes]), [['ab', 0, 2], ['çé', 3, 4], ['xyz', 9, 3]]);
+    assert.deepEqual(
+      got.map((l) => [l.line, l.offset, l.bytes]),
+      [
+        ['ab', 0, 2],
+        ['çé', 3, 4],
+        ['xyz', 9, 3],
+      ],
+    );
     assert.equal(torn, 13);
   });
 
@@ -89,7 +96,10 @@ describe('artifacts and memos larger than the string limit', () => {
       assert.deepEqual(memo.get('k1234'), [{ i: 1234, pad: 'p'.repeat(500) }]);
       const kept = store.compact(new Set(['k7', 'k1999']));
       assert.deepEqual(kept, { kept: 2, dropped: 1998 });
-      assert.deepEqual([...store.load().values()].map((r) => r[0].i), [7, 1999]);
+      assert.deepEqual(
+        [...store.load().values()].map((r) => r[0].i),
+        [7, 1999],
+      );
     } finally {
       setMaxStringChars();
     }
@@ -130,7 +140,10 @@ export default rowStage({
       const second = await runDag(await resolveDag(config, p.root), ws);
       const b2 = second.stages.find((s) => s.stage === 'bulk')!;
       assert.deepEqual([b2.status, b2.rowsComputed, b2.rowsReused], ['ran', 1, 600]);
-      assert.equal([...iterRows(join(ws.store, 'artifacts', 'bulk', `${readLedger(ws.ledger).entries.bulk.artifact}.ndjson`))].length, 1803);
+      assert.equal(
+        [...iterRows(join(ws.store, 'artifacts', 'bulk', `${readLedger(ws.ledger).entries.bulk.artifact}.ndjson`))].length,
+        1803,
+      );
     } finally {
       setMaxStringChars();
     }

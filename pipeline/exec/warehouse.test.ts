@@ -107,7 +107,7 @@ test('a refresh while other processes hold the old file (read-only, then read-wr
   }
 });
 
-test('an unchanged warehouse is left alone; a deleted, replaced or outdated one is rebuilt; a killed refresh\'s files are swept', async () => {
+test("an unchanged warehouse is left alone; a deleted, replaced or outdated one is rebuilt; a killed refresh's files are swept", async () => {
   const root = tempDir('cdp-wh-');
   const store = await makeStore(root, [6, 12]);
   const warehouse = join(root, 'data', 'warehouse.duckdb');

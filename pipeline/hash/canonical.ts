@@ -17,7 +17,8 @@ function write(v: unknown, at: string): string {
     case 'boolean':
       return v ? 'true' : 'false';
     case 'number':
-      if (!Number.isFinite(v)) throw new TypeError(`cannot hash ${v} at ${at}: only finite numbers have a canonical form (use null for missing values)`);
+      if (!Number.isFinite(v))
+        throw new TypeError(`cannot hash ${v} at ${at}: only finite numbers have a canonical form (use null for missing values)`);
       return JSON.stringify(v);
     case 'bigint':
       return v.toString();

@@ -44,7 +44,10 @@ test('code identity follows local imports transitively and records package versi
 test('a missing import is an error naming the importing file', () => {
   const root = mkdtempSync(join(tmpdir(), 'cdp-code-'));
   writeFileSync(join(root, 'stage.ts'), `import { h } from './nowhere.ts';\n`);
-  assert.throws(() => new CodeHasher(root, new StatCache(null)).identity('stage.ts'), /stage\.ts imports '\.\/nowhere\.ts', which resolves to no file/);
+  assert.throws(
+    () => new CodeHasher(root, new StatCache(null)).identity('stage.ts'),
+    /stage\.ts imports '\.\/nowhere\.ts', which resolves to no file/,
+  );
 });
 
 test('globs', () => {
@@ -60,6 +63,9 @@ test('globs', () => {
 });
 
 test('canonical JSON sorts keys, drops undefined, rejects non-finite numbers', () => {
-  assert.equal(canonicalJson({ b: 1, a: [1, { d: undefined, c: 'x' }], e: new Float64Array([0.5]) }), '{"a":[1,{"c":"x"}],"b":1,"e":[0.5]}');
+  assert.equal(
+    canonicalJson({ b: 1, a: [1, { d: undefined, c: 'x' }], e: new Float64Array([0.5]) }),
+    '{"a":[1,{"c":"x"}],"b":1,"e":[0.5]}',
+  );
   assert.throws(() => canonicalJson({ x: NaN }), /cannot hash NaN at \$\.x/);
 });

@@ -20,7 +20,8 @@ export interface CodeIdentity {
   hash: string;
 }
 
-const IMPORT_RE = /(?:^|[;\s}])(?:import|export)\s*(?:type\s+)?(?:[\w*{}\s,$]+?\s+from\s*)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
+const IMPORT_RE =
+  /(?:^|[;\s}])(?:import|export)\s*(?:type\s+)?(?:[\w*{}\s,$]+?\s+from\s*)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
 const EXTENSIONS = ['', '.ts', '.mts', '.js', '.mjs', '/index.ts', '/index.js'];
 const builtins = new Set(builtinModules);
 
@@ -40,7 +41,10 @@ export class CodeHasher {
   private memo = new Map<string, { hash: string; local: string[]; bare: string[] }>();
   private versions = new Map<string, string>();
 
-  constructor(private readonly root: string, private readonly stat: StatCache) {}
+  constructor(
+    private readonly root: string,
+    private readonly stat: StatCache,
+  ) {}
 
   identity(moduleFile: string): CodeIdentity {
     const files: Record<string, string> = {};

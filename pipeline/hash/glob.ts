@@ -21,7 +21,14 @@ export function globToRegExp(pattern: string): RegExp {
     else if (c === '{') {
       const end = pattern.indexOf('}', i);
       if (end < 0) throw new Error(`glob '${pattern}' has an unclosed '{'`);
-      re += '(?:' + pattern.slice(i + 1, end).split(',').map(escape).join('|') + ')';
+      re +=
+        '(?:' +
+        pattern
+          .slice(i + 1, end)
+          .split(',')
+          .map(escape)
+          .join('|') +
+        ')';
       i = end;
     } else re += escape(c);
   }
@@ -36,7 +43,10 @@ function escape(s: string): string {
 export function expandGlobs(root: string, patterns: string[]): string[] {
   const out = new Set<string>();
   for (const pattern of patterns) {
-    const staticPrefix = pattern.split('/').filter((_, i, parts) => !parts.slice(0, i + 1).some((p) => /[*?{]/.test(p))).join('/');
+    const staticPrefix = pattern
+      .split('/')
+      .filter((_, i, parts) => !parts.slice(0, i + 1).some((p) => /[*?{]/.test(p)))
+      .join('/');
     const re = globToRegExp(pattern);
     const base = join(root, staticPrefix);
     const walk = (dir: string): void => {

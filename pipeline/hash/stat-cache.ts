@@ -6,7 +6,11 @@ import { readFileSync, statSync, writeFileSync, renameSync, mkdirSync } from 'no
 import { dirname } from 'node:path';
 import { sha256 } from './canonical.ts';
 
-interface Entry { size: number; mtimeMs: number; hash: string }
+interface Entry {
+  size: number;
+  mtimeMs: number;
+  hash: string;
+}
 
 export class StatCache {
   private entries = new Map<string, Entry>();

@@ -17,18 +17,32 @@ function scripted(answers: (string | { fail: string })[]): Chatter & { asked: Ch
   };
 }
 
-const parse = jsonSchemaParser<{ score: number }>({ type: 'object', required: ['score'], properties: { score: { type: 'integer', minimum: 1, maximum: 5 } } });
+const parse = jsonSchemaParser<{ score: number }>({
+  type: 'object',
+  required: ['score'],
+  properties: { score: { type: 'integer', minimum: 1, maximum: 5 } },
+});
 const req: ChatRequest = { model: 'm', messages: [{ role: 'user', content: 'Score it.' }] };
 
 test('a chatty, fenced answer with a reasoning block parses on the first try', async () => {
   const m = scripted(['<think>hmm</think>Sure! Here it is:\n```json\n{"score": 4}\n```\nHope that helps.']);
   const r = await askStructured(m, req, parse);
-  assert.deepEqual(r, { ok: true, value: { score: 4 }, text: m.asked.length && '<think>hmm</think>Sure! Here it is:\n```json\n{"score": 4}\n```\nHope that helps.', attempts: 1, cached: false, format: 'fence+preamble+think-block+trailing-note' });
+  assert.deepEqual(r, {
+    ok: true,
+    value: { score: 4 },
+    text: m.asked.length && '<think>hmm</think>Sure! Here it is:\n```json\n{"score": 4}\n```\nHope that helps.',
+    attempts: 1,
+    cached: false,
+    format: 'fence+preamble+think-block+trailing-note',
+  });
 });
 
 test('an answer cut off at the token limit is re-asked as truncated, never parsed; the finish reason reaches the parser', async () => {
   const asked: ChatRequest[] = [];
-  const answers: Array<[string, string]> = [['{"score": 4', 'length'], ['{"score": 4}', 'stop']];
+  const answers: Array<[string, string]> = [
+    ['{"score": 4', 'length'],
+    ['{"score": 4}', 'stop'],
+  ];
   const m: Chatter = {
     async chat(r): Promise<ChatResult> {
       asked.push(r);
@@ -37,8 +51,21 @@ test('an answer cut off at the token limit is re-asked as truncated, never parse
     },
   };
   const r = await askStructured(m, req, parse);
-  assert.deepEqual(r, { ok: true, value: { score: 4 }, text: '{"score": 4}', attempts: 2, cached: false, format: 'strict', finishReason: 'stop' });
-  assert.equal(asked[1].messages[2].content, reaskMessage(['truncated answer (finish_reason: length): cut off at the output token limit; answer again, complete and more concisely']));
+  assert.deepEqual(r, {
+    ok: true,
+    value: { score: 4 },
+    text: '{"score": 4}',
+    attempts: 2,
+    cached: false,
+    format: 'strict',
+    finishReason: 'stop',
+  });
+  assert.equal(
+    asked[1].messages[2].content,
+    reaskMessage([
+      'truncated answer (finish_reason: length): cut off at the output token limit; answer again, complete and more concisely',
+    ]),
+  );
 });
 
 test('a rejected answer is re-asked with the problems stated, as a continued conversation', async () => {
@@ -51,16 +78,31 @@ test('a rejected answer is re-asked with the problems stated, as a continued con
     { role: 'user', content: reaskMessage(['the answer contains no parseable JSON object or array']) },
   ]);
   assert.equal(m.asked[2].messages.length, 5);
-  assert.equal(m.asked[2].messages[4].content, 'Your previous answer could not be used:\n- answer.score must be at most 5, but is 9\nPlease answer again with the complete corrected output only, in the required format.');
+  assert.equal(
+    m.asked[2].messages[4].content,
+    'Your previous answer could not be used:\n- answer.score must be at most 5, but is 9\nPlease answer again with the complete corrected output only, in the required format.',
+  );
 });
 
 test('the bound is respected and the last problems are returned; a failed call stops at once', async () => {
   const m = scripted(['{}', '{}', '{}']);
   const r = await askStructured(m, req, parse, { maxAttempts: 2 });
-  assert.deepEqual(r, { ok: false, error: 'no valid answer after 2 attempts', problems: ['answer.score is required but missing'], attempts: 2, lastText: '{}' });
+  assert.deepEqual(r, {
+    ok: false,
+    error: 'no valid answer after 2 attempts',
+    problems: ['answer.score is required but missing'],
+    attempts: 2,
+    lastText: '{}',
+  });
   assert.equal(m.asked.length, 2);
   const f = scripted([{ fail: 'HTTP 500 after 3 attempts' }]);
-  assert.deepEqual(await askStructured(f, req, parse), { ok: false, error: 'HTTP 500 after 3 attempts', problems: [], attempts: 1, lastText: undefined });
+  assert.deepEqual(await askStructured(f, req, parse), {
+    ok: false,
+    error: 'HTTP 500 after 3 attempts',
+    problems: [],
+    attempts: 1,
+    lastText: undefined,
+  });
 });
 
 test('a failed exchange hands every answer it got to reject, with its reasons; an accepted one rejects none', async () => {

@@ -68,7 +68,10 @@ export async function askStructured<T>(
     const finishReason = finishReasonOf(r);
     const parsed = parse(r.text, finishReason);
     if (parsed.ok) {
-      const extra = { ...(parsed.format !== undefined ? { format: parsed.format } : {}), ...(finishReason !== undefined ? { finishReason } : {}) };
+      const extra = {
+        ...(parsed.format !== undefined ? { format: parsed.format } : {}),
+        ...(finishReason !== undefined ? { finishReason } : {}),
+      };
       return { ok: true, value: parsed.value, text: r.text, attempts: attempt, cached: r.cached, ...extra };
     }
     problems = parsed.problems.length ? parsed.problems : ['the answer was rejected without a stated reason'];

@@ -22,7 +22,12 @@ test('batch mode: JSONL upload, create, poll, download; answers enter the same c
   const srv = await startFakeOpenAIServer({ batchPollsBeforeComplete: 2 });
   try {
     const dir = tempDir('llm-batch-');
-    const c = createLlmClient({ cacheDir: dir, roster: [spec(srv.url, true)], env: { BATCH_KEY: 'sk-batch-secret' }, batch: { windowMs: 10, pollIntervalMs: 5 } });
+    const c = createLlmClient({
+      cacheDir: dir,
+      roster: [spec(srv.url, true)],
+      env: { BATCH_KEY: 'sk-batch-secret' },
+      batch: { windowMs: 10, pollIntervalMs: 5 },
+    });
     const rs = await Promise.all([0, 1, 2].map((i) => c.chat(ask(i))));
     await c.close();
     assert.deepEqual(
@@ -55,18 +60,31 @@ test('a batch submitted by a killed run is resumed by id, not submitted again', 
   try {
     const dir = tempDir('llm-batch-');
     // Run 1 submits, polls once, and leaves while the batch is still in progress.
-    const c1 = createLlmClient({ cacheDir: dir, roster: [spec(srv.url, true)], env: { BATCH_KEY: 'k' }, batch: { windowMs: 5, pollIntervalMs: 60_000 } });
+    const c1 = createLlmClient({
+      cacheDir: dir,
+      roster: [spec(srv.url, true)],
+      env: { BATCH_KEY: 'k' },
+      batch: { windowMs: 5, pollIntervalMs: 60_000 },
+    });
     const left = Promise.all([c1.chat(ask(0)), c1.chat(ask(1))]);
     for (let i = 0; i < 200 && srv.counters.batchRetrieves === 0; i++) await new Promise((r) => setTimeout(r, 5));
     await c1.close({ detachBatches: true });
-    assert.match((await left).map((r) => (r.ok ? 'ok' : r.error)).join('|'), /^batch \S+ still in_progress; rerun to collect its results\|batch \S+ still in_progress/);
+    assert.match(
+      (await left).map((r) => (r.ok ? 'ok' : r.error)).join('|'),
+      /^batch \S+ still in_progress; rerun to collect its results\|batch \S+ still in_progress/,
+    );
     assert.equal(srv.counters.batchCreates, 1);
     const manifest = readdirSync(join(dir, 'batches')).find((f) => f.endsWith('.json'))!;
     assert.equal(JSON.parse(readFileSync(join(dir, 'batches', manifest), 'utf8')).status, 'submitted');
 
     // Run 2 asks for the same calls: it polls the pending batch and creates none.
     srv.resetCounters();
-    const c2 = createLlmClient({ cacheDir: dir, roster: [spec(srv.url, true)], env: { BATCH_KEY: 'k' }, batch: { windowMs: 5, pollIntervalMs: 5 } });
+    const c2 = createLlmClient({
+      cacheDir: dir,
+      roster: [spec(srv.url, true)],
+      env: { BATCH_KEY: 'k' },
+      batch: { windowMs: 5, pollIntervalMs: 5 },
+    });
     const done = Promise.all([0, 1].map((i) => c2.chat(ask(i))));
     await new Promise((r) => setTimeout(r, 30));
     assert.equal(srv.counters.batchCreates, 0);
@@ -86,4 +104,3 @@ test('a batch submitted by a killed run is resumed by id, not submitted again', 
     await srv.close();
   }
 });
-

@@ -24,7 +24,8 @@ export interface BatchItemMeta {
   repeat: number;
 }
 
-export type BatchOutcome = { ok: true; text: string; inputTokens: number; outputTokens: number; batchId: string } | { ok: false; reason: string; batchId?: string };
+export type BatchOutcome =
+  { ok: true; text: string; inputTokens: number; outputTokens: number; batchId: string } | { ok: false; reason: string; batchId?: string };
 
 interface Manifest {
   batchId: string;
@@ -50,7 +51,10 @@ export class BatchRunner {
   private readonly pending = new Map<string, Manifest>(); // key → manifest still being processed
   private readonly polling = new Map<string, Promise<void>>(); // batchId → poll loop
   private readonly waiters = new Map<string, ((o: BatchOutcome) => void)[]>();
-  private readonly queues = new Map<string, { baseURL: string; items: { meta: BatchItemMeta; body: Record<string, unknown> }[]; timer: NodeJS.Timeout | null }>();
+  private readonly queues = new Map<
+    string,
+    { baseURL: string; items: { meta: BatchItemMeta; body: Record<string, unknown> }[]; timer: NodeJS.Timeout | null }
+  >();
   private readonly work = new Set<Promise<void>>();
   private readonly submissions = new Set<Promise<void>>();
   private readonly sleepers = new Set<{ timer: NodeJS.Timeout; wake: () => void }>();
@@ -138,21 +142,34 @@ export class BatchRunner {
 
   private async submit(baseURL: string, items: { meta: BatchItemMeta; body: Record<string, unknown> }[]): Promise<void> {
     const sdk = this.o.sdkFor(baseURL);
-    const jsonl = items.map((it) => JSON.stringify({ custom_id: it.meta.key, method: 'POST', url: '/v1/chat/completions', body: it.body })).join('\n') + '\n';
+    const jsonl =
+      items.map((it) => JSON.stringify({ custom_id: it.meta.key, method: 'POST', url: '/v1/chat/completions', body: it.body })).join('\n') +
+      '\n';
     const localName = `input-${new Date().toISOString().replace(/[-:.]/g, '')}-${process.pid}-${Math.random().toString(36).slice(2, 8)}.jsonl`;
     writeFileSync(join(this.dir, localName), jsonl);
     let batchId: string;
     try {
-      const file = await this.o.withRetries('batch upload', async () => sdk.files.create({ file: await toFile(Buffer.from(jsonl), localName), purpose: 'batch' }));
+      const file = await this.o.withRetries('batch upload', async () =>
+        sdk.files.create({ file: await toFile(Buffer.from(jsonl), localName), purpose: 'batch' }),
+      );
       const batch = await this.o.withRetries('batch create', () =>
         sdk.batches.create({ input_file_id: file.id, endpoint: '/v1/chat/completions', completion_window: this.o.policy.completionWindow }),
       );
       batchId = batch.id;
     } catch (err) {
-      await this.settle(items.map((i) => i.meta), () => ({ ok: false, reason: `batch submission failed: ${(err as Error).message}` }));
+      await this.settle(
+        items.map((i) => i.meta),
+        () => ({ ok: false, reason: `batch submission failed: ${(err as Error).message}` }),
+      );
       return;
     }
-    const manifest: Manifest = { batchId, baseURL, status: 'submitted', createdAt: new Date().toISOString(), items: items.map((i) => i.meta) };
+    const manifest: Manifest = {
+      batchId,
+      baseURL,
+      status: 'submitted',
+      createdAt: new Date().toISOString(),
+      items: items.map((i) => i.meta),
+    };
     this.writeManifest(manifest);
     for (const it of manifest.items) this.pending.set(it.key, manifest);
     this.o.log(`llm: batch ${batchId} submitted with ${items.length} requests`);
@@ -175,7 +192,11 @@ export class BatchRunner {
         if (!this.detached) await this.sleep(this.o.policy.pollIntervalMs);
         if (this.detached) {
           this.polling.delete(m.batchId);
-          this.resolveWaiters(m.items, () => ({ ok: false, reason: `batch ${m.batchId} still ${batch.status}; rerun to collect its results`, batchId: m.batchId }));
+          this.resolveWaiters(m.items, () => ({
+            ok: false,
+            reason: `batch ${m.batchId} still ${batch.status}; rerun to collect its results`,
+            batchId: m.batchId,
+          }));
           return;
         }
         batch = await this.o.withRetries('batch retrieve', () => sdk.batches.retrieve(m.batchId));
@@ -185,7 +206,11 @@ export class BatchRunner {
         const text = await this.o.withRetries('batch download', async () => (await sdk.files.content(fileId)).text());
         for (const line of text.split('\n')) {
           if (!line.trim()) continue;
-          const r = JSON.parse(line) as { custom_id: string; response?: { status_code: number; body: unknown } | null; error?: { message?: string } | null };
+          const r = JSON.parse(line) as {
+            custom_id: string;
+            response?: { status_code: number; body: unknown } | null;
+            error?: { message?: string } | null;
+          };
           if (r.response && r.response.status_code === 200) {
             const a = answerOf(r.response.body);
             outcomes.set(r.custom_id, a.ok ? { ...a, batchId: m.batchId } : { ok: false, reason: a.reason, batchId: m.batchId });
@@ -196,14 +221,22 @@ export class BatchRunner {
         }
       }
       if (batch.status !== 'completed')
-        for (const it of m.items) if (!outcomes.has(it.key)) outcomes.set(it.key, { ok: false, reason: `batch ${m.batchId} ${batch.status}`, batchId: m.batchId });
+        for (const it of m.items)
+          if (!outcomes.has(it.key)) outcomes.set(it.key, { ok: false, reason: `batch ${m.batchId} ${batch.status}`, batchId: m.batchId });
     } catch (err) {
       // Leave the manifest pending: the next run resumes this batch instead of resubmitting.
       this.polling.delete(m.batchId);
-      this.resolveWaiters(m.items, () => ({ ok: false, reason: `batch ${m.batchId} polling failed: ${(err as Error).message}`, batchId: m.batchId }));
+      this.resolveWaiters(m.items, () => ({
+        ok: false,
+        reason: `batch ${m.batchId} polling failed: ${(err as Error).message}`,
+        batchId: m.batchId,
+      }));
       return;
     }
-    await this.settle(m.items, (meta) => outcomes.get(meta.key) ?? { ok: false, reason: `missing from the output of batch ${m.batchId}`, batchId: m.batchId });
+    await this.settle(
+      m.items,
+      (meta) => outcomes.get(meta.key) ?? { ok: false, reason: `missing from the output of batch ${m.batchId}`, batchId: m.batchId },
+    );
     m.status = 'done';
     this.writeManifest(m);
     for (const it of m.items) if (this.pending.get(it.key) === m) this.pending.delete(it.key);

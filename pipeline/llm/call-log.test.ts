@@ -13,22 +13,76 @@ test('llm_calls reads the log with DuckDB alone, skipping a line torn mid-write;
   assert.equal(llmCallsRelation(dir), null);
   mkdirSync(join(dir, 'calls'));
   assert.equal(llmCallsRelation(dir), null);
-  const base = { model: 'gpt-5.4-mini', modelId: 'gpt-5.4-mini', stage: 'judge_steps', repeat: 0, attempts: 1, ts: '2026-11-29T10:00:00.000Z' };
+  const base = {
+    model: 'gpt-5.4-mini',
+    modelId: 'gpt-5.4-mini',
+    stage: 'judge_steps',
+    repeat: 0,
+    attempts: 1,
+    ts: '2026-11-29T10:00:00.000Z',
+  };
   appendFileSync(
     join(dir, 'calls', 'seg.jsonl'),
-    serializeRecord({ ...base, key: sha256Hex('a'), status: 'ok', promptHash: sha256Hex('p'), inputTokens: 120, outputTokens: 30, latencyMs: 812, text: 'secret answer text' }) +
-      serializeRecord({ ...base, key: sha256Hex('b'), status: 'failed', promptHash: sha256Hex('q'), inputTokens: 0, outputTokens: 0, latencyMs: 40, attempts: 5, error: 'HTTP 429 after 5 attempts' }) +
-      '{"key":"' + sha256Hex('c') + '","status":"o',
+    serializeRecord({
+      ...base,
+      key: sha256Hex('a'),
+      status: 'ok',
+      promptHash: sha256Hex('p'),
+      inputTokens: 120,
+      outputTokens: 30,
+      latencyMs: 812,
+      text: 'secret answer text',
+    }) +
+      serializeRecord({
+        ...base,
+        key: sha256Hex('b'),
+        status: 'failed',
+        promptHash: sha256Hex('q'),
+        inputTokens: 0,
+        outputTokens: 0,
+        latencyMs: 40,
+        attempts: 5,
+        error: 'HTTP 429 after 5 attempts',
+      }) +
+      '{"key":"' +
+      sha256Hex('c') +
+      '","status":"o',
   );
   const rel = llmCallsRelation(dir);
   assert.ok(rel);
   const db = await DuckDBInstance.create(':memory:');
   const con = await db.connect();
   await con.run(`create view llm_calls as select * from ${rel}`);
-  const rows = (await con.runAndReadAll(`select model, stage, status, tokens_in, tokens_out, latency_ms, attempts, error, prompt_hash = '${sha256Hex('p')}' as p, finished_at::varchar as t from llm_calls order by status desc`)).getRowObjects();
+  const rows = (
+    await con.runAndReadAll(
+      `select model, stage, status, tokens_in, tokens_out, latency_ms, attempts, error, prompt_hash = '${sha256Hex('p')}' as p, finished_at::varchar as t from llm_calls order by status desc`,
+    )
+  ).getRowObjects();
   assert.deepEqual(rows, [
-    { model: 'gpt-5.4-mini', stage: 'judge_steps', status: 'ok', tokens_in: 120, tokens_out: 30, latency_ms: 812, attempts: 1, error: null, p: true, t: '2026-11-29 10:00:00' },
-    { model: 'gpt-5.4-mini', stage: 'judge_steps', status: 'failed', tokens_in: 0, tokens_out: 0, latency_ms: 40, attempts: 5, error: 'HTTP 429 after 5 attempts', p: false, t: '2026-11-29 10:00:00' },
+    {
+      model: 'gpt-5.4-mini',
+      stage: 'judge_steps',
+      status: 'ok',
+      tokens_in: 120,
+      tokens_out: 30,
+      latency_ms: 812,
+      attempts: 1,
+      error: null,
+      p: true,
+      t: '2026-11-29 10:00:00',
+    },
+    {
+      model: 'gpt-5.4-mini',
+      stage: 'judge_steps',
+      status: 'failed',
+      tokens_in: 0,
+      tokens_out: 0,
+      latency_ms: 40,
+      attempts: 5,
+      error: 'HTTP 429 after 5 attempts',
+      p: false,
+      t: '2026-11-29 10:00:00',
+    },
   ]);
   con.closeSync();
 });
@@ -37,8 +91,13 @@ test('llm_calls keeps each answer, its finish reason, sample, role and attempt, 
   const dir = tempDir('llm-log-');
   mkdirSync(join(dir, 'calls'));
   const base = {
-    model: 'qwen3-8b', modelId: 'Qwen/Qwen3-8B', stage: 'outcome_scores', repeat: 2, attempts: 1,
-    promptHash: sha256Hex('p'), ts: '2026-11-29T10:00:00.000Z',
+    model: 'qwen3-8b',
+    modelId: 'Qwen/Qwen3-8B',
+    stage: 'outcome_scores',
+    repeat: 2,
+    attempts: 1,
+    promptHash: sha256Hex('p'),
+    ts: '2026-11-29T10:00:00.000Z',
   };
   const k = sha256Hex('outcome call');
   const other = sha256Hex('patient call');
@@ -49,7 +108,14 @@ test('llm_calls keeps each answer, its finish reason, sample, role and attempt, 
     serializeRecord({ ...base, ...answered, key: k, text: garbled, finishReason: 'stop', role: 'judge' }) +
       serializeRecord({ ...base, ...answered, key: other, text: 'Yes.', finishReason: 'length', role: 'patient', sample: 'cdp-7' }) +
       serializeRecord({
-        ...base, key: k, status: 'rejected', inputTokens: 0, outputTokens: 0, latencyMs: 0, attempts: 0, reason: 'no score 1-5 found',
+        ...base,
+        key: k,
+        status: 'rejected',
+        inputTokens: 0,
+        outputTokens: 0,
+        latencyMs: 0,
+        attempts: 0,
+        reason: 'no score 1-5 found',
       }),
   );
   // The fresh attempt, in a later segment (a later run): answered and accepted.
@@ -64,7 +130,17 @@ test('llm_calls keeps each answer, its finish reason, sample, role and attempt, 
   assert.deepEqual(rows, [
     { key: k, text: garbled, finish_reason: 'stop', rejected: true, rejected_reason: 'no score 1-5 found', attempt: 0, ...judge },
     { key: k, text: '4', finish_reason: 'stop', rejected: false, rejected_reason: null, attempt: 1, ...judge },
-    { key: other, text: 'Yes.', finish_reason: 'length', rejected: false, rejected_reason: null, sample: 'cdp-7', role: 'patient', attempt: 0, repeat: 2 },
+    {
+      key: other,
+      text: 'Yes.',
+      finish_reason: 'length',
+      rejected: false,
+      rejected_reason: null,
+      sample: 'cdp-7',
+      role: 'patient',
+      attempt: 0,
+      repeat: 2,
+    },
   ]);
   const n = (await con.runAndReadAll("select count(*)::int from llm_calls where status = 'rejected'")).getRows()[0]![0];
   assert.equal(n, 0, 'a rejection is a mark on its answer, not a call of its own');

@@ -26,7 +26,9 @@ const rec = (i: number, over: Partial<CallRecord> = {}): CallRecord => ({
 test('answers survive reopening; failed records are logged but never served', async () => {
   const dir = tempDir('store-');
   const s = CallStore.open(dir);
-  await Promise.all([rec(1), rec(2), rec(3, { status: 'failed', error: 'HTTP 500 after 5 attempts', text: undefined })].map((r) => s.append(r)));
+  await Promise.all(
+    [rec(1), rec(2), rec(3, { status: 'failed', error: 'HTTP 500 after 5 attempts', text: undefined })].map((r) => s.append(r)),
+  );
   assert.equal(s.get(rec(1).key)?.text, rec(1).text);
   assert.equal(s.get(rec(3).key), undefined);
   await s.close();
@@ -35,7 +37,9 @@ test('answers survive reopening; failed records are logged but never served', as
   assert.deepEqual(again.get(rec(2).key), { text: rec(2).text, inputTokens: 12, outputTokens: 22, latencyMs: 5, attempt: 0 });
   assert.equal(again.has(rec(3).key), false);
   await again.close();
-  const lines = readFileSync(join(dir, 'calls', readdirSync(join(dir, 'calls'))[0]), 'utf8').trimEnd().split('\n');
+  const lines = readFileSync(join(dir, 'calls', readdirSync(join(dir, 'calls'))[0]), 'utf8')
+    .trimEnd()
+    .split('\n');
   assert.equal(lines.length, 3);
   const { text: _dropped, ...noText } = rec(3);
   assert.deepEqual(JSON.parse(lines[2]), { ...noText, status: 'failed', error: 'HTTP 500 after 5 attempts' });
@@ -114,10 +118,22 @@ test('a rejected answer stays in the log, is never served again, and the next an
   await third.close();
   const segs = readdirSync(join(dir, 'calls')).sort();
   assert.equal(segs.length, 2, 'each writer opens its own segment');
-  const lines = segs.flatMap((f) => readFileSync(join(dir, 'calls', f), 'utf8').trimEnd().split('\n')).map((l) => JSON.parse(l));
-  assert.deepEqual(lines.map((l) => [l.status, l.attempt ?? 0, l.reason ?? null]), [
-    ['ok', 0, null], ['ok', 0, null], ['rejected', 0, 'a refusal, not a vignette'], ['ok', 1, null],
-  ]);
+  const lines = segs
+    .flatMap((f) =>
+      readFileSync(join(dir, 'calls', f), 'utf8')
+        .trimEnd()
+        .split('\n'),
+    )
+    .map((l) => JSON.parse(l));
+  assert.deepEqual(
+    lines.map((l) => [l.status, l.attempt ?? 0, l.reason ?? null]),
+    [
+      ['ok', 0, null],
+      ['ok', 0, null],
+      ['rejected', 0, 'a refusal, not a vignette'],
+      ['ok', 1, null],
+    ],
+  );
   assert.equal(lines[0].text, "I'm sorry ```{not json", 'the rejected answer is kept for the record');
 });
 

@@ -63,7 +63,10 @@ export interface CachedAnswer {
 }
 
 /** What `reject` records: which answer (key and attempt) was refused, and why. */
-export type Rejection = Pick<CallRecord, 'key' | 'model' | 'modelId' | 'stage' | 'promptHash' | 'repeat'> & { attempt: number; reason: string };
+export type Rejection = Pick<CallRecord, 'key' | 'model' | 'modelId' | 'stage' | 'promptHash' | 'repeat'> & {
+  attempt: number;
+  reason: string;
+};
 
 const PREFIX = Buffer.from('{"key":"');
 const OK_AFTER_KEY = Buffer.from('","status":"ok"');
@@ -122,7 +125,10 @@ export class CallStore {
     // Read-only (cdp estimate) creates nothing and repairs nothing: a fresh store stays untouched.
     if (opts.readOnly && !existsSync(dir)) return store;
     if (!opts.readOnly) mkdirSync(dir, { recursive: true });
-    for (const name of readdirSync(dir).filter((n) => n.endsWith('.jsonl')).sort()) store.scanSegment(join(dir, name));
+    for (const name of readdirSync(dir)
+      .filter((n) => n.endsWith('.jsonl'))
+      .sort())
+      store.scanSegment(join(dir, name));
     return store;
   }
 
@@ -210,7 +216,7 @@ export class CallStore {
   private lineNumberAt(seg: number, off: number): number {
     const buf = Buffer.allocUnsafe(1 << 20);
     let line = 1;
-    for (let pos = 0; pos < off; ) {
+    for (let pos = 0; pos < off;) {
       const got = readSync(this.segments[seg].fd, buf, 0, Math.min(buf.length, off - pos), pos);
       if (got <= 0) break;
       for (let i = 0; i < got; i++) if (buf[i] === NEWLINE) line++;
@@ -220,7 +226,9 @@ export class CallStore {
   }
 
   private shortRead(seg: number, off: number): Error {
-    return new Error(`call store: short read in ${this.segments[seg].path} at ${off}; the file changed under the store — was it edited or truncated by hand?`);
+    return new Error(
+      `call store: short read in ${this.segments[seg].path} at ${off}; the file changed under the store — was it edited or truncated by hand?`,
+    );
   }
 
   /** Appends a record; resolves once it is durable (and, if answered, visible to `get`). */
@@ -268,7 +276,9 @@ export class CallStore {
           while (done < buf.length) done += (await w.fh.write(buf, done, buf.length - done, null)).bytesWritten;
           await w.fh.datasync();
         } catch (err) {
-          const e = new Error(`call store: writing ${this.segments[w.segIndex].path} failed: ${(err as Error).message}; check free disk space and permissions`);
+          const e = new Error(
+            `call store: writing ${this.segments[w.segIndex].path} failed: ${(err as Error).message}; check free disk space and permissions`,
+          );
           for (const g of group) g.reject(e);
           continue;
         }

@@ -41,7 +41,13 @@ export async function checkModel(spec: ModelSpec, env: NodeJS.ProcessEnv = proce
   const base = spec.baseURLs?.[0];
   const modelId = spec.modelId ?? spec.name;
   const t0 = performance.now();
-  const fail = (detail: string): ModelCheck => ({ name: spec.name, ok: false, detail: redact(detail, [key]), latencyMs: Math.round(performance.now() - t0), serverContextWindow: null });
+  const fail = (detail: string): ModelCheck => ({
+    name: spec.name,
+    ok: false,
+    detail: redact(detail, [key]),
+    latencyMs: Math.round(performance.now() - t0),
+    serverContextWindow: null,
+  });
   if (!base) return fail('no base URL');
   let serverContextWindow: number | null = null;
   try {
@@ -64,7 +70,13 @@ export async function checkModel(spec: ModelSpec, env: NodeJS.ProcessEnv = proce
     if (!res.ok) return fail(`HTTP ${res.status} from ${base}: ${text.slice(0, 200)}`);
     const answer = (JSON.parse(text) as { choices?: { message?: { content?: unknown } }[] }).choices?.[0]?.message?.content;
     if (typeof answer !== 'string') return fail(`${base} answered without choices[0].message.content: ${text.slice(0, 200)}`);
-    return { name: spec.name, ok: true, detail: `answered ${JSON.stringify(answer.trim().slice(0, 40))}`, latencyMs: Math.round(performance.now() - t0), serverContextWindow };
+    return {
+      name: spec.name,
+      ok: true,
+      detail: `answered ${JSON.stringify(answer.trim().slice(0, 40))}`,
+      latencyMs: Math.round(performance.now() - t0),
+      serverContextWindow,
+    };
   } catch (err) {
     return fail(`${base}: ${(err as Error).message}`);
   }

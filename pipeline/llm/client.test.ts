@@ -132,7 +132,10 @@ describe('llm client against a local OpenAI-compatible server', () => {
   test('identical calls in flight at once share one request', async () => {
     srv.resetCounters();
     const c = client({ cacheDir: fresh() });
-    const [a, b] = await Promise.all([c.chat({ model: 'judge-a', messages: user('twin') }), c.chat({ model: 'judge-a', messages: user('twin') })]);
+    const [a, b] = await Promise.all([
+      c.chat({ model: 'judge-a', messages: user('twin') }),
+      c.chat({ model: 'judge-a', messages: user('twin') }),
+    ]);
     await c.close();
     assert.equal(srv.counters.chat, 1);
     assert.ok(a.ok && b.ok && a.text === b.text);
@@ -142,8 +145,19 @@ describe('llm client against a local OpenAI-compatible server', () => {
   test('each transport fault is retried and the call still succeeds', async () => {
     srv.resetCounters();
     const logs: string[] = [];
-    const c = client({ cacheDir: fresh(), retry: { baseDelayMs: 2, maxDelayMs: 10, maxAttempts: 6 }, timeoutMs: 150, log: (l) => logs.push(l) });
-    srv.injectFaults({ kind: 'status', status: 503 }, { kind: 'reset' }, { kind: 'truncate' }, { kind: 'malformed' }, { kind: 'delay', ms: 400 });
+    const c = client({
+      cacheDir: fresh(),
+      retry: { baseDelayMs: 2, maxDelayMs: 10, maxAttempts: 6 },
+      timeoutMs: 150,
+      log: (l) => logs.push(l),
+    });
+    srv.injectFaults(
+      { kind: 'status', status: 503 },
+      { kind: 'reset' },
+      { kind: 'truncate' },
+      { kind: 'malformed' },
+      { kind: 'delay', ms: 400 },
+    );
     const r = await c.chat({ model: 'judge-a', messages: user('faulty') });
     await c.close();
     assert.ok(r.ok, JSON.stringify(r));
@@ -151,7 +165,13 @@ describe('llm client against a local OpenAI-compatible server', () => {
     assert.equal(srv.counters.chat, 6);
     assert.deepEqual(
       logs.map((l) => l.replace(/; attempt.*/, '')),
-      ['HTTP 503', 'connection reset', 'truncated response: connection closed mid-body', 'malformed response: body is not JSON', 'timeout'].map((x) => `llm: judge-a ${x}`),
+      [
+        'HTTP 503',
+        'connection reset',
+        'truncated response: connection closed mid-body',
+        'malformed response: body is not JSON',
+        'timeout',
+      ].map((x) => `llm: judge-a ${x}`),
     );
   });
 
@@ -219,13 +239,18 @@ describe('llm client against a local OpenAI-compatible server', () => {
     const db = await DuckDBInstance.create(':memory:');
     const con = await db.connect();
     await con.run(`create view llm_calls as select * from ${rel}`);
-    const rows = (await con.runAndReadAll(`select status, count(*)::int as n, min(error) as e, min(stage) as s from llm_calls group by status order by status`)).getRowObjects();
+    const rows = (
+      await con.runAndReadAll(
+        `select status, count(*)::int as n, min(error) as e, min(stage) as s from llm_calls group by status order by status`,
+      )
+    ).getRowObjects();
     assert.deepEqual(rows, [
       { status: 'failed', n: 2, e: 'HTTP 500 after 3 attempts', s: 'judge_steps' },
       { status: 'ok', n: 5, e: null, s: 'judge_steps' },
     ]);
     const cols = (await con.runAndReadAll(`select column_name from (describe llm_calls)`)).getRows().map((r) => r[0]);
-    for (const col of ['model', 'stage', 'prompt_hash', 'tokens_in', 'tokens_out', 'latency_ms', 'status', 'error']) assert.ok(cols.includes(col), col);
+    for (const col of ['model', 'stage', 'prompt_hash', 'tokens_in', 'tokens_out', 'latency_ms', 'status', 'error'])
+      assert.ok(cols.includes(col), col);
     con.closeSync();
   });
 
@@ -265,7 +290,11 @@ describe('llm client against a local OpenAI-compatible server', () => {
     const s = c.forStage('score');
     const hit = await s.chat({ model: 'judge-a', messages: user('cached one') });
     const miss1 = await s.chat({ model: 'judge-a', messages: user('Hello, world!') });
-    const miss2 = await c.forStage('build').chat({ model: 'judge-a', messages: [{ role: 'system', content: 'hello world' }, ...user('Hello, world!')], expectedOutputTokens: 10 });
+    const miss2 = await c.forStage('build').chat({
+      model: 'judge-a',
+      messages: [{ role: 'system', content: 'hello world' }, ...user('Hello, world!')],
+      expectedOutputTokens: 10,
+    });
     await c.close();
     assert.equal(srv.counters.chat, 0);
     assert.ok(hit.ok && hit.cached);
@@ -273,8 +302,26 @@ describe('llm client against a local OpenAI-compatible server', () => {
     assert.ok(!miss2.ok);
     // 'Hello, world!' = 4 tokens, 'hello world' = 2; each message +4, each reply +3.
     assert.deepEqual(c.estimateReport(), [
-      { stage: 'build', model: 'judge-a', calls: 1, inputTokens: 2 + 4 + 4 + 4 + 3, outputTokens: 10, costUsd: (17 * 2 + 10 * 8) / 1e6, priced: true, overflows: 0 },
-      { stage: 'score', model: 'judge-a', calls: 1, inputTokens: 4 + 4 + 3, outputTokens: 100, costUsd: (11 * 2 + 100 * 8) / 1e6, priced: true, overflows: 0 },
+      {
+        stage: 'build',
+        model: 'judge-a',
+        calls: 1,
+        inputTokens: 2 + 4 + 4 + 4 + 3,
+        outputTokens: 10,
+        costUsd: (17 * 2 + 10 * 8) / 1e6,
+        priced: true,
+        overflows: 0,
+      },
+      {
+        stage: 'score',
+        model: 'judge-a',
+        calls: 1,
+        inputTokens: 4 + 4 + 3,
+        outputTokens: 100,
+        costUsd: (11 * 2 + 100 * 8) / 1e6,
+        priced: true,
+        overflows: 0,
+      },
     ]);
   });
 
@@ -361,11 +408,15 @@ describe('llm client against a local OpenAI-compatible server', () => {
     await other.close();
   });
 
-  test('calls spread over replicas, within each replica\'s concurrency limit', async () => {
+  test("calls spread over replicas, within each replica's concurrency limit", async () => {
     const b = await startFakeOpenAIServer({ latencyMs: 20 });
     srv.resetCounters();
     srv.setLatency(20);
-    const c = createLlmClient({ cacheDir: fresh(), roster: [model({ baseURLs: [srv.url, b.url], concurrency: 3 })], env: { TEST_LLM_KEY: KEY } });
+    const c = createLlmClient({
+      cacheDir: fresh(),
+      roster: [model({ baseURLs: [srv.url, b.url], concurrency: 3 })],
+      env: { TEST_LLM_KEY: KEY },
+    });
     const rs = await Promise.all(Array.from({ length: 24 }, (_, i) => c.chat({ model: 'judge-a', messages: user(`spread ${i}`) })));
     await c.close();
     srv.setLatency(0);
@@ -416,7 +467,9 @@ describe('llm client against a local OpenAI-compatible server', () => {
     const c = createLlmClient({
       cacheDir: dir,
       roster: [{ name: 'patient-simulated', roles: ['patient'], provider: 'offline', simulated: true }],
-      offlineHandlers: { 'patient-simulated': (req) => (seen.push(String(req.messages[0].content)), `I have ${req.messages.length} message(s)`) },
+      offlineHandlers: {
+        'patient-simulated': (req) => (seen.push(String(req.messages[0].content)), `I have ${req.messages.length} message(s)`),
+      },
     });
     const part = c.blob('shared text');
     const s = c.forStage('dialogue');

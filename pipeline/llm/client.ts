@@ -165,7 +165,9 @@ class Client implements LlmClient {
   }
 
   estimateReport(): EstimateRow[] {
-    return [...this.estimates.values()].map((r) => ({ ...r })).sort((a, b) => a.stage.localeCompare(b.stage) || a.model.localeCompare(b.model));
+    return [...this.estimates.values()]
+      .map((r) => ({ ...r }))
+      .sort((a, b) => a.stage.localeCompare(b.stage) || a.model.localeCompare(b.model));
   }
 
   async flushBatches(): Promise<void> {
@@ -297,7 +299,10 @@ class Client implements LlmClient {
           try {
             await rep.rpm?.take(1);
             // Floats, not the SDK's default base64: local servers (vLLM, llama.cpp) differ in base64 support.
-            return (await this.sdkFor(rep.baseURL, spec).embeddings.create({ model: modelId, input: texts, encoding_format: 'float' }, { timeout: spec.timeoutMs ?? this.o.timeoutMs ?? 600_000, maxRetries: 0 })) as never;
+            return (await this.sdkFor(rep.baseURL, spec).embeddings.create(
+              { model: modelId, input: texts, encoding_format: 'float' },
+              { timeout: spec.timeoutMs ?? this.o.timeoutMs ?? 600_000, maxRetries: 0 },
+            )) as never;
           } finally {
             rep.sem.release();
           }
@@ -311,16 +316,25 @@ class Client implements LlmClient {
       for (const d of res.data) {
         const text = texts[d.index];
         const m = misses.get(text);
-        if (!m || !Array.isArray(d.embedding)) return { ok: false, error: `embeddings from ${spec.name}: malformed response (index ${d.index})` };
+        if (!m || !Array.isArray(d.embedding))
+          return { ok: false, error: `embeddings from ${spec.name}: malformed response (index ${d.index})` };
         for (const i of m.at) vectors[i] = d.embedding;
         const meta: BatchItemMeta = { key: m.key, model: spec.name, modelId, stage, promptHash: sha256Hex(text), repeat: 0 };
-        await this.record(meta, { status: 'ok', text: JSON.stringify(d.embedding), attempts: 1, latencyMs, inputTokens: Math.round(tokens / texts.length), outputTokens: 0 });
+        await this.record(meta, {
+          status: 'ok',
+          text: JSON.stringify(d.embedding),
+          attempts: 1,
+          latencyMs,
+          inputTokens: Math.round(tokens / texts.length),
+          outputTokens: 0,
+        });
       }
       this.count(counters, 'inputTokens', tokens);
     } else {
       this.count(counters, 'cached');
     }
-    if (vectors.some((v) => v === null)) return { ok: false, error: `embeddings from ${spec.name}: the response left some texts without a vector` };
+    if (vectors.some((v) => v === null))
+      return { ok: false, error: `embeddings from ${spec.name}: the response left some texts without a vector` };
     return { ok: true, vectors: vectors as number[][], cached };
   }
 
@@ -332,7 +346,11 @@ class Client implements LlmClient {
   private async offline(spec: ModelSpec, req: ChatRequest, stage: string, counters: CallCounters): Promise<ChatResult> {
     const provider = this.offlineProvider(spec.name);
     if (!provider) {
-      return this.failed(counters, `no offline handler registered for simulated model ${spec.name}; pass offlineHandlers to createLlmClient`, 0);
+      return this.failed(
+        counters,
+        `no offline handler registered for simulated model ${spec.name}; pass offlineHandlers to createLlmClient`,
+        0,
+      );
     }
     if (!spec.active) return this.failed(counters, `model ${spec.name} is inactive: ${spec.inactiveReason ?? 'disabled'}`, 0);
     const t0 = performance.now();
@@ -407,11 +425,28 @@ class Client implements LlmClient {
     if (last.ok) {
       const a = last as Extract<AttemptResult, { ok: true }>;
       const fr = a.finishReason ? { finishReason: a.finishReason } : {};
-      await this.record(meta, { status: 'ok', text: a.text, attempts, latencyMs, inputTokens: a.inputTokens, outputTokens: a.outputTokens, ...fr });
-      return { ok: true, text: a.text, cached: false, usage: { inputTokens: a.inputTokens, outputTokens: a.outputTokens }, latencyMs, ...fr };
+      await this.record(meta, {
+        status: 'ok',
+        text: a.text,
+        attempts,
+        latencyMs,
+        inputTokens: a.inputTokens,
+        outputTokens: a.outputTokens,
+        ...fr,
+      });
+      return {
+        ok: true,
+        text: a.text,
+        cached: false,
+        usage: { inputTokens: a.inputTokens, outputTokens: a.outputTokens },
+        latencyMs,
+        ...fr,
+      };
     }
     const f = last as Extract<AttemptResult, { ok: false }>;
-    const error = this.redactKeys(f.retryable ? `${f.reason} after ${attempts} attempt${attempts === 1 ? '' : 's'}` : `${f.reason} (not retried)`);
+    const error = this.redactKeys(
+      f.retryable ? `${f.reason} after ${attempts} attempt${attempts === 1 ? '' : 's'}` : `${f.reason} (not retried)`,
+    );
     await this.record(meta, { status: 'failed', error, attempts, latencyMs, inputTokens: 0, outputTokens: 0 });
     return { ok: false, error, attempts };
   }
@@ -420,7 +455,14 @@ class Client implements LlmClient {
     const runner = this.batches();
     const t0 = performance.now();
     const out = await runner.request(this.pickReplica(spec).baseURL, meta, body);
-    if (out.ok) return { ok: true, text: out.text, cached: false, usage: { inputTokens: out.inputTokens, outputTokens: out.outputTokens }, latencyMs: Math.round(performance.now() - t0) };
+    if (out.ok)
+      return {
+        ok: true,
+        text: out.text,
+        cached: false,
+        usage: { inputTokens: out.inputTokens, outputTokens: out.outputTokens },
+        latencyMs: Math.round(performance.now() - t0),
+      };
     return { ok: false, error: this.redactKeys(out.reason), attempts: 1 };
   }
 
@@ -437,8 +479,24 @@ class Client implements LlmClient {
         this.record(
           meta,
           o.ok
-            ? { status: 'ok', text: o.text, attempts: 1, latencyMs: 0, inputTokens: o.inputTokens, outputTokens: o.outputTokens, batchId: o.batchId }
-            : { status: 'failed', error: this.redactKeys(o.reason), attempts: 1, latencyMs: 0, inputTokens: 0, outputTokens: 0, batchId: o.batchId },
+            ? {
+                status: 'ok',
+                text: o.text,
+                attempts: 1,
+                latencyMs: 0,
+                inputTokens: o.inputTokens,
+                outputTokens: o.outputTokens,
+                batchId: o.batchId,
+              }
+            : {
+                status: 'failed',
+                error: this.redactKeys(o.reason),
+                attempts: 1,
+                latencyMs: 0,
+                inputTokens: 0,
+                outputTokens: 0,
+                batchId: o.batchId,
+              },
         ),
       log: this.log,
     });
@@ -480,7 +538,10 @@ class Client implements LlmClient {
 
   private record(
     meta: BatchItemMeta,
-    r: Pick<CallRecord, 'status' | 'attempts' | 'latencyMs' | 'inputTokens' | 'outputTokens' | 'error' | 'text' | 'batchId' | 'finishReason'>,
+    r: Pick<
+      CallRecord,
+      'status' | 'attempts' | 'latencyMs' | 'inputTokens' | 'outputTokens' | 'error' | 'text' | 'batchId' | 'finishReason'
+    >,
   ): Promise<void> {
     return this.store.append({ ...meta, ...r, ts: new Date().toISOString() });
   }
@@ -532,7 +593,8 @@ class Client implements LlmClient {
       if (p.type === 'text') s += p.text;
       else {
         const b = this.blobs.get(p.blob);
-        if (!b) throw new Error(`llm client: blob ${p.blob.slice(0, 12)}… is not registered with this client; create it with client.blob(text)`);
+        if (!b)
+          throw new Error(`llm client: blob ${p.blob.slice(0, 12)}… is not registered with this client; create it with client.blob(text)`);
         s += b.text;
       }
     }
@@ -570,7 +632,14 @@ class Client implements LlmClient {
    * what the cache would serve), and answered by the stand-in when one is named, so that what
    * follows it is estimated too.
    */
-  private async estimate(spec: ModelSpec, stage: string, req: ChatRequest, params: Record<string, unknown>, key: string, counters: CallCounters): Promise<ChatResult> {
+  private async estimate(
+    spec: ModelSpec,
+    stage: string,
+    req: ChatRequest,
+    params: Record<string, unknown>,
+    key: string,
+    counters: CallCounters,
+  ): Promise<ChatResult> {
     const seen = this.estimated.get(key);
     if (seen !== undefined) {
       this.count(counters, 'cached');
@@ -596,7 +665,13 @@ class Client implements LlmClient {
     return { ok: true, text, cached: false, usage: { inputTokens: 0, outputTokens: 0 }, latencyMs: 0 };
   }
 
-  private addEstimate(spec: ModelSpec, stage: string, req: ChatRequest, params: Record<string, unknown>, answer: string | null = null): void {
+  private addEstimate(
+    spec: ModelSpec,
+    stage: string,
+    req: ChatRequest,
+    params: Record<string, unknown>,
+    answer: string | null = null,
+  ): void {
     const inputTokens = this.exactTokens(req.messages);
     const reserve = Number(params.max_completion_tokens ?? params.max_tokens ?? 0) || 0;
     // A stand-in's answer has the shape of the real one (a tree, a score grid), so its length is
@@ -616,7 +691,11 @@ class Client implements LlmClient {
     const id = `${stage}\u0000${spec.name}`;
     let row = this.estimates.get(id);
     const priced = !!spec.price && (spec.price.inputPerMTok > 0 || spec.price.outputPerMTok > 0);
-    if (!row) this.estimates.set(id, (row = { stage, model: spec.name, calls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, priced, overflows: 0 }));
+    if (!row)
+      this.estimates.set(
+        id,
+        (row = { stage, model: spec.name, calls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, priced, overflows: 0 }),
+      );
     return row;
   }
 

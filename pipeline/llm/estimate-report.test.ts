@@ -4,7 +4,16 @@ import { formatEstimate } from './estimate-report.ts';
 
 test('the estimate table lists stage × model rows and a total, flagging unpriced models', () => {
   const out = formatEstimate([
-    { stage: 'judge', model: 'gpt-5.4-mini', calls: 10, inputTokens: 20_000, outputTokens: 1_000, costUsd: 0.5, priced: true, overflows: 0 },
+    {
+      stage: 'judge',
+      model: 'gpt-5.4-mini',
+      calls: 10,
+      inputTokens: 20_000,
+      outputTokens: 1_000,
+      costUsd: 0.5,
+      priced: true,
+      overflows: 0,
+    },
     { stage: 'single', model: 'Qwen3-8B', calls: 2, inputTokens: 300, outputTokens: 40, costUsd: 0, priced: false, overflows: 0 },
   ]);
   assert.equal(

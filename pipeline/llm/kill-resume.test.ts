@@ -38,7 +38,8 @@ function runChild(args: string[], killAfter?: number): Promise<{ done: number; f
 function durableAnswers(cacheDir: string): number {
   const dir = join(cacheDir, 'calls');
   let n = 0;
-  for (const f of readdirSync(dir)) for (const line of readFileSync(join(dir, f), 'utf8').split('\n')) if (line.includes('"status":"ok"')) n++;
+  for (const f of readdirSync(dir))
+    for (const line of readFileSync(join(dir, f), 'utf8').split('\n')) if (line.includes('"status":"ok"')) n++;
   return n;
 }
 

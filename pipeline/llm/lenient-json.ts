@@ -6,9 +6,7 @@
  */
 import type { FormatVariant } from './answer-format.ts';
 
-export type LenientJson =
-  | { ok: true; value: unknown; variants: FormatVariant[] }
-  | { ok: false; error: string };
+export type LenientJson = { ok: true; value: unknown; variants: FormatVariant[] } | { ok: false; error: string };
 
 /** Removes comments and trailing commas outside strings; records which it removed. */
 function relax(s: string): { text: string; variants: FormatVariant[] } {

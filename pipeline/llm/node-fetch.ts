@@ -123,12 +123,23 @@ export const nodeFetch: typeof fetch = (input, init = {}) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => {
-          if (!res.complete) return fail(Object.assign(new Error('response body truncated: connection closed mid-body'), { code: 'ERR_TRUNCATED_BODY' }));
+          if (!res.complete)
+            return fail(Object.assign(new Error('response body truncated: connection closed mid-body'), { code: 'ERR_TRUNCATED_BODY' }));
           const buf = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
           cleanup();
-          resolve(new LightResponse(buf, res.statusCode ?? 0, res.statusMessage ?? '', new LightHeaders(res.rawHeaders), href) as unknown as Response);
+          resolve(
+            new LightResponse(
+              buf,
+              res.statusCode ?? 0,
+              res.statusMessage ?? '',
+              new LightHeaders(res.rawHeaders),
+              href,
+            ) as unknown as Response,
+          );
         });
-        res.on('aborted', () => fail(Object.assign(new Error('response body truncated: connection closed mid-body'), { code: 'ERR_TRUNCATED_BODY' })));
+        res.on('aborted', () =>
+          fail(Object.assign(new Error('response body truncated: connection closed mid-body'), { code: 'ERR_TRUNCATED_BODY' })),
+        );
         res.on('error', (e) => fail(e));
       },
     );

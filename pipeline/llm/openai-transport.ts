@@ -8,8 +8,7 @@ import { nodeFetch } from './node-fetch.ts';
 import { isRetryableStatus, parseRetryAfter, type AttemptFailure } from './retry.ts';
 
 export type AttemptResult =
-  | { ok: true; text: string; inputTokens: number; outputTokens: number; finishReason?: string }
-  | ({ ok: false } & AttemptFailure);
+  { ok: true; text: string; inputTokens: number; outputTokens: number; finishReason?: string } | ({ ok: false } & AttemptFailure);
 
 export interface SdkOptions {
   baseURL: string;
@@ -23,7 +22,10 @@ export function makeSdk(o: SdkOptions): OpenAI {
 
 /** Reads the answer out of a chat-completions body; a body without one is malformed. */
 export function answerOf(body: unknown): AttemptResult {
-  type Body = { choices?: { message?: { content?: unknown }; finish_reason?: unknown }[]; usage?: { prompt_tokens?: number; completion_tokens?: number } };
+  type Body = {
+    choices?: { message?: { content?: unknown }; finish_reason?: unknown }[];
+    usage?: { prompt_tokens?: number; completion_tokens?: number };
+  };
   const b = body as Body | null;
   const content = b?.choices?.[0]?.message?.content;
   if (typeof content !== 'string') return { ok: false, reason: 'malformed response: no choices[0].message.content', retryable: true };

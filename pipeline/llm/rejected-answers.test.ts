@@ -22,16 +22,26 @@ after(() => server.close());
 
 const roster: ModelSpec[] = [
   {
-    name: 'judge', roles: ['judge'], provider: 'openai-compatible', baseURLs: [server.url], apiKeyOptional: true,
-    modelId: 'judge-id', contextWindow: 8000,
+    name: 'judge',
+    roles: ['judge'],
+    provider: 'openai-compatible',
+    baseURLs: [server.url],
+    apiKeyOptional: true,
+    modelId: 'judge-id',
+    contextWindow: 8000,
   },
   { name: 'sim', roles: ['judge'], provider: 'offline', simulated: true },
 ];
 const parse = jsonSchemaParser<{ score: number }>({
-  type: 'object', required: ['score'], properties: { score: { type: 'integer', minimum: 1, maximum: 5 } },
+  type: 'object',
+  required: ['score'],
+  properties: { score: { type: 'integer', minimum: 1, maximum: 5 } },
 });
 const req: ChatRequest = {
-  model: 'judge', messages: [{ role: 'user', content: 'Score the answer from 1 to 5 as {"score": n}.' }], role: 'judge', stage: 'outcome_scores',
+  model: 'judge',
+  messages: [{ role: 'user', content: 'Score the answer from 1 to 5 as {"score": n}.' }],
+  role: 'judge',
+  stage: 'outcome_scores',
 };
 
 async function calls(cacheDir: string): Promise<Record<string, unknown>[]> {
@@ -75,13 +85,16 @@ test('a failed exchange leaves nothing to serve: the next run asks afresh, the r
   assert.deepEqual([replay.r.ok && replay.r.value, replay.counters.cached, server.counters.chat], [{ score: 4 }, 1, 5]);
 
   const log = await calls(dir);
-  assert.deepEqual(log.map((r) => [r.text, r.rejected, r.attempt]), [
-    [GARBLE, true, 0],
-    [GARBLE, true, 0],
-    [GARBLE, true, 1],
-    [GARBLE, true, 1],
-    ['{"score": 4}', false, 2],
-  ]);
+  assert.deepEqual(
+    log.map((r) => [r.text, r.rejected, r.attempt]),
+    [
+      [GARBLE, true, 0],
+      [GARBLE, true, 0],
+      [GARBLE, true, 1],
+      [GARBLE, true, 1],
+      ['{"score": 4}', false, 2],
+    ],
+  );
   assert.ok(log.every((r) => r.role === 'judge' && r.stage === 'outcome_scores'));
 });
 
@@ -126,7 +139,10 @@ test('reject: a fresh attempt of a sampled call gets a new seed; simulated and f
     garbling = false;
     const b = await c.chat(sampled);
     assert.deepEqual([b.ok && b.text, b.ok && b.cached, b.ok && b.call?.attempt], ['{"score": 4}', false, 1]);
-    assert.deepEqual(server.requests.map((r) => r.seed), [sampleSeed('cdp-3', 0), sampleSeed('cdp-3\u0000fresh:1', 0)]);
+    assert.deepEqual(
+      server.requests.map((r) => r.seed),
+      [sampleSeed('cdp-3', 0), sampleSeed('cdp-3\u0000fresh:1', 0)],
+    );
     const sim = await c.chat({ ...req, model: 'sim' });
     await c.reject(sim, 'ignored');
     await c.reject({ ok: false, error: 'HTTP 500', attempts: 5 }, 'ignored');

@@ -10,13 +10,30 @@ test('canonical JSON sorts keys at every depth and drops undefined members', () 
 
 test('the prompt hash is sha256 of a length-prefixed encoding (checked by hand)', () => {
   // system "hi" → "system:" "s2:" "hi" ";" ; user [blob fff…, text "?"] → "user:" "b:fff…" "t1:" "?" ";"
-  const manual = createHash('sha256').update('system:s2:hi;user:b:' + 'f'.repeat(64) + 't1:?;').digest('hex');
-  assert.equal(promptHash([{ role: 'system', content: 'hi' }, { role: 'user', content: [{ type: 'blob', blob: 'f'.repeat(64) }, { type: 'text', text: '?' }] }]), manual);
+  const manual = createHash('sha256')
+    .update('system:s2:hi;user:b:' + 'f'.repeat(64) + 't1:?;')
+    .digest('hex');
+  assert.equal(
+    promptHash([
+      { role: 'system', content: 'hi' },
+      {
+        role: 'user',
+        content: [
+          { type: 'blob', blob: 'f'.repeat(64) },
+          { type: 'text', text: '?' },
+        ],
+      },
+    ]),
+    manual,
+  );
 });
 
 test('message boundaries cannot be forged by content', () => {
   const a = promptHash([{ role: 'user', content: 'a;user:s1:b' }]);
-  const b = promptHash([{ role: 'user', content: 'a' }, { role: 'user', content: 'b' }]);
+  const b = promptHash([
+    { role: 'user', content: 'a' },
+    { role: 'user', content: 'b' },
+  ]);
   assert.notEqual(a, b);
 });
 
@@ -40,5 +57,8 @@ test('the call key changes with model id, params, response format and repeat, an
 test('a key from precomputed canonical params equals the key from the params', () => {
   const p = promptHash([{ role: 'user', content: 'q' }]);
   const params = { top_p: 0.5, temperature: 1, stop: ['x'] };
-  assert.equal(callKeyCanonical('m', p, canonicalJson(params), { type: 'json_object' }, 3), callKey('m', p, params, { type: 'json_object' }, 3));
+  assert.equal(
+    callKeyCanonical('m', p, canonicalJson(params), { type: 'json_object' }, 3),
+    callKey('m', p, params, { type: 'json_object' }, 3),
+  );
 });

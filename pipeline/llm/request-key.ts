@@ -18,7 +18,9 @@ export function canonicalJson(v: unknown): string {
   if (v === null || typeof v !== 'object') return JSON.stringify(v) ?? 'null';
   if (Array.isArray(v)) return '[' + v.map(canonicalJson).join(',') + ']';
   const o = v as Record<string, unknown>;
-  const keys = Object.keys(o).filter((k) => o[k] !== undefined).sort();
+  const keys = Object.keys(o)
+    .filter((k) => o[k] !== undefined)
+    .sort();
   return '{' + keys.map((k) => JSON.stringify(k) + ':' + canonicalJson(o[k])).join(',') + '}';
 }
 
@@ -39,12 +41,26 @@ export function promptHash(messages: readonly ChatMessage[]): string {
 }
 
 /** The cache key: 64 hex characters. */
-export function callKey(modelId: string, prompt: string, params: Record<string, unknown>, responseFormat: unknown, repeat: number, sample?: string): string {
+export function callKey(
+  modelId: string,
+  prompt: string,
+  params: Record<string, unknown>,
+  responseFormat: unknown,
+  repeat: number,
+  sample?: string,
+): string {
   return callKeyCanonical(modelId, prompt, canonicalJson(params), responseFormat, repeat, sample);
 }
 
 /** `callKey` with the parameters already in canonical form (a model's defaults, computed once). */
-export function callKeyCanonical(modelId: string, prompt: string, canonicalParams: string, responseFormat: unknown, repeat: number, sample?: string): string {
+export function callKeyCanonical(
+  modelId: string,
+  prompt: string,
+  canonicalParams: string,
+  responseFormat: unknown,
+  repeat: number,
+  sample?: string,
+): string {
   const rf = responseFormat == null ? 'null' : canonicalJson(responseFormat);
   // A call without a sample keeps the key it always had, so existing caches stay valid.
   const tail = sample === undefined ? '' : `\u0000sample:${sample.length}:${sample}`;

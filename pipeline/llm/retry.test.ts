@@ -18,11 +18,26 @@ test('Retry-After in seconds, as an HTTP date, and retry-after-ms', () => {
 test('backoff is full jitter under an exponential ceiling; Retry-After wins, capped', () => {
   const p = { ...DEFAULT_RETRY, baseDelayMs: 100, maxDelayMs: 1000, maxRetryAfterMs: 5000 };
   const f = { reason: 'HTTP 500', retryable: true };
-  assert.equal(retryDelayMs(p, 1, f, () => 0.5), 50);
-  assert.equal(retryDelayMs(p, 3, f, () => 0.5), 200);
-  assert.equal(retryDelayMs(p, 10, f, () => 0.999), 999);
-  assert.equal(retryDelayMs(p, 1, f, () => 0), 0);
-  assert.equal(retryDelayMs(p, 1, { ...f, retryAfterMs: 2000 }, () => 0), 2000);
+  assert.equal(
+    retryDelayMs(p, 1, f, () => 0.5),
+    50,
+  );
+  assert.equal(
+    retryDelayMs(p, 3, f, () => 0.5),
+    200,
+  );
+  assert.equal(
+    retryDelayMs(p, 10, f, () => 0.999),
+    999,
+  );
+  assert.equal(
+    retryDelayMs(p, 1, f, () => 0),
+    0,
+  );
+  assert.equal(
+    retryDelayMs(p, 1, { ...f, retryAfterMs: 2000 }, () => 0),
+    2000,
+  );
   assert.equal(retryDelayMs(p, 1, { ...f, retryAfterMs: 60_000 }), 5000);
 });
 

@@ -18,8 +18,16 @@ const timeouts = (env: NodeJS.ProcessEnv) => resolveRoster(roster, env).map((m) 
 
 test('CDP_LLM_TIMEOUT_S_<NAME> beats CDP_LLM_TIMEOUT_S, which beats the declaration; offline models have none', () => {
   assert.equal(envSlug('qwen3-8b'), 'QWEN3_8B');
-  assert.deepEqual(timeouts({}), [['qwen3-8b', 30_000], ['gpt-x', undefined], ['agent-simulated', undefined]]);
-  assert.deepEqual(timeouts({ CDP_LLM_TIMEOUT_S: '1200' }), [['qwen3-8b', 1_200_000], ['gpt-x', 1_200_000], ['agent-simulated', undefined]]);
+  assert.deepEqual(timeouts({}), [
+    ['qwen3-8b', 30_000],
+    ['gpt-x', undefined],
+    ['agent-simulated', undefined],
+  ]);
+  assert.deepEqual(timeouts({ CDP_LLM_TIMEOUT_S: '1200' }), [
+    ['qwen3-8b', 1_200_000],
+    ['gpt-x', 1_200_000],
+    ['agent-simulated', undefined],
+  ]);
   assert.deepEqual(timeouts({ CDP_LLM_TIMEOUT_S: '1200', CDP_LLM_TIMEOUT_S_QWEN3_8B: '2.5' }), [
     ['qwen3-8b', 2_500],
     ['gpt-x', 1_200_000],

@@ -9,7 +9,10 @@ const DISABLED = 'disabled ("enabled": false)';
 
 /** A model name as it appears in variable names: `qwen3-8b` → `QWEN3_8B`. */
 export function envSlug(name: string): string {
-  return name.toUpperCase().replace(/[^A-Z0-9]+/g, '_').replace(/^_|_$/g, '');
+  return name
+    .toUpperCase()
+    .replace(/[^A-Z0-9]+/g, '_')
+    .replace(/^_|_$/g, '');
 }
 
 /**
@@ -30,7 +33,10 @@ export function timeoutFromEnv(name: string, env: NodeJS.ProcessEnv): number | u
 }
 
 function splitURLs(v: string | undefined): string[] {
-  return (v ?? '').split(',').map((s) => s.trim().replace(/\/+$/, '')).filter(Boolean);
+  return (v ?? '')
+    .split(',')
+    .map((s) => s.trim().replace(/\/+$/, ''))
+    .filter(Boolean);
 }
 
 /**

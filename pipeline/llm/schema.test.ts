@@ -7,7 +7,15 @@ const steps: Schema = {
   required: ['steps', 'outcome'],
   additionalProperties: false,
   properties: {
-    steps: { type: 'array', minItems: 1, items: { type: 'object', required: ['id', 'text'], properties: { id: { type: 'integer', minimum: 1 }, text: { type: 'string', minLength: 1 } } } },
+    steps: {
+      type: 'array',
+      minItems: 1,
+      items: {
+        type: 'object',
+        required: ['id', 'text'],
+        properties: { id: { type: 'integer', minimum: 1 }, text: { type: 'string', minLength: 1 } },
+      },
+    },
     outcome: { type: 'string', enum: ['treat', 'refer'] },
     score: { type: ['number', 'null'], minimum: 1, maximum: 5 },
   },
@@ -27,7 +35,10 @@ test('each violation is one sentence naming its path', () => {
     'answer.score must be at most 5, but is 9',
     'answer.extra is not allowed (allowed: steps, outcome, score)',
   ]);
-  assert.deepEqual(validateSchema({ steps: [] }, steps), ['answer.outcome is required but missing', 'answer.steps must have at least 1 item, but has 0']);
+  assert.deepEqual(validateSchema({ steps: [] }, steps), [
+    'answer.outcome is required but missing',
+    'answer.steps must have at least 1 item, but has 0',
+  ]);
   assert.deepEqual(validateSchema([1], steps), ['answer must be object, but is array']);
   assert.deepEqual(validateSchema(3, { type: 'number' }), []);
   assert.deepEqual(validateSchema('ab', { type: 'string', minLength: 3 }, 'name'), ['name must have at least 3 characters']);

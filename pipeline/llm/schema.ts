@@ -60,8 +60,10 @@ function walk(v: unknown, s: Schema, path: string, out: string[]): void {
     if (s.maximum !== undefined && v > s.maximum) out.push(`${path} must be at most ${s.maximum}, but is ${v}`);
   }
   if (Array.isArray(v)) {
-    if (s.minItems !== undefined && v.length < s.minItems) out.push(`${path} must have at least ${s.minItems} item${s.minItems === 1 ? '' : 's'}, but has ${v.length}`);
-    if (s.maxItems !== undefined && v.length > s.maxItems) out.push(`${path} must have at most ${s.maxItems} item${s.maxItems === 1 ? '' : 's'}, but has ${v.length}`);
+    if (s.minItems !== undefined && v.length < s.minItems)
+      out.push(`${path} must have at least ${s.minItems} item${s.minItems === 1 ? '' : 's'}, but has ${v.length}`);
+    if (s.maxItems !== undefined && v.length > s.maxItems)
+      out.push(`${path} must have at most ${s.maxItems} item${s.maxItems === 1 ? '' : 's'}, but has ${v.length}`);
     if (s.items) v.forEach((item, i) => walk(item, s.items!, `${path}[${i}]`, out));
   }
   if (typeOf(v) === 'object') {
@@ -70,7 +72,8 @@ function walk(v: unknown, s: Schema, path: string, out: string[]): void {
     for (const [k, sub] of Object.entries(s.properties ?? {})) if (k in o) walk(o[k], sub, `${path}.${k}`, out);
     if (s.additionalProperties === false) {
       const allowed = new Set(Object.keys(s.properties ?? {}));
-      for (const k of Object.keys(o)) if (!allowed.has(k)) out.push(`${path}.${k} is not allowed (allowed: ${[...allowed].join(', ') || 'none'})`);
+      for (const k of Object.keys(o))
+        if (!allowed.has(k)) out.push(`${path}.${k} is not allowed (allowed: ${[...allowed].join(', ') || 'none'})`);
     }
   }
 }

@@ -9,7 +9,11 @@ test('extractJson: one row per variant, with the value read and the format recor
     { input: '  [1, 2]\n', value: [1, 2], format: 'strict' },
     { input: '{"a": [1, 2,],}', value: { a: [1, 2] }, format: 'lenient-json:trailing-comma' },
     { input: '{\n  // the root\n  "a": 1 /* one */\n}', value: { a: 1 }, format: 'lenient-json:comment' },
-    { input: '{"url": "http://x.org/a,]", "b": 2, // note\n}', value: { url: 'http://x.org/a,]', b: 2 }, format: 'lenient-json:comment+lenient-json:trailing-comma' },
+    {
+      input: '{"url": "http://x.org/a,]", "b": 2, // note\n}',
+      value: { url: 'http://x.org/a,]', b: 2 },
+      format: 'lenient-json:comment+lenient-json:trailing-comma',
+    },
     { input: '```json\n{"a": 1}\n```', value: { a: 1 }, format: 'fence' },
     { input: 'Sure! Here is the JSON:\n```json\n{"a": 1}\n```\nHope that helps.', value: { a: 1 }, format: 'fence+preamble+trailing-note' },
     { input: 'Here is the array: ["x", "y"]', value: ['x', 'y'], format: 'preamble' },
@@ -28,7 +32,10 @@ test('extractJson: faults state the real problem, never a fragment nested in the
     { input: 'I cannot help with that.', problem: /no parseable JSON object or array/ },
     { input: '{"a": 1}', finishReason: 'length', problem: /^truncated answer \(finish_reason: length\)/ },
     // The inner node parses on its own; reading it would make the re-ask talk about a top-level "index".
-    { input: '{"decision_tree": {"index": 1, "leaf": true}, "x": \'single\'}', problem: /^the answer is not valid JSON \(even allowing trailing commas and comments\): Unexpected token/ },
+    {
+      input: '{"decision_tree": {"index": 1, "leaf": true}, "x": \'single\'}',
+      problem: /^the answer is not valid JSON \(even allowing trailing commas and comments\): Unexpected token/,
+    },
     { input: 'Here: {"a": {"index": 1}', problem: /never closes/ },
   ];
   for (const row of rows) {
@@ -47,7 +54,10 @@ test('reasoning blocks: closed, lone closing tag, unclosed after an answer, uncl
 });
 
 test('prepareAnswer: truncation, reasoning only, empty fence, and the variants it saw', () => {
-  assert.deepEqual(prepareAnswer('Yes', 'length'), { ok: false, reason: 'truncated answer (finish_reason: length): cut off at the output token limit; answer again, complete and more concisely' });
+  assert.deepEqual(prepareAnswer('Yes', 'length'), {
+    ok: false,
+    reason: 'truncated answer (finish_reason: length): cut off at the output token limit; answer again, complete and more concisely',
+  });
   assert.deepEqual(prepareAnswer('Yes', 'stop'), { ok: true, text: 'Yes', variants: [] });
   assert.deepEqual(prepareAnswer('<think>a</think>\n```\nYes\n```'), { ok: true, text: 'Yes', variants: ['think-block', 'fence'] });
   assert.equal(prepareAnswer('<think>only').ok, false);

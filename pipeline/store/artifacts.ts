@@ -40,7 +40,7 @@ export function sha256File(path: string): string {
   const buf = Buffer.allocUnsafe(1 << 20);
   const fd = openSync(path, 'r');
   try {
-    for (let n; (n = readSync(fd, buf, 0, buf.length, null)) > 0; ) h.update(buf.subarray(0, n));
+    for (let n; (n = readSync(fd, buf, 0, buf.length, null)) > 0;) h.update(buf.subarray(0, n));
   } finally {
     closeSync(fd);
   }
@@ -57,9 +57,7 @@ function recordFile(path: string, sha256 = sha256File(path)): FileRecord {
  * stat changed but its content did not (a copied tree, a `touch`): the caller records the new
  * stat so the next check is cheap again.
  */
-export type ArtifactCheck =
-  | { ok: true; restat: ArtifactFiles | null }
-  | { ok: false; reason: string };
+export type ArtifactCheck = { ok: true; restat: ArtifactFiles | null } | { ok: false; reason: string };
 
 export function checkArtifact(paths: { ndjson: string; parquet: string }, recorded: ArtifactFiles | undefined): ArtifactCheck {
   if (!existsSync(paths.ndjson) || !existsSync(paths.parquet)) return { ok: false, reason: 'artifact missing from the store' };
@@ -87,7 +85,9 @@ export function artifactPaths(storeDir: string, stage: string, hash: string): { 
 function checkColumns(row: Row, columns: Columns, stage: string): void {
   for (const k of Object.keys(row)) {
     if (!(k in columns)) {
-      throw new Error(`stage '${stage}' returned column '${k}', which its columns do not declare (declared: ${Object.keys(columns).join(', ')})`);
+      throw new Error(
+        `stage '${stage}' returned column '${k}', which its columns do not declare (declared: ${Object.keys(columns).join(', ')})`,
+      );
     }
   }
 }
@@ -123,7 +123,13 @@ function sqlString(s: string): string {
 }
 
 export function columnsSql(columns: Columns): string {
-  return '{' + Object.entries(columns).map(([k, t]) => `${sqlString(k)}: ${sqlString(t)}`).join(', ') + '}';
+  return (
+    '{' +
+    Object.entries(columns)
+      .map(([k, t]) => `${sqlString(k)}: ${sqlString(t)}`)
+      .join(', ') +
+    '}'
+  );
 }
 
 /**
@@ -175,7 +181,9 @@ export async function writeArtifact(
   const tmpParquet = tempPathFor(paths.parquet);
   try {
     const con = await duck();
-    const select = `select ${Object.keys(columns).map((c) => `"${c.replace(/"/g, '""')}"`).join(', ')} from read_json(${sqlString(tmpJson)}, format = 'newline_delimited', columns = ${columnsSql(columns)})`;
+    const select = `select ${Object.keys(columns)
+      .map((c) => `"${c.replace(/"/g, '""')}"`)
+      .join(', ')} from read_json(${sqlString(tmpJson)}, format = 'newline_delimited', columns = ${columnsSql(columns)})`;
     await con.run(`copy (${select}) to ${sqlString(tmpParquet)} (format parquet, compression zstd)`);
   } catch (err) {
     rmSync(tmpJson, { force: true });

@@ -21,7 +21,9 @@ export function getMaxStringChars(): number {
 
 function checked(s: string, what: string): string {
   if (s.length > maxStringChars) {
-    throw new Error(`${what} is ${s.length} characters, over the store's string limit of ${maxStringChars}; a single row this large cannot be stored`);
+    throw new Error(
+      `${what} is ${s.length} characters, over the store's string limit of ${maxStringChars}; a single row this large cannot be stored`,
+    );
   }
   return s;
 }
@@ -45,7 +47,7 @@ export function* readLines(path: string, opts: { chunkBytes?: number; onTorn?: (
     let carryOffset = 0;
     let position = 0;
     const buf = Buffer.allocUnsafe(chunk);
-    for (let n; (n = readSync(fd, buf, 0, chunk, position)) > 0; ) {
+    for (let n; (n = readSync(fd, buf, 0, chunk, position)) > 0;) {
       position += n;
       const data = carry.length ? Buffer.concat([carry, buf.subarray(0, n)]) : buf.subarray(0, n);
       let start = 0;
@@ -58,7 +60,8 @@ export function* readLines(path: string, opts: { chunkBytes?: number; onTorn?: (
       carryOffset += start;
       // Copied, not viewed: `buf` is reused by the next read.
       carry = Buffer.from(data.subarray(start));
-      if (carry.length > maxStringChars * 4) throw new Error(`a line of ${path} from byte ${carryOffset} exceeds the store's string limit of ${maxStringChars}`);
+      if (carry.length > maxStringChars * 4)
+        throw new Error(`a line of ${path} from byte ${carryOffset} exceeds the store's string limit of ${maxStringChars}`);
     }
     if (carry.length) opts.onTorn?.(carryOffset);
   } finally {
@@ -91,7 +94,10 @@ export class LineWriter {
   private readonly batchChars: number;
   bytesWritten = 0;
 
-  constructor(readonly path: string, opts: { batchChars?: number; flags?: string } = {}) {
+  constructor(
+    readonly path: string,
+    opts: { batchChars?: number; flags?: string } = {},
+  ) {
     this.fd = openSync(path, opts.flags ?? 'w');
     this.batchChars = Math.max(1, Math.min(opts.batchChars ?? 1 << 20, maxStringChars));
   }

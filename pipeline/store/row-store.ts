@@ -28,7 +28,10 @@ export interface UnitLocation {
  * in memory proportional to its number of units, not its bytes.
  */
 export class UnitIndex {
-  constructor(private readonly dir: string, private readonly at: Map<string, UnitLocation>) {}
+  constructor(
+    private readonly dir: string,
+    private readonly at: Map<string, UnitLocation>,
+  ) {}
 
   get size(): number {
     return this.at.size;
@@ -102,7 +105,9 @@ export class RowStore {
   segments(): string[] {
     try {
       // Names start with a zero-padded timestamp, so sorting orders them by creation.
-      return readdirSync(this.dir).filter((f) => f.endsWith('.ndjson')).sort();
+      return readdirSync(this.dir)
+        .filter((f) => f.endsWith('.ndjson'))
+        .sort();
     } catch {
       return [];
     }

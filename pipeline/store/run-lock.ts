@@ -9,7 +9,10 @@ import { dirname } from 'node:path';
 import { tempPathFor } from './atomic.ts';
 
 export class StoreBusyError extends Error {
-  constructor(readonly lockPath: string, readonly holder: { pid: number; startedAt: string; command: string }) {
+  constructor(
+    readonly lockPath: string,
+    readonly holder: { pid: number; startedAt: string; command: string },
+  ) {
     super(
       `another cdp run (pid ${holder.pid}, started ${holder.startedAt}: ${holder.command}) holds ${lockPath}; ` +
         `wait for it to finish, or pass --wait <seconds> to queue behind it`,

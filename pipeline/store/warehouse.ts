@@ -39,9 +39,24 @@ export interface RunRecord {
 }
 
 const RUN_COLUMNS = {
-  run_id: 'VARCHAR', stage: 'VARCHAR', status: 'VARCHAR', key: 'VARCHAR', inputs: 'JSON', params: 'JSON',
-  started_at: 'TIMESTAMP', ended_at: 'TIMESTAMP', seconds: 'DOUBLE', rows_computed: 'BIGINT', rows_reused: 'BIGINT',
-  rows_failed: 'BIGINT', llm_calls: 'BIGINT', llm_cached: 'BIGINT', counters: 'JSON', tokens_in: 'BIGINT', tokens_out: 'BIGINT', error: 'VARCHAR',
+  run_id: 'VARCHAR',
+  stage: 'VARCHAR',
+  status: 'VARCHAR',
+  key: 'VARCHAR',
+  inputs: 'JSON',
+  params: 'JSON',
+  started_at: 'TIMESTAMP',
+  ended_at: 'TIMESTAMP',
+  seconds: 'DOUBLE',
+  rows_computed: 'BIGINT',
+  rows_reused: 'BIGINT',
+  rows_failed: 'BIGINT',
+  llm_calls: 'BIGINT',
+  llm_cached: 'BIGINT',
+  counters: 'JSON',
+  tokens_in: 'BIGINT',
+  tokens_out: 'BIGINT',
+  error: 'VARCHAR',
 };
 
 export function appendRunRecords(runsLog: string, records: RunRecord[]): void {
@@ -141,7 +156,9 @@ export function warehouseViews(spec: WarehouseSpec): [string, string][] {
     'runs',
     existsSync(spec.runsLog)
       ? `select * from read_json(${rel(spec.runsLog)}, format = 'newline_delimited', columns = ${columnsSql(RUN_COLUMNS)})`
-      : `select * from (select ${Object.entries(RUN_COLUMNS).map(([k, t]) => `null::${t} as ${quoteIdent(k)}`).join(', ')}) where false`,
+      : `select * from (select ${Object.entries(RUN_COLUMNS)
+          .map(([k, t]) => `null::${t} as ${quoteIdent(k)}`)
+          .join(', ')}) where false`,
   ]);
   for (const [name, relation] of Object.entries(spec.extra ?? {})) out.push([name, relativizeSql(spec.storeDir, relation)]);
   return out;

@@ -33,7 +33,9 @@ export interface ToyProject {
   writeConfigFile(overrides?: ToyOptions): void;
 }
 
-export function makeToyProject(docs: Record<string, string> = { 'a.txt': 'alpha beta', 'b.txt': 'gamma delta epsilon', 'c.txt': 'zeta' }): ToyProject {
+export function makeToyProject(
+  docs: Record<string, string> = { 'a.txt': 'alpha beta', 'b.txt': 'gamma delta epsilon', 'c.txt': 'zeta' },
+): ToyProject {
   const root = mkdtempSync(join(tmpdir(), 'cdp-toy-'));
   mkdirSync(join(root, 'docs'));
   writeFileSync(join(root, 'package.json'), '{ "type": "module" }\n');
@@ -41,7 +43,10 @@ export function makeToyProject(docs: Record<string, string> = { 'a.txt': 'alpha 
   const stageImport = JSON.stringify(join(pipelineDir, 'stage.ts'));
   const log = JSON.stringify(join(root, 'compute.log'));
 
-  writeFileSync(join(root, 'stages', 'helpers', 'shout.ts'), `export function shout(s: string): string { return s.toUpperCase() + '!'; }\n`);
+  writeFileSync(
+    join(root, 'stages', 'helpers', 'shout.ts'),
+    `export function shout(s: string): string { return s.toUpperCase() + '!'; }\n`,
+  );
   writeFileSync(
     join(root, 'stages', 'words.ts'),
     `import { rowStage } from ${stageImport};
@@ -103,7 +108,15 @@ export default tableStage({
   const config = (o: ToyOptions = {}): DagConfig => ({
     sources: { docs: { kind: 'files', patterns: ['docs/*.txt'] } },
     stages: [
-      { name: 'words', module: 'stages/words.ts', inputs: { docs: 'docs' }, forEach: 'docs', params: { delayMs: o.wordsDelayMs ?? 0 }, commitEvery: 1, concurrency: o.wordsConcurrency },
+      {
+        name: 'words',
+        module: 'stages/words.ts',
+        inputs: { docs: 'docs' },
+        forEach: 'docs',
+        params: { delayMs: o.wordsDelayMs ?? 0 },
+        commitEvery: 1,
+        concurrency: o.wordsConcurrency,
+      },
       { name: 'shout', module: 'stages/shout.ts', inputs: { words: 'words' }, forEach: 'words' },
       { name: 'totals', module: 'stages/totals.ts', inputs: { words: 'words' }, params: { scale: o.totalsScale ?? 1 } },
       { name: 'report', module: 'stages/report.ts', inputs: { totals: 'totals', shout: 'shout' } },

@@ -24,9 +24,20 @@ export interface AgentPlansParams {
 }
 
 export const AGENT_PLAN_COLUMNS = {
-  model: 'VARCHAR', cdp_id: 'VARCHAR', guideline_id: 'VARCHAR', steps: 'VARCHAR[]', questions: 'VARCHAR[]', mapping: 'INTEGER[]',
-  m: 'INTEGER', conclusion: 'VARCHAR', wrong_outcome: 'BOOLEAN',
-  omission: 'INTEGER', redundancy: 'INTEGER', skipping: 'INTEGER', reversal: 'INTEGER', simulated: 'BOOLEAN',
+  model: 'VARCHAR',
+  cdp_id: 'VARCHAR',
+  guideline_id: 'VARCHAR',
+  steps: 'VARCHAR[]',
+  questions: 'VARCHAR[]',
+  mapping: 'INTEGER[]',
+  m: 'INTEGER',
+  conclusion: 'VARCHAR',
+  wrong_outcome: 'BOOLEAN',
+  omission: 'INTEGER',
+  redundancy: 'INTEGER',
+  skipping: 'INTEGER',
+  reversal: 'INTEGER',
+  simulated: 'BOOLEAN',
 } as const;
 
 export function agentPlanRows(models: readonly string[], cdps: readonly Row[], trees: readonly Row[]): Row[] {
@@ -41,8 +52,17 @@ export function agentPlanRows(models: readonly string[], cdps: readonly Row[], t
       const plan = planCase(profile, cdp, treeOfRow(treeOf.get(cdp.guideline_id)) ?? undefined);
       const d = deviationsOf(plan.mapping, plan.m);
       out.push({
-        model, cdp_id: cdp.cdp_id, guideline_id: cdp.guideline_id, steps: plan.steps, questions: questionsOf(plan), mapping: plan.mapping,
-        m: plan.m, conclusion: plan.conclusion, wrong_outcome: plan.wrongOutcome, ...d, simulated: true,
+        model,
+        cdp_id: cdp.cdp_id,
+        guideline_id: cdp.guideline_id,
+        steps: plan.steps,
+        questions: questionsOf(plan),
+        mapping: plan.mapping,
+        m: plan.m,
+        conclusion: plan.conclusion,
+        wrong_outcome: plan.wrongOutcome,
+        ...d,
+        simulated: true,
       });
     }
   }

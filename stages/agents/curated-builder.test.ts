@@ -94,7 +94,11 @@ describe('curated trees of the sample guidelines', () => {
         const matcher = createEvidenceMatcher(markdown);
         const quotes = Object.values(tree.node_guideline_mapping).flat();
         const missing = quotes.filter((q) => !matcher.contains(q));
-        assert.deepEqual(missing.filter((q) => !Object.hasOwn(KNOWN_SPLIT, q)), [], `${where}: quotes not found verbatim`);
+        assert.deepEqual(
+          missing.filter((q) => !Object.hasOwn(KNOWN_SPLIT, q)),
+          [],
+          `${where}: quotes not found verbatim`,
+        );
         assert.equal(check.evidenceVerbatimRate, (quotes.length - missing.length) / quotes.length);
         if (!quotes.some((q) => Object.hasOwn(KNOWN_SPLIT, q))) assert.equal(check.evidenceVerbatimRate, 1, where);
         assert.ok(depth(tree) >= 3, `${where}: depth ${depth(tree)} < 3`);
@@ -114,7 +118,11 @@ describe('curated trees of the sample guidelines', () => {
           assert.deepEqual(v.problems, [], `${where} leaf ${cdp.leaf_index}`);
           assert.deepEqual(v.notes, [], `${where} leaf ${cdp.leaf_index}: fallback sentences in "${v.vignette}"`);
           const qc = checkInstance({ cdp, vignette: v.vignette, treeNodes: rows });
-          assert.deepEqual(qc.problems.map((p) => `${p.kind}: ${p.message}`), [], `${where} leaf ${cdp.leaf_index}: "${v.vignette}"`);
+          assert.deepEqual(
+            qc.problems.map((p) => `${p.kind}: ${p.message}`),
+            [],
+            `${where} leaf ${cdp.leaf_index}: "${v.vignette}"`,
+          );
         }
         paths += cdps.length;
       }
@@ -139,7 +147,10 @@ describe('curated trees of the sample guidelines', () => {
       const nodes = trees.reduce((n, t) => n + [...preorder(t.decision_tree)].length, 0);
       const paths = trees.reduce((n, t) => n + enumeratePaths(t, { guideline_id: id, language, split: 'test' }).cdps.length, 0);
       const deepest = Math.max(...trees.map(depth));
-      assert.ok(readme.includes(`| \`${id}\` | ${trees.length} | ${nodes} | ${deepest} | ${paths} |`), `README row for ${id}: ${trees.length} tree(s), ${nodes} nodes, depth ${deepest}, ${paths} paths`);
+      assert.ok(
+        readme.includes(`| \`${id}\` | ${trees.length} | ${nodes} | ${deepest} | ${paths} |`),
+        `README row for ${id}: ${trees.length} tree(s), ${nodes} nodes, depth ${deepest}, ${paths} paths`,
+      );
     }
   });
 });
@@ -173,7 +184,12 @@ describe('curated builder handler', () => {
   test('through the LLM client, with the guideline sent as a blob the way the trees stage sends it', async () => {
     const cacheDir = mkdtempSync(join(tmpdir(), 'curated-llm-'));
     try {
-      const client = createLlmClient({ cacheDir, roster: [curatedBuilderModel()], offlineHandlers: { [CURATED_BUILDER_NAME]: createCuratedBuilderHandler() }, env: {} });
+      const client = createLlmClient({
+        cacheDir,
+        roster: [curatedBuilderModel()],
+        offlineHandlers: { [CURATED_BUILDER_NAME]: createCuratedBuilderHandler() },
+        env: {},
+      });
       const llm = client.forStage('trees');
       const markdown = await markdownOf('zh', 'nhc-2020-insomnia');
       const message = promptMessage(llm, loadTemplate('reasoning-tree-extraction', 'zh'), { Guideline: markdown }, ['Guideline']);
@@ -196,7 +212,10 @@ describe('curated builder handler', () => {
     const check = checkTreeAnswer(json.value, markdown);
     assert.equal(check.valid, false);
     assert.equal(check.tree, null);
-    assert.ok(check.problems.some((p) => p.includes('no curated tree for this guideline')), check.problems.join('\n'));
+    assert.ok(
+      check.problems.some((p) => p.includes('no curated tree for this guideline')),
+      check.problems.join('\n'),
+    );
     assert.match(answer, /matches none of the curated guidelines/);
   });
 
@@ -223,7 +242,12 @@ describe('identifying the guideline by its evidence', () => {
   });
 
   test('a tie names no guideline', () => {
-    const tied = indexCuratedGuidelines(new Map([['a', [tree({ '1': ['Fever is present.'] })]], ['b', [tree({ '1': ['Fever is present.'] })]]]));
+    const tied = indexCuratedGuidelines(
+      new Map([
+        ['a', [tree({ '1': ['Fever is present.'] })]],
+        ['b', [tree({ '1': ['Fever is present.'] })]],
+      ]),
+    );
     assert.equal(identifyGuideline('Fever is present.', tied), null);
   });
 });
@@ -236,7 +260,8 @@ describe('tree slots', () => {
     return async () => {
       const dir = mkdtempSync(join(tmpdir(), 'curated-'));
       try {
-        for (const [name, value] of Object.entries(files)) writeFileSync(join(dir, name), typeof value === 'string' ? value : JSON.stringify(value));
+        for (const [name, value] of Object.entries(files))
+          writeFileSync(join(dir, name), typeof value === 'string' ? value : JSON.stringify(value));
         await body(dir);
       } finally {
         rmSync(dir, { recursive: true, force: true });
@@ -279,7 +304,12 @@ describe('tree slots', () => {
 function tree(mapping: Record<string, string[]>): ReasoningTree {
   return {
     primary_clinical_focus: 'diagnosis',
-    decision_tree: { index: 1, description: 'Is it so?', yes: { index: 2, leaf: true, conclusion: 'yes' }, no: { index: 3, leaf: true, conclusion: 'no' } },
+    decision_tree: {
+      index: 1,
+      description: 'Is it so?',
+      yes: { index: 2, leaf: true, conclusion: 'yes' },
+      no: { index: 3, leaf: true, conclusion: 'no' },
+    },
     node_guideline_mapping: mapping,
   };
 }

@@ -63,7 +63,10 @@ function treeFiles(dir: string): Map<string, Array<{ slot: number; file: string 
   try {
     names = readdirSync(dir);
   } catch (err) {
-    throw new Error(`curated trees: cannot read the directory ${dir} (${(err as Error).message}); pass the folder holding <guideline_id>.json files`, { cause: err });
+    throw new Error(
+      `curated trees: cannot read the directory ${dir} (${(err as Error).message}); pass the folder holding <guideline_id>.json files`,
+      { cause: err },
+    );
   }
   const out = new Map<string, Array<{ slot: number; file: string }>>();
   for (const name of names) {
@@ -78,7 +81,9 @@ function treeFiles(dir: string): Map<string, Array<{ slot: number; file: string 
     list.sort((a, b) => a.slot - b.slot);
     list.forEach((entry, i) => {
       if (entry.slot !== i + 1) {
-        throw new Error(`curated trees: ${id} has tree slots ${list.map((e) => e.slot).join(', ')}; slots must run 1 (${id}.json), 2 (${id}--2.json), … without gaps`);
+        throw new Error(
+          `curated trees: ${id} has tree slots ${list.map((e) => e.slot).join(', ')}; slots must run 1 (${id}.json), 2 (${id}--2.json), … without gaps`,
+        );
       }
     });
   }
@@ -93,7 +98,9 @@ function readTree(file: string): ReasoningTree {
     throw new Error(`curated tree ${file} is not readable JSON (${(err as Error).message}); fix the file`, { cause: err });
   }
   if (Array.isArray(raw)) {
-    throw new Error(`curated tree ${file} holds an array; put one tree object per file and further trees in <guideline_id>--2.json, --3.json, …`);
+    throw new Error(
+      `curated tree ${file} holds an array; put one tree object per file and further trees in <guideline_id>--2.json, --3.json, …`,
+    );
   }
   const parsed = parseTree(raw);
   if (parsed.tree === null || parsed.problems.length > 0) {
@@ -190,7 +197,9 @@ export function createCuratedBuilderHandler(options: CuratedOptions = {}): Offli
     const trees = state.trees.get(id)!;
     const slot = (req.repeat ?? 0) + 1;
     if (slot > trees.length) {
-      return noCuratedTreeAnswer(`no curated tree for ${id} in slot ${slot}: it has ${trees.length} curated tree(s); ask repeats 0..${trees.length - 1}`);
+      return noCuratedTreeAnswer(
+        `no curated tree for ${id} in slot ${slot}: it has ${trees.length} curated tree(s); ask repeats 0..${trees.length - 1}`,
+      );
     }
     return JSON.stringify(trees[slot - 1]);
   };

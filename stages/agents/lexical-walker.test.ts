@@ -6,7 +6,17 @@ import { parseSingleTurn } from '../tasks/parse-single-turn.ts';
 import { parseDoctorTurn } from '../tasks/parse-doctor-turn.ts';
 import { createWalkerHandler, lexicalWalk, walkerDoctorTurn, walkerSingleTurn } from './lexical-walker.ts';
 import { answerFromVignette } from './vignette-answer.ts';
-import { ask, buildFixture, doctorSystem, HTN_MARKDOWN, HTN_TREE, INSOMNIA_TREE, runDialogue, patientSystem, singleTurnPrompt } from './test-fixtures.ts';
+import {
+  ask,
+  buildFixture,
+  doctorSystem,
+  HTN_MARKDOWN,
+  HTN_TREE,
+  INSOMNIA_TREE,
+  runDialogue,
+  patientSystem,
+  singleTurnPrompt,
+} from './test-fixtures.ts';
 import { createPatientHandler } from './offline-patient.ts';
 
 const path = (tree: Parameters<typeof lexicalWalk>[0], vignette: string) => {
@@ -36,8 +46,14 @@ describe('lexical walk on hand-written vignettes', () => {
   });
 
   test('Chinese: a duration in 个月 and a clause with its own negation', () => {
-    assert.deepEqual(path(INSOMNIA_TREE, '患者失眠症状已持续5个月，存在明显的日间功能损害。'), { answers: ['1:yes:numeric', '2:yes:lexical'], leaf: 4 });
-    assert.deepEqual(path(INSOMNIA_TREE, '患者失眠症状已持续5个月，无日间功能损害。'), { answers: ['1:yes:numeric', '2:no:lexical'], leaf: 5 });
+    assert.deepEqual(path(INSOMNIA_TREE, '患者失眠症状已持续5个月，存在明显的日间功能损害。'), {
+      answers: ['1:yes:numeric', '2:yes:lexical'],
+      leaf: 4,
+    });
+    assert.deepEqual(path(INSOMNIA_TREE, '患者失眠症状已持续5个月，无日间功能损害。'), {
+      answers: ['1:yes:numeric', '2:no:lexical'],
+      leaf: 5,
+    });
     assert.deepEqual(path(INSOMNIA_TREE, '患者症状持续6周。'), { answers: ['1:no:numeric'], leaf: 3 });
   });
 
@@ -86,23 +102,43 @@ describe('walker answers', () => {
     const parsed = parseSingleTurn(raw);
     assert.ok(parsed.ok);
     assert.equal(parsed.outcome, cdp.conclusion);
-    assert.equal(parseSingleTurn(await ask(handler, [{ role: 'user', content: singleTurnPrompt(HTN_MARKDOWN, fx.vignetteOf(cdp)) }])).ok, false, 'no context: not applicable');
+    assert.equal(
+      parseSingleTurn(await ask(handler, [{ role: 'user', content: singleTurnPrompt(HTN_MARKDOWN, fx.vignetteOf(cdp)) }])).ok,
+      false,
+      'no context: not applicable',
+    );
   });
 
   test('multi-turn: asks what the goal does not decide, and reaches the case leaf with the offline patient', async () => {
     for (const cdp of fx.htn) {
       const goal = 'The clinical question concerns management.';
-      const r = await runDialogue(handler, createPatientHandler(), doctorSystem(HTN_MARKDOWN, goal), patientSystem(fx.vignetteOf(cdp)), 30, fx.unit(cdp), goal);
+      const r = await runDialogue(
+        handler,
+        createPatientHandler(),
+        doctorSystem(HTN_MARKDOWN, goal),
+        patientSystem(fx.vignetteOf(cdp)),
+        30,
+        fx.unit(cdp),
+        goal,
+      );
       assert.equal(r.conclusion, cdp.conclusion);
       assert.equal(r.questions.length, cdp.steps.length);
     }
     // A goal stating the blood pressure settles the first node without a question.
     const turn = walkerDoctorTurn(HTN_TREE, 'Systolic blood pressure was 128 mmHg; what should be done?', []);
     assert.equal(turn, 'Is BMI ≥ 30 kg/m²?');
-    assert.deepEqual(parseDoctorTurn(walkerDoctorTurn(HTN_TREE, '', [{ question: 'q', answer: 'no' }, { question: 'q', answer: 'yes' }])), {
-      kind: 'conclusion',
-      conclusion: 'Offer lifestyle advice for weight loss.',
-      format: 'strict',
-    });
+    assert.deepEqual(
+      parseDoctorTurn(
+        walkerDoctorTurn(HTN_TREE, '', [
+          { question: 'q', answer: 'no' },
+          { question: 'q', answer: 'yes' },
+        ]),
+      ),
+      {
+        kind: 'conclusion',
+        conclusion: 'Offer lifestyle advice for weight loss.',
+        format: 'strict',
+      },
+    );
   });
 });

@@ -15,7 +15,8 @@ const cdp = makeCdp('en', [
   ['Does the patient have diabetes?', 'yes'],
   ['Is BMI ≥ 30 kg/m²?', 'no'],
 ]);
-const vignette = 'Systolic blood pressure was 152 mmHg. The patient did not have diabetes. BMI was 27 kg/m². The patient was taking benzodiazepines.';
+const vignette =
+  'Systolic blood pressure was 152 mmHg. The patient did not have diabetes. BMI was 27 kg/m². The patient was taking benzodiazepines.';
 
 describe('answerQuestion', () => {
   test('the reference question of a path step is answered with its outcome', () => {
@@ -27,13 +28,20 @@ describe('answerQuestion', () => {
   });
 
   test('a paraphrase over the Dice threshold matches; a negated one is answered flipped', () => {
-    assert.deepEqual(answerQuestion(cdp, vignette, "Is the patient's systolic blood pressure 140 mmHg or higher?"), { answer: 'Yes', via: 'path', node_index: 1 });
+    assert.deepEqual(answerQuestion(cdp, vignette, "Is the patient's systolic blood pressure 140 mmHg or higher?"), {
+      answer: 'Yes',
+      via: 'path',
+      node_index: 1,
+    });
     assert.deepEqual(answerQuestion(cdp, vignette, 'Is the patient free of diabetes?'), { answer: 'No', via: 'path', node_index: 2 });
     assert.deepEqual(matchPathStep(cdp, 'Do they have diabetes?'), { step: 1, exact: false });
     // Below the threshold: 2 of 3 tokens shared (Dice 0.67) is another disease, not the same step.
     const ckd = makeCdp('en', [['Does the patient have chronic heart disease?', 'yes']]);
     assert.equal(matchPathStep(ckd, 'Does the patient have chronic kidney disease?'), null);
-    assert.deepEqual(answerQuestion(ckd, 'The patient had chronic heart disease.', 'Does the patient have chronic kidney disease?'), { answer: 'No', via: 'default' });
+    assert.deepEqual(answerQuestion(ckd, 'The patient had chronic heart disease.', 'Does the patient have chronic kidney disease?'), {
+      answer: 'No',
+      via: 'default',
+    });
   });
 
   test('a question with other numbers is not a path match: the vignette value decides', () => {
@@ -53,19 +61,27 @@ describe('answerQuestion', () => {
 describe('patient handler', () => {
   const fx = buildFixture();
   const provider = createPatientHandler();
-  const call = (messages: ReturnType<typeof patientMessages>, context?: UnitContext) => provider.callApi({ model: 'simulated-patient', messages }, context);
+  const call = (messages: ReturnType<typeof patientMessages>, context?: UnitContext) =>
+    provider.callApi({ model: 'simulated-patient', messages }, context);
 
   test('answers from the unit context with one parseable word, and reports how it decided', async () => {
     for (const c of [...fx.htn, ...fx.insomnia]) {
       const system = patientSystem(fx.vignetteOf(c));
       const questions = referenceQuestions(c);
       for (let i = 0; i < questions.length; i++) {
-        const turns = [...questions.slice(0, i).map((q, k) => ({ question: q, answer: c.steps[k]!.decision_outcome === 'yes' ? 'Yes' : 'No' })), { question: questions[i]! }];
+        const turns = [
+          ...questions.slice(0, i).map((q, k) => ({ question: q, answer: c.steps[k]!.decision_outcome === 'yes' ? 'Yes' : 'No' })),
+          { question: questions[i]! },
+        ];
         const r = await call(patientMessages(system, turns), { ...fx.unit(c), question: questions[i]! });
         const reply = r.output;
         assert.ok(reply === 'Yes' || reply === 'No', reply);
         assert.deepEqual(r.metadata, { via: 'path', node: c.steps[i]!.node_index }, 'a reference question matches its own path step');
-        assert.deepEqual(parsePatientAnswer(reply), { ok: true, answer: c.steps[i]!.decision_outcome === 'yes' ? 'Yes' : 'No', format: 'strict' });
+        assert.deepEqual(parsePatientAnswer(reply), {
+          ok: true,
+          answer: c.steps[i]!.decision_outcome === 'yes' ? 'Yes' : 'No',
+          format: 'strict',
+        });
       }
     }
   });
@@ -77,7 +93,10 @@ describe('patient handler', () => {
     const ask = async (q: string) => (await call(patientMessages(system, [{ question: q }]), { ...unit, question: q })).metadata;
     assert.deepEqual(await ask('Is the patient older than 65 years?'), { via: 'vignette', node: null });
     assert.deepEqual(await ask('Is the patient pregnant?'), { via: 'default', node: null });
-    const older = await call(patientMessages(system, [{ question: 'Is the patient older than 65 years?' }]), { ...unit, question: 'Is the patient older than 65 years?' });
+    const older = await call(patientMessages(system, [{ question: 'Is the patient older than 65 years?' }]), {
+      ...unit,
+      question: 'Is the patient older than 65 years?',
+    });
     assert.equal(older.output, 'Yes');
     const bare = await call(patientMessages(system, [{ question: 'Is the patient older than 65 years?' }]));
     assert.deepEqual([bare.output, bare.metadata], ['No', { via: 'default', node: null }], 'no context: no case, no vignette');

@@ -28,7 +28,9 @@ describe('oracle, single-turn', () => {
         const s = cdp.steps[i]!;
         const zh = /[\u3400-\u9fff]/.test(s.condition);
         const criterion = conditionQuestion(s.condition).replace(/[?？]$/, '');
-        const verdict = zh ? `${s.decision_outcome === 'yes' ? '符合' : '不符合'}“${criterion}”` : `"${criterion}?" is ${s.decision_outcome === 'yes' ? '' : 'not '}met`;
+        const verdict = zh
+          ? `${s.decision_outcome === 'yes' ? '符合' : '不符合'}“${criterion}”`
+          : `"${criterion}?" is ${s.decision_outcome === 'yes' ? '' : 'not '}met`;
         assert.ok(step.includes(verdict), `${cdp.cdp_id} step ${i + 1}: ${step}`);
       });
     }
@@ -75,10 +77,21 @@ describe('oracle, multi-turn with the offline patient', () => {
   test('reproduces every reference questioning pathway and conclusion', async () => {
     for (const cdp of all) {
       const goal = `The clinical question concerns ${cdp.focus}.`;
-      const result = await runDialogue(oracle, patient, doctorSystem(markdownOf(cdp), goal), patientSystem(fx.vignetteOf(cdp)), 30, fx.unit(cdp), goal);
+      const result = await runDialogue(
+        oracle,
+        patient,
+        doctorSystem(markdownOf(cdp), goal),
+        patientSystem(fx.vignetteOf(cdp)),
+        30,
+        fx.unit(cdp),
+        goal,
+      );
       assert.equal(result.failure, undefined, cdp.cdp_id);
       assert.deepEqual(result.questions, referenceQuestions(cdp), cdp.cdp_id);
-      assert.deepEqual(result.answers, cdp.steps.map((s) => (s.decision_outcome === 'yes' ? 'Yes' : 'No')));
+      assert.deepEqual(
+        result.answers,
+        cdp.steps.map((s) => (s.decision_outcome === 'yes' ? 'Yes' : 'No')),
+      );
       assert.equal(result.conclusion, cdp.conclusion);
     }
   });
@@ -95,7 +108,10 @@ describe('oracle, multi-turn with the offline patient', () => {
 
   test('a guideline without a tree (or no context) gets the rule-11 conclusion', async () => {
     const noTree = { ...fx.unit(fx.htn[0]!), tree: null, dialogue: [] };
-    assert.deepEqual(parseDoctorTurn(await ask(oracle, [{ role: 'system', content: doctorSystem('# G', 'diagnosis') }], noTree)).kind, 'conclusion');
+    assert.deepEqual(
+      parseDoctorTurn(await ask(oracle, [{ role: 'system', content: doctorSystem('# G', 'diagnosis') }], noTree)).kind,
+      'conclusion',
+    );
     const raw = await ask(oracle, [{ role: 'system', content: doctorSystem('# Some other guideline', 'diagnosis') }]);
     assert.deepEqual(parseDoctorTurn(raw), { kind: 'conclusion', conclusion: DOCTOR_NOT_DETERMINABLE, format: 'strict' });
   });

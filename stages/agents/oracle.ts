@@ -40,7 +40,9 @@ export function supportingFacts(condition: string, outcome: 'yes' | 'no', vignet
  */
 export function oracleStatements(cdp: Cdp, vignette: string): string[] {
   const narrative = writeNarrative(cdp).steps;
-  return cdp.steps.map((s, i) => narrative[i] ?? stepLine(s.condition, s.decision_outcome, supportingFacts(s.condition, s.decision_outcome, vignette)));
+  return cdp.steps.map(
+    (s, i) => narrative[i] ?? stepLine(s.condition, s.decision_outcome, supportingFacts(s.condition, s.decision_outcome, vignette)),
+  );
 }
 
 export function oracleSingleTurn(cdp: Cdp, vignette: string): string {
@@ -63,7 +65,10 @@ export function nodeAfter(tree: ReasoningTree, answers: ReadonlyArray<'yes' | 'n
 /** The oracle doctor's next turn on a tree, given the dialogue so far. */
 export function oracleDoctorTurn(tree: ReasoningTree, turns: DoctorTurns): string {
   if (turns.length > MAX_DEPTH) return finalConclusion(DOCTOR_NOT_DETERMINABLE);
-  const node = nodeAfter(tree, turns.map((t) => t.answer));
+  const node = nodeAfter(
+    tree,
+    turns.map((t) => t.answer),
+  );
   if (node === null) return finalConclusion(DOCTOR_NOT_DETERMINABLE);
   if (isLeafNode(node)) return finalConclusion(node.conclusion ?? '');
   return doctorQuestion(node.description ?? '') ?? finalConclusion(DOCTOR_NOT_DETERMINABLE);

@@ -73,12 +73,17 @@ describe('perturb at rate 1 (hand-worked)', () => {
     assert.deepEqual([r.steps[1], r.steps[3]].sort(), ['X', 'Y'], 'each distinct distractor once');
     assert.equal(r.steps[5], 'C');
     assert.deepEqual(r.deviations[2], { type: 'redundancy', position: 5, source: 'repeat', text: 'C', repeats: 2 });
-    assert.deepEqual(r.deviations.map((d) => (d.type === 'redundancy' ? d.position : -1)), [1, 3, 5]);
+    assert.deepEqual(
+      r.deviations.map((d) => (d.type === 'redundancy' ? d.position : -1)),
+      [1, 3, 5],
+    );
     assert.deepEqual(deviationsOf(r.mapping, 3), { omission: 0, redundancy: 3, skipping: 0, reversal: 0 });
   });
 
   test('all four at once: skips first, then isolated omissions, then swaps, then insertions', () => {
-    const r = perturb(REF(8), rates({ omission: 1, redundancy: 1, skipping: 1, reversal: 1 }), createRng(5), { distractors: ['X', 'Y', 'Z'] });
+    const r = perturb(REF(8), rates({ omission: 1, redundancy: 1, skipping: 1, reversal: 1 }), createRng(5), {
+      distractors: ['X', 'Y', 'Z'],
+    });
     // Skips 0–1 (land 2) and 3–4 (land 5); 6 is the only isolated step left; 2, 5, 7 have no adjacent pair.
     assert.deepEqual(r.mapping, [2, null, 5, null, 7, null]);
     assert.deepEqual(countDeviations(r.deviations), { omission: 1, redundancy: 3, skipping: 2, reversal: 0 });

@@ -81,7 +81,8 @@ export function perturb(reference: readonly string[], spec: PerturbSpec, rng: Rn
   const rates: DeviationRates = 'rates' in spec ? spec.rates : spec;
   checkRates(rates);
   const skipMax = options.skipMax ?? ('rates' in spec ? spec.skipMax : undefined) ?? 2;
-  if (!Number.isInteger(skipMax) || skipMax < 2) throw new RangeError(`perturb: skipMax must be an integer ≥ 2 (a skip leaves out at least two steps), got ${skipMax}`);
+  if (!Number.isInteger(skipMax) || skipMax < 2)
+    throw new RangeError(`perturb: skipMax must be an integer ≥ 2 (a skip leaves out at least two steps), got ${skipMax}`);
   const m = reference.length;
   const missing = new Array<boolean>(m).fill(false);
   const deviations: Deviation[] = [];
@@ -179,7 +180,9 @@ export function deviationsOf(mapping: readonly (number | null)[], m: number): De
       return;
     }
     if (!Number.isInteger(r) || r < 0 || r >= m) {
-      throw new RangeError(`deviationsOf: predicted step ${j + 1} maps to ${r}, which is not a reference step index in 0..${m - 1}; fix the mapping`);
+      throw new RangeError(
+        `deviationsOf: predicted step ${j + 1} maps to ${r}, which is not a reference step index in 0..${m - 1}; fix the mapping`,
+      );
     }
     if (seen[r]) out.redundancy++;
     else {
@@ -187,7 +190,7 @@ export function deviationsOf(mapping: readonly (number | null)[], m: number): De
       firsts.push(r);
     }
   });
-  for (let k = 0; k < m; ) {
+  for (let k = 0; k < m;) {
     if (seen[k]) {
       k++;
       continue;

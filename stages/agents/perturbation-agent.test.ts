@@ -9,7 +9,17 @@ import { countDeviations, deviationsOf } from './perturb.ts';
 import { createPerturbationHandler, planCase, questionsOf } from './perturbation-agent.ts';
 import { oracleStatements } from './oracle.ts';
 import { caseSeed, fnv1a, profileFromName, type PerturbationProfile } from './perturbation-profile.ts';
-import { ask, buildFixture, doctorSystem, HTN_TREE, INSOMNIA_TREE, markdownOf, patientSystem, runDialogue, singleTurnPrompt } from './test-fixtures.ts';
+import {
+  ask,
+  buildFixture,
+  doctorSystem,
+  HTN_TREE,
+  INSOMNIA_TREE,
+  markdownOf,
+  patientSystem,
+  runDialogue,
+  singleTurnPrompt,
+} from './test-fixtures.ts';
 import { offPathConditions, otherConclusions } from './tree-facts.ts';
 
 const fx = buildFixture();
@@ -33,7 +43,13 @@ describe('profiles', () => {
   });
 
   test('bad names are refused with the grammar', () => {
-    for (const bad of ['simulated-omission-1.5', 'simulated-omission', 'omission-0.3', 'simulated-typo-0.3', 'simulated-mixed-0.2-wrong-2']) {
+    for (const bad of [
+      'simulated-omission-1.5',
+      'simulated-omission',
+      'omission-0.3',
+      'simulated-typo-0.3',
+      'simulated-mixed-0.2-wrong-2',
+    ]) {
       assert.throws(() => profileFromName(bad), /simulated-<omission\|redundancy\|skipping\|reversal\|mixed>-<rate>/, bad);
     }
   });
@@ -67,7 +83,10 @@ describe('planFor', () => {
   test("the oracle's plan is the reference itself", () => {
     for (const cdp of all) {
       const plan = planFor('simulated-oracle', cdp.cdp_id);
-      assert.deepEqual(plan.mapping, cdp.steps.map((_, i) => i));
+      assert.deepEqual(
+        plan.mapping,
+        cdp.steps.map((_, i) => i),
+      );
       assert.deepEqual(plan.deviations, []);
       assert.equal(plan.conclusion, cdp.conclusion);
       assert.deepEqual(questionsOf(plan), referenceQuestions(cdp));
@@ -76,7 +95,11 @@ describe('planFor', () => {
 
   test('redundant steps come from elsewhere in the tree', () => {
     const cdp = fx.htn.find((c) => c.leaf_index === 7)!; // root no → BMI no
-    assert.deepEqual(offPathConditions(HTN_TREE, cdp), ['Does the patient have diabetes?', 'Is the patient older than 65 years?', 'Is there evidence of end-organ damage?']);
+    assert.deepEqual(offPathConditions(HTN_TREE, cdp), [
+      'Does the patient have diabetes?',
+      'Is the patient older than 65 years?',
+      'Is there evidence of end-organ damage?',
+    ]);
     const plan = planFor('simulated-redundancy-1', cdp.cdp_id);
     assert.deepEqual(plan.mapping, [0, null, 1, null]);
     for (const j of [1, 3]) assert.ok(offPathConditions(HTN_TREE, cdp).includes(plan.steps[j]!));
@@ -88,7 +111,10 @@ describe('planFor', () => {
       const wrong = planFor('simulated-mixed-0-wrong-1', cdp.cdp_id);
       assert.equal(wrong.wrongOutcome, true);
       assert.ok(otherConclusions(treeOf(cdp), cdp.conclusion).includes(wrong.conclusion));
-      assert.deepEqual(wrong.mapping, cdp.steps.map((_, i) => i));
+      assert.deepEqual(
+        wrong.mapping,
+        cdp.steps.map((_, i) => i),
+      );
       const right = planFor('simulated-mixed-0', cdp.cdp_id);
       assert.equal(right.conclusion, cdp.conclusion);
       assert.equal(right.wrongOutcome, false);
@@ -112,7 +138,9 @@ describe('perturbation agents answer their plan', () => {
       const handler = createPerturbationHandler(name);
       for (const cdp of all) {
         const plan = planFor(name, cdp.cdp_id);
-        const parsed = parseSingleTurn(await ask(handler, [{ role: 'user', content: singleTurnPrompt(markdownOf(cdp), fx.vignetteOf(cdp)) }], fx.unit(cdp)));
+        const parsed = parseSingleTurn(
+          await ask(handler, [{ role: 'user', content: singleTurnPrompt(markdownOf(cdp), fx.vignetteOf(cdp)) }], fx.unit(cdp)),
+        );
         assert.ok(parsed.ok, `${name} ${cdp.cdp_id}`);
         assert.equal(parsed.outcome, plan.conclusion);
         assert.equal(parsed.steps.length, plan.steps.length);
@@ -130,7 +158,9 @@ describe('perturbation agents answer their plan', () => {
   test('single-turn reversal at rate 1 on a three-step path swaps the first two', async () => {
     const cdp = fx.htn.find((c) => c.leaf_index === 8)!;
     const handler = createPerturbationHandler('simulated-reversal-1');
-    const parsed = parseSingleTurn(await ask(handler, [{ role: 'user', content: singleTurnPrompt(markdownOf(cdp), fx.vignetteOf(cdp)) }], fx.unit(cdp)));
+    const parsed = parseSingleTurn(
+      await ask(handler, [{ role: 'user', content: singleTurnPrompt(markdownOf(cdp), fx.vignetteOf(cdp)) }], fx.unit(cdp)),
+    );
     assert.ok(parsed.ok);
     const q = 'No guideline statement is quoted for this criterion';
     assert.deepEqual(parsed.steps, [
@@ -146,9 +176,19 @@ describe('perturbation agents answer their plan', () => {
       const doctor = createPerturbationHandler(name);
       for (const cdp of all) {
         const plan = planFor(name, cdp.cdp_id);
-        const r = await runDialogue(doctor, patient, doctorSystem(markdownOf(cdp), 'goal'), patientSystem(fx.vignetteOf(cdp)), 30, fx.unit(cdp));
+        const r = await runDialogue(
+          doctor,
+          patient,
+          doctorSystem(markdownOf(cdp), 'goal'),
+          patientSystem(fx.vignetteOf(cdp)),
+          30,
+          fx.unit(cdp),
+        );
         assert.equal(r.failure, undefined);
-        assert.deepEqual(r.questions, plan.steps.map((s) => doctorQuestion(s)));
+        assert.deepEqual(
+          r.questions,
+          plan.steps.map((s) => doctorQuestion(s)),
+        );
         assert.deepEqual(r.questions, questionsOf(plan));
         assert.equal(r.conclusion, plan.conclusion);
         // Questions mapped to reference steps are exactly the reference questions, and the patient answers them as the path says.
@@ -164,7 +204,12 @@ describe('perturbation agents answer their plan', () => {
 
   test('multi-turn without a unit context: an honest rule-11 conclusion', async () => {
     const doctor = createPerturbationHandler('simulated-omission-0.3');
-    const r = await runDialogue(doctor, createPatientHandler(), doctorSystem(markdownOf(fx.htn[0]!), 'The clinical question concerns management.'), patientSystem(fx.vignetteOf(fx.htn[0]!)));
+    const r = await runDialogue(
+      doctor,
+      createPatientHandler(),
+      doctorSystem(markdownOf(fx.htn[0]!), 'The clinical question concerns management.'),
+      patientSystem(fx.vignetteOf(fx.htn[0]!)),
+    );
     assert.deepEqual(r, { questions: [], answers: [], conclusion: DOCTOR_NOT_DETERMINABLE });
   });
 });

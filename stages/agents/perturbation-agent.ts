@@ -60,7 +60,6 @@ export function planCase(profile: PerturbationProfile, cdp: Cdp, tree: Reasoning
   return { ...result, agent: profile.name, cdp_id: cdp.cdp_id, m: reference.length, conclusion, wrongOutcome };
 }
 
-
 export function perturbedSingleTurn(plan: PerturbationPlan, cdp: Cdp, vignette: string): string {
   const statements = oracleStatements(cdp, vignette);
   const lines = plan.steps.map((text, j) => {

@@ -43,7 +43,10 @@ describe('simulated roster', () => {
   });
 
   test('handlers cover the roster, or the names asked for', () => {
-    assert.deepEqual(Object.keys(offlineHandlers()), SIMULATED_ROSTER.map((m) => m.name));
+    assert.deepEqual(
+      Object.keys(offlineHandlers()),
+      SIMULATED_ROSTER.map((m) => m.name),
+    );
     assert.deepEqual(Object.keys(offlineHandlers(['simulated-reversal-1'])), ['simulated-reversal-1']);
     assert.throws(() => offlineHandlers(['simulated-nobody']), /no offline agent/);
   });
@@ -58,11 +61,22 @@ describe('odd requests', () => {
       [{ role: 'user', content: '' }],
       [{ role: 'system', content: '' }],
       [{ role: 'assistant', content: 'Is it?' }],
-      [{ role: 'system', content: 'You are a doctor.' }, { role: 'assistant', content: 'Fever?' }, { role: 'user', content: 'maybe' }],
-      [{ role: 'system', content: patientSystem('') }, { role: 'user', content: '??' }],
+      [
+        { role: 'system', content: 'You are a doctor.' },
+        { role: 'assistant', content: 'Fever?' },
+        { role: 'user', content: 'maybe' },
+      ],
+      [
+        { role: 'system', content: patientSystem('') },
+        { role: 'user', content: '??' },
+      ],
       [{ role: 'user', content: [{ type: 'text', text: singleTurnPrompt('', '') }] }],
       [{ role: 'user', content: singleTurnPrompt(markdownOf(fx.htn[0]!), '') }],
-      [{ role: 'system', content: doctorSystem(markdownOf(fx.htn[0]!), '') }, { role: 'user', content: 'Yes' }, { role: 'user', content: 'No' }],
+      [
+        { role: 'system', content: doctorSystem(markdownOf(fx.htn[0]!), '') },
+        { role: 'user', content: 'Yes' },
+        { role: 'user', content: 'No' },
+      ],
     ];
     for (const [name, handler] of Object.entries(handlers)) {
       const unit = fx.unit(fx.htn[0]!);

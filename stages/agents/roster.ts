@@ -41,7 +41,9 @@ function noteFor(name: string): string {
 /** The roster entry of a simulated model. */
 export function simulatedModel(name: string): ModelSpec {
   if (!name.includes('simulated')) {
-    throw new Error(`simulatedModel: "${name}" does not contain "simulated"; offline agents must be named so no reader mistakes them for LLMs`);
+    throw new Error(
+      `simulatedModel: "${name}" does not contain "simulated"; offline agents must be named so no reader mistakes them for LLMs`,
+    );
   }
   if (name !== PATIENT_NAME && name !== WALKER_NAME && !isPerturbationName(name)) {
     throw new Error(

@@ -138,14 +138,21 @@ export async function runDialogue(
   goal = '',
 ): Promise<DialogueResult> {
   const turns: DialogueTurn[] = [];
-  const dialogue = () => turns.filter((t) => t.answer !== undefined).map((t) => ({ question: t.question, answer: t.answer === 'Yes' ? ('Yes' as const) : ('No' as const) }));
+  const dialogue = () =>
+    turns
+      .filter((t) => t.answer !== undefined)
+      .map((t) => ({ question: t.question, answer: t.answer === 'Yes' ? ('Yes' as const) : ('No' as const) }));
   for (let t = 0; t <= maxTurns; t++) {
     const reply = await ask(doctor, doctorMessages(doctorPrompt, turns), unit && { ...unit, goal, dialogue: dialogue() }, 'doctor');
     const parsed = parseDoctorTurn(reply);
-    if (parsed.kind === 'conclusion') return { questions: turns.map((x) => x.question), answers: turns.map((x) => x.answer!), conclusion: parsed.conclusion };
-    if (parsed.kind === 'invalid') return { questions: turns.map((x) => x.question), answers: turns.map((x) => x.answer!), conclusion: null, failure: parsed.reason };
+    if (parsed.kind === 'conclusion')
+      return { questions: turns.map((x) => x.question), answers: turns.map((x) => x.answer!), conclusion: parsed.conclusion };
+    if (parsed.kind === 'invalid')
+      return { questions: turns.map((x) => x.question), answers: turns.map((x) => x.answer!), conclusion: null, failure: parsed.reason };
     turns.push({ question: parsed.question });
-    const answer = parsePatientAnswer(await ask(patient, patientMessages(patientPrompt, turns), unit && { ...unit, question: parsed.question }, 'patient'));
+    const answer = parsePatientAnswer(
+      await ask(patient, patientMessages(patientPrompt, turns), unit && { ...unit, question: parsed.question }, 'patient'),
+    );
     if (!answer.ok) return { questions: turns.map((x) => x.question), answers: [], conclusion: null, failure: answer.reason };
     turns[turns.length - 1]!.answer = answer.answer;
   }

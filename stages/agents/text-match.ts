@@ -34,8 +34,23 @@ const EN_STOP = new Set(
   ).split(' '),
 );
 
-const EN_NEGATION = /\b(?:no|not|without|denied|denies|deny|denying|absent|negative|never|none|neither|nor)\b|n['’]t\b|\bfree of\b|\bruled out\b/gi;
-const EN_NEGATION_WORDS = new Set(['no', 'not', 'without', 'denied', 'denies', 'deny', 'denying', 'absent', 'negative', 'never', 'none', 'neither', 'nor']);
+const EN_NEGATION =
+  /\b(?:no|not|without|denied|denies|deny|denying|absent|negative|never|none|neither|nor)\b|n['’]t\b|\bfree of\b|\bruled out\b/gi;
+const EN_NEGATION_WORDS = new Set([
+  'no',
+  'not',
+  'without',
+  'denied',
+  'denies',
+  'deny',
+  'denying',
+  'absent',
+  'negative',
+  'never',
+  'none',
+  'neither',
+  'nor',
+]);
 
 const ZH_SCAFFOLD = /是否|有无|该患者|患者|病人|他们|她们|他|她|目前|当前|存在|出现|伴有|具有|发生|吗|呢|么|的|了|其/g;
 const ZH_NEGATION = /没有|并非|排除|无|否|未|不|非/g;
@@ -136,7 +151,13 @@ export function dice(a: readonly string[], b: readonly string[]): number {
 
 /** Case- and whitespace-insensitive form used for exact question matching (final ?/？ dropped). */
 export function normaliseQuestion(text: string): string {
-  return text.normalize('NFKC').replace(/\s+/g, ' ').trim().replace(/[?？.。]+$/, '').trim().toLowerCase();
+  return text
+    .normalize('NFKC')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/[?？.。]+$/, '')
+    .trim()
+    .toLowerCase();
 }
 
 export function hasHan(text: string): boolean {

@@ -50,7 +50,8 @@ interface NumberMention {
 
 type Truth = boolean | null;
 
-const BOUND_BEFORE = /(?:[≥≤<>]=?|\b(?:at least|at most|more than|less than|greater than|fewer than|above|below|over|under|exceeding)|超过|大于|小于|至少|低于|高于|不足)\s*$/i;
+const BOUND_BEFORE =
+  /(?:[≥≤<>]=?|\b(?:at least|at most|more than|less than|greater than|fewer than|above|below|over|under|exceeding)|超过|大于|小于|至少|低于|高于|不足)\s*$/i;
 const AGE_CUE = /\b(?:age[ds]?|years? old|year-old)\b|岁|年龄/i;
 
 function and(a: Truth, b: Truth): Truth {

@@ -49,7 +49,9 @@ export default tableStage<CdpsParams>({
       .map((g) => ({ guideline_id: g.guideline_id as string, language: g.language as string }));
     const pinFiles = split_pins.map((f) => ({ name: String(f.path), text: readFileSync(resolve(ctx.root, String(f.path)), 'utf8') }));
     // Splits the corpus pins (its guidelines.csv), then those of pin files, which win.
-    const pins = new Map(guidelines.filter((g) => g.error == null && g.pinned_split != null).map((g) => [g.guideline_id as string, g.pinned_split as Split]));
+    const pins = new Map(
+      guidelines.filter((g) => g.error == null && g.pinned_split != null).map((g) => [g.guideline_id as string, g.pinned_split as Split]),
+    );
     for (const [id, s] of parseSplitPins(pinFiles)) pins.set(id, s);
     const unused = unusedPins(usable, pins);
     if (unused.length > 0) {

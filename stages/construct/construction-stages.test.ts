@@ -39,7 +39,12 @@ function tree(prompt: string, broken: boolean): string {
   const root = {
     index: 1,
     description: 'Is the systolic blood pressure ≥140 mmHg?',
-    yes: { index: 2, description: 'Does the patient have diabetes?', yes: { index: 3, leaf: true, conclusion: 'Start combination therapy.' }, no: { index: 4, leaf: true, conclusion: 'Start monotherapy.' } },
+    yes: {
+      index: 2,
+      description: 'Does the patient have diabetes?',
+      yes: { index: 3, leaf: true, conclusion: 'Start combination therapy.' },
+      no: { index: 4, leaf: true, conclusion: 'Start monotherapy.' },
+    },
     no: broken ? undefined : { index: 5, leaf: true, conclusion: 'Do not start pharmacological treatment.' },
   };
   const mapping = { '1': [a], '2': [b], '3': [c], '4': [c], ...(broken ? {} : { '5': [a] }) };
@@ -59,7 +64,11 @@ test('construction stages: trees re-asked until valid, vignettes, narratives re-
         return '<think>Let me write it.</think>A patient presented for review. The clinical question concerns management.';
       }
       if (prompt.includes('produce a single JSON array of strings')) {
-        const steps = (JSON.parse(prompt.slice(prompt.indexOf('## Input:') + 9, prompt.indexOf('## Output Format:')).trim()) as { decision_path: unknown[] }).decision_path;
+        const steps = (
+          JSON.parse(prompt.slice(prompt.indexOf('## Input:') + 9, prompt.indexOf('## Output Format:')).trim()) as {
+            decision_path: unknown[];
+          }
+        ).decision_path;
         const n = attempt === 1 ? steps.length - 1 : steps.length;
         return JSON.stringify(Array.from({ length: n }, (_, i) => `Reasoning statement ${i + 1}.`));
       }
@@ -72,16 +81,49 @@ test('construction stages: trees re-asked until valid, vignettes, narratives re-
     copyFileSync(join(repo, 'data', 'sample', 'guidelines', 'en', `${WHO}.pdf`), join(root, 'pdfs', 'en', `${WHO}.pdf`));
     writeFileSync(join(root, 'pdfs', 'en', 'not-a-pdf.pdf'), 'this is a text file, not a PDF\n');
     const model = 'test-builder';
-    const roster: ModelSpec[] = [{ name: model, roles: ['builder'], provider: 'openai-compatible', baseURLs: [server.url], apiKeyOptional: true, modelId: 'fake', contextWindow: 200_000 }];
+    const roster: ModelSpec[] = [
+      {
+        name: model,
+        roles: ['builder'],
+        provider: 'openai-compatible',
+        baseURLs: [server.url],
+        apiKeyOptional: true,
+        modelId: 'fake',
+        contextWindow: 200_000,
+      },
+    ];
     const m = (f: string) => join(repo, 'stages', f);
     const config: DagConfig = {
       sources: { pdfs: { kind: 'files', patterns: ['pdfs/**/*.pdf'] } },
       stages: [
         { name: 'guidelines', module: m('ingest/guidelines.stage.ts'), inputs: { pdfs: 'pdfs' }, forEach: 'pdfs' },
-        { name: 'trees', module: m('construct/trees.stage.ts'), inputs: { guidelines: 'guidelines' }, forEach: 'guidelines', params: { builder: model, maxAttempts: 3 } },
-        { name: 'cdps', module: m('construct/cdps.stage.ts'), inputs: { trees: 'trees', guidelines: 'guidelines' }, params: { testFraction: 0.5, seed: 42 } },
-        { name: 'vignettes', module: m('construct/vignettes.stage.ts'), inputs: { cdps: 'cdps' }, forEach: 'cdps', params: { writer: model } },
-        { name: 'narratives', module: m('construct/narratives.stage.ts'), inputs: { cdps: 'cdps', vignettes: 'vignettes' }, forEach: { input: 'cdps', join: { vignettes: 'cdp_id' } }, params: { writer: model, maxAttempts: 2 } },
+        {
+          name: 'trees',
+          module: m('construct/trees.stage.ts'),
+          inputs: { guidelines: 'guidelines' },
+          forEach: 'guidelines',
+          params: { builder: model, maxAttempts: 3 },
+        },
+        {
+          name: 'cdps',
+          module: m('construct/cdps.stage.ts'),
+          inputs: { trees: 'trees', guidelines: 'guidelines' },
+          params: { testFraction: 0.5, seed: 42 },
+        },
+        {
+          name: 'vignettes',
+          module: m('construct/vignettes.stage.ts'),
+          inputs: { cdps: 'cdps' },
+          forEach: 'cdps',
+          params: { writer: model },
+        },
+        {
+          name: 'narratives',
+          module: m('construct/narratives.stage.ts'),
+          inputs: { cdps: 'cdps', vignettes: 'vignettes' },
+          forEach: { input: 'cdps', join: { vignettes: 'cdp_id' } },
+          params: { writer: model, maxAttempts: 2 },
+        },
       ],
     };
     const dag = await resolveDag(config, root);
@@ -99,7 +141,10 @@ test('construction stages: trees re-asked until valid, vignettes, narratives re-
     const rows = (stage: string) => readRows(join(ws.store, 'artifacts', stage, `${readLedger(ws.ledger).entries[stage].artifact}.ndjson`));
 
     const guidelines = rows('guidelines');
-    assert.deepEqual(guidelines.map((g) => [g.guideline_id, g.error != null]).sort(), [['not-a-pdf', true], [WHO, false]]);
+    assert.deepEqual(guidelines.map((g) => [g.guideline_id, g.error != null]).sort(), [
+      ['not-a-pdf', true],
+      [WHO, false],
+    ]);
     assert.match(String(guidelines.find((g) => g.guideline_id === 'not-a-pdf')!.error), /not-a-pdf\.pdf/);
 
     const trees = rows('trees');
@@ -136,20 +181,42 @@ test('estimate: stale stages computed without persisting; real-model misses coun
     copyFileSync(join(repo, 'data', 'sample', 'guidelines', 'en', `${WHO}.pdf`), join(root, 'pdfs', 'en', `${WHO}.pdf`));
     const model = 'test-builder';
     const roster: ModelSpec[] = [
-      { name: model, roles: ['builder'], provider: 'openai-compatible', baseURLs: [server.url], apiKeyOptional: true, modelId: 'fake', contextWindow: 200_000, price: { inputPerMTok: 2, outputPerMTok: 8 } },
+      {
+        name: model,
+        roles: ['builder'],
+        provider: 'openai-compatible',
+        baseURLs: [server.url],
+        apiKeyOptional: true,
+        modelId: 'fake',
+        contextWindow: 200_000,
+        price: { inputPerMTok: 2, outputPerMTok: 8 },
+      },
     ];
     const config: DagConfig = {
       sources: { pdfs: { kind: 'files', patterns: ['pdfs/**/*.pdf'] } },
       stages: [
         { name: 'guidelines', module: join(repo, 'stages', 'ingest', 'guidelines.stage.ts'), inputs: { pdfs: 'pdfs' }, forEach: 'pdfs' },
-        { name: 'trees', module: join(repo, 'stages', 'construct', 'trees.stage.ts'), inputs: { guidelines: 'guidelines' }, forEach: 'guidelines', params: { builder: model, maxAttempts: 3 } },
+        {
+          name: 'trees',
+          module: join(repo, 'stages', 'construct', 'trees.stage.ts'),
+          inputs: { guidelines: 'guidelines' },
+          forEach: 'guidelines',
+          params: { builder: model, maxAttempts: 3 },
+        },
       ],
     };
     const ws = workspaceFor(root, config);
     const client = createLlmClient({ cacheDir: join(ws.store, 'llm'), roster, mode: 'estimate' });
     const summary = await runDag(await resolveDag(config, root), ws, { llm: client, ephemeral: true });
     await client.close();
-    assert.deepEqual(summary.stages.map((s) => [s.stage, s.status]), [['pdfs', 'ran'], ['guidelines', 'ran'], ['trees', 'ran']]);
+    assert.deepEqual(
+      summary.stages.map((s) => [s.stage, s.status]),
+      [
+        ['pdfs', 'ran'],
+        ['guidelines', 'ran'],
+        ['trees', 'ran'],
+      ],
+    );
     const [row, ...rest] = client.estimateReport();
     assert.equal(rest.length, 0);
     assert.equal(row.stage, 'trees');

@@ -7,7 +7,10 @@ describe('normaliseForMatch', () => {
     assert.equal(normaliseForMatch('  Aspirin\n\tis   recommended. '), 'aspirin is recommended.');
   });
   test('removes emphasis, code, heading, blockquote and bullet markers', () => {
-    assert.equal(normaliseForMatch('## Treatment\n> **Aspirin** is _recommended_ for `adults`.'), 'treatment aspirin is recommended for adults.');
+    assert.equal(
+      normaliseForMatch('## Treatment\n> **Aspirin** is _recommended_ for `adults`.'),
+      'treatment aspirin is recommended for adults.',
+    );
     assert.equal(normaliseForMatch('- Give aspirin.\n* Give heparin.\n+ Rest.'), 'give aspirin. give heparin. rest.');
   });
   test('keeps # and - that are not line-start markers', () => {

@@ -22,7 +22,10 @@ describe('lengthStatistics', () => {
   for (const [name, { values, stats }] of Object.entries(reference.datasets)) {
     test(`matches NumPy on "${name}" (${values.length} values)`, () => {
       const rows = lengthStatistics(values);
-      assert.deepEqual(rows.map((r) => r.statistic), [...LENGTH_STATISTICS]);
+      assert.deepEqual(
+        rows.map((r) => r.statistic),
+        [...LENGTH_STATISTICS],
+      );
       for (const { statistic, value } of rows) assertClose(value, stats[statistic]!, `${name} ${statistic}`);
     });
   }
@@ -54,7 +57,10 @@ describe('cdpLengthStats', () => {
   });
 
   test('an empty split is NaN, not an error', () => {
-    const rows = cdpLengthStats([{ length: 2, split: 'non-test' }, { length: 4, split: 'non-test' }]);
+    const rows = cdpLengthStats([
+      { length: 2, split: 'non-test' },
+      { length: 4, split: 'non-test' },
+    ]);
     assert.ok(rows.filter((r) => r.split === 'test').every((r) => Number.isNaN(r.value)));
     assert.equal(rows.find((r) => r.split === 'full' && r.statistic === 'Mean')!.value, 3);
   });
@@ -73,11 +79,23 @@ describe('lengthHistogram', () => {
       { length: 4, split: 'non-test' as const },
       { length: 1, split: 'non-test' as const },
     ];
-    assert.deepEqual(lengthHistogram(cdps).map((r) => [r.split, r.length, r.count]), [
-      ['full', 1, 2], ['full', 2, 0], ['full', 3, 2], ['full', 4, 1],
-      ['test', 1, 1], ['test', 2, 0], ['test', 3, 1], ['test', 4, 0],
-      ['non-test', 1, 1], ['non-test', 2, 0], ['non-test', 3, 1], ['non-test', 4, 1],
-    ]);
+    assert.deepEqual(
+      lengthHistogram(cdps).map((r) => [r.split, r.length, r.count]),
+      [
+        ['full', 1, 2],
+        ['full', 2, 0],
+        ['full', 3, 2],
+        ['full', 4, 1],
+        ['test', 1, 1],
+        ['test', 2, 0],
+        ['test', 3, 1],
+        ['test', 4, 0],
+        ['non-test', 1, 1],
+        ['non-test', 2, 0],
+        ['non-test', 3, 1],
+        ['non-test', 4, 1],
+      ],
+    );
   });
 
   test('counts sum to the split sizes on the reference CDPs', () => {

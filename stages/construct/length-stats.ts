@@ -73,7 +73,9 @@ function lengthsBySplit(cdps: readonly { length: number; split: 'test' | 'non-te
   const out: Record<LengthSplit, number[]> = { full: [], test: [], 'non-test': [] };
   for (const c of cdps) {
     if (c.split !== 'test' && c.split !== 'non-test') {
-      throw new Error(`cdp length statistics: split ${JSON.stringify(c.split)} is neither 'test' nor 'non-test'; assign splits before computing statistics`);
+      throw new Error(
+        `cdp length statistics: split ${JSON.stringify(c.split)} is neither 'test' nor 'non-test'; assign splits before computing statistics`,
+      );
     }
     out.full.push(c.length);
     out[c.split].push(c.length);

@@ -62,7 +62,18 @@ describe('writeNarrative', () => {
       'By the guideline statement above, the patient had diabetes, so the criterion "Does the patient have diabetes?" is met.',
     ]);
     const zhEv = '失眠症状每周至少出现3次，并持续至少3个月。';
-    const zh = withEvidence(makeCdp('zh', [['失眠症状是否每周至少出现3次？', 'yes'], ['症状是否持续至少3个月？', 'yes']], 'diagnosis'), [[zhEv], [zhEv]], '诊断');
+    const zh = withEvidence(
+      makeCdp(
+        'zh',
+        [
+          ['失眠症状是否每周至少出现3次？', 'yes'],
+          ['症状是否持续至少3个月？', 'yes'],
+        ],
+        'diagnosis',
+      ),
+      [[zhEv], [zhEv]],
+      '诊断',
+    );
     const steps = writeNarrative(zh).steps;
     assert.ok(steps[0]!.startsWith('指南指出：“失眠症状每周至少出现3次，并持续至少3个月”'), steps[0]);
     assert.ok(steps[1]!.startsWith('依据上述指南原文，') && !steps[1]!.includes('并持续至少3个月”'), steps[1]);
@@ -78,7 +89,8 @@ describe('writeNarrative', () => {
       const vignette = writeVignette(cdp).vignette;
       // Every number the narrative states about the case also appears in the vignette.
       const facts = r.steps.slice(0, -1).map((s) => s.replace(/^.*?[;；]/, '').replace(/[,，]\s*(so|因此).*$/, ''));
-      for (const f of facts) for (const n of f.match(/\d+(?:\.\d+)?/g) ?? []) assert.ok(vignette.includes(n), `${n} from "${f}" not in ${vignette}`);
+      for (const f of facts)
+        for (const n of f.match(/\d+(?:\.\d+)?/g) ?? []) assert.ok(vignette.includes(n), `${n} from "${f}" not in ${vignette}`);
       // Outcome words follow the decision outcome.
       cdp.steps.forEach((s, i) => {
         const met = s.decision_outcome === 'yes';
@@ -97,7 +109,10 @@ describe('writeNarrative', () => {
 
 describe('mostRelevantEvidence', () => {
   test('picks the sentence sharing most words, ties to the first, null when none', () => {
-    assert.equal(mostRelevantEvidence('Is BMI ≥ 23 kg/m²?', ['Obesity is common.', 'A BMI of 23 kg/m2 or more defines overweight.'], false), 'A BMI of 23 kg/m2 or more defines overweight.');
+    assert.equal(
+      mostRelevantEvidence('Is BMI ≥ 23 kg/m²?', ['Obesity is common.', 'A BMI of 23 kg/m2 or more defines overweight.'], false),
+      'A BMI of 23 kg/m2 or more defines overweight.',
+    );
     assert.equal(mostRelevantEvidence('Is BMI ≥ 23?', ['First.', 'Second.'], false), 'First.');
     assert.equal(mostRelevantEvidence('Is BMI ≥ 23?', [], false), null);
     assert.equal(mostRelevantEvidence('是否存在谵妄？', ['失眠常见。', '谵妄是一种急性脑功能障碍。'], true), '谵妄是一种急性脑功能障碍。');

@@ -81,6 +81,7 @@ export function writeNarrative(cdp: Cdp): NarrativeResult {
   });
   const conclusion = stripEnd(cdp.conclusion);
   steps.push(zh ? `综上所述，${conclusion}。` : `Taken together, these findings lead to the conclusion: ${lowerFirst(conclusion)}.`);
-  if (!conclusion) problems.push(`cdp ${cdp.cdp_id} has an empty conclusion; the final statement has nothing to lead to — check the tree's leaf`);
+  if (!conclusion)
+    problems.push(`cdp ${cdp.cdp_id} has an empty conclusion; the final statement has nothing to lead to — check the tree's leaf`);
   return { steps, generator: NARRATIVE_GENERATOR, problems };
 }

@@ -27,6 +27,8 @@ export default rowStage<{ writer: string; maxAttempts: number }>({
       },
       { maxAttempts: ctx.params.maxAttempts },
     );
-    return answer.ok ? { ...base, template: t.identity, steps: answer.value } : { ...base, template: t.identity, error: `${answer.error}${answer.problems.length ? ': ' + answer.problems.join('; ') : ''}` };
+    return answer.ok
+      ? { ...base, template: t.identity, steps: answer.value }
+      : { ...base, template: t.identity, error: `${answer.error}${answer.problems.length ? ': ' + answer.problems.join('; ') : ''}` };
   },
 });

@@ -82,11 +82,23 @@ describe('chooseValues: several steps on one indicator', () => {
     assert.equal(plan.groups[0]!.value, 54);
   });
   test('systolic and diastolic are never merged', () => {
-    const plan = chooseValues([step('Is systolic blood pressure ≥ 140 mmHg?', 'yes'), step('Is diastolic blood pressure ≥ 90 mmHg?', 'no')]);
-    assert.deepEqual(plan.groups.map((g) => [g.key, g.value]), [['systolic blood pressure', 150], ['diastolic blood pressure', 81]]);
+    const plan = chooseValues([
+      step('Is systolic blood pressure ≥ 140 mmHg?', 'yes'),
+      step('Is diastolic blood pressure ≥ 90 mmHg?', 'no'),
+    ]);
+    assert.deepEqual(
+      plan.groups.map((g) => [g.key, g.value]),
+      [
+        ['systolic blood pressure', 150],
+        ['diastolic blood pressure', 81],
+      ],
+    );
   });
   test('durations in weeks and months are intersected after conversion', () => {
-    const plan = chooseValues([step('Has pain persisted for more than 3 months?', 'yes'), step('Has pain persisted for more than 26 weeks?', 'no')]);
+    const plan = chooseValues([
+      step('Has pain persisted for more than 3 months?', 'yes'),
+      step('Has pain persisted for more than 26 weeks?', 'no'),
+    ]);
     assert.equal(plan.groups.length, 1);
     assert.equal(plan.groups[0]!.unit.canonical, 'months');
     // (3, 26 weeks ≈ 5.98 months] → whole months 4 or 5.
@@ -104,7 +116,10 @@ describe('chooseValues: contradictions are reported, not papered over', () => {
     assert.match(plan.problems[0]!, /step 2/);
   });
   test('open bounds that only touch are empty: > 3 months yes, ≥ 3 months... no at > 3', () => {
-    const plan = chooseValues([step('Has pain persisted for more than 3 months?', 'yes'), step('Has pain persisted for at least 4 months?', 'no')]);
+    const plan = chooseValues([
+      step('Has pain persisted for more than 3 months?', 'yes'),
+      step('Has pain persisted for at least 4 months?', 'no'),
+    ]);
     assert.equal(plan.groups[0]!.value, null, '(3, 4) holds no whole month');
     assert.match(plan.problems[0]!, /no plausible value/);
   });
@@ -122,10 +137,16 @@ describe('chooseValues: contradictions are reported, not papered over', () => {
 describe('chooseValues: A/B pairs and several thresholds in one condition', () => {
   test('≥140/90 yes puts both values inside, no puts both outside', () => {
     const yes = chooseValues([step('Is blood pressure ≥140/90 mmHg?', 'yes')]);
-    assert.deepEqual(yes.groups.map((g) => g.value), [150, 96]);
+    assert.deepEqual(
+      yes.groups.map((g) => g.value),
+      [150, 96],
+    );
     assert.equal(writeValuesInto(yes, 0, 'Is blood pressure ≥140/90 mmHg?'), 'Is blood pressure 150/96 mmHg?');
     const no = chooseValues([step('Is blood pressure ≥140/90 mmHg?', 'no')]);
-    assert.deepEqual(no.groups.map((g) => g.value), [126, 81]);
+    assert.deepEqual(
+      no.groups.map((g) => g.value),
+      [126, 81],
+    );
   });
   test('a pair shares its systolic value with a separate systolic step', () => {
     const plan = chooseValues([step('Is systolic blood pressure ≥ 160 mmHg?', 'no'), step('Is blood pressure ≥140/90 mmHg?', 'yes')]);
@@ -143,7 +164,13 @@ describe('chooseValues: A/B pairs and several thresholds in one condition', () =
   });
   test('Chinese blood pressure pair', () => {
     const plan = chooseValues([step('血压是否≥140/90 mmHg？', 'no')]);
-    assert.deepEqual(plan.groups.map((g) => [g.key, g.value]), [['收缩压', 126], ['舒张压', 81]]);
+    assert.deepEqual(
+      plan.groups.map((g) => [g.key, g.value]),
+      [
+        ['收缩压', 126],
+        ['舒张压', 81],
+      ],
+    );
   });
 });
 

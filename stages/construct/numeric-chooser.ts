@@ -164,7 +164,15 @@ export function chooseValues(steps: readonly NumericStepInput[]): NumericPlan {
       t.components.map((c) => {
         let g = groups.find((x) => x.unit.family === t.unit.family && keysCompatible(x.key, c.key));
         if (!g) {
-          g = { id: groups.length, key: c.key, unit: t.unit, precision: t.precision, feasible: [interval(-Infinity, Infinity, false, false, 'domain')], value: null, steps: [] };
+          g = {
+            id: groups.length,
+            key: c.key,
+            unit: t.unit,
+            precision: t.precision,
+            feasible: [interval(-Infinity, Infinity, false, false, 'domain')],
+            value: null,
+            steps: [],
+          };
           groups.push(g);
         }
         g.precision = Math.min(g.precision, (t.precision * t.unit.factor) / g.unit.factor);
@@ -204,7 +212,7 @@ export function chooseValues(steps: readonly NumericStepInput[]): NumericPlan {
   for (const g of groups) {
     if (g.feasible.length === 0) continue;
     const lowest = minThreshold.get(g.id) ?? 0;
-    const domain = interval(lowest < 0 ? -Infinity : g.unit.min ?? 0, g.unit.max ?? Infinity, true, true, 'domain');
+    const domain = interval(lowest < 0 ? -Infinity : (g.unit.min ?? 0), g.unit.max ?? Infinity, true, true, 'domain');
     const bounded = intersectSets(g.feasible, [domain]);
     g.value = pickValue(bounded, g.precision, g.unit.integer);
     if (g.value === null) {

@@ -31,13 +31,7 @@ export const REAL_LINE: Interval = {
   hiSrc: 'domain',
 };
 
-export function interval(
-  lo: number,
-  hi: number,
-  loClosed: boolean,
-  hiClosed: boolean,
-  src: BoundSource = 'threshold',
-): Interval {
+export function interval(lo: number, hi: number, loClosed: boolean, hiClosed: boolean, src: BoundSource = 'threshold'): Interval {
   return {
     lo,
     hi,
@@ -72,9 +66,7 @@ export function isEmptyInterval(i: Interval): boolean {
 }
 
 export function containsValue(set: IntervalSet, x: number): boolean {
-  return set.some(
-    (i) => (x > i.lo || (x === i.lo && i.loClosed)) && (x < i.hi || (x === i.hi && i.hiClosed)),
-  );
+  return set.some((i) => (x > i.lo || (x === i.lo && i.loClosed)) && (x < i.hi || (x === i.hi && i.hiClosed)));
 }
 
 /** Which source a shared bound keeps: the one that makes it open, else a threshold over the domain. */
@@ -102,8 +94,7 @@ export function normalise(set: IntervalSet): Interval[] {
   const out: Interval[] = [];
   for (const p of pieces) {
     const last = out[out.length - 1];
-    const touches =
-      last !== undefined && (p.lo < last.hi || (p.lo === last.hi && (p.loClosed || last.hiClosed)));
+    const touches = last !== undefined && (p.lo < last.hi || (p.lo === last.hi && (p.loClosed || last.hiClosed)));
     if (!last || !touches) {
       out.push({ ...p });
       continue;

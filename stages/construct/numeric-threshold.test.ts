@@ -43,7 +43,10 @@ describe('parseThresholds: ages, suffixes and ranges', () => {
     ['Is the patient 65+ years?', ['age | years | [65, ∞)']],
     ['Is the patient ≥65 years of age?', ['age | years | [65, ∞)']],
     ['Is the follow-up duration 6 to <12 months?', ['follow-up duration | months | [6, 12)']],
-    ['Has opioid therapy continued for ≥1 week but <1 month?', ['opioid therapy continued | weeks | [1, ∞)', 'opioid therapy continued | months | (−∞, 1)']],
+    [
+      'Has opioid therapy continued for ≥1 week but <1 month?',
+      ['opioid therapy continued | weeks | [1, ∞)', 'opioid therapy continued | months | (−∞, 1)'],
+    ],
     ['Has pain lasted for more than 3 mo post-surgery?', ['pain lasted | months | (3, ∞)']],
     ['Is the prescription a ≤7-day supply?', ['prescription | days | (−∞, 7]']],
     ['Is salt intake ≤6 g/day?', ['salt intake | g/day | (−∞, 6]']],
@@ -72,14 +75,20 @@ describe('parseThresholds: A/B pairs and several thresholds in one condition', (
   test('"≥ 25 and < 30 kg/m²": the second threshold inherits the indicator and lends its unit to the first', () => {
     const ts = parseThresholds('Is BMI ≥ 25 and < 30 kg/m²?');
     assert.equal(ts.length, 2);
-    assert.deepEqual(ts.map((t) => [t.components[0]!.key, t.unit.canonical, t.joiner]), [
-      ['bmi', 'kg/m²', null],
-      ['bmi', 'kg/m²', 'and'],
-    ]);
+    assert.deepEqual(
+      ts.map((t) => [t.components[0]!.key, t.unit.canonical, t.joiner]),
+      [
+        ['bmi', 'kg/m²', null],
+        ['bmi', 'kg/m²', 'and'],
+      ],
+    );
   });
   test('"or" between thresholds is recorded as a disjunction', () => {
     const ts = parseThresholds('Is BMI <18.5 or ≥25 kg/m²?');
-    assert.deepEqual(ts.map((t) => t.joiner), [null, 'or']);
+    assert.deepEqual(
+      ts.map((t) => t.joiner),
+      [null, 'or'],
+    );
   });
   test('two indicators in one condition keep their own keys', () => {
     assert.deepEqual(read('Is age ≥ 65 years and HbA1c > 8%?'), ['age | years | [65, ∞)', 'hba1c | % | (8, ∞)']);
@@ -133,7 +142,10 @@ describe('substituteValues', () => {
   };
   test('removes the comparison and keeps the unit', () => {
     assert.equal(write('Is BMI ≥ 30 kg/m²?', [['32']]), 'Is BMI 32 kg/m²?');
-    assert.equal(write('Has pain persisted for more than 3 months after surgery?', [['4']]), 'Has pain persisted for 4 months after surgery?');
+    assert.equal(
+      write('Has pain persisted for more than 3 months after surgery?', [['4']]),
+      'Has pain persisted for 4 months after surgery?',
+    );
     assert.equal(write('Is the patient aged between 30 and 79 years?', [['45']]), 'Is the patient aged 45 years?');
     assert.equal(write('Is the patient 18 years or older?', [['19']]), 'Is the patient 19 years old?');
     assert.equal(write('Is blood pressure ≥140/90 mmHg?', [['150', '96']]), 'Is blood pressure 150/96 mmHg?');
@@ -146,7 +158,13 @@ describe('substituteValues', () => {
   test('a run on one indicator is written once when told so', () => {
     const text = 'Is BMI ≥ 25 and < 30 kg/m²?';
     const ts = parseThresholds(text);
-    const out = substituteValues(text, ts, () => '27', () => null, (k) => k === 1);
+    const out = substituteValues(
+      text,
+      ts,
+      () => '27',
+      () => null,
+      (k) => k === 1,
+    );
     assert.equal(out, 'Is BMI 27 kg/m²?');
   });
 });

@@ -42,7 +42,10 @@ const TABLE: Array<[string[], UnitInfo]> = [
   [['mme/day', 'mme/d', 'mme per day', 'mme'], u('MME/day', 'MME/day', 1, true)],
   [['mg/day', 'mg/d', 'mg per day'], u('mg/day', 'mg/day', 1, false)],
   [['g/day', 'g/d', 'g per day'], u('g/day', 'g/day', 1, false)],
-  [['th percentile', 'st percentile', 'nd percentile', 'rd percentile', 'th centile', 'percentile', 'centile'], u('th percentile', 'percentile', 1, true, { max: 100 })],
+  [
+    ['th percentile', 'st percentile', 'nd percentile', 'rd percentile', 'th centile', 'percentile', 'centile'],
+    u('th percentile', 'percentile', 1, true, { max: 100 }),
+  ],
   [['mg/kg'], u('mg/kg', 'mg/kg', 1, false)],
   [['mg/dl'], u('mg/dL', 'mg/dL', 1, false)],
   [['g/dl'], u('g/dL', 'g/dL', 1, false)],
@@ -74,9 +77,9 @@ const TABLE: Array<[string[], UnitInfo]> = [
 ];
 
 /** Aliases longest first, so "mg/dl" wins over "mg" and "years old" over "years". */
-const ALIASES: Array<[string, UnitInfo]> = TABLE.flatMap(([names, info]) =>
-  names.map((n): [string, UnitInfo] => [n, info]),
-).sort((a, b) => b[0].length - a[0].length);
+const ALIASES: Array<[string, UnitInfo]> = TABLE.flatMap(([names, info]) => names.map((n): [string, UnitInfo] => [n, info])).sort(
+  (a, b) => b[0].length - a[0].length,
+);
 
 const ASCII_WORD = /^[a-z]/;
 

@@ -28,17 +28,25 @@ describe('enumeratePaths', () => {
     const { cdps, warnings } = enumeratePaths(tree(), ctx);
     assert.deepEqual(warnings, []);
     assert.equal(cdps.length, 3);
-    assert.deepEqual(cdps.map((c) => [c.leaf_index, c.length, c.conclusion]), [
-      [4, 2, 'Refer to obstetrics'],
-      [5, 2, 'Start a thiazide'],
-      [3, 1, 'Recheck in a year'],
-    ]);
+    assert.deepEqual(
+      cdps.map((c) => [c.leaf_index, c.length, c.conclusion]),
+      [
+        [4, 2, 'Refer to obstetrics'],
+        [5, 2, 'Start a thiazide'],
+        [3, 1, 'Recheck in a year'],
+      ],
+    );
     assert.deepEqual(cdps[1]!.steps, [
       { node_index: 1, condition: 'Is systolic BP >= 140 mmHg?', decision_outcome: 'yes', evidence: ['e1'] },
       { node_index: 2, condition: 'Is the patient pregnant?', decision_outcome: 'no', evidence: ['e2a', 'e2b'] },
     ]);
-    assert.deepEqual(cdps[2]!.steps, [{ node_index: 1, condition: 'Is systolic BP >= 140 mmHg?', decision_outcome: 'no', evidence: ['e1'] }]);
-    assert.deepEqual(cdps.map((c) => c.conclusion_evidence), [['e4'], [], ['e3']]);
+    assert.deepEqual(cdps[2]!.steps, [
+      { node_index: 1, condition: 'Is systolic BP >= 140 mmHg?', decision_outcome: 'no', evidence: ['e1'] },
+    ]);
+    assert.deepEqual(
+      cdps.map((c) => c.conclusion_evidence),
+      [['e4'], [], ['e3']],
+    );
     for (const c of cdps) {
       assert.equal(c.guideline_id, 'who-htn-2021');
       assert.equal(c.language, 'en');
@@ -83,7 +91,11 @@ describe('enumeratePaths', () => {
   });
 
   test('a single-leaf tree: dropped with a warning by default, kept with minLength 0', () => {
-    const single: ReasoningTree = { primary_clinical_focus: 'screening', decision_tree: { index: 1, leaf: true, conclusion: 'Screen all' }, node_guideline_mapping: { '1': ['q'] } };
+    const single: ReasoningTree = {
+      primary_clinical_focus: 'screening',
+      decision_tree: { index: 1, leaf: true, conclusion: 'Screen all' },
+      node_guideline_mapping: { '1': ['q'] },
+    };
     const dropped = enumeratePaths(single, ctx);
     assert.deepEqual(dropped.cdps, []);
     assert.equal(dropped.warnings.length, 1);
@@ -97,7 +109,10 @@ describe('enumeratePaths', () => {
 
   test('minLength drops short paths from larger trees too', () => {
     const { cdps, warnings } = enumeratePaths(tree(), ctx, { minLength: 2 });
-    assert.deepEqual(cdps.map((c) => c.leaf_index), [4, 5]);
+    assert.deepEqual(
+      cdps.map((c) => c.leaf_index),
+      [4, 5],
+    );
     assert.equal(warnings.length, 1);
   });
 
@@ -112,13 +127,17 @@ describe('enumeratePaths', () => {
   test('a decision node without both children is an error naming the node', () => {
     const t = tree();
     delete t.decision_tree.yes!.no;
-    assert.throws(() => enumeratePaths(t, ctx), /node 2 is a decision node without a no child; enumerate only trees that validateTree accepts/);
+    assert.throws(
+      () => enumeratePaths(t, ctx),
+      /node 2 is a decision node without a no child; enumerate only trees that validateTree accepts/,
+    );
   });
 
   test('depth 100 and 1,000 chains (a chain of depth d has d + 1 paths and d(d + 3)/2 steps in all)', () => {
     for (const depth of [100, 1000]) {
       let node: TreeNodeJson = { index: 0, leaf: true, conclusion: 'deepest' };
-      for (let i = 1; i <= depth; i++) node = { index: 2 * i, description: `q${i}`, yes: node, no: { index: 2 * i + 1, leaf: true, conclusion: `stop ${i}` } };
+      for (let i = 1; i <= depth; i++)
+        node = { index: 2 * i, description: `q${i}`, yes: node, no: { index: 2 * i + 1, leaf: true, conclusion: `stop ${i}` } };
       const { cdps } = enumeratePaths({ primary_clinical_focus: 'diagnosis', decision_tree: node, node_guideline_mapping: {} }, ctx);
       assert.equal(cdps.length, depth + 1);
       assert.equal(cdps[0]!.length, depth);
@@ -127,7 +146,10 @@ describe('enumeratePaths', () => {
       // The no-leaf hanging off the root is reached after one decision.
       assert.equal(cdps.at(-1)!.length, 1);
       assert.equal(cdps.at(-1)!.conclusion, `stop ${depth}`);
-      assert.equal(cdps.reduce((s, c) => s + c.length, 0), (depth * (depth + 3)) / 2);
+      assert.equal(
+        cdps.reduce((s, c) => s + c.length, 0),
+        (depth * (depth + 3)) / 2,
+      );
     }
   });
 
@@ -143,7 +165,10 @@ describe('enumeratePaths', () => {
       const t: ReasoningTree = { primary_clinical_focus: 'classification', decision_tree: grow(9), node_guideline_mapping: {} };
       const expected: Array<{ leaf: number; path: string[] }> = [];
       const walk = (n: TreeNodeJson, path: string[]): void => {
-        if (n.leaf) { expected.push({ leaf: n.index, path }); return; }
+        if (n.leaf) {
+          expected.push({ leaf: n.index, path });
+          return;
+        }
         walk(n.yes!, [...path, `${n.description}:yes`]);
         walk(n.no!, [...path, `${n.description}:no`]);
       };
@@ -160,7 +185,21 @@ describe('enumeratePaths', () => {
 });
 
 test('cdpId depends on order of steps', () => {
-  const a = cdpId('g', [{ condition: 'A', decision_outcome: 'yes' }, { condition: 'B', decision_outcome: 'no' }], 'X');
-  const b = cdpId('g', [{ condition: 'B', decision_outcome: 'no' }, { condition: 'A', decision_outcome: 'yes' }], 'X');
+  const a = cdpId(
+    'g',
+    [
+      { condition: 'A', decision_outcome: 'yes' },
+      { condition: 'B', decision_outcome: 'no' },
+    ],
+    'X',
+  );
+  const b = cdpId(
+    'g',
+    [
+      { condition: 'B', decision_outcome: 'no' },
+      { condition: 'A', decision_outcome: 'yes' },
+    ],
+    'X',
+  );
   assert.notEqual(a, b);
 });

@@ -57,9 +57,7 @@ export function enumeratePaths(tree: ReasoningTree, ctx: PathContext, options: P
   // `steps` holds the decisions from the root down to the node being visited; each stack entry
   // carries the decision that leads to it, so popping restores the prefix in O(1).
   const steps: CdpStep[] = [];
-  const stack: Array<{ node: TreeNodeJson; depth: number; via: CdpStep | null }> = [
-    { node: tree.decision_tree, depth: 0, via: null },
-  ];
+  const stack: Array<{ node: TreeNodeJson; depth: number; via: CdpStep | null }> = [{ node: tree.decision_tree, depth: 0, via: null }];
 
   while (stack.length > 0) {
     const { node, depth, via } = stack.pop()!;
@@ -69,7 +67,9 @@ export function enumeratePaths(tree: ReasoningTree, ctx: PathContext, options: P
     if (isLeafNode(node)) {
       const conclusion = node.conclusion ?? '';
       if (steps.length < minLength) {
-        warnings.push(`${ctx.guideline_id}: the path to leaf ${node.index} has ${steps.length} decision step(s), fewer than the minimum ${minLength}; dropped`);
+        warnings.push(
+          `${ctx.guideline_id}: the path to leaf ${node.index} has ${steps.length} decision step(s), fewer than the minimum ${minLength}; dropped`,
+        );
         continue;
       }
       // Fresh step objects per path: the stack shares them between paths under one branch.

@@ -7,7 +7,11 @@
 import type { Cdp, ClinicalFocus } from './types.ts';
 
 export function conditionPathInput(cdp: Pick<Cdp, 'steps'>): string {
-  return JSON.stringify(cdp.steps.map((s) => ({ condition: s.condition, decision_outcome: s.decision_outcome })), null, 2);
+  return JSON.stringify(
+    cdp.steps.map((s) => ({ condition: s.condition, decision_outcome: s.decision_outcome })),
+    null,
+    2,
+  );
 }
 
 export function narrativeInput(cdp: Pick<Cdp, 'focus' | 'steps' | 'conclusion' | 'conclusion_evidence'>, vignette: string): string {
@@ -40,23 +44,49 @@ function section(prompt: string, heading: string): string {
 export function readConditionPathPrompt(prompt: string): Cdp {
   const focus = section(prompt, 'Primary Clinical Focus:') as ClinicalFocus;
   const steps = JSON.parse(section(prompt, 'Clinical Decision Path:')) as { condition: string; decision_outcome: 'yes' | 'no' }[];
-  return cdpFrom(focus, steps.map((s, i) => ({ node_index: i + 1, condition: s.condition, decision_outcome: s.decision_outcome, evidence: [] })), '', []);
+  return cdpFrom(
+    focus,
+    steps.map((s, i) => ({ node_index: i + 1, condition: s.condition, decision_outcome: s.decision_outcome, evidence: [] })),
+    '',
+    [],
+  );
 }
 
 /** The CDP and vignette that Prompt 3 carries. */
 export function readNarrativePrompt(prompt: string): { cdp: Cdp; vignette: string } {
   const input = JSON.parse(section(prompt, 'Input:')) as {
     primary_clinical_focus: ClinicalFocus;
-    decision_path: ({ condition: string; decision_outcome: 'yes' | 'no'; guideline_evidence: string[] } | { conclusion: string; guideline_evidence: string[] })[];
+    decision_path: (
+      | { condition: string; decision_outcome: 'yes' | 'no'; guideline_evidence: string[] }
+      | { conclusion: string; guideline_evidence: string[] }
+    )[];
     case_vignette: string;
   };
-  const steps = input.decision_path.flatMap((s, i) => ('condition' in s ? [{ node_index: i + 1, condition: s.condition, decision_outcome: s.decision_outcome, evidence: s.guideline_evidence ?? [] }] : []));
+  const steps = input.decision_path.flatMap((s, i) =>
+    'condition' in s
+      ? [{ node_index: i + 1, condition: s.condition, decision_outcome: s.decision_outcome, evidence: s.guideline_evidence ?? [] }]
+      : [],
+  );
   const last = input.decision_path[input.decision_path.length - 1];
   const conclusion = last && 'conclusion' in last ? last : { conclusion: '', guideline_evidence: [] };
-  return { cdp: cdpFrom(input.primary_clinical_focus, steps, conclusion.conclusion, conclusion.guideline_evidence ?? []), vignette: input.case_vignette };
+  return {
+    cdp: cdpFrom(input.primary_clinical_focus, steps, conclusion.conclusion, conclusion.guideline_evidence ?? []),
+    vignette: input.case_vignette,
+  };
 }
 
 function cdpFrom(focus: ClinicalFocus, steps: Cdp['steps'], conclusion: string, conclusionEvidence: string[]): Cdp {
   const language = steps.some((s) => CJK.test(s.condition)) || CJK.test(conclusion) ? 'zh' : 'en';
-  return { cdp_id: 'from-prompt', guideline_id: '', language, focus, split: 'test', length: steps.length, steps, conclusion, conclusion_evidence: conclusionEvidence, leaf_index: 0 };
+  return {
+    cdp_id: 'from-prompt',
+    guideline_id: '',
+    language,
+    focus,
+    split: 'test',
+    length: steps.length,
+    steps,
+    conclusion,
+    conclusion_evidence: conclusionEvidence,
+    leaf_index: 0,
+  };
 }

@@ -92,7 +92,8 @@ const SCOPE: Record<QcKind, QcScope> = {
 
 const STEP_LABEL_EN =
   /\bstep\s*(?:\d+|one|two|three|four|five)\b|\bnode\s*\d+|\b(?:decision|clinical)\s+(?:pathway|path|tree)s?\b|\bpathways?\b|\bdecision[_ ]outcome\b|\b(?:yes|no)[- ]branch\b|\bflowchart\b/i;
-const STEP_LABEL_ZH = /步骤\s*[\d一二三四五六七八九十]|第\s*[\d一二三四五六七八九十]+\s*步|决策路径|临床路径|决策树|节点|是分支|否分支|流程图/;
+const STEP_LABEL_ZH =
+  /步骤\s*[\d一二三四五六七八九十]|第\s*[\d一二三四五六七八九十]+\s*步|决策路径|临床路径|决策树|节点|是分支|否分支|流程图/;
 const GENDERED_EN = /\b(he|she|his|her|hers|him|himself|herself)\b/i;
 const GENDERED_ZH = /(?<!其)他|她/;
 const NEGATION_EN = /\b(not|no|never|without|absent|denied|denies|negative|none|neither|nor|lacked|lacks|free of|ruled out)\b|n't\b/i;
@@ -228,7 +229,8 @@ function checkTree(cdp: Cdp, nodes: readonly TreeNodeRow[], add: (k: QcKind, ste
     const node = byIndex.get(s.node_index);
     if (!node) return add('tree-mismatch', i + 1, `node ${s.node_index} is not in the tree of ${cdp.guideline_id}`);
     if (node.is_leaf) add('tree-mismatch', i + 1, `node ${s.node_index} is a leaf but the path uses it as a decision`);
-    if (norm(node.text) !== norm(s.condition)) add('tree-mismatch', i + 1, `condition differs from node ${s.node_index}'s text "${node.text}"`);
+    if (norm(node.text) !== norm(s.condition))
+      add('tree-mismatch', i + 1, `condition differs from node ${s.node_index}'s text "${node.text}"`);
     const nextIndex = i + 1 < cdp.steps.length ? cdp.steps[i + 1]!.node_index : cdp.leaf_index;
     const next = byIndex.get(nextIndex);
     if (next && (next.parent_index !== s.node_index || next.branch !== s.decision_outcome)) {
@@ -251,7 +253,8 @@ export function checkInstance(input: QcInput): QcReport {
   cdp.steps.forEach((s, i) => {
     if (!s.condition.trim()) add('empty-condition', i + 1, 'the condition is empty');
   });
-  if (cdp.length !== cdp.steps.length) add('cdp-length', null, `length is ${cdp.length} but the path has ${cdp.steps.length} decision steps`);
+  if (cdp.length !== cdp.steps.length)
+    add('cdp-length', null, `length is ${cdp.length} but the path has ${cdp.steps.length} decision steps`);
   const plan = chooseValues(conditions.map((condition, i) => ({ condition, decision_outcome: cdp.steps[i]!.decision_outcome })));
   for (const p of plan.problems) if (p.startsWith('contradictory')) add('contradictory-path', null, p);
   if (treeNodes) checkTree(cdp, treeNodes, add);
@@ -269,7 +272,12 @@ export function checkInstance(input: QcInput): QcReport {
           const [a, b] = pair.components;
           const va = findValue(vignette, a!.key, unit, zh);
           const vb = findValue(vignette, b!.key, unit, zh);
-          const x = va?.second !== null && va?.second !== undefined ? { first: va.value, second: va.second } : va && vb ? { first: va.value, second: vb.second ?? vb.value } : null;
+          const x =
+            va?.second !== null && va?.second !== undefined
+              ? { first: va.value, second: va.second }
+              : va && vb
+                ? { first: va.value, second: vb.second ?? vb.value }
+                : null;
           if (!x) {
             add('value-missing', i + 1, `no value for "${a!.key}/${b!.key}" found in the vignette`);
             continue;
@@ -279,7 +287,11 @@ export function checkInstance(input: QcInput): QcReport {
           const either = pair.kind === 'ge' || pair.kind === 'gt';
           const holds = either ? inA || inB : inA && inB;
           if (holds !== (outcome === 'yes')) {
-            add('value-wrong-side', i + 1, `vignette gives ${x.first}/${x.second} ${unit.canonical}, which does not match outcome ${outcome} of "${condition}"`);
+            add(
+              'value-wrong-side',
+              i + 1,
+              `vignette gives ${x.first}/${x.second} ${unit.canonical}, which does not match outcome ${outcome} of "${condition}"`,
+            );
           }
           continue;
         }
@@ -289,7 +301,11 @@ export function checkInstance(input: QcInput): QcReport {
           continue;
         }
         if (!containsValue(wanted, found.value)) {
-          add('value-wrong-side', i + 1, `vignette gives ${key} = ${found.value} ${unit.canonical}, outside ${formatSet(wanted)} required by outcome ${outcome} of "${condition}"`);
+          add(
+            'value-wrong-side',
+            i + 1,
+            `vignette gives ${key} = ${found.value} ${unit.canonical}, outside ${formatSet(wanted)} required by outcome ${outcome} of "${condition}"`,
+          );
         }
       }
       // A numeric step is reflected by its value; a missing value is already reported.
@@ -326,16 +342,22 @@ export function checkInstance(input: QcInput): QcReport {
   if (pronoun) add('gendered-pronoun', null, `the vignette uses the gendered pronoun "${pronoun[0]}"; refer to "the patient" instead`);
   const sentences = splitSentences(vignette);
   const last = sentences[sentences.length - 1] ?? '';
-  if (!(zh ? FOCUS_ZH : FOCUS_EN)[cdp.focus].test(last)) add('focus-missing', null, `the last sentence does not state the focus "${cdp.focus}"`);
+  if (!(zh ? FOCUS_ZH : FOCUS_EN)[cdp.focus].test(last))
+    add('focus-missing', null, `the last sentence does not state the focus "${cdp.focus}"`);
 
   const meta = metaCommentary(vignette);
-  if (meta) add('vignette-preamble', null, `the vignette holds a preamble or meta-commentary ("${meta.slice(0, 60)}"), shown to the model as is`);
+  if (meta)
+    add('vignette-preamble', null, `the vignette holds a preamble or meta-commentary ("${meta.slice(0, 60)}"), shown to the model as is`);
   narrative?.forEach((statement, i) => {
     const m = metaCommentary(statement);
     if (m) add('narrative-preamble', i + 1, `narrative statement ${i + 1} holds a preamble or meta-commentary ("${m.slice(0, 60)}")`);
   });
   if (narrative && narrative.length !== cdp.steps.length + 1) {
-    add('narrative-length', null, `narrative has ${narrative.length} statements; expected ${cdp.steps.length + 1} (one per step plus the conclusion)`);
+    add(
+      'narrative-length',
+      null,
+      `narrative has ${narrative.length} statements; expected ${cdp.steps.length + 1} (one per step plus the conclusion)`,
+    );
   }
   return {
     cdp_id: cdp.cdp_id,

@@ -8,8 +8,20 @@ import qcSummaryStage from './qc-summary.stage.ts';
 const ok = (id: string): Row => ({ cdp_id: id, cdp_ok: true, vignette_ok: true, narrative_ok: true, problems: [] });
 const QC: Row[] = [
   ok('a'),
-  { cdp_id: 'b', cdp_ok: true, vignette_ok: false, narrative_ok: true, problems: [{ kind: 'vignette-preamble' }, { kind: 'focus-missing' }, { kind: 'vignette-preamble' }] },
-  { cdp_id: 'c', cdp_ok: false, vignette_ok: true, narrative_ok: false, problems: [{ kind: 'tree-mismatch' }, { kind: 'narrative-length' }] },
+  {
+    cdp_id: 'b',
+    cdp_ok: true,
+    vignette_ok: false,
+    narrative_ok: true,
+    problems: [{ kind: 'vignette-preamble' }, { kind: 'focus-missing' }, { kind: 'vignette-preamble' }],
+  },
+  {
+    cdp_id: 'c',
+    cdp_ok: false,
+    vignette_ok: true,
+    narrative_ok: false,
+    problems: [{ kind: 'tree-mismatch' }, { kind: 'narrative-length' }],
+  },
   ok('d'),
   { cdp_id: 'e', error: 'no vignette to check' },
   ok('f'),
@@ -23,11 +35,14 @@ const INSPECTION: Row[] = [
 
 test('qcFlags: any deterministic problem or an inconsistent verdict flags a case; failure rows flag nothing', () => {
   const flags = qcFlags(QC, INSPECTION);
-  assert.deepEqual([...flags.values()], [
-    { cdp_id: 'b', sources: ['checks'], reasons: ['vignette-preamble', 'focus-missing'] },
-    { cdp_id: 'c', sources: ['checks', 'inspection'], reasons: ['tree-mismatch', 'narrative-length', 'inspection: inconsistent'] },
-    { cdp_id: 'd', sources: ['inspection'], reasons: ['inspection: the vignette gives the diagnosis away; age missing'] },
-  ]);
+  assert.deepEqual(
+    [...flags.values()],
+    [
+      { cdp_id: 'b', sources: ['checks'], reasons: ['vignette-preamble', 'focus-missing'] },
+      { cdp_id: 'c', sources: ['checks', 'inspection'], reasons: ['tree-mismatch', 'narrative-length', 'inspection: inconsistent'] },
+      { cdp_id: 'd', sources: ['inspection'], reasons: ['inspection: the vignette gives the diagnosis away; age missing'] },
+    ],
+  );
   assert.deepEqual([...qcFlags(QC).keys()], ['b', 'c'], 'offline (no inspection) only the checks decide');
 });
 
@@ -43,7 +58,11 @@ test('qc_summary: test cases flagged and excluded, following excludeFlagged', as
   // b, c, d and f are test; e is non-test; c is test and flagged by both.
   cdps[1] = { cdp_id: 'b', split: 'non-test' };
   const run = async (excludeFlagged: boolean | undefined) => {
-    const ctx = { stage: 'qc_summary', params: { ...(qcSummaryStage.params as { excludeFlagged: boolean }), ...(excludeFlagged === undefined ? {} : { excludeFlagged }) }, log: () => {} } as unknown as StageContext<{ excludeFlagged?: boolean }>;
+    const ctx = {
+      stage: 'qc_summary',
+      params: { ...(qcSummaryStage.params as { excludeFlagged: boolean }), ...(excludeFlagged === undefined ? {} : { excludeFlagged }) },
+      log: () => {},
+    } as unknown as StageContext<{ excludeFlagged?: boolean }>;
     const rows = await (qcSummaryStage as TableStage<{ excludeFlagged?: boolean }>).run({ qc: QC, qc_inspection: INSPECTION, cdps }, ctx);
     return Object.fromEntries(rows.filter((r) => /^test cases/.test(String(r.measure))).map((r) => [r.measure, r.value]));
   };

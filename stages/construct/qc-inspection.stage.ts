@@ -24,7 +24,9 @@ export default rowStage<{ inspector: string | null; maxAttempts: number }>({
       { model: inspector, messages: [{ role: 'user', content: qcInspectionPrompt(cdp, v.vignette as string) }] },
       (text, finishReason) => {
         const p = parseQcVerdict(text, finishReason);
-        return p.ok ? { ok: true, value: { consistent: p.consistent, problems: p.problems }, format: p.format } : { ok: false, problems: p.problems };
+        return p.ok
+          ? { ok: true, value: { consistent: p.consistent, problems: p.problems }, format: p.format }
+          : { ok: false, problems: p.problems };
       },
       { maxAttempts: ctx.params.maxAttempts },
     );

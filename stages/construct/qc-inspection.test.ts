@@ -19,15 +19,28 @@ function ctx(answers: string[], inspector: string | null) {
       return { ok: true, text: answers.shift() ?? '', cached: false, usage: { inputTokens: 0, outputTokens: 0 }, latencyMs: 0 };
     },
   };
-  const c = { stage: 'qc_inspection', params: { inspector, maxAttempts: 2 }, root: '.', llm, log() {}, signal: new AbortController().signal } as unknown as StageContext<{ inspector: string | null; maxAttempts: number }>;
+  const c = {
+    stage: 'qc_inspection',
+    params: { inspector, maxAttempts: 2 },
+    root: '.',
+    llm,
+    log() {},
+    signal: new AbortController().signal,
+  } as unknown as StageContext<{ inspector: string | null; maxAttempts: number }>;
   return { c, asked };
 }
 
 const run = (row: Record<string, unknown>, c: StageContext<{ inspector: string | null; maxAttempts: number }>) =>
-  (stage as RowStage<{ inspector: string | null; maxAttempts: number }>).run({ row, joined: { cdps: [cdp], vignettes: [{ cdp_id: 'g-1', vignette: 'Systolic pressure was 128 mmHg.' }] }, whole: {} }, c);
+  (stage as RowStage<{ inspector: string | null; maxAttempts: number }>).run(
+    { row, joined: { cdps: [cdp], vignettes: [{ cdp_id: 'g-1', vignette: 'Systolic pressure was 128 mmHg.' }] }, whole: {} },
+    c,
+  );
 
 test('an inconsistent case is reported with its problems, after a malformed answer is re-asked', async () => {
-  const { c, asked } = ctx(['I think it is fine.', '{"consistent": false, "problems": ["128 mmHg is below the 140 mmHg threshold of a yes step"]}'], 'inspector-model');
+  const { c, asked } = ctx(
+    ['I think it is fine.', '{"consistent": false, "problems": ["128 mmHg is below the 140 mmHg threshold of a yes step"]}'],
+    'inspector-model',
+  );
   const out = await run({ cdp_id: 'g-1', inspect: true }, c);
   assert.deepEqual(out, {
     cdp_id: 'g-1',

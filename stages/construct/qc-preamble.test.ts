@@ -62,7 +62,10 @@ describe('checkInstance: the preamble checks', () => {
   test('the offline writers are clean', () => assert.deepEqual(checkInstance({ cdp, vignette, narrative }).problems, []));
   test('a vignette preamble is a vignette problem; the rest of the case still checks clean', () => {
     const r = checkInstance({ cdp, vignette: `Here is the clinical case vignette:\n${vignette}`, narrative });
-    assert.deepEqual(r.problems.map((p) => [p.kind, p.scope, p.step]), [['vignette-preamble', 'vignette', null]]);
+    assert.deepEqual(
+      r.problems.map((p) => [p.kind, p.scope, p.step]),
+      [['vignette-preamble', 'vignette', null]],
+    );
     assert.match(r.problems[0]!.message, /preamble or meta-commentary \("Here is"\)/);
     assert.deepEqual([r.cdpOk, r.vignetteOk, r.narrativeOk], [true, false, true]);
   });
@@ -70,7 +73,10 @@ describe('checkInstance: the preamble checks', () => {
     const bad = [...narrative];
     bad[1] = `${bad[1]} I hope this helps.`;
     const r = checkInstance({ cdp, vignette, narrative: bad });
-    assert.deepEqual(r.problems.map((p) => [p.kind, p.scope, p.step]), [['narrative-preamble', 'narrative', 2]]);
+    assert.deepEqual(
+      r.problems.map((p) => [p.kind, p.scope, p.step]),
+      [['narrative-preamble', 'narrative', 2]],
+    );
     assert.deepEqual([r.cdpOk, r.vignetteOk, r.narrativeOk], [true, true, false]);
   });
 });

@@ -20,7 +20,11 @@
 const THINK = /<\/?(?:think|thinking|reasoning)>/i;
 const META_EN = new RegExp(
   [
-    '\\bas an ai\\b', '\\bi hope this\\b', '\\blet me know\\b', '\\bword count\\b', '\\bwithout revealing\\b',
+    '\\bas an ai\\b',
+    '\\bi hope this\\b',
+    '\\blet me know\\b',
+    '\\bword count\\b',
+    '\\bwithout revealing\\b',
     '\\b(?:this|the above)\\s+(?:clinical\\s+)?(?:case\\s+)?(?:vignette|narrative|case description)\\b',
     "\\bi(?: have|'ve|’ve)\\s+(?:written|created|included|ensured|avoided|omitted|kept)\\b",
   ].join('|'),
@@ -42,8 +46,13 @@ const START_ZH = /^(?:以下是|下面是|好的|当然)/;
 const LABEL_ZH = /^(?:#{1,6}\s*)?(?:\*\*)?\s*(?:病例简介|临床病例|病例摘要|病例描述|案例)\s*(?:\*\*)?\s*[:：]/;
 
 const CHECKS: readonly [RegExp, 'anywhere' | 'start'][] = [
-  [THINK, 'anywhere'], [META_EN, 'anywhere'], [META_ZH, 'anywhere'],
-  [START_EN, 'start'], [LABEL_EN, 'start'], [START_ZH, 'start'], [LABEL_ZH, 'start'],
+  [THINK, 'anywhere'],
+  [META_EN, 'anywhere'],
+  [META_ZH, 'anywhere'],
+  [START_EN, 'start'],
+  [LABEL_EN, 'start'],
+  [START_ZH, 'start'],
+  [LABEL_ZH, 'start'],
 ];
 
 /** The offending phrase in `text`, or null when there is none. */

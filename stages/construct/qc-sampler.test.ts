@@ -10,7 +10,10 @@ describe('selectForInspection', () => {
     const b = selectForInspection(ids.slice().reverse(), 0.05, 1).reverse();
     assert.deepEqual(a, b);
     const sub = selectForInspection(ids.slice(0, 500), 0.05, 1);
-    assert.deepEqual(sub, a.filter((id) => ids.indexOf(id) < 500));
+    assert.deepEqual(
+      sub,
+      a.filter((id) => ids.indexOf(id) < 500),
+    );
     assert.equal(inspectionScore('g1-cdp-1', 1), inspectionScore('g1-cdp-1', 1));
   });
   test('the selected share is close to the fraction (binomial: 20000 × 0.05 ± 4 sd)', () => {

@@ -14,13 +14,24 @@ export default tableStage<{ excludeFlagged: boolean }>({
   run({ qc, qc_inspection, cdps }, ctx) {
     const reports: QcReport[] = qc
       .filter((r) => r.error == null)
-      .map((r) => ({ cdp_id: r.cdp_id as string, problems: r.problems as QcReport['problems'], cdpOk: !!r.cdp_ok, vignetteOk: !!r.vignette_ok, narrativeOk: !!r.narrative_ok }));
+      .map((r) => ({
+        cdp_id: r.cdp_id as string,
+        problems: r.problems as QcReport['problems'],
+        cdpOk: !!r.cdp_ok,
+        vignetteOk: !!r.vignette_ok,
+        narrativeOk: !!r.narrative_ok,
+      }));
     const s = summariseQc(reports);
     return [
       { measure: 'instances checked', value: s.instances },
       { measure: 'instances not checked (upstream failure)', value: qc.length - reports.length },
       { measure: 'CDP problem rate', value: s.cdpProblemRate, paper_bound: PAPER_MAX_CDP_PROBLEM_RATE, within_paper: s.withinPaper.cdp },
-      { measure: 'vignette problem rate', value: s.vignetteProblemRate, paper_bound: PAPER_MAX_VIGNETTE_PROBLEM_RATE, within_paper: s.withinPaper.vignette },
+      {
+        measure: 'vignette problem rate',
+        value: s.vignetteProblemRate,
+        paper_bound: PAPER_MAX_VIGNETTE_PROBLEM_RATE,
+        within_paper: s.withinPaper.vignette,
+      },
       { measure: 'narrative problem rate', value: s.narrativeProblemRate },
       ...Object.entries(s.byKind).map(([kind, n]) => ({ measure: `instances with ${kind}`, value: n })),
       ...inspectionRows(qc_inspection ?? []),
@@ -36,7 +47,10 @@ function inspectionRows(rows: Record<string, unknown>[]): { measure: string; val
   return [
     { measure: 'instances inspected by an LLM', value: judged.length },
     { measure: 'instances the LLM inspection could not judge', value: rows.length - judged.length },
-    { measure: 'LLM-inspected instances flagged inconsistent (rate)', value: judged.length ? judged.filter((r) => r.consistent === false).length / judged.length : 0 },
+    {
+      measure: 'LLM-inspected instances flagged inconsistent (rate)',
+      value: judged.length ? judged.filter((r) => r.consistent === false).length / judged.length : 0,
+    },
   ];
 }
 

@@ -12,10 +12,19 @@ test('QC verdicts: read, with the format recorded', () => {
     { input: 'Here is my verdict:\n{"consistent": true, "problems": []}', consistent: true, problems: [], format: 'preamble' },
     { input: `{"consistent": false, "problems": ["${P}",],}`, consistent: false, problems: [P], format: 'lenient-json:trailing-comma' },
     { input: '{"consistent": "True", "problems": []}', consistent: true, problems: [], format: 'lenient-json:string-boolean' },
-    { input: '<think>check the threshold</think>{"consistent": true, "problems": []} // all good', consistent: true, problems: [], format: 'think-block+trailing-note' },
+    {
+      input: '<think>check the threshold</think>{"consistent": true, "problems": []} // all good',
+      consistent: true,
+      problems: [],
+      format: 'think-block+trailing-note',
+    },
   ];
   for (const row of rows) {
-    assert.deepEqual(parseQcVerdict(row.input), { ok: true, consistent: row.consistent, problems: row.problems, format: row.format }, row.input);
+    assert.deepEqual(
+      parseQcVerdict(row.input),
+      { ok: true, consistent: row.consistent, problems: row.problems, format: row.format },
+      row.input,
+    );
   }
 });
 

@@ -11,8 +11,7 @@ import { extractJson } from '../../pipeline/llm/structured.ts';
 import { formatOf, variantsOf, type AnswerFormat, type FormatVariant } from '../../pipeline/llm/answer-format.ts';
 
 export type QcVerdictParse =
-  | { ok: true; consistent: boolean; problems: string[]; format: AnswerFormat }
-  | { ok: false; problems: string[] };
+  { ok: true; consistent: boolean; problems: string[]; format: AnswerFormat } | { ok: false; problems: string[] };
 
 export function parseQcVerdict(text: string, finishReason?: string | null): QcVerdictParse {
   const j = extractJson(text, { finishReason });
@@ -34,7 +33,9 @@ export function parseQcVerdict(text: string, finishReason?: string | null): QcVe
   }
   const listed = o.problems;
   if (!Array.isArray(listed) || !listed.every((p) => typeof p === 'string')) {
-    faults.push(`"problems" is ${listed === undefined ? 'missing' : 'not a list of strings'}; give a list of strings (empty when consistent)`);
+    faults.push(
+      `"problems" is ${listed === undefined ? 'missing' : 'not a list of strings'}; give a list of strings (empty when consistent)`,
+    );
   }
   if (faults.length) return { ok: false, problems: faults };
   const problems = (listed as string[]).map((p) => p.trim()).filter((p) => p !== '');
@@ -42,7 +43,10 @@ export function parseQcVerdict(text: string, finishReason?: string | null): QcVe
     return { ok: false, problems: ['"consistent" is false but no problem is listed; name each problem found, or answer consistent: true'] };
   }
   if (consistent === true && problems.length > 0) {
-    return { ok: false, problems: [`"consistent" is true but ${problems.length} problem(s) are listed; answer consistent: false, or give an empty list`] };
+    return {
+      ok: false,
+      problems: [`"consistent" is true but ${problems.length} problem(s) are listed; answer consistent: false, or give an empty list`],
+    };
   }
   return { ok: true, consistent: consistent!, problems, format: formatOf(variants) };
 }

@@ -21,7 +21,11 @@ export default rowStage<{ inspectFraction: number; seed: number }>({
   run({ row, joined }, ctx) {
     const cdp = row as unknown as Cdp;
     const v = joined.vignettes[0];
-    const base = { cdp_id: cdp.cdp_id, guideline_id: cdp.guideline_id, inspect: isSelectedForInspection(cdp.cdp_id, ctx.params.inspectFraction, ctx.params.seed) };
+    const base = {
+      cdp_id: cdp.cdp_id,
+      guideline_id: cdp.guideline_id,
+      inspect: isSelectedForInspection(cdp.cdp_id, ctx.params.inspectFraction, ctx.params.seed),
+    };
     if (!v || v.error != null) return { ...base, error: `no vignette to check${v ? `: ${v.error}` : ''}` };
     const n = joined.narratives[0];
     const report = checkInstance({

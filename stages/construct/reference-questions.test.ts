@@ -36,7 +36,12 @@ describe('referenceQuestions', () => {
     decision_tree: {
       index: 1,
       description: 'Is fever present?',
-      yes: { index: 2, description: 'Cough lasting more than 3 weeks', yes: { index: 4, leaf: true, conclusion: 'Test for TB' }, no: { index: 5, leaf: true, conclusion: 'Viral' } },
+      yes: {
+        index: 2,
+        description: 'Cough lasting more than 3 weeks',
+        yes: { index: 4, leaf: true, conclusion: 'Test for TB' },
+        no: { index: 5, leaf: true, conclusion: 'Viral' },
+      },
       no: { index: 3, leaf: true, conclusion: 'No work-up' },
     },
     node_guideline_mapping: {},

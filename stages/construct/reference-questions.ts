@@ -17,8 +17,26 @@
 import type { Cdp } from './types.ts';
 
 const AUXILIARIES = new Set([
-  'is', 'are', 'was', 'were', 'am', 'does', 'do', 'did', 'has', 'have', 'had',
-  'can', 'could', 'should', 'will', 'would', 'may', 'might', 'must', 'shall',
+  'is',
+  'are',
+  'was',
+  'were',
+  'am',
+  'does',
+  'do',
+  'did',
+  'has',
+  'have',
+  'had',
+  'can',
+  'could',
+  'should',
+  'will',
+  'would',
+  'may',
+  'might',
+  'must',
+  'shall',
 ]);
 const HAN = /\p{Script=Han}/u;
 const TRAILING_PUNCTUATION = /[\s.。;；:：!！,，、]+$/u;
@@ -43,7 +61,9 @@ export function referenceQuestions(cdp: Pick<Cdp, 'cdp_id' | 'steps'>): string[]
     try {
       return asYesNoQuestion(step.condition);
     } catch {
-      throw new Error(`referenceQuestions: step ${i + 1} (node ${step.node_index}) of CDP ${cdp.cdp_id} has an empty condition; rebuild the CDP from a tree that validateTree accepts`);
+      throw new Error(
+        `referenceQuestions: step ${i + 1} (node ${step.node_index}) of CDP ${cdp.cdp_id} has an empty condition; rebuild the CDP from a tree that validateTree accepts`,
+      );
     }
   });
 }

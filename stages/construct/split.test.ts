@@ -22,7 +22,11 @@ const shuffled = <T>(xs: readonly T[], rng: Rng): T[] => {
 };
 
 const randomId = (rng: Rng) => `g-${rng.nextUint32().toString(36)}-${rng.nextInt(1000)}`;
-const testSet = (m: Map<string, string>) => [...m].filter(([, s]) => s === 'test').map(([id]) => id).sort();
+const testSet = (m: Map<string, string>) =>
+  [...m]
+    .filter(([, s]) => s === 'test')
+    .map(([id]) => id)
+    .sort();
 
 describe('splitScore: hand-computed', () => {
   // Expected values from coreutils, independently of this code:
@@ -55,11 +59,20 @@ describe('splitGuidelines: stable under adding and removing guidelines', () => {
       const n = 1 + rng.nextInt(60);
       const ids = [...new Set(Array.from({ length: n }, () => randomId(rng)))];
       const opts = { testFraction: rng.nextFloat(), seed: rng.nextInt(1000) - 500 };
-      const before = splitGuidelines(ids.map((guideline_id) => ({ guideline_id })), opts);
+      const before = splitGuidelines(
+        ids.map((guideline_id) => ({ guideline_id })),
+        opts,
+      );
       const added = [...ids, ...Array.from({ length: 1 + rng.nextInt(5) }, () => randomId(rng))].filter((x, i, a) => a.indexOf(x) === i);
-      const afterAdd = splitGuidelines(shuffled(added, rng).map((guideline_id) => ({ guideline_id })), opts);
+      const afterAdd = splitGuidelines(
+        shuffled(added, rng).map((guideline_id) => ({ guideline_id })),
+        opts,
+      );
       const kept = ids.filter(() => rng.nextFloat() < 0.7);
-      const afterRemove = splitGuidelines(kept.map((guideline_id) => ({ guideline_id })), opts);
+      const afterRemove = splitGuidelines(
+        kept.map((guideline_id) => ({ guideline_id })),
+        opts,
+      );
       for (const id of ids) assert.equal(afterAdd.get(id), before.get(id), `trial ${trial}: ${id} moved when guidelines were added`);
       for (const id of kept) assert.equal(afterRemove.get(id), before.get(id), `trial ${trial}: ${id} moved when guidelines were removed`);
       assert.equal(afterAdd.size, added.length);
@@ -93,11 +106,14 @@ describe('splitGuidelines: stable under adding and removing guidelines', () => {
 });
 
 describe('splitGuidelines: shares are expected, not exact', () => {
-  test('the paper\'s corpus (1,085 zh + 1,189 en at 440/2,274): each language within 4 standard deviations of its expected count', () => {
+  test("the paper's corpus (1,085 zh + 1,189 en at 440/2,274): each language within 4 standard deviations of its expected count", () => {
     const f = 440 / 2274;
     const m = splitGuidelines(corpus(1085, 1189), { testFraction: f, seed: 42 });
     const t = testSet(m);
-    for (const [lang, n] of [['zh', 1085], ['en', 1189]] as const) {
+    for (const [lang, n] of [
+      ['zh', 1085],
+      ['en', 1189],
+    ] as const) {
       const k = t.filter((id) => id.startsWith(`${lang}-`)).length;
       const sd = Math.sqrt(n * f * (1 - f));
       assert.ok(Math.abs(k - n * f) < 4 * sd, `${lang}: ${k} test, expected ${(n * f).toFixed(1)} ± ${sd.toFixed(1)}`);
@@ -139,7 +155,11 @@ describe('splitGuidelines: explicit lists, pins and bad input', () => {
 
   test('pins fix single guidelines, the rest follow the rule; pins of absent ids are reported', () => {
     const g = ['a', 'b', '指南-1', 'nhc-2020-insomnia'].map((guideline_id) => ({ guideline_id }));
-    const pins = new Map<string, Split>([['a', 'test'], ['指南-1', 'non-test'], ['gone', 'test']]);
+    const pins = new Map<string, Split>([
+      ['a', 'test'],
+      ['指南-1', 'non-test'],
+      ['gone', 'test'],
+    ]);
     assert.deepEqual(testSet(splitGuidelines(g, { testFraction: 0.5, seed: 42, pins })), ['a', 'nhc-2020-insomnia']);
     assert.deepEqual(unusedPins(g, pins), ['gone']);
     assert.throws(
@@ -165,7 +185,7 @@ describe('the bundled sample under dag.config.ts', () => {
       .map((f) => ({ guideline_id: f.replace(/\.pdf$/, ''), language })),
   );
 
-  test('the test split holds guidelines of both languages (seed 156: the former sampler\'s test set, 2 en + 1 zh)', () => {
+  test("the test split holds guidelines of both languages (seed 156: the former sampler's test set, 2 en + 1 zh)", () => {
     const params = dagConfig.stages.find((s) => s.name === 'cdps')!.params as { testFraction: number; seed: number };
     assert.equal(sample.length, 6);
     const m = splitGuidelines(sample, params);
@@ -185,19 +205,26 @@ describe('split pin files', () => {
       { name: 'a.csv', text: '\ufeffguideline_id,split,note\nwho,TEST,held out\n\ncdc, non-test ,\n' },
       { name: 'b.csv', text: 'split,guideline_id\ntest,who\nnon-test,esi\n' },
     ]);
-    assert.deepEqual([...pins].sort(), [['cdc', 'non-test'], ['esi', 'non-test'], ['who', 'test']]);
+    assert.deepEqual([...pins].sort(), [
+      ['cdc', 'non-test'],
+      ['esi', 'non-test'],
+      ['who', 'test'],
+    ]);
     assert.deepEqual([...parseSplitPins([])], []);
   });
 
   test('any bad line rejects the pins, every problem named with file and line', () => {
     const text = 'guideline_id,split\nwho,test\ncdc,train\n,test\nwho,non-test\n';
-    assert.throws(() => parseSplitPins([{ name: 'pins.csv', text }]), (e: Error) => {
-      assert.match(e.message, /^split pins rejected \(3 problems\); fix the file\(s\), nothing was split:/);
-      assert.match(e.message, /pins\.csv line 3: column "split" must be test or non-test, got "train"/);
-      assert.match(e.message, /pins\.csv line 4: column "guideline_id" is empty/);
-      assert.match(e.message, /pins\.csv line 5: guideline who pinned to non-test, but to test on pins\.csv line 2; keep one/);
-      return true;
-    });
+    assert.throws(
+      () => parseSplitPins([{ name: 'pins.csv', text }]),
+      (e: Error) => {
+        assert.match(e.message, /^split pins rejected \(3 problems\); fix the file\(s\), nothing was split:/);
+        assert.match(e.message, /pins\.csv line 3: column "split" must be test or non-test, got "train"/);
+        assert.match(e.message, /pins\.csv line 4: column "guideline_id" is empty/);
+        assert.match(e.message, /pins\.csv line 5: guideline who pinned to non-test, but to test on pins\.csv line 2; keep one/);
+        return true;
+      },
+    );
     assert.throws(
       () => parseSplitPins([{ name: 'p.csv', text: 'id,split\nwho,test\n' }]),
       /p\.csv: missing column "guideline_id"; the header must name guideline_id,split/,

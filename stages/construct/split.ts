@@ -54,7 +54,10 @@ function checkRule(testFraction: number, seed: number): void {
 
 const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 const quoted = (ids: readonly string[]) =>
-  ids.slice(0, 5).map((s) => JSON.stringify(s)).join(', ') + (ids.length > 5 ? ` and ${ids.length - 5} more` : '');
+  ids
+    .slice(0, 5)
+    .map((s) => JSON.stringify(s))
+    .join(', ') + (ids.length > 5 ? ` and ${ids.length - 5} more` : '');
 
 /** Every guideline's split, keyed by id in code-unit order (independent of input order and locale). */
 export function splitGuidelines(guidelines: readonly { guideline_id: string }[], options: SplitOptions): Map<string, Split> {

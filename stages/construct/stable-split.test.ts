@@ -61,7 +61,7 @@ async function cdpRows(gs: { guideline: Row; tree: Row }[], pins: Row[] = [], ro
 const pathCount = (kind: 'htn' | 'ins') =>
   enumeratePaths(kind === 'htn' ? HTN_TREE : INSOMNIA_TREE, { guideline_id: 'x', language: 'en', split: 'test' }).cdps.length;
 
-describe('cdps stage: other guidelines\' rows untouched', () => {
+describe("cdps stage: other guidelines' rows untouched", () => {
   test('property: over random sets of guidelines, adding or removing some leaves every other CDP row identical', async () => {
     const rng = createRng(11);
     for (let trial = 0; trial < 40; trial++) {
@@ -143,13 +143,17 @@ test('DAG: adding a guideline computes only its rows downstream of cdps; adding 
     }
   };
   try {
-    const htn = pathCount('htn'), ins = pathCount('ins');
+    const htn = pathCount('htn'),
+      ins = pathCount('ins');
     const first = await runWith(base);
     const cases = 2 * htn + 2 * ins;
     // The task stages run one unit per test case (htn-a and ins-a are test) × model.
     const tests = htn + ins;
     const all = [cases, cases, tests * models.length, tests * models.length];
-    assert.deepEqual(downstream.map((s) => first[s]), all.map((n) => ({ computed: n, reused: 0 })));
+    assert.deepEqual(
+      downstream.map((s) => first[s]),
+      all.map((n) => ({ computed: n, reused: 0 })),
+    );
     const cdpsBefore = new Map(rows('cdps').map((r) => [r.cdp_id, r]));
     const testBefore = new Set(rows('predictions_single').map((r) => r.cdp_id));
     const testGuidelines = new Set([...cdpsBefore.values()].filter((r) => r.split === 'test').map((r) => r.guideline_id));
@@ -157,28 +161,50 @@ test('DAG: adding a guideline computes only its rows downstream of cdps; adding 
 
     const second = await runWith([...base.slice(0, 2), added, ...base.slice(2)]);
     assert.equal(second.cdps!.computed, cases + htn);
-    assert.deepEqual(downstream.map((s) => second[s]), [
-      { computed: htn, reused: cases }, { computed: htn, reused: cases },
-      { computed: htn * models.length, reused: tests * models.length }, { computed: htn * models.length, reused: tests * models.length },
-    ]);
+    assert.deepEqual(
+      downstream.map((s) => second[s]),
+      [
+        { computed: htn, reused: cases },
+        { computed: htn, reused: cases },
+        { computed: htn * models.length, reused: tests * models.length },
+        { computed: htn * models.length, reused: tests * models.length },
+      ],
+    );
     const cdpsAfter = rows('cdps');
     assert.equal(cdpsAfter.filter((x) => x.guideline_id !== 'htn-d').length, cdpsBefore.size);
     for (const r of cdpsAfter.filter((x) => x.guideline_id !== 'htn-d')) assert.deepEqual(r, cdpsBefore.get(r.cdp_id), String(r.cdp_id));
     const newCases = rows('predictions_single').filter((r) => !testBefore.has(r.cdp_id));
     assert.equal(newCases.length, htn * models.length);
-    assert.ok(newCases.every((r) => r.guideline_id === 'htn-d'), 'the only new test cases are the added guideline\'s');
+    assert.ok(
+      newCases.every((r) => r.guideline_id === 'htn-d'),
+      "the only new test cases are the added guideline's",
+    );
     const third = await runWith([...base.slice(0, 2), added, ...base.slice(2), failed]);
-    assert.deepEqual(downstream.map((s) => third[s]!.computed), [0, 0, 0, 0], 'a guideline whose tree failed adds no rows and moves none');
+    assert.deepEqual(
+      downstream.map((s) => third[s]!.computed),
+      [0, 0, 0, 0],
+      'a guideline whose tree failed adds no rows and moves none',
+    );
 
     const fourth = await runWith([base[1]!, added, ...base.slice(2)]);
-    assert.deepEqual(downstream.map((s) => fourth[s]), [
-      { computed: 0, reused: cases }, { computed: 0, reused: cases },
-      // htn-a (a test guideline) is gone: htn-d and ins-a remain, all reused.
-      { computed: 0, reused: tests * models.length }, { computed: 0, reused: tests * models.length },
-    ]);
+    assert.deepEqual(
+      downstream.map((s) => fourth[s]),
+      [
+        { computed: 0, reused: cases },
+        { computed: 0, reused: cases },
+        // htn-a (a test guideline) is gone: htn-d and ins-a remain, all reused.
+        { computed: 0, reused: tests * models.length },
+        { computed: 0, reused: tests * models.length },
+      ],
+    );
     const cdpsFinal = rows('cdps');
     assert.equal(cdpsFinal.length, cases);
-    for (const r of cdpsFinal) assert.deepEqual(r, cdpsAfter.find((x) => x.cdp_id === r.cdp_id), `${r.cdp_id} changed on removal`);
+    for (const r of cdpsFinal)
+      assert.deepEqual(
+        r,
+        cdpsAfter.find((x) => x.cdp_id === r.cdp_id),
+        `${r.cdp_id} changed on removal`,
+      );
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
@@ -192,7 +218,11 @@ test('DAG: a pin file wired as a files source on input split_pins; editing it re
     const config: DagConfig = {
       sources: { split_pins: { kind: 'files', patterns: ['splits.csv'] } },
       stages: [
-        { name: 'guidelines', module: join(repo, 'stages/tasks/testing/fixed-rows.stage.ts'), params: { rows: gs.map((g) => g.guideline) } },
+        {
+          name: 'guidelines',
+          module: join(repo, 'stages/tasks/testing/fixed-rows.stage.ts'),
+          params: { rows: gs.map((g) => g.guideline) },
+        },
         { name: 'trees', module: join(repo, 'stages/tasks/testing/fixed-rows.stage.ts'), params: { rows: gs.map((g) => g.tree) } },
         { ...cdps, inputs: { ...cdps.inputs, split_pins: 'split_pins' } },
       ],

@@ -92,7 +92,8 @@ test('a node with one branch is a fault whose message says which branch is missi
   delete raw.node_guideline_mapping[3];
   const r = checkTreeAnswer(raw, markdown);
   assert.equal(r.valid, false);
-  assert.deepEqual(r.problems.filter((p) => !p.startsWith('evidence not found')), [
-    'node 1: decision node has a yes child but no no child (one branch); a yes/no question needs both, so add the no branch',
-  ]);
+  assert.deepEqual(
+    r.problems.filter((p) => !p.startsWith('evidence not found')),
+    ['node 1: decision node has a yes child but no no child (one branch); a yes/no question needs both, so add the no branch'],
+  );
 });

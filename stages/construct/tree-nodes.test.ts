@@ -21,29 +21,41 @@ const tree = (): ReasoningTree => ({
 
 test('one row per node, in preorder (node, yes subtree, no subtree)', () => {
   const rows = treeNodeRows('g1', tree());
-  assert.deepEqual(rows.map((r) => [r.node_index, r.parent_index, r.branch, r.is_leaf, r.text]), [
-    [10, null, null, false, 'A?'],
-    [20, 10, 'yes', false, 'B?'],
-    [40, 20, 'yes', true, 'X'],
-    [50, 20, 'no', true, 'Y'],
-    [30, 10, 'no', false, 'C?'],
-    [60, 30, 'yes', true, 'Z'],
-    [70, 30, 'no', true, 'W'],
-  ]);
+  assert.deepEqual(
+    rows.map((r) => [r.node_index, r.parent_index, r.branch, r.is_leaf, r.text]),
+    [
+      [10, null, null, false, 'A?'],
+      [20, 10, 'yes', false, 'B?'],
+      [40, 20, 'yes', true, 'X'],
+      [50, 20, 'no', true, 'Y'],
+      [30, 10, 'no', false, 'C?'],
+      [60, 30, 'yes', true, 'Z'],
+      [70, 30, 'no', true, 'W'],
+    ],
+  );
   assert.ok(rows.every((r) => r.guideline_id === 'g1'));
 });
 
 test('evidence comes from the mapping, empty when the node has none, and is a copy', () => {
   const t = tree();
   const rows = treeNodeRows('g1', t);
-  assert.deepEqual(rows.map((r) => r.evidence), [['a'], ['b1', 'b2'], ['d'], [], [], ['f'], ['g']]);
+  assert.deepEqual(
+    rows.map((r) => r.evidence),
+    [['a'], ['b1', 'b2'], ['d'], [], [], ['f'], ['g']],
+  );
   rows[1]!.evidence.push('edited');
   assert.deepEqual(t.node_guideline_mapping['20'], ['b1', 'b2']);
 });
 
 test('a single-leaf tree is one row', () => {
-  const rows = treeNodeRows('g2', { primary_clinical_focus: 'screening', decision_tree: { index: 1, leaf: true, conclusion: 'Screen' }, node_guideline_mapping: {} });
-  assert.deepEqual(rows, [{ guideline_id: 'g2', node_index: 1, parent_index: null, branch: null, is_leaf: true, text: 'Screen', evidence: [] }]);
+  const rows = treeNodeRows('g2', {
+    primary_clinical_focus: 'screening',
+    decision_tree: { index: 1, leaf: true, conclusion: 'Screen' },
+    node_guideline_mapping: {},
+  });
+  assert.deepEqual(rows, [
+    { guideline_id: 'g2', node_index: 1, parent_index: null, branch: null, is_leaf: true, text: 'Screen', evidence: [] },
+  ]);
 });
 
 test('row count equals node count on a complete tree of depth 12', () => {

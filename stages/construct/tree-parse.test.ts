@@ -22,13 +22,70 @@ describe('parseTree', () => {
 
   test('deviations a human reads without doubt: read, not reported, and labelled (issue 11)', () => {
     const rows: Array<{ name: string; edit: (raw: any) => void; check: (tree: any) => unknown; expected: unknown; format: string }> = [
-      { name: 'focus "Management"', edit: (r) => { r.primary_clinical_focus = 'Management'; }, check: (t) => t.primary_clinical_focus, expected: 'management', format: 'lenient-json:focus-case' },
-      { name: 'focus " DIAGNOSIS "', edit: (r) => { r.primary_clinical_focus = ' DIAGNOSIS '; }, check: (t) => t.primary_clinical_focus, expected: 'diagnosis', format: 'lenient-json:focus-case' },
-      { name: '"index": "1"', edit: (r) => { r.decision_tree.index = '1'; }, check: (t) => t.decision_tree.index, expected: 1, format: 'lenient-json:string-number' },
-      { name: '"leaf": "true"', edit: (r) => { r.decision_tree.no.leaf = 'true'; }, check: (t) => t.decision_tree.no.leaf, expected: true, format: 'lenient-json:string-boolean' },
-      { name: '"leaf": "False" on a decision node', edit: (r) => { r.decision_tree.leaf = 'False'; }, check: (t) => t.decision_tree.leaf, expected: false, format: 'lenient-json:string-boolean' },
-      { name: 'a leaf without the flag', edit: (r) => { delete r.decision_tree.no.leaf; }, check: (t) => t.decision_tree.no.leaf, expected: true, format: 'lenient-json:implied-leaf' },
-      { name: 'a mapping key " 2 "', edit: (r) => { r.node_guideline_mapping = { ...r.node_guideline_mapping, ' 2 ': r.node_guideline_mapping['2'] }; delete r.node_guideline_mapping['2']; }, check: (t) => t.node_guideline_mapping['2'], expected: ['b'], format: 'lenient-json:string-number' },
+      {
+        name: 'focus "Management"',
+        edit: (r) => {
+          r.primary_clinical_focus = 'Management';
+        },
+        check: (t) => t.primary_clinical_focus,
+        expected: 'management',
+        format: 'lenient-json:focus-case',
+      },
+      {
+        name: 'focus " DIAGNOSIS "',
+        edit: (r) => {
+          r.primary_clinical_focus = ' DIAGNOSIS ';
+        },
+        check: (t) => t.primary_clinical_focus,
+        expected: 'diagnosis',
+        format: 'lenient-json:focus-case',
+      },
+      {
+        name: '"index": "1"',
+        edit: (r) => {
+          r.decision_tree.index = '1';
+        },
+        check: (t) => t.decision_tree.index,
+        expected: 1,
+        format: 'lenient-json:string-number',
+      },
+      {
+        name: '"leaf": "true"',
+        edit: (r) => {
+          r.decision_tree.no.leaf = 'true';
+        },
+        check: (t) => t.decision_tree.no.leaf,
+        expected: true,
+        format: 'lenient-json:string-boolean',
+      },
+      {
+        name: '"leaf": "False" on a decision node',
+        edit: (r) => {
+          r.decision_tree.leaf = 'False';
+        },
+        check: (t) => t.decision_tree.leaf,
+        expected: false,
+        format: 'lenient-json:string-boolean',
+      },
+      {
+        name: 'a leaf without the flag',
+        edit: (r) => {
+          delete r.decision_tree.no.leaf;
+        },
+        check: (t) => t.decision_tree.no.leaf,
+        expected: true,
+        format: 'lenient-json:implied-leaf',
+      },
+      {
+        name: 'a mapping key " 2 "',
+        edit: (r) => {
+          r.node_guideline_mapping = { ...r.node_guideline_mapping, ' 2 ': r.node_guideline_mapping['2'] };
+          delete r.node_guideline_mapping['2'];
+        },
+        check: (t) => t.node_guideline_mapping['2'],
+        expected: ['b'],
+        format: 'lenient-json:string-number',
+      },
     ];
     for (const row of rows) {
       const raw = answer() as any;
@@ -116,7 +173,11 @@ describe('parseTree', () => {
       /^node_guideline_mapping\["5"\] is an object/,
     ];
     assert.equal(problems.length, expected.length, problems.join('\n'));
-    for (const re of expected) assert.ok(problems.some((p) => re.test(p)), `no problem matches ${re}:\n${problems.join('\n')}`);
+    for (const re of expected)
+      assert.ok(
+        problems.some((p) => re.test(p)),
+        `no problem matches ${re}:\n${problems.join('\n')}`,
+      );
     // Best-effort reading: the string is read as a list of one, the bad item dropped.
     assert.deepEqual(tree.node_guideline_mapping['3'], ['c']);
     assert.deepEqual(tree.node_guideline_mapping['4'], ['d']);
@@ -148,8 +209,12 @@ describe('parseTree', () => {
     for (let i = depth - 1; i >= 0; i--) node = { index: i, description: `q${i}`, yes: node, no: { index: -i - 1, conclusion: 'stop' } };
     const { tree, problems } = parseTree({ primary_clinical_focus: 'screening', decision_tree: node, node_guideline_mapping: {} });
     assert.deepEqual(problems, []);
-    let n = tree!.decision_tree, steps = 0;
-    while (n.yes) { n = n.yes; steps++; }
+    let n = tree!.decision_tree,
+      steps = 0;
+    while (n.yes) {
+      n = n.yes;
+      steps++;
+    }
     assert.equal(steps, depth);
     assert.equal(n.conclusion, 'end');
   });

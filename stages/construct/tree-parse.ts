@@ -45,10 +45,17 @@ export function parseTree(raw: unknown): ParsedTree {
   const problems: string[] = [];
   const variants: FormatVariant[] = [];
   if (!isPlainObject(raw)) {
-    return { tree: null, problems: [`the answer is ${describe(raw)}, not the JSON object Prompt 1 asks for; re-extract or re-ask the model`], format: formatOf(variants) };
+    return {
+      tree: null,
+      problems: [`the answer is ${describe(raw)}, not the JSON object Prompt 1 asks for; re-extract or re-ask the model`],
+      format: formatOf(variants),
+    };
   }
   for (const key of Object.keys(raw)) {
-    if (!TOP_KEYS.has(key)) problems.push(`unexpected top-level key ${JSON.stringify(key)} (Prompt 1 has primary_clinical_focus, decision_tree, node_guideline_mapping)`);
+    if (!TOP_KEYS.has(key))
+      problems.push(
+        `unexpected top-level key ${JSON.stringify(key)} (Prompt 1 has primary_clinical_focus, decision_tree, node_guideline_mapping)`,
+      );
   }
 
   let focus = '';
@@ -59,10 +66,15 @@ export function parseTree(raw: unknown): ParsedTree {
       focus = canon;
       variants.push('lenient-json:focus-case');
     }
-  } else problems.push(`primary_clinical_focus is ${raw.primary_clinical_focus === undefined ? 'missing' : describe(raw.primary_clinical_focus)}; expected one of diagnosis, classification, screening, management`);
+  } else
+    problems.push(
+      `primary_clinical_focus is ${raw.primary_clinical_focus === undefined ? 'missing' : describe(raw.primary_clinical_focus)}; expected one of diagnosis, classification, screening, management`,
+    );
 
   if (!isPlainObject(raw.decision_tree)) {
-    problems.push(`decision_tree is ${raw.decision_tree === undefined ? 'missing' : describe(raw.decision_tree)}; expected a node object with an index`);
+    problems.push(
+      `decision_tree is ${raw.decision_tree === undefined ? 'missing' : describe(raw.decision_tree)}; expected a node object with an index`,
+    );
     return { tree: null, problems, format: formatOf(variants) };
   }
   const decisionTree = readNodes(raw.decision_tree, problems, variants);
@@ -78,10 +90,22 @@ export function parseTree(raw: unknown): ParsedTree {
 
 /** Iterative so a deep tree cannot overflow the stack. */
 function readNodes(rootRaw: Record<string, unknown>, problems: string[], variants: FormatVariant[]): TreeNodeJson {
-  interface Pending { raw: Record<string, unknown>; attach: (n: TreeNodeJson) => void; where: string }
+  interface Pending {
+    raw: Record<string, unknown>;
+    attach: (n: TreeNodeJson) => void;
+    where: string;
+  }
   let root: TreeNodeJson | undefined;
   const seen = new Set<object>();
-  const stack: Pending[] = [{ raw: rootRaw, attach: (n) => { root = n; }, where: 'the root' }];
+  const stack: Pending[] = [
+    {
+      raw: rootRaw,
+      attach: (n) => {
+        root = n;
+      },
+      where: 'the root',
+    },
+  ];
 
   while (stack.length > 0) {
     const { raw, attach, where } = stack.pop()!;
@@ -102,7 +126,8 @@ function readNodes(rootRaw: Record<string, unknown>, problems: string[], variant
     const name = Number.isFinite(out.index) ? `node ${out.index}` : where;
 
     for (const key of Object.keys(raw)) {
-      if (!NODE_KEYS.has(key)) problems.push(`${name}: unexpected key ${JSON.stringify(key)} (nodes have index, leaf, conclusion, description, yes, no)`);
+      if (!NODE_KEYS.has(key))
+        problems.push(`${name}: unexpected key ${JSON.stringify(key)} (nodes have index, leaf, conclusion, description, yes, no)`);
     }
     if (raw.leaf !== undefined) {
       if (typeof raw.leaf === 'boolean') out.leaf = raw.leaf;
@@ -117,11 +142,20 @@ function readNodes(rootRaw: Record<string, unknown>, problems: string[], variant
       if (typeof v === 'string') out[field] = v;
       else problems.push(`${name}: ${field} is ${describe(v)}; expected a string`);
     }
-    const children: Array<['yes' | 'no', unknown]> = [['no', raw.no], ['yes', raw.yes]];
+    const children: Array<['yes' | 'no', unknown]> = [
+      ['no', raw.no],
+      ['yes', raw.yes],
+    ];
     for (const [branch, child] of children) {
       if (child === undefined) continue;
       if (isPlainObject(child)) {
-        stack.push({ raw: child, attach: (n) => { out[branch] = n; }, where: `the ${branch} child of ${name}` });
+        stack.push({
+          raw: child,
+          attach: (n) => {
+            out[branch] = n;
+          },
+          where: `the ${branch} child of ${name}`,
+        });
       } else {
         problems.push(`${name}: ${branch} is ${describe(child)}; expected a node object`);
       }
@@ -175,7 +209,9 @@ function readMapping(raw: unknown, problems: string[], variants: FormatVariant[]
     }
     const earlier = firstKey.get(canon);
     if (earlier !== undefined) {
-      problems.push(`node_guideline_mapping keys ${JSON.stringify(earlier)} and ${JSON.stringify(key)} both name node ${canon}; their quotes were merged`);
+      problems.push(
+        `node_guideline_mapping keys ${JSON.stringify(earlier)} and ${JSON.stringify(key)} both name node ${canon}; their quotes were merged`,
+      );
       mapping[canon]!.push(...quotes);
     } else {
       firstKey.set(canon, key);

@@ -30,7 +30,11 @@ function expectProblems(edit: (t: ReasoningTree) => void, expected: RegExp[]): s
   const r = validateTree(t, markdown);
   assert.equal(r.valid, false, 'tree should be invalid');
   assert.equal(r.problems.length, expected.length, r.problems.join('\n'));
-  for (const re of expected) assert.ok(r.problems.some((p) => re.test(p)), `no problem matches ${re}:\n${r.problems.join('\n')}`);
+  for (const re of expected)
+    assert.ok(
+      r.problems.some((p) => re.test(p)),
+      `no problem matches ${re}:\n${r.problems.join('\n')}`,
+    );
   return r.problems;
 }
 
@@ -41,61 +45,171 @@ describe('validateTree', () => {
   });
 
   test('a decision node missing its yes or no child', () => {
-    expectProblems((t) => { delete t.decision_tree.yes!.no; }, [/^node 2: decision node has a yes child but no no child \(one branch\); a yes\/no question needs both, so add the no branch$/, /^node_guideline_mapping key "5" refers to no node/]);
-    expectProblems((t) => { delete t.decision_tree.yes; t.decision_tree.leaf = false; },
-      [/^node 1: decision node has a no child but no yes child \(one branch\)/, /key "2" refers to no node/, /key "4" refers to no node/, /key "5" refers to no node/]);
+    expectProblems(
+      (t) => {
+        delete t.decision_tree.yes!.no;
+      },
+      [
+        /^node 2: decision node has a yes child but no no child \(one branch\); a yes\/no question needs both, so add the no branch$/,
+        /^node_guideline_mapping key "5" refers to no node/,
+      ],
+    );
+    expectProblems(
+      (t) => {
+        delete t.decision_tree.yes;
+        t.decision_tree.leaf = false;
+      },
+      [
+        /^node 1: decision node has a no child but no yes child \(one branch\)/,
+        /key "2" refers to no node/,
+        /key "4" refers to no node/,
+        /key "5" refers to no node/,
+      ],
+    );
   });
 
   test('a childless node marked leaf: false is a decision node missing both children', () => {
-    expectProblems((t) => { t.decision_tree.no!.leaf = false; },
-      [/^node 3: decision node has neither a yes nor a no child; give it both branches, or make it a leaf with a conclusion$/, /^node 3: decision node has no description$/, /^node 3: decision node also has a conclusion/]);
+    expectProblems(
+      (t) => {
+        t.decision_tree.no!.leaf = false;
+      },
+      [
+        /^node 3: decision node has neither a yes nor a no child; give it both branches, or make it a leaf with a conclusion$/,
+        /^node 3: decision node has no description$/,
+        /^node 3: decision node also has a conclusion/,
+      ],
+    );
   });
 
   test('a leaf without a conclusion, or with an empty one', () => {
-    expectProblems((t) => { delete t.decision_tree.no!.conclusion; }, [/^node 3: leaf has no conclusion$/]);
-    expectProblems((t) => { t.decision_tree.no!.conclusion = '  '; }, [/^node 3: leaf has an empty conclusion$/]);
+    expectProblems(
+      (t) => {
+        delete t.decision_tree.no!.conclusion;
+      },
+      [/^node 3: leaf has no conclusion$/],
+    );
+    expectProblems(
+      (t) => {
+        t.decision_tree.no!.conclusion = '  ';
+      },
+      [/^node 3: leaf has an empty conclusion$/],
+    );
   });
 
   test('a leaf with a child, and a decision node with a conclusion', () => {
-    expectProblems((t) => { t.decision_tree.no!.yes = { index: 6, leaf: true, conclusion: 'x' }; t.node_guideline_mapping['6'] = ['Temperature should be measured orally.']; },
-      [/^node 3: marked as a leaf but has a yes child$/]);
-    expectProblems((t) => { t.decision_tree.yes!.conclusion = 'Admit'; }, [/^node 2: decision node also has a conclusion/]);
+    expectProblems(
+      (t) => {
+        t.decision_tree.no!.yes = { index: 6, leaf: true, conclusion: 'x' };
+        t.node_guideline_mapping['6'] = ['Temperature should be measured orally.'];
+      },
+      [/^node 3: marked as a leaf but has a yes child$/],
+    );
+    expectProblems(
+      (t) => {
+        t.decision_tree.yes!.conclusion = 'Admit';
+      },
+      [/^node 2: decision node also has a conclusion/],
+    );
   });
 
   test('repeated and non-integer indices', () => {
-    expectProblems((t) => { t.decision_tree.yes!.yes!.index = 5; delete t.node_guideline_mapping['4']; }, [/^node 5: index is used by 2 nodes/]);
-    expectProblems((t) => { t.decision_tree.no!.index = 3.5; t.node_guideline_mapping['3.5'] = t.node_guideline_mapping['3']!; delete t.node_guideline_mapping['3']; },
-      [/^node 3.5: index 3.5 is not an integer$/, /key "3.5" refers to no node/]);
-    expectProblems((t) => { t.decision_tree.no!.index = Number.NaN; delete t.node_guideline_mapping['3']; },
-      [/^the no child of node 1 \(no valid index\): index is missing or not a number and is not an integer$/]);
+    expectProblems(
+      (t) => {
+        t.decision_tree.yes!.yes!.index = 5;
+        delete t.node_guideline_mapping['4'];
+      },
+      [/^node 5: index is used by 2 nodes/],
+    );
+    expectProblems(
+      (t) => {
+        t.decision_tree.no!.index = 3.5;
+        t.node_guideline_mapping['3.5'] = t.node_guideline_mapping['3']!;
+        delete t.node_guideline_mapping['3'];
+      },
+      [/^node 3.5: index 3.5 is not an integer$/, /key "3.5" refers to no node/],
+    );
+    expectProblems(
+      (t) => {
+        t.decision_tree.no!.index = Number.NaN;
+        delete t.node_guideline_mapping['3'];
+      },
+      [/^the no child of node 1 \(no valid index\): index is missing or not a number and is not an integer$/],
+    );
   });
 
   test('a focus outside the four of Prompt 1', () => {
-    expectProblems((t) => { (t as { primary_clinical_focus: string }).primary_clinical_focus = 'treatment'; },
-      [/^primary_clinical_focus "treatment" is not one of diagnosis, classification, screening, management$/]);
-    expectProblems((t) => { (t as { primary_clinical_focus: string }).primary_clinical_focus = 'Management'; }, [/"Management" is not one of/]);
+    expectProblems(
+      (t) => {
+        (t as { primary_clinical_focus: string }).primary_clinical_focus = 'treatment';
+      },
+      [/^primary_clinical_focus "treatment" is not one of diagnosis, classification, screening, management$/],
+    );
+    expectProblems(
+      (t) => {
+        (t as { primary_clinical_focus: string }).primary_clinical_focus = 'Management';
+      },
+      [/"Management" is not one of/],
+    );
   });
 
   test('an empty or missing description', () => {
-    expectProblems((t) => { t.decision_tree.description = ''; }, [/^node 1: decision node has an empty description$/]);
-    expectProblems((t) => { delete t.decision_tree.yes!.description; }, [/^node 2: decision node has no description$/]);
+    expectProblems(
+      (t) => {
+        t.decision_tree.description = '';
+      },
+      [/^node 1: decision node has an empty description$/],
+    );
+    expectProblems(
+      (t) => {
+        delete t.decision_tree.yes!.description;
+      },
+      [/^node 2: decision node has no description$/],
+    );
   });
 
   test('a node without evidence, and an empty quote', () => {
-    expectProblems((t) => { delete t.node_guideline_mapping['4']; }, [/^node 4: no evidence quote in node_guideline_mapping$/]);
-    expectProblems((t) => { t.node_guideline_mapping['4'] = []; }, [/^node 4: no evidence quote/]);
-    const problems = expectProblems((t) => { t.node_guideline_mapping['3']!.push(' '); }, [/^node 3: evidence quote 2 is empty$/]);
+    expectProblems(
+      (t) => {
+        delete t.node_guideline_mapping['4'];
+      },
+      [/^node 4: no evidence quote in node_guideline_mapping$/],
+    );
+    expectProblems(
+      (t) => {
+        t.node_guideline_mapping['4'] = [];
+      },
+      [/^node 4: no evidence quote/],
+    );
+    const problems = expectProblems(
+      (t) => {
+        t.node_guideline_mapping['3']!.push(' ');
+      },
+      [/^node 3: evidence quote 2 is empty$/],
+    );
     assert.ok(!problems.some(isEvidenceNotFound), 'an empty quote is reported as empty, not as not found');
   });
 
   test('a mapping key that names no node', () => {
-    expectProblems((t) => { t.node_guideline_mapping['9'] = ['Temperature should be measured orally.']; }, [/^node_guideline_mapping key "9" refers to no node in the tree \(node 9 does not exist\)$/]);
-    expectProblems((t) => { t.node_guideline_mapping['node_1'] = ['Temperature should be measured orally.']; }, [/key "node_1" refers to no node/]);
+    expectProblems(
+      (t) => {
+        t.node_guideline_mapping['9'] = ['Temperature should be measured orally.'];
+      },
+      [/^node_guideline_mapping key "9" refers to no node in the tree \(node 9 does not exist\)$/],
+    );
+    expectProblems(
+      (t) => {
+        t.node_guideline_mapping['node_1'] = ['Temperature should be measured orally.'];
+      },
+      [/key "node_1" refers to no node/],
+    );
   });
 
   test('quotes not in the guideline are recorded but do not invalidate; the rate counts them', () => {
     const t = good();
-    t.node_guideline_mapping['2'] = ['Patients with a temperature of 39 C or more must be admitted.', 'Temperature should be measured orally.'];
+    t.node_guideline_mapping['2'] = [
+      'Patients with a temperature of 39 C or more must be admitted.',
+      'Temperature should be measured orally.',
+    ];
     t.node_guideline_mapping['5'] = ['Outpatient care is fine.'];
     const r = validateTree(t, markdown);
     assert.equal(r.valid, true);

@@ -64,13 +64,18 @@ export function validateTree(tree: ReasoningTree, markdown: string): TreeValidat
     if (isLeafNode(node)) {
       if (node.conclusion === undefined) problems.push(`${label}: leaf has no conclusion`);
       else if (blank(node.conclusion)) problems.push(`${label}: leaf has an empty conclusion`);
-      if (node.yes !== undefined || node.no !== undefined) problems.push(`${label}: marked as a leaf but has a ${node.yes !== undefined ? 'yes' : 'no'} child`);
+      if (node.yes !== undefined || node.no !== undefined)
+        problems.push(`${label}: marked as a leaf but has a ${node.yes !== undefined ? 'yes' : 'no'} child`);
     } else {
       if (node.yes === undefined && node.no === undefined) {
-        problems.push(`${label}: decision node has neither a yes nor a no child; give it both branches, or make it a leaf with a conclusion`);
+        problems.push(
+          `${label}: decision node has neither a yes nor a no child; give it both branches, or make it a leaf with a conclusion`,
+        );
       } else if (node.yes === undefined || node.no === undefined) {
         const [has, lacks] = node.yes === undefined ? ['no', 'yes'] : ['yes', 'no'];
-        problems.push(`${label}: decision node has a ${has} child but no ${lacks} child (one branch); a yes/no question needs both, so add the ${lacks} branch`);
+        problems.push(
+          `${label}: decision node has a ${has} child but no ${lacks} child (one branch); a yes/no question needs both, so add the ${lacks} branch`,
+        );
       }
       if (node.description === undefined) problems.push(`${label}: decision node has no description`);
       else if (blank(node.description)) problems.push(`${label}: decision node has an empty description`);
@@ -94,7 +99,8 @@ export function validateTree(tree: ReasoningTree, markdown: string): TreeValidat
   for (const [key, quotes] of Object.entries(mapping)) {
     const n = Number(key);
     const known = Number.isInteger(n) && String(n) === key && indexCounts.has(n);
-    if (!known) problems.push(`node_guideline_mapping key ${JSON.stringify(key)} refers to no node in the tree (node ${key} does not exist)`);
+    if (!known)
+      problems.push(`node_guideline_mapping key ${JSON.stringify(key)} refers to no node in the tree (node ${key} does not exist)`);
     quotes.forEach((quote, i) => {
       checked++;
       if (blank(quote)) {

@@ -66,7 +66,14 @@ export default rowStage<TreesParams>({
     );
     const base = { guideline_id: row.guideline_id, builder: ctx.params.builder, template: t.identity };
     const check: TreeCheck | null = answer.ok ? answer.value : last;
-    if (!check?.tree) return { ...base, valid: false, attempts: answer.attempts, problems: answer.ok ? [] : answer.problems, error: answer.ok ? null : answer.error };
+    if (!check?.tree)
+      return {
+        ...base,
+        valid: false,
+        attempts: answer.attempts,
+        problems: answer.ok ? [] : answer.problems,
+        error: answer.ok ? null : answer.error,
+      };
     const rate = check.evidenceVerbatimRate;
     return {
       ...base,
@@ -88,7 +95,12 @@ async function importTree(guidelineId: string, path: string, markdown: string, t
   try {
     raw = JSON.parse(await readFile(resolve(root, path), 'utf8'));
   } catch (err) {
-    return { ...base, valid: false, problems: [], error: `${path}: not a readable JSON tree (${(err as Error).message}); fix or remove the file` };
+    return {
+      ...base,
+      valid: false,
+      problems: [],
+      error: `${path}: not a readable JSON tree (${(err as Error).message}); fix or remove the file`,
+    };
   }
   const check = checkTreeAnswer(raw, markdown);
   const fatal = check.problems.filter((p) => !isEvidenceNotFound(p));

@@ -19,8 +19,22 @@ const TITLE = String.raw`(?:the\s+)?(?:clinical\s+)?case\s+vignette\s*:?|vignett
 const LEAD_IN_EN = new RegExp(`^${MARKUP}(?:${ANNOUNCE}|${TITLE})${CLOSE}`, 'i');
 const LEAD_IN_ZH = new RegExp(`^${MARKUP}(?:以下是[^\\n]{0,30}?[：:]|(?:临床)?(?:病例|案例)(?:描述|摘要|情景)?[：:])${CLOSE}`);
 const REFUSALS = [
-  String.raw`i['’]m sorry`, 'i am sorry', 'sorry[,!]', 'i apologi[sz]e', 'i cannot', String.raw`i can['’]t`, 'i can not',
-  'i am unable', String.raw`i['’]m unable`, String.raw`as an ai\b`, 'unfortunately,? i', '抱歉', '对不起', '很抱歉', '我无法', '我不能',
+  String.raw`i['’]m sorry`,
+  'i am sorry',
+  'sorry[,!]',
+  'i apologi[sz]e',
+  'i cannot',
+  String.raw`i can['’]t`,
+  'i can not',
+  'i am unable',
+  String.raw`i['’]m unable`,
+  String.raw`as an ai\b`,
+  'unfortunately,? i',
+  '抱歉',
+  '对不起',
+  '很抱歉',
+  '我无法',
+  '我不能',
 ];
 const REFUSAL = new RegExp(String.raw`^(?:\*\*)?\s*(?:${REFUSALS.join('|')})`, 'i');
 

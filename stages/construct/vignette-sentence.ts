@@ -27,8 +27,49 @@ export interface StepSentence {
 export const VALUE_MARK = '\u0001';
 
 const DETERMINERS = new Set(['the', 'a', 'an', 'any', 'this', 'that', 'these', 'those', 'its', 'their', 'each', 'every', 'no']);
-const PREPOSITIONS = new Set(['of', 'in', 'on', 'at', 'during', 'after', 'before', 'with', 'without', 'for', 'to', 'from', 'by', 'under', 'over', 'about', 'per']);
-const COMPARATORS = new Set(['≥', '>', '≤', '<', '>=', '<=', 'at', 'more', 'less', 'greater', 'higher', 'lower', 'above', 'below', 'over', 'under', 'between', 'within', 'equal', 'fewer', 'exceeding', 'up']);
+const PREPOSITIONS = new Set([
+  'of',
+  'in',
+  'on',
+  'at',
+  'during',
+  'after',
+  'before',
+  'with',
+  'without',
+  'for',
+  'to',
+  'from',
+  'by',
+  'under',
+  'over',
+  'about',
+  'per',
+]);
+const COMPARATORS = new Set([
+  '≥',
+  '>',
+  '≤',
+  '<',
+  '>=',
+  '<=',
+  'at',
+  'more',
+  'less',
+  'greater',
+  'higher',
+  'lower',
+  'above',
+  'below',
+  'over',
+  'under',
+  'between',
+  'within',
+  'equal',
+  'fewer',
+  'exceeding',
+  'up',
+]);
 const PRED_WORDS = new Set(
   (
     'present absent pregnant positive negative normal abnormal elevated raised reduced decreased increased low high ' +
@@ -56,12 +97,53 @@ const VERB_BASE = new Set(
   ).split(' '),
 );
 const IRREGULAR_PAST: Record<string, string> = {
-  have: 'had', has: 'had', take: 'took', meet: 'met', fall: 'fell', feel: 'felt', undergo: 'underwent', eat: 'ate',
-  begin: 'began', get: 'got', keep: 'kept', hold: 'held', bring: 'brought', become: 'became', come: 'came', go: 'went',
-  see: 'saw', make: 'made', do: 'did', give: 'gave', lose: 'lost', grow: 'grew', wake: 'woke', sleep: 'slept',
-  spread: 'spread', drink: 'drank', know: 'knew', understand: 'understood', bleed: 'bled', run: 'ran', think: 'thought',
-  find: 'found', leave: 'left', wear: 'wore', write: 'wrote', sit: 'sat', stand: 'stood', put: 'put', set: 'set',
-  hit: 'hit', cut: 'cut', say: 'said', tell: 'told', read: 'read', show: 'showed', lie: 'lay', arise: 'arose',
+  have: 'had',
+  has: 'had',
+  take: 'took',
+  meet: 'met',
+  fall: 'fell',
+  feel: 'felt',
+  undergo: 'underwent',
+  eat: 'ate',
+  begin: 'began',
+  get: 'got',
+  keep: 'kept',
+  hold: 'held',
+  bring: 'brought',
+  become: 'became',
+  come: 'came',
+  go: 'went',
+  see: 'saw',
+  make: 'made',
+  do: 'did',
+  give: 'gave',
+  lose: 'lost',
+  grow: 'grew',
+  wake: 'woke',
+  sleep: 'slept',
+  spread: 'spread',
+  drink: 'drank',
+  know: 'knew',
+  understand: 'understood',
+  bleed: 'bled',
+  run: 'ran',
+  think: 'thought',
+  find: 'found',
+  leave: 'left',
+  wear: 'wore',
+  write: 'wrote',
+  sit: 'sat',
+  stand: 'stood',
+  put: 'put',
+  set: 'set',
+  hit: 'hit',
+  cut: 'cut',
+  say: 'said',
+  tell: 'told',
+  read: 'read',
+  show: 'showed',
+  lie: 'lay',
+  arise: 'arose',
 };
 const IRREGULAR_PP = new Set(
   (
@@ -177,7 +259,11 @@ function negateThere(rest: string): string {
 }
 
 function finish(s: string): string {
-  const t = s.replace(new RegExp(VALUE_MARK, 'g'), '').replace(/\s+/g, ' ').trim().replace(/[.?!;:,]+$/, '');
+  const t = s
+    .replace(new RegExp(VALUE_MARK, 'g'), '')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/[.?!;:,]+$/, '');
   return `${capitalise(t)}.`;
 }
 
@@ -187,7 +273,10 @@ function finish(s: string): string {
  * written in, which makes the sentence affirmative whatever the outcome.
  */
 export function declarativeEn(clause: string, outcome: 'yes' | 'no', numeric: boolean): StepSentence {
-  const c = clause.trim().replace(/[?？.。]+$/, '').trim();
+  const c = clause
+    .trim()
+    .replace(/[?？.。]+$/, '')
+    .trim();
   const neg = outcome === 'no' && !numeric;
   const tokens = c.split(/\s+/).filter(Boolean);
   const aux = tokens[0]?.toLowerCase() ?? '';
@@ -215,11 +304,7 @@ export function declarativeEn(clause: string, outcome: 'yes' | 'no', numeric: bo
     const verb = rest[i]!;
     const after = rest.slice(i + 1).join(' ');
     const modal = aux === 'can' || aux === 'could';
-    const predicate = modal
-      ? `${neg ? 'could not' : 'could'} ${verb}`
-      : neg
-        ? `did not ${verb}`
-        : pastTense(verb);
+    const predicate = modal ? `${neg ? 'could not' : 'could'} ${verb}` : neg ? `did not ${verb}` : pastTense(verb);
     return { text: finish(`${subject} ${predicate} ${after}`), fallback: false };
   }
   if (['has', 'have', 'had'].includes(aux) && rest.length) {
@@ -242,7 +327,8 @@ export function declarativeEn(clause: string, outcome: 'yes' | 'no', numeric: bo
   }
   const presence = /^(.*\S)\s+(present|absent)$/i.exec(c);
   if (presence) return { text: finish(`${presence[1]} was${neg ? ' not' : ''} ${presence[2]}`), fallback: false };
-  if (/^(?:there\s+(?:is|are|was|were))\b/i.test(c)) return declarativeEn(c.replace(/^there\s+(is|are|was|were)/i, '$1 there'), outcome, numeric);
+  if (/^(?:there\s+(?:is|are|was|were))\b/i.test(c))
+    return declarativeEn(c.replace(/^there\s+(is|are|was|were)/i, '$1 there'), outcome, numeric);
   return {
     text: neg ? finish(`Findings did not show ${lowerFirst(c)}`) : finish(`Findings showed ${lowerFirst(c)}`),
     fallback: true,
@@ -262,7 +348,10 @@ function negateZh(post: string): string {
 }
 
 function finishZh(s: string): string {
-  return `${s.replace(new RegExp(VALUE_MARK, 'g'), '').replace(/\s+/g, '').replace(/[。？?！!，,；;]+$/, '')}。`;
+  return `${s
+    .replace(new RegExp(VALUE_MARK, 'g'), '')
+    .replace(/\s+/g, '')
+    .replace(/[。？?！!，,；;]+$/, '')}。`;
 }
 
 function withPatient(s: string): string {
@@ -271,7 +360,11 @@ function withPatient(s: string): string {
 
 /** One Chinese sentence; same contract as `declarativeEn`. */
 export function declarativeZh(clause: string, outcome: 'yes' | 'no', numeric: boolean): StepSentence {
-  const c = clause.trim().replace(/[?？。.]+$/, '').replace(/吗$/, '').trim();
+  const c = clause
+    .trim()
+    .replace(/[?？。.]+$/, '')
+    .replace(/吗$/, '')
+    .trim();
   const neg = outcome === 'no' && !numeric;
   const idx = c.indexOf('是否');
   if (idx >= 0) {

@@ -79,4 +79,3 @@ export function randomCdps(n: number, seed: number): Cdp[] {
   }
   return out;
 }
-

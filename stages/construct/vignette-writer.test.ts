@@ -37,8 +37,14 @@ describe('writeVignette: exact output for hand-built CDPs', () => {
   });
 
   test("the brief's example: BMI ≥ 30 yes → 32, no → 27", () => {
-    assert.equal(writeVignette(makeCdp('en', [["Is the patient's BMI ≥ 30 kg/m²?", 'yes']])).vignette, "The patient's BMI was 32 kg/m². The clinical question concerns management.");
-    assert.equal(writeVignette(makeCdp('en', [["Is the patient's BMI ≥ 30 kg/m²?", 'no']])).vignette, "The patient's BMI was 27 kg/m². The clinical question concerns management.");
+    assert.equal(
+      writeVignette(makeCdp('en', [["Is the patient's BMI ≥ 30 kg/m²?", 'yes']])).vignette,
+      "The patient's BMI was 32 kg/m². The clinical question concerns management.",
+    );
+    assert.equal(
+      writeVignette(makeCdp('en', [["Is the patient's BMI ≥ 30 kg/m²?", 'no']])).vignette,
+      "The patient's BMI was 27 kg/m². The clinical question concerns management.",
+    );
   });
 
   test('opioids (en), with a gendered condition and a step label', () => {
@@ -64,14 +70,22 @@ describe('writeVignette: exact output for hand-built CDPs', () => {
       ],
       'diagnosis',
     );
-    assert.equal(writeVignette(cdp).vignette, '患者失眠症状每周出现4次。患者症状持续2个月。患者存在日间功能损害。本病例的临床问题涉及诊断。');
+    assert.equal(
+      writeVignette(cdp).vignette,
+      '患者失眠症状每周出现4次。患者症状持续2个月。患者存在日间功能损害。本病例的临床问题涉及诊断。',
+    );
   });
 
   test('a contradictory path is reported and no number is invented', () => {
-    const cdp = makeCdp('en', [
-      ['Is BMI ≥ 30 kg/m²?', 'yes'],
-      ['Is BMI ≥ 25 kg/m²?', 'no'],
-    ], 'management', 'cdp-bad');
+    const cdp = makeCdp(
+      'en',
+      [
+        ['Is BMI ≥ 30 kg/m²?', 'yes'],
+        ['Is BMI ≥ 25 kg/m²?', 'no'],
+      ],
+      'management',
+      'cdp-bad',
+    );
     const r = writeVignette(cdp);
     assert.equal(r.problems.length, 1);
     assert.match(r.problems[0]!, /^cdp cdp-bad: contradictory path/);
@@ -79,23 +93,27 @@ describe('writeVignette: exact output for hand-built CDPs', () => {
   });
 
   test('each condition is written in its own language', () => {
-    const cdp = makeCdp('zh', [['是否存在谵妄？', 'no'], ['Is the patient pregnant?', 'no']]);
+    const cdp = makeCdp('zh', [
+      ['是否存在谵妄？', 'no'],
+      ['Is the patient pregnant?', 'no'],
+    ]);
     assert.equal(writeVignette(cdp).vignette, '患者不存在谵妄。The patient was not pregnant.本病例的临床问题涉及管理。');
   });
 
   test('focus sentences', () => {
-    assert.deepEqual(FOCI.map((f) => focusSentence(f, 'en')), [
-      'The clinical question concerns diagnosis.',
-      'The clinical question concerns classification.',
-      'The clinical question concerns screening.',
-      'The clinical question concerns management.',
-    ]);
-    assert.deepEqual(FOCI.map((f) => focusSentence(f, 'zh')), [
-      '本病例的临床问题涉及诊断。',
-      '本病例的临床问题涉及分类。',
-      '本病例的临床问题涉及筛查。',
-      '本病例的临床问题涉及管理。',
-    ]);
+    assert.deepEqual(
+      FOCI.map((f) => focusSentence(f, 'en')),
+      [
+        'The clinical question concerns diagnosis.',
+        'The clinical question concerns classification.',
+        'The clinical question concerns screening.',
+        'The clinical question concerns management.',
+      ],
+    );
+    assert.deepEqual(
+      FOCI.map((f) => focusSentence(f, 'zh')),
+      ['本病例的临床问题涉及诊断。', '本病例的临床问题涉及分类。', '本病例的临床问题涉及筛查。', '本病例的临床问题涉及管理。'],
+    );
   });
 });
 
@@ -121,7 +139,10 @@ describe('writeVignette: properties over 300 random CDPs', () => {
         assert.deepEqual(qc.problems, [], `${r.vignette}\n${JSON.stringify(cdp.steps.map((s) => [s.condition, s.decision_outcome]))}`);
       } else {
         contradictory++;
-        assert.ok(qc.problems.some((p) => p.kind === 'contradictory-path'), r.vignette);
+        assert.ok(
+          qc.problems.some((p) => p.kind === 'contradictory-path'),
+          r.vignette,
+        );
       }
     }
     assert.ok(contradictory < cdps.length / 5, `${contradictory} contradictory paths`);
@@ -137,7 +158,10 @@ describe('writeVignette: properties over 300 random CDPs', () => {
         };
         const qc = checkInstance({ cdp: flipped, vignette });
         assert.ok(
-          qc.problems.some((p) => (p.step === i + 1 && (p.kind === 'value-wrong-side' || p.kind === 'polarity-mismatch')) || p.kind === 'contradictory-path'),
+          qc.problems.some(
+            (p) =>
+              (p.step === i + 1 && (p.kind === 'value-wrong-side' || p.kind === 'polarity-mismatch')) || p.kind === 'contradictory-path',
+          ),
           `flipping "${s.condition}" went unnoticed in: ${vignette}`,
         );
       });

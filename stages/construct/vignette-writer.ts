@@ -10,14 +10,7 @@
  */
 import { chooseValues, writeValuesInto, type NumericPlan } from './numeric-chooser.ts';
 import type { Cdp, ClinicalFocus } from './types.ts';
-import {
-  declarativeEn,
-  declarativeZh,
-  neutralisePronouns,
-  stripStepLabel,
-  VALUE_MARK,
-  type StepSentence,
-} from './vignette-sentence.ts';
+import { declarativeEn, declarativeZh, neutralisePronouns, stripStepLabel, VALUE_MARK, type StepSentence } from './vignette-sentence.ts';
 
 export const VIGNETTE_GENERATOR = 'simulated-vignette-writer';
 
@@ -81,7 +74,9 @@ export function writeVignette(cdp: Cdp): VignetteResult {
     };
   }
   const { sentences, plan } = stepFacts(cdp);
-  const notes = sentences.flatMap((s, i) => (s.fallback ? [`step ${i + 1} ("${cdp.steps[i]!.condition}") used the fallback sentence`] : []));
+  const notes = sentences.flatMap((s, i) =>
+    s.fallback ? [`step ${i + 1} ("${cdp.steps[i]!.condition}") used the fallback sentence`] : [],
+  );
   // Two steps on the same indicator produce the same sentence; say it once.
   const unique = [...new Set(sentences.map((s) => s.text))];
   const zh = isChinese(cdp.language);

@@ -40,19 +40,35 @@ export function instanceCorrelations(rows: readonly Row[], judges: readonly stri
     for (const metric of CORRELATION_METRICS) scores[j][metric] = Float64Array.from(complete, ([, m]) => m.get(j)![metric] as number);
   }
   return correlationTable(scores, { judges, metrics: CORRELATION_METRICS, invert: ['lnds_pcs'] }).map((c) => ({
-    setting, fixed: c.fixed, pair: c.pair,
-    pearson_r: finiteOrNull(c.pearson_r), spearman_rho: finiteOrNull(c.spearman_rho), kendall_tau: finiteOrNull(c.kendall_tau), kendall_w: finiteOrNull(c.kendall_w), n: c.n,
+    setting,
+    fixed: c.fixed,
+    pair: c.pair,
+    pearson_r: finiteOrNull(c.pearson_r),
+    spearman_rho: finiteOrNull(c.spearman_rho),
+    kendall_tau: finiteOrNull(c.kendall_tau),
+    kendall_w: finiteOrNull(c.kendall_w),
+    n: c.n,
   }));
 }
 
 export default tableStage<CorrelationsParams>({
   params: { judges: [...SIMULATED_JUDGE_NAMES], minInstances: 3 },
-  columns: { setting: 'VARCHAR', fixed: 'VARCHAR', pair: 'VARCHAR', pearson_r: 'DOUBLE', spearman_rho: 'DOUBLE', kendall_tau: 'DOUBLE', kendall_w: 'DOUBLE', n: 'INTEGER' },
+  columns: {
+    setting: 'VARCHAR',
+    fixed: 'VARCHAR',
+    pair: 'VARCHAR',
+    pearson_r: 'DOUBLE',
+    spearman_rho: 'DOUBLE',
+    kendall_tau: 'DOUBLE',
+    kendall_w: 'DOUBLE',
+    n: 'INTEGER',
+  },
   run({ pathway_metrics = [] }, ctx) {
     const judges = ctx.params.judges;
     const min = ctx.params.minInstances;
     // One judge still gives the metric pairs (DTW vs OT vs LNDS); judge pairs need two.
-    if (new Set(judges).size !== judges.length || judges.length < 1) throw new RangeError(`correlations: param judges must name distinct judges, at least one, got ${JSON.stringify(judges)}`);
+    if (new Set(judges).size !== judges.length || judges.length < 1)
+      throw new RangeError(`correlations: param judges must name distinct judges, at least one, got ${JSON.stringify(judges)}`);
     const out: Row[] = [];
     const settings = [...new Set(pathway_metrics.map((r) => String(r.setting)))].sort();
     for (const setting of ['all', ...settings]) {

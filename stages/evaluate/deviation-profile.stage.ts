@@ -14,14 +14,31 @@ import { planIndex, planMismatch, planOf } from './agent-plans.ts';
 
 export function deviationProfile(pathways: readonly Row[], plans: readonly Row[]): Row[] {
   const index = planIndex(plans);
-  const acc = new Map<string, Row & { cases: number; omission: number; redundancy: number; skipping: number; reversal: number; wrong_outcomes: number }>();
+  const acc = new Map<
+    string,
+    Row & { cases: number; omission: number; redundancy: number; skipping: number; reversal: number; wrong_outcomes: number }
+  >();
   for (const p of pathways) {
     if (p.usable !== true) continue;
     const plan = planOf(index, String(p.model), String(p.cdp_id));
     if (!plan || planMismatch(plan, String(p.setting), (p.candidate as string[]) ?? [])) continue;
     const key = JSON.stringify([p.setting, p.model]);
     let a = acc.get(key);
-    if (!a) acc.set(key, (a = { setting: p.setting, model: p.model, source: 'simulated-plan', cases: 0, omission: 0, redundancy: 0, skipping: 0, reversal: 0, wrong_outcomes: 0 }));
+    if (!a)
+      acc.set(
+        key,
+        (a = {
+          setting: p.setting,
+          model: p.model,
+          source: 'simulated-plan',
+          cases: 0,
+          omission: 0,
+          redundancy: 0,
+          skipping: 0,
+          reversal: 0,
+          wrong_outcomes: 0,
+        }),
+      );
     const c = plan.deviations;
     a.cases++;
     a.omission += c.omission;
@@ -30,14 +47,24 @@ export function deviationProfile(pathways: readonly Row[], plans: readonly Row[]
     a.reversal += c.reversal;
     if (plan.wrongOutcome) a.wrong_outcomes++;
   }
-  return [...acc.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, a]) => ({ ...a, total: a.omission + a.redundancy + a.skipping + a.reversal }));
+  return [...acc.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([, a]) => ({ ...a, total: a.omission + a.redundancy + a.skipping + a.reversal }));
 }
 
 export default tableStage({
   params: {},
   columns: {
-    setting: 'VARCHAR', model: 'VARCHAR', source: 'VARCHAR', cases: 'INTEGER',
-    omission: 'INTEGER', redundancy: 'INTEGER', skipping: 'INTEGER', reversal: 'INTEGER', total: 'INTEGER', wrong_outcomes: 'INTEGER',
+    setting: 'VARCHAR',
+    model: 'VARCHAR',
+    source: 'VARCHAR',
+    cases: 'INTEGER',
+    omission: 'INTEGER',
+    redundancy: 'INTEGER',
+    skipping: 'INTEGER',
+    reversal: 'INTEGER',
+    total: 'INTEGER',
+    wrong_outcomes: 'INTEGER',
   },
   run({ predicted_pathways = [], agent_plans = [] }) {
     return deviationProfile(predicted_pathways, agent_plans);

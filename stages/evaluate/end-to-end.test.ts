@@ -16,16 +16,35 @@ import dagConfig from '../../dag.config.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, '..', '..');
-const EVALUATION_STAGES = ['predicted_pathways', 'step_scores', 'outcome_scores', 'pathway_metrics', 'model_summary', 'correlations', 'threshold_analysis', 'preference_agreement', 'deviation_profile'];
+const EVALUATION_STAGES = [
+  'predicted_pathways',
+  'step_scores',
+  'outcome_scores',
+  'pathway_metrics',
+  'model_summary',
+  'correlations',
+  'threshold_analysis',
+  'preference_agreement',
+  'deviation_profile',
+];
 const PERTURBED = 'simulated-mixed-0.15-wrong-0.2';
 const MODELS = [ORACLE_NAME, 'simulated-omission-0.3', PERTURBED];
 
 test('end to end: task stages with offline agents, then every evaluation stage with the simulated judges', async () => {
   const data = fixtureData();
   const config = taskDag(data, { models: MODELS }, { models: MODELS, patient: PATIENT_NAME });
-  const narratives = data.cdps.map((c) => ({ cdp_id: c.cdp_id, steps: [...(c.steps as { condition: string }[]).map((s) => `The decision: ${s.condition}`), String(c.conclusion)] }));
+  const narratives = data.cdps.map((c) => ({
+    cdp_id: c.cdp_id,
+    steps: [...(c.steps as { condition: string }[]).map((s) => `The decision: ${s.condition}`), String(c.conclusion)],
+  }));
   const judges = evaluationJudges(SIMULATED_ROSTER);
-  config.stages.push({ name: 'narratives', module: resolve(here, 'testing/narratives.fixture.ts'), params: { rows: narratives } }, ...configStages(dagConfig, EVALUATION_STAGES, repo, { step_scores: { judges, maxPromptTokensByJudge: {} }, outcome_scores: { judges } }));
+  config.stages.push(
+    { name: 'narratives', module: resolve(here, 'testing/narratives.fixture.ts'), params: { rows: narratives } },
+    ...configStages(dagConfig, EVALUATION_STAGES, repo, {
+      step_scores: { judges, maxPromptTokensByJudge: {} },
+      outcome_scores: { judges },
+    }),
+  );
   // The agents' plans from the config's declaration, over the fixture's cases (the test DAG has no test_cases stage).
   const [plans] = configStages(dagConfig, ['agent_plans'], repo, { agent_plans: { models: MODELS } });
   config.stages.push({ ...plans!, inputs: { cdps: 'cdps', trees: 'trees' } });
@@ -46,18 +65,27 @@ test('end to end: task stages with offline agents, then every evaluation stage w
     const cases = data.cdps.length;
     const pathways = project.rows('predicted_pathways');
     assert.equal(pathways.length, 2 * MODELS.length * cases);
-    assert.ok(pathways.every((p) => p.usable === true), JSON.stringify(pathways.filter((p) => !p.usable).map((p) => p.reason)));
+    assert.ok(
+      pathways.every((p) => p.usable === true),
+      JSON.stringify(pathways.filter((p) => !p.usable).map((p) => p.reason)),
+    );
     assert.equal(project.rows('step_scores').filter((r) => r.error != null).length, 0);
 
     // Every perturbation agent's pathway is its plan, so all of them carry ground truth.
     const profile = project.rows('deviation_profile');
-    assert.deepEqual(profile.map((r) => [r.setting, r.model, r.cases]), ['multi', 'single'].flatMap((s) => [...MODELS].sort().map((m) => [s, m, cases])));
+    assert.deepEqual(
+      profile.map((r) => [r.setting, r.model, r.cases]),
+      ['multi', 'single'].flatMap((s) => [...MODELS].sort().map((m) => [s, m, cases])),
+    );
     assert.ok(profile.filter((r) => r.model === ORACLE_NAME).every((r) => r.total === 0));
-    assert.ok(profile.filter((r) => r.model !== ORACLE_NAME).every((r) => (r.total as number) > 0), 'the agents deviate somewhere on the fixture');
+    assert.ok(
+      profile.filter((r) => r.model !== ORACLE_NAME).every((r) => (r.total as number) > 0),
+      'the agents deviate somewhere on the fixture',
+    );
 
     const threshold = project.rows('threshold_analysis').filter((r) => r.setting === 'all' && r.model === null);
     assert.equal(threshold.length, 3 * 21);
-    const labelled = (threshold[0]!.n as number);
+    const labelled = threshold[0]!.n as number;
     const refSteps = (data.cdps as { steps: unknown[] }[]).reduce((s, c) => s + c.steps.length, 0);
     assert.ok(labelled > 2 * refSteps && labelled <= 2 * MODELS.length * refSteps, `${labelled} labelled steps`);
 
@@ -65,7 +93,9 @@ test('end to end: task stages with offline agents, then every evaluation stage w
     const oracleAcc = summaryRows.filter((r) => r.model === ORACLE_NAME && r.metric === 'acc');
     assert.equal(oracleAcc.length, 2 * 3);
     assert.ok(oracleAcc.every((r) => r.mean === 1 && r.n === cases));
-    const lnds = (model: string) => summaryRows.find((r) => r.setting === 'multi' && r.judge === 'simulated-token-f1' && r.metric === 'lnds_pcs' && r.model === model)!.mean as number;
+    const lnds = (model: string) =>
+      summaryRows.find((r) => r.setting === 'multi' && r.judge === 'simulated-token-f1' && r.metric === 'lnds_pcs' && r.model === model)!
+        .mean as number;
     assert.equal(lnds(ORACLE_NAME), 1, 'the oracle asks the reference questions');
     assert.ok(lnds('simulated-omission-0.3') < 1);
 

@@ -32,16 +32,57 @@ function fixtureTables() {
     const ids = { cdp_id: c.cdp_id, guideline_id: c.guideline_id, language: c.language };
     for (const model of AGENTS) {
       const plan = planCase(profileFromName(model), c, treeOf(c.guideline_id));
-      predictions_single.push({ model, ...ids, steps: plan.steps, outcome: plan.conclusion, parse_ok: true, parse_error: null, raw: '', simulated: true, error: null });
-      dialogues_multi.push({ model, ...ids, questions: questionsOf(plan), outcome: plan.conclusion, success: true, end_reason: 'conclusion', simulated: true, error: null });
+      predictions_single.push({
+        model,
+        ...ids,
+        steps: plan.steps,
+        outcome: plan.conclusion,
+        parse_ok: true,
+        parse_error: null,
+        raw: '',
+        simulated: true,
+        error: null,
+      });
+      dialogues_multi.push({
+        model,
+        ...ids,
+        questions: questionsOf(plan),
+        outcome: plan.conclusion,
+        success: true,
+        end_reason: 'conclusion',
+        simulated: true,
+        error: null,
+      });
     }
-    predictions_single.push({ model: 'real-model', ...ids, steps: [], outcome: '', parse_ok: false, parse_error: 'no steps', raw: 'rambling', simulated: false, error: null });
-    dialogues_multi.push({ model: 'real-model', ...ids, questions: [], outcome: null, success: false, end_reason: null, simulated: false, error: 'HTTP 500 after retries' });
+    predictions_single.push({
+      model: 'real-model',
+      ...ids,
+      steps: [],
+      outcome: '',
+      parse_ok: false,
+      parse_error: 'no steps',
+      raw: 'rambling',
+      simulated: false,
+      error: null,
+    });
+    dialogues_multi.push({
+      model: 'real-model',
+      ...ids,
+      questions: [],
+      outcome: null,
+      success: false,
+      end_reason: null,
+      simulated: false,
+      error: 'HTTP 500 after retries',
+    });
   }
   return {
     cdps: cdps.map(cdpRow),
     narratives: cdps.map((c) => ({ cdp_id: c.cdp_id, steps: [...c.steps.map((s) => `We check: ${s.condition}`), c.conclusion] })),
-    trees: [{ guideline_id: 'htn', tree_json: JSON.stringify(HTN_TREE), valid: true }, { guideline_id: 'insomnia', tree_json: JSON.stringify(INSOMNIA_TREE), valid: true }],
+    trees: [
+      { guideline_id: 'htn', tree_json: JSON.stringify(HTN_TREE), valid: true },
+      { guideline_id: 'insomnia', tree_json: JSON.stringify(INSOMNIA_TREE), valid: true },
+    ],
     predictions_single,
     dialogues_multi,
   };
@@ -51,29 +92,80 @@ test('evaluation DAG: simulated judges through the client, every analysis stage,
   const root = mkdtempSync(join(tmpdir(), 'cdp-evaluate-'));
   try {
     const tables = fixtureTables();
-    const f = (name: string) => ({ name, module: join(repo, 'stages/evaluate/testing', `${name}.fixture.ts`), params: { rows: tables[name as keyof typeof tables] } });
+    const f = (name: string) => ({
+      name,
+      module: join(repo, 'stages/evaluate/testing', `${name}.fixture.ts`),
+      params: { rows: tables[name as keyof typeof tables] },
+    });
     const m = (file: string) => join(repo, 'stages/evaluate', file);
     const judges = [...SIMULATED_JUDGE_NAMES];
     const config: DagConfig = {
       sources: {},
       stages: [
-        f('predictions_single'), f('dialogues_multi'), f('cdps'), f('narratives'), f('trees'),
-        { name: 'agent_plans', module: join(repo, 'stages/agents/agent-plans.stage.ts'), inputs: { cdps: 'cdps', trees: 'trees' }, params: { models: [...AGENTS, 'real-model'] } },
-        { name: 'predicted_pathways', module: m('predicted-pathways.stage.ts'), inputs: { predictions_single: 'predictions_single', dialogues_multi: 'dialogues_multi', cdps: 'cdps', narratives: 'narratives' } },
-        { name: 'step_scores', module: m('step-scores.stage.ts'), inputs: { predicted_pathways: 'predicted_pathways' }, forEach: { input: 'predicted_pathways', cross: { param: 'judges', as: 'judge' } }, params: { judges, runs: 5 } },
-        { name: 'outcome_scores', module: m('outcome-scores.stage.ts'), inputs: { predicted_pathways: 'predicted_pathways' }, forEach: { input: 'predicted_pathways', cross: { param: 'judges', as: 'judge' } }, params: { judges, cutoff: 4 } },
+        f('predictions_single'),
+        f('dialogues_multi'),
+        f('cdps'),
+        f('narratives'),
+        f('trees'),
+        {
+          name: 'agent_plans',
+          module: join(repo, 'stages/agents/agent-plans.stage.ts'),
+          inputs: { cdps: 'cdps', trees: 'trees' },
+          params: { models: [...AGENTS, 'real-model'] },
+        },
+        {
+          name: 'predicted_pathways',
+          module: m('predicted-pathways.stage.ts'),
+          inputs: { predictions_single: 'predictions_single', dialogues_multi: 'dialogues_multi', cdps: 'cdps', narratives: 'narratives' },
+        },
+        {
+          name: 'step_scores',
+          module: m('step-scores.stage.ts'),
+          inputs: { predicted_pathways: 'predicted_pathways' },
+          forEach: { input: 'predicted_pathways', cross: { param: 'judges', as: 'judge' } },
+          params: { judges, runs: 5 },
+        },
+        {
+          name: 'outcome_scores',
+          module: m('outcome-scores.stage.ts'),
+          inputs: { predicted_pathways: 'predicted_pathways' },
+          forEach: { input: 'predicted_pathways', cross: { param: 'judges', as: 'judge' } },
+          params: { judges, cutoff: 4 },
+        },
         { name: 'pathway_metrics', module: m('pathway-metrics.stage.ts'), inputs: { step_scores: 'step_scores' }, forEach: 'step_scores' },
-        { name: 'model_summary', module: m('model-summary.stage.ts'), inputs: { pathway_metrics: 'pathway_metrics', outcome_scores: 'outcome_scores', predicted_pathways: 'predicted_pathways' }, params: { resamples: 2000, seed: 42 } },
+        {
+          name: 'model_summary',
+          module: m('model-summary.stage.ts'),
+          inputs: { pathway_metrics: 'pathway_metrics', outcome_scores: 'outcome_scores', predicted_pathways: 'predicted_pathways' },
+          params: { resamples: 2000, seed: 42 },
+        },
         { name: 'correlations', module: m('correlations.stage.ts'), inputs: { pathway_metrics: 'pathway_metrics' }, params: { judges } },
-        { name: 'threshold_analysis', module: m('threshold-analysis.stage.ts'), inputs: { step_scores: 'step_scores', predicted_pathways: 'predicted_pathways', agent_plans: 'agent_plans' } },
-        { name: 'preference_agreement', module: m('preference-agreement.stage.ts'), inputs: { pathway_metrics: 'pathway_metrics', predicted_pathways: 'predicted_pathways', agent_plans: 'agent_plans' } },
-        { name: 'deviation_profile', module: m('deviation-profile.stage.ts'), inputs: { predicted_pathways: 'predicted_pathways', agent_plans: 'agent_plans' } },
+        {
+          name: 'threshold_analysis',
+          module: m('threshold-analysis.stage.ts'),
+          inputs: { step_scores: 'step_scores', predicted_pathways: 'predicted_pathways', agent_plans: 'agent_plans' },
+        },
+        {
+          name: 'preference_agreement',
+          module: m('preference-agreement.stage.ts'),
+          inputs: { pathway_metrics: 'pathway_metrics', predicted_pathways: 'predicted_pathways', agent_plans: 'agent_plans' },
+        },
+        {
+          name: 'deviation_profile',
+          module: m('deviation-profile.stage.ts'),
+          inputs: { predicted_pathways: 'predicted_pathways', agent_plans: 'agent_plans' },
+        },
       ],
     };
     const dag = await resolveDag(config, root);
     const ws = workspaceFor(root, config);
     const run = async () => {
-      const client = createLlmClient({ cacheDir: join(ws.store, 'llm'), roster: simulatedJudgeSpecs(), offlineHandlers: simulatedJudgeHandlers(), env: {} });
+      const client = createLlmClient({
+        cacheDir: join(ws.store, 'llm'),
+        roster: simulatedJudgeSpecs(),
+        offlineHandlers: simulatedJudgeHandlers(),
+        env: {},
+      });
       try {
         return { summary: await runDag(dag, ws, { llm: client }), calls: client.counters().calls };
       } finally {
@@ -82,7 +174,8 @@ test('evaluation DAG: simulated judges through the client, every analysis stage,
     };
     const first = await run();
     assert.equal(first.summary.ok, true, JSON.stringify(first.summary.stages.filter((s) => s.error)));
-    const rows = (stage: string) => readRows(join(ws.store, 'artifacts', stage, `${readLedger(ws.ledger).entries[stage]!.artifact}.ndjson`));
+    const rows = (stage: string) =>
+      readRows(join(ws.store, 'artifacts', stage, `${readLedger(ws.ledger).entries[stage]!.artifact}.ndjson`));
 
     const cases = tables.cdps.length;
     const pathways = rows('predicted_pathways');
@@ -93,29 +186,50 @@ test('evaluation DAG: simulated judges through the client, every analysis stage,
     assert.equal(scores.length, cases * 8 * 3);
     const failed = scores.filter((s) => s.error != null);
     assert.equal(failed.length, cases * 3);
-    assert.ok(failed.every((s) => /pathway not judged: dialogue failed: HTTP 500/.test(String(s.error)) && s.model === 'real-model' && s.setting === 'multi'));
+    assert.ok(
+      failed.every(
+        (s) => /pathway not judged: dialogue failed: HTTP 500/.test(String(s.error)) && s.model === 'real-model' && s.setting === 'multi',
+      ),
+    );
 
     const metrics = rows('pathway_metrics').filter((r) => r.error == null);
     // The oracle's single-turn steps are the reference conditions; the narrative statements
     // contain them verbatim, so each judge's best match is on the diagonal: a perfect LNDS.
     const oracle = metrics.filter((r) => r.model === 'simulated-oracle' && r.setting === 'single');
     assert.equal(oracle.length, cases * 3);
-    assert.ok(oracle.every((r) => r.lnds_pcs === 1), JSON.stringify(oracle.map((r) => r.lnds_pcs)));
+    assert.ok(
+      oracle.every((r) => r.lnds_pcs === 1),
+      JSON.stringify(oracle.map((r) => r.lnds_pcs)),
+    );
     const empty = metrics.filter((r) => r.model === 'real-model');
-    assert.ok(empty.length === cases * 3 && empty.every((r) => r.dtw_pcc === 1 && r.ot_pcc === 1 && r.lnds_pcs === 0 && r.n === 0), 'parse failures score worst');
+    assert.ok(
+      empty.length === cases * 3 && empty.every((r) => r.dtw_pcc === 1 && r.ot_pcc === 1 && r.lnds_pcs === 0 && r.n === 0),
+      'parse failures score worst',
+    );
 
     const summary = rows('model_summary');
-    const cell = (setting: string, judge: string | null, metric: string, model: string) => summary.find((r) => r.setting === setting && r.judge === judge && r.metric === metric && r.model === model)!;
-    assert.deepEqual([cell('single', 'simulated-tfidf', 'dtw_pcc', 'real-model').mean, cell('single', 'simulated-tfidf', 'dtw_pcc', 'real-model').ci_low], [1, 1]);
+    const cell = (setting: string, judge: string | null, metric: string, model: string) =>
+      summary.find((r) => r.setting === setting && r.judge === judge && r.metric === metric && r.model === model)!;
+    assert.deepEqual(
+      [cell('single', 'simulated-tfidf', 'dtw_pcc', 'real-model').mean, cell('single', 'simulated-tfidf', 'dtw_pcc', 'real-model').ci_low],
+      [1, 1],
+    );
     assert.equal(cell('single', 'simulated-tfidf', 'dtw_pcc', 'real-model').simulated, false);
     assert.equal(cell('multi', null, 'sr', 'simulated-oracle').mean, 1);
     assert.equal(cell('multi', null, 'sr', 'simulated-oracle').clusters, 2);
-    assert.equal(cell('single', 'simulated-token-f1', 'acc', 'simulated-oracle').mean, 1, 'the oracle’s conclusion is the reference conclusion');
+    assert.equal(
+      cell('single', 'simulated-token-f1', 'acc', 'simulated-oracle').mean,
+      1,
+      'the oracle’s conclusion is the reference conclusion',
+    );
     assert.equal(cell('single', 'simulated-token-f1', 'acc', 'real-model').mean, 0, 'an empty conclusion scores 1');
 
     const corr = rows('correlations').filter((r) => r.setting === 'all');
     assert.equal(corr.length, 18);
-    assert.ok(corr.every((r) => r.n === cases * 7), 'every usable pathway scored by all three judges');
+    assert.ok(
+      corr.every((r) => r.n === cases * 7),
+      'every usable pathway scored by all three judges',
+    );
 
     const threshold = rows('threshold_analysis');
     assert.deepEqual([...new Set(threshold.map((r) => r.judge))].sort(), [...judges].sort());
@@ -126,11 +240,24 @@ test('evaluation DAG: simulated judges through the client, every analysis stage,
     assert.ok(prefs.every((r) => r.simulated === true && (r.agreement as number) >= 0 && (r.agreement as number) <= 1));
 
     const profile = rows('deviation_profile');
-    assert.deepEqual(profile.map((r) => `${r.setting}/${r.model}`), ['multi/simulated-mixed-0.5', 'multi/simulated-omission-1', 'multi/simulated-oracle', 'single/simulated-mixed-0.5', 'single/simulated-omission-1', 'single/simulated-oracle']);
+    assert.deepEqual(
+      profile.map((r) => `${r.setting}/${r.model}`),
+      [
+        'multi/simulated-mixed-0.5',
+        'multi/simulated-omission-1',
+        'multi/simulated-oracle',
+        'single/simulated-mixed-0.5',
+        'single/simulated-omission-1',
+        'single/simulated-oracle',
+      ],
+    );
     assert.ok(profile.filter((r) => r.model === 'simulated-oracle').every((r) => r.total === 0 && r.cases === cases));
 
     const second = await run();
-    assert.ok(second.summary.stages.every((s) => s.status === 'reused'), JSON.stringify(second.summary.stages.map((s) => [s.stage, s.status])));
+    assert.ok(
+      second.summary.stages.every((s) => s.status === 'reused'),
+      JSON.stringify(second.summary.stages.map((s) => [s.stage, s.status])),
+    );
     assert.equal(second.calls, 0);
   } finally {
     rmSync(root, { recursive: true, force: true });

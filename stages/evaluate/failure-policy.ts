@@ -102,7 +102,8 @@ export function applyFailurePolicy(cells: readonly CellEntries[], o: PolicyOptio
   }
   return cells.map((c) => {
     const keep = o.commonCases ? common.get(groupOf(c))! : null;
-    const values: number[] = [], guidelines: string[] = [];
+    const values: number[] = [],
+      guidelines: string[] = [];
     for (const e of c.entries) {
       const v = admittedValue(e, c.metric, o.policy);
       if (v === null || (keep && !keep.has(e.caseId))) continue;
@@ -110,8 +111,13 @@ export function applyFailurePolicy(cells: readonly CellEntries[], o: PolicyOptio
       guidelines.push(e.guideline);
     }
     return {
-      setting: c.setting, judge: c.judge, metric: c.metric, model: c.model, simulated: c.simulated,
-      values, guidelines,
+      setting: c.setting,
+      judge: c.judge,
+      metric: c.metric,
+      model: c.model,
+      simulated: c.simulated,
+      values,
+      guidelines,
       failures: c.entries.filter((e) => isModelFailure(e.failure)).length,
       excluded: c.entries.length - values.length,
       patientFailures: c.entries.filter((e) => e.failure === 'patient').length,

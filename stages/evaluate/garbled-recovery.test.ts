@@ -31,8 +31,22 @@ const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const WHO = 'who-2021-hypertension-pharmacological-treatment-retypeset';
 const GARBLE = "I'm sorry, here is something unrelated: ```{not json";
 const STAGES = [
-  'corpus', 'corpus_trees', 'guidelines', 'trees', 'tree_nodes', 'cdps', 'vignettes', 'narratives', 'qc', 'qc_inspection', 'test_cases',
-  'predictions_single', 'dialogues_multi', 'predicted_pathways', 'step_scores', 'outcome_scores',
+  'corpus',
+  'corpus_trees',
+  'guidelines',
+  'trees',
+  'tree_nodes',
+  'cdps',
+  'vignettes',
+  'narratives',
+  'qc',
+  'qc_inspection',
+  'test_cases',
+  'predictions_single',
+  'dialogues_multi',
+  'predicted_pathways',
+  'step_scores',
+  'outcome_scores',
 ];
 const VIGNETTE = 'A 60-year-old patient had a systolic blood pressure of 150 mmHg. The clinical question concerns management.';
 type Kind = 'tree' | 'vignette' | 'narrative' | 'qc' | 'single' | 'doctor' | 'judge';
@@ -117,7 +131,13 @@ test('garbled answers, then recovery: --retry-failed clears every failure row an
     mkdirSync(join(root, 'corpus', 'guidelines', 'en'), { recursive: true });
     copyFileSync(join(repo, 'data', 'sample', 'guidelines', 'en', `${WHO}.pdf`), join(root, 'corpus', 'guidelines', 'en', `${WHO}.pdf`));
     const spec = (name: string, roles: ModelSpec['roles']): ModelSpec => ({
-      name, roles, provider: 'openai-compatible', baseURLs: [server.url], apiKeyOptional: true, modelId: `${name}-id`, contextWindow: 200_000,
+      name,
+      roles,
+      provider: 'openai-compatible',
+      baseURLs: [server.url],
+      apiKeyOptional: true,
+      modelId: `${name}-id`,
+      contextWindow: 200_000,
     });
     const patient = SIMULATED_ROSTER.filter((m) => m.name === PATIENT_NAME);
     const roster = [spec('builder', ['builder']), spec('doc', ['evaluated']), spec('judge', ['judge']), ...patient];
@@ -136,12 +156,20 @@ test('garbled answers, then recovery: --retry-failed clears every failure row an
       step_scores: { ...judgeParams, judgeKinds: { judge: 'llm' }, maxPromptTokensByJudge: {}, embeddingJudges: [] },
       outcome_scores: judgeParams,
     });
-    const corpusFiles = { kind: 'files' as const, patterns: ['corpus/guidelines/**/*.{pdf,md,txt}', 'corpus/trees/*.json', 'corpus/guidelines.csv'] };
+    const corpusFiles = {
+      kind: 'files' as const,
+      patterns: ['corpus/guidelines/**/*.{pdf,md,txt}', 'corpus/trees/*.json', 'corpus/guidelines.csv'],
+    };
     const config: DagConfig = { sources: { corpus_files: corpusFiles }, stages };
     const dag = await resolveDag(config, root);
     const ws = workspaceFor(root, config);
     const run = async (retryFailed: boolean): Promise<RunSummary> => {
-      const client = createLlmClient({ cacheDir: join(ws.store, 'llm'), roster, offlineHandlers: offlineHandlers(), retry: { maxAttempts: 1 } });
+      const client = createLlmClient({
+        cacheDir: join(ws.store, 'llm'),
+        roster,
+        offlineHandlers: offlineHandlers(),
+        retry: { maxAttempts: 1 },
+      });
       try {
         return await runDag(dag, ws, { llm: client, retryFailed });
       } finally {
@@ -212,7 +240,10 @@ test('garbled answers, then recovery: --retry-failed clears every failure row an
     const f4 = failures();
     assert.deepEqual(f4, { step_scores: 2 * cases, outcome_scores: 2 * cases });
     const judged = rows('step_scores');
-    assert.ok(judged.every((r) => /^only 0 of 5 judge runs of judge gave a complete/.test(String(r.error))), String(judged[0]!.error));
+    assert.ok(
+      judged.every((r) => /^only 0 of 5 judge runs of judge gave a complete/.test(String(r.error))),
+      String(judged[0]!.error),
+    );
     assertClean('garbled judges');
 
     // 5. The judges recover: --retry-failed clears every failure row.
@@ -229,12 +260,18 @@ test('garbled answers, then recovery: --retry-failed clears every failure row an
     assert.ok(rows('narratives').every((n, _i, all) => (n.steps as string[])[0] === 'Reasoning statement 1.' && all.length === cases));
     assert.ok(rows('predictions_single').every((p) => p.outcome === 'Start monotherapy.'));
     assert.ok(rows('dialogues_multi').every((d) => d.outcome === 'Start monotherapy.'));
-    assert.deepEqual(rows('qc_inspection').map((q) => [q.consistent, q.problems]), Array.from({ length: cases }, () => [true, []]));
+    assert.deepEqual(
+      rows('qc_inspection').map((q) => [q.consistent, q.problems]),
+      Array.from({ length: cases }, () => [true, []]),
+    );
     const outcomes = rows('outcome_scores');
     assert.equal(outcomes.length, 2 * cases, 'both settings of every case');
     const steps = rows('step_scores');
     assert.equal(steps.length, 2 * cases);
-    assert.ok(steps.every((s) => s.runs_ok === 5 && s.runs_failed === 0), JSON.stringify(steps.map((s) => [s.runs_ok, s.runs_failed])));
+    assert.ok(
+      steps.every((s) => s.runs_ok === 5 && s.runs_failed === 0),
+      JSON.stringify(steps.map((s) => [s.runs_ok, s.runs_failed])),
+    );
 
     // A plain rerun is served entirely from the cache.
     before = requests();
@@ -246,11 +283,13 @@ test('garbled answers, then recovery: --retry-failed clears every failure row an
     const db = await DuckDBInstance.create(':memory:');
     const con = await db.connect();
     await con.run(`create view llm_calls as select * from ${llmCallsRelation(join(ws.store, 'llm'))!}`);
-    const log = (await con.runAndReadAll(
-      `select stage, count(*)::int as n, count(*) filter (where rejected)::int as rejected,
+    const log = (
+      await con.runAndReadAll(
+        `select stage, count(*)::int as n, count(*) filter (where rejected)::int as rejected,
          count(*) filter (where rejected and text = '${GARBLE.replace(/'/g, "''")}')::int as garbled
        from llm_calls group by stage order by stage`,
-    )).getRowObjects();
+      )
+    ).getRowObjects();
     con.closeSync();
     const byStage = Object.fromEntries(log.map((r) => [r.stage, r]));
     for (const s of ['trees', 'vignettes', 'narratives', 'qc_inspection', 'step_scores', 'outcome_scores']) {

@@ -15,14 +15,23 @@ const fx = buildFixture();
 const cdp = fx.htn.find((c) => c.steps.length === 3)!;
 const cdps = [cdpRow(cdp)];
 const trees = [treeRow('htn', HTN_TREE)];
-const OMIT = 'simulated-omission-1', ORACLE = 'simulated-oracle', REDUNDANT = 'simulated-redundancy-1';
+const OMIT = 'simulated-omission-1',
+  ORACLE = 'simulated-oracle',
+  REDUNDANT = 'simulated-redundancy-1';
 // Ground truth as the agent_plans stage writes it; a real model in the list gets no plan.
 const agent_plans = agentPlanRows([OMIT, ORACLE, REDUNDANT, 'real-model'], cdps, trees);
 
 test('agent_plans: one row per perturbation agent × case, with the true mapping and its deviation counts', () => {
-  assert.deepEqual(agent_plans.map((r) => r.model), [OMIT, REDUNDANT, ORACLE].sort(), 'real models have no plan');
+  assert.deepEqual(
+    agent_plans.map((r) => r.model),
+    [OMIT, REDUNDANT, ORACLE].sort(),
+    'real models have no plan',
+  );
   const omit = agent_plans.find((r) => r.model === OMIT)!;
-  assert.deepEqual([omit.mapping, omit.m, omit.omission, omit.redundancy, omit.skipping, omit.reversal, omit.wrong_outcome], [[1], 3, 2, 0, 0, 0, false]);
+  assert.deepEqual(
+    [omit.mapping, omit.m, omit.omission, omit.redundancy, omit.skipping, omit.reversal, omit.wrong_outcome],
+    [[1], 3, 2, 0, 0, 0, false],
+  );
   assert.deepEqual(omit.steps, [cdp.steps[1]!.condition]);
   const red = agent_plans.find((r) => r.model === REDUNDANT)!;
   assert.deepEqual([red.mapping, red.redundancy, (red.questions as string[]).length], [[0, null, 1, null, 2, null], 3, 6]);
@@ -30,14 +39,22 @@ test('agent_plans: one row per perturbation agent × case, with the true mapping
 });
 
 test('the fixture plans are what the hand analysis below assumes', () => {
-  assert.deepEqual(planCase(profileFromName(OMIT), cdp, HTN_TREE).mapping, [1], 'rate 1 omits steps 0 and 2 (each with kept neighbours), never both neighbours of one');
+  assert.deepEqual(
+    planCase(profileFromName(OMIT), cdp, HTN_TREE).mapping,
+    [1],
+    'rate 1 omits steps 0 and 2 (each with kept neighbours), never both neighbours of one',
+  );
   assert.deepEqual(planCase(profileFromName(ORACLE), cdp, HTN_TREE).mapping, [0, 1, 2]);
   assert.deepEqual(planCase(profileFromName(REDUNDANT), cdp, HTN_TREE).mapping, [0, null, 1, null, 2, null]);
 });
 
 describe('threshold labels', () => {
   test('a reference step’s best match is correct iff the true mapping says so (ties to the first predicted step)', () => {
-    const C = [[0.9, 0.2, 0.1], [0.1, 0.3, 0.8], [0.4, 0.4, 0.2]];
+    const C = [
+      [0.9, 0.2, 0.1],
+      [0.1, 0.3, 0.8],
+      [0.4, 0.4, 0.2],
+    ];
     assert.deepEqual(labelsFromMapping(C, [0, null, 1]), [
       { reference_step: 0, best_candidate: 0, score: 0.9, correct: true },
       { reference_step: 1, best_candidate: 2, score: 0.8, correct: true },
@@ -47,15 +64,37 @@ describe('threshold labels', () => {
   });
 
   test('threshold_analysis: hand-computed F1 curve, best threshold and stable region from two agents’ plans', async () => {
-    const score = (model: string, C: number[][], over: object = {}) => ({ setting: 'single', model, cdp_id: cdp.cdp_id, judge: 'j', C, m: C.length, n: C[0]!.length, ...over });
+    const score = (model: string, C: number[][], over: object = {}) => ({
+      setting: 'single',
+      model,
+      cdp_id: cdp.cdp_id,
+      judge: 'j',
+      C,
+      m: C.length,
+      n: C[0]!.length,
+      ...over,
+    });
     const step_scores = [
-      score(ORACLE, [[1, 0, 0], [0, 1, 0], [0, 0, 1]]),
+      score(ORACLE, [
+        [1, 0, 0],
+        [0, 1, 0],
+        [0, 0, 1],
+      ]),
       score(OMIT, [[0.2], [0.9], [0.1]]),
       score('real-model', [[1], [1], [1]]),
-      score(ORACLE, [[1, 0, 0], [0, 1, 0], [0, 0, 1]], { setting: 'multi' }),
+      score(
+        ORACLE,
+        [
+          [1, 0, 0],
+          [0, 1, 0],
+          [0, 0, 1],
+        ],
+        { setting: 'multi' },
+      ),
     ];
     const predicted_pathways = [
-      planPathway(ORACLE, cdp, HTN_TREE, 'single'), planPathway(OMIT, cdp, HTN_TREE, 'single'),
+      planPathway(ORACLE, cdp, HTN_TREE, 'single'),
+      planPathway(OMIT, cdp, HTN_TREE, 'single'),
       { ...planPathway(ORACLE, cdp, HTN_TREE, 'multi'), candidate: ['Asked something else?', 'b', 'c'] },
     ];
     const logs: string[] = [];
@@ -70,10 +109,20 @@ describe('threshold labels', () => {
     assert.equal(f1(0.25), 1);
     assert.equal(f1(0.9), 1);
     assert.ok(Math.abs(f1(0.95) - 6 / 7) < 1e-12);
-    assert.deepEqual([curve[0]!.n, curve[0]!.positives, curve[0]!.best_t, curve[0]!.best_f1, curve[0]!.stable_low, curve[0]!.stable_high], [6, 4, 0.25, 1, 0.25, 0.9]);
+    assert.deepEqual(
+      [curve[0]!.n, curve[0]!.positives, curve[0]!.best_t, curve[0]!.best_f1, curve[0]!.stable_low, curve[0]!.stable_high],
+      [6, 4, 0.25, 1, 0.25, 0.9],
+    );
     // Per model: the oracle is perfect everywhere (best at 0); the omission agent's region is 0.25–0.9; common = their overlap.
     assert.deepEqual([curve[0]!.common_low, curve[0]!.common_high], [0.25, 0.9]);
-    assert.deepEqual([...new Set(rows.map((r) => `${r.setting}/${r.model}`))].sort(), ['all/null', `all/${OMIT}`, `all/${ORACLE}`, 'single/null', `single/${OMIT}`, `single/${ORACLE}`]);
+    assert.deepEqual([...new Set(rows.map((r) => `${r.setting}/${r.model}`))].sort(), [
+      'all/null',
+      `all/${OMIT}`,
+      `all/${ORACLE}`,
+      'single/null',
+      `single/${OMIT}`,
+      `single/${ORACLE}`,
+    ]);
     assert.ok(logs.some((l) => /1 pathway\(s\) left out: no ground truth/.test(l)));
     assert.ok(logs.some((l) => /1 pathway\(s\) left out: pathway differs from the plan/.test(l)));
   });
@@ -91,13 +140,31 @@ describe('simulated preferences', () => {
 
   test('preference_agreement: PCC choices against noise-free raters, hand-computed agreement and κ', async () => {
     const predicted_pathways = [OMIT, ORACLE, REDUNDANT].map((m) => planPathway(m, cdp, HTN_TREE, 'single'));
-    const metric = (model: string, dtw: number, lnds: number) => ({ setting: 'single', model, cdp_id: cdp.cdp_id, judge: 'j', dtw_pcc: dtw, ot_pcc: dtw, lnds_pcs: lnds });
+    const metric = (model: string, dtw: number, lnds: number) => ({
+      setting: 'single',
+      model,
+      cdp_id: cdp.cdp_id,
+      judge: 'j',
+      dtw_pcc: dtw,
+      ot_pcc: dtw,
+      lnds_pcs: lnds,
+    });
     const pathway_metrics = [metric(OMIT, 0.5, 0.3), metric(ORACLE, 0, 1), metric(REDUNDANT, 0.2, 0.9)];
     const rows = await runTable(preferenceStage, { predicted_pathways, pathway_metrics, agent_plans }, { raterNoise: 0 });
     // True deviations: omission agent 2 (two omissions), oracle 0, redundancy agent 3.
     // Pairs (by name): omission–oracle → B, omission–redundancy → A, oracle–redundancy → A.
     // PCC: 0.5 vs 0 → B ✓, 0.5 vs 0.2 → B ✗, 0 vs 0.2 → A ✓ → 2/3; LNDS negated gives the same choices.
-    assert.deepEqual(rows.map((r) => [r.metric, r.group]), [['dtw_pcc', 'single'], ['dtw_pcc', 'overall'], ['ot_pcc', 'single'], ['ot_pcc', 'overall'], ['lnds_pcs', 'single'], ['lnds_pcs', 'overall']]);
+    assert.deepEqual(
+      rows.map((r) => [r.metric, r.group]),
+      [
+        ['dtw_pcc', 'single'],
+        ['dtw_pcc', 'overall'],
+        ['ot_pcc', 'single'],
+        ['ot_pcc', 'overall'],
+        ['lnds_pcs', 'single'],
+        ['lnds_pcs', 'overall'],
+      ],
+    );
     for (const r of rows) {
       assert.equal(r.pairs, 3);
       assert.ok(Math.abs((r.agreement as number) - 2 / 3) < 1e-12);
@@ -113,9 +180,12 @@ test('deviation_profile: true deviation counts per agent, real models left out',
     { ...planPathway(OMIT, cdp, HTN_TREE, 'multi'), usable: false },
   ];
   const rows = await runTable(deviationStage, { predicted_pathways, agent_plans }, {});
-  assert.deepEqual(rows.map((r) => [r.setting, r.model, r.cases, r.omission, r.redundancy, r.skipping, r.reversal, r.total, r.wrong_outcomes]), [
-    ['single', OMIT, 1, 2, 0, 0, 0, 2, 0],
-    ['single', ORACLE, 1, 0, 0, 0, 0, 0, 0],
-    ['single', REDUNDANT, 1, 0, 3, 0, 0, 3, 0],
-  ]);
+  assert.deepEqual(
+    rows.map((r) => [r.setting, r.model, r.cases, r.omission, r.redundancy, r.skipping, r.reversal, r.total, r.wrong_outcomes]),
+    [
+      ['single', OMIT, 1, 2, 0, 0, 0, 2, 0],
+      ['single', ORACLE, 1, 0, 0, 0, 0, 0, 0],
+      ['single', REDUNDANT, 1, 0, 3, 0, 0, 3, 0],
+    ],
+  );
 });

@@ -32,7 +32,9 @@ async function knownCases(t: ImportTarget): Promise<Map<string, Row>> {
     const rows = (await w.con.runAndReadAll('select cdp_id, guideline_id, language from cdps')).getRowObjectsJson() as Row[];
     return new Map(rows.map((r) => [String(r.cdp_id), r]));
   } catch (e) {
-    throw new Error(`cdp import: the cases could not be read (${(e as Error).message.split('\n')[0]}); run \`cdp run\` first`, { cause: e });
+    throw new Error(`cdp import: the cases could not be read (${(e as Error).message.split('\n')[0]}); run \`cdp run\` first`, {
+      cause: e,
+    });
   } finally {
     w.close();
   }
@@ -55,8 +57,10 @@ export async function importPredictions(file: string, target: ImportTarget, know
 
 export function importSummary(r: ImportResult): string {
   const lines = r.problems.map((p) => `skipped ${problemText(p)}`);
-  lines.push(r.single + r.multi
-    ? `imported ${r.single} single-turn and ${r.multi} multi-turn predictions of ${r.models.join(', ')} into ${r.file}; \`cdp run\` judges and scores them`
-    : 'nothing imported: every line was bad (see above)');
+  lines.push(
+    r.single + r.multi
+      ? `imported ${r.single} single-turn and ${r.multi} multi-turn predictions of ${r.models.join(', ')} into ${r.file}; \`cdp run\` judges and scores them`
+      : 'nothing imported: every line was bad (see above)',
+  );
   return lines.join('\n') + '\n';
 }

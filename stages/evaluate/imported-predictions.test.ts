@@ -21,7 +21,10 @@ import { importPredictions, importSummary } from './import-command.ts';
 import { cdpRow } from './test-support.ts';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const KNOWN = new Map<string, Row>([['c1', { cdp_id: 'c1', guideline_id: 'g1', language: 'en' }], ['c2', { cdp_id: 'c2', guideline_id: 'g2', language: 'zh' }]]);
+const KNOWN = new Map<string, Row>([
+  ['c1', { cdp_id: 'c1', guideline_id: 'g1', language: 'en' }],
+  ['c2', { cdp_id: 'c2', guideline_id: 'g2', language: 'zh' }],
+]);
 
 test('each bad line is reported with its number and the rest are read', () => {
   const lines = [
@@ -30,7 +33,17 @@ test('each bad line is reported with its number and the rest are read', () => {
     JSON.stringify({ setting: 'both', model: 'ext', cdp_id: 'c1' }),
     '',
     JSON.stringify({ setting: 'single', model: 'ext', cdp_id: 'c9', steps: [] }),
-    JSON.stringify({ setting: 'multi', model: 'ext', cdp_id: 'c2', questions: ['q?'], outcome: '结论', transcript: [{ role: 'doctor', text: 'q?' }, { role: 'patient', text: '是' }] }),
+    JSON.stringify({
+      setting: 'multi',
+      model: 'ext',
+      cdp_id: 'c2',
+      questions: ['q?'],
+      outcome: '结论',
+      transcript: [
+        { role: 'doctor', text: 'q?' },
+        { role: 'patient', text: '是' },
+      ],
+    }),
     JSON.stringify({ setting: 'single', model: 'ext', cdp_id: 'c1', steps: ['again'] }),
     JSON.stringify({ setting: 'multi', model: 'ext', cdp_id: 'c1', questions: 'q?' }),
     JSON.stringify({ setting: 'multi', model: 'ext', cdp_id: 'c1', questions: [], outcome: '' }),
@@ -43,24 +56,45 @@ test('each bad line is reported with its number and the rest are read', () => {
     [7, /^a second single-turn prediction of model "ext" for c1; the first one is kept$/],
     [8, /^a multi-turn line needs "questions": an array of strings$/],
   ];
-  assert.deepEqual(r.problems.map((p) => p.line), want.map(([l]) => l));
+  assert.deepEqual(
+    r.problems.map((p) => p.line),
+    want.map(([l]) => l),
+  );
   r.problems.forEach((p, i) => assert.match(p.message, want[i]![1]));
   assert.deepEqual(r.accepted, [1, 6, 9]);
-  assert.deepEqual(r.single.map((p) => [p.model, p.cdp_id, p.guideline_id, p.steps, p.parse_ok, p.simulated]), [['ext', 'c1', 'g1', ['a', 'b'], true, false]]);
+  assert.deepEqual(
+    r.single.map((p) => [p.model, p.cdp_id, p.guideline_id, p.steps, p.parse_ok, p.simulated]),
+    [['ext', 'c1', 'g1', ['a', 'b'], true, false]],
+  );
   // With an outcome the dialogue concluded; without one it did not (SR counts it as no success).
-  assert.deepEqual(r.multi.map((d) => [d.cdp_id, d.language, d.success, (d.turns as Row[]).length]), [['c2', 'zh', true, 2], ['c1', 'en', false, 0]]);
+  assert.deepEqual(
+    r.multi.map((d) => [d.cdp_id, d.language, d.success, (d.turns as Row[]).length]),
+    [
+      ['c2', 'zh', true, 2],
+      ['c1', 'en', false, 0],
+    ],
+  );
 });
 
 test('cdp import predictions copies the good lines to data/imports and says what it skipped', async () => {
   const root = mkdtempSync(join(tmpdir(), 'cdp-import-'));
   try {
     const src = join(root, 'batch.jsonl');
-    writeFileSync(src, [JSON.stringify({ setting: 'single', model: 'ext', cdp_id: 'c1', steps: ['a'], outcome: 'x' }), 'oops', ''].join('\n'));
+    writeFileSync(
+      src,
+      [JSON.stringify({ setting: 'single', model: 'ext', cdp_id: 'c1', steps: ['a'], outcome: 'x' }), 'oops', ''].join('\n'),
+    );
     const r = await importPredictions(src, { root, warehouse: join(root, 'none.duckdb'), store: root }, KNOWN);
     assert.deepEqual([r.file, r.single, r.multi, r.models], ['data/imports/batch.jsonl', 1, 0, ['ext']]);
-    assert.equal(readFileSync(join(root, 'data/imports/batch.jsonl'), 'utf8'), JSON.stringify({ setting: 'single', model: 'ext', cdp_id: 'c1', steps: ['a'], outcome: 'x' }) + '\n');
+    assert.equal(
+      readFileSync(join(root, 'data/imports/batch.jsonl'), 'utf8'),
+      JSON.stringify({ setting: 'single', model: 'ext', cdp_id: 'c1', steps: ['a'], outcome: 'x' }) + '\n',
+    );
     assert.match(importSummary(r), /^skipped batch\.jsonl:2: not JSON/);
-    await assert.rejects(importPredictions(src, { root, warehouse: join(root, 'none.duckdb'), store: root }), /no warehouse at .*run `cdp run` first so the cases exist/);
+    await assert.rejects(
+      importPredictions(src, { root, warehouse: join(root, 'none.duckdb'), store: root }),
+      /no warehouse at .*run `cdp run` first so the cases exist/,
+    );
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
@@ -75,37 +109,82 @@ test('imported predictions are judged, scored and summarised under their model n
     // order), multi turn with the reference questions reversed.
     const lines = cdps.flatMap((c) => [
       { setting: 'single', model: 'vllm-batch', cdp_id: c.cdp_id, steps: c.steps.map((s) => s.condition), outcome: c.conclusion },
-      { setting: 'multi', model: 'vllm-batch', cdp_id: c.cdp_id, questions: c.steps.map((s) => `Q: ${s.condition}`).reverse(), outcome: c.conclusion },
+      {
+        setting: 'multi',
+        model: 'vllm-batch',
+        cdp_id: c.cdp_id,
+        questions: c.steps.map((s) => `Q: ${s.condition}`).reverse(),
+        outcome: c.conclusion,
+      },
     ]);
     mkdirSync(join(root, 'data/imports'), { recursive: true });
     writeFileSync(join(root, 'data/imports/README.md'), '# not predictions: skipped\n');
-    writeFileSync(join(root, 'data/imports/vllm.jsonl'), [...lines.map((l) => JSON.stringify(l)), '{"setting": "single"}'].join('\n') + '\n');
+    writeFileSync(
+      join(root, 'data/imports/vllm.jsonl'),
+      [...lines.map((l) => JSON.stringify(l)), '{"setting": "single"}'].join('\n') + '\n',
+    );
     const tables = {
       cdps: cdps.map(cdpRow),
       narratives: cdps.map((c) => ({ cdp_id: c.cdp_id, steps: [...c.steps.map((s) => `We check: ${s.condition}`), c.conclusion] })),
       predictions_single: [] as Row[],
       dialogues_multi: [] as Row[],
     };
-    const f = (name: keyof typeof tables) => ({ name, module: join(repo, 'stages/evaluate/testing', `${name}.fixture.ts`), params: { rows: tables[name] } });
+    const f = (name: keyof typeof tables) => ({
+      name,
+      module: join(repo, 'stages/evaluate/testing', `${name}.fixture.ts`),
+      params: { rows: tables[name] },
+    });
     const m = (file: string) => join(repo, 'stages/evaluate', file);
     const judges = [...SIMULATED_JUDGE_NAMES];
     const config: DagConfig = {
       sources: { imported_predictions: files('data/imports/*.jsonl', 'data/imports/README.md') },
       stages: [
-        f('predictions_single'), f('dialogues_multi'), f('cdps'), f('narratives'),
+        f('predictions_single'),
+        f('dialogues_multi'),
+        f('cdps'),
+        f('narratives'),
         {
-          name: 'predicted_pathways', module: m('predicted-pathways.stage.ts'),
-          inputs: { predictions_single: 'predictions_single', dialogues_multi: 'dialogues_multi', cdps: 'cdps', narratives: 'narratives', imported_predictions: 'imported_predictions' },
+          name: 'predicted_pathways',
+          module: m('predicted-pathways.stage.ts'),
+          inputs: {
+            predictions_single: 'predictions_single',
+            dialogues_multi: 'dialogues_multi',
+            cdps: 'cdps',
+            narratives: 'narratives',
+            imported_predictions: 'imported_predictions',
+          },
         },
-        { name: 'step_scores', module: m('step-scores.stage.ts'), inputs: { predicted_pathways: 'predicted_pathways' }, forEach: { input: 'predicted_pathways', cross: { param: 'judges', as: 'judge' } }, params: { judges, runs: 5 } },
-        { name: 'outcome_scores', module: m('outcome-scores.stage.ts'), inputs: { predicted_pathways: 'predicted_pathways' }, forEach: { input: 'predicted_pathways', cross: { param: 'judges', as: 'judge' } }, params: { judges, cutoff: 4 } },
+        {
+          name: 'step_scores',
+          module: m('step-scores.stage.ts'),
+          inputs: { predicted_pathways: 'predicted_pathways' },
+          forEach: { input: 'predicted_pathways', cross: { param: 'judges', as: 'judge' } },
+          params: { judges, runs: 5 },
+        },
+        {
+          name: 'outcome_scores',
+          module: m('outcome-scores.stage.ts'),
+          inputs: { predicted_pathways: 'predicted_pathways' },
+          forEach: { input: 'predicted_pathways', cross: { param: 'judges', as: 'judge' } },
+          params: { judges, cutoff: 4 },
+        },
         { name: 'pathway_metrics', module: m('pathway-metrics.stage.ts'), inputs: { step_scores: 'step_scores' }, forEach: 'step_scores' },
-        { name: 'model_summary', module: m('model-summary.stage.ts'), inputs: { pathway_metrics: 'pathway_metrics', outcome_scores: 'outcome_scores', predicted_pathways: 'predicted_pathways' }, params: { resamples: 500, seed: 42 } },
+        {
+          name: 'model_summary',
+          module: m('model-summary.stage.ts'),
+          inputs: { pathway_metrics: 'pathway_metrics', outcome_scores: 'outcome_scores', predicted_pathways: 'predicted_pathways' },
+          params: { resamples: 500, seed: 42 },
+        },
       ],
     };
     const dag = await resolveDag(config, root);
     const ws = workspaceFor(root, config);
-    const client = createLlmClient({ cacheDir: join(ws.store, 'llm'), roster: simulatedJudgeSpecs(), offlineHandlers: simulatedJudgeHandlers(), env: {} });
+    const client = createLlmClient({
+      cacheDir: join(ws.store, 'llm'),
+      roster: simulatedJudgeSpecs(),
+      offlineHandlers: simulatedJudgeHandlers(),
+      env: {},
+    });
     let summary;
     try {
       summary = await runDag(dag, ws, { llm: client });
@@ -113,7 +192,8 @@ test('imported predictions are judged, scored and summarised under their model n
       await client.close();
     }
     assert.equal(summary.ok, true, JSON.stringify(summary.stages.filter((s) => s.error)));
-    const rows = (stage: string) => readRows(join(ws.store, 'artifacts', stage, `${readLedger(ws.ledger).entries[stage]!.artifact}.ndjson`));
+    const rows = (stage: string) =>
+      readRows(join(ws.store, 'artifacts', stage, `${readLedger(ws.ledger).entries[stage]!.artifact}.ndjson`));
     const pathways = rows('predicted_pathways');
     assert.equal(pathways.length, cdps.length * 2, 'one pathway per imported line; the bad last line is skipped');
     assert.ok(pathways.every((p) => p.model === 'vllm-batch' && p.usable === true && p.simulated === false));

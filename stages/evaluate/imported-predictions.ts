@@ -41,13 +41,21 @@ function readLine(obj: unknown): { setting: 'single' | 'multi'; row: Row } | str
   if (o.success !== undefined && typeof o.success !== 'boolean') return '"success" must be true or false';
   let turns: Row[] = [];
   if (o.transcript !== undefined) {
-    if (!Array.isArray(o.transcript) || !o.transcript.every((t) => typeof t === 'object' && t !== null && typeof (t as Row).role === 'string' && typeof (t as Row).text === 'string')) {
+    if (
+      !Array.isArray(o.transcript) ||
+      !o.transcript.every(
+        (t) => typeof t === 'object' && t !== null && typeof (t as Row).role === 'string' && typeof (t as Row).text === 'string',
+      )
+    ) {
       return '"transcript" must be an array of {"role", "text"} objects';
     }
     turns = (o.transcript as Row[]).map((t) => ({ role: t.role, text: t.text, parsed: null, via: 'imported', node: null }));
   }
   const success = typeof o.success === 'boolean' ? o.success : base.outcome.trim() !== '';
-  return { setting: 'multi', row: { ...base, questions: o.questions, turns, success, end_reason: success ? 'conclusion' : 'imported without success', error: null } };
+  return {
+    setting: 'multi',
+    row: { ...base, questions: o.questions, turns, success, end_reason: success ? 'conclusion' : 'imported without success', error: null },
+  };
 }
 
 /** Parses one file's text; `known` maps a cdp_id to its guideline and language (the cases of this build). */
@@ -77,7 +85,11 @@ export function parseImportedPredictions(file: string, text: string, known: Read
     }
     const key = JSON.stringify([r.setting, r.row.model, id]);
     if (seen.has(key)) {
-      out.problems.push({ file, line, message: `a second ${r.setting}-turn prediction of model "${String(r.row.model)}" for ${id}; the first one is kept` });
+      out.problems.push({
+        file,
+        line,
+        message: `a second ${r.setting}-turn prediction of model "${String(r.row.model)}" for ${id}; the first one is kept`,
+      });
       return;
     }
     seen.add(key);

@@ -9,14 +9,21 @@ import type { ModelSpec } from '../../pipeline/llm/types.ts';
 
 export const DEFAULT_ANSWER_RESERVE = 8192;
 
-export function judgePromptBudgets(roster: readonly Pick<ModelSpec, 'name' | 'contextWindow'>[], judges: readonly string[], answerReserve = DEFAULT_ANSWER_RESERVE): Record<string, number> {
+export function judgePromptBudgets(
+  roster: readonly Pick<ModelSpec, 'name' | 'contextWindow'>[],
+  judges: readonly string[],
+  answerReserve = DEFAULT_ANSWER_RESERVE,
+): Record<string, number> {
   const out: Record<string, number> = {};
   for (const judge of judges) {
     const spec = roster.find((m) => m.name === judge);
     if (!spec) throw new Error(`judgePromptBudgets: judge ${judge} is not in the roster; add it or fix the judges list`);
     if (spec.contextWindow === undefined) continue;
     const budget = spec.contextWindow - answerReserve;
-    if (budget <= 0) throw new RangeError(`judgePromptBudgets: judge ${judge} has a ${spec.contextWindow}-token context window, not more than the ${answerReserve}-token answer reserve; lower the reserve`);
+    if (budget <= 0)
+      throw new RangeError(
+        `judgePromptBudgets: judge ${judge} has a ${spec.contextWindow}-token context window, not more than the ${answerReserve}-token answer reserve; lower the reserve`,
+      );
     out[judge] = budget;
   }
   return out;

@@ -13,9 +13,19 @@ import outcomeScores from './outcome-scores.stage.ts';
 import { runRows, scriptedClient } from './test-support.ts';
 
 const pathway = (over: object = {}) => ({
-  setting: 'single', model: 'model-a', cdp_id: 'c1', guideline_id: 'g1', language: 'en', simulated: false,
-  reference: ['Fever above 38 °C?', 'Cough longer than two weeks?'], candidate: ['temperature over 38', 'any cough', 'chest X-ray'],
-  reference_conclusion: 'Treat as pneumonia.', candidate_outcome: 'Pneumonia, treat it.', usable: true, reason: null, ...over,
+  setting: 'single',
+  model: 'model-a',
+  cdp_id: 'c1',
+  guideline_id: 'g1',
+  language: 'en',
+  simulated: false,
+  reference: ['Fever above 38 °C?', 'Cough longer than two weeks?'],
+  candidate: ['temperature over 38', 'any cough', 'chest X-ray'],
+  reference_conclusion: 'Treat as pneumonia.',
+  candidate_outcome: 'Pneumonia, treat it.',
+  usable: true,
+  reason: null,
+  ...over,
 });
 
 /** 5 on the diagonal, 1 elsewhere. */
@@ -29,19 +39,40 @@ describe('step_scores', () => {
     const client = scriptedClient(diagonal);
     const [r] = await runRows(stepScores, [pathway()], { judges: ['judge-x'] }, 'judge-x', client);
     assert.equal(r!.error, undefined);
-    assert.deepEqual(r!.C, [[1, 0, 0], [0, 1, 0]]);
-    assert.deepEqual([r!.m, r!.n, r!.runs_ok, r!.runs_failed, r!.judge, r!.judge_kind, r!.setting], [2, 3, 5, 0, 'judge-x', 'llm', 'single']);
-    assert.deepEqual(client.requests.map((q) => q.repeat), [0, 1, 2, 3, 4]);
+    assert.deepEqual(r!.C, [
+      [1, 0, 0],
+      [0, 1, 0],
+    ]);
+    assert.deepEqual(
+      [r!.m, r!.n, r!.runs_ok, r!.runs_failed, r!.judge, r!.judge_kind, r!.setting],
+      [2, 3, 5, 0, 'judge-x', 'llm', 'single'],
+    );
+    assert.deepEqual(
+      client.requests.map((q) => q.repeat),
+      [0, 1, 2, 3, 4],
+    );
     assert.ok(client.requests.every((q) => q.model === 'judge-x'));
   });
 
   test('the multi-turn setting uses Prompt 8, runs is a param, and maxPromptTokensByJudge splits the reference into blocks', async () => {
     const client = scriptedClient(diagonal);
-    const [r] = await runRows(stepScores, [pathway({ setting: 'multi' })], { judges: ['judge-x'], runs: 2, blockRows: 1 }, 'judge-x', client);
+    const [r] = await runRows(
+      stepScores,
+      [pathway({ setting: 'multi' })],
+      { judges: ['judge-x'], runs: 2, blockRows: 1 },
+      'judge-x',
+      client,
+    );
     assert.deepEqual([r!.runs_ok, r!.blocks, r!.calls], [2, 2, 4]);
     // Each block relabels its one reference row R1, so the diagonal script scores R1-C1 = 5 in both blocks.
-    assert.deepEqual(r!.C, [[1, 0, 0], [1, 0, 0]]);
-    const prompt8 = renderTemplate(loadTemplate('multi-turn-step-level-consistency-scoring', 'en'), pathwayVars(['Fever above 38 °C?'], pathway().candidate));
+    assert.deepEqual(r!.C, [
+      [1, 0, 0],
+      [1, 0, 0],
+    ]);
+    const prompt8 = renderTemplate(
+      loadTemplate('multi-turn-step-level-consistency-scoring', 'en'),
+      pathwayVars(['Fever above 38 °C?'], pathway().candidate),
+    );
     assert.equal(client.requests[0]!.messages[0]!.content, prompt8);
   });
 
@@ -57,7 +88,13 @@ describe('step_scores', () => {
 
   test('an empty candidate gives m empty rows without a call; an unusable pathway is a failure row; a judge that never answers fails the unit', async () => {
     const client = scriptedClient(() => 'I cannot score this.');
-    const rows = await runRows(stepScores, [pathway({ candidate: [] }), pathway({ usable: false, reason: 'prediction failed: HTTP 500' }), pathway()], { judges: ['j'], maxReasks: 0 }, 'j', client);
+    const rows = await runRows(
+      stepScores,
+      [pathway({ candidate: [] }), pathway({ usable: false, reason: 'prediction failed: HTTP 500' }), pathway()],
+      { judges: ['j'], maxReasks: 0 },
+      'j',
+      client,
+    );
     assert.deepEqual([rows[0]!.C, rows[0]!.n, rows[0]!.error], [[[], []], 0, undefined]);
     assert.equal(rows[1]!.error, 'pathway not judged: prediction failed: HTTP 500');
     assert.match(String(rows[2]!.error), /only 0 of 5 judge runs of j/);
@@ -68,13 +105,31 @@ describe('step_scores', () => {
     const cacheDir = mkdtempSync(join(tmpdir(), 'cdp-eval-judges-'));
     const client = createLlmClient({ cacheDir, roster: simulatedJudgeSpecs(), offlineHandlers: simulatedJudgeHandlers(), env: {} });
     try {
-      const row = pathway({ reference: ['fever above 38 degrees', 'rash'], candidate: ['fever below 38 degrees', 'rash on arms', 'headache'] });
-      const [r] = await runRows(stepScores, [row], { judges: ['simulated-token-f1'] }, 'simulated-token-f1', client.forStage('step_scores'));
+      const row = pathway({
+        reference: ['fever above 38 degrees', 'rash'],
+        candidate: ['fever below 38 degrees', 'rash on arms', 'headache'],
+      });
+      const [r] = await runRows(
+        stepScores,
+        [row],
+        { judges: ['simulated-token-f1'] },
+        'simulated-token-f1',
+        client.forStage('step_scores'),
+      );
       // Token F1: R1-C1 = 6/8 → Likert 4, R2-C2 = 2/3 → 4, others 0 → 1; (s − 1)/4.
-      assert.deepEqual(r!.C, [[0.75, 0, 0], [0, 0.75, 0]]);
+      assert.deepEqual(r!.C, [
+        [0.75, 0, 0],
+        [0, 0.75, 0],
+      ]);
       assert.equal(r!.judge_kind, 'similarity');
       assert.equal(client.counters().calls, 5);
-      const [o] = await runRows(outcomeScores, [row], { judges: ['simulated-token-f1'] }, 'simulated-token-f1', client.forStage('outcome_scores'));
+      const [o] = await runRows(
+        outcomeScores,
+        [row],
+        { judges: ['simulated-token-f1'] },
+        'simulated-token-f1',
+        client.forStage('outcome_scores'),
+      );
       // "Treat as pneumonia." vs "Pneumonia, treat it.": the same content words → F1 1 → 5.
       assert.deepEqual([o!.score, o!.correct, o!.cutoff], [5, true, 4]);
     } finally {
@@ -99,7 +154,13 @@ describe('outcome_scores', () => {
 
   test('an empty conclusion scores 1 without a call; an unusable pathway is a failure row', async () => {
     const client = scriptedClient(() => '5');
-    const rows = await runRows(outcomeScores, [pathway({ candidate_outcome: '' }), pathway({ usable: false, reason: 'dialogue failed: x' })], { judges: ['j'] }, 'j', client);
+    const rows = await runRows(
+      outcomeScores,
+      [pathway({ candidate_outcome: '' }), pathway({ usable: false, reason: 'dialogue failed: x' })],
+      { judges: ['j'] },
+      'j',
+      client,
+    );
     assert.deepEqual([rows[0]!.score, rows[0]!.correct], [1, false]);
     assert.equal(rows[1]!.error, 'pathway not judged: dialogue failed: x');
     assert.equal(client.requests.length, 0);

@@ -20,18 +20,37 @@ import { percentileBootstrap } from '../stats/bootstrap.ts';
 
 const guidelineOf = (c: string) => (c === 'c4' || c === 'c5' ? 'g2' : 'g1');
 const cdps = ['c1', 'c2', 'c3', 'c4', 'c5'].map((cdp_id) => ({
-  cdp_id, guideline_id: guidelineOf(cdp_id), language: 'en', steps: [{}, {}], conclusion: 'Do X.', reference_questions: ['Is A?', 'Is B?'],
+  cdp_id,
+  guideline_id: guidelineOf(cdp_id),
+  language: 'en',
+  steps: [{}, {}],
+  conclusion: 'Do X.',
+  reference_questions: ['Is A?', 'Is B?'],
 }));
 const dialogue = (model: string, cdp_id: string, over: object) => ({
-  model, cdp_id, guideline_id: guidelineOf(cdp_id), language: 'en', questions: ['Is A?'], outcome: 'X',
-  success: true, end_reason: 'conclusion', simulated: false, error: null, ...over,
+  model,
+  cdp_id,
+  guideline_id: guidelineOf(cdp_id),
+  language: 'en',
+  questions: ['Is A?'],
+  outcome: 'X',
+  success: true,
+  end_reason: 'conclusion',
+  simulated: false,
+  error: null,
+  ...over,
 });
 const dialogues_multi = [
   dialogue('A', 'c1', { success_strict: true }),
   dialogue('A', 'c2', { success_strict: false }),
   dialogue('A', 'c3', { success: null, end_reason: null, error: 'doctor A, turn 1: HTTP 500 after 3 retries' }),
   dialogue('A', 'c4', { success: false, success_strict: false, end_reason: 'invalid-turn: two questions in one turn' }),
-  dialogue('A', 'c5', { success: null, success_strict: null, patient_failed: true, end_reason: 'patient-failure: unreadable after a re-ask' }),
+  dialogue('A', 'c5', {
+    success: null,
+    success_strict: null,
+    patient_failed: true,
+    end_reason: 'patient-failure: unreadable after a re-ask',
+  }),
   dialogue('B', 'c1', { success_strict: true }),
   dialogue('B', 'c2', { success: false, success_strict: false, end_reason: 'turn-cap' }),
   dialogue('B', 'c3', {}),
@@ -39,24 +58,46 @@ const dialogues_multi = [
   dialogue('B', 'c5', {}),
 ];
 const unit = (model: string, cdp_id: string) => ({
-  setting: 'multi', model, cdp_id, guideline_id: guidelineOf(cdp_id), language: 'en', simulated: false, judge: 'j',
+  setting: 'multi',
+  model,
+  cdp_id,
+  guideline_id: guidelineOf(cdp_id),
+  language: 'en',
+  simulated: false,
+  judge: 'j',
 });
 const metrics = (model: string, cdp_id: string, dtw_pcc: number, ot_pcc: number, lnds_pcs: number) => ({
-  ...unit(model, cdp_id), dtw_pcc, ot_pcc, lnds_pcs,
+  ...unit(model, cdp_id),
+  dtw_pcc,
+  ot_pcc,
+  lnds_pcs,
 });
 // Failure rows as the runner writes them: the key columns and the reason.
 const failed = (model: string, cdp_id: string, error: string) => ({ ...unit(model, cdp_id), error });
 const pathway_metrics = [
-  metrics('A', 'c1', 0.2, 0.3, 0.8), metrics('A', 'c2', 0.4, 0.5, 0.6), failed('A', 'c3', 'pathway not judged'),
-  metrics('A', 'c4', 0.6, 0.7, 0.5), failed('A', 'c5', 'pathway not judged'),
-  metrics('B', 'c1', 0.1, 0.2, 0.9), metrics('B', 'c2', 0.5, 0.6, 0.4), metrics('B', 'c3', 0.3, 0.4, 0.7),
-  failed('B', 'c4', 'judge j: 3 of 5 runs failed'), metrics('B', 'c5', 0, 0.1, 1),
+  metrics('A', 'c1', 0.2, 0.3, 0.8),
+  metrics('A', 'c2', 0.4, 0.5, 0.6),
+  failed('A', 'c3', 'pathway not judged'),
+  metrics('A', 'c4', 0.6, 0.7, 0.5),
+  failed('A', 'c5', 'pathway not judged'),
+  metrics('B', 'c1', 0.1, 0.2, 0.9),
+  metrics('B', 'c2', 0.5, 0.6, 0.4),
+  metrics('B', 'c3', 0.3, 0.4, 0.7),
+  failed('B', 'c4', 'judge j: 3 of 5 runs failed'),
+  metrics('B', 'c5', 0, 0.1, 1),
 ];
 const correct = (model: string, cdp_id: string, c: boolean) => ({ ...unit(model, cdp_id), correct: c });
 const outcome_scores = [
-  correct('A', 'c1', true), correct('A', 'c2', false), failed('A', 'c3', 'pathway not judged'),
-  correct('A', 'c4', false), failed('A', 'c5', 'pathway not judged'),
-  correct('B', 'c1', true), correct('B', 'c2', false), correct('B', 'c3', true), correct('B', 'c4', true), correct('B', 'c5', true),
+  correct('A', 'c1', true),
+  correct('A', 'c2', false),
+  failed('A', 'c3', 'pathway not judged'),
+  correct('A', 'c4', false),
+  failed('A', 'c5', 'pathway not judged'),
+  correct('B', 'c1', true),
+  correct('B', 'c2', false),
+  correct('B', 'c3', true),
+  correct('B', 'c4', true),
+  correct('B', 'c5', true),
 ];
 
 async function summary(params: object): Promise<(metric: string, model: string) => Row> {
@@ -92,7 +133,11 @@ describe('model_summary: failures, n and SR over every test case', () => {
     assert.equal(cell('sr', 'A').judge, null);
     assert.deepEqual([cell('dtw_pcc', 'A').policy, cell('dtw_pcc', 'A').clusters], ['worst', 2]);
     const ci = percentileBootstrap(Float64Array.of(0.2, 0.4, 1, 1), { resamples: 200, seed: 42 });
-    assert.deepEqual([cell('dtw_pcc', 'A').ci_low, cell('dtw_pcc', 'A').ci_high], [ci.ciLow, ci.ciHigh], 'the CI is over the scored-worst values too');
+    assert.deepEqual(
+      [cell('dtw_pcc', 'A').ci_low, cell('dtw_pcc', 'A').ci_high],
+      [ci.ciLow, ci.ciHigh],
+      'the CI is over the scored-worst values too',
+    );
   });
 
   test("'exclude': both kinds of failure leave the mean and are counted in excluded", async () => {
@@ -129,13 +174,21 @@ describe('model_summary: failures, n and SR over every test case', () => {
     const only = { ...unit('C', 'c1'), usable: false, failure: 'failed-call', success: true };
     const inputs = { predicted_pathways: [only], outcome_scores: [failed('C', 'c1', 'pathway not judged')] };
     const rows = await runTable(modelSummary, inputs, { failurePolicy: 'exclude', resamples: 200 });
-    assert.deepEqual(rows.map((r) => [r.metric, r.mean, r.ci_low, r.cluster_ci_low, r.n, r.failures, r.excluded, r.clusters]), [
-      ['sr', null, null, null, 0, 1, 1, 0], ['sr_strict', null, null, null, 0, 1, 1, 0], ['acc', null, null, null, 0, 1, 1, 0],
-    ]);
+    assert.deepEqual(
+      rows.map((r) => [r.metric, r.mean, r.ci_low, r.cluster_ci_low, r.n, r.failures, r.excluded, r.clusters]),
+      [
+        ['sr', null, null, null, 0, 1, 1, 0],
+        ['sr_strict', null, null, null, 0, 1, 1, 0],
+        ['acc', null, null, null, 0, 1, 1, 0],
+      ],
+    );
   });
 
   test('a bad policy param or failure value is an error that says what to use', async () => {
-    await assert.rejects(runTable(modelSummary, {}, { failurePolicy: 'drop' as never }), /failurePolicy is "drop"; use one of 'worst', 'exclude'$/);
+    await assert.rejects(
+      runTable(modelSummary, {}, { failurePolicy: 'drop' as never }),
+      /failurePolicy is "drop"; use one of 'worst', 'exclude'$/,
+    );
     await assert.rejects(runTable(modelSummary, {}, { commonCases: 'yes' as never }), /commonCases is "yes"; use true or false/);
     const odd = { ...unit('C', 'c1'), usable: false, failure: 'timeout' };
     await assert.rejects(

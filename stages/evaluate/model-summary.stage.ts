@@ -23,10 +23,22 @@
  * is null: resampling one cluster cannot say anything about guideline-to-guideline variation.
  */
 import { tableStage, type Row } from '../../pipeline/stage.ts';
-import { clusterBootstrapMany, percentileBootstrapMany, type BootstrapOptions, type BootstrapResult, type ClusterBootstrapResult } from '../stats/bootstrap.ts';
 import {
-  CASE_FAILURES, applyFailurePolicy, checkPolicyOptions, policyLabel,
-  type CaseFailure, type CellEntries, type FailurePolicy, type PolicyMetric,
+  clusterBootstrapMany,
+  percentileBootstrapMany,
+  type BootstrapOptions,
+  type BootstrapResult,
+  type ClusterBootstrapResult,
+} from '../stats/bootstrap.ts';
+import {
+  CASE_FAILURES,
+  applyFailurePolicy,
+  checkPolicyOptions,
+  policyLabel,
+  type CaseFailure,
+  type CellEntries,
+  type FailurePolicy,
+  type PolicyMetric,
 } from './failure-policy.ts';
 
 export interface ModelSummaryParams {
@@ -74,16 +86,26 @@ export function summariseCells(cells: readonly Cell[], opts: BootstrapOptions): 
   };
   const scored = cells.filter((c) => c.values.length > 0);
   for (const batch of batches((c) => c.values.length)) {
-    percentileBootstrapMany(batch.map((c) => Float64Array.from(c.values)), opts).forEach((r, k) => caseCi.set(batch[k]!, r));
+    percentileBootstrapMany(
+      batch.map((c) => Float64Array.from(c.values)),
+      opts,
+    ).forEach((r, k) => caseCi.set(batch[k]!, r));
   }
   for (const batch of batches((c) => JSON.stringify(c.guidelines))) {
     const ids = new Map<string, number>();
     const clusters = Int32Array.from(batch[0]!.guidelines, (g) => (ids.has(g) ? ids.get(g)! : (ids.set(g, ids.size), ids.size - 1)));
-    clusterBootstrapMany(batch.map((c) => Float64Array.from(c.values)), clusters, opts).forEach((r, k) => clusterCi.set(batch[k]!, r));
+    clusterBootstrapMany(
+      batch.map((c) => Float64Array.from(c.values)),
+      clusters,
+      opts,
+    ).forEach((r, k) => clusterCi.set(batch[k]!, r));
   }
   return cells.map((c) => {
     const counts = {
-      failures: c.failures ?? 0, excluded: c.excluded ?? 0, patient_failures: c.patientFailures ?? 0, policy: c.policy ?? null,
+      failures: c.failures ?? 0,
+      excluded: c.excluded ?? 0,
+      patient_failures: c.patientFailures ?? 0,
+      policy: c.policy ?? null,
     };
     const key = { setting: c.setting, judge: c.judge, metric: c.metric, model: c.model, simulated: c.simulated };
     // Nothing to average (every case failed under 'exclude', or no common case): the cell stays,
@@ -91,9 +113,15 @@ export function summariseCells(cells: readonly Cell[], opts: BootstrapOptions): 
     if (c.values.length === 0) {
       return { ...key, mean: null, ci_low: null, ci_high: null, n: 0, ...counts, cluster_ci_low: null, cluster_ci_high: null, clusters: 0 };
     }
-    const cases = caseCi.get(c)!, byGuideline = clusterCi.get(c)!;
+    const cases = caseCi.get(c)!,
+      byGuideline = clusterCi.get(c)!;
     return {
-      ...key, mean: cases.mean, ci_low: cases.ciLow, ci_high: cases.ciHigh, n: cases.n, ...counts,
+      ...key,
+      mean: cases.mean,
+      ci_low: cases.ciLow,
+      ci_high: cases.ciHigh,
+      n: cases.n,
+      ...counts,
       // One guideline gives every resample the same mean: a zero-width interval that claims a
       // certainty one guideline cannot give, so the cluster CI is left undefined.
       cluster_ci_low: byGuideline.clusters > 1 ? byGuideline.ciLow : null,
@@ -110,7 +138,9 @@ function failureOf(p: Row | undefined): CaseFailure | null {
   if (f == null) return null;
   if (!CASE_FAILURES.includes(f as CaseFailure)) {
     const which = `predicted_pathways row ${String(p!.cdp_id)} (${String(p!.model)})`;
-    throw new RangeError(`${which} has failure ${JSON.stringify(f)}; expected one of ${CASE_FAILURES.join(', ')} or null; rerun predicted_pathways`);
+    throw new RangeError(
+      `${which} has failure ${JSON.stringify(f)}; expected one of ${CASE_FAILURES.join(', ')} or null; rerun predicted_pathways`,
+    );
   }
   return f as CaseFailure;
 }
@@ -150,16 +180,29 @@ export function cellEntries({ pathway_metrics = [], outcome_scores = [], predict
 export default tableStage<ModelSummaryParams>({
   params: { resamples: 10000, seed: 42, level: 0.95, failurePolicy: 'worst', commonCases: false },
   columns: {
-    setting: 'VARCHAR', judge: 'VARCHAR', metric: 'VARCHAR', model: 'VARCHAR', simulated: 'BOOLEAN',
-    mean: 'DOUBLE', ci_low: 'DOUBLE', ci_high: 'DOUBLE', n: 'INTEGER',
-    failures: 'INTEGER', excluded: 'INTEGER', patient_failures: 'INTEGER', policy: 'VARCHAR',
-    cluster_ci_low: 'DOUBLE', cluster_ci_high: 'DOUBLE', clusters: 'INTEGER',
+    setting: 'VARCHAR',
+    judge: 'VARCHAR',
+    metric: 'VARCHAR',
+    model: 'VARCHAR',
+    simulated: 'BOOLEAN',
+    mean: 'DOUBLE',
+    ci_low: 'DOUBLE',
+    ci_high: 'DOUBLE',
+    n: 'INTEGER',
+    failures: 'INTEGER',
+    excluded: 'INTEGER',
+    patient_failures: 'INTEGER',
+    policy: 'VARCHAR',
+    cluster_ci_low: 'DOUBLE',
+    cluster_ci_high: 'DOUBLE',
+    clusters: 'INTEGER',
   },
   run(inputs, ctx) {
     const options = checkPolicyOptions(ctx.params);
     const policy = policyLabel(options);
     const cells: Cell[] = applyFailurePolicy(cellEntries(inputs), options).map((c) => ({ ...c, policy }));
-    const order = (c: Cell) => [c.setting, c.judge ?? '', String(SUMMARY_METRICS.indexOf(c.metric as never)).padStart(2, '0'), c.model].join('\0');
+    const order = (c: Cell) =>
+      [c.setting, c.judge ?? '', String(SUMMARY_METRICS.indexOf(c.metric as never)).padStart(2, '0'), c.model].join('\0');
     const sorted = cells.sort((a, b) => (order(a) < order(b) ? -1 : order(a) > order(b) ? 1 : 0));
     return summariseCells(sorted, { resamples: ctx.params.resamples, seed: ctx.params.seed, level: ctx.params.level });
   },

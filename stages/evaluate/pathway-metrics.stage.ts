@@ -39,7 +39,15 @@ export default rowStage<PathwayMetricsParams>({
     const judge = String(row.judge);
     const kind = row.judge_kind as JudgeKind;
     const jp = ctx.params.calibration[judge] ?? judgeParams(judge, kind);
-    const base = { ...unitBase(row, judge), judge_kind: kind, m: row.m, n: row.n, gamma: jp.gamma, beta: jp.beta, gamma_calibrated: jp.calibrated };
+    const base = {
+      ...unitBase(row, judge),
+      judge_kind: kind,
+      m: row.m,
+      n: row.n,
+      gamma: jp.gamma,
+      beta: jp.beta,
+      gamma_calibrated: jp.calibrated,
+    };
     const s = scorePathway(
       // γ and β resolved once, above, so the recorded values are the ones used.
       { id: String(row.cdp_id), C: row.C, gamma: jp.gamma, beta: jp.beta },

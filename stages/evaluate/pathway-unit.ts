@@ -17,18 +17,27 @@ export const UNIT_COLUMNS = {
 
 export function unitBase(row: Row, judge: unknown): Row {
   return {
-    setting: row.setting, model: row.model, cdp_id: row.cdp_id, guideline_id: row.guideline_id,
-    language: row.language, simulated: row.simulated === true, judge,
+    setting: row.setting,
+    model: row.model,
+    cdp_id: row.cdp_id,
+    guideline_id: row.guideline_id,
+    language: row.language,
+    simulated: row.simulated === true,
+    judge,
   };
 }
 
 export function judgeName(cross: unknown): string {
-  if (typeof cross !== 'string' || cross === '') throw new TypeError(`the crossed judge must be a roster model name, got ${JSON.stringify(cross)}; cross the param 'judges' as 'judge'`);
+  if (typeof cross !== 'string' || cross === '')
+    throw new TypeError(`the crossed judge must be a roster model name, got ${JSON.stringify(cross)}; cross the param 'judges' as 'judge'`);
   return cross;
 }
 
 export function settingOf(row: Row): JudgeSetting {
-  if (row.setting !== 'single' && row.setting !== 'multi') throw new RangeError(`predicted pathway ${String(row.cdp_id)} has setting ${JSON.stringify(row.setting)}; expected 'single' or 'multi'`);
+  if (row.setting !== 'single' && row.setting !== 'multi')
+    throw new RangeError(
+      `predicted pathway ${String(row.cdp_id)} has setting ${JSON.stringify(row.setting)}; expected 'single' or 'multi'`,
+    );
   return row.setting;
 }
 

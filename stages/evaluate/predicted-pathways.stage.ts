@@ -60,15 +60,27 @@ const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is
 
 export function singleTurnPathway(p: Row, cdp: Row | undefined, narrative: Row | undefined): Row {
   const base = {
-    setting: 'single', model: p.model, cdp_id: p.cdp_id, guideline_id: p.guideline_id, language: p.language,
-    reference_conclusion: cdp?.conclusion ?? null, candidate_outcome: typeof p.outcome === 'string' ? p.outcome : '',
-    success: null, success_strict: null, simulated: p.simulated === true, failure: null,
+    setting: 'single',
+    model: p.model,
+    cdp_id: p.cdp_id,
+    guideline_id: p.guideline_id,
+    language: p.language,
+    reference_conclusion: cdp?.conclusion ?? null,
+    candidate_outcome: typeof p.outcome === 'string' ? p.outcome : '',
+    success: null,
+    success_strict: null,
+    simulated: p.simulated === true,
+    failure: null,
   };
   if (!cdp) return { ...base, reference: [], candidate: [], usable: false, reason: `case ${String(p.cdp_id)} is not in cdps` };
   const m = (cdp.steps as unknown[]).length;
   const statements = strings(narrative?.steps);
   if (!narrative || narrative.error != null || statements.length < m) {
-    const why = !narrative ? 'no narrative' : narrative.error != null ? `narrative failed: ${String(narrative.error)}` : `narrative has ${statements.length} statements for ${m} decision steps`;
+    const why = !narrative
+      ? 'no narrative'
+      : narrative.error != null
+        ? `narrative failed: ${String(narrative.error)}`
+        : `narrative has ${statements.length} statements for ${m} decision steps`;
     return { ...base, reference: [], candidate: [], usable: false, reason: `no reference pathway: ${why}` };
   }
   const reference = statements.slice(0, m);
@@ -84,23 +96,38 @@ export function singleTurnPathway(p: Row, cdp: Row | undefined, narrative: Row |
 
 /** Whether a dialogue ended through the patient: not the evaluated model's failure. */
 export function isPatientFailure(d: Row): boolean {
-  return d.patient_failed === true
-    || (typeof d.end_reason === 'string' && d.end_reason.startsWith('patient-'))
-    || (d.error != null && String(d.error).startsWith('patient '));
+  return (
+    d.patient_failed === true ||
+    (typeof d.end_reason === 'string' && d.end_reason.startsWith('patient-')) ||
+    (d.error != null && String(d.error).startsWith('patient '))
+  );
 }
 
 export function multiTurnPathway(d: Row, cdp: Row | undefined): Row {
   const success = d.success === true;
   const base = {
-    setting: 'multi', model: d.model, cdp_id: d.cdp_id, guideline_id: d.guideline_id, language: d.language,
-    reference_conclusion: cdp?.conclusion ?? null, candidate_outcome: typeof d.outcome === 'string' ? d.outcome : '',
-    success, success_strict: typeof d.success_strict === 'boolean' ? d.success_strict : success,
-    simulated: d.simulated === true, failure: null,
+    setting: 'multi',
+    model: d.model,
+    cdp_id: d.cdp_id,
+    guideline_id: d.guideline_id,
+    language: d.language,
+    reference_conclusion: cdp?.conclusion ?? null,
+    candidate_outcome: typeof d.outcome === 'string' ? d.outcome : '',
+    success,
+    success_strict: typeof d.success_strict === 'boolean' ? d.success_strict : success,
+    simulated: d.simulated === true,
+    failure: null,
   };
   const reference = strings(cdp?.reference_questions);
   const candidate = strings(d.questions);
   if (!cdp || reference.length === 0) {
-    return { ...base, reference, candidate: [], usable: false, reason: cdp ? 'no reference pathway: the case has no reference questions' : `case ${String(d.cdp_id)} is not in cdps` };
+    return {
+      ...base,
+      reference,
+      candidate: [],
+      usable: false,
+      reason: cdp ? 'no reference pathway: the case has no reference questions' : `case ${String(d.cdp_id)} is not in cdps`,
+    };
   }
   if (isPatientFailure(d)) {
     const why = d.error != null ? String(d.error) : String(d.end_reason ?? 'patient_failed');
@@ -122,17 +149,23 @@ export default tableStage({
   run({ predictions_single = [], dialogues_multi = [], cdps, narratives = [], imported_predictions = [] }, ctx) {
     const cdpById = new Map(cdps!.filter((c) => c.error == null).map((c) => [c.cdp_id as string, c]));
     const narrativeById = new Map(narratives.map((n) => [n.cdp_id as string, n]));
-    const single = [...predictions_single], multi = [...dialogues_multi];
+    const single = [...predictions_single],
+      multi = [...dialogues_multi];
     const own = new Set([...single.map((p) => `single\0${p.model}\0${p.cdp_id}`), ...multi.map((d) => `multi\0${d.model}\0${d.cdp_id}`)]);
     for (const f of imported_predictions.filter((x) => String(x.path).endsWith('.jsonl'))) {
       const file = String(f.path);
       const r = parseImportedPredictions(file, readFileSync(resolve(ctx.root, file), 'utf8'), cdpById);
       for (const p of r.problems) ctx.log(`imported predictions: ${problemText(p)}`);
-      for (const [setting, rows, into] of [['single', r.single, single], ['multi', r.multi, multi]] as const) {
+      for (const [setting, rows, into] of [
+        ['single', r.single, single],
+        ['multi', r.multi, multi],
+      ] as const) {
         for (const row of rows) {
           const key = `${setting}\0${row.model}\0${row.cdp_id}`;
           if (own.has(key)) {
-            ctx.log(`imported predictions: ${file}: ${setting}-turn ${String(row.cdp_id)} of model "${String(row.model)}" is already predicted; rename the imported model`);
+            ctx.log(
+              `imported predictions: ${file}: ${setting}-turn ${String(row.cdp_id)} of model "${String(row.model)}" is already predicted; rename the imported model`,
+            );
             continue;
           }
           own.add(key);

@@ -44,18 +44,41 @@ export function agreementRows(base: Row, choices: readonly PreferenceRow[], pcc:
   if (choices.length === 0) return [];
   const a = preferenceAgreement(choices, pcc, { tieTolerance });
   const row = (s: AgreementSummary, rows: readonly PreferenceRow[]): Row => ({
-    ...base, group: s.group, pairs: s.pairs, agreement: num(s.agreement), majority_pairs: s.majorityPairs,
-    agreement_majority_only: num(s.agreementMajorityOnly), inter_annotator: num(s.interAnnotator), ...kappaOf(rows),
+    ...base,
+    group: s.group,
+    pairs: s.pairs,
+    agreement: num(s.agreement),
+    majority_pairs: s.majorityPairs,
+    agreement_majority_only: num(s.agreementMajorityOnly),
+    inter_annotator: num(s.interAnnotator),
+    ...kappaOf(rows),
   });
-  return [...a.groups.map((g) => row(g, choices.filter((c) => c.group === g.group))), row(a.overall, choices)];
+  return [
+    ...a.groups.map((g) =>
+      row(
+        g,
+        choices.filter((c) => c.group === g.group),
+      ),
+    ),
+    row(a.overall, choices),
+  ];
 }
 
 export default tableStage<PreferenceParams>({
   params: { raterNoise: 0.1, seed: 42, tieTolerance: 0 },
   columns: {
-    source: 'VARCHAR', simulated: 'BOOLEAN', judge: 'VARCHAR', metric: 'VARCHAR', group: 'VARCHAR',
-    pairs: 'INTEGER', agreement: 'DOUBLE', majority_pairs: 'INTEGER', agreement_majority_only: 'DOUBLE',
-    inter_annotator: 'DOUBLE', kappa: 'DOUBLE', kappa_n: 'INTEGER',
+    source: 'VARCHAR',
+    simulated: 'BOOLEAN',
+    judge: 'VARCHAR',
+    metric: 'VARCHAR',
+    group: 'VARCHAR',
+    pairs: 'INTEGER',
+    agreement: 'DOUBLE',
+    majority_pairs: 'INTEGER',
+    agreement_majority_only: 'DOUBLE',
+    inter_annotator: 'DOUBLE',
+    kappa: 'DOUBLE',
+    kappa_n: 'INTEGER',
   },
   run({ pathway_metrics = [], predicted_pathways = [], agent_plans = [], human_preferences = [], human_pair_pcc = [] }, ctx) {
     const tieTolerance = ctx.params.tieTolerance;
@@ -64,16 +87,26 @@ export default tableStage<PreferenceParams>({
     const out: Row[] = [];
     const judges = [...new Set(pathway_metrics.filter((r) => r.error == null).map((r) => String(r.judge)))].sort();
     for (const judge of judges) {
-      const metricsOf = new Map(pathway_metrics.filter((r) => r.error == null && r.judge === judge).map((r) => [JSON.stringify([r.setting, r.model, r.cdp_id]), r]));
+      const metricsOf = new Map(
+        pathway_metrics.filter((r) => r.error == null && r.judge === judge).map((r) => [JSON.stringify([r.setting, r.model, r.cdp_id]), r]),
+      );
       for (const metric of ['dtw_pcc', 'ot_pcc', 'lnds_pcs']) {
         const sign = metric === 'lnds_pcs' ? -1 : 1;
         const pcc: PairPcc[] = [];
         for (const p of pairs) {
-          const a = metricsOf.get(JSON.stringify([p.group, p.modelA, p.cdp_id])), b = metricsOf.get(JSON.stringify([p.group, p.modelB, p.cdp_id]));
+          const a = metricsOf.get(JSON.stringify([p.group, p.modelA, p.cdp_id])),
+            b = metricsOf.get(JSON.stringify([p.group, p.modelB, p.cdp_id]));
           if (a && b) pcc.push({ pair_id: p.pair_id, pccA: sign * (a[metric] as number), pccB: sign * (b[metric] as number) });
         }
         const scored = new Set(pcc.map((p) => p.pair_id));
-        out.push(...agreementRows({ source: 'simulated-raters', simulated: true, judge, metric }, choices.filter((c) => scored.has(c.pair_id)), pcc, tieTolerance));
+        out.push(
+          ...agreementRows(
+            { source: 'simulated-raters', simulated: true, judge, metric },
+            choices.filter((c) => scored.has(c.pair_id)),
+            pcc,
+            tieTolerance,
+          ),
+        );
       }
     }
     const read = <T>(rows: Row[], parse: (csv: string, source: string) => { rows: T[]; errors: { message: string }[] }): T[] =>
@@ -84,7 +117,15 @@ export default tableStage<PreferenceParams>({
         return parsed.rows;
       });
     const human = read(human_preferences, parsePreferenceChoices);
-    if (human.length) out.push(...agreementRows({ source: 'human', simulated: false, judge: null, metric: null }, human, read(human_pair_pcc, parsePairPcc), tieTolerance));
+    if (human.length)
+      out.push(
+        ...agreementRows(
+          { source: 'human', simulated: false, judge: null, metric: null },
+          human,
+          read(human_pair_pcc, parsePairPcc),
+          tieTolerance,
+        ),
+      );
     return out;
   },
 });

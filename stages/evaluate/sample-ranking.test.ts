@@ -17,18 +17,34 @@ const ORACLE = 'simulated-oracle';
 const SINGLE_KIND = ['simulated-omission-0.3', 'simulated-redundancy-0.3', 'simulated-reversal-0.3', 'simulated-skipping-0.3'];
 const MIXED = 'simulated-mixed-0.15-wrong-0.2';
 
-interface Cell { setting: string; judge: string; metric: string; model: string; mean: number }
+interface Cell {
+  setting: string;
+  judge: string;
+  metric: string;
+  model: string;
+  mean: number;
+}
 
 test('on the sample the oracle has the lowest PCC in both settings and each perturbation ranks above it', () => {
   const dir = mkdtempSync(join(tmpdir(), 'cdp-sample-'));
   try {
     // Offline whatever the caller's environment says: no models file, no server.
-    const env: NodeJS.ProcessEnv = { ...process.env, CDP_STORE: join(dir, 'store'), CDP_WAREHOUSE: join(dir, 'warehouse.duckdb'), FORCE_COLOR: '0' };
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      CDP_STORE: join(dir, 'store'),
+      CDP_WAREHOUSE: join(dir, 'warehouse.duckdb'),
+      FORCE_COLOR: '0',
+    };
     for (const k of Object.keys(env)) if (/^CDP_(MODELS|LLM_|EMBED_|LIMIT|SIMULATED)/.test(k)) delete env[k];
-    const cdp = (...args: string[]) => spawnSync(process.execPath, [cdpBin, ...args], { cwd: repo, env, encoding: 'utf8', maxBuffer: 64 << 20 });
+    const cdp = (...args: string[]) =>
+      spawnSync(process.execPath, [cdpBin, ...args], { cwd: repo, env, encoding: 'utf8', maxBuffer: 64 << 20 });
     const run = cdp('run', 'model_summary');
     assert.equal(run.status, 0, run.stderr.slice(-2000));
-    const q = cdp('sql', '--json', "select setting, judge, metric, model, mean from model_summary where metric in ('dtw_pcc', 'ot_pcc', 'acc')");
+    const q = cdp(
+      'sql',
+      '--json',
+      "select setting, judge, metric, model, mean from model_summary where metric in ('dtw_pcc', 'ot_pcc', 'acc')",
+    );
     assert.equal(q.status, 0, q.stderr);
     const cells = JSON.parse(q.stdout) as Cell[];
     const at = (setting: string, judge: string, metric: string, model: string) => {
@@ -43,7 +59,11 @@ test('on the sample the oracle has the lowest PCC in both settings and each pert
         for (const metric of ['dtw_pcc', 'ot_pcc']) {
           const oracle = at(setting, judge, metric, ORACLE);
           const others = [...new Set(cells.map((c) => c.model))].filter((m) => m !== ORACLE);
-          for (const m of others) assert.ok(at(setting, judge, metric, m) > oracle, `${setting} ${judge} ${metric}: ${m} ${at(setting, judge, metric, m)} ≤ oracle ${oracle}`);
+          for (const m of others)
+            assert.ok(
+              at(setting, judge, metric, m) > oracle,
+              `${setting} ${judge} ${metric}: ${m} ${at(setting, judge, metric, m)} ≤ oracle ${oracle}`,
+            );
         }
       }
       // Under the default judge: the oracle's DTW cost is 0, a 0.3 rate of any deviation costs

@@ -47,7 +47,9 @@ export function simulatedPairs(pathways: readonly Row[], index: PlanIndex): Simu
   const byCase = new Map<string, { model: string; deviations: number }[]>();
   for (const p of pathways) {
     if (p.usable !== true) continue;
-    const model = String(p.model), cdpId = String(p.cdp_id), setting = String(p.setting);
+    const model = String(p.model),
+      cdpId = String(p.cdp_id),
+      setting = String(p.setting);
     const plan = planOf(index, model, cdpId);
     if (!plan || planMismatch(plan, setting, (p.candidate as string[]) ?? [])) continue;
     const key = JSON.stringify([setting, cdpId]);
@@ -60,10 +62,17 @@ export function simulatedPairs(pathways: readonly Row[], index: PlanIndex): Simu
     agents.sort((a, b) => (a.model < b.model ? -1 : 1));
     for (let i = 0; i < agents.length; i++) {
       for (let j = i + 1; j < agents.length; j++) {
-        const a = agents[i]!, b = agents[j]!;
+        const a = agents[i]!,
+          b = agents[j]!;
         pairs.push({
-          pair_id: `${group}|${cdp_id}|${a.model}|${b.model}`, group, cdp_id, modelA: a.model, modelB: b.model,
-          deviationsA: a.deviations, deviationsB: b.deviations, truth: trueChoice(a.deviations, b.deviations),
+          pair_id: `${group}|${cdp_id}|${a.model}|${b.model}`,
+          group,
+          cdp_id,
+          modelA: a.model,
+          modelB: b.model,
+          deviationsA: a.deviations,
+          deviationsB: b.deviations,
+          truth: trueChoice(a.deviations, b.deviations),
         });
       }
     }
@@ -73,5 +82,12 @@ export function simulatedPairs(pathways: readonly Row[], index: PlanIndex): Simu
 
 export function simulatedChoices(pairs: readonly SimulatedPair[], noise: number, seed: number): PreferenceRow[] {
   if (!(noise >= 0 && noise <= 1)) throw new RangeError(`simulated raters: noise must be in [0, 1], got ${noise}`);
-  return pairs.flatMap((p) => SIMULATED_RATERS.map((annotator) => ({ group: p.group, pair_id: p.pair_id, annotator, choice: noisyChoice(p.truth, noise, seed, p.pair_id, annotator) })));
+  return pairs.flatMap((p) =>
+    SIMULATED_RATERS.map((annotator) => ({
+      group: p.group,
+      pair_id: p.pair_id,
+      annotator,
+      choice: noisyChoice(p.truth, noise, seed, p.pair_id, annotator),
+    })),
+  );
 }

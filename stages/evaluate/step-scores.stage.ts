@@ -82,7 +82,9 @@ export default rowStage<StepScoresParams>({
     if (p.embeddingJudges.includes(judge)) {
       const e = await judgeByEmbeddings(ctx.llm, judge, stringArray(row.reference), stringArray(row.candidate));
       const counts = { m: e.m, n: e.n, runs_ok: e.ok ? 1 : 0, runs_failed: e.ok ? 0 : 1, blocks: 1, calls: e.calls, problems: [] };
-      return e.ok ? { ...base, judge_kind: 'similarity', ...counts, C: matrixRows(e.C, e.m, e.n) } : { ...base, judge_kind: 'similarity', ...counts, error: e.reason };
+      return e.ok
+        ? { ...base, judge_kind: 'similarity', ...counts, C: matrixRows(e.C, e.m, e.n) }
+        : { ...base, judge_kind: 'similarity', ...counts, error: e.reason };
     }
     const maxPromptTokens = p.maxPromptTokensByJudge?.[judge] ?? p.maxPromptTokens;
     const r = await judgeStepScores({

@@ -22,11 +22,23 @@ export function withDefaults<P>(stage: TableStage<P> | RowStage<P>, params: Part
   return r.params as P;
 }
 
-export async function runTable<P>(stage: TableStage<P>, inputs: Record<string, Row[]>, params: Partial<P>, logs: string[] = [], root?: string): Promise<Row[]> {
+export async function runTable<P>(
+  stage: TableStage<P>,
+  inputs: Record<string, Row[]>,
+  params: Partial<P>,
+  logs: string[] = [],
+  root?: string,
+): Promise<Row[]> {
   return stage.run(inputs, fakeCtx(withDefaults(stage, params), undefined, logs, root));
 }
 
-export async function runRows<P>(stage: RowStage<P>, rows: readonly Row[], params: Partial<P>, cross?: unknown, llm?: unknown): Promise<Row[]> {
+export async function runRows<P>(
+  stage: RowStage<P>,
+  rows: readonly Row[],
+  params: Partial<P>,
+  cross?: unknown,
+  llm?: unknown,
+): Promise<Row[]> {
   const out: Row[] = [];
   for (const row of rows) {
     const r = await stage.run({ row, cross, joined: {}, whole: {} }, fakeCtx(withDefaults(stage, params), llm));
@@ -60,10 +72,18 @@ export function treeRow(guideline_id: string, tree: ReasoningTree): Row {
 export function planPathway(model: string, cdp: Cdp, tree: ReasoningTree, setting: 'single' | 'multi'): Row {
   const plan = planCase(profileFromName(model), cdp, tree);
   return {
-    setting, model, cdp_id: cdp.cdp_id, guideline_id: cdp.guideline_id, language: cdp.language,
+    setting,
+    model,
+    cdp_id: cdp.cdp_id,
+    guideline_id: cdp.guideline_id,
+    language: cdp.language,
     reference: setting === 'single' ? cdp.steps.map((s) => s.condition) : cdp.steps.map((s) => `Q: ${s.condition}`),
     candidate: setting === 'single' ? plan.steps : questionsOf(plan),
-    reference_conclusion: cdp.conclusion, candidate_outcome: plan.conclusion, success: setting === 'multi' ? true : null,
-    simulated: true, usable: true, reason: null,
+    reference_conclusion: cdp.conclusion,
+    candidate_outcome: plan.conclusion,
+    success: setting === 'multi' ? true : null,
+    simulated: true,
+    usable: true,
+    reason: null,
   };
 }

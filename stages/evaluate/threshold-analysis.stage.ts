@@ -24,15 +24,36 @@ export interface ThresholdParams {
   tolerance: number;
 }
 
-export function curveRows(source: string, setting: string, rows: readonly ThresholdRow[], opts: { grid: number[]; tolerance: number }): Row[] {
+export function curveRows(
+  source: string,
+  setting: string,
+  rows: readonly ThresholdRow[],
+  opts: { grid: number[]; tolerance: number },
+): Row[] {
   if (rows.length === 0) return [];
   const a = thresholdAnalysis(rows, opts);
   const common = new Map(a.common.map((c) => [c.judge, c.region]));
   const expand = (c: ThresholdCurve): Row[] =>
     c.points.map((p) => ({
-      source, simulated: source !== 'human', setting, judge: c.judge, model: c.model,
-      t: p.t, tp: p.tp, fp: p.fp, fn: p.fn, tn: p.tn, precision: p.precision, recall: p.recall, f1: p.f1,
-      n: c.n, positives: c.positives, best_t: c.best.t, best_f1: c.best.f1, stable_low: c.stable.low, stable_high: c.stable.high,
+      source,
+      simulated: source !== 'human',
+      setting,
+      judge: c.judge,
+      model: c.model,
+      t: p.t,
+      tp: p.tp,
+      fp: p.fp,
+      fn: p.fn,
+      tn: p.tn,
+      precision: p.precision,
+      recall: p.recall,
+      f1: p.f1,
+      n: c.n,
+      positives: c.positives,
+      best_t: c.best.t,
+      best_f1: c.best.f1,
+      stable_low: c.stable.low,
+      stable_high: c.stable.high,
       common_low: c.model === null ? (common.get(c.judge)?.low ?? null) : null,
       common_high: c.model === null ? (common.get(c.judge)?.high ?? null) : null,
     }));
@@ -42,10 +63,27 @@ export function curveRows(source: string, setting: string, rows: readonly Thresh
 export default tableStage<ThresholdParams>({
   params: { gridStep: 0.05, tolerance: 0.02 },
   columns: {
-    source: 'VARCHAR', simulated: 'BOOLEAN', setting: 'VARCHAR', judge: 'VARCHAR', model: 'VARCHAR',
-    t: 'DOUBLE', tp: 'INTEGER', fp: 'INTEGER', fn: 'INTEGER', tn: 'INTEGER', precision: 'DOUBLE', recall: 'DOUBLE', f1: 'DOUBLE',
-    n: 'INTEGER', positives: 'INTEGER', best_t: 'DOUBLE', best_f1: 'DOUBLE', stable_low: 'DOUBLE', stable_high: 'DOUBLE',
-    common_low: 'DOUBLE', common_high: 'DOUBLE',
+    source: 'VARCHAR',
+    simulated: 'BOOLEAN',
+    setting: 'VARCHAR',
+    judge: 'VARCHAR',
+    model: 'VARCHAR',
+    t: 'DOUBLE',
+    tp: 'INTEGER',
+    fp: 'INTEGER',
+    fn: 'INTEGER',
+    tn: 'INTEGER',
+    precision: 'DOUBLE',
+    recall: 'DOUBLE',
+    f1: 'DOUBLE',
+    n: 'INTEGER',
+    positives: 'INTEGER',
+    best_t: 'DOUBLE',
+    best_f1: 'DOUBLE',
+    stable_low: 'DOUBLE',
+    stable_high: 'DOUBLE',
+    common_low: 'DOUBLE',
+    common_high: 'DOUBLE',
   },
   run({ step_scores = [], predicted_pathways = [], agent_plans = [], human_labels = [] }, ctx) {
     const opts = { grid: thresholdGrid(ctx.params.gridStep), tolerance: ctx.params.tolerance };
@@ -54,7 +92,14 @@ export default tableStage<ThresholdParams>({
     const out: Row[] = [];
     const settings = [...new Set(labels.map((l) => l.setting))].sort();
     for (const setting of ['all', ...settings]) {
-      out.push(...curveRows('simulated-plan', setting, labels.filter((l) => setting === 'all' || l.setting === setting), opts));
+      out.push(
+        ...curveRows(
+          'simulated-plan',
+          setting,
+          labels.filter((l) => setting === 'all' || l.setting === setting),
+          opts,
+        ),
+      );
     }
     const human: ThresholdRow[] = [];
     for (const f of human_labels) {

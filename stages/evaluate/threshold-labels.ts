@@ -24,7 +24,10 @@ export interface StepLabel {
 }
 
 /** Labels of one m×n matrix (rows of C) against a plan's mapping. */
-export function labelsFromMapping(C: readonly (readonly number[])[], mapping: readonly (number | null)[]): { reference_step: number; best_candidate: number; score: number; correct: boolean }[] {
+export function labelsFromMapping(
+  C: readonly (readonly number[])[],
+  mapping: readonly (number | null)[],
+): { reference_step: number; best_candidate: number; score: number; correct: boolean }[] {
   return C.flatMap((row, i) => {
     if (row.length === 0) return [];
     let best = 0;
@@ -33,25 +36,55 @@ export function labelsFromMapping(C: readonly (readonly number[])[], mapping: re
   });
 }
 
-export function simulatedStepLabels(stepScores: readonly Row[], pathways: readonly Row[], index: PlanIndex): { labels: StepLabel[]; skipped: Record<string, number> } {
+export function simulatedStepLabels(
+  stepScores: readonly Row[],
+  pathways: readonly Row[],
+  index: PlanIndex,
+): { labels: StepLabel[]; skipped: Record<string, number> } {
   const candidateOf = new Map(pathways.map((p) => [JSON.stringify([p.setting, p.model, p.cdp_id]), (p.candidate as string[]) ?? []]));
   const labels: StepLabel[] = [];
   const skipped: Record<string, number> = {};
   const skip = (why: string) => (skipped[why] = (skipped[why] ?? 0) + 1);
   const plans = new Map<string, AgentPlan | null>();
   for (const r of stepScores) {
-    if (r.error != null) { skip('failure row'); continue; }
-    const model = String(r.model), cdpId = String(r.cdp_id), setting = String(r.setting);
+    if (r.error != null) {
+      skip('failure row');
+      continue;
+    }
+    const model = String(r.model),
+      cdpId = String(r.cdp_id),
+      setting = String(r.setting);
     const planKey = JSON.stringify([model, cdpId]);
     if (!plans.has(planKey)) plans.set(planKey, planOf(index, model, cdpId));
     const plan = plans.get(planKey)!;
-    if (!plan) { skip('no ground truth (not a perturbation agent, or case unknown)'); continue; }
-    if (r.n === 0) { skip('empty pathway'); continue; }
+    if (!plan) {
+      skip('no ground truth (not a perturbation agent, or case unknown)');
+      continue;
+    }
+    if (r.n === 0) {
+      skip('empty pathway');
+      continue;
+    }
     const candidate = candidateOf.get(JSON.stringify([setting, model, cdpId]));
-    if (!candidate) { skip('pathway not in predicted_pathways'); continue; }
-    if (planMismatch(plan, setting, candidate)) { skip('pathway differs from the plan'); continue; }
+    if (!candidate) {
+      skip('pathway not in predicted_pathways');
+      continue;
+    }
+    if (planMismatch(plan, setting, candidate)) {
+      skip('pathway differs from the plan');
+      continue;
+    }
     for (const l of labelsFromMapping(r.C as number[][], plan.mapping)) {
-      labels.push({ setting, judge: String(r.judge), model, cdp_id: cdpId, reference_step: l.reference_step, best_candidate: l.best_candidate, score: l.score, human: l.correct });
+      labels.push({
+        setting,
+        judge: String(r.judge),
+        model,
+        cdp_id: cdpId,
+        reference_step: l.reference_step,
+        best_candidate: l.best_candidate,
+        score: l.score,
+        human: l.correct,
+      });
     }
   }
   return { labels, skipped };

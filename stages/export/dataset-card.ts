@@ -50,21 +50,39 @@ export function datasetCard(f: CardFacts): string {
     '',
   );
   for (const t of f.tables) {
-    out.push(`### ${t.name}`, '', '| column | type |', '|---|---|', ...t.columns.map((c) => `| ${c.name} | ${c.type.replace(/\|/g, '\\|')} |`), '');
+    out.push(
+      `### ${t.name}`,
+      '',
+      '| column | type |',
+      '|---|---|',
+      ...t.columns.map((c) => `| ${c.name} | ${c.type.replace(/\|/g, '\\|')} |`),
+      '',
+    );
   }
   out.push('## How it was built', '');
   for (const [role, models] of Object.entries(f.builders)) out.push(`- ${role}: ${list(models)}`);
   out.push(`- prompts: ${list(f.prompts)} (templates under stages/prompts/ of the project)`);
   if (f.qc) {
-    out.push(`- QC: ${f.qc.cases} cases checked; ${f.qc.passed} passed every deterministic check, ${f.qc.flagged} flagged ` +
-      '(the flags of each case are its `qc_*` columns).');
+    out.push(
+      `- QC: ${f.qc.cases} cases checked; ${f.qc.passed} passed every deterministic check, ${f.qc.flagged} flagged ` +
+        '(the flags of each case are its `qc_*` columns).',
+    );
   }
   if (f.models.length) out.push(`- models evaluated: ${list(f.models)}`);
   out.push('');
   if (f.licences.length) {
-    out.push('## Licences of the source documents', '', 'The Markdown and everything derived from a guideline carries that guideline\'s terms.', '',
-      '| guideline | source | licence |', '|---|---|---|', ...f.licences.map((l) => `| ${l.guideline_id} | ${l.source} | ${l.licence.replace(/\|/g, '\\|')} |`), '');
-    if (f.notices.length) out.push(`The licence notices of the sources are copied beside this card: ${list(f.notices)}. Keep them with the data.`, '');
+    out.push(
+      '## Licences of the source documents',
+      '',
+      "The Markdown and everything derived from a guideline carries that guideline's terms.",
+      '',
+      '| guideline | source | licence |',
+      '|---|---|---|',
+      ...f.licences.map((l) => `| ${l.guideline_id} | ${l.source} | ${l.licence.replace(/\|/g, '\\|')} |`),
+      '',
+    );
+    if (f.notices.length)
+      out.push(`The licence notices of the sources are copied beside this card: ${list(f.notices)}. Keep them with the data.`, '');
   }
   return out.join('\n');
 }

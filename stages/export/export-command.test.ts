@@ -11,8 +11,13 @@ import { fixtureRows } from '../../notebooks/fixture-warehouse.ts';
 type Row = Record<string, unknown>;
 
 const NOTICE = [
-  '# Sources', '', '| file | source | licence |', '|---|---|---|',
-  '| `en/g1.pdf` | Body One, Guideline One | CC BY 4.0 |', '| `zh/g2.pdf` | Body Two | Public domain |', '',
+  '# Sources',
+  '',
+  '| file | source | licence |',
+  '|---|---|---|',
+  '| `en/g1.pdf` | Body One, Guideline One | CC BY 4.0 |',
+  '| `zh/g2.pdf` | Body Two | Public domain |',
+  '',
 ].join('\n');
 
 /** A hand-made build: two guidelines (one failed), three CDPs (one failed), their vignettes, narratives and QC. */
@@ -20,26 +25,106 @@ function benchmarkTables(): Record<string, Row[]> {
   const step = (i: number) => ({ node_index: i, condition: `condition ${i}`, decision_outcome: 'yes', evidence: [`quote ${i}`] });
   return {
     guidelines: [
-      { guideline_id: 'g1', language: 'en', title: 'Guideline One', source_path: 'data/sample/guidelines/en/g1.pdf', sha256: 'a1', pages: 3, markdown: '# One\n\nText.', error: null },
-      { guideline_id: 'g2', language: 'zh', title: '指南二', source_path: 'data/sample/guidelines/zh/g2.pdf', sha256: 'b2', pages: 1, markdown: '# 二', error: null },
-      { guideline_id: 'g3', language: 'en', title: null, source_path: 'data/sample/guidelines/en/g3.pdf', sha256: 'c3', pages: null, markdown: null, error: 'no text layer' },
+      {
+        guideline_id: 'g1',
+        language: 'en',
+        title: 'Guideline One',
+        source_path: 'data/sample/guidelines/en/g1.pdf',
+        sha256: 'a1',
+        pages: 3,
+        markdown: '# One\n\nText.',
+        error: null,
+      },
+      {
+        guideline_id: 'g2',
+        language: 'zh',
+        title: '指南二',
+        source_path: 'data/sample/guidelines/zh/g2.pdf',
+        sha256: 'b2',
+        pages: 1,
+        markdown: '# 二',
+        error: null,
+      },
+      {
+        guideline_id: 'g3',
+        language: 'en',
+        title: null,
+        source_path: 'data/sample/guidelines/en/g3.pdf',
+        sha256: 'c3',
+        pages: null,
+        markdown: null,
+        error: 'no text layer',
+      },
     ],
     cdps: [
-      { cdp_id: 'g1-1', guideline_id: 'g1', language: 'en', focus: 'Diagnosis', split: 'test', length: 2, steps: [step(0), step(1)], conclusion: 'Treat.', conclusion_evidence: ['q'], leaf_index: 3, reference_questions: ['Q0?', 'Q1?'], error: null },
-      { cdp_id: 'g2-1', guideline_id: 'g2', language: 'zh', focus: 'Treatment', split: 'train', length: 1, steps: [step(0)], conclusion: '治疗。', conclusion_evidence: [], leaf_index: 1, reference_questions: ['问题？'], error: null },
-      { cdp_id: 'g2-2', guideline_id: 'g2', language: 'zh', focus: null, split: null, length: null, steps: null, conclusion: null, conclusion_evidence: null, leaf_index: null, reference_questions: null, error: 'tree invalid' },
+      {
+        cdp_id: 'g1-1',
+        guideline_id: 'g1',
+        language: 'en',
+        focus: 'Diagnosis',
+        split: 'test',
+        length: 2,
+        steps: [step(0), step(1)],
+        conclusion: 'Treat.',
+        conclusion_evidence: ['q'],
+        leaf_index: 3,
+        reference_questions: ['Q0?', 'Q1?'],
+        error: null,
+      },
+      {
+        cdp_id: 'g2-1',
+        guideline_id: 'g2',
+        language: 'zh',
+        focus: 'Treatment',
+        split: 'train',
+        length: 1,
+        steps: [step(0)],
+        conclusion: '治疗。',
+        conclusion_evidence: [],
+        leaf_index: 1,
+        reference_questions: ['问题？'],
+        error: null,
+      },
+      {
+        cdp_id: 'g2-2',
+        guideline_id: 'g2',
+        language: 'zh',
+        focus: null,
+        split: null,
+        length: null,
+        steps: null,
+        conclusion: null,
+        conclusion_evidence: null,
+        leaf_index: null,
+        reference_questions: null,
+        error: 'tree invalid',
+      },
     ],
     vignettes: [
       { cdp_id: 'g1-1', vignette: 'A 40-year-old…', generator: 'builder-x', template: 'case-vignette-synthesis@abc', error: null },
       { cdp_id: 'g2-1', vignette: '一位患者…', generator: 'builder-x', template: 'case-vignette-synthesis@abc', error: null },
     ],
     narratives: [
-      { cdp_id: 'g1-1', steps: ['I have a fever.', 'I cough.'], generator: 'builder-x', template: 'reasoning-narrative-conversion@def', error: null },
+      {
+        cdp_id: 'g1-1',
+        steps: ['I have a fever.', 'I cough.'],
+        generator: 'builder-x',
+        template: 'reasoning-narrative-conversion@def',
+        error: null,
+      },
       { cdp_id: 'g2-1', steps: ['我失眠。'], generator: 'builder-x', template: 'reasoning-narrative-conversion@def', error: null },
     ],
     qc: [
       { cdp_id: 'g1-1', guideline_id: 'g1', cdp_ok: true, vignette_ok: true, narrative_ok: true, problems: [], error: null },
-      { cdp_id: 'g2-1', guideline_id: 'g2', cdp_ok: true, vignette_ok: false, narrative_ok: true, problems: [{ kind: 'preamble', scope: 'vignette', step: null, message: 'starts with "Here is"' }], error: null },
+      {
+        cdp_id: 'g2-1',
+        guideline_id: 'g2',
+        cdp_ok: true,
+        vignette_ok: false,
+        narrative_ok: true,
+        problems: [{ kind: 'preamble', scope: 'vignette', step: null, message: 'starts with "Here is"' }],
+        error: null,
+      },
     ],
     trees: [{ guideline_id: 'g1', builder: 'builder-x', valid: true }],
   };
@@ -50,8 +135,23 @@ function resultTables(): Record<string, Row[]> {
   const single = t.predicted_pathways!.filter((r) => r.setting === 'single');
   return {
     ...t,
-    predictions_single: single.map((r) => ({ model: r.model, cdp_id: r.cdp_id, guideline_id: r.guideline_id, steps: r.candidate, outcome: r.candidate_outcome, error: null })),
-    outcome_scores: single.map((r) => ({ setting: r.setting, model: r.model, cdp_id: r.cdp_id, judge: 'judge-llm', score: 4, correct: true, error: null })),
+    predictions_single: single.map((r) => ({
+      model: r.model,
+      cdp_id: r.cdp_id,
+      guideline_id: r.guideline_id,
+      steps: r.candidate,
+      outcome: r.candidate_outcome,
+      error: null,
+    })),
+    outcome_scores: single.map((r) => ({
+      setting: r.setting,
+      model: r.model,
+      cdp_id: r.cdp_id,
+      judge: 'judge-llm',
+      score: 4,
+      correct: true,
+      error: null,
+    })),
   };
 }
 
@@ -73,7 +173,8 @@ async function warehouse(path: string, dir: string, tables: Record<string, Row[]
 
 /** python3's json module: a reader that is not this project's code. */
 function pythonJsonl(file: string): { count: number; rows: Row[] } {
-  const script = 'import json,sys\nrows=[json.loads(l) for l in open(sys.argv[1], encoding="utf-8")]\nprint(json.dumps({"count": len(rows), "rows": rows}))';
+  const script =
+    'import json,sys\nrows=[json.loads(l) for l in open(sys.argv[1], encoding="utf-8")]\nprint(json.dumps({"count": len(rows), "rows": rows}))';
   return JSON.parse(execFileSync('python3', ['-c', script, file], { encoding: 'utf8' })) as { count: number; rows: Row[] };
 }
 
@@ -91,7 +192,13 @@ async function parquetRows(file: string): Promise<Row[]> {
 }
 
 test('parseNoticeLicences reads the file and licence columns of the notice table', () => {
-  assert.deepEqual([...parseNoticeLicences(NOTICE)], [['en/g1.pdf', 'CC BY 4.0'], ['zh/g2.pdf', 'Public domain']]);
+  assert.deepEqual(
+    [...parseNoticeLicences(NOTICE)],
+    [
+      ['en/g1.pdf', 'CC BY 4.0'],
+      ['zh/g2.pdf', 'Public domain'],
+    ],
+  );
   const real = parseNoticeLicences(readFileSync(new URL('../../data/sample/NOTICE.md', import.meta.url), 'utf8'));
   assert.equal(real.size, 6);
   assert.equal(real.get('guidelines/en/cdc-2022-opioid-prescribing.pdf')?.startsWith('Public domain'), true);
@@ -111,16 +218,29 @@ test('export benchmark → python json and Parquet give the same counts and valu
     assert.deepEqual(r.counts, { guidelines: 2, cases: 2 });
     const g = pythonJsonl(join(out, 'guidelines.jsonl'));
     assert.equal(g.count, 2);
-    assert.deepEqual(g.rows.map((x) => [x.guideline_id, x.title, x.licence, x.markdown]), [
-      ['g1', 'Guideline One', 'CC BY 4.0', '# One\n\nText.'], ['g2', '指南二', 'Public domain', '# 二'],
-    ]);
+    assert.deepEqual(
+      g.rows.map((x) => [x.guideline_id, x.title, x.licence, x.markdown]),
+      [
+        ['g1', 'Guideline One', 'CC BY 4.0', '# One\n\nText.'],
+        ['g2', '指南二', 'Public domain', '# 二'],
+      ],
+    );
     const c = pythonJsonl(join(out, 'cases.jsonl'));
     assert.equal(c.count, 2);
     const g21 = c.rows.find((x) => x.cdp_id === 'g2-1')!;
-    assert.deepEqual([g21.split, g21.vignette, g21.narratives, g21.reference_questions, g21.qc_vignette_ok], ['train', '一位患者…', ['我失眠。'], ['问题？'], false]);
-    assert.deepEqual((c.rows[0]!.reference_steps as Row[]).map((s) => s.evidence), [['quote 0'], ['quote 1']]);
+    assert.deepEqual(
+      [g21.split, g21.vignette, g21.narratives, g21.reference_questions, g21.qc_vignette_ok],
+      ['train', '一位患者…', ['我失眠。'], ['问题？'], false],
+    );
+    assert.deepEqual(
+      (c.rows[0]!.reference_steps as Row[]).map((s) => s.evidence),
+      [['quote 0'], ['quote 1']],
+    );
     const pq = await parquetRows(join(out, 'cases.parquet'));
-    assert.deepEqual(pq.map((x) => [x.cdp_id, x.vignette, x.qc_vignette_ok]), c.rows.map((x) => [x.cdp_id, x.vignette, x.qc_vignette_ok]));
+    assert.deepEqual(
+      pq.map((x) => [x.cdp_id, x.vignette, x.qc_vignette_ok]),
+      c.rows.map((x) => [x.cdp_id, x.vignette, x.qc_vignette_ok]),
+    );
     assert.equal((await parquetRows(join(out, 'guidelines.parquet'))).length, 2);
     const card = readFileSync(join(out, 'README.md'), 'utf8');
     assert.match(card, /^\| guidelines \| 2 \|/m);
@@ -135,7 +255,10 @@ test('export benchmark → python json and Parquet give the same counts and valu
     await exportCommand('benchmark', out, { root, warehouse: join(root, 'w.duckdb'), store });
     mkdirSync(join(root, 'other'));
     writeFileSync(join(root, 'other/keep.txt'), 'x');
-    await assert.rejects(exportCommand('benchmark', join(root, 'other'), { root, warehouse: join(root, 'w.duckdb'), store }), /is not empty and holds no earlier export/);
+    await assert.rejects(
+      exportCommand('benchmark', join(root, 'other'), { root, warehouse: join(root, 'w.duckdb'), store }),
+      /is not empty and holds no earlier export/,
+    );
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
@@ -150,7 +273,15 @@ test('export results: every results table with the same rows in JSONL and Parque
     await warehouse(join(root, 'w.duckdb'), store, tables);
     const out = join(root, 'results');
     const r = await exportCommand('results', out, { root, warehouse: join(root, 'w.duckdb'), store });
-    for (const name of ['predictions_single', 'dialogues_multi', 'predicted_pathways', 'step_scores', 'outcome_scores', 'pathway_metrics', 'model_summary']) {
+    for (const name of [
+      'predictions_single',
+      'dialogues_multi',
+      'predicted_pathways',
+      'step_scores',
+      'outcome_scores',
+      'pathway_metrics',
+      'model_summary',
+    ]) {
       const j = pythonJsonl(join(out, `${name}.jsonl`));
       assert.equal(j.count, tables[name]!.length, name);
       assert.equal(r.counts[name], tables[name]!.length, name);
@@ -158,11 +289,17 @@ test('export results: every results table with the same rows in JSONL and Parque
     }
     const pm = pythonJsonl(join(out, 'pathway_metrics.jsonl')).rows;
     assert.equal(pm.filter((x) => x.error === 'upstream step_scores failed').length, 1, 'the failed judging is exported with its error');
-    assert.deepEqual([...new Set(pm.filter((x) => x.error == null).map((x) => `${x.model}:${x.dtw_pcc}`))].sort(), ['gpt-test:0.5', 'simulated-oracle:0.1']);
+    assert.deepEqual([...new Set(pm.filter((x) => x.error == null).map((x) => `${x.model}:${x.dtw_pcc}`))].sort(), [
+      'gpt-test:0.5',
+      'simulated-oracle:0.1',
+    ]);
     assert.match(readFileSync(join(out, 'README.md'), 'utf8'), /models evaluated: `gpt-test`, `simulated-oracle`/);
     const partial = join(root, 'partial.duckdb');
     await warehouse(partial, store, { model_summary: tables.model_summary! });
-    await assert.rejects(exportCommand('results', join(root, 'r2'), { root, warehouse: partial, store }), /table predictions_single could not be read from the warehouse .*run `cdp run`/);
+    await assert.rejects(
+      exportCommand('results', join(root, 'r2'), { root, warehouse: partial, store }),
+      /table predictions_single could not be read from the warehouse .*run `cdp run`/,
+    );
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

@@ -30,7 +30,10 @@ async function query(w: WarehouseConnection, what: string, sql: string): Promise
   try {
     return await rows(w, sql);
   } catch (e) {
-    throw new Error(`cdp export: ${what} could not be read from the warehouse (${(e as Error).message.split('\n')[0]}); run \`cdp run\` so it exists`, { cause: e });
+    throw new Error(
+      `cdp export: ${what} could not be read from the warehouse (${(e as Error).message.split('\n')[0]}); run \`cdp run\` so it exists`,
+      { cause: e },
+    );
   }
 }
 
@@ -89,13 +92,19 @@ export async function exportCommand(kind: ExportKind, outDir: string, target: Ex
   const cardTables: CardTable[] = [];
   const facts: CardFacts = { kind, tables: cardTables, builders: {}, prompts: [], qc: null, licences: [], notices: [], models: [] };
   try {
-    const hasError = new Set((await rows(w, "select table_name from information_schema.columns where column_name = 'error'")).map((r) => String(r.table_name)));
+    const hasError = new Set(
+      (await rows(w, "select table_name from information_schema.columns where column_name = 'error'")).map((r) => String(r.table_name)),
+    );
     const ok = (sql: string) => expandOk(sql, hasError);
     let tables: ExportTable[] = EXPORT_TABLES[kind].map((t) => ({ ...t, sql: ok(t.sql) }));
     if (kind === 'benchmark') {
-      const sources = (await query(w, 'guidelines', ok('select guideline_id, source_path from {ok:guidelines} g order by guideline_id')))
-        .map((r) => ({ id: String(r.guideline_id), source: String(r.source_path) }));
-      const { licence, notices } = licencesFor(target.root, sources.map((s) => s.source));
+      const sources = (
+        await query(w, 'guidelines', ok('select guideline_id, source_path from {ok:guidelines} g order by guideline_id'))
+      ).map((r) => ({ id: String(r.guideline_id), source: String(r.source_path) }));
+      const { licence, notices } = licencesFor(
+        target.root,
+        sources.map((s) => s.source),
+      );
       facts.licences = sources.map((s) => ({ guideline_id: s.id, source: s.source, licence: licence.get(s.source) ?? UNKNOWN_LICENCE }));
       facts.notices = notices.map((n) => posix.join('notices', n));
       for (const n of notices) {
@@ -105,9 +114,14 @@ export async function exportCommand(kind: ExportKind, outDir: string, target: Ex
       }
       // The licence rides along as a column, so each guideline row states its own terms.
       const values = facts.licences.map((l) => `(${sqlString(l.source)}, ${sqlString(l.licence)})`).join(', ');
-      tables = tables.map((t) => t.name !== 'guidelines' || !values ? t : {
-        ...t, sql: `with lic(source, licence) as (values ${values}) select g.*, lic.licence from (${t.sql}) g left join lic using (source) order by g.guideline_id`,
-      });
+      tables = tables.map((t) =>
+        t.name !== 'guidelines' || !values
+          ? t
+          : {
+              ...t,
+              sql: `with lic(source, licence) as (values ${values}) select g.*, lic.licence from (${t.sql}) g left join lic using (source) order by g.guideline_id`,
+            },
+      );
       const distinct = async (sql: string) => (await optional(w, sql)).map((r) => String(Object.values(r)[0])).filter((x) => x !== 'null');
       facts.builders = {
         'tree builder': await distinct('select distinct builder from trees where builder is not null order by 1'),
@@ -117,19 +131,29 @@ export async function exportCommand(kind: ExportKind, outDir: string, target: Ex
       };
       // One query per stage: a stage this build did not run (no inspector) leaves the others' prompts.
       const prompts: string[] = [];
-      for (const [column, table] of [['template', 'vignettes'], ['template', 'narratives'], ['prompt', 'qc_inspection']]) {
+      for (const [column, table] of [
+        ['template', 'vignettes'],
+        ['template', 'narratives'],
+        ['prompt', 'qc_inspection'],
+      ]) {
         prompts.push(...(await distinct(`select distinct ${column} from ${table} where ${column} is not null order by 1`)));
       }
       facts.prompts = [...new Set(prompts)].sort();
-      const [qc] = await optional(w, ok(`select count(*)::integer as cases, count(*) filter (where cdp_ok and vignette_ok and narrative_ok)::integer as passed
-        from {ok:qc} q`));
+      const [qc] = await optional(
+        w,
+        ok(`select count(*)::integer as cases, count(*) filter (where cdp_ok and vignette_ok and narrative_ok)::integer as passed
+        from {ok:qc} q`),
+      );
       if (qc) facts.qc = { cases: Number(qc.cases), passed: Number(qc.passed), flagged: Number(qc.cases) - Number(qc.passed) };
     } else {
       facts.models = (await optional(w, 'select distinct model from model_summary order by 1')).map((r) => String(r.model));
     }
     for (const t of tables) {
       const data = await query(w, `table ${t.name}`, t.sql);
-      const columns = (await query(w, `table ${t.name}`, `describe ${t.sql}`)).map((c) => ({ name: String(c.column_name), type: String(c.column_type) }));
+      const columns = (await query(w, `table ${t.name}`, `describe ${t.sql}`)).map((c) => ({
+        name: String(c.column_name),
+        type: String(c.column_type),
+      }));
       writeFileSync(join(dir, `${t.name}.jsonl`), data.map((r) => JSON.stringify(r) + '\n').join(''));
       await w.con.run(`copy (${t.sql}) to ${sqlString(join(dir, `${t.name}.parquet`))} (format parquet)`);
       files.push(`${t.name}.jsonl`, `${t.name}.parquet`);

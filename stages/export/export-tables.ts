@@ -30,7 +30,8 @@ export const EXPORT_TABLES: Record<ExportKind, ExportTable[]> = {
     },
     {
       name: 'cases',
-      description: 'one row per clinical decision pathway (CDP): reference steps with their evidence, reference questions, ' +
+      description:
+        'one row per clinical decision pathway (CDP): reference steps with their evidence, reference questions, ' +
         'the narrative and vignette written from it, the conclusion and the QC flags',
       sql: `select c.cdp_id, c.guideline_id, c.language, c.split, c.focus, c.length, c.steps as reference_steps,
           c.reference_questions, n.steps as narratives, v.vignette, c.conclusion, c.conclusion_evidence,
@@ -44,12 +45,40 @@ export const EXPORT_TABLES: Record<ExportKind, ExportTable[]> = {
     },
   ],
   results: [
-    { name: 'predictions_single', description: 'single-turn answers: predicted steps and outcome per (model, case)', sql: 'select * from predictions_single order by model, cdp_id' },
-    { name: 'dialogues_multi', description: 'multi-turn dialogues: every turn of doctor and patient per (model, case)', sql: 'select * from dialogues_multi order by model, cdp_id' },
-    { name: 'predicted_pathways', description: 'the pathway each model predicted per (setting, case), as the judges saw it', sql: 'select * from predicted_pathways order by setting, model, cdp_id' },
-    { name: 'step_scores', description: 'the judges\' step-consistency matrices per (setting, model, case, judge)', sql: 'select * from step_scores order by setting, model, cdp_id, judge' },
-    { name: 'outcome_scores', description: 'the judges\' outcome scores per (setting, model, case, judge)', sql: 'select * from outcome_scores order by setting, model, cdp_id, judge' },
-    { name: 'pathway_metrics', description: 'DTW-PCC, OT-PCC and LNDS-PCS per (setting, model, case, judge)', sql: 'select * from pathway_metrics order by setting, model, cdp_id, judge' },
-    { name: 'model_summary', description: 'per (setting, judge, metric, model) the mean with its bootstrap CIs, n and failures', sql: 'select * from model_summary order by setting, judge nulls last, metric, model' },
+    {
+      name: 'predictions_single',
+      description: 'single-turn answers: predicted steps and outcome per (model, case)',
+      sql: 'select * from predictions_single order by model, cdp_id',
+    },
+    {
+      name: 'dialogues_multi',
+      description: 'multi-turn dialogues: every turn of doctor and patient per (model, case)',
+      sql: 'select * from dialogues_multi order by model, cdp_id',
+    },
+    {
+      name: 'predicted_pathways',
+      description: 'the pathway each model predicted per (setting, case), as the judges saw it',
+      sql: 'select * from predicted_pathways order by setting, model, cdp_id',
+    },
+    {
+      name: 'step_scores',
+      description: "the judges' step-consistency matrices per (setting, model, case, judge)",
+      sql: 'select * from step_scores order by setting, model, cdp_id, judge',
+    },
+    {
+      name: 'outcome_scores',
+      description: "the judges' outcome scores per (setting, model, case, judge)",
+      sql: 'select * from outcome_scores order by setting, model, cdp_id, judge',
+    },
+    {
+      name: 'pathway_metrics',
+      description: 'DTW-PCC, OT-PCC and LNDS-PCS per (setting, model, case, judge)',
+      sql: 'select * from pathway_metrics order by setting, model, cdp_id, judge',
+    },
+    {
+      name: 'model_summary',
+      description: 'per (setting, judge, metric, model) the mean with its bootstrap CIs, n and failures',
+      sql: 'select * from model_summary order by setting, judge nulls last, metric, model',
+    },
   ],
 };

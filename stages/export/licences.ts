@@ -7,13 +7,18 @@
 /** File (relative to the notice, "/" separators) → licence text; rows without both are skipped. */
 export function parseNoticeLicences(markdown: string): Map<string, string> {
   const out = new Map<string, string>();
-  let fileCol = -1, licenceCol = -1;
+  let fileCol = -1,
+    licenceCol = -1;
   for (const line of markdown.split(/\r?\n/)) {
     if (!line.trim().startsWith('|')) {
       fileCol = licenceCol = -1;
       continue;
     }
-    const cells = line.trim().replace(/^\||\|$/g, '').split('|').map((c) => c.trim());
+    const cells = line
+      .trim()
+      .replace(/^\||\|$/g, '')
+      .split('|')
+      .map((c) => c.trim());
     if (fileCol < 0) {
       fileCol = cells.findIndex((c) => /^file$/i.test(c));
       licenceCol = cells.findIndex((c) => /^licen[cs]e$/i.test(c));

@@ -20,7 +20,10 @@ test('paragraphs split at a first-line indent and at a wider gap, not at every l
     line('to fill the line.', 50, 184, { width: 90 }),
   ];
   assert.deepEqual(blocksOf(lines), [
-    ['paragraph', 'Pain is one of the most common reasons adults seek medical / care in the United States. Acute pain is a nearly universal / experience.'],
+    [
+      'paragraph',
+      'Pain is one of the most common reasons adults seek medical / care in the United States. Acute pain is a nearly universal / experience.',
+    ],
     ['paragraph', 'Chronic pain often co-occurs with behavioral health / conditions and substance use disorders.'],
     ['paragraph', 'A new paragraph after a blank line of space with more words / to fill the line.'],
   ]);
@@ -50,7 +53,10 @@ test('line pitch is the median gap per size; a break is early when the next word
   assert.equal(linePitch(lines).get(10), 12);
   const [a, b] = readingOrder([line('short line.', 50, 100, { width: 60 }), line('Next words here', 50, 112, { width: 300 })], 0);
   assert.equal(brokeEarly(a!, b!), true);
-  const [c, d] = readingOrder([line('a full line of text', 50, 100, { width: 297 }), line('continuation here', 50, 112, { width: 300 })], 0);
+  const [c, d] = readingOrder(
+    [line('a full line of text', 50, 100, { width: 297 }), line('continuation here', 50, 112, { width: 300 })],
+    0,
+  );
   assert.equal(brokeEarly(c!, d!), false);
 });
 

@@ -73,7 +73,8 @@ export function nextInSequence(prev: string, next: string): boolean {
     if (c) return { shape: c[1]! + '#' + c[3]!, n: CN.indexOf(c[2]!) + 1 };
     return null;
   };
-  const a = parse(prev), b = parse(next);
+  const a = parse(prev),
+    b = parse(next);
   return !!a && !!b && a.shape === b.shape && b.n === a.n + 1;
 }
 
@@ -84,7 +85,8 @@ export function nextInSequence(prev: string, next: string): boolean {
 export function linePitch(flow: TextLine[]): Map<number, number> {
   const gaps = new Map<number, number[]>();
   for (let i = 1; i < flow.length; i++) {
-    const a = flow[i - 1]!, b = flow[i]!;
+    const a = flow[i - 1]!,
+      b = flow[i]!;
     const g = b.baseline - a.baseline;
     if (a.size !== b.size || g < 0.8 * b.size || g > 2.5 * b.size) continue;
     let list = gaps.get(b.size);
@@ -120,7 +122,10 @@ function flowBlocks(flow: FlowLine[], bodySize: number, vocab: HyphenVocabulary)
   const pitch = linePitch(flow);
   let cur: RawBlock | null = null;
   const listStack: number[] = []; // x0 of the markers of open list levels
-  const push = (b: RawBlock) => { out.push(b); cur = b; };
+  const push = (b: RawBlock) => {
+    out.push(b);
+    cur = b;
+  };
 
   const addLine = (line: FlowLine) => {
     const prevBlock = cur as RawBlock | null;
@@ -133,8 +138,14 @@ function flowBlocks(flow: FlowLine[], bodySize: number, vocab: HyphenVocabulary)
     const close = gap > 0 && gap <= 1.25 * (pitch.get(line.size) ?? 1.45 * Math.max(line.size, prev?.size ?? 0));
     const style = headingStyle(line, bodySize);
     if (style) {
-      if (prevBlock?.kind === 'heading' && sameHeadingStyle(prevBlock.style, style) && gap > 0 && gap <= 1.45 * Math.max(line.size, prev!.y1 - prev!.y0) &&
-        !SECTION_NUMBER.test(line.text) && !/[.!?。！？]$/u.test(prev!.text.trim())) {
+      if (
+        prevBlock?.kind === 'heading' &&
+        sameHeadingStyle(prevBlock.style, style) &&
+        gap > 0 &&
+        gap <= 1.45 * Math.max(line.size, prev!.y1 - prev!.y0) &&
+        !SECTION_NUMBER.test(line.text) &&
+        !/[.!?。！？]$/u.test(prev!.text.trim())
+      ) {
         prevBlock.lines.push(line);
       } else push({ kind: 'heading', style, lines: [line] });
       listStack.length = 0;
@@ -142,7 +153,8 @@ function flowBlocks(flow: FlowLine[], bodySize: number, vocab: HyphenVocabulary)
     }
     let marker = listMarker(line.text);
     // "(c) World Health Organization" is not item c: a letter after "a" needs a lettered item before it.
-    if (marker && /^\(?[b-z][.)]$/.test(marker.marker) && !(prevBlock?.kind === 'list-item' && /^\(?[a-z][.)]$/.test(prevBlock.marker))) marker = null;
+    if (marker && /^\(?[b-z][.)]$/.test(marker.marker) && !(prevBlock?.kind === 'list-item' && /^\(?[a-z][.)]$/.test(prevBlock.marker)))
+      marker = null;
     // "(7)" or "2." at the start of a line inside a sentence is a citation or a wrapped number.
     if (marker?.ordered && prevBlock?.kind === 'paragraph' && close && prev && !SENTENCE_END.test(prev.text.trim())) marker = null;
     if (marker && !/^[\p{L}\p{N}"“‘'([]/u.test(marker.rest)) marker = null;
@@ -161,7 +173,11 @@ function flowBlocks(flow: FlowLine[], bodySize: number, vocab: HyphenVocabulary)
       const early = brokeEarly(prev, line);
       const mid = (prev.flowLeft + prev.flowRight) / 2;
       const centred = (l: FlowLine) => Math.abs((l.x0 + l.x1) / 2 - mid) < l.size && l.x0 - l.flowLeft > 2 * l.size;
-      const stoppedShort = early && (SENTENCE_END.test(prev.text.trim()) || prev.x1 - prev.flowLeft < 0.7 * flowWidth || (prevBlock.kind === 'paragraph' && centred(prev)));
+      const stoppedShort =
+        early &&
+        (SENTENCE_END.test(prev.text.trim()) ||
+          prev.x1 - prev.flowLeft < 0.7 * flowWidth ||
+          (prevBlock.kind === 'paragraph' && centred(prev)));
       let continues = sameSize && !stoppedShort;
       if (continues && prevBlock.kind === 'paragraph') {
         // A first-line indent starts a new paragraph; centred text (shifted on both sides) does not.
@@ -184,7 +200,7 @@ function flowBlocks(flow: FlowLine[], bodySize: number, vocab: HyphenVocabulary)
     push({ kind: 'paragraph', lines: [line] });
   };
 
-  for (let i = 0; i < rows.length; ) {
+  for (let i = 0; i < rows.length;) {
     const table = tableAt(rows, i, flowWidth, vocab);
     if (table) {
       push({ kind: 'table', cells: table.cells, lines: rows.slice(table.start, table.end).flat() });
@@ -212,9 +228,14 @@ function demoteRunInHeadings(blocks: RawBlock[]): RawBlock[] {
       const textLength = b.lines.reduce((n, l) => n + l.text.length, 0);
       const first = next?.lines[0];
       const runsOn =
-        b.style.kind === 'bold' && b.lines.length === 1 && (last.boldShare < 0.98 || /:\s*\S/.test(last.text)) &&
-        next?.kind === 'paragraph' && first !== undefined &&
-        first.baseline - last.baseline <= 1.7 * last.size && !endsShort(last, 3) && !SENTENCE_END.test(last.text.trim());
+        b.style.kind === 'bold' &&
+        b.lines.length === 1 &&
+        (last.boldShare < 0.98 || /:\s*\S/.test(last.text)) &&
+        next?.kind === 'paragraph' &&
+        first !== undefined &&
+        first.baseline - last.baseline <= 1.7 * last.size &&
+        !endsShort(last, 3) &&
+        !SENTENCE_END.test(last.text.trim());
       if (runsOn && next) {
         out.push({ kind: 'paragraph', lines: [...b.lines, ...next.lines] });
         i++;

@@ -46,7 +46,12 @@ test('short table cells side by side are not columns', () => {
   }
   lines.push(line('a full-width paragraph line that crosses the middle of the page', 50, 260, { width: 460 }));
   assert.equal(findGutter(lines), null);
-  assert.deepEqual(readingOrder(lines, 0).slice(0, 4).map((l) => l.text), ['a0', 'b0', 'a1', 'b1']);
+  assert.deepEqual(
+    readingOrder(lines, 0)
+      .slice(0, 4)
+      .map((l) => l.text),
+    ['a0', 'b0', 'a1', 'b1'],
+  );
 });
 
 test('a full-width table whose column gap falls on the gutter is read row by row', () => {

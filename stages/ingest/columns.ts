@@ -22,14 +22,20 @@ export function sortIntoRows(lines: TextLine[]): TextLine[][] {
 /** x of the column gutter of these lines, or null when they form a single column. */
 export function findGutter(lines: TextLine[]): number | null {
   if (lines.length < 8) return null;
-  let left = Infinity, right = -Infinity;
-  for (const l of lines) { left = Math.min(left, l.x0); right = Math.max(right, l.x1); }
+  let left = Infinity,
+    right = -Infinity;
+  for (const l of lines) {
+    left = Math.min(left, l.x0);
+    right = Math.max(right, l.x1);
+  }
   const width = right - left;
   if (width < 150) return null;
-  const lo = Math.floor(left + 0.2 * width), hi = Math.ceil(left + 0.8 * width);
+  const lo = Math.floor(left + 0.2 * width),
+    hi = Math.ceil(left + 0.8 * width);
   const cover = new Uint32Array(hi - lo + 1);
   for (const l of lines) {
-    const a = Math.max(lo, Math.floor(l.x0 - 1)), b = Math.min(hi, Math.ceil(l.x1 + 1));
+    const a = Math.max(lo, Math.floor(l.x0 - 1)),
+      b = Math.min(hi, Math.ceil(l.x1 + 1));
     for (let x = a; x <= b; x++) cover[x - lo]!++;
   }
   let min = Infinity;
@@ -38,12 +44,19 @@ export function findGutter(lines: TextLine[]): number | null {
   // side-by-side test below is what tells columns from a single column.
   if (min > lines.length * 0.5) return null;
   // The widest run at the minimum coverage is the gutter; a 2 pt run is a word space, not a gutter.
-  let bestStart = -1, bestLen = 0;
-  for (let i = 0; i < cover.length; ) {
-    if (cover[i] !== min) { i++; continue; }
+  let bestStart = -1,
+    bestLen = 0;
+  for (let i = 0; i < cover.length;) {
+    if (cover[i] !== min) {
+      i++;
+      continue;
+    }
     let j = i;
     while (j < cover.length && cover[j] === min) j++;
-    if (j - i > bestLen) { bestLen = j - i; bestStart = i; }
+    if (j - i > bestLen) {
+      bestLen = j - i;
+      bestStart = i;
+    }
     i = j;
   }
   if (bestLen < 3) return null;
@@ -87,8 +100,10 @@ export function wideTableRows(lines: TextLine[], gutter: number): [number, numbe
     if (!wide) continue;
     const y = row[0]!.baseline;
     const last = bands[bands.length - 1];
-    if (last && y - last.b <= 4 * row[0]!.size) { last.b = y; last.n++; }
-    else bands.push({ a: y, b: y, n: 1 });
+    if (last && y - last.b <= 4 * row[0]!.size) {
+      last.b = y;
+      last.n++;
+    } else bands.push({ a: y, b: y, n: 1 });
   }
   return bands.filter((band) => band.n >= 2).map((band) => [band.a, band.b]);
 }
@@ -99,10 +114,13 @@ export function orderFlows(lines: TextLine[], depth = 0): TextLine[][] {
   const gutter = depth < 3 ? findGutter(lines) : null;
   if (gutter === null) return [sortIntoRows(lines).flat()];
   const wide = wideTableRows(lines, gutter);
-  const spans = (l: TextLine) => (l.x0 < gutter - 1 && l.x1 > gutter + 1) || wide.some(([a, b]) => l.baseline >= a - 0.5 && l.baseline <= b + 0.5);
+  const spans = (l: TextLine) =>
+    (l.x0 < gutter - 1 && l.x1 > gutter + 1) || wide.some(([a, b]) => l.baseline >= a - 0.5 && l.baseline <= b + 0.5);
   const sorted = [...lines].sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);
   const flows: TextLine[][] = [];
-  let leftCol: TextLine[] = [], rightCol: TextLine[] = [], spanning: TextLine[] = [];
+  let leftCol: TextLine[] = [],
+    rightCol: TextLine[] = [],
+    spanning: TextLine[] = [];
   const flushColumns = () => {
     if (leftCol.length || rightCol.length) {
       flows.push(...orderFlows(leftCol, depth + 1), ...orderFlows(rightCol, depth + 1));

@@ -11,7 +11,13 @@ import { fileURLToPath } from 'node:url';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-interface StageFigures { stage: string; status: string; rowsComputed: number; rowsReused: number; rowsFailed: number }
+interface StageFigures {
+  stage: string;
+  status: string;
+  rowsComputed: number;
+  rowsReused: number;
+  rowsFailed: number;
+}
 
 function cdp(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((res) => {
@@ -50,49 +56,70 @@ function guideline(dir: string, id: string, topic: string): void {
   writeFileSync(join(dir, 'trees', `${id}.json`), JSON.stringify(tree));
 }
 
-test('adding one guideline computes only its units downstream; the rest is reused, and a no-op runs nothing', { timeout: 240_000 }, async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'cdp-grow-'));
-  mkdirSync(join(dir, 'guidelines'));
-  mkdirSync(join(dir, 'trees'));
-  const topics = ['sore throat', 'otitis', 'sinusitis'];
-  topics.forEach((t, i) => guideline(dir, `g${i}`, t));
-  // Every guideline is test, so the new one reaches every task and judge stage.
-  writeFileSync(join(dir, 'guidelines.csv'), 'guideline_id,language,split\n' + topics.map((_, i) => `g${i},en,test\n`).join(''));
-  const env = { CDP_STORE: mkdtempSync(join(tmpdir(), 'cdp-grow-store-')), CDP_CORPUS: dir, CDP_REPORTS: mkdtempSync(join(tmpdir(), 'cdp-grow-reports-')) };
-  const run = async () => {
-    const r = await cdp(['run', '--json'], env);
-    assert.equal(r.code, 0, r.stderr.slice(-2000));
-    return Object.fromEntries((JSON.parse(r.stdout) as { stages: StageFigures[] }).stages.map((s) => [s.stage, s]));
-  };
-  const first = await run();
-  const sql = async (q: string) => JSON.parse((await cdp(['sql', q, '--json'], env)).stdout) as Record<string, unknown>[];
-  const countsBefore = await sql('select (select count(*) from cdps)::int as cdps, (select count(*) from step_scores)::int as scores');
+test(
+  'adding one guideline computes only its units downstream; the rest is reused, and a no-op runs nothing',
+  { timeout: 240_000 },
+  async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cdp-grow-'));
+    mkdirSync(join(dir, 'guidelines'));
+    mkdirSync(join(dir, 'trees'));
+    const topics = ['sore throat', 'otitis', 'sinusitis'];
+    topics.forEach((t, i) => guideline(dir, `g${i}`, t));
+    // Every guideline is test, so the new one reaches every task and judge stage.
+    writeFileSync(join(dir, 'guidelines.csv'), 'guideline_id,language,split\n' + topics.map((_, i) => `g${i},en,test\n`).join(''));
+    const env = {
+      CDP_STORE: mkdtempSync(join(tmpdir(), 'cdp-grow-store-')),
+      CDP_CORPUS: dir,
+      CDP_REPORTS: mkdtempSync(join(tmpdir(), 'cdp-grow-reports-')),
+    };
+    const run = async () => {
+      const r = await cdp(['run', '--json'], env);
+      assert.equal(r.code, 0, r.stderr.slice(-2000));
+      return Object.fromEntries((JSON.parse(r.stdout) as { stages: StageFigures[] }).stages.map((s) => [s.stage, s]));
+    };
+    const first = await run();
+    const sql = async (q: string) => JSON.parse((await cdp(['sql', q, '--json'], env)).stdout) as Record<string, unknown>[];
+    const countsBefore = await sql('select (select count(*) from cdps)::int as cdps, (select count(*) from step_scores)::int as scores');
 
-  guideline(dir, 'g3', 'bronchitis');
-  appendFileSync(join(dir, 'guidelines.csv'), 'g3,en,test\n');
-  const second = await run();
+    guideline(dir, 'g3', 'bronchitis');
+    appendFileSync(join(dir, 'guidelines.csv'), 'g3,en,test\n');
+    const second = await run();
 
-  // Row-mapped stages: each unit of the first run is reused, and only the new guideline's are computed.
-  const perGuideline = ['guidelines', 'trees', 'tree_nodes'];
-  const perCase = ['vignettes', 'narratives', 'qc', 'qc_inspection', 'predictions_single', 'dialogues_multi', 'step_scores', 'outcome_scores', 'pathway_metrics'];
-  for (const s of [...perGuideline, ...perCase]) {
-    assert.equal(second[s].status, 'ran', s);
-    assert.equal(second[s].rowsReused, first[s].rowsComputed, `${s}: every unit of the first run reused`);
-  }
-  for (const s of perGuideline) assert.equal(second[s].rowsComputed, 1, `${s}: one guideline computed`);
-  // The new guideline's own rows, read from the artifacts, are exactly the units computed.
-  const [g3] = await sql(`select
+    // Row-mapped stages: each unit of the first run is reused, and only the new guideline's are computed.
+    const perGuideline = ['guidelines', 'trees', 'tree_nodes'];
+    const perCase = [
+      'vignettes',
+      'narratives',
+      'qc',
+      'qc_inspection',
+      'predictions_single',
+      'dialogues_multi',
+      'step_scores',
+      'outcome_scores',
+      'pathway_metrics',
+    ];
+    for (const s of [...perGuideline, ...perCase]) {
+      assert.equal(second[s].status, 'ran', s);
+      assert.equal(second[s].rowsReused, first[s].rowsComputed, `${s}: every unit of the first run reused`);
+    }
+    for (const s of perGuideline) assert.equal(second[s].rowsComputed, 1, `${s}: one guideline computed`);
+    // The new guideline's own rows, read from the artifacts, are exactly the units computed.
+    const [g3] = await sql(`select
       (select count(*) from cdps where guideline_id = 'g3')::int as cdps,
       (select count(*) from predictions_single where cdp_id in (select cdp_id from cdps where guideline_id = 'g3'))::int as predictions,
       (select count(*) from step_scores where cdp_id in (select cdp_id from cdps where guideline_id = 'g3'))::int as scores,
       (select count(*) from cdps)::int as all_cdps, (select count(*) from step_scores)::int as all_scores`);
-  assert.equal(g3.cdps, 3);
-  assert.equal(g3.all_cdps, (countsBefore[0].cdps as number) + 3);
-  assert.equal(second.vignettes.rowsComputed, 3);
-  assert.equal(second.predictions_single.rowsComputed, g3.predictions);
-  assert.equal(second.step_scores.rowsComputed, g3.scores);
-  assert.equal(g3.all_scores, (countsBefore[0].scores as number) + (g3.scores as number));
+    assert.equal(g3.cdps, 3);
+    assert.equal(g3.all_cdps, (countsBefore[0].cdps as number) + 3);
+    assert.equal(second.vignettes.rowsComputed, 3);
+    assert.equal(second.predictions_single.rowsComputed, g3.predictions);
+    assert.equal(second.step_scores.rowsComputed, g3.scores);
+    assert.equal(g3.all_scores, (countsBefore[0].scores as number) + (g3.scores as number));
 
-  const third = await run();
-  assert.ok(Object.values(third).every((s) => s.status === 'reused' && s.rowsComputed === 0), 'a no-op reruns nothing');
-});
+    const third = await run();
+    assert.ok(
+      Object.values(third).every((s) => s.status === 'reused' && s.rowsComputed === 0),
+      'a no-op reruns nothing',
+    );
+  },
+);

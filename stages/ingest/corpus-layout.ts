@@ -61,13 +61,20 @@ interface CsvEntry {
 }
 
 /** The CSV's rows by guideline id, and an error entry for each row that cannot be used. */
-export function parseGuidelinesCsv(path: string, text: string): { rows: Map<string, CsvEntry>; errors: { line: number; id: string; error: string }[] } {
+export function parseGuidelinesCsv(
+  path: string,
+  text: string,
+): { rows: Map<string, CsvEntry>; errors: { line: number; id: string; error: string }[] } {
   const rows = new Map<string, CsvEntry>();
   const errors: { line: number; id: string; error: string }[] = [];
   const parsed = Papa.parse<Record<string, string>>(text.replace(/^\uFEFF/, ''), { header: true, skipEmptyLines: 'greedy' });
   const header = parsed.meta.fields ?? [];
   if (!header.includes('guideline_id')) {
-    errors.push({ line: 1, id: '', error: `${path} line 1: no guideline_id column (header: ${header.join(', ') || 'empty'}); the columns are ${CSV_COLUMNS.join(', ')}` });
+    errors.push({
+      line: 1,
+      id: '',
+      error: `${path} line 1: no guideline_id column (header: ${header.join(', ') || 'empty'}); the columns are ${CSV_COLUMNS.join(', ')}`,
+    });
     return { rows, errors };
   }
   // Columns beyond these are the corpus's own business and are ignored.
@@ -78,7 +85,8 @@ export function parseGuidelinesCsv(path: string, text: string): { rows: Map<stri
     const id = (r.guideline_id ?? '').trim();
     const at = `${path} line ${line}`;
     const fail = (error: string) => errors.push({ line, id, error: `${at}: ${error}` });
-    if (badRows.has(i)) return fail(`unreadable row (${parsed.errors.find((e) => e.row === i)!.message}); each row needs ${header.length} fields`);
+    if (badRows.has(i))
+      return fail(`unreadable row (${parsed.errors.find((e) => e.row === i)!.message}); each row needs ${header.length} fields`);
     if (!id) return fail('empty guideline_id');
     if (rows.has(id)) return fail(`guideline_id '${id}' is already listed on line ${rows.get(id)!.line}; list each guideline once`);
     const language = (r.language ?? '').trim() || null;
@@ -86,7 +94,8 @@ export function parseGuidelinesCsv(path: string, text: string): { rows: Map<stri
       return fail(`unknown language '${language}' for '${id}'; the prompts exist for ${CORPUS_LANGUAGES.join(', ')}`);
     }
     const split = (r.split ?? '').trim() || null;
-    if (split && !(CORPUS_SPLITS as readonly string[]).includes(split)) return fail(`split '${split}' for '${id}' is neither ${CORPUS_SPLITS.join(' nor ')}`);
+    if (split && !(CORPUS_SPLITS as readonly string[]).includes(split))
+      return fail(`split '${split}' for '${id}' is neither ${CORPUS_SPLITS.join(' nor ')}`);
     const yearText = (r.year ?? '').trim();
     const year = yearText ? Number(yearText) : null;
     if (year !== null && !Number.isInteger(year)) return fail(`year '${yearText}' for '${id}' is not a whole number`);
@@ -100,7 +109,10 @@ export function parseGuidelinesCsv(path: string, text: string): { rows: Map<stri
  * The corpus's guidelines and imported trees. `csv` is the CSV's text when the file list has one
  * (read by the caller: this function does no I/O).
  */
-export function readCorpus(files: readonly CorpusFile[], csv: { path: string; text: string } | null): { documents: CorpusDocument[]; trees: CorpusTree[] } {
+export function readCorpus(
+  files: readonly CorpusFile[],
+  csv: { path: string; text: string } | null,
+): { documents: CorpusDocument[]; trees: CorpusTree[] } {
   const byId = new Map<string, { path: string; sha256: string; folder: string | null; format: string }[]>();
   const treeFiles: CorpusFile[] = [];
   for (const f of files) {
@@ -118,7 +130,12 @@ export function readCorpus(files: readonly CorpusFile[], csv: { path: string; te
     const m = meta.rows.get(id);
     const doc = list[0];
     if (list.length > 1) {
-      documents.push({ ...blank, guideline_id: id, path: doc.path, error: `guideline '${id}' has ${list.length} documents (${list.map((x) => x.path).join(', ')}); keep one` });
+      documents.push({
+        ...blank,
+        guideline_id: id,
+        path: doc.path,
+        error: `guideline '${id}' has ${list.length} documents (${list.map((x) => x.path).join(', ')}); keep one`,
+      });
       continue;
     }
     const bad = meta.errors.find((e) => e.id === id);
@@ -129,7 +146,12 @@ export function readCorpus(files: readonly CorpusFile[], csv: { path: string; te
     let language = m?.language ?? null;
     if (!language && doc.folder) {
       if (!(CORPUS_LANGUAGES as readonly string[]).includes(doc.folder)) {
-        documents.push({ ...blank, guideline_id: id, path: doc.path, error: `${doc.path}: unknown language folder '${doc.folder}'; use ${CORPUS_LANGUAGES.join(' or ')}/, or give the language in guidelines.csv` });
+        documents.push({
+          ...blank,
+          guideline_id: id,
+          path: doc.path,
+          error: `${doc.path}: unknown language folder '${doc.folder}'; use ${CORPUS_LANGUAGES.join(' or ')}/, or give the language in guidelines.csv`,
+        });
         continue;
       }
       language = doc.folder;
@@ -154,12 +176,19 @@ export function readCorpus(files: readonly CorpusFile[], csv: { path: string; te
   }
   for (const [id, m] of meta.rows) {
     if (!byId.has(id)) {
-      documents.push({ ...blank, guideline_id: id, path: csv!.path, error: `${csv!.path} line ${m.line}: '${id}' has no document guidelines/${id}.{pdf,md,txt}; add it or remove the row` });
+      documents.push({
+        ...blank,
+        guideline_id: id,
+        path: csv!.path,
+        error: `${csv!.path} line ${m.line}: '${id}' has no document guidelines/${id}.{pdf,md,txt}; add it or remove the row`,
+      });
     }
   }
   const trees: CorpusTree[] = treeFiles.map((f) => {
     const id = TREE.exec(f.path)![1];
-    const error = byId.has(id) ? null : `${f.path}: a tree for no document (no guidelines/${id}.{pdf,md,txt}); add the document or remove the tree`;
+    const error = byId.has(id)
+      ? null
+      : `${f.path}: a tree for no document (no guidelines/${id}.{pdf,md,txt}); add the document or remove the tree`;
     return { guideline_id: id, path: f.path, sha256: f.sha256, error };
   });
   return { documents, trees };

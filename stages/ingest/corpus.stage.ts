@@ -28,7 +28,8 @@ export const CORPUS_DOCUMENT_COLUMNS = {
 export function corpusOf(files: readonly Record<string, unknown>[], root: string): ReturnType<typeof readCorpus> {
   const list: CorpusFile[] = files.map((f) => ({ path: String(f.path), sha256: String(f.sha256) }));
   const csvs = list.filter((f) => /(?:^|\/)guidelines\.csv$/i.test(f.path));
-  if (csvs.length > 1) throw new Error(`the corpus has ${csvs.length} guidelines.csv files (${csvs.map((c) => c.path).join(', ')}); keep one`);
+  if (csvs.length > 1)
+    throw new Error(`the corpus has ${csvs.length} guidelines.csv files (${csvs.map((c) => c.path).join(', ')}); keep one`);
   const csv = csvs[0] ? { path: csvs[0].path, text: readFileSync(resolve(root, csvs[0].path), 'utf8') } : null;
   return readCorpus(list, csv);
 }

@@ -18,7 +18,13 @@ describe('corpus layout', () => {
   test('documents of every format, languages from the CSV or the folder, trees matched by file name', () => {
     const csv = 'guideline_id,language,title,split,year,notes\nb-md,zh,Title B,test,2020,ignored column\n';
     const { documents, trees } = readCorpus(
-      [f('c/guidelines/en/a-pdf.pdf'), f('c/guidelines/b-md.md'), f('c/guidelines/c-txt.txt'), f('c/trees/a-pdf.json'), f('c/guidelines.csv')],
+      [
+        f('c/guidelines/en/a-pdf.pdf'),
+        f('c/guidelines/b-md.md'),
+        f('c/guidelines/c-txt.txt'),
+        f('c/trees/a-pdf.json'),
+        f('c/guidelines.csv'),
+      ],
       { path: 'c/guidelines.csv', text: csv },
     );
     assert.deepEqual(
@@ -45,9 +51,9 @@ describe('corpus layout', () => {
       'short,en',
     ].join('\n');
     const { documents, trees } = readCorpus(
-      ['ok', 'lang', 'badsplit', 'yr', 'short'].map((id) => f(`c/guidelines/${id}.md`)).concat(
-        f('c/guidelines/fr/folder.pdf'), f('c/guidelines/dup.pdf'), f('c/guidelines/dup.txt'), f('c/trees/orphan.json'),
-      ),
+      ['ok', 'lang', 'badsplit', 'yr', 'short']
+        .map((id) => f(`c/guidelines/${id}.md`))
+        .concat(f('c/guidelines/fr/folder.pdf'), f('c/guidelines/dup.pdf'), f('c/guidelines/dup.txt'), f('c/trees/orphan.json')),
       { path: 'c/guidelines.csv', text: csv },
     );
     const err = Object.fromEntries(documents.map((d) => [d.guideline_id, d.error]));
@@ -62,13 +68,17 @@ describe('corpus layout', () => {
     assert.match(err.folder!, /^c\/guidelines\/fr\/folder\.pdf: unknown language folder 'fr'/);
     assert.match(err.dup!, /guideline 'dup' has 2 documents \(c\/guidelines\/dup\.pdf, c\/guidelines\/dup\.txt\); keep one/);
     assert.equal(documents.length, 9);
-    assert.deepEqual(trees.map((t) => [t.guideline_id, t.error]), [
-      ['orphan', 'c/trees/orphan.json: a tree for no document (no guidelines/orphan.{pdf,md,txt}); add the document or remove the tree'],
-    ]);
+    assert.deepEqual(
+      trees.map((t) => [t.guideline_id, t.error]),
+      [['orphan', 'c/trees/orphan.json: a tree for no document (no guidelines/orphan.{pdf,md,txt}); add the document or remove the tree']],
+    );
   });
 
   test('a CSV without guideline_id is refused on line 1; Chinese text is told from English', () => {
-    assert.match(parseGuidelinesCsv('x.csv', 'id,language\na,en\n').errors[0].error, /^x\.csv line 1: no guideline_id column \(header: id, language\)/);
+    assert.match(
+      parseGuidelinesCsv('x.csv', 'id,language\na,en\n').errors[0].error,
+      /^x\.csv line 1: no guideline_id column \(header: id, language\)/,
+    );
     assert.equal(languageOfText('失眠障碍的诊断与治疗 insomnia'), 'zh');
     assert.equal(languageOfText('Insomnia: 失眠 is treated with CBT-I first, and medication only after that.'), 'en');
   });
@@ -127,22 +137,30 @@ test('cdp run --corpus DIR: a PDF with its imported tree, Markdown with a tree, 
   const env = { CDP_STORE: mkdtempSync(join(tmpdir(), 'cdp-corpus-store-')) };
   const run = await cdp(['run', 'cdps', '--corpus', dir, '--json'], env);
   // Two guidelines have no usable tree: their rows fail, so the run is not ok, but cdps is built.
-  const stages = Object.fromEntries((JSON.parse(run.stdout) as { stages: { stage: string; status: string; rowsFailed: number }[] }).stages.map((s) => [s.stage, s]));
+  const stages = Object.fromEntries(
+    (JSON.parse(run.stdout) as { stages: { stage: string; status: string; rowsFailed: number }[] }).stages.map((s) => [s.stage, s]),
+  );
   assert.equal(stages.cdps.status, 'ran', run.stderr);
   assert.deepEqual([stages.guidelines.rowsFailed, stages.trees.rowsFailed], [0, 2]);
   const sql = async (q: string) => JSON.parse((await cdp(['sql', q, '--json'], env)).stdout) as Record<string, unknown>[];
-  assert.deepEqual(await sql('select guideline_id, format, language, title from guidelines order by 1'), [
-    { guideline_id: 'plain', format: 'txt', language: 'en', title: 'Plain text sore throat notes' },
-    { guideline_id: 'sore-throat', format: 'md', language: 'en', title: 'Sore throat in adults' },
-    { guideline_id: 'untreed', format: 'txt', language: 'en', title: 'Sore throat in adults' },
-    { guideline_id: WHO, format: 'pdf', language: 'en', title: 'Guideline for the pharmacological treatment of hypertension in adults' },
-  ].sort((a, b) => (a.guideline_id < b.guideline_id ? -1 : 1)));
+  assert.deepEqual(
+    await sql('select guideline_id, format, language, title from guidelines order by 1'),
+    [
+      { guideline_id: 'plain', format: 'txt', language: 'en', title: 'Plain text sore throat notes' },
+      { guideline_id: 'sore-throat', format: 'md', language: 'en', title: 'Sore throat in adults' },
+      { guideline_id: 'untreed', format: 'txt', language: 'en', title: 'Sore throat in adults' },
+      { guideline_id: WHO, format: 'pdf', language: 'en', title: 'Guideline for the pharmacological treatment of hypertension in adults' },
+    ].sort((a, b) => (a.guideline_id < b.guideline_id ? -1 : 1)),
+  );
   const trees = await sql('select guideline_id, builder, valid, error from trees order by 1');
   const by = Object.fromEntries(trees.map((t) => [t.guideline_id, t]));
   assert.deepEqual([by[WHO].builder, by[WHO].valid, by[WHO].error], ['imported', true, null]);
   assert.deepEqual([by['sore-throat'].builder, by['sore-throat'].valid], ['imported', true]);
   assert.match(String(by.plain.error), /trees\/plain\.json: not a valid tree in Prompt 1's format: primary_clinical_focus "cure"/);
-  assert.match(String(by.untreed.error), /no tree for 'untreed': the corpus has no trees\/untreed\.json and no builder model is configured/);
+  assert.match(
+    String(by.untreed.error),
+    /no tree for 'untreed': the corpus has no trees\/untreed\.json and no builder model is configured/,
+  );
   assert.deepEqual(await sql('select guideline_id, split, count(*)::int as n from cdps group by all order by 1'), [
     { guideline_id: 'sore-throat', split: 'test', n: 3 },
     { guideline_id: WHO, split: 'non-test', n: 16 },

@@ -33,7 +33,7 @@ export default rowStage<{ ocrDpi: number }>({
   async run({ row }, ctx) {
     const path = row.path as string;
     const format = (row.format as string | undefined) ?? extname(path).slice(1).toLowerCase();
-    if (row.guideline_id === undefined) row = { ...row, language: (/(?:^|\/)(en|zh)\//.exec(path)?.[1] ?? null) };
+    if (row.guideline_id === undefined) row = { ...row, language: /(?:^|\/)(en|zh)\//.exec(path)?.[1] ?? null };
     const id = {
       guideline_id: (row.guideline_id as string | undefined) ?? basename(path).replace(/\.(pdf|md|txt)$/i, ''),
       source_path: path,

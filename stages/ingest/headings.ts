@@ -18,8 +18,13 @@ export function bodyFontSize(lines: Iterable<TextLine>): number {
       count.set(size, (count.get(size) ?? 0) + n);
     }
   }
-  let best = 0, bestN = -1;
-  for (const [size, n] of count) if (n > bestN) { best = size; bestN = n; }
+  let best = 0,
+    bestN = -1;
+  for (const [size, n] of count)
+    if (n > bestN) {
+      best = size;
+      bestN = n;
+    }
   return best;
 }
 

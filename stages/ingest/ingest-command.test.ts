@@ -9,12 +9,18 @@ import { SAMPLE_DIR } from './sample-corpus.ts';
 
 function sink() {
   const chunks: string[] = [];
-  const stream = new Writable({ write(chunk, _enc, cb) { chunks.push(String(chunk)); cb(); } });
+  const stream = new Writable({
+    write(chunk, _enc, cb) {
+      chunks.push(String(chunk));
+      cb();
+    },
+  });
   return { stream, text: () => chunks.join('') };
 }
 
 test('prints the Markdown of a PDF and exits 0', async () => {
-  const out = sink(), err = sink();
+  const out = sink(),
+    err = sink();
   const code = await ingestCommand(join(SAMPLE_DIR, 'zh/nhc-2020-insomnia.pdf'), out.stream, { err: err.stream });
   assert.equal(code, 0);
   assert.match(out.text(), /^## 一、概述$/m);
@@ -26,7 +32,8 @@ test('a bad file exits 1 with the error on stderr, nothing on stdout', async () 
   try {
     const path = join(dir, 'notes.pdf');
     await writeFile(path, 'just some notes\n');
-    const out = sink(), err = sink();
+    const out = sink(),
+      err = sink();
     assert.equal(await ingestCommand(path, out.stream, { err: err.stream }), 1);
     assert.equal(out.text(), '');
     assert.match(err.text(), /^cdp ingest: notes\.pdf: not a PDF/);

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { listMarker, markdownItemPrefix } from './lists.ts';
 
 test('bullet markers', () => {
-  for (const b of ['•', '▪', '–', '-']) assert.deepEqual(listMarker(`${b} a clinical tool`), { marker: '-', ordered: false, rest: 'a clinical tool' });
+  for (const b of ['•', '▪', '–', '-'])
+    assert.deepEqual(listMarker(`${b} a clinical tool`), { marker: '-', ordered: false, rest: 'a clinical tool' });
   assert.equal(listMarker('-5 mg'), null);
 });
 

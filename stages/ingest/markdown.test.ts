@@ -11,7 +11,15 @@ test('Markdown for headings, paragraphs, list items and tables', () => {
     { kind: 'list-item', marker: '-', depth: 0, text: 'acute pain', page: 0, flow: 0 },
     { kind: 'list-item', marker: '-', depth: 1, text: 'duration <1 month', page: 0, flow: 0 },
     { kind: 'list-item', marker: '2.', depth: 0, text: 'Selecting opioids', page: 0, flow: 0 },
-    { kind: 'table', rows: [['Opioid', 'Factor'], ['Codeine', '0.15'], ['a|b', '']], page: 0 },
+    {
+      kind: 'table',
+      rows: [
+        ['Opioid', 'Factor'],
+        ['Codeine', '0.15'],
+        ['a|b', ''],
+      ],
+      page: 0,
+    },
   ];
   assert.equal(
     toMarkdown(blocks),
@@ -27,14 +35,30 @@ test('dot leaders collapse', () => {
 });
 
 test('a sentence continues across columns, past a footnote, only when it was cut off', () => {
-  const para = (text: string, flow: number, extra: Partial<Extract<Block, { kind: 'paragraph' }>> = {}): Block => ({ kind: 'paragraph', text, page: 0, flow, ...extra });
+  const para = (text: string, flow: number, extra: Partial<Extract<Block, { kind: 'paragraph' }>> = {}): Block => ({
+    kind: 'paragraph',
+    text,
+    page: 0,
+    flow,
+    ...extra,
+  });
   const merged = mergeContinuations(
-    [para('approximately one in 14 adults', 1, { roomChars: 2 }), para('Corresponding author: CDC.', 1, { small: true }), para('experienced chronic pain.', 2)],
+    [
+      para('approximately one in 14 adults', 1, { roomChars: 2 }),
+      para('Corresponding author: CDC.', 1, { small: true }),
+      para('experienced chronic pain.', 2),
+    ],
     EMPTY_VOCABULARY,
   );
-  assert.deepEqual(merged.map((b) => (b.kind === 'paragraph' ? b.text : '')), ['approximately one in 14 adults experienced chronic pain.', 'Corresponding author: CDC.']);
+  assert.deepEqual(
+    merged.map((b) => (b.kind === 'paragraph' ? b.text : '')),
+    ['approximately one in 14 adults experienced chronic pain.', 'Corresponding author: CDC.'],
+  );
   // A line with room for the next word ended on purpose; a full stop ends the sentence.
-  assert.equal(mergeContinuations([para('Obesity in children', 1, { roomChars: 30 }), para('at least 30%', 2)], EMPTY_VOCABULARY).length, 2);
+  assert.equal(
+    mergeContinuations([para('Obesity in children', 1, { roomChars: 30 }), para('at least 30%', 2)], EMPTY_VOCABULARY).length,
+    2,
+  );
   assert.equal(mergeContinuations([para('It ends here.', 1, { roomChars: 0 }), para('and this is new', 2)], EMPTY_VOCABULARY).length, 2);
   // The same flow is never merged here (the block builder already decided).
   assert.equal(mergeContinuations([para('one', 1), para('two', 1)], EMPTY_VOCABULARY).length, 2);

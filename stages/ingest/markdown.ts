@@ -24,7 +24,11 @@ export function textBlocks(
     const flow = b.lines[0]?.flow ?? -1;
     const last = b.lines[b.lines.length - 1];
     const roomChars = last ? (last.flowRight - last.x1) / ((last.x1 - last.x0) / Math.max(1, last.text.trim().length)) : 0;
-    const text = () => joinLines(b.lines.map((l) => l.text), vocab);
+    const text = () =>
+      joinLines(
+        b.lines.map((l) => l.text),
+        vocab,
+      );
     if (b.kind === 'table') out.push({ kind: 'table', rows: b.cells, page });
     else if (b.kind === 'heading') out.push({ kind: 'heading', level: levelOf(b), text: text(), page });
     else if (b.kind === 'list-item') {
@@ -53,8 +57,13 @@ export function mergeContinuations(blocks: Block[], vocab: HyphenVocabulary): Bl
     }
     const prev = out[k];
     if (
-      b.kind === 'paragraph' && prev && (prev.kind === 'paragraph' || prev.kind === 'list-item') &&
-      prev.flow !== b.flow && wouldNotFit(b.text, prev.roomChars) && !FULL_STOP.test(prev.text) && startsMidSentence(b.text, prev.text)
+      b.kind === 'paragraph' &&
+      prev &&
+      (prev.kind === 'paragraph' || prev.kind === 'list-item') &&
+      prev.flow !== b.flow &&
+      wouldNotFit(b.text, prev.roomChars) &&
+      !FULL_STOP.test(prev.text) &&
+      startsMidSentence(b.text, prev.text)
     ) {
       prev.text = joinLine(prev.text, b.text, vocab);
       prev.flow = b.flow;

@@ -16,7 +16,12 @@ test('an image-only page goes through tesseract', async () => {
   assert.deepEqual(r.pageMethods, ['ocr']);
   assert.deepEqual(r.warnings, []);
   // The top of page 3 of the WHO guideline, as its text layer has it.
-  for (const phrase of ['pressure to be achieved for control', 'single-pill combinations', 'Recommendation 1: Blood pressure threshold', 'Guideline Development Group']) {
+  for (const phrase of [
+    'pressure to be achieved for control',
+    'single-pill combinations',
+    'Recommendation 1: Blood pressure threshold',
+    'Guideline Development Group',
+  ]) {
     assert.ok(r.markdown.includes(phrase), `OCR text contains "${phrase}"`);
   }
 });

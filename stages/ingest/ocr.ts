@@ -7,8 +7,7 @@ import { accessSync, constants } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 
-export const TESSERACT_MISSING =
-  'OCR needed but tesseract is not installed (apt-get install tesseract-ocr tesseract-ocr-chi-sim)';
+export const TESSERACT_MISSING = 'OCR needed but tesseract is not installed (apt-get install tesseract-ocr tesseract-ocr-chi-sim)';
 
 /** Tesseract language argument for a document language hint. */
 export function ocrLanguages(language?: 'en' | 'zh'): string {
@@ -67,9 +66,15 @@ export async function ocrPage(
     const png = join(dir, 'page.png');
     await writeFile(png, renderPagePng(page, opts.dpi));
     // One thread: tesseract's OpenMP threads fight over the cores when documents run in parallel.
-    const res = await $({ quiet: true, nothrow: true, env: { ...process.env, OMP_THREAD_LIMIT: '1' } })`${tesseract} ${png} stdout -l ${opts.languages} --dpi ${opts.dpi}`;
+    const res = await $({
+      quiet: true,
+      nothrow: true,
+      env: { ...process.env, OMP_THREAD_LIMIT: '1' },
+    })`${tesseract} ${png} stdout -l ${opts.languages} --dpi ${opts.dpi}`;
     if (res.exitCode !== 0) {
-      return { warning: `${opts.label}: tesseract failed (exit ${res.exitCode}): ${res.stderr.trim().split('\n').pop() ?? ''}; check that the language data ${opts.languages} is installed (tesseract --list-langs)` };
+      return {
+        warning: `${opts.label}: tesseract failed (exit ${res.exitCode}): ${res.stderr.trim().split('\n').pop() ?? ''}; check that the language data ${opts.languages} is installed (tesseract --list-langs)`,
+      };
     }
     return { text: tidyOcrText(res.stdout) };
   } finally {

@@ -22,9 +22,11 @@ test('headings by size', async () => {
 
 test('two columns: the left column reads whole, then continues into the right column', async () => {
   const { markdown } = await result;
-  const left = 'Pain is one of the most common reasons adults seek medical care in the United States (1). Acute pain, a nearly universal experience, is a physiologic response to noxious stimuli that can become pathologic.';
+  const left =
+    'Pain is one of the most common reasons adults seek medical care in the United States (1). Acute pain, a nearly universal experience, is a physiologic response to noxious stimuli that can become pathologic.';
   // The sentence runs from the foot of the left column, past a footnote, to the top of the right one.
-  const across = 'Approximately one in five U.S. adults had chronic pain in 2019 and approximately one in 14 adults experienced “high-impact” chronic pain, defined as having pain on most days';
+  const across =
+    'Approximately one in five U.S. adults had chronic pain in 2019 and approximately one in 14 adults experienced “high-impact” chronic pain, defined as having pain on most days';
   const right = 'In 2011, the economic costs of chronic pain were estimated to range from $560 to $635 billion';
   const [i, j, k] = [left, across, right].map((s) => markdown.indexOf(s));
   assert.ok(i >= 0 && j >= 0 && k >= 0, `found ${i} ${j} ${k}`);
@@ -39,10 +41,14 @@ test('running header and footer are gone', async () => {
 
 test('numbered and nested bullet lists', async () => {
   const { markdown } = await result;
-  assert.ok(markdown.includes('1. Determining whether or not to initiate opioids for pain\n2. Selecting opioids and determining opioid dosages\n'));
-  assert.ok(markdown.includes(
-    '- intended for primary care clinicians and other clinicians providing pain care for outpatients aged ≥18 years with\n  - acute pain (duration of <1 month),\n  - subacute pain (duration of 1–3 months), or\n',
-  ));
+  assert.ok(
+    markdown.includes('1. Determining whether or not to initiate opioids for pain\n2. Selecting opioids and determining opioid dosages\n'),
+  );
+  assert.ok(
+    markdown.includes(
+      '- intended for primary care clinicians and other clinicians providing pain care for outpatients aged ≥18 years with\n  - acute pain (duration of <1 month),\n  - subacute pain (duration of 1–3 months), or\n',
+    ),
+  );
 });
 
 test('the MME conversion table (page 33) is a Markdown table, one opioid per row', async () => {

@@ -54,7 +54,10 @@ test('one bad document does not stop the others', async () => {
     pdfToMarkdown(new Uint8Array(0), { name: 'a.pdf' }),
     pdfToMarkdown(good, { name: 'b.pdf', language: 'zh' }),
   ]);
-  assert.deepEqual(results.map((r) => r.ok), [false, true]);
+  assert.deepEqual(
+    results.map((r) => r.ok),
+    [false, true],
+  );
 });
 
 test('randomly damaged bytes never throw: each result is Markdown or an error naming the file', async () => {

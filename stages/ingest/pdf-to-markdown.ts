@@ -26,10 +26,15 @@ export function sniff(bytes: Uint8Array, name: string): IngestResult | null {
   const head = Buffer.from(bytes.subarray(0, 1024)).toString('latin1');
   if (!head.includes('%PDF-')) {
     // Text: valid UTF-8 (no replacement characters) without control bytes in the first KiB.
-    const start = Buffer.from(bytes.subarray(0, 1024)).toString('utf8').replace(/\uFFFD$/, '');
+    const start = Buffer.from(bytes.subarray(0, 1024))
+      .toString('utf8')
+      .replace(/\uFFFD$/, '');
     // eslint-disable-next-line no-control-regex -- control characters are exactly what marks a binary header
     const printable = !/[\x00-\x08\x0b\x0c\x0e-\x1f\uFFFD]/.test(start);
-    return fail(name, `not a PDF (no %PDF- header${printable ? '; it looks like a text file' : ''}); check that the file really is the PDF you meant`);
+    return fail(
+      name,
+      `not a PDF (no %PDF- header${printable ? '; it looks like a text file' : ''}); check that the file really is the PDF you meant`,
+    );
   }
   return null;
 }
@@ -50,7 +55,12 @@ function plausibleTitle(t: string | undefined): string | null {
 function ocrBlocks(text: string, page: number, vocab: HyphenVocabulary): Block[] {
   return text
     .split(/\n\s*\n/)
-    .map((p) => joinLines(p.split('\n').filter((l) => l.trim()), vocab))
+    .map((p) =>
+      joinLines(
+        p.split('\n').filter((l) => l.trim()),
+        vocab,
+      ),
+    )
     .filter((t) => t.trim())
     .map((t) => ({ kind: 'paragraph' as const, text: t, page, flow: -1 - page }));
 }
@@ -59,7 +69,10 @@ export async function pdfToMarkdown(bytes: Uint8Array, opts: IngestOptions): Pro
   try {
     return await convert(bytes, opts);
   } catch (err) {
-    return fail(opts.name, `could not be read (${(err as Error).message}); the file is probably corrupt or truncated — re-download or re-export it`);
+    return fail(
+      opts.name,
+      `could not be read (${(err as Error).message}); the file is probably corrupt or truncated — re-download or re-export it`,
+    );
   }
 }
 
@@ -77,7 +90,8 @@ async function convert(bytes: Uint8Array, opts: IngestOptions): Promise<IngestRe
     return fail(name, `corrupt PDF, mupdf cannot open it (${(err as Error).message}); re-download or re-export it`);
   }
   try {
-    if (doc.needsPassword()) return fail(name, 'encrypted PDF that needs a password; save an unencrypted copy (e.g. qpdf --decrypt) and ingest that');
+    if (doc.needsPassword())
+      return fail(name, 'encrypted PDF that needs a password; save an unencrypted copy (e.g. qpdf --decrypt) and ingest that');
     let count: number;
     try {
       const counted = withMupdfLog(() => doc.countPages());
@@ -88,11 +102,17 @@ async function convert(bytes: Uint8Array, opts: IngestOptions): Promise<IngestRe
     }
     const warnings: string[] = [];
     if (wasRepaired(openLog)) {
-      if (isTruncated(bytes)) return fail(name, 'truncated or corrupt PDF (no %%EOF at the end and a broken cross-reference table); re-download or re-export it');
+      if (isTruncated(bytes))
+        return fail(name, 'truncated or corrupt PDF (no %%EOF at the end and a broken cross-reference table); re-download or re-export it');
       warnings.push(`${name}: damaged cross-reference table, repaired by mupdf; check the text against the PDF`);
     }
     if (count === 0) {
-      return fail(name, wasRepaired(openLog) ? 'corrupt PDF, no pages can be found in it; re-download or re-export it' : 'the PDF has 0 pages; nothing to ingest');
+      return fail(
+        name,
+        wasRepaired(openLog)
+          ? 'corrupt PDF, no pages can be found in it; re-download or re-export it'
+          : 'the PDF has 0 pages; nothing to ingest',
+      );
     }
     const methods: PageMethod[] = new Array(count).fill('empty');
     const textPages: PageText[] = [];
@@ -108,14 +128,20 @@ async function convert(bytes: Uint8Array, opts: IngestOptions): Promise<IngestRe
         const text = read.value;
         if (text.lines.reduce((n, l) => n + l.chars, 0) < MIN_TEXT_CHARS) text.images = countImages(page!);
         if (read.messages.length) {
-          warnings.push(`${name} page ${i + 1}: mupdf reported "${read.messages[0]}"${read.messages.length > 1 ? ` and ${read.messages.length - 1} more` : ''}; the page may be incomplete`);
+          warnings.push(
+            `${name} page ${i + 1}: mupdf reported "${read.messages[0]}"${read.messages.length > 1 ? ` and ${read.messages.length - 1} more` : ''}; the page may be incomplete`,
+          );
         }
         const chars = text.lines.reduce((n, l) => n + l.chars, 0);
         if (chars >= MIN_TEXT_CHARS || (chars > 0 && text.images === 0)) {
           methods[i] = 'text';
           textPages.push(text);
         } else if (text.images > 0) {
-          const res = await ocrPage(page!, { dpi: opts.ocrDpi ?? 300, languages: ocrLanguages(opts.language), label: `${name} page ${i + 1}` });
+          const res = await ocrPage(page!, {
+            dpi: opts.ocrDpi ?? 300,
+            languages: ocrLanguages(opts.language),
+            label: `${name} page ${i + 1}`,
+          });
           if ('warning' in res) warnings.push(res.warning);
           else if (res.text.trim()) {
             methods[i] = 'ocr';
@@ -144,7 +170,8 @@ async function convert(bytes: Uint8Array, opts: IngestOptions): Promise<IngestRe
     }
     const largeSizes = [...raw.values()].flat().flatMap((b) => (b.kind === 'heading' && b.style.kind === 'large' ? [b.style.size] : []));
     const levels = headingLevels(largeSizes);
-    const levelOf = (b: Extract<RawBlock, { kind: 'heading' }>) => (b.style.kind === 'large' ? levels.levelOf(b.style.size) : levels.boldLevel);
+    const levelOf = (b: Extract<RawBlock, { kind: 'heading' }>) =>
+      b.style.kind === 'large' ? levels.levelOf(b.style.size) : levels.boldLevel;
     const blocks: Block[] = [];
     for (let i = 0; i < count; i++) {
       const r = raw.get(i);

@@ -43,7 +43,8 @@ describe('WHO hypertension guideline (single column, 13 pages)', () => {
   test('a sentence broken by a page break is rejoined', async () => {
     const { markdown } = await ingest(WHO);
     // Recommendation 4 appears twice, in the summary (across the page 2/3 break) and in section 3.4.
-    const sentence = '(2) angiotensin-converting enzyme inhibitors (ACEis)/angiotensin-receptor blockers (ARBs); (3) long-acting dihydropyridine calcium channel blockers (CCBs).';
+    const sentence =
+      '(2) angiotensin-converting enzyme inhibitors (ACEis)/angiotensin-receptor blockers (ARBs); (3) long-acting dihydropyridine calcium channel blockers (CCBs).';
     assert.equal(markdown.split(sentence).length - 1, 2);
     assert.ok(markdown.includes('recommendations on intervals for follow up, target blood pressure to be achieved for control'));
   });
@@ -58,9 +59,11 @@ describe('CASP chronic postsurgical pain consensus (journal layout, 11 pages)', 
   });
   test('Table 1 (risk factors) is a Markdown table with wrapped cells joined', async () => {
     const { markdown } = await ingest(CASP);
-    assert.ok(markdown.includes(
-      '| Preoperative factors | Preoperative chronic pain; psychological factors (depression, anxiety, pain catastrophizing and fear of surgery); smoking; younger age; female gender; genetic susceptibility |',
-    ));
+    assert.ok(
+      markdown.includes(
+        '| Preoperative factors | Preoperative chronic pain; psychological factors (depression, anxiety, pain catastrophizing and fear of surgery); smoking; younger age; female gender; genetic susceptibility |',
+      ),
+    );
     assert.ok(markdown.includes('| Third-line therapy | Strong opioids; botulinum toxin type A |'));
   });
   test('running header and footer are gone', async () => {
@@ -79,8 +82,10 @@ describe('CASP chronic postsurgical pain consensus (journal layout, 11 pages)', 
   });
   test('the abstract paragraph reads whole', async () => {
     const { markdown } = await ingest(CASP);
-    assert.ok(markdown.includes(
-      'Chronic postsurgical pain is a common surgical complication that severely reduces a patient’s quality of life. Many perioperative interventions',
-    ));
+    assert.ok(
+      markdown.includes(
+        'Chronic postsurgical pain is a common surgical complication that severely reduces a patient’s quality of life. Many perioperative interventions',
+      ),
+    );
   });
 });

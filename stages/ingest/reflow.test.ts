@@ -43,7 +43,10 @@ describe('joining lines', () => {
     assert.equal(joinLines(['Pain is one of the most  ', '  common reasons'], EMPTY_VOCABULARY), 'Pain is one of the most common reasons');
   });
   test('CJK lines get no space', () => {
-    assert.equal(joinLines(['通常伴有知觉、思维、情绪和睡眠-觉醒周期的功能紊', '乱。'], EMPTY_VOCABULARY), '通常伴有知觉、思维、情绪和睡眠-觉醒周期的功能紊乱。');
+    assert.equal(
+      joinLines(['通常伴有知觉、思维、情绪和睡眠-觉醒周期的功能紊', '乱。'], EMPTY_VOCABULARY),
+      '通常伴有知觉、思维、情绪和睡眠-觉醒周期的功能紊乱。',
+    );
     assert.equal(joinLine('在 ICU（重症监护病', '房）中', EMPTY_VOCABULARY), '在 ICU（重症监护病房）中');
   });
   test('an em dash at the end joins without a space', () => {

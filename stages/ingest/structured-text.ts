@@ -50,19 +50,30 @@ function buildLine(page: number, glyphs: Glyph[]): TextLine | null {
   if (start >= end) return null;
   const gs = glyphs.slice(start, end);
   const sizeCount = new Map<number, number>();
-  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
-  let chars = 0, bold = 0;
+  let x0 = Infinity,
+    y0 = Infinity,
+    x1 = -Infinity,
+    y1 = -Infinity;
+  let chars = 0,
+    bold = 0;
   for (const g of gs) {
     if (g.c.trim() === '') continue;
     chars++;
     if (g.bold) bold++;
     const s = Math.round(g.size * 2) / 2;
     sizeCount.set(s, (sizeCount.get(s) ?? 0) + 1);
-    x0 = Math.min(x0, g.x0); x1 = Math.max(x1, g.x1);
-    y0 = Math.min(y0, g.y0); y1 = Math.max(y1, g.y1);
+    x0 = Math.min(x0, g.x0);
+    x1 = Math.max(x1, g.x1);
+    y0 = Math.min(y0, g.y0);
+    y1 = Math.max(y1, g.y1);
   }
-  let size = 0, best = -1;
-  for (const [s, n] of sizeCount) if (n > best || (n === best && s > size)) { size = s; best = n; }
+  let size = 0,
+    best = -1;
+  for (const [s, n] of sizeCount)
+    if (n > best || (n === best && s > size)) {
+      size = s;
+      best = n;
+    }
   const main = gs.find((g) => Math.round(g.size * 2) / 2 === size && g.c.trim() !== '') ?? gs[0]!;
   const spans: Span[] = [];
   for (const g of gs) {
@@ -72,7 +83,10 @@ function buildLine(page: number, glyphs: Glyph[]): TextLine | null {
       last.x1 = Math.max(last.x1, g.x1);
     } else spans.push({ text: g.c, x0: g.x0, x1: g.x1, size: g.size, bold: g.bold });
   }
-  const text = gs.map((g) => g.c).join('').replace(/[ \t]+/g, ' ');
+  const text = gs
+    .map((g) => g.c)
+    .join('')
+    .replace(/[ \t]+/g, ' ');
   return { page, x0, y0, x1, y1, baseline: main.oy, text, size, boldShare: chars ? bold / chars : 0, chars, spans };
 }
 
@@ -84,7 +98,15 @@ function splitAtGaps(page: number, glyphs: Glyph[]): TextLine[] {
   for (const g of glyphs) {
     const ink = g.c.trim() !== '';
     // A bullet set apart from its text by a tab stays with it.
-    const bulletOnly = cur.length > 0 && cur.length <= 3 && BULLETS.test(cur.map((c) => c.c).join('').trim());
+    const bulletOnly =
+      cur.length > 0 &&
+      cur.length <= 3 &&
+      BULLETS.test(
+        cur
+          .map((c) => c.c)
+          .join('')
+          .trim(),
+      );
     if (ink && lastInk && !bulletOnly && g.x0 - lastInk.x1 > CELL_GAP_EM * Math.max(g.size, lastInk.size)) {
       const line = buildLine(page, cur);
       if (line) out.push(line);

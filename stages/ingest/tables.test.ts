@@ -7,11 +7,15 @@ import { line } from './test-lines.ts';
 
 test('aligned cells over several rows become a table; wrapped cells join their row', () => {
   const lines = [
-    line('Parameter', 50, 100, { width: 60 }), line('Criteria', 200, 100, { width: 60 }),
-    line('Body mass index', 50, 112, { width: 80 }), line('≥23 kg/m2 (overweight)', 200, 112, { width: 120 }),
-    line('Waist', 50, 124, { width: 40 }), line('>90 cm in men and', 200, 124, { width: 100 }),
+    line('Parameter', 50, 100, { width: 60 }),
+    line('Criteria', 200, 100, { width: 60 }),
+    line('Body mass index', 50, 112, { width: 80 }),
+    line('≥23 kg/m2 (overweight)', 200, 112, { width: 120 }),
+    line('Waist', 50, 124, { width: 40 }),
+    line('>90 cm in men and', 200, 124, { width: 100 }),
     line('>80 cm in women', 200, 136, { width: 90 }),
-    line('Waist-hip ratio', 50, 148, { width: 80 }), line('0.9 in men', 200, 148, { width: 60 }),
+    line('Waist-hip ratio', 50, 148, { width: 80 }),
+    line('0.9 in men', 200, 148, { width: 60 }),
   ];
   const rows = sortIntoRows(lines);
   const t = tableAt(rows, 0, 400, EMPTY_VOCABULARY);

@@ -19,8 +19,10 @@ function clusterStarts(xs: number[]): { x: number; n: number }[] {
   const clusters: { x: number; n: number; sum: number }[] = [];
   for (const x of sorted) {
     const c = clusters[clusters.length - 1];
-    if (c && x - c.sum / c.n <= ALIGN) { c.n++; c.sum += x; }
-    else clusters.push({ x, n: 1, sum: x });
+    if (c && x - c.sum / c.n <= ALIGN) {
+      c.n++;
+      c.sum += x;
+    } else clusters.push({ x, n: 1, sum: x });
   }
   return clusters.map((c) => ({ x: c.sum / c.n, n: c.n }));
 }
@@ -53,7 +55,10 @@ export function tableAt(rows: TextLine[][], start: number, flowWidth: number, vo
     const cell = row[0]!;
     const inFirstColumn = Math.abs(cell.x0 - minX) <= ALIGN && cell.x1 < secondX - 2;
     const inLaterColumn = cell.x0 >= secondX - ALIGN;
-    if (inFirstColumn || inLaterColumn) { end++; continue; }
+    if (inFirstColumn || inLaterColumn) {
+      end++;
+      continue;
+    }
     break;
   }
   // Drop trailing single-cell rows at the left edge: they are as likely the text after the table.
@@ -90,7 +95,9 @@ export function tableAt(rows: TextLine[][], start: number, flowWidth: number, vo
     const continues = i > 0 && (spaced ? gaps[i - 1]! < 1.25 * pitch : texts[0] === '');
     if (continues) {
       const prev = cells[cells.length - 1]!;
-      texts.forEach((t, i) => { if (t) prev[i] = prev[i] ? joinLine(prev[i]!, t, vocab) : t; });
+      texts.forEach((t, i) => {
+        if (t) prev[i] = prev[i] ? joinLine(prev[i]!, t, vocab) : t;
+      });
     } else cells.push(texts);
   }
   if (cells.length < 2) return null;

@@ -1,7 +1,12 @@
 // Builds TextLine records for the unit tests of the layout steps (no PDF needed).
 import type { TextLine } from './types.ts';
 
-export function line(text: string, x0: number, y: number, opts: { size?: number; width?: number; bold?: boolean; page?: number } = {}): TextLine {
+export function line(
+  text: string,
+  x0: number,
+  y: number,
+  opts: { size?: number; width?: number; bold?: boolean; page?: number } = {},
+): TextLine {
   const size = opts.size ?? 10;
   const width = opts.width ?? text.length * size * 0.5;
   return {

@@ -37,7 +37,8 @@ export function imageOnly(bytes: Uint8Array, index: number, dpi: number, share =
   const src = mupdf.Document.openDocument(bytes, 'application/pdf');
   const page = src.loadPage(index);
   const [x0, y0, x1, y1] = page.getBounds();
-  const w = x1 - x0, h = (y1 - y0) * share;
+  const w = x1 - x0,
+    h = (y1 - y0) * share;
   const scale = dpi / 72;
   const pixmap = new mupdf.Pixmap(mupdf.ColorSpace.DeviceRGB, [0, 0, Math.round(w * scale), Math.round(h * scale)], false);
   pixmap.clear(255);

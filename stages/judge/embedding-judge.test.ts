@@ -27,8 +27,14 @@ test('C is the clipped cosine of step embeddings, one request per pair, none for
   const r = await judgeByEmbeddings(client, 'embed-x', ['r1', 'r2'], ['c1', 'c2']);
   assert.ok(r.ok);
   // r1·c1 = 1/√2, r1·c2 = −1 → 0 (clipped), r2·c1 = 1/√2, r2·c2 = 0.
-  assert.deepEqual(Array.from(r.C).map((x) => Math.round(x * 1e12) / 1e12), [0.707106781187, 0, 0.707106781187, 0]);
-  assert.deepEqual(asked.map((a) => a.input), [['r1', 'r2', 'c1', 'c2']]);
+  assert.deepEqual(
+    Array.from(r.C).map((x) => Math.round(x * 1e12) / 1e12),
+    [0.707106781187, 0, 0.707106781187, 0],
+  );
+  assert.deepEqual(
+    asked.map((a) => a.input),
+    [['r1', 'r2', 'c1', 'c2']],
+  );
   const empty = await judgeByEmbeddings(client, 'embed-x', ['r1'], []);
   assert.deepEqual([empty.ok, empty.m, empty.n, empty.calls], [true, 1, 0, 0]);
   assert.equal(asked.length, 1);
@@ -37,7 +43,16 @@ test('C is the clipped cosine of step embeddings, one request per pair, none for
 test('through the real client and a local server: each text cached once, a rerun sends nothing', async () => {
   const server = await startFakeOpenAIServer();
   try {
-    const roster: ModelSpec[] = [{ name: 'embed-test', roles: ['judge'], provider: 'openai-compatible', baseURLs: [server.url], apiKeyOptional: true, modelId: 'fake-embedding' }];
+    const roster: ModelSpec[] = [
+      {
+        name: 'embed-test',
+        roles: ['judge'],
+        provider: 'openai-compatible',
+        baseURLs: [server.url],
+        apiKeyOptional: true,
+        modelId: 'fake-embedding',
+      },
+    ];
     const cacheDir = tempDir('cdp-embed-');
     const reference = ['Is systolic blood pressure 140 mmHg or more?', 'Does the patient have diabetes?'];
     const candidate = ['Systolic pressure at least 140 mmHg', 'Check kidney function'];
@@ -70,7 +85,11 @@ test('an embedding request that fails after its retries is a failure with the re
   const server = await startFakeOpenAIServer();
   const url = server.url;
   await server.close();
-  const client = createLlmClient({ cacheDir: tempDir('cdp-embed-'), roster: [{ name: 'embed-down', roles: ['judge'], provider: 'openai-compatible', baseURLs: [url], apiKeyOptional: true }], retry: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 2 } });
+  const client = createLlmClient({
+    cacheDir: tempDir('cdp-embed-'),
+    roster: [{ name: 'embed-down', roles: ['judge'], provider: 'openai-compatible', baseURLs: [url], apiKeyOptional: true }],
+    retry: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 2 },
+  });
   const r = await judgeByEmbeddings(client, 'embed-down', ['a'], ['b']);
   await client.close();
   assert.equal(r.ok, false);
@@ -86,11 +105,28 @@ test('step_scores answers an embedding judge with cosine C and a chat judge with
       { name: 'chat-judge', roles: ['judge'], provider: 'openai-compatible', baseURLs: [server.url], apiKeyOptional: true },
     ];
     const client = createLlmClient({ cacheDir: tempDir('cdp-embed-'), roster });
-    const row = { setting: 'single', model: 'm', cdp_id: 'c', guideline_id: 'g', language: 'en', simulated: false, usable: true, reference: ['Fever above 38 C'], candidate: ['Temperature above 38 C'] };
+    const row = {
+      setting: 'single',
+      model: 'm',
+      cdp_id: 'c',
+      guideline_id: 'g',
+      language: 'en',
+      simulated: false,
+      usable: true,
+      reference: ['Fever above 38 C'],
+      candidate: ['Temperature above 38 C'],
+    };
     const run = (judge: string) =>
       (stepScores as unknown as { run: (u: unknown, ctx: unknown) => Promise<Record<string, unknown>> }).run(
         { row, cross: judge, joined: {}, whole: {} },
-        { stage: 'step_scores', params: withDefaults(stepScores, { judges: ['embed-test', 'chat-judge'], embeddingJudges: ['embed-test'] }), root: '.', llm: client.forStage('step_scores'), log() {}, signal: new AbortController().signal },
+        {
+          stage: 'step_scores',
+          params: withDefaults(stepScores, { judges: ['embed-test', 'chat-judge'], embeddingJudges: ['embed-test'] }),
+          root: '.',
+          llm: client.forStage('step_scores'),
+          log() {},
+          signal: new AbortController().signal,
+        },
       );
     const byEmbedding = await run('embed-test');
     assert.equal(byEmbedding.judge_kind, 'similarity');

@@ -10,7 +10,8 @@ export interface Embedder {
   embed(req: EmbedRequest): Promise<EmbedResult>;
 }
 
-export type EmbeddingJudgement = { ok: true; C: Float64Array; m: number; n: number; calls: number } | { ok: false; reason: string; m: number; n: number; calls: number };
+export type EmbeddingJudgement =
+  { ok: true; C: Float64Array; m: number; n: number; calls: number } | { ok: false; reason: string; m: number; n: number; calls: number };
 
 export function cosine(a: readonly number[], b: readonly number[]): number {
   if (a.length !== b.length) throw new Error(`embedding judge: vectors of different lengths (${a.length} and ${b.length})`);
@@ -25,7 +26,12 @@ export function cosine(a: readonly number[], b: readonly number[]): number {
   return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
 }
 
-export async function judgeByEmbeddings(client: Embedder, judge: string, reference: readonly string[], candidate: readonly string[]): Promise<EmbeddingJudgement> {
+export async function judgeByEmbeddings(
+  client: Embedder,
+  judge: string,
+  reference: readonly string[],
+  candidate: readonly string[],
+): Promise<EmbeddingJudgement> {
   const m = reference.length;
   const n = candidate.length;
   if (m === 0) return { ok: false, reason: 'the reference pathway has no steps', m, n, calls: 0 };

@@ -5,8 +5,7 @@
  * sent, so an LLM judge sees the prompt only.
  */
 export type JudgeContext =
-  | { judging: 'steps'; reference: string[]; candidate: string[] }
-  | { judging: 'outcome'; reference: string; candidate: string };
+  { judging: 'steps'; reference: string[]; candidate: string[] } | { judging: 'outcome'; reference: string; candidate: string };
 
 /** The judge context of a call; a call without one (or a malformed one) is an error naming what to pass. */
 export function judgeContextOf(context: Readonly<Record<string, unknown>> | undefined, judge: string): JudgeContext {

@@ -27,7 +27,10 @@ test('Prompt 9 is sent once with both conclusions; the score is read', async () 
   assert.equal(q.repeat, 0);
   assert.equal(q.model, 'judge-a');
   assert.match(q.messages[0].content as string, /^You are a medical expert\.\nYou will receive two clinical conclusions:/);
-  assert.match(q.messages[0].content as string, /## Reference Clinical Conclusion:\nCommunity-acquired pneumonia; start amoxicillin\.\n## Candidate Clinical Conclusion:\nPneumonia; amoxicillin\.\n## Your Output:$/);
+  assert.match(
+    q.messages[0].content as string,
+    /## Reference Clinical Conclusion:\nCommunity-acquired pneumonia; start amoxicillin\.\n## Candidate Clinical Conclusion:\nPneumonia; amoxicillin\.\n## Your Output:$/,
+  );
 });
 
 test('the cut-off: 4 by default ("largely consistent"), a parameter', async () => {
@@ -47,7 +50,13 @@ test('the cut-off: 4 by default ("largely consistent"), a parameter', async () =
 test('an invalid answer is re-asked with the reason, then accepted', async () => {
   const client = fakeClient((req) => (req.messages.length === 1 ? '3 or 4' : '3'));
   const r = await judgeOutcome({ client, ...base });
-  assert.deepEqual(r, { ok: true, score: 3, correct: false, calls: 2, problems: ['answer 1 rejected: the answer holds several different numbers (3, 4); output a single integer 1–5'] });
+  assert.deepEqual(r, {
+    ok: true,
+    score: 3,
+    correct: false,
+    calls: 2,
+    problems: ['answer 1 rejected: the answer holds several different numbers (3, 4); output a single integer 1–5'],
+  });
   assert.match(client.requests[1].messages[2].content as string, /- the answer holds several different numbers \(3, 4\)/);
 });
 
@@ -56,7 +65,10 @@ test('still invalid after the bound: a failure with the reason', async () => {
   const r = await judgeOutcome({ client, ...base, maxReasks: 1 });
   assert.equal(client.requests.length, 2);
   assert.equal(r.ok, false);
-  assert.equal(r.ok ? '' : r.reason, 'outcome judge judge-a: no valid answer after 2 attempts: the answer holds no score; output a single integer 1–5');
+  assert.equal(
+    r.ok ? '' : r.reason,
+    'outcome judge judge-a: no valid answer after 2 attempts: the answer holds no score; output a single integer 1–5',
+  );
   assert.equal(r.calls, 2);
 });
 

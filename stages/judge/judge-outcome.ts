@@ -41,7 +41,10 @@ export async function judgeOutcome(o: JudgeOutcomeOptions): Promise<OutcomeResul
   if (!(cutoff >= 1 && cutoff <= 5)) throw new RangeError(`judgeOutcome: cutoff = ${cutoff} must be in [1, 5] (the scale of Prompt 9)`);
   const maxReasks = o.maxReasks ?? 2;
   if (!Number.isInteger(maxReasks) || maxReasks < 0) throw new RangeError(`judgeOutcome: maxReasks = ${maxReasks} must be an integer ≥ 0`);
-  if (o.reference.trim() === '') throw new RangeError('judgeOutcome: the reference conclusion is empty; every reference CDP ends in a conclusion, so check the cdps input');
+  if (o.reference.trim() === '')
+    throw new RangeError(
+      'judgeOutcome: the reference conclusion is empty; every reference CDP ends in a conclusion, so check the cdps input',
+    );
   if (o.candidate.trim() === '') {
     return { ok: true, score: 1, correct: 1 >= cutoff, calls: 0, problems: ['empty candidate conclusion: scored 1 without a judge call'] };
   }
@@ -66,7 +69,14 @@ export async function judgeOutcome(o: JudgeOutcomeOptions): Promise<OutcomeResul
   };
   const r = await askStructured(
     o.client,
-    { model: o.judge, messages: [{ role: 'user', content: prompt }], context: outcomeContext, repeat: o.repeat ?? 0, ...(o.params ? { params: o.params } : {}), expectedOutputTokens: 4 },
+    {
+      model: o.judge,
+      messages: [{ role: 'user', content: prompt }],
+      context: outcomeContext,
+      repeat: o.repeat ?? 0,
+      ...(o.params ? { params: o.params } : {}),
+      expectedOutputTokens: 4,
+    },
     parse,
     { maxAttempts: maxReasks + 1 },
   );

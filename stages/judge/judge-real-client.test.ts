@@ -21,7 +21,8 @@ const REF = ['fever above 38 degrees', 'rash'];
 const CAND = ['fever below 38 degrees', 'rash on arms', 'headache'];
 const close = (actual: ArrayLike<number>, expected: number[]) => {
   assert.equal(actual.length, expected.length);
-  for (let k = 0; k < expected.length; k++) assert.ok(Math.abs(actual[k] - expected[k]) < 1e-12, `index ${k}: ${actual[k]} vs ${expected[k]}`);
+  for (let k = 0; k < expected.length; k++)
+    assert.ok(Math.abs(actual[k] - expected[k]) < 1e-12, `index ${k}: ${actual[k]} vs ${expected[k]}`);
 };
 
 describe('judging through createLlmClient and a local OpenAI-compatible server', () => {
@@ -41,7 +42,16 @@ describe('judging through createLlmClient and a local OpenAI-compatible server',
   after(() => srv.close());
 
   const roster = (): ModelSpec[] => [
-    { name: 'judge-http', roles: ['judge'], provider: 'openai-compatible', baseURLs: [srv.url], apiKeyOptional: true, modelId: 'judge-model', contextWindow: 32_000, price: { inputPerMTok: 0, outputPerMTok: 0 } },
+    {
+      name: 'judge-http',
+      roles: ['judge'],
+      provider: 'openai-compatible',
+      baseURLs: [srv.url],
+      apiKeyOptional: true,
+      modelId: 'judge-model',
+      contextWindow: 32_000,
+      price: { inputPerMTok: 0, outputPerMTok: 0 },
+    },
   ];
 
   test('five repeats are five HTTP requests and five answers averaged; a rerun makes none', async () => {
@@ -49,7 +59,13 @@ describe('judging through createLlmClient and a local OpenAI-compatible server',
     srv.resetCounters();
     answered = 0;
     const c1 = createLlmClient({ cacheDir, roster: roster(), env: {} });
-    const first = await judgeStepScores({ client: c1.forStage('step_scores'), judge: 'judge-http', setting: 'single', reference: REF, candidate: CAND });
+    const first = await judgeStepScores({
+      client: c1.forStage('step_scores'),
+      judge: 'judge-http',
+      setting: 'single',
+      reference: REF,
+      candidate: CAND,
+    });
     await c1.close();
     assert.equal(srv.counters.chat, 5);
     assert.ok(first.ok, first.ok ? '' : first.reason);
@@ -59,7 +75,13 @@ describe('judging through createLlmClient and a local OpenAI-compatible server',
 
     srv.resetCounters();
     const c2 = createLlmClient({ cacheDir, roster: roster(), env: {} });
-    const again = await judgeStepScores({ client: c2.forStage('step_scores'), judge: 'judge-http', setting: 'single', reference: REF, candidate: CAND });
+    const again = await judgeStepScores({
+      client: c2.forStage('step_scores'),
+      judge: 'judge-http',
+      setting: 'single',
+      reference: REF,
+      candidate: CAND,
+    });
     await c2.close();
     assert.equal(srv.counters.chat, 0, 'the rerun is served from the call cache');
     assert.equal(c2.counters().cached, 5);
@@ -76,21 +98,37 @@ describe('judging through createLlmClient and a local OpenAI-compatible server',
     assert.deepEqual(r, { ok: true, score: 4, correct: true, calls: 1, problems: [] });
     assert.equal(srv.counters.chat, 1);
     const c2 = createLlmClient({ cacheDir, roster: roster(), env: {} });
-    assert.deepEqual(await judgeOutcome({ client: c2, judge: 'judge-http', reference: 'Start amoxicillin', candidate: 'Start amoxicillin now' }), r);
+    assert.deepEqual(
+      await judgeOutcome({ client: c2, judge: 'judge-http', reference: 'Start amoxicillin', candidate: 'Start amoxicillin now' }),
+      r,
+    );
     await c2.close();
     assert.equal(srv.counters.chat, 1);
   });
 });
 
 test('the simulated judges run offline through the same client and code path', async () => {
-  const c = createLlmClient({ cacheDir: mkdtempSync(join(tmpdir(), 'judge-offline-')), roster: simulatedJudgeSpecs(), offlineHandlers: simulatedJudgeHandlers(), env: {} });
+  const c = createLlmClient({
+    cacheDir: mkdtempSync(join(tmpdir(), 'judge-offline-')),
+    roster: simulatedJudgeSpecs(),
+    offlineHandlers: simulatedJudgeHandlers(),
+    env: {},
+  });
   const view = c.forStage('step_scores');
   const r = await judgeStepScores({ client: view, judge: 'simulated-tfidf', setting: 'multi', reference: REF, candidate: CAND });
   assert.ok(r.ok, r.ok ? '' : r.reason);
-  close(r.C, Array.from(tfidfMatrix(REF, CAND), (s) => (likertFromSimilarity(s) - 1) / 4));
+  close(
+    r.C,
+    Array.from(tfidfMatrix(REF, CAND), (s) => (likertFromSimilarity(s) - 1) / 4),
+  );
   assert.deepEqual([r.runsOk, r.calls], [5, 5]);
   assert.equal(view.counters().calls, 5, 'five offline calls, like an LLM judge');
-  const o = await judgeOutcome({ client: view, judge: 'simulated-char-ngram', reference: 'Refer to cardiology', candidate: 'refer to CARDIOLOGY' });
+  const o = await judgeOutcome({
+    client: view,
+    judge: 'simulated-char-ngram',
+    reference: 'Refer to cardiology',
+    candidate: 'refer to CARDIOLOGY',
+  });
   assert.deepEqual(o, { ok: true, score: 5, correct: true, calls: 1, problems: [] });
   await c.close();
 });

@@ -30,7 +30,8 @@ function grid(prompt: string, score: (i: number, j: number, ref: string, cand: s
 
 const close = (actual: ArrayLike<number>, expected: number[]) => {
   assert.equal(actual.length, expected.length);
-  for (let k = 0; k < expected.length; k++) assert.ok(Math.abs(actual[k] - expected[k]) < 1e-12, `index ${k}: ${actual[k]} vs ${expected[k]}`);
+  for (let k = 0; k < expected.length; k++)
+    assert.ok(Math.abs(actual[k] - expected[k]) < 1e-12, `index ${k}: ${actual[k]} vs ${expected[k]}`);
 };
 
 const REF = ['Fever above 38 °C?', 'Cough longer than two weeks?'];
@@ -39,7 +40,9 @@ const CAND = ['Is the temperature over 38?', 'Any cough?', 'Order a chest X-ray'
 describe('judgeStepScores against a scripted client', () => {
   test('five distinct calls with repeat 0..4, averaged and normalised', async () => {
     // Run r scores R1-C1 as r + 1 (mean 3 → 0.5), R2-C2 as 5 − (r % 2) (mean 4.6 → 0.9), the rest 1 → 0.
-    const client = fakeClient((req, prompt) => grid(prompt, (i, j) => (i === 1 && j === 1 ? req.repeat! + 1 : i === 2 && j === 2 ? 5 - (req.repeat! % 2) : 1)));
+    const client = fakeClient((req, prompt) =>
+      grid(prompt, (i, j) => (i === 1 && j === 1 ? req.repeat! + 1 : i === 2 && j === 2 ? 5 - (req.repeat! % 2) : 1)),
+    );
     const r = await judgeStepScores({ client, judge: 'judge-a', setting: 'single', reference: REF, candidate: CAND });
     assert.deepEqual(client.requests.map((q) => q.repeat).sort(), [0, 1, 2, 3, 4]);
     for (const q of client.requests) {
@@ -47,19 +50,36 @@ describe('judgeStepScores against a scripted client', () => {
       assert.equal(q.messages.length, 1);
       assert.equal(q.messages[0].role, 'user');
       assert.match(q.messages[0].content as string, /^You are a medical expert\.\nYou will receive two clinical decision pathways:/);
-      assert.match(q.messages[0].content as string, /\nR1: Fever above 38 °C\?\nR2: Cough longer than two weeks\?\n## Candidate Clinical Pathway:\nC1: Is the temperature over 38\?\nC2: Any cough\?\nC3: Order a chest X-ray\n## Your Output:$/);
+      assert.match(
+        q.messages[0].content as string,
+        /\nR1: Fever above 38 °C\?\nR2: Cough longer than two weeks\?\n## Candidate Clinical Pathway:\nC1: Is the temperature over 38\?\nC2: Any cough\?\nC3: Order a chest X-ray\n## Your Output:$/,
+      );
     }
     assert.ok(r.ok, r.ok ? '' : r.reason);
-    assert.deepEqual({ m: r.m, n: r.n, runsOk: r.runsOk, runsFailed: r.runsFailed, calls: r.calls, blocks: r.blocks, problems: r.problems }, { m: 2, n: 3, runsOk: 5, runsFailed: 0, calls: 5, blocks: 1, problems: [] });
+    assert.deepEqual(
+      { m: r.m, n: r.n, runsOk: r.runsOk, runsFailed: r.runsFailed, calls: r.calls, blocks: r.blocks, problems: r.problems },
+      { m: 2, n: 3, runsOk: 5, runsFailed: 0, calls: 5, blocks: 1, problems: [] },
+    );
     assert.ok(r.C instanceof Float64Array, 'r.C instanceof Float64Array');
     close(r.C, [0.5, 0, 0, 0, 0.9, 0]);
   });
 
   test('the multi-turn setting sends Prompt 8; runs and sampling parameters are honoured', async () => {
     const client = fakeClient((_q, prompt) => grid(prompt, () => 3));
-    const r = await judgeStepScores({ client, judge: 'j', setting: 'multi', reference: REF, candidate: CAND, runs: 2, params: { temperature: 0.7 } });
+    const r = await judgeStepScores({
+      client,
+      judge: 'j',
+      setting: 'multi',
+      reference: REF,
+      candidate: CAND,
+      runs: 2,
+      params: { temperature: 0.7 },
+    });
     assert.equal(client.requests.length, 2);
-    assert.match(client.requests[0].messages[0].content as string, /^You are a medical expert\.\nYou will receive two clinical questioning pathways:/);
+    assert.match(
+      client.requests[0].messages[0].content as string,
+      /^You are a medical expert\.\nYou will receive two clinical questioning pathways:/,
+    );
     assert.deepEqual(client.requests[0].params, { temperature: 0.7 });
     assert.ok(r.ok, r.ok ? '' : r.reason);
     close(r.C, [0.5, 0.5, 0.5, 0.5, 0.5, 0.5]);
@@ -103,9 +123,20 @@ describe('judgeStepScores against a scripted client', () => {
     assert.equal(r.ok, false);
     assert.equal(client.requests.length, 3 * 2 + 2);
     assert.deepEqual([r.runsOk, r.runsFailed], [2, 3]);
-    assert.match(r.ok ? '' : r.reason, /^only 2 of 5 judge runs of judge-a gave a complete 2×3 score matrix; at least 3 are needed\. First problem: run 0: answer 1 rejected: no pairs of the form/);
+    assert.match(
+      r.ok ? '' : r.reason,
+      /^only 2 of 5 judge runs of judge-a gave a complete 2×3 score matrix; at least 3 are needed\. First problem: run 0: answer 1 rejected: no pairs of the form/,
+    );
     // The minimum is a parameter.
-    const lenient = await judgeStepScores({ client, judge: 'judge-a', setting: 'single', reference: REF, candidate: CAND, maxReasks: 0, minRunsOk: 2 });
+    const lenient = await judgeStepScores({
+      client,
+      judge: 'judge-a',
+      setting: 'single',
+      reference: REF,
+      candidate: CAND,
+      maxReasks: 0,
+      minRunsOk: 2,
+    });
     assert.ok(lenient.ok, lenient.ok ? '' : lenient.reason);
     close(lenient.C, Array(6).fill(0.25));
   });
@@ -134,7 +165,10 @@ describe('judgeStepScores against a scripted client', () => {
     await assert.rejects(judgeStepScores({ ...base, reference: [] }), /reference pathway is empty/);
     await assert.rejects(judgeStepScores({ ...base, runs: 0 }), /runs = 0/);
     await assert.rejects(judgeStepScores({ ...base, minRunsOk: 6 }), /minRunsOk = 6 exceeds runs = 5/);
-    await assert.rejects(judgeStepScores({ ...base, setting: 'both' as 'single' }), /setting must be 'single' \(Prompt 5\) or 'multi' \(Prompt 8\), got "both"/);
+    await assert.rejects(
+      judgeStepScores({ ...base, setting: 'both' as 'single' }),
+      /setting must be 'single' \(Prompt 5\) or 'multi' \(Prompt 8\), got "both"/,
+    );
   });
 });
 
@@ -154,7 +188,10 @@ describe('long reference pathways in blocks', () => {
     const prompts = [...new Set(client.requests.map((q) => q.messages[0].content as string))];
     assert.equal(prompts.length, 3);
     const seen = prompts.map((p) => findLabelledPathways(p)!);
-    assert.deepEqual(seen.map((s) => s.reference), [['step 0', 'step 1', 'step 2'], ['step 3', 'step 4', 'step 5'], ['step 6']]);
+    assert.deepEqual(
+      seen.map((s) => s.reference),
+      [['step 0', 'step 1', 'step 2'], ['step 3', 'step 4', 'step 5'], ['step 6']],
+    );
     for (const s of seen) assert.deepEqual(s.candidate, cand);
     assert.match(prompts[2], /labeled sequentially from R1 to R1, for a total of 1 steps/);
     for (const q of client.requests) assert.ok(q.repeat === 0 || q.repeat === 1, 'q.repeat === 0 || q.repeat === 1');
@@ -168,10 +205,20 @@ describe('long reference pathways in blocks', () => {
     const oneRow = (client.requests[0].messages[0].content as string).length;
     client.requests.length = 0;
     const budget = oneRow - 30; // the whole pathway does not fit, a few rows do
-    const r = await judgeStepScores({ client, judge: 'j', setting: 'single', reference: ref, candidate: cand, runs: 1, maxPromptTokens: budget, countTokens: count });
+    const r = await judgeStepScores({
+      client,
+      judge: 'j',
+      setting: 'single',
+      reference: ref,
+      candidate: cand,
+      runs: 1,
+      maxPromptTokens: budget,
+      countTokens: count,
+    });
     assert.ok(whole.ok && r.ok, 'whole.ok && r.ok');
     assert.ok(r.blocks > 1, 'r.blocks > 1');
-    for (const q of client.requests) assert.ok((q.messages[0].content as string).length + 7 <= budget, '(q.messages[0].content as string).length + 7 <= budget');
+    for (const q of client.requests)
+      assert.ok((q.messages[0].content as string).length + 7 <= budget, '(q.messages[0].content as string).length + 7 <= budget');
     close(r.C, expected);
     close(r.C, Array.from(whole.C));
   });
@@ -191,7 +238,15 @@ describe('long reference pathways in blocks', () => {
 
   test('a candidate too long for the budget fails with the reason, without calls', async () => {
     const client = fakeClient(() => assert.fail('no call expected'));
-    const r = await judgeStepScores({ client, judge: 'j', setting: 'single', reference: ref, candidate: cand, maxPromptTokens: 100, countTokens: (t) => t.length });
+    const r = await judgeStepScores({
+      client,
+      judge: 'j',
+      setting: 'single',
+      reference: ref,
+      candidate: cand,
+      maxPromptTokens: 100,
+      countTokens: (t) => t.length,
+    });
     assert.equal(r.ok, false);
     assert.match(r.ok ? '' : r.reason, /candidate is never split/);
   });

@@ -102,7 +102,10 @@ export async function judgeStepScores(o: JudgeStepScoresOptions): Promise<StepSc
   if (minRunsOk > runs) throw new RangeError(`judgeStepScores: minRunsOk = ${minRunsOk} exceeds runs = ${runs}`);
   const m = o.reference.length;
   const n = o.candidate.length;
-  if (m === 0) throw new RangeError('judgeStepScores: the reference pathway is empty; every reference CDP has at least one step, so check the cdps input');
+  if (m === 0)
+    throw new RangeError(
+      'judgeStepScores: the reference pathway is empty; every reference CDP has at least one step, so check the cdps input',
+    );
 
   const base: Counts = { m, n, runsOk: 0, runsFailed: 0, problems: [], blocks: 0, calls: 0 };
   if (n === 0) return { ...base, ok: true, C: new Float64Array(0) };
@@ -149,9 +152,7 @@ export async function judgeStepScores(o: JudgeStepScoresOptions): Promise<StepSc
     return { block: b, result: r, problems };
   };
 
-  const perRun = await Promise.all(
-    Array.from({ length: runs }, (_, run) => Promise.all(blocks.map((b, k) => askBlock(run, k, b)))),
-  );
+  const perRun = await Promise.all(Array.from({ length: runs }, (_, run) => Promise.all(blocks.map((b, k) => askBlock(run, k, b)))));
 
   const out: Counts = { ...base, blocks: blocks.length };
   const complete: Float64Array[] = [];

@@ -5,13 +5,24 @@ import { normaliseLikert } from './parse-step-scores.ts';
 
 test('1 + round(4·s), halves up, at the band edges', () => {
   const cases: Array<[number, number]> = [
-    [0, 1], [0.124, 1], [0.125, 2], [0.25, 2], [0.374, 2], [0.375, 3], [0.5, 3],
-    [0.624, 3], [0.625, 4], [0.75, 4], [0.874, 4], [0.875, 5], [1, 5],
+    [0, 1],
+    [0.124, 1],
+    [0.125, 2],
+    [0.25, 2],
+    [0.374, 2],
+    [0.375, 3],
+    [0.5, 3],
+    [0.624, 3],
+    [0.625, 4],
+    [0.75, 4],
+    [0.874, 4],
+    [0.875, 5],
+    [1, 5],
   ];
   for (const [s, l] of cases) assert.equal(likertFromSimilarity(s), l, `s = ${s}`);
 });
 
-test('after normalisation the judge\'s C is s rounded to the nearest quarter', () => {
+test("after normalisation the judge's C is s rounded to the nearest quarter", () => {
   for (const s of [0, 0.1, 0.2, 0.3, 0.45, 0.6, 2 / 3, 0.8, 0.95, 1]) {
     const c = normaliseLikert(Float64Array.of(likertFromSimilarity(s)))[0];
     assert.ok(Math.abs(c - s) <= 0.125, `s = ${s} → C = ${c}`);

@@ -16,7 +16,11 @@ test('accepted answers: the score read from its position and the format recorded
     { input: '4 out of 5', score: 4, format: 'scale-echo' },
     { input: 'Consistency (1–5): 5', score: 5, format: 'scale-echo+score-label' },
     { input: 'Score (1-5): 2', score: 2, format: 'scale-echo+score-label' },
-    { input: '<think>The candidate names the same diagnosis but omits the severity, so 4 or 5? I will say 4.</think>\n4', score: 4, format: 'think-block' },
+    {
+      input: '<think>The candidate names the same diagnosis but omits the severity, so 4 or 5? I will say 4.</think>\n4',
+      score: 4,
+      format: 'think-block',
+    },
     { input: '```\n4\n```', score: 4, format: 'fence' },
     { input: '４', score: 4, format: 'full-width' },
     { input: '4\n\nScore: 4', score: 4, format: 'score-label' },

@@ -33,7 +33,11 @@ const NUMBER = /(?<![\d.])\d+(?:\.\d+)?(?![\d])/g;
 const ALONE = /^[\s>*#-]*(\d+(?:\.\d+)?)\s*[.!。分]?\s*$/gm;
 const LABELLED = /(score|rating|consistency|grade|评分|得分|分数|一致性)[ \t]*(?:is|of|=|:)?[ \t]*(\d+(?:\.\d+)?)(?![\d])/gi;
 
-interface Hit { value: string; start: number; end: number }
+interface Hit {
+  value: string;
+  start: number;
+  end: number;
+}
 
 function judge(hits: Hit[], text: string, variants: FormatVariant[], fallback: boolean): OutcomeScoreParse {
   const fraction = hits.find((h) => h.value.includes('.'));
@@ -81,7 +85,12 @@ export function parseOutcomeScore(raw: string, finishReason?: string | null): Ou
   for (const segment of text.split(/(\n+|(?<=[.!?。！？])\s+)/)) {
     const numbers = [...segment.matchAll(NUMBER)];
     if (numbers.length) {
-      return judge(numbers.map((m) => ({ value: m[0], start: offset + m.index!, end: offset + m.index! + m[0].length })), text, variants, true);
+      return judge(
+        numbers.map((m) => ({ value: m[0], start: offset + m.index!, end: offset + m.index! + m[0].length })),
+        text,
+        variants,
+        true,
+      );
     }
     offset += segment.length;
   }

@@ -25,7 +25,11 @@ describe('well-formed and tolerated grids', () => {
     { name: 'the format of Prompt 5', input: GRID, format: 'strict' },
     { name: 'finish_reason stop', input: GRID, format: 'strict', finishReason: 'stop' },
     { name: 'blank lines and trailing spaces', input: `\n${GRID.split('\n').join('  \n\n')}\n\n`, format: 'strict' },
-    { name: 'reasoning block first', input: `<think>R1 vs C1: both ask about fever, so 5. R1-C1: 4 was my first guess.</think>\n${GRID}`, format: 'think-block' },
+    {
+      name: 'reasoning block first',
+      input: `<think>R1 vs C1: both ask about fever, so 5. R1-C1: 4 was my first guess.</think>\n${GRID}`,
+      format: 'think-block',
+    },
     { name: 'bold pairs', input: GRID.replace(/(R\d-C\d)/g, '**$1**'), format: 'bold-marker' },
     { name: 'bold scores', input: GRID.replace(/: (\d)/g, ': **$1**'), format: 'bold-marker' },
     { name: 'spaces inside the pair', input: GRID.replace(/R(\d)-C(\d): /g, 'R$1 - C$2 : '), format: 'score-layout' },
@@ -38,22 +42,58 @@ describe('well-formed and tolerated grids', () => {
     { name: 'lower case', input: GRID.toLowerCase(), format: 'case' },
     { name: 'lower case and equals', input: GRID.toLowerCase().replace(/: /g, ' = '), format: 'score-layout' },
     { name: 'rows out of order', input: GRID.split('\n').reverse().join('\n'), format: 'score-layout' },
-    { name: 'commentary lines without pairs', input: `Here are the pairwise consistency scores:\n${GRID}\nAll 6 pairs were verified.`, format: 'preamble+trailing-note' },
+    {
+      name: 'commentary lines without pairs',
+      input: `Here are the pairwise consistency scores:\n${GRID}\nAll 6 pairs were verified.`,
+      format: 'preamble+trailing-note',
+    },
     { name: 'inside a code fence', input: `\`\`\`\n${GRID}\n\`\`\``, format: 'fence' },
     { name: '"/5" after scores', input: GRID.replace(/: (\d)/g, ': $1/5'), format: 'score-layout' },
     { name: 'a markdown table', input: TABLE, format: 'score-layout' },
-    { name: 'a transposed markdown table', input: '| | R1 | R2 | R3 |\n|---|---|---|---|\n| C1 | 5 | 3 | 1 |\n| C2 | 2 | 4 | 5 |', format: 'score-layout' },
-    { name: 'a table with a preamble and a note', input: `Scores:\n\n${TABLE}\n\nAll pairs scored.`, format: 'preamble+score-layout+trailing-note' },
-    { name: 'pair and score in adjacent cells', input: '| Pair | Score |\n|---|---|\n' + GRID.split(/, |\n/).map((p) => `| ${p.replace(': ', ' | ')} |`).join('\n'), format: 'score-layout' },
+    {
+      name: 'a transposed markdown table',
+      input: '| | R1 | R2 | R3 |\n|---|---|---|---|\n| C1 | 5 | 3 | 1 |\n| C2 | 2 | 4 | 5 |',
+      format: 'score-layout',
+    },
+    {
+      name: 'a table with a preamble and a note',
+      input: `Scores:\n\n${TABLE}\n\nAll pairs scored.`,
+      format: 'preamble+score-layout+trailing-note',
+    },
+    {
+      name: 'pair and score in adjacent cells',
+      input:
+        '| Pair | Score |\n|---|---|\n' +
+        GRID.split(/, |\n/)
+          .map((p) => `| ${p.replace(': ', ' | ')} |`)
+          .join('\n'),
+      format: 'score-layout',
+    },
     { name: 'tuples "(R1, C1): 5"', input: GRID.replace(/R(\d)-C(\d)/g, '(R$1, C$2)'), format: 'score-layout' },
     { name: 'JSON {"R1-C1": 5}', input: `{${GRID.replace(/\n/g, ', ').replace(/(R\d-C\d)/g, '"$1"')}}`, format: 'score-layout' },
-    { name: 'nested JSON {"R1": {"C1": 5}}', input: '{"R1": {"C1": 5, "C2": 2}, "R2": {"C1": 3, "C2": 4}, "R3": {"C1": 1, "C2": 5}}', format: 'score-layout' },
-    { name: 'the pathways echoed before the scores', input: `R1: Fever of 38.5 °C\nC1: 38.5 °C fever, 3 days\n${GRID}`, format: 'preamble' },
+    {
+      name: 'nested JSON {"R1": {"C1": 5}}',
+      input: '{"R1": {"C1": 5, "C2": 2}, "R2": {"C1": 3, "C2": 4}, "R3": {"C1": 1, "C2": 5}}',
+      format: 'score-layout',
+    },
+    {
+      name: 'the pathways echoed before the scores',
+      input: `R1: Fever of 38.5 °C\nC1: 38.5 °C fever, 3 days\n${GRID}`,
+      format: 'preamble',
+    },
     { name: 'rows "R1: C1=5, C2=2"', input: 'R1: C1=5, C2=2\nR2: C1=3, C2=4\nR3: C1=1, C2=5', format: 'score-layout' },
     // Read as "duplicate pair R1-C1" before: an explanation that names a pair is not a second score.
-    { name: 'an explanation line repeating a pair', input: `${GRID}\nExplanation: R1-C1: both steps assess the fever threshold; R1-C2: 2 as the topics differ.`, format: 'trailing-note' },
+    {
+      name: 'an explanation line repeating a pair',
+      input: `${GRID}\nExplanation: R1-C1: both steps assess the fever threshold; R1-C2: 2 as the topics differ.`,
+      format: 'trailing-note',
+    },
     { name: 'a pair repeated with the same score', input: `${GRID}\nR1-C2: 2`, format: 'repeated-pair+score-layout' },
-    { name: 'a pair mentioned again without a score', input: `${GRID}\nThe weakest match is R1-C2: see above.`, format: 'repeated-pair+trailing-note' },
+    {
+      name: 'a pair mentioned again without a score',
+      input: `${GRID}\nThe weakest match is R1-C2: see above.`,
+      format: 'repeated-pair+trailing-note',
+    },
   ];
   for (const row of rows) {
     test(row.name, () => {
@@ -64,7 +104,8 @@ describe('well-formed and tolerated grids', () => {
   }
 
   test('two-digit labels (12 × 11)', () => {
-    const m = 12, n = 11;
+    const m = 12,
+      n = 11;
     const lines: string[] = [];
     const expected: number[] = [];
     for (let i = 1; i <= m; i++) {
@@ -97,7 +138,9 @@ describe('defects, each listed as a re-ask message', () => {
 
   test('a pair given two different scores is a fault naming the pair; the same score again is not', () => {
     assert.deepEqual(problems(`${GRID}\nR1-C2: 3, R2-C1: 3`), ['duplicate pair R1-C2 with different scores (2 and 3)']);
-    assert.deepEqual(problems('R1: C1=5, C2=2\nR2: C1=3, C2=4\nR3: C1=1, C2=5\nR1: C2=4'), ['duplicate pair R1-C2 with different scores (2 and 4)']);
+    assert.deepEqual(problems('R1: C1=5, C2=2\nR2: C1=3, C2=4\nR3: C1=1, C2=5\nR1: C2=4'), [
+      'duplicate pair R1-C2 with different scores (2 and 4)',
+    ]);
   });
 
   test('a truncated answer (finish_reason length) is refused as such, even when every pair is there', () => {
@@ -161,7 +204,12 @@ describe('defects, each listed as a re-ask message', () => {
 
   test('long lists of missing pairs are cut after 20', () => {
     const [p] = problems('R1-C1: 3', 5, 5);
-    assert.equal(p, `missing pairs: ${Array.from({ length: 24 }, (_, k) => `R${Math.floor((k + 1) / 5) + 1}-C${((k + 1) % 5) + 1}`).slice(0, 20).join(', ')} … (4 more)`);
+    assert.equal(
+      p,
+      `missing pairs: ${Array.from({ length: 24 }, (_, k) => `R${Math.floor((k + 1) / 5) + 1}-C${((k + 1) % 5) + 1}`)
+        .slice(0, 20)
+        .join(', ')} … (4 more)`,
+    );
   });
 
   test('a pathway of length 0 is refused before the judge is read', () => {

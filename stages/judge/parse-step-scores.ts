@@ -39,10 +39,15 @@ const TOKENS = new RegExp(
   ].join('|'),
   'gim',
 );
-const EXPLANATION = /^\s*(?:[-*>]\s*)?(?:explanations?|notes?|reason(?:ing)?|rationale|justifications?|comments?|解释|说明|理由|备注|注)\s*[:：]/i;
+const EXPLANATION =
+  /^\s*(?:[-*>]\s*)?(?:explanations?|notes?|reason(?:ing)?|rationale|justifications?|comments?|解释|说明|理由|备注|注)\s*[:：]/i;
 const MAX_LISTED = 20;
 
-interface Pair { i: number; j: number; score?: string }
+interface Pair {
+  i: number;
+  j: number;
+  score?: string;
+}
 
 function listed(labels: string[]): string {
   if (labels.length <= MAX_LISTED) return labels.join(', ');
@@ -50,14 +55,25 @@ function listed(labels: string[]): string {
 }
 
 function checkSize(m: number, n: number): void {
-  for (const [name, v] of [['m', m], ['n', n]] as const) {
+  for (const [name, v] of [
+    ['m', m],
+    ['n', n],
+  ] as const) {
     if (!Number.isInteger(v) || v < 1) {
-      throw new RangeError(`pathway length ${name} = ${v} must be an integer ≥ 1; an empty pathway has nothing to score, so do not ask the judge`);
+      throw new RangeError(
+        `pathway length ${name} = ${v} must be an integer ≥ 1; an empty pathway has nothing to score, so do not ask the judge`,
+      );
     }
   }
 }
 
-const cellsOf = (line: string): string[] => line.trim().replace(/^\|/, '').replace(/\|$/, '').split('|').map((c) => c.trim());
+const cellsOf = (line: string): string[] =>
+  line
+    .trim()
+    .replace(/^\|/, '')
+    .replace(/\|$/, '')
+    .split('|')
+    .map((c) => c.trim());
 
 /** Pairs of a markdown table with labelled rows and columns; null when `lines` hold no such table. */
 function tablePairs(lines: readonly string[]): Pair[] | null {
@@ -196,7 +212,9 @@ export function parseStepScores(raw: string, m: number, n: number, finishReason?
     variants.push(k < first ? 'preamble' : 'trailing-note');
   });
   if (!table && !read.grouped) {
-    const canonical = Array.from({ length: m }, (_, i) => Array.from({ length: n }, (_, j) => `R${i + 1}-C${j + 1}: ${given[i * n + j]}`).join(', ')).join('\n');
+    const canonical = Array.from({ length: m }, (_, i) =>
+      Array.from({ length: n }, (_, j) => `R${i + 1}-C${j + 1}: ${given[i * n + j]}`).join(', '),
+    ).join('\n');
     const written = read.pairLines.map((k) => lines[k].trim()).join('\n');
     if (written !== canonical) variants.push(written.toLowerCase() === canonical.toLowerCase() ? 'case' : 'score-layout');
   }
@@ -212,7 +230,8 @@ export function normaliseLikert(likert: Float64Array): Float64Array {
   const out = new Float64Array(likert.length);
   for (let k = 0; k < likert.length; k++) {
     const s = likert[k];
-    if (!(s >= 1 && s <= 5)) throw new RangeError(`Likert score ${s} at index ${k} is not in [1, 5]; normalise only parsed (and averaged) judge scores`);
+    if (!(s >= 1 && s <= 5))
+      throw new RangeError(`Likert score ${s} at index ${k} is not in [1, 5]; normalise only parsed (and averaged) judge scores`);
     out[k] = (s - 1) / 4;
   }
   return out;
@@ -220,11 +239,13 @@ export function normaliseLikert(likert: Float64Array): Float64Array {
 
 /** Element-wise mean of the judge's runs (the paper averages five) over matrices of one shape. */
 export function averageRuns(runs: readonly Float64Array[]): Float64Array {
-  if (runs.length === 0) throw new RangeError('averageRuns needs at least one run; every judge run failed to parse, so there is nothing to average');
+  if (runs.length === 0)
+    throw new RangeError('averageRuns needs at least one run; every judge run failed to parse, so there is nothing to average');
   const size = runs[0].length;
   const out = new Float64Array(size);
   runs.forEach((r, idx) => {
-    if (r.length !== size) throw new RangeError(`run ${idx} has ${r.length} scores but run 0 has ${size}; runs must score the same m×n pairs`);
+    if (r.length !== size)
+      throw new RangeError(`run ${idx} has ${r.length} scores but run 0 has ${size}; runs must score the same m×n pairs`);
     for (let k = 0; k < size; k++) out[k] += r[k];
   });
   for (let k = 0; k < size; k++) out[k] /= runs.length;

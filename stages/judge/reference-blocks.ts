@@ -59,7 +59,7 @@ export function planReferenceBlocks(m: number, render: (start: number, end: numb
   const check = max === undefined ? null : fitsBy(max, options.countTokens);
 
   const blocks: ReferenceBlock[] = [];
-  for (let start = 0; start < m; ) {
+  for (let start = 0; start < m;) {
     let hi = Math.min(m, start + rows);
     if (check) {
       const one = check(render(start, start + 1));

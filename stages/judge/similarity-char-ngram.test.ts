@@ -17,7 +17,15 @@ test('hand-computed trigram cosines', () => {
 });
 
 test('grams are taken after NFKC, lower case and whitespace folding, over code points', () => {
-  assert.deepEqual([...charNgrams('Fe  VER\n')], [['fe ', 1], ['e v', 1], [' ve', 1], ['ver', 1]]);
+  assert.deepEqual(
+    [...charNgrams('Fe  VER\n')],
+    [
+      ['fe ', 1],
+      ['e v', 1],
+      [' ve', 1],
+      ['ver', 1],
+    ],
+  );
   // Surrogate pairs are one character each: two emoji are shorter than n = 3, so one gram.
   assert.deepEqual([...charNgrams('😀😀')], [['😀😀', 1]]);
   assert.deepEqual([...charNgrams('😀😀😀')], [['😀😀😀', 1]]);

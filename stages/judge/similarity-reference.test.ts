@@ -31,7 +31,10 @@ test('token F1 and character-trigram cosine match Python', () => {
     near(tokenF1(p.a, p.b), p.token_f1, `token F1 of ${p.a} / ${p.b}`);
     near(charNgramCosine(p.a, p.b), p.char3, `char3 of ${p.a} / ${p.b}`);
   }
-  assert.ok(fixture.pairs.some((p) => p.token_f1 > 0 && p.token_f1 < 1), 'the fixture has partial overlaps');
+  assert.ok(
+    fixture.pairs.some((p) => p.token_f1 > 0 && p.token_f1 < 1),
+    'the fixture has partial overlaps',
+  );
 });
 
 test('prompt-local TF-IDF matrices match Python', () => {

@@ -28,9 +28,14 @@ const asUser = (content: string): ChatRequest => ({ model: 'x', messages: [{ rol
 const steps = (reference: string[], candidate: string[]): JudgeContext => ({ judging: 'steps', reference, candidate });
 const outcome = (reference: string, candidate: string): JudgeContext => ({ judging: 'outcome', reference, candidate });
 /** One call as the judging code makes it: the prompt, and the context it was rendered from. */
-const ask = async (p: Provider, context: JudgeContext | undefined, req: ChatRequest = asUser('(the rendered prompt)')) => (await p.callApi(req, context)).output;
+const ask = async (p: Provider, context: JudgeContext | undefined, req: ChatRequest = asUser('(the rendered prompt)')) =>
+  (await p.callApi(req, context)).output;
 
-function stepPrompt(id: 'single-turn-step-level-consistency-scoring' | 'multi-turn-step-level-consistency-scoring', ref = REFERENCE, cand = CANDIDATE) {
+function stepPrompt(
+  id: 'single-turn-step-level-consistency-scoring' | 'multi-turn-step-level-consistency-scoring',
+  ref = REFERENCE,
+  cand = CANDIDATE,
+) {
   return renderTemplate(loadTemplate(id, 'en'), pathwayVars(ref, cand));
 }
 
@@ -52,7 +57,11 @@ describe('the three judges', () => {
 
   test('token F1 answers Prompt 5 in the required format with the hand-computed scores', async () => {
     const answer = await ask(simulatedJudgeHandler('simulated-token-f1'), steps(REFERENCE, CANDIDATE));
-    assert.equal(answerPrompt(simulatedJudge('simulated-token-f1'), stepPrompt('single-turn-step-level-consistency-scoring')), answer, 'a scripted judge reading the prompt agrees');
+    assert.equal(
+      answerPrompt(simulatedJudge('simulated-token-f1'), stepPrompt('single-turn-step-level-consistency-scoring')),
+      answer,
+      'a scripted judge reading the prompt agrees',
+    );
     // F1: R1-C1 = 6/8 → 1 + round(3) = 4; R2-C2 = 2/3 → 1 + round(2.67) = 4; the rest 0 → 1.
     assert.equal(answer, 'R1-C1: 4, R1-C2: 1, R1-C3: 1\nR2-C1: 1, R2-C2: 4, R2-C3: 1');
     const parsed = parseStepScores(answer, 2, 3);
@@ -75,7 +84,10 @@ describe('the three judges', () => {
       // Identical pathways score 5 on the diagonal.
       const same = parseStepScores(await ask(handler, steps(ref, ref)), 3, 3);
       assert.ok(same.ok, 'same.ok');
-      assert.deepEqual([0, 4, 8].map((k) => same.scores[k]), [5, 5, 5]);
+      assert.deepEqual(
+        [0, 4, 8].map((k) => same.scores[k]),
+        [5, 5, 5],
+      );
     });
 
     test(`${judge.name}: an outcome call (Prompt 9) gets a single integer`, async () => {
@@ -98,7 +110,10 @@ describe('the three judges', () => {
     cpSync(join(DEFAULT_TEMPLATES_ROOT, 'en'), join(root, 'en'), { recursive: true });
     mkdirSync(join(root, 'zh'));
     const file = '9-outcome-accuracy-scoring.md';
-    writeFileSync(join(root, 'zh', file), '你是医学专家。\n## 参考结论：\n{Reference_Conclusion}\n## 候选结论：\n{Candidate_Conclusion}\n## 你的输出：');
+    writeFileSync(
+      join(root, 'zh', file),
+      '你是医学专家。\n## 参考结论：\n{Reference_Conclusion}\n## 候选结论：\n{Candidate_Conclusion}\n## 你的输出：',
+    );
     const zh = loadTemplate('outcome-accuracy-scoring', 'zh', { root });
     const p = renderTemplate(zh, { Reference_Conclusion: '发热三天', Candidate_Conclusion: '高热三天' });
     // Token F1 per character: 6/8 = 0.75 → 4.
@@ -122,7 +137,10 @@ describe('the three judges', () => {
 
   test('a call without a judging context is refused with a message naming the judge and what to pass', async () => {
     const judge = simulatedJudgeHandler('simulated-char-ngram');
-    await assert.rejects(judge.callApi(asUser(stepPrompt('single-turn-step-level-consistency-scoring')), undefined), /simulated-char-ngram answers .* from their context .*judgeStepScores or judgeOutcome/);
+    await assert.rejects(
+      judge.callApi(asUser(stepPrompt('single-turn-step-level-consistency-scoring')), undefined),
+      /simulated-char-ngram answers .* from their context .*judgeStepScores or judgeOutcome/,
+    );
     await assert.rejects(judge.callApi(asUser('x'), { judging: 'steps', reference: 'not a list' }), /from their context/);
     assert.throws(() => answerPrompt(simulatedJudge('simulated-char-ngram'), 'Tell me a joke'), /answers only Prompts 5, 8 .* and 9/);
   });

@@ -4,7 +4,14 @@ import { countBag, DEFAULT_STOP_WORDS, tokenise } from './tokenise.ts';
 
 test('Latin words are lower-cased; punctuation separates', () => {
   assert.deepEqual(tokenise('Does the Patient have FEVER, rash?'), ['patient', 'fever', 'rash']);
-  assert.deepEqual(tokenise('Does the Patient have FEVER, rash?', { stopWords: null }), ['does', 'the', 'patient', 'have', 'fever', 'rash']);
+  assert.deepEqual(tokenise('Does the Patient have FEVER, rash?', { stopWords: null }), [
+    'does',
+    'the',
+    'patient',
+    'have',
+    'fever',
+    'rash',
+  ]);
 });
 
 test('CJK one token per character; Latin runs next to Han stay apart', () => {
@@ -35,5 +42,11 @@ test('a custom stop list replaces the default', () => {
 });
 
 test('countBag counts repeats', () => {
-  assert.deepEqual([...countBag(['a', 'b', 'a'])], [['a', 2], ['b', 1]]);
+  assert.deepEqual(
+    [...countBag(['a', 'b', 'a'])],
+    [
+      ['a', 2],
+      ['b', 1],
+    ],
+  );
 });

@@ -23,11 +23,55 @@
 
 export const DEFAULT_STOP_WORDS: ReadonlySet<string> = new Set([
   // English articles, prepositions, auxiliaries, pronouns and conjunctions.
-  'a', 'an', 'the', 'of', 'to', 'in', 'on', 'at', 'for', 'by', 'with', 'from', 'as', 'into',
-  'and', 'or', 'is', 'are', 'was', 'were', 'be', 'been', 'being', 'does', 'do', 'did', 'has',
-  'have', 'had', 'this', 'that', 'these', 'those', 'it', 'its', 'there', 'any', 'which',
+  'a',
+  'an',
+  'the',
+  'of',
+  'to',
+  'in',
+  'on',
+  'at',
+  'for',
+  'by',
+  'with',
+  'from',
+  'as',
+  'into',
+  'and',
+  'or',
+  'is',
+  'are',
+  'was',
+  'were',
+  'be',
+  'been',
+  'being',
+  'does',
+  'do',
+  'did',
+  'has',
+  'have',
+  'had',
+  'this',
+  'that',
+  'these',
+  'those',
+  'it',
+  'its',
+  'there',
+  'any',
+  'which',
   // Chinese structural particles and conjunctions (single characters, as tokenised).
-  '的', '了', '是', '在', '和', '与', '及', '或', '吗', '呢',
+  '的',
+  '了',
+  '是',
+  '在',
+  '和',
+  '与',
+  '及',
+  '或',
+  '吗',
+  '呢',
 ]);
 
 export interface TokeniseOptions {
@@ -37,12 +81,7 @@ export interface TokeniseOptions {
 
 const CJK = String.raw`\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}`;
 const TOKEN = new RegExp(
-  [
-    `[${CJK}]`,
-    String.raw`\p{N}+(?:[.,]\p{N}+)*`,
-    String.raw`(?:(?![${CJK}])[\p{L}\p{M}\p{N}])+`,
-    '[<>≤≥=≠±%]',
-  ].join('|'),
+  [`[${CJK}]`, String.raw`\p{N}+(?:[.,]\p{N}+)*`, String.raw`(?:(?![${CJK}])[\p{L}\p{M}\p{N}])+`, '[<>≤≥=≠±%]'].join('|'),
   'gu',
 );
 

@@ -20,7 +20,9 @@ export function checkConsistencyMatrix(C: Float64Array, m: number, n: number, me
     );
   }
   if (C.length !== m * n) {
-    throw new RangeError(`${metric}: C has ${C.length} entries but m·n = ${m}·${n} = ${m * n}; pass the matrix row-major with its true shape`);
+    throw new RangeError(
+      `${metric}: C has ${C.length} entries but m·n = ${m}·${n} = ${m * n}; pass the matrix row-major with its true shape`,
+    );
   }
   for (let k = 0; k < C.length; k++) {
     const c = C[k]!;
@@ -40,10 +42,13 @@ export function checkConsistencyMatrix(C: Float64Array, m: number, n: number, me
  * m is the number of rows, so an empty prediction is written as m empty rows: [[], [], …].
  */
 export function matrixFromRows(rows: unknown, what = 'C'): { C: Float64Array; m: number; n: number } {
-  if (!Array.isArray(rows)) throw new TypeError(`${what} must be an array of rows (m reference steps × n predicted steps), got ${typeof rows}`);
+  if (!Array.isArray(rows))
+    throw new TypeError(`${what} must be an array of rows (m reference steps × n predicted steps), got ${typeof rows}`);
   const m = rows.length;
   if (m === 0) {
-    throw new RangeError(`${what} has no rows: m = 0 (empty reference pathway) is an input error; an empty prediction is written as m empty rows [[], …]`);
+    throw new RangeError(
+      `${what} has no rows: m = 0 (empty reference pathway) is an input error; an empty prediction is written as m empty rows [[], …]`,
+    );
   }
   const first = rows[0];
   if (!Array.isArray(first)) throw new TypeError(`${what}[0] must be an array of numbers, got ${JSON.stringify(first)}`);
@@ -52,7 +57,8 @@ export function matrixFromRows(rows: unknown, what = 'C'): { C: Float64Array; m:
   for (let i = 0; i < m; i++) {
     const row: unknown = rows[i];
     if (!Array.isArray(row)) throw new TypeError(`${what}[${i}] must be an array of numbers, got ${JSON.stringify(row)}`);
-    if (row.length !== n) throw new RangeError(`${what}[${i}] has ${row.length} entries but ${what}[0] has ${n}; every row needs one score per predicted step`);
+    if (row.length !== n)
+      throw new RangeError(`${what}[${i}] has ${row.length} entries but ${what}[0] has ${n}; every row needs one score per predicted step`);
     for (let j = 0; j < n; j++) {
       const v: unknown = row[j];
       if (typeof v !== 'number') throw new TypeError(`${what}[${i}][${j}] must be a number in [0, 1], got ${JSON.stringify(v)}`);

@@ -11,37 +11,76 @@ const close = (a: number, b: number, tol = 1e-12): void => assert.ok(Math.abs(a 
 
 describe('dtw: hand-computed cases', () => {
   test('identity: diagonal path, PCC 0', () => {
-    const r = dtw(...M([[1, 0, 0], [0, 1, 0], [0, 0, 1]]));
+    const r = dtw(
+      ...M([
+        [1, 0, 0],
+        [0, 1, 0],
+        [0, 0, 1],
+      ]),
+    );
     assert.equal(r.pcc, 0);
     assert.equal(r.K, 3);
-    assert.deepEqual(pairs(r.path), [[0, 0], [1, 1], [2, 2]]);
+    assert.deepEqual(pairs(r.path), [
+      [0, 0],
+      [1, 1],
+      [2, 2],
+    ]);
   });
 
   test('reversal of 3 steps: PCC 2/3', () => {
     // D = [[1,1,0],[1,0,1],[0,1,1]]. Accumulated (cost, len):
     //   row 0: (1,1) (2,2) (2,3); row 1: (2,2) (1,2) (2,3); row 2: (2,3) (2,3) (2,3) from diag (1,1).
-    const r = dtw(...M([[0, 0, 1], [0, 1, 0], [1, 0, 0]]));
+    const r = dtw(
+      ...M([
+        [0, 0, 1],
+        [0, 1, 0],
+        [1, 0, 0],
+      ]),
+    );
     assert.equal(r.cost, 2);
     assert.equal(r.K, 3);
     close(r.pcc, 2 / 3);
-    assert.deepEqual(pairs(r.path), [[0, 0], [1, 1], [2, 2]]);
+    assert.deepEqual(pairs(r.path), [
+      [0, 0],
+      [1, 1],
+      [2, 2],
+    ]);
   });
 
   test('omission: the prediction skips the middle reference step, PCC 1/3', () => {
     // D = [[0,1],[1,1],[1,0]]. (1,0): 1 (len 2); (1,1): 0+1 via diag (len 2);
     // (2,1): diag (1,0) and up (1,1) both cost 1 with len 2 → diagonal wins → cost 1, K 3.
-    const r = dtw(...M([[1, 0], [0, 0], [0, 1]]));
+    const r = dtw(
+      ...M([
+        [1, 0],
+        [0, 0],
+        [0, 1],
+      ]),
+    );
     assert.equal(r.cost, 1);
     assert.equal(r.K, 3);
     close(r.pcc, 1 / 3);
-    assert.deepEqual(pairs(r.path), [[0, 0], [1, 0], [2, 1]]);
+    assert.deepEqual(pairs(r.path), [
+      [0, 0],
+      [1, 0],
+      [2, 1],
+    ]);
   });
 
   test('redundancy: a repeated predicted step aligns to the same reference step at no cost', () => {
     // D = [[0,0,1],[1,1,0]]: (0,1) costs 0 (len 2); (1,2) takes diag from (0,1): 0 + 0, K 3.
-    const r = dtw(...M([[1, 1, 0], [0, 0, 1]]));
+    const r = dtw(
+      ...M([
+        [1, 1, 0],
+        [0, 0, 1],
+      ]),
+    );
     assert.equal(r.pcc, 0);
-    assert.deepEqual(pairs(r.path), [[0, 0], [0, 1], [1, 2]]);
+    assert.deepEqual(pairs(r.path), [
+      [0, 0],
+      [0, 1],
+      [1, 2],
+    ]);
   });
 
   test('non-square 2×4 worked by hand: PCC 0.25', () => {
@@ -50,20 +89,40 @@ describe('dtw: hand-computed cases', () => {
     // row 1: (1,0)=.1+.8=.9 l2; (1,1)=min(diag .1, up .3, left .9)+.7=.8 l2;
     //        (1,2)=min(diag .3, up 1.2, left .8)+.3=.6 l3; (1,3)=min(diag 1.2, up 2.2, left .6)+.4=1.0 l4
     // PCC = 1.0 / 4 = 0.25 along (0,0),(0,1),(1,2),(1,3).
-    const r = dtw(...M([[0.9, 0.8, 0.1, 0], [0.2, 0.3, 0.7, 0.6]]));
+    const r = dtw(
+      ...M([
+        [0.9, 0.8, 0.1, 0],
+        [0.2, 0.3, 0.7, 0.6],
+      ]),
+    );
     close(r.cost, 1.0);
     assert.equal(r.K, 4);
     close(r.pcc, 0.25);
-    assert.deepEqual(pairs(r.path), [[0, 0], [0, 1], [1, 2], [1, 3]]);
+    assert.deepEqual(pairs(r.path), [
+      [0, 0],
+      [0, 1],
+      [1, 2],
+      [1, 3],
+    ]);
   });
 
   test('tie rule: among equal-cost paths the shortest wins (0.5/2, not 0.5/3)', () => {
     // D = [[0,0],[1,.5]]: (0,0)→(1,1) costs .5 with K 2; (0,0)→(0,1)→(1,1) also .5 with K 3.
-    const r = dtw(...M([[1, 1], [0, 0.5]]));
+    const r = dtw(
+      ...M([
+        [1, 1],
+        [0, 0.5],
+      ]),
+    );
     assert.equal(r.K, 2);
     assert.equal(r.pcc, 0.25);
     // Same for the transpose: the rule does not depend on which axis is the reference.
-    const t = dtw(...M([[1, 0], [1, 0.5]]));
+    const t = dtw(
+      ...M([
+        [1, 0],
+        [1, 0.5],
+      ]),
+    );
     assert.equal(t.K, 2);
     assert.equal(t.pcc, 0.25);
   });
@@ -75,11 +134,22 @@ describe('dtw: hand-computed cases', () => {
     //   row 2: (1.5,3) (2,3)←up (1,3)←diag; (2,3): up (1,4) and left (1,3) tie on cost 1 → left
     //          (shorter): cost 1.5, K 4, PCC 0.375 along (0,0),(1,1),(2,2),(2,3).
     // A "diagonal, then up, then left" backtrack would go up instead: cost 1.5, K 5, PCC 0.3.
-    const r = dtw(...M([[0, 1, 1, 0], [0.5, 1, 0, 1], [1, 0, 1, 0.5]]));
+    const r = dtw(
+      ...M([
+        [0, 1, 1, 0],
+        [0.5, 1, 0, 1],
+        [1, 0, 1, 0.5],
+      ]),
+    );
     assert.equal(r.cost, 1.5);
     assert.equal(r.K, 4);
     assert.equal(r.pcc, 0.375);
-    assert.deepEqual(pairs(r.path), [[0, 0], [1, 1], [2, 2], [2, 3]]);
+    assert.deepEqual(pairs(r.path), [
+      [0, 0],
+      [1, 1],
+      [2, 2],
+      [2, 3],
+    ]);
   });
 
   test('one reference step or one predicted step: a single row/column path', () => {
@@ -199,7 +269,13 @@ describe('dtw: properties on seeded random matrices', () => {
 });
 
 describe('dtw: reference values from an independent Python implementation', () => {
-  interface RefCase { id: string; m: number; n: number; C: number[][]; dtw: { pcc: number; cost: number; K: number; path: number[][] } }
+  interface RefCase {
+    id: string;
+    m: number;
+    n: number;
+    C: number[][];
+    dtw: { pcc: number; cost: number; K: number; path: number[][] };
+  }
   const ref = JSON.parse(readFileSync(new URL('./fixtures/reference.json', import.meta.url), 'utf8')) as { cases: RefCase[] };
   test(`${ref.cases.length} matrices agree to 1e-9 on PCC and exactly on K and the path`, () => {
     assert.ok(ref.cases.length >= 200);

@@ -25,7 +25,8 @@ describe('judge parameters', () => {
   test('the kind is inferred from the name when not given', () => {
     assert.equal(inferJudgeKind('BERTScore'), 'similarity');
     assert.equal(inferJudgeKind('sentence-embedding-cosine'), 'similarity');
-    for (const name of ['simulated-token-f1', 'simulated-char-ngram', 'simulated-tfidf']) assert.equal(inferJudgeKind(name), 'similarity', name);
+    for (const name of ['simulated-token-f1', 'simulated-char-ngram', 'simulated-tfidf'])
+      assert.equal(inferJudgeKind(name), 'similarity', name);
     assert.equal(inferJudgeKind('gpt-5.4-mini'), 'llm');
     assert.equal(inferJudgeKind('gpt-5.4-mini'), 'llm');
     assert.deepEqual(judgeParams('some-embedding-model'), { gamma: 0.2, beta: 0.1, calibrated: false });

@@ -9,32 +9,66 @@ const M = (rows: number[][]): [Float64Array, number, number] => [Float64Array.fr
 
 describe('lnds: hand-computed cases', () => {
   test('identity: every step matched in order, PCS 1', () => {
-    const r = lndsPcs(...M([[1, 0, 0], [0, 1, 0], [0, 0, 1]]), 0.7);
+    const r = lndsPcs(
+      ...M([
+        [1, 0, 0],
+        [0, 1, 0],
+        [0, 0, 1],
+      ]),
+      0.7,
+    );
     assert.equal(r.pcs, 1);
     assert.deepEqual(Array.from(r.matches), [0, 1, 2]);
   });
 
   test('reversal: matches 2,1,0 keep only one step in order, PCS 1/3', () => {
-    const r = lndsPcs(...M([[0, 0, 1], [0, 1, 0], [1, 0, 0]]), 0.7);
+    const r = lndsPcs(
+      ...M([
+        [0, 0, 1],
+        [0, 1, 0],
+        [1, 0, 0],
+      ]),
+      0.7,
+    );
     assert.deepEqual(Array.from(r.matches), [2, 1, 0]);
     assert.equal(r.length, 1);
     assert.equal(r.pcs, 1 / 3);
   });
 
   test('omission: the unmatched middle step counts against the score, PCS 2/3', () => {
-    const r = lndsPcs(...M([[1, 0], [0, 0], [0, 1]]), 0.7);
+    const r = lndsPcs(
+      ...M([
+        [1, 0],
+        [0, 0],
+        [0, 1],
+      ]),
+      0.7,
+    );
     assert.deepEqual(Array.from(r.matches), [0, -1, 1]);
     assert.equal(r.pcs, 2 / 3);
   });
 
   test('redundancy: a repeated predicted step does not hurt; argmax ties take the first j', () => {
-    const r = lndsPcs(...M([[1, 1, 0], [0, 0, 1]]), 0.7);
+    const r = lndsPcs(
+      ...M([
+        [1, 1, 0],
+        [0, 0, 1],
+      ]),
+      0.7,
+    );
     assert.deepEqual(Array.from(r.matches), [0, 2]);
     assert.equal(r.pcs, 1);
   });
 
   test('merge: two reference steps answered by one predicted step are still in order (non-decreasing)', () => {
-    const r = lndsPcs(...M([[0.9, 0.1], [0.8, 0.2], [0.1, 0.9]]), 0.7);
+    const r = lndsPcs(
+      ...M([
+        [0.9, 0.1],
+        [0.8, 0.2],
+        [0.1, 0.9],
+      ]),
+      0.7,
+    );
     assert.deepEqual(Array.from(r.matches), [0, 0, 1]);
     assert.equal(r.pcs, 1);
   });
@@ -121,7 +155,14 @@ describe('lnds: properties on seeded random matrices', () => {
 });
 
 describe('lnds: reference values from an independent Python implementation', () => {
-  interface RefCase { id: string; m: number; n: number; C: number[][]; gamma: number; lnds: { pcs: number; length: number; matches: number[] } }
+  interface RefCase {
+    id: string;
+    m: number;
+    n: number;
+    C: number[][];
+    gamma: number;
+    lnds: { pcs: number; length: number; matches: number[] };
+  }
   const ref = JSON.parse(readFileSync(new URL('./fixtures/reference.json', import.meta.url), 'utf8')) as { cases: RefCase[] };
   test(`${ref.cases.length} matrices agree to 1e-9 on PCS and exactly on the matches`, () => {
     assert.ok(ref.cases.length >= 200);

@@ -6,7 +6,8 @@ import { createRng } from '../stats/rng.ts';
 import { noisyIdentity, uniformMatrix } from './synthetic-consistency.ts';
 
 const M = (rows: number[][]): [Float64Array, number, number] => [Float64Array.from(rows.flat()), rows.length, rows[0]!.length];
-const close = (a: number, b: number, tol: number, what = ''): void => assert.ok(Math.abs(a - b) <= tol, `${what} ${a} vs ${b} (tol ${tol})`);
+const close = (a: number, b: number, tol: number, what = ''): void =>
+  assert.ok(Math.abs(a - b) <= tol, `${what} ${a} vs ${b} (tol ${tol})`);
 const TIGHT = { tol: 1e-13 };
 
 describe('ot: hand-computed cases', () => {
@@ -14,8 +15,12 @@ describe('ot: hand-computed cases', () => {
     // m = 2, n = 3, α = 1, β = 0.2: positions .25, .75 vs 1/6, .5, 5/6.
     const D = otCostMatrix(Float64Array.from([1, 0.5, 0, 0, 0.5, 1]), 2, 3, 1, 0.2);
     const expected = [
-      (0 + 0.2 * (0.25 - 1 / 6)) / 1.2, (0.5 + 0.2 * 0.25) / 1.2, (1 + 0.2 * (5 / 6 - 0.25)) / 1.2,
-      (1 + 0.2 * (0.75 - 1 / 6)) / 1.2, (0.5 + 0.2 * 0.25) / 1.2, (0 + 0.2 * (5 / 6 - 0.75)) / 1.2,
+      (0 + 0.2 * (0.25 - 1 / 6)) / 1.2,
+      (0.5 + 0.2 * 0.25) / 1.2,
+      (1 + 0.2 * (5 / 6 - 0.25)) / 1.2,
+      (1 + 0.2 * (0.75 - 1 / 6)) / 1.2,
+      (0.5 + 0.2 * 0.25) / 1.2,
+      (0 + 0.2 * (5 / 6 - 0.75)) / 1.2,
     ];
     expected.forEach((e, k) => close(D[k]!, e, 1e-15, `D[${k}]`));
   });
@@ -29,7 +34,13 @@ describe('ot: hand-computed cases', () => {
     // λ = .1: e^(−9.1667) = 1.0446e-4 → PCC = 9.575e-5.
     const Do = 1.1 / 1.2;
     const e = Math.exp(-Do / 0.1);
-    const r = otPcc(...M([[1, 0], [0, 1]]), { beta: 0.2, ...TIGHT });
+    const r = otPcc(
+      ...M([
+        [1, 0],
+        [0, 1],
+      ]),
+      { beta: 0.2, ...TIGHT },
+    );
     close(r.pcc, (Do * e) / (1 + e), 1e-12);
     close(r.pcc, 9.575e-5, 1e-8);
   });
@@ -40,7 +51,13 @@ describe('ot: hand-computed cases', () => {
     const Do = 0.1 / 1.2;
     const wd = Math.exp(-Dd / 0.1);
     const wo = Math.exp(-Do / 0.1);
-    const r = otPcc(...M([[0, 1], [1, 0]]), { beta: 0.2, ...TIGHT });
+    const r = otPcc(
+      ...M([
+        [0, 1],
+        [1, 0],
+      ]),
+      { beta: 0.2, ...TIGHT },
+    );
     close(r.pcc, (Dd * wd + Do * wo) / (wd + wo), 1e-12);
   });
 
@@ -63,10 +80,25 @@ describe('ot: hand-computed cases', () => {
 
   test('order of the named cases: identity < redundancy < reversal < non-square < omission', () => {
     const pcc = (rows: number[][]): number => otPcc(...M(rows), { beta: 0.2 }).pcc;
-    const identity = pcc([[1, 0, 0], [0, 1, 0], [0, 0, 1]]);
-    const redundancy = pcc([[1, 1, 0], [0, 0, 1]]);
-    const reversal = pcc([[0, 0, 1], [0, 1, 0], [1, 0, 0]]);
-    const omission = pcc([[1, 0], [0, 0], [0, 1]]);
+    const identity = pcc([
+      [1, 0, 0],
+      [0, 1, 0],
+      [0, 0, 1],
+    ]);
+    const redundancy = pcc([
+      [1, 1, 0],
+      [0, 0, 1],
+    ]);
+    const reversal = pcc([
+      [0, 0, 1],
+      [0, 1, 0],
+      [1, 0, 0],
+    ]);
+    const omission = pcc([
+      [1, 0],
+      [0, 0],
+      [0, 1],
+    ]);
     assert.ok(identity < 1e-3, `identity ${identity}`);
     assert.ok(identity < redundancy && redundancy < reversal && reversal < omission, [identity, redundancy, reversal, omission].join(' '));
   });
@@ -80,23 +112,38 @@ describe('ot: optimality and options', () => {
       const m = 1 + rng.nextInt(12);
       const n = 1 + rng.nextInt(12);
       const C = uniformMatrix(rng, m, n, t % 2 ? 10 : 0);
-      const opts = { beta: 0.2, lambda: [0.05, 0.1, 0.3][t % 3]!, tauA: [0.5, 1, 4][t % 3]!, tauB: [2, 1, 0.7][t % 3]!, returnPlan: true, tol: 1e-13 };
+      const opts = {
+        beta: 0.2,
+        lambda: [0.05, 0.1, 0.3][t % 3]!,
+        tauA: [0.5, 1, 4][t % 3]!,
+        tauB: [2, 1, 0.7][t % 3]!,
+        returnPlan: true,
+        tol: 1e-13,
+      };
       const r = otPcc(C, m, n, opts);
       assert.ok(r.converged);
       const T = r.plan!;
       const D = otCostMatrix(C, m, n, 1, 0.2);
       const row = new Float64Array(m);
       const col = new Float64Array(n);
-      for (let i = 0; i < m; i++) for (let j = 0; j < n; j++) { row[i] = row[i]! + T[i * n + j]!; col[j] = col[j]! + T[i * n + j]!; }
+      for (let i = 0; i < m; i++)
+        for (let j = 0; j < n; j++) {
+          row[i] = row[i]! + T[i * n + j]!;
+          col[j] = col[j]! + T[i * n + j]!;
+        }
       for (let i = 0; i < m; i++) {
         for (let j = 0; j < n; j++) {
-          const g = opts.lambda * Math.log(T[i * n + j]!) + D[i * n + j]! + opts.tauA * Math.log(row[i]! * m) + opts.tauB * Math.log(col[j]! * n);
+          const g =
+            opts.lambda * Math.log(T[i * n + j]!) + D[i * n + j]! + opts.tauA * Math.log(row[i]! * m) + opts.tauB * Math.log(col[j]! * n);
           close(g, 0, 1e-9, `case ${t} cell ${i},${j}`);
         }
       }
       let cost = 0;
       let mass = 0;
-      for (let k = 0; k < m * n; k++) { cost += T[k]! * D[k]!; mass += T[k]!; }
+      for (let k = 0; k < m * n; k++) {
+        cost += T[k]! * D[k]!;
+        mass += T[k]!;
+      }
       close(r.pcc, cost / mass, 1e-12, 'PCC = ⟨T,D⟩/‖T‖₁');
     }
   });
@@ -114,10 +161,19 @@ describe('ot: optimality and options', () => {
       const D = otCostMatrix(C, m, n, 1, 0.2);
       const row = new Float64Array(m);
       const col = new Float64Array(n);
-      for (let i = 0; i < m; i++) for (let j = 0; j < n; j++) { row[i] = row[i]! + T[i * n + j]!; col[j] = col[j]! + T[i * n + j]!; }
+      for (let i = 0; i < m; i++)
+        for (let j = 0; j < n; j++) {
+          row[i] = row[i]! + T[i * n + j]!;
+          col[j] = col[j]! + T[i * n + j]!;
+        }
       for (let i = 0; i < m; i++) {
         for (let j = 0; j < n; j++) {
-          close(0.05 * Math.log(T[i * n + j]!) + D[i * n + j]! + 20 * Math.log(row[i]! * m) + 20 * Math.log(col[j]! * n), 0, 1e-8, `case ${t} cell ${i},${j}`);
+          close(
+            0.05 * Math.log(T[i * n + j]!) + D[i * n + j]! + 20 * Math.log(row[i]! * m) + 20 * Math.log(col[j]! * n),
+            0,
+            1e-8,
+            `case ${t} cell ${i},${j}`,
+          );
         }
       }
     }
@@ -128,7 +184,13 @@ describe('ot: optimality and options', () => {
     const C = uniformMatrix(rng, 5, 7);
     const r = otPcc(C, 5, 7, { beta: 0.2, tauA: Infinity, tauB: Infinity, returnPlan: true, tol: 1e-13 });
     assert.ok(r.converged);
-    for (let i = 0; i < 5; i++) close(r.plan!.subarray(i * 7, i * 7 + 7).reduce((s, x) => s + x, 0), 1 / 5, 1e-10, `row ${i}`);
+    for (let i = 0; i < 5; i++)
+      close(
+        r.plan!.subarray(i * 7, i * 7 + 7).reduce((s, x) => s + x, 0),
+        1 / 5,
+        1e-10,
+        `row ${i}`,
+      );
   });
 
   test('small λ does not underflow (stabilised kernel) and still satisfies 0 ≤ PCC ≤ 1', () => {
@@ -139,7 +201,13 @@ describe('ot: optimality and options', () => {
   });
 
   test('hitting maxIter is reported, not hidden', () => {
-    const r = otPcc(...M([[0.2, 0.9], [0.7, 0.1]]), { beta: 0.2, maxIter: 2 });
+    const r = otPcc(
+      ...M([
+        [0.2, 0.9],
+        [0.7, 0.1],
+      ]),
+      { beta: 0.2, maxIter: 2 },
+    );
     assert.equal(r.iterations, 2);
     assert.equal(r.converged, false);
   });
@@ -190,13 +258,30 @@ describe('ot: properties on seeded random matrices', () => {
 });
 
 describe('ot: reference values from POT 0.8.2 (sinkhorn_unbalanced, reg = λ, reg_m = τ)', () => {
-  interface RefCase { id: string; m: number; n: number; C: number[][]; alpha: number; beta: number; lambda: number; tau: number; ot: { pcc: number } }
+  interface RefCase {
+    id: string;
+    m: number;
+    n: number;
+    C: number[][];
+    alpha: number;
+    beta: number;
+    lambda: number;
+    tau: number;
+    ot: { pcc: number };
+  }
   const ref = JSON.parse(readFileSync(new URL('./fixtures/reference.json', import.meta.url), 'utf8')) as { cases: RefCase[] };
   test(`${ref.cases.length} matrices agree to 1e-5 on PCC, both run to convergence`, () => {
     assert.ok(ref.cases.length >= 200);
     let worst = 0;
     for (const c of ref.cases) {
-      const r = otPcc(Float64Array.from(c.C.flat()), c.m, c.n, { alpha: c.alpha, beta: c.beta, lambda: c.lambda, tauA: c.tau, tauB: c.tau, tol: 1e-12 });
+      const r = otPcc(Float64Array.from(c.C.flat()), c.m, c.n, {
+        alpha: c.alpha,
+        beta: c.beta,
+        lambda: c.lambda,
+        tauA: c.tau,
+        tauB: c.tau,
+        tol: 1e-12,
+      });
       assert.ok(r.converged, c.id);
       const diff = Math.abs(r.pcc - c.ot.pcc);
       worst = Math.max(worst, diff);
@@ -207,7 +292,13 @@ describe('ot: reference values from POT 0.8.2 (sinkhorn_unbalanced, reg = λ, re
   });
   test('the default tolerance is already within 1e-7 of POT', () => {
     for (const c of ref.cases) {
-      const r = otPcc(Float64Array.from(c.C.flat()), c.m, c.n, { alpha: c.alpha, beta: c.beta, lambda: c.lambda, tauA: c.tau, tauB: c.tau });
+      const r = otPcc(Float64Array.from(c.C.flat()), c.m, c.n, {
+        alpha: c.alpha,
+        beta: c.beta,
+        lambda: c.lambda,
+        tauA: c.tau,
+        tauB: c.tau,
+      });
       close(r.pcc, c.ot.pcc, 1e-7, c.id);
     }
   });

@@ -114,7 +114,14 @@ function checkOptions(o: OtOptions): void {
 }
 
 /** Transport cost of Eq. 3–4 (exported for tests and for callers who want to inspect it). */
-export function otCostMatrix(C: Float64Array, m: number, n: number, alpha: number, beta: number, out = new Float64Array(m * n)): Float64Array {
+export function otCostMatrix(
+  C: Float64Array,
+  m: number,
+  n: number,
+  alpha: number,
+  beta: number,
+  out = new Float64Array(m * n),
+): Float64Array {
   const norm = 1 / (alpha + beta);
   for (let i = 0; i < m; i++) {
     const pi = (i + 0.5) / m;
@@ -131,9 +138,26 @@ export function otCostMatrix(C: Float64Array, m: number, n: number, alpha: numbe
  * u = v = 1 and recomputes K̃ and the per-row/column constants. V holds, at these offsets,
  * u | v | log u | log v | F0 | G0 | row const | column const.
  */
-function absorb(m: number, n: number, lam: number, fa: number, fb: number, logA: number, logB: number, Dm: Float64Array, K: Float64Array, V: Float64Array): void {
-  const oU = 0, oV = m, oLU = m + n, oLV = 2 * m + n, oF0 = 2 * (m + n), oG0 = 2 * (m + n) + m;
-  const oRC = 3 * (m + n), oCC = 3 * (m + n) + m;
+function absorb(
+  m: number,
+  n: number,
+  lam: number,
+  fa: number,
+  fb: number,
+  logA: number,
+  logB: number,
+  Dm: Float64Array,
+  K: Float64Array,
+  V: Float64Array,
+): void {
+  const oU = 0,
+    oV = m,
+    oLU = m + n,
+    oLV = 2 * m + n,
+    oF0 = 2 * (m + n),
+    oG0 = 2 * (m + n) + m;
+  const oRC = 3 * (m + n),
+    oCC = 3 * (m + n) + m;
   for (let i = 0; i < m; i++) {
     V[oF0 + i] = V[oF0 + i]! + lam * V[oLU + i]!;
     V[oLU + i] = 0;
@@ -157,8 +181,21 @@ function absorb(m: number, n: number, lam: number, fa: number, fb: number, logA:
 }
 
 /** Potentials start at row minima of D, then column minima of what is left, so every row and every column of K̃ has an entry exactly 1. */
-function initPotentials(m: number, n: number, lam: number, fa: number, fb: number, logA: number, logB: number, Dm: Float64Array, K: Float64Array, V: Float64Array): void {
-  const oLU = m + n, oF0 = 2 * (m + n), oG0 = 2 * (m + n) + m;
+function initPotentials(
+  m: number,
+  n: number,
+  lam: number,
+  fa: number,
+  fb: number,
+  logA: number,
+  logB: number,
+  Dm: Float64Array,
+  K: Float64Array,
+  V: Float64Array,
+): void {
+  const oLU = m + n,
+    oF0 = 2 * (m + n),
+    oG0 = 2 * (m + n) + m;
   for (let i = 0; i < m; i++) {
     let lo = Infinity;
     for (let j = 0; j < n; j++) if (Dm[i * n + j]! < lo) lo = Dm[i * n + j]!;
@@ -188,11 +225,29 @@ let iterationsUsed = 0;
  * BREAKDOWN (a kernel row/column sum that is 0 or not finite).
  */
 function iterate(
-  m: number, n: number, lam: number, fa: number, fb: number, tauA: number, tauB: number, logA: number, logB: number,
-  Dm: Float64Array, K: Float64Array, V: Float64Array, omega: number, translate: boolean, maxIter: number, tol: number,
+  m: number,
+  n: number,
+  lam: number,
+  fa: number,
+  fb: number,
+  tauA: number,
+  tauB: number,
+  logA: number,
+  logB: number,
+  Dm: Float64Array,
+  K: Float64Array,
+  V: Float64Array,
+  omega: number,
+  translate: boolean,
+  maxIter: number,
+  tol: number,
 ): number {
-  const oU = 0, oV = m, oLU = m + n, oLV = 2 * m + n;
-  const oRC = 3 * (m + n), oCC = 3 * (m + n) + m;
+  const oU = 0,
+    oV = m,
+    oLU = m + n,
+    oLV = 2 * m + n;
+  const oRC = 3 * (m + n),
+    oCC = 3 * (m + n) + m;
   const tHarm = (tauA * tauB) / (tauA + tauB);
   let it = 0;
   while (it < maxIter) {
@@ -319,10 +374,13 @@ export function otPcc(C: Float64Array, m: number, n: number, options: Partial<Ot
     iterations += iterationsUsed;
   }
   if (status === BREAKDOWN) {
-    throw new Error(`ot: numerical breakdown after ${iterations} iterations (a kernel row or column sums to 0 or overflows) with lambda=${lam}; increase lambda`);
+    throw new Error(
+      `ot: numerical breakdown after ${iterations} iterations (a kernel row or column sums to 0 or overflows) with lambda=${lam}; increase lambda`,
+    );
   }
 
-  const oU = 0, oV = m;
+  const oU = 0,
+    oV = m;
   let mass = 0;
   let cost = 0;
   const plan = o.returnPlan ? new Float64Array(mn) : undefined;

@@ -6,7 +6,10 @@ import { dtw } from './dtw.ts';
 import { otPcc } from './ot.ts';
 import { lndsPcs } from './lnds.ts';
 
-const C1 = [[0.9, 0.8, 0.1, 0], [0.2, 0.3, 0.7, 0.6]];
+const C1 = [
+  [0.9, 0.8, 0.1, 0],
+  [0.2, 0.3, 0.7, 0.6],
+];
 const flat = Float64Array.from(C1.flat());
 
 describe('scorePathway', () => {
@@ -15,7 +18,12 @@ describe('scorePathway', () => {
     assert.deepEqual(Object.keys(out), ['id', 'dtw_pcc', 'ot_pcc', 'lnds_pcs', 'dtw_path']);
     assert.equal(out.id, 'a');
     assert.ok(Math.abs(out.dtw_pcc - 0.25) < 1e-12);
-    assert.deepEqual(out.dtw_path, [[0, 0], [0, 1], [1, 2], [1, 3]]);
+    assert.deepEqual(out.dtw_path, [
+      [0, 0],
+      [0, 1],
+      [1, 2],
+      [1, 3],
+    ]);
     assert.equal(out.ot_pcc, otPcc(flat, 2, 4, { beta: 0.2 }).pcc);
     assert.equal(out.lnds_pcs, 1); // argmaxes 0 (.9) and 2 (.7 ≥ γ .7)
   });
@@ -62,7 +70,14 @@ async function run(text: string, slow = false): Promise<{ lines: Record<string, 
     },
   });
   const counts = await runPathwayMetrics(Readable.from([text]), sink);
-  return { lines: out.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>), counts };
+  return {
+    lines: out
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Record<string, unknown>),
+    counts,
+  };
 }
 
 describe('runPathwayMetrics', () => {
@@ -72,7 +87,14 @@ describe('runPathwayMetrics', () => {
       '{not json',
       '',
       JSON.stringify({ id: 'bad-range', C: [[0.5, -0.2]] }),
-      JSON.stringify({ id: 'good-2', C: [[1, 0], [0, 1]], judge: 'qwen3-8b' }),
+      JSON.stringify({
+        id: 'good-2',
+        C: [
+          [1, 0],
+          [0, 1],
+        ],
+        judge: 'qwen3-8b',
+      }),
       JSON.stringify([1, 2]),
     ].join('\n');
     const { lines, counts } = await run(input);
@@ -93,9 +115,20 @@ describe('runPathwayMetrics', () => {
   });
 
   test('handles CRLF line endings and many lines with backpressure', async () => {
-    const many = Array.from({ length: 2000 }, (_, k) => JSON.stringify({ id: k, C: [[k % 2, 0.5], [0.25, 1]] })).join('\r\n');
+    const many = Array.from({ length: 2000 }, (_, k) =>
+      JSON.stringify({
+        id: k,
+        C: [
+          [k % 2, 0.5],
+          [0.25, 1],
+        ],
+      }),
+    ).join('\r\n');
     const { lines, counts } = await run(many, true);
     assert.deepEqual(counts, { ok: 2000, failed: 0 });
-    assert.deepEqual(lines.map((l) => l['id']), Array.from({ length: 2000 }, (_, k) => k));
+    assert.deepEqual(
+      lines.map((l) => l['id']),
+      Array.from({ length: 2000 }, (_, k) => k),
+    );
   });
 });

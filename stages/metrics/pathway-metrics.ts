@@ -58,14 +58,16 @@ function optionalKind(v: unknown, where: string): JudgeKind | undefined {
 }
 
 export function scorePathway(line: object, defaults: PathwayDefaults = {}): PathwayScore {
-  if (line === null || typeof line !== 'object' || Array.isArray(line)) throw new TypeError('each line must be a JSON object {"id", "C", …}');
+  if (line === null || typeof line !== 'object' || Array.isArray(line))
+    throw new TypeError('each line must be a JSON object {"id", "C", …}');
   const rec = line as Record<string, unknown>;
   const id = rec['id'];
   if (typeof id !== 'string' && typeof id !== 'number') throw new TypeError(`"id" must be a string or number, got ${JSON.stringify(id)}`);
   const { C, m, n } = matrixFromRows(rec['C'], 'C');
 
   const judge = rec['judge'];
-  if (judge !== undefined && judge !== null && typeof judge !== 'string') throw new TypeError(`"judge" must be a string, got ${JSON.stringify(judge)}`);
+  if (judge !== undefined && judge !== null && typeof judge !== 'string')
+    throw new TypeError(`"judge" must be a string, got ${JSON.stringify(judge)}`);
   const lineKind = optionalKind(rec['judge_kind'], '"judge_kind"');
   const fromLineJudge: JudgeParams | undefined = typeof judge === 'string' ? judgeParams(judge, lineKind) : undefined;
   const fromDefaultJudge = judgeParams(defaults.judge ?? DEFAULT_JUDGE, defaults.judgeKind);
@@ -78,9 +80,19 @@ export function scorePathway(line: object, defaults: PathwayDefaults = {}): Path
   const tauB = optionalNumber(rec, 'tau_b') ?? defaults.tauB ?? OT_DEFAULTS.tauB;
 
   const d = dtw(C, m, n);
-  const o = otPcc(C, m, n, { alpha, beta, lambda, tauA, tauB, maxIter: defaults.maxIter ?? OT_DEFAULTS.maxIter, tol: defaults.tol ?? OT_DEFAULTS.tol });
+  const o = otPcc(C, m, n, {
+    alpha,
+    beta,
+    lambda,
+    tauA,
+    tauB,
+    maxIter: defaults.maxIter ?? OT_DEFAULTS.maxIter,
+    tol: defaults.tol ?? OT_DEFAULTS.tol,
+  });
   if (!o.converged) {
-    throw new Error(`OT did not converge in ${o.iterations} iterations (lambda=${lambda}, tau_a=${tauA}, tau_b=${tauB}); raise maxIter or lambda`);
+    throw new Error(
+      `OT did not converge in ${o.iterations} iterations (lambda=${lambda}, tau_a=${tauA}, tau_b=${tauB}); raise maxIter or lambda`,
+    );
   }
   const l = lndsPcs(C, m, n, gamma);
   const path: [number, number][] = [];

@@ -15,8 +15,14 @@ export function modelsFromEnv(env: NodeJS.ProcessEnv): ModelsFile | null {
   if (!url) return null;
   const name = env.CDP_LLM_MODEL?.trim();
   const problems: string[] = [];
-  if (!name) problems.push('CDP_LLM_BASE_URL is set but CDP_LLM_MODEL is not: name the model the server serves (CDP_LLM_MODEL=org/model), or declare your models in models.json');
-  const baseURLs = url.split(',').map((u) => u.trim().replace(/\/+$/, '')).filter(Boolean);
+  if (!name)
+    problems.push(
+      'CDP_LLM_BASE_URL is set but CDP_LLM_MODEL is not: name the model the server serves (CDP_LLM_MODEL=org/model), or declare your models in models.json',
+    );
+  const baseURLs = url
+    .split(',')
+    .map((u) => u.trim().replace(/\/+$/, ''))
+    .filter(Boolean);
   for (const u of baseURLs) if (!/^https?:\/\/[^\s/]+/.test(u)) problems.push(`CDP_LLM_BASE_URL: "${u}" is not an http(s) URL`);
   const int = (k: string): number | undefined => {
     const v = env[k]?.trim();

@@ -7,11 +7,21 @@ import { runReport } from '../../pipeline/cli/run-report.ts';
 import type { StageResult } from '../../pipeline/exec/executor.ts';
 
 const listing = (over: Partial<ModelListing>): ModelListing => ({
-  name: 'm', roles: ['evaluated'], active: true, reason: 'evaluated', endpoint: ['http://h/v1'], model: 'm', contextWindow: 131072,
-  contextWindowAssumed: false, price: null, paper: null, declaredIn: 'models.json', ...over,
+  name: 'm',
+  roles: ['evaluated'],
+  active: true,
+  reason: 'evaluated',
+  endpoint: ['http://h/v1'],
+  model: 'm',
+  contextWindow: 131072,
+  contextWindowAssumed: false,
+  price: null,
+  paper: null,
+  declaredIn: 'models.json',
+  ...over,
 });
 
-test('windows: an assumed one, one below the paper\'s 40K floor, one larger than the server serves; unused models say nothing', () => {
+test("windows: an assumed one, one below the paper's 40K floor, one larger than the server serves; unused models say nothing", () => {
   const w = windowWarnings([
     listing({ name: 'a', contextWindow: 32768, contextWindowAssumed: true }),
     listing({ name: 'b', contextWindow: 16384 }),
@@ -26,15 +36,37 @@ test('windows: an assumed one, one below the paper\'s 40K floor, one larger than
 });
 
 const stage = (over: Partial<StageResult>): StageResult => ({
-  stage: 's', status: 'ran', rowsComputed: 0, rowsReused: 0, rowsFailed: 0, llmCalls: 0, llmCached: 0, counters: {}, tokensIn: 0, tokensOut: 0, seconds: 0, ...over,
+  stage: 's',
+  status: 'ran',
+  rowsComputed: 0,
+  rowsReused: 0,
+  rowsFailed: 0,
+  llmCalls: 0,
+  llmCached: 0,
+  counters: {},
+  tokensIn: 0,
+  tokensOut: 0,
+  seconds: 0,
+  ...over,
 });
 
 test('the end of a run lists failure rows per stage with their commonest reasons, the retry command and the coverage', () => {
   const text = runReport({
     ok: true,
     stages: [
-      stage({ stage: 'trees', rowsFailed: 1, failureReasons: [{ reason: 'context overflow (N tokens > window N)', count: 1, example: 'context overflow (120345 tokens > window 32768)' }] }),
-      stage({ stage: 'predictions_single', rowsFailed: 3, covered: { column: 'cdp_id', count: 5 }, failureReasons: [{ reason: 'm: HTTP N after N attempts', count: 3, example: 'm: HTTP 500 after 5 attempts' }] }),
+      stage({
+        stage: 'trees',
+        rowsFailed: 1,
+        failureReasons: [
+          { reason: 'context overflow (N tokens > window N)', count: 1, example: 'context overflow (120345 tokens > window 32768)' },
+        ],
+      }),
+      stage({
+        stage: 'predictions_single',
+        rowsFailed: 3,
+        covered: { column: 'cdp_id', count: 5 },
+        failureReasons: [{ reason: 'm: HTTP N after N attempts', count: 3, example: 'm: HTTP 500 after 5 attempts' }],
+      }),
       stage({ stage: 'dialogues_multi', covered: { column: 'cdp_id', count: 5 } }),
     ],
   });

@@ -40,7 +40,11 @@ function uses(m: RunModel, r: RunModels): string[] {
 export function listModels(r: RunModels): ModelListing[] {
   return r.declared.map((m) => {
     const used = uses(m, r);
-    const reason = !m.active ? (m.inactiveReason ?? 'inactive') : used.length ? used.join(', ') : 'declared, but no role of it is needed in this run';
+    const reason = !m.active
+      ? (m.inactiveReason ?? 'inactive')
+      : used.length
+        ? used.join(', ')
+        : 'declared, but no role of it is needed in this run';
     return {
       name: m.name,
       roles: [...m.roles],
@@ -62,10 +66,18 @@ export function windowWarnings(listing: readonly ModelListing[]): string[] {
   const out: string[] = [];
   for (const m of listing) {
     if (!m.active) continue;
-    if (m.contextWindowAssumed) out.push(`${m.name}: no contextWindow declared, ${m.contextWindow} tokens assumed; prompts over it are refused before sending (set "contextWindow", or run cdp models --check to read the server's)`);
-    else if (m.contextWindow !== null && m.contextWindow < PAPER_CONTEXT_FLOOR) out.push(`${m.name}: a ${m.contextWindow}-token window is below the paper's 40K floor; long guidelines will be failure rows "context overflow" (cdp estimate counts them)`);
+    if (m.contextWindowAssumed)
+      out.push(
+        `${m.name}: no contextWindow declared, ${m.contextWindow} tokens assumed; prompts over it are refused before sending (set "contextWindow", or run cdp models --check to read the server's)`,
+      );
+    else if (m.contextWindow !== null && m.contextWindow < PAPER_CONTEXT_FLOOR)
+      out.push(
+        `${m.name}: a ${m.contextWindow}-token window is below the paper's 40K floor; long guidelines will be failure rows "context overflow" (cdp estimate counts them)`,
+      );
     if (m.check?.serverContextWindow && m.contextWindow !== null && m.check.serverContextWindow < m.contextWindow) {
-      out.push(`${m.name}: the server serves ${m.check.serverContextWindow} tokens, less than the declared ${m.contextWindow}; lower "contextWindow" or prompts will fail at the server`);
+      out.push(
+        `${m.name}: the server serves ${m.check.serverContextWindow} tokens, less than the declared ${m.contextWindow}; lower "contextWindow" or prompts will fail at the server`,
+      );
     }
   }
   return out;
@@ -95,21 +107,45 @@ function table(listing: readonly ModelListing[]): string {
     m.check ? `${m.check.ok ? 'ok' : 'FAILED'}: ${m.check.detail}` : m.reason,
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i]))
+      .join('  ')
+      .trimEnd();
   return [line(head), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n') + '\n';
 }
 
-export async function modelsCommand(root: string, o: { json?: boolean; check?: boolean }, out: (s: string) => void, env = process.env): Promise<number> {
+export async function modelsCommand(
+  root: string,
+  o: { json?: boolean; check?: boolean },
+  out: (s: string) => void,
+  env = process.env,
+): Promise<number> {
   const r = runModels({ root, env, extra: embeddingJudgeSpecs(env) });
   const listing = listModels(r);
   if (o.check) {
-    const checks = await Promise.all(listing.map((m) => (m.active ? checkModel(r.declared.find((d) => d.name === m.name)!, env) : Promise.resolve(undefined))));
+    const checks = await Promise.all(
+      listing.map((m) =>
+        m.active
+          ? checkModel(
+              r.declared.find((d) => d.name === m.name)!,
+              env,
+            )
+          : Promise.resolve(undefined),
+      ),
+    );
     listing.forEach((m, i) => checks[i] && (m.check = checks[i]));
   }
   const warnings = [...r.warnings, ...windowWarnings(listing)];
   const failedChecks = listing.filter((m) => m.check && !m.check.ok).length;
   if (o.json) {
-    const roles = { builder: r.builder.real ? r.builder.trees : null, evaluated: r.evaluated, patient: r.offline ? r.simulatedPatient : r.patient, judges: r.judges, simulated: r.simulated };
+    const roles = {
+      builder: r.builder.real ? r.builder.trees : null,
+      evaluated: r.evaluated,
+      patient: r.offline ? r.simulatedPatient : r.patient,
+      judges: r.judges,
+      simulated: r.simulated,
+    };
     out(JSON.stringify({ source: r.source, models: listing, roles, warnings, problems: r.problems }) + '\n');
   } else {
     out(`models: ${r.source.path ?? 'none'} (${r.source.via})\n\n${table(listing)}\n${roleLines(r).join('\n')}\n`);

@@ -30,7 +30,14 @@ test('a minimal entry gets the documented defaults; the key is referred to by it
   const m = f.models[0];
   assert.deepEqual(
     { name: m.name, modelId: m.modelId, roles: m.roles, baseURLs: m.baseURLs, apiKeyEnv: m.apiKeyEnv, provider: m.provider },
-    { name: 'my-med-llm', modelId: 'my-med-llm', roles: ['evaluated'], baseURLs: ['http://127.0.0.1:8000/v1'], apiKeyEnv: 'VLLM_KEY', provider: 'openai-compatible' },
+    {
+      name: 'my-med-llm',
+      modelId: 'my-med-llm',
+      roles: ['evaluated'],
+      baseURLs: ['http://127.0.0.1:8000/v1'],
+      apiKeyEnv: 'VLLM_KEY',
+      provider: 'openai-compatible',
+    },
   );
   assert.equal(m.contextWindow, MODEL_DEFAULTS.contextWindow);
   assert.equal(m.windowAssumed, true);
@@ -73,7 +80,10 @@ test('every field is carried over as given: replicas, params sent as given, limi
   assert.equal(f.simulated, true);
   assert.deepEqual(m.baseURLs, ['http://gpu1:8000/v1', 'http://gpu2:8000/v1'], 'trailing slashes dropped');
   assert.deepEqual(m.params, { temperature: 0.6, top_p: 0.95, max_tokens: 4096 });
-  assert.deepEqual([m.contextWindow, m.windowAssumed, m.concurrency, m.rpm, m.tpm, m.timeoutMs], [131072, undefined, 32, 600, 2_000_000, 120000]);
+  assert.deepEqual(
+    [m.contextWindow, m.windowAssumed, m.concurrency, m.rpm, m.tpm, m.timeoutMs],
+    [131072, undefined, 32, 600, 2_000_000, 120000],
+  );
   assert.deepEqual(m.price, { inputPerMTok: 0.05, outputPerMTok: 0.2 });
   assert.equal(m.independentSamples, false);
   assert.equal(m.paper, 'Qwen3-8B');
@@ -81,7 +91,7 @@ test('every field is carried over as given: replicas, params sent as given, limi
   assert.deepEqual(m.calibration, { gamma: 0.85, beta: 0.2, calibrated: true });
 });
 
-test('a judge without a calibration gets the paper\'s when it stands for a paper judge, else the documented fallback', () => {
+test("a judge without a calibration gets the paper's when it stands for a paper judge, else the documented fallback", () => {
   const f = parseModelsFile(
     file([
       { ...base, name: 'mini', roles: ['judge'], paper: 'gpt-5.4-mini' },
@@ -103,13 +113,19 @@ test('a judge without a calibration gets the paper\'s when it stands for a paper
 test('each validation error names the file, the model and the field', () => {
   const cases: [unknown, RegExp][] = [
     [{ ...base, baseUrl: 'x' }, /^model "my-med-llm" \(entry 1\): field "baseUrl": unknown key \(did you mean "baseURL"\?\)/],
-    [{ ...base, roles: ['evaluated', 'doctor'] }, /^model "my-med-llm" \(entry 1\): field "roles": unknown role "doctor"; roles are builder, evaluated, patient, judge$/],
+    [
+      { ...base, roles: ['evaluated', 'doctor'] },
+      /^model "my-med-llm" \(entry 1\): field "roles": unknown role "doctor"; roles are builder, evaluated, patient, judge$/,
+    ],
     [{ name: 'm', roles: ['judge'] }, /^model "m" \(entry 1\): field "baseURL": missing/],
     [{ ...base, baseURL: 'localhost:8000' }, /field "baseURL": "localhost:8000" is not an http\(s\) URL/],
     [{ ...base, roles: [] }, /field "roles": missing or empty/],
     [{ baseURL: base.baseURL, roles: ['judge'] }, /^entry 1: field "name": missing or empty/],
     [{ ...base, name: 'simulated-me' }, /field "name": "simulated" is reserved/],
-    [{ ...base, roles: ['judge'], judge: { gamma: 1.5 } }, /^model "my-med-llm" \(entry 1\): field "judge": "gamma" must be a number in \(0, 1\]/],
+    [
+      { ...base, roles: ['judge'], judge: { gamma: 1.5 } },
+      /^model "my-med-llm" \(entry 1\): field "judge": "gamma" must be a number in \(0, 1\]/,
+    ],
     [{ ...base, roles: ['judge'], judge: { gamma: 0.7, beta: -1 } }, /field "judge": "beta" must be a finite number ≥ 0/],
     [{ ...base, roles: ['judge'], judge: { threshold: 0.7 } }, /field "judge": unknown key "threshold"/],
     [{ ...base, judge: { gamma: 0.7 } }, /field "judge": a calibration for a model without the "judge" role/],
@@ -129,7 +145,9 @@ test('each validation error names the file, the model and the field', () => {
 
 test('two models with one name, an unknown top-level key and broken JSON are refused; all problems at once', () => {
   const dup = problems(file([base, { ...base, model: 'other' }]));
-  assert.deepEqual(dup, ['model "my-med-llm" (entry 2): field "name": entry 1 has the same name; names label every table, so they must be unique']);
+  assert.deepEqual(dup, [
+    'model "my-med-llm" (entry 2): field "name": entry 1 has the same name; names label every table, so they must be unique',
+  ]);
   const many = problems(JSON.stringify({ model: [], models: [{ ...base, roles: ['x'] }, { name: 'b' }] }));
   assert.equal(many.length, 4, many.join('\n'));
   assert.match(many[0], /unknown top-level key "model" \(did you mean "models"\?\)/);
@@ -139,9 +157,18 @@ test('two models with one name, an unknown top-level key and broken JSON are ref
 
 test('the paper roster ships as models/paper.json: 19 models, every one standing for itself, inactive until configured', () => {
   const f = parseModelsFile(readFileSync(join(repo, 'models', 'paper.json'), 'utf8'), 'models/paper.json');
-  assert.deepEqual(f.models.filter((m) => m.roles.includes('evaluated')).map((m) => m.paper), [...PAPER_EVALUATED]);
-  assert.deepEqual(f.models.filter((m) => m.roles.includes('judge')).map((m) => m.name), [...PAPER_JUDGES]);
-  assert.deepEqual(f.models.filter((m) => m.roles.includes('builder')).map((m) => m.name), [PAPER_BUILDER]);
+  assert.deepEqual(
+    f.models.filter((m) => m.roles.includes('evaluated')).map((m) => m.paper),
+    [...PAPER_EVALUATED],
+  );
+  assert.deepEqual(
+    f.models.filter((m) => m.roles.includes('judge')).map((m) => m.name),
+    [...PAPER_JUDGES],
+  );
+  assert.deepEqual(
+    f.models.filter((m) => m.roles.includes('builder')).map((m) => m.name),
+    [PAPER_BUILDER],
+  );
   for (const m of f.models) {
     assert.equal(m.paper, m.name);
     assert.ok((m.contextWindow ?? 0) >= 40_000, `${m.name}: the paper's 40K floor`);

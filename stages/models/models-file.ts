@@ -67,8 +67,25 @@ export class ModelsFileError extends Error {
 }
 
 const ENTRY_KEYS = [
-  'name', 'baseURL', 'model', 'roles', 'apiKeyEnv', 'params', 'contextWindow', 'concurrency', 'rpm', 'tpm', 'price', 'batch',
-  'timeoutMs', 'independentSamples', 'expectedOutputTokens', 'enabled', 'judge', 'paper', 'note',
+  'name',
+  'baseURL',
+  'model',
+  'roles',
+  'apiKeyEnv',
+  'params',
+  'contextWindow',
+  'concurrency',
+  'rpm',
+  'tpm',
+  'price',
+  'batch',
+  'timeoutMs',
+  'independentSamples',
+  'expectedOutputTokens',
+  'enabled',
+  'judge',
+  'paper',
+  'note',
 ] as const;
 const TOP_KEYS = ['models', 'simulated', '$schema', 'description'] as const;
 
@@ -95,7 +112,8 @@ export function parseModelsFile(text: string, file: string): ModelsFile {
   if (Array.isArray(doc)) entries = doc;
   else if (isObject(doc)) {
     for (const k of Object.keys(doc)) {
-      if (!(TOP_KEYS as readonly string[]).includes(k)) problems.push(`unknown top-level key "${k}"${closest(k, TOP_KEYS)}; known: ${TOP_KEYS.join(', ')}`);
+      if (!(TOP_KEYS as readonly string[]).includes(k))
+        problems.push(`unknown top-level key "${k}"${closest(k, TOP_KEYS)}; known: ${TOP_KEYS.join(', ')}`);
     }
     entries = doc.models;
     if (doc.simulated !== undefined) {
@@ -111,7 +129,10 @@ export function parseModelsFile(text: string, file: string): ModelsFile {
     const m = parseEntry(entry, i, file, problems);
     if (!m) return;
     const first = seen.get(m.name);
-    if (first !== undefined) problems.push(`model "${m.name}" (entry ${i + 1}): field "name": entry ${first + 1} has the same name; names label every table, so they must be unique`);
+    if (first !== undefined)
+      problems.push(
+        `model "${m.name}" (entry ${i + 1}): field "name": entry ${first + 1} has the same name; names label every table, so they must be unique`,
+      );
     else seen.set(m.name, i);
     models.push(m);
   });
@@ -150,7 +171,8 @@ function parseEntry(entry: unknown, i: number, file: string, problems: string[])
   if (!Array.isArray(entry.roles) || !entry.roles.length) bad('roles', `missing or empty: a list of any of ${ROLES.join(', ')}`);
   else {
     for (const r of entry.roles) {
-      if (typeof r !== 'string' || !(ROLES as readonly string[]).includes(r)) bad('roles', `unknown role ${JSON.stringify(r)}; roles are ${ROLES.join(', ')}`);
+      if (typeof r !== 'string' || !(ROLES as readonly string[]).includes(r))
+        bad('roles', `unknown role ${JSON.stringify(r)}; roles are ${ROLES.join(', ')}`);
       else if (!roles.includes(r as LlmRole)) roles.push(r as LlmRole);
     }
   }
@@ -184,13 +206,17 @@ function parseEntry(entry: unknown, i: number, file: string, problems: string[])
   const modelId = str('model');
   const apiKeyEnv = str('apiKeyEnv');
   if (apiKeyEnv && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(apiKeyEnv)) {
-    bad('apiKeyEnv', `must be the NAME of an environment variable (e.g. "OPENAI_API_KEY"), not ${apiKeyEnv.length > 12 ? 'a key' : JSON.stringify(apiKeyEnv)}`);
+    bad(
+      'apiKeyEnv',
+      `must be the NAME of an environment variable (e.g. "OPENAI_API_KEY"), not ${apiKeyEnv.length > 12 ? 'a key' : JSON.stringify(apiKeyEnv)}`,
+    );
   }
   let params: Record<string, unknown> = {};
   if (entry.params !== undefined) {
     if (!isObject(entry.params)) bad('params', 'must be an object of sampling parameters, e.g. {"temperature": 0.6, "max_tokens": 4096}');
     else params = { ...entry.params };
-    for (const k of ['model', 'messages', 'stream']) if (isObject(entry.params) && k in entry.params) bad('params', `"${k}" is set by the client, not a sampling parameter`);
+    for (const k of ['model', 'messages', 'stream'])
+      if (isObject(entry.params) && k in entry.params) bad('params', `"${k}" is set by the client, not a sampling parameter`);
   }
   const contextWindow = int('contextWindow');
   const concurrency = int('concurrency');
@@ -201,7 +227,12 @@ function parseEntry(entry: unknown, i: number, file: string, problems: string[])
   let price: ModelSpec['price'];
   if (entry.price !== undefined) {
     const p = entry.price;
-    const ok = isObject(p) && typeof p.inputPerMTok === 'number' && typeof p.outputPerMTok === 'number' && p.inputPerMTok >= 0 && p.outputPerMTok >= 0;
+    const ok =
+      isObject(p) &&
+      typeof p.inputPerMTok === 'number' &&
+      typeof p.outputPerMTok === 'number' &&
+      p.inputPerMTok >= 0 &&
+      p.outputPerMTok >= 0;
     const extra = isObject(p) ? Object.keys(p).filter((k) => k !== 'inputPerMTok' && k !== 'outputPerMTok') : [];
     if (!ok || extra.length) bad('price', `must be {"inputPerMTok": USD, "outputPerMTok": USD} with numbers ≥ 0, got ${JSON.stringify(p)}`);
     else price = { inputPerMTok: p.inputPerMTok as number, outputPerMTok: p.outputPerMTok as number };
@@ -211,10 +242,12 @@ function parseEntry(entry: unknown, i: number, file: string, problems: string[])
   const enabled = bool('enabled');
   const note = str('note');
   const paper = str('paper');
-  if (paper && !PAPER_MODEL_NAMES.includes(paper)) bad('paper', `"${paper}" is not a model of the paper; known: ${PAPER_MODEL_NAMES.join(', ')}`);
+  if (paper && !PAPER_MODEL_NAMES.includes(paper))
+    bad('paper', `"${paper}" is not a model of the paper; known: ${PAPER_MODEL_NAMES.join(', ')}`);
 
   let calibration: RunModel['calibration'];
-  if (entry.judge !== undefined && !roles.includes('judge')) bad('judge', 'a calibration for a model without the "judge" role; add "judge" to roles or drop the field');
+  if (entry.judge !== undefined && !roles.includes('judge'))
+    bad('judge', 'a calibration for a model without the "judge" role; add "judge" to roles or drop the field');
   if (roles.includes('judge')) {
     const fallback = judgeParams(paper ?? name, 'llm');
     const j = entry.judge;
@@ -222,11 +255,14 @@ function parseEntry(entry: unknown, i: number, file: string, problems: string[])
     else if (!isObject(j)) bad('judge', 'must be {"gamma": number in (0, 1], "beta": number ≥ 0}');
     else {
       const extra = Object.keys(j).filter((k) => k !== 'gamma' && k !== 'beta');
-      if (extra.length) bad('judge', `unknown key "${extra[0]}"; a judge's calibration has "gamma" (LNDS threshold) and "beta" (OT positional weight)`);
+      if (extra.length)
+        bad('judge', `unknown key "${extra[0]}"; a judge's calibration has "gamma" (LNDS threshold) and "beta" (OT positional weight)`);
       const gamma = j.gamma ?? fallback.gamma;
       const beta = j.beta ?? fallback.beta;
-      if (typeof gamma !== 'number' || !(gamma > 0 && gamma <= 1)) bad('judge', `"gamma" must be a number in (0, 1] (the LNDS matching threshold on C), got ${JSON.stringify(j.gamma)}`);
-      else if (typeof beta !== 'number' || !(beta >= 0) || !Number.isFinite(beta)) bad('judge', `"beta" must be a finite number ≥ 0 (the OT positional weight), got ${JSON.stringify(j.beta)}`);
+      if (typeof gamma !== 'number' || !(gamma > 0 && gamma <= 1))
+        bad('judge', `"gamma" must be a number in (0, 1] (the LNDS matching threshold on C), got ${JSON.stringify(j.gamma)}`);
+      else if (typeof beta !== 'number' || !(beta >= 0) || !Number.isFinite(beta))
+        bad('judge', `"beta" must be a finite number ≥ 0 (the OT positional weight), got ${JSON.stringify(j.beta)}`);
       else calibration = { gamma, beta, calibrated: j.gamma !== undefined || fallback.calibrated };
     }
   }

@@ -62,11 +62,20 @@ test('one server for every role: the construction DAG over HTTP, the key written
     };
     const first = await cdp(['run', 'qc_summary', '--json'], env);
     assert.equal(first.code, 0, first.stderr);
-    const byStage = Object.fromEntries((JSON.parse(first.stdout) as { stages: { stage: string; llmCalls: number; counters: Record<string, number> }[] }).stages.map((s) => [s.stage, s]));
+    const byStage = Object.fromEntries(
+      (JSON.parse(first.stdout) as { stages: { stage: string; llmCalls: number; counters: Record<string, number> }[] }).stages.map((s) => [
+        s.stage,
+        s,
+      ]),
+    );
     assert.equal(byStage.trees.llmCalls, 6);
     assert.equal(byStage.vignettes.llmCalls, 87);
     assert.equal(byStage.narratives.llmCalls, 87);
-    assert.equal(byStage.trees.counters.offline + byStage.vignettes.counters.offline + byStage.narratives.counters.offline, 0, 'no stand-in answered');
+    assert.equal(
+      byStage.trees.counters.offline + byStage.vignettes.counters.offline + byStage.narratives.counters.offline,
+      0,
+      'no stand-in answered',
+    );
     // Identical prompts in flight at once share one request (two paths with the same conditions
     // and outcomes but different conclusions give the same Prompt 2).
     // With a real builder configured, the seeded QC sample is inspected by it too.
@@ -74,14 +83,23 @@ test('one server for every role: the construction DAG over HTTP, the key written
     const requests = server.counters.chat;
     const calls = 180 + byStage.qc_inspection.llmCalls;
     assert.ok(requests <= calls && requests >= calls - 10, `requests: ${requests} for ${calls} calls`);
-    assert.ok(server.authHeaders.every((h) => h === `Bearer ${KEY}`), 'the key from the environment is sent');
+    assert.ok(
+      server.authHeaders.every((h) => h === `Bearer ${KEY}`),
+      'the key from the environment is sent',
+    );
 
     const sql = async (q: string) => JSON.parse((await cdp(['sql', q, '--json'], env)).stdout) as Record<string, unknown>[];
     assert.deepEqual(await sql(`select distinct builder from trees`), [{ builder: 'local-model' }]);
     assert.deepEqual(await sql(`select distinct generator from vignettes`), [{ generator: 'local-model' }]);
-    assert.deepEqual(await sql(`select count(distinct key)::int as n, count(distinct model)::int as models from llm_calls where status = 'ok'`), [{ n: requests, models: 1 }]);
+    assert.deepEqual(
+      await sql(`select count(distinct key)::int as n, count(distinct model)::int as models from llm_calls where status = 'ok'`),
+      [{ n: requests, models: 1 }],
+    );
     assert.deepEqual(await sql(`select value from qc_summary where measure = 'vignette problem rate'`), [{ value: 0 }]);
-    assert.deepEqual(await sql(`select value::int as n from qc_summary where measure = 'instances inspected by an LLM'`), await sql(`select count(*)::int as n from qc where inspect`));
+    assert.deepEqual(
+      await sql(`select value::int as n from qc_summary where measure = 'instances inspected by an LLM'`),
+      await sql(`select count(*)::int as n from qc where inspect`),
+    );
 
     for (const f of filesUnder(store)) assert.ok(!readFileSync(f).includes(KEY), `the API key was written to ${f}`);
 

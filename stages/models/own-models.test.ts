@@ -26,7 +26,10 @@ function filesUnder(dir: string): string[] {
 
 function cdp(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((res) => {
-    const c = spawn(process.execPath, [join(repo, 'bin', 'cdp.mjs'), ...args], { cwd: repo, env: { ...process.env, CDP_NO_FAST_PATH: '', ...env } });
+    const c = spawn(process.execPath, [join(repo, 'bin', 'cdp.mjs'), ...args], {
+      cwd: repo,
+      env: { ...process.env, CDP_NO_FAST_PATH: '', ...env },
+    });
     let stdout = '';
     let stderr = '';
     c.stdout.on('data', (d) => (stdout += d));
@@ -53,7 +56,14 @@ test('own models from a models file: right model per request, nothing spent on s
     const dir = mkdtempSync(join(tmpdir(), 'cdp-own-models-'));
     const store = join(dir, 'store');
     const modelsFile = join(dir, 'models.json');
-    const model = (name: string, id: string, roles: string[], extra = {}) => ({ name, baseURL: server.url, model: id, roles, contextWindow: 1_000_000, ...extra });
+    const model = (name: string, id: string, roles: string[], extra = {}) => ({
+      name,
+      baseURL: server.url,
+      model: id,
+      roles,
+      contextWindow: 1_000_000,
+      ...extra,
+    });
     writeFileSync(
       modelsFile,
       JSON.stringify({
@@ -75,7 +85,10 @@ test('own models from a models file: right model per request, nothing spent on s
     // cdp models: roles, endpoints, no key.
     const listed = await cdp(['models', '--models', modelsFile, '--json'], env);
     assert.equal(listed.code, 0, listed.stderr);
-    const m = JSON.parse(listed.stdout) as { models: { name: string; active: boolean; reason: string; endpoint: string[] }[]; roles: Record<string, unknown> };
+    const m = JSON.parse(listed.stdout) as {
+      models: { name: string; active: boolean; reason: string; endpoint: string[] }[];
+      roles: Record<string, unknown>;
+    };
     assert.deepEqual(
       m.models.map((x) => [x.name, x.active, x.reason]),
       [
@@ -85,14 +98,27 @@ test('own models from a models file: right model per request, nothing spent on s
         ['patient-x', true, 'plays the patient'],
       ],
     );
-    assert.deepEqual(m.roles, { builder: null, evaluated: ['my-med-llm', 'baseline-7b'], patient: 'patient-x', judges: ['judge-x'], simulated: false });
+    assert.deepEqual(m.roles, {
+      builder: null,
+      evaluated: ['my-med-llm', 'baseline-7b'],
+      patient: 'patient-x',
+      judges: ['judge-x'],
+      simulated: false,
+    });
 
     // An estimate on the fresh store predicts every LLM stage and writes nothing anywhere.
-    const reportsBefore = filesUnder(join(repo, 'reports')).filter((f) => !f.includes(`${join('reports', 'site')}`)).map((f) => [f, readFileSync(f)] as const);
+    const reportsBefore = filesUnder(join(repo, 'reports'))
+      .filter((f) => !f.includes(`${join('reports', 'site')}`))
+      .map((f) => [f, readFileSync(f)] as const);
     const est = await cdp(['estimate', '--models', modelsFile, '--json'], env);
     assert.equal(est.code, 0, est.stderr);
     const estimate = JSON.parse(est.stdout) as { stages: { stage: string; requests: number }[]; total: { requests: number } };
-    assert.deepEqual(estimate.stages.map((x) => x.stage).sort(), ['dialogues_multi', 'outcome_scores', 'predictions_single', 'step_scores']);
+    assert.deepEqual(estimate.stages.map((x) => x.stage).sort(), [
+      'dialogues_multi',
+      'outcome_scores',
+      'predictions_single',
+      'step_scores',
+    ]);
     assert.ok(estimate.total.requests > 0);
     assert.throws(() => statSync(store), /ENOENT/, 'cdp estimate wrote nothing: no store, no warehouse, no reports');
     assert.equal(server.requests.length, 0, 'cdp estimate sent nothing');
@@ -112,7 +138,12 @@ test('own models from a models file: right model per request, nothing spent on s
     // The full run: the smoke run's calls and units are reused, nothing is asked twice.
     const full = await cdp(['run', '--models', modelsFile, '--json'], env);
     assert.equal(full.code, 0, full.stderr);
-    const byStage = Object.fromEntries((JSON.parse(full.stdout) as { stages: { stage: string; rowsReused: number; covered?: { count: number } }[] }).stages.map((s) => [s.stage, s]));
+    const byStage = Object.fromEntries(
+      (JSON.parse(full.stdout) as { stages: { stage: string; rowsReused: number; covered?: { count: number } }[] }).stages.map((s) => [
+        s.stage,
+        s,
+      ]),
+    );
     const cases = (await sql(`select count(*)::int as n from cdps where split = 'test'`))[0].n as number;
     assert.ok(cases > 5);
     assert.equal(byStage.test_cases.covered?.count, cases);
@@ -132,7 +163,10 @@ test('own models from a models file: right model per request, nothing spent on s
     assert.deepEqual(await sql(`select count(*)::int as n from predicted_pathways where simulated`), [{ n: 0 }]);
     assert.deepEqual(await sql(`select distinct judge from step_scores order by judge`), [{ judge: 'judge-x' }]);
     // Table 2 is over the run's judge (one judge: its metric pairs), not the simulated ones.
-    assert.deepEqual(await sql(`select distinct fixed from correlations where fixed not in ('dtw_pcc', 'ot_pcc', 'lnds_pcs') order by fixed`), [{ fixed: 'judge-x' }]);
+    assert.deepEqual(
+      await sql(`select distinct fixed from correlations where fixed not in ('dtw_pcc', 'ot_pcc', 'lnds_pcs') order by fixed`),
+      [{ fixed: 'judge-x' }],
+    );
     assert.match(readFileSync(join(store, 'reports', 'index.md'), 'utf8'), /Produced by: real models: baseline-7b, my-med-llm\./);
     // One independent sample per case: as many doctor first turns as (case × model).
     const firstTurns = server.requests.filter((b) => promptKind(b) === 'multi-turn-inference' && b.messages.length === 1);
@@ -150,12 +184,16 @@ test('own models from a models file: right model per request, nothing spent on s
     assert.equal(server.counters.chat, 0, 'no real judge or patient call is spent on a simulated agent');
     assert.deepEqual(await sql(`select count(*)::int as n from step_scores where simulated and judge = 'judge-x'`), [{ n: 0 }]);
     assert.deepEqual(await sql(`select distinct patient from dialogues_multi where simulated`), [{ patient: 'simulated-patient' }]);
-    assert.ok(((await sql(`select count(*)::int as n from step_scores where simulated`))[0].n as number) > 0, 'the simulated judges scored the agents');
+    assert.ok(
+      ((await sql(`select count(*)::int as n from step_scores where simulated`))[0].n as number) > 0,
+      'the simulated judges scored the agents',
+    );
 
     for (const f of filesUnder(dir)) assert.ok(!readFileSync(f).includes(KEY), `the API key was written to ${f}`);
     // Reports belong to their store: the project's reports/ was not touched by this store's runs.
     for (const [f, bytes] of reportsBefore) assert.ok(readFileSync(f).equals(bytes), `${f} was rewritten by a run on another store`);
-    for (const out of [listed, smoke, full, again, withSim]) assert.ok(!(out.stdout + out.stderr).includes(KEY), 'the key appears in no output');
+    for (const out of [listed, smoke, full, again, withSim])
+      assert.ok(!(out.stdout + out.stderr).includes(KEY), 'the key appears in no output');
   } finally {
     await server.close();
   }
@@ -164,7 +202,15 @@ test('own models from a models file: right model per request, nothing spent on s
 test('a models file that does not validate, or a missing role, stops cdp run before anything runs', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'cdp-own-models-bad-'));
   const file = join(dir, 'models.json');
-  writeFileSync(file, JSON.stringify({ models: [{ name: 'a', baseURL: 'http://127.0.0.1:9/v1', roles: ['evaluated'] }, { name: 'j', baseURL: 'http://127.0.0.1:9/v1', roles: ['judge', 'doctor'] }] }));
+  writeFileSync(
+    file,
+    JSON.stringify({
+      models: [
+        { name: 'a', baseURL: 'http://127.0.0.1:9/v1', roles: ['evaluated'] },
+        { name: 'j', baseURL: 'http://127.0.0.1:9/v1', roles: ['judge', 'doctor'] },
+      ],
+    }),
+  );
   const env = { CDP_STORE: join(dir, 'store') };
   const bad = await cdp(['run', '--models', file], env);
   assert.equal(bad.code, 2);

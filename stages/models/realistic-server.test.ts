@@ -45,7 +45,10 @@ describe('realistic answers: each label is what the reader does', () => {
       assert.ok(xs.some((a) => a.expect.accept) && xs.some((a) => !a.expect.accept), `${p} has accepts and rejects`);
     }
     assert.equal(new Set(REALISTIC_ANSWERS.map((a) => a.id)).size, REALISTIC_ANSWERS.length, 'ids are unique');
-    assert.ok(REALISTIC_ANSWERS.filter((a) => a.finishReason === 'length').every((a) => !a.expect.accept), 'a truncated answer is never accepted');
+    assert.ok(
+      REALISTIC_ANSWERS.filter((a) => a.finishReason === 'length').every((a) => !a.expect.accept),
+      'a truncated answer is never accepted',
+    );
   });
   for (const a of REALISTIC_ANSWERS) {
     test(`${a.prompt}: ${a.id}`, () => {
@@ -58,9 +61,17 @@ describe('realistic answers: each label is what the reader does', () => {
 
 test('the server serves each construction label with its finish_reason, through the real client', async () => {
   const server = await startRealisticServer();
-  const construction = [...answersFor('reasoning-tree-extraction'), ...answersFor('case-vignette-synthesis'), ...answersFor('reasoning-narrative-conversion')];
+  const construction = [
+    ...answersFor('reasoning-tree-extraction'),
+    ...answersFor('case-vignette-synthesis'),
+    ...answersFor('reasoning-narrative-conversion'),
+  ];
   const cacheDir = mkdtempSync(join(tmpdir(), 'cdp-realistic-'));
-  const client = createLlmClient({ cacheDir, roster: realisticRoster(server.url, [], construction.map(modelFor)), retry: { maxAttempts: 1 } });
+  const client = createLlmClient({
+    cacheDir,
+    roster: realisticRoster(server.url, [], construction.map(modelFor)),
+    retry: { maxAttempts: 1 },
+  });
   try {
     for (const a of construction) {
       const r = await client.chat({ model: modelFor(a), messages: [{ role: 'user', content: loadTemplate(a.prompt, 'en').text }] });
@@ -84,16 +95,36 @@ function config(evaluated: string[], judges: string[]): DagConfig {
   return {
     sources: {},
     stages: [
-      fixed('guidelines', data.guidelines), fixed('trees', data.trees), fixed('cdps', data.cdps), fixed('test_cases', data.cdps),
+      fixed('guidelines', data.guidelines),
+      fixed('trees', data.trees),
+      fixed('cdps', data.cdps),
+      fixed('test_cases', data.cdps),
       fixed('vignettes', data.vignettes),
-      ...configStages(dagConfig, ['predictions_single', 'dialogues_multi', ...(judges.length ? ['narratives', 'predicted_pathways', 'step_scores', 'outcome_scores'] : [])], repo, {
-        // The reference narratives by the offline writer: the judges' reference steps.
-        narratives: { writer: NARRATIVE_GENERATOR },
-        predictions_single: { models: evaluated, simulated: [] },
-        dialogues_multi: { models: evaluated, simulated: [], patient: PATIENT, capFactor: 1, capExtra: 2 },
-        step_scores: { judges, realJudges: judges, judgeKinds: Object.fromEntries(judges.map((j) => [j, 'llm'])), runs: 1, maxReasks: 1, maxPromptTokensByJudge: {}, embeddingJudges: [] },
-        outcome_scores: { judges, realJudges: judges, maxReasks: 1 },
-      }),
+      ...configStages(
+        dagConfig,
+        [
+          'predictions_single',
+          'dialogues_multi',
+          ...(judges.length ? ['narratives', 'predicted_pathways', 'step_scores', 'outcome_scores'] : []),
+        ],
+        repo,
+        {
+          // The reference narratives by the offline writer: the judges' reference steps.
+          narratives: { writer: NARRATIVE_GENERATOR },
+          predictions_single: { models: evaluated, simulated: [] },
+          dialogues_multi: { models: evaluated, simulated: [], patient: PATIENT, capFactor: 1, capExtra: 2 },
+          step_scores: {
+            judges,
+            realJudges: judges,
+            judgeKinds: Object.fromEntries(judges.map((j) => [j, 'llm'])),
+            runs: 1,
+            maxReasks: 1,
+            maxPromptTokensByJudge: {},
+            embeddingJudges: [],
+          },
+          outcome_scores: { judges, realJudges: judges, maxReasks: 1 },
+        },
+      ),
     ],
   };
 }
@@ -133,27 +164,38 @@ test('DAG against the realistic server: every task-stage row is what its label s
     const ids = cases().cdps.map((c) => String(c.cdp_id));
     assert.equal(ps.length, evaluated.length * ids.length);
     assert.equal(dm.length, evaluated.length * ids.length);
-    assert.ok([...ps, ...dm].every((r) => r.error == null), 'no call failed: every fault is a reading, not a failed call');
+    assert.ok(
+      [...ps, ...dm].every((r) => r.error == null),
+      'no call failed: every fault is a reading, not a failed call',
+    );
     const at = (rows: Row[], a: LabelledAnswer, id: string) => rows.find((r) => r.model === modelFor(a) && r.cdp_id === id)!;
     for (const id of ids) {
       for (const a of single) {
         const r = at(ps, a, id);
         if (a.expect.accept) {
-          assert.deepEqual([r.parse_ok, r.answer_format, r.outcome, r.parse_error], [true, a.expect.format, a.expect.value, null], `${a.id} ${id}`);
+          assert.deepEqual(
+            [r.parse_ok, r.answer_format, r.outcome, r.parse_error],
+            [true, a.expect.format, a.expect.value, null],
+            `${a.id} ${id}`,
+          );
         } else {
           assert.deepEqual([r.parse_ok, r.answer_format], [false, null], `${a.id} ${id}`);
           assert.ok(String(r.parse_error).includes(a.expect.reason), `${a.id}: ${String(r.parse_error)}`);
         }
       }
       // Models probing the doctor and patient readers answer Prompt 4 strictly.
-      for (const a of [...doctor, ...patient]) assert.deepEqual([at(ps, a, id).parse_ok, at(ps, a, id).answer_format], [true, 'strict'], a.id);
+      for (const a of [...doctor, ...patient])
+        assert.deepEqual([at(ps, a, id).parse_ok, at(ps, a, id).answer_format], [true, 'strict'], a.id);
 
       for (const a of doctor) {
         const r = at(dm, a, id);
         const turns = turnsOf(r);
         assert.equal(r.patient_failed, false, a.id);
         if (!a.expect.accept) {
-          assert.ok(String(r.end_reason).startsWith(`invalid-turn: `) && String(r.end_reason).includes(a.expect.reason), `${a.id}: ${String(r.end_reason)}`);
+          assert.ok(
+            String(r.end_reason).startsWith(`invalid-turn: `) && String(r.end_reason).includes(a.expect.reason),
+            `${a.id}: ${String(r.end_reason)}`,
+          );
           assert.deepEqual([r.success, r.success_strict, r.format, turns.length, turns[0]!.format], [false, false, null, 1, null], a.id);
           continue;
         }
@@ -171,7 +213,11 @@ test('DAG against the realistic server: every task-stage row is what its label s
         assert.deepEqual([turns[0]!.role, turns[0]!.format], ['doctor', 'strict'], a.id);
         const first = turns[1]!;
         if (a.expect.accept) {
-          assert.deepEqual([first.parsed, first.format, r.end_reason, r.success, r.success_strict, r.patient_failed], [a.expect.value, a.expect.format, 'conclusion', true, true, false], a.id);
+          assert.deepEqual(
+            [first.parsed, first.format, r.end_reason, r.success, r.success_strict, r.patient_failed],
+            [a.expect.value, a.expect.format, 'conclusion', true, true, false],
+            a.id,
+          );
           continue;
         }
         assert.deepEqual([first.role, first.parsed, first.format], ['patient', null, null], a.id);
@@ -179,14 +225,26 @@ test('DAG against the realistic server: every task-stage row is what its label s
         const second = turns[2]!;
         assert.equal(second.role, 'patient', `${a.id}: the re-ask's reply is the next turn`);
         if (reask.expect.accept) {
-          assert.deepEqual([second.parsed, second.format, r.end_reason, r.success, r.patient_failed], [reask.expect.value, reask.expect.format, 'conclusion', true, false], a.id);
+          assert.deepEqual(
+            [second.parsed, second.format, r.end_reason, r.success, r.patient_failed],
+            [reask.expect.value, reask.expect.format, 'conclusion', true, false],
+            a.id,
+          );
         } else {
-          assert.deepEqual([second.parsed, r.success, r.success_strict, r.patient_failed, r.format, turns.length], [null, null, null, true, 'strict', 3], a.id);
-          assert.ok(String(r.end_reason).startsWith('patient-failure: ') && String(r.end_reason).includes(reask.expect.reason), `${a.id}: ${String(r.end_reason)}`);
+          assert.deepEqual(
+            [second.parsed, r.success, r.success_strict, r.patient_failed, r.format, turns.length],
+            [null, null, null, true, 'strict', 3],
+            a.id,
+          );
+          assert.ok(
+            String(r.end_reason).startsWith('patient-failure: ') && String(r.end_reason).includes(reask.expect.reason),
+            `${a.id}: ${String(r.end_reason)}`,
+          );
         }
       }
       // Models probing Prompt 4 play the plain doctor: strict questions, a conclusion.
-      for (const a of single) assert.deepEqual([at(dm, a, id).success, at(dm, a, id).success_strict, at(dm, a, id).format], [true, true, 'strict'], a.id);
+      for (const a of single)
+        assert.deepEqual([at(dm, a, id).success, at(dm, a, id).success_strict, at(dm, a, id).format], [true, true, 'strict'], a.id);
     }
     // Each unreadable patient answer was re-asked exactly once, naming the reader's reason.
     const reasks = server.requests.filter((b) => b.model === PATIENT && /could not be read|无法读取/.test(b.messages.at(-1)!.content));
@@ -212,13 +270,18 @@ test('DAG against the realistic server: every judge row is what its label says',
     assert.equal(outcomes.length, judges.length * 4);
     for (const r of steps) {
       const a = stepLabels.find((x) => modelFor(x) === r.judge);
-      const m = Number(r.m), n = Number(r.n);
+      const m = Number(r.m),
+        n = Number(r.n);
       assert.ok(m >= 1 && n >= 1, `${String(r.judge)}: a pathway to score`);
       if (!a || a.expect.accept) {
         assert.equal(r.error ?? null, null, `${String(r.judge)} ${String(r.setting)}`);
         // The labels score 5 on the diagonal, plain-model.ts 4; 2 elsewhere; normalised (s − 1) / 4.
         const diagonal = a ? 1 : 0.75;
-        assert.deepEqual(r.C, Array.from({ length: m }, (_, i) => Array.from({ length: n }, (_x, j) => (i === j ? diagonal : 0.25))), String(r.judge));
+        assert.deepEqual(
+          r.C,
+          Array.from({ length: m }, (_, i) => Array.from({ length: n }, (_x, j) => (i === j ? diagonal : 0.25))),
+          String(r.judge),
+        );
         assert.equal(r.calls, 1, `${String(r.judge)}: no re-ask`);
       } else {
         const said = [String(r.error), ...((r.problems as string[]) ?? [])].join(' | ');

@@ -55,8 +55,19 @@ export function estimateStandIns(evaluated: readonly string[]): (req: ChatReques
 export function runLlm(storeDir: string, models: RunModels, mode: 'live' | 'estimate' = 'live'): RunLlm {
   const cacheDir = join(storeDir, 'llm');
   // The simulated agents answer from each call's unit context: no state is shared with the stages.
-  const offlineHandlers = { [CURATED_BUILDER_NAME]: createCuratedBuilderHandler(), ...OFFLINE_WRITERS, ...agentProviders(), ...simulatedJudgeHandlers() };
-  const client = createLlmClient({ cacheDir, roster: models.roster, offlineHandlers, mode, estimateStandIn: estimateStandIns(models.evaluated) });
+  const offlineHandlers = {
+    [CURATED_BUILDER_NAME]: createCuratedBuilderHandler(),
+    ...OFFLINE_WRITERS,
+    ...agentProviders(),
+    ...simulatedJudgeHandlers(),
+  };
+  const client = createLlmClient({
+    cacheDir,
+    roster: models.roster,
+    offlineHandlers,
+    mode,
+    estimateStandIn: estimateStandIns(models.evaluated),
+  });
   return {
     client,
     estimate: () => formatEstimate(client.estimateReport()),

@@ -18,7 +18,9 @@ function project(models: unknown): string {
   return root;
 }
 
-const own = { models: [m('my-med-llm', ['evaluated']), m('baseline-7b', ['evaluated']), m('judge-x', ['judge']), m('patient-x', ['patient'])] };
+const own = {
+  models: [m('my-med-llm', ['evaluated']), m('baseline-7b', ['evaluated']), m('judge-x', ['judge']), m('patient-x', ['patient'])],
+};
 
 test('no models file: the simulated agents, patient and judges play every role, offline', () => {
   const r = runModels({ root: project(undefined), env: {} });
@@ -64,7 +66,10 @@ test('with --simulated (or "simulated": true) the simulated agents run beside th
 test('a missing patient or judge is a problem that says what to add, unless --simulated fills in (labelled)', () => {
   const noPatient = runModels({ root: project({ models: [m('a', ['evaluated']), m('j', ['judge'])] }), env: {} });
   assert.equal(noPatient.problems.length, 1);
-  assert.match(noPatient.problems[0], /^models\.json declares evaluated models \(a\) but no patient: add "patient" to the roles of a chat model .* or pass --simulated to use simulated-patient/);
+  assert.match(
+    noPatient.problems[0],
+    /^models\.json declares evaluated models \(a\) but no patient: add "patient" to the roles of a chat model .* or pass --simulated to use simulated-patient/,
+  );
   const noJudge = runModels({ root: project({ models: [m('a', ['evaluated']), m('p', ['patient'])] }), env: {} });
   assert.match(noJudge.problems.join('\n'), /declares evaluated models \(a\) but no judge: add "judge" to the roles/);
   const filled = runModels({ root: project({ models: [m('a', ['evaluated'])] }), env: { CDP_SIMULATED: 'yes' } });
@@ -85,10 +90,16 @@ test('one model in several roles is named in a warning', () => {
 });
 
 test('a model whose key is not set is not used, and says why; if no evaluated model is usable the run stops', () => {
-  const r = runModels({ root: project({ models: [m('gpt', ['evaluated'], { apiKeyEnv: 'OPENAI_API_KEY' }), m('j', ['judge']), m('p', ['patient'])] }), env: {} });
+  const r = runModels({
+    root: project({ models: [m('gpt', ['evaluated'], { apiKeyEnv: 'OPENAI_API_KEY' }), m('j', ['judge']), m('p', ['patient'])] }),
+    env: {},
+  });
   assert.match(r.warnings.join('\n'), /gpt is not used: no API key: set OPENAI_API_KEY/);
   assert.match(r.problems.join('\n'), /none of the evaluated models in models\.json is usable \(gpt: no API key: set OPENAI_API_KEY\)/);
-  const ok = runModels({ root: project({ models: [m('gpt', ['evaluated'], { apiKeyEnv: 'OPENAI_API_KEY' }), m('j', ['judge']), m('p', ['patient'])] }), env: { OPENAI_API_KEY: 'sk-x' } });
+  const ok = runModels({
+    root: project({ models: [m('gpt', ['evaluated'], { apiKeyEnv: 'OPENAI_API_KEY' }), m('j', ['judge']), m('p', ['patient'])] }),
+    env: { OPENAI_API_KEY: 'sk-x' },
+  });
   assert.deepEqual(ok.problems, []);
   assert.ok(!JSON.stringify(ok).includes('sk-x'), 'the key value appears nowhere in the resolved configuration');
 });
@@ -126,9 +137,16 @@ test('CDP_LLM_BASE_URL + CDP_LLM_MODEL: a one-model file holding every role, wit
   assert.match(badWindow.problems[0], /CDP_LLM_CONTEXT_WINDOW must be a positive integer, got "32k"/);
 });
 
-test('a judge\'s calibration and a model\'s paper name reach the run', () => {
+test("a judge's calibration and a model's paper name reach the run", () => {
   const r = runModels({
-    root: project({ models: [m('mine', ['evaluated'], { paper: 'Qwen3-8B' }), m('mini', ['judge'], { paper: 'gpt-5.4-mini' }), m('j2', ['judge'], { judge: { gamma: 0.5, beta: 0.3 } }), m('p', ['patient'])] }),
+    root: project({
+      models: [
+        m('mine', ['evaluated'], { paper: 'Qwen3-8B' }),
+        m('mini', ['judge'], { paper: 'gpt-5.4-mini' }),
+        m('j2', ['judge'], { judge: { gamma: 0.5, beta: 0.3 } }),
+        m('p', ['patient']),
+      ],
+    }),
     env: {},
   });
   assert.deepEqual(r.paperNames, { mine: 'Qwen3-8B', mini: 'gpt-5.4-mini' });

@@ -96,8 +96,10 @@ export function locateModels(root: string, env: NodeJS.ProcessEnv): { source: Mo
   if (path) {
     const via = explicit ? '--models / CDP_MODELS' : 'models.json at the project root';
     const shown = relative(root, path).startsWith('..') ? path : relative(root, path);
-    if (envUrl) problems.push(`both ${shown} (${via}) and CDP_LLM_BASE_URL are set: declare the model in ${shown}, or unset CDP_LLM_BASE_URL`);
-    if (!existsSync(path)) return { source: { kind: 'file', path, via }, file: null, problems: [...problems, `models file ${path} does not exist (${via})`] };
+    if (envUrl)
+      problems.push(`both ${shown} (${via}) and CDP_LLM_BASE_URL are set: declare the model in ${shown}, or unset CDP_LLM_BASE_URL`);
+    if (!existsSync(path))
+      return { source: { kind: 'file', path, via }, file: null, problems: [...problems, `models file ${path} does not exist (${via})`] };
     try {
       return { source: { kind: 'file', path, via }, file: parseModelsFile(readFileSync(path, 'utf8'), shown), problems };
     } catch (err) {
@@ -109,7 +111,8 @@ export function locateModels(root: string, env: NodeJS.ProcessEnv): { source: Mo
     try {
       return { source: { kind: 'env', path: ENV_SOURCE, via: 'environment' }, file: modelsFromEnv(env), problems };
     } catch (err) {
-      if (err instanceof ModelsFileError) return { source: { kind: 'env', path: ENV_SOURCE, via: 'environment' }, file: null, problems: [err.message] };
+      if (err instanceof ModelsFileError)
+        return { source: { kind: 'env', path: ENV_SOURCE, via: 'environment' }, file: null, problems: [err.message] };
       throw err;
     }
   }
@@ -138,17 +141,22 @@ export function runModels(opts: RunModelsOptions): RunModels {
   const declaredEvaluated = holders(declared, 'evaluated');
   const realEvaluated = holders(active, 'evaluated').map((m) => m.name);
   if (declaredEvaluated.length && !realEvaluated.length) {
-    problems.push(`none of the evaluated models in ${where} is usable (${declaredEvaluated.map((m) => `${m.name}: ${m.inactiveReason}`).join('; ')}); fix them, or remove their "evaluated" role to run the simulated agents`);
+    problems.push(
+      `none of the evaluated models in ${where} is usable (${declaredEvaluated.map((m) => `${m.name}: ${m.inactiveReason}`).join('; ')}); fix them, or remove their "evaluated" role to run the simulated agents`,
+    );
   }
   const offline = !realEvaluated.length;
   const runSimulated = offline || simulated;
 
   // Builder
   const builders = holders(active, 'builder');
-  if (builders.length > 1) warnings.push(`${builders.map((m) => m.name).join(', ')} all have the builder role: ${builders[0].name} builds the benchmark`);
+  if (builders.length > 1)
+    warnings.push(`${builders.map((m) => m.name).join(', ')} all have the builder role: ${builders[0].name} builds the benchmark`);
   const builderModel = builders[0]?.name ?? null;
   if (!builderModel && located.source.kind !== 'none') {
-    warnings.push(`no builder in ${where}: the benchmark is the bundled one, built offline (the corpus's own trees, ${VIGNETTE_GENERATOR}, ${NARRATIVE_GENERATOR}); add "builder" to a model's roles to build it with an LLM`);
+    warnings.push(
+      `no builder in ${where}: the benchmark is the bundled one, built offline (the corpus's own trees, ${VIGNETTE_GENERATOR}, ${NARRATIVE_GENERATOR}); add "builder" to a model's roles to build it with an LLM`,
+    );
   }
 
   // Patient
@@ -161,16 +169,23 @@ export function runModels(opts: RunModelsOptions): RunModels {
         `${where} declares evaluated models (${realEvaluated.join(', ')}) but no patient: add "patient" to the roles of a chat model (it answers the doctor's questions from the case vignette with Prompt 7), or pass --simulated to use ${PATIENT_NAME} (labelled simulated)`,
       );
     }
-    if (patients.length > 1) warnings.push(`${patients.map((m) => m.name).join(', ')} all have the patient role: ${patients[0].name} plays the patient`);
+    if (patients.length > 1)
+      warnings.push(`${patients.map((m) => m.name).join(', ')} all have the patient role: ${patients[0].name} plays the patient`);
   }
 
   // Judges
   const realJudges = offline ? [] : holders(active, 'judge').map((m) => m.name);
   if (offline && holders(active, 'judge').length) {
-    warnings.push(`${holders(active, 'judge').map((m) => m.name).join(', ')}: a judge with no evaluated model to score is not used (simulated agents are scored by the simulated judges only)`);
+    warnings.push(
+      `${holders(active, 'judge')
+        .map((m) => m.name)
+        .join(', ')}: a judge with no evaluated model to score is not used (simulated agents are scored by the simulated judges only)`,
+    );
   }
   if (!offline && !realJudges.length && !simulated) {
-    problems.push(`${where} declares evaluated models (${realEvaluated.join(', ')}) but no judge: add "judge" to the roles of a chat model (it scores pathways with Prompts 5, 8 and 9), or pass --simulated to use the simulated similarity judges (labelled simulated)`);
+    problems.push(
+      `${where} declares evaluated models (${realEvaluated.join(', ')}) but no judge: add "judge" to the roles of a chat model (it scores pathways with Prompts 5, 8 and 9), or pass --simulated to use the simulated similarity judges (labelled simulated)`,
+    );
   }
   const extraJudges = (opts.extra ?? []).filter((m) => m.roles.includes('judge') && !offline).map((m) => m.name);
   const judges = [...realJudges, ...extraJudges, ...(runSimulated ? SIMULATED_JUDGE_NAMES : [])];
@@ -180,8 +195,10 @@ export function runModels(opts: RunModelsOptions): RunModels {
     const r = m.roles;
     const ev = r.includes('evaluated') && !offline;
     if (ev && r.includes('judge')) warnings.push(`${m.name} is both judge and evaluated model: it scores its own answers`);
-    if (ev && r.includes('patient') && patient === m.name) warnings.push(`${m.name} is both patient and evaluated model: it answers its own questions as the patient`);
-    if (ev && r.includes('builder') && builderModel === m.name) warnings.push(`${m.name} is both builder and evaluated model: it is evaluated on cases it wrote`);
+    if (ev && r.includes('patient') && patient === m.name)
+      warnings.push(`${m.name} is both patient and evaluated model: it answers its own questions as the patient`);
+    if (ev && r.includes('builder') && builderModel === m.name)
+      warnings.push(`${m.name} is both builder and evaluated model: it is evaluated on cases it wrote`);
   }
 
   const calibration: RunModels['calibration'] = {};

@@ -30,7 +30,8 @@ export interface DialogueTurn {
 export function doctorMessages(systemPrompt: string, turns: readonly DialogueTurn[]): ChatMessage[] {
   const out: ChatMessage[] = [{ role: 'system', content: systemPrompt }];
   turns.forEach((t, i) => {
-    if (t.answer === undefined) throw new Error(`turn ${i + 1} has no patient answer yet; the doctor speaks only after the patient replies`);
+    if (t.answer === undefined)
+      throw new Error(`turn ${i + 1} has no patient answer yet; the doctor speaks only after the patient replies`);
     out.push({ role: 'assistant', content: t.question }, { role: 'user', content: t.answer });
   });
   return out;

@@ -49,7 +49,8 @@ function main(): void {
   for (const p of PROMPTS) {
     const { body, deviations } = extractPromptBody(paper, p.number, p.title);
     for (const name of p.placeholders) {
-      if (!body.includes(`{${name}}`)) throw new Error(`Prompt ${p.number} as printed has no {${name}}; the registry and the paper disagree`);
+      if (!body.includes(`{${name}}`))
+        throw new Error(`Prompt ${p.number} as printed has no {${name}}; the registry and the paper disagree`);
     }
     const notes = [...deviations, ...p.printedQuirks];
     writeFileSync(join(outDir, p.file), `${templateHeader(p, notes)}${body}\n`);

@@ -15,7 +15,9 @@ export type PathwaySide = 'R' | 'C';
 
 export function formatPathway(steps: readonly string[], side: PathwaySide): string {
   if (steps.length === 0) {
-    throw new Error(`cannot label an empty ${side === 'R' ? 'reference' : 'candidate'} pathway; an empty prediction has nothing to score, so skip the judge call`);
+    throw new Error(
+      `cannot label an empty ${side === 'R' ? 'reference' : 'candidate'} pathway; an empty prediction has nothing to score, so skip the judge call`,
+    );
   }
   return steps.map((s, i) => `${side}${i + 1}: ${shownStep(s)}`).join('\n');
 }

@@ -11,7 +11,8 @@ import { doctorMessages, patientMessages } from './dialogue-messages.ts';
 // Opening and closing text of each prompt, typed from the paper (Appendix E, Tables 8–16).
 const EXPECTED: Record<PromptId, { start: string; end: string; also?: string[] }> = {
   'reasoning-tree-extraction': {
-    start: 'You are a medical expert. You will receive a clinical guideline as input. Your task is to read the input, understand each paragraph, extract all content related to clinical decision-making, and convert it into a decision tree represented as a JSON object.',
+    start:
+      'You are a medical expert. You will receive a clinical guideline as input. Your task is to read the input, understand each paragraph, extract all content related to clinical decision-making, and convert it into a decision tree represented as a JSON object.',
     end: '"2": [\n…\n]\n}\n}\n## Your Output:',
     also: [
       'Do not include any explanations, commentary, or content beyond the specified JSON output.\n## Guideline:\n{Guideline}\n## Example of a Leaf-Node JSON Format:\n{\n"index": 1,\n"leaf": true,\n"conclusion": "a specific conclusion"\n}',
@@ -24,11 +25,13 @@ const EXPECTED: Record<PromptId, { start: string; end: string; also?: string[] }
     also: ['8. Write in the past tense as if describing a patient’s clinical course.'],
   },
   'reasoning-narrative-conversion': {
-    start: 'You are a medical expert. You will be provided with a single JSON object containing information about a clinical decision pathway and a corresponding patient case under a specific clinical focus.\n',
+    start:
+      'You are a medical expert. You will be provided with a single JSON object containing information about a clinical decision pathway and a corresponding patient case under a specific clinical focus.\n',
     end: 'Output must consist only of the JSON array, with no additional text.\n## Input:\n{Input}\n## Output Format: [\n"Reasoning statement for step 1 …",\n"Reasoning statement for step 2 …",\n"Reasoning statement for step 3 …" ]\n## Your Output:',
   },
   'single-turn-inference': {
-    start: 'You are a medical expert. I will provide you with a clinical guideline, a case vignette, and an example of the required output format.',
+    start:
+      'You are a medical expert. I will provide you with a clinical guideline, a case vignette, and an example of the required output format.',
     end: 'The output must not contain any explanations, commentary, or content beyond what is shown in the provided example format, and it must strictly adhere to the format.\n## Guideline:\n{Guideline}\n## Case Vignette:\n{Case_Vignette}\n## Output Format:\n### Clinical Decision Process:\n1. A core reasoning logic that links the key patient symptoms or findings to explicitly stated rules or thresholds in the clinical guideline.\n2. …\n…\n### Clinical Decision Outcome: …\n## Your Output:',
   },
   'single-turn-step-level-consistency-scoring': {
@@ -42,7 +45,8 @@ const EXPECTED: Record<PromptId, { start: string; end: string; also?: string[] }
     also: ['output exactly: ’Final Conclusion: <short clinical conclusion>’.'],
   },
   'multi-turn-patient-environment': {
-    start: 'You will role-play as a patient. You must answer the doctor’s questions as if you are a real person with a coherent and consistent underlying health state.\n',
+    start:
+      'You will role-play as a patient. You must answer the doctor’s questions as if you are a real person with a coherent and consistent underlying health state.\n',
     end: '6. Do not reveal that you are using a case vignette or an assumed patient.\n## Case Vignette:\n{Case_Vignette}',
     also: ['1. Keep your answer to exactly one word: "Yes" or "No".'],
   },
@@ -103,7 +107,11 @@ describe('the nine templates', () => {
     assert.ok(out.includes('the steps are labeled sequentially from C1 to C2, for a total of 2 steps.'));
     assert.ok(out.includes('- Output all 4 × 2 step pairs exactly once.'));
     assert.ok(out.includes('R<i>-C1: <score>, R<i>-C2: <score>, …, R<i>-C2: <score>'));
-    assert.ok(out.includes('## Reference Clinical Pathway:\nR1: a\nR2: b\nR3: c\nR4: d\n## Candidate Clinical Pathway:\nC1: x\nC2: y\n## Your Output:'));
+    assert.ok(
+      out.includes(
+        '## Reference Clinical Pathway:\nR1: a\nR2: b\nR3: c\nR4: d\n## Candidate Clinical Pathway:\nC1: x\nC2: y\n## Your Output:',
+      ),
+    );
   });
 
   test("Prompt 1's JSON examples survive rendering untouched", () => {
@@ -111,7 +119,11 @@ describe('the nine templates', () => {
     const out = renderTemplate(t, { Guideline: 'GUIDELINE TEXT' });
     assert.ok(out.includes('## Guideline:\nGUIDELINE TEXT\n## Example of a Leaf-Node JSON Format:\n{\n"index": 1,'));
     assert.ok(out.includes('"description": "description of a specific decision step",\n"yes": {},\n"no": {}\n}'));
-    assert.ok(out.includes('## Output Format:\n{\n"primary_clinical_focus": "diagnosis | classification | screening | management",\n"decision_tree": {\n"index": 1,\n…\n},'));
+    assert.ok(
+      out.includes(
+        '## Output Format:\n{\n"primary_clinical_focus": "diagnosis | classification | screening | management",\n"decision_tree": {\n"index": 1,\n…\n},',
+      ),
+    );
   });
 
   test('values are inserted literally: a value containing a placeholder is not expanded again', () => {
@@ -156,8 +168,14 @@ describe('the nine templates', () => {
       ],
     );
     assert.equal(PROMPT_IDS.length, 9);
-    assert.deepEqual(PROMPTS.filter((p) => p.role === 'system').map((p) => p.number), [6, 7]);
-    assert.deepEqual(PROMPTS.map((p) => p.table), [8, 9, 10, 11, 12, 13, 14, 15, 16]);
+    assert.deepEqual(
+      PROMPTS.filter((p) => p.role === 'system').map((p) => p.number),
+      [6, 7],
+    );
+    assert.deepEqual(
+      PROMPTS.map((p) => p.table),
+      [8, 9, 10, 11, 12, 13, 14, 15, 16],
+    );
   });
 });
 
@@ -194,7 +212,10 @@ describe('languages', () => {
       assert.equal(loadTemplate('single-turn-inference', 'en', { root }).language, 'en');
 
       writeFileSync(join(root, 'zh', '9-outcome-accuracy-scoring.md'), '参考结论：{Reference_Conclusion}\n');
-      assert.throws(() => loadTemplate('outcome-accuracy-scoring', 'zh', { root }), /zh\/9-outcome-accuracy-scoring\.md lacks the placeholder \{Candidate_Conclusion\}/);
+      assert.throws(
+        () => loadTemplate('outcome-accuracy-scoring', 'zh', { root }),
+        /zh\/9-outcome-accuracy-scoring\.md lacks the placeholder \{Candidate_Conclusion\}/,
+      );
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
@@ -208,7 +229,10 @@ describe('languages', () => {
   test('a root with no templates says where the English ones are', () => {
     const root = mkdtempSync(join(tmpdir(), 'cdp-templates-empty-'));
     try {
-      assert.throws(() => loadTemplate('single-turn-inference', 'zh', { root }), /no template file 4-single-turn-inference\.md.*tried zh, en/);
+      assert.throws(
+        () => loadTemplate('single-turn-inference', 'zh', { root }),
+        /no template file 4-single-turn-inference\.md.*tried zh, en/,
+      );
     } finally {
       rmSync(root, { recursive: true, force: true });
     }

@@ -60,14 +60,18 @@ export function loadTemplate(id: PromptId, language: string, options: LoadOption
   const candidates = [...new Set([language, language.split('-')[0], 'en'])];
   const used = candidates.find((lang) => existsSync(join(root, lang, spec.file)));
   if (!used) {
-    throw new Error(`no template file ${spec.file} for prompt ${id} under ${root} (tried ${candidates.join(', ')}); the English templates ship in stages/prompts/templates/en/`);
+    throw new Error(
+      `no template file ${spec.file} for prompt ${id} under ${root} (tried ${candidates.join(', ')}); the English templates ship in stages/prompts/templates/en/`,
+    );
   }
   const sourcePath = join(root, used, spec.file);
   const identity = `${used}/${spec.file}`;
   const text = stripHeader(readFileSync(sourcePath, 'utf8'));
   for (const name of spec.placeholders) {
     if (!text.includes(`{${name}}`)) {
-      throw new Error(`template ${identity} lacks the placeholder {${name}} that prompt ${id} declares; every translation must keep all of ${spec.placeholders.map((n) => `{${n}}`).join(', ')}`);
+      throw new Error(
+        `template ${identity} lacks the placeholder {${name}} that prompt ${id} declares; every translation must keep all of ${spec.placeholders.map((n) => `{${n}}`).join(', ')}`,
+      );
     }
   }
   return {
@@ -104,7 +108,9 @@ export function renderTemplate(t: Template, vars: Readonly<Record<string, string
   const declared = new Set(t.placeholders);
   for (const name of Object.keys(vars)) {
     if (!declared.has(name)) {
-      throw new Error(`template ${t.identity} (prompt ${t.id}) has no placeholder {${name}}; it takes ${t.placeholders.map((n) => `{${n}}`).join(', ')}`);
+      throw new Error(
+        `template ${t.identity} (prompt ${t.id}) has no placeholder {${name}}; it takes ${t.placeholders.map((n) => `{${n}}`).join(', ')}`,
+      );
     }
   }
   const values = new Map<string, string>();

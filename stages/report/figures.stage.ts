@@ -43,7 +43,15 @@ export default tableStage<FigureParams>({
   run(inputs, ctx) {
     const fonts = ctx.params.pngFontFiles.map((f) => resolve(ctx.root, f));
     const missing = fonts.filter((f) => !existsSync(f));
-    if (missing.length) throw new Error(`report_figures: param pngFontFiles names font file(s) that do not exist: ${missing.join(', ')}; fix the path or drop the param (the PNG then has no text)`);
-    return writeReportFiles(ctx.root, resolveOutDir(ctx.root, ctx.params.outDir), figureFiles(paperFigures(inputs, ctx.params.judges), fonts), ctx.persist);
+    if (missing.length)
+      throw new Error(
+        `report_figures: param pngFontFiles names font file(s) that do not exist: ${missing.join(', ')}; fix the path or drop the param (the PNG then has no text)`,
+      );
+    return writeReportFiles(
+      ctx.root,
+      resolveOutDir(ctx.root, ctx.params.outDir),
+      figureFiles(paperFigures(inputs, ctx.params.judges), fonts),
+      ctx.persist,
+    );
   },
 });

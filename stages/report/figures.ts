@@ -15,51 +15,87 @@ import { orderModels, type SummaryRow } from './summary-rows.ts';
 const r2 = (x: number) => Math.round(Number((x * 100).toPrecision(12))) / 100;
 
 export function figure1c(summary: readonly SummaryRow[], judges: readonly string[] = []): FigureSpec {
-  const judge = defaultJudge(summary.flatMap((r) => (r.judge === null ? [] : [r.judge])), judges);
-  const get = (setting: string, metric: string, model: string) => summary.find((r) => r.setting === setting && r.judge === judge && r.metric === metric && r.model === model);
+  const judge = defaultJudge(
+    summary.flatMap((r) => (r.judge === null ? [] : [r.judge])),
+    judges,
+  );
+  const get = (setting: string, metric: string, model: string) =>
+    summary.find((r) => r.setting === setting && r.judge === judge && r.metric === metric && r.model === model);
   const models = orderModels(summary);
   const points: Record<string, unknown>[] = [];
   for (const setting of SETTINGS) {
     for (const model of models) {
-      const pcc = get(setting, 'dtw_pcc', model), acc = get(setting, 'acc', model);
+      const pcc = get(setting, 'dtw_pcc', model),
+        acc = get(setting, 'acc', model);
       if (!pcc || !acc || !Number.isFinite(pcc.mean) || !Number.isFinite(acc.mean)) continue;
       // A missing CI collapses the whisker onto the point rather than dropping the point.
-      const lo = (r: SummaryRow) => r2((r.ci_low ?? r.mean) * 100), hi = (r: SummaryRow) => r2((r.ci_high ?? r.mean) * 100);
+      const lo = (r: SummaryRow) => r2((r.ci_low ?? r.mean) * 100),
+        hi = (r: SummaryRow) => r2((r.ci_high ?? r.mean) * 100);
       points.push({
-        setting: SETTING_LABEL[setting], model, kind: pcc.simulated || acc.simulated ? 'simulated' : 'real',
-        accuracy: r2(acc.mean * 100), pcc: r2(pcc.mean * 100),
-        acc_low: lo(acc), acc_high: hi(acc), pcc_low: lo(pcc), pcc_high: hi(pcc),
+        setting: SETTING_LABEL[setting],
+        model,
+        kind: pcc.simulated || acc.simulated ? 'simulated' : 'real',
+        accuracy: r2(acc.mean * 100),
+        pcc: r2(pcc.mean * 100),
+        acc_low: lo(acc),
+        acc_high: hi(acc),
+        pcc_low: lo(pcc),
+        pcc_high: hi(pcc),
       });
     }
   }
   const shown = models.filter((m) => points.some((p) => p.model === m));
   const share = simulatedShare(summary.filter((r) => shown.includes(r.model)));
-  const real = points.filter((p) => p.kind === 'real'), sim = points.filter((p) => p.kind === 'simulated');
+  const real = points.filter((p) => p.kind === 'real'),
+    sim = points.filter((p) => p.kind === 'simulated');
   return {
     name: 'figure1c_pcc_vs_accuracy',
     title: `Figure 1(c): pathway consistency cost against outcome accuracy (judge: ${judge ?? 'none'})${{ all: ' — simulated agents', some: ' — includes simulated agents', none: '' }[share]}`,
-    caption: `Each point is one model: DTW-PCC (lower is better) against outcome accuracy, both in % and judged by ${judge ?? 'no judge'}, one panel per setting. ` +
+    caption:
+      `Each point is one model: DTW-PCC (lower is better) against outcome accuracy, both in % and judged by ${judge ?? 'no judge'}, one panel per setting. ` +
       'Whiskers: 95% case-bootstrap CIs of both. Filled circles: real models; hollow squares: simulated agents. Labels name the model.',
     width: 720,
     height: 360,
-    panels: [{
-      x: 0, y: 0, width: 720, height: 360,
-      plot: {
-        marginLeft: 50, marginBottom: 40,
-        fx: { domain: SETTINGS.map((s) => SETTING_LABEL[s]), label: null },
-        x: { domain: [0, 100], label: 'Outcome accuracy (%) →', grid: true },
-        y: { domain: [0, 100], label: '↓ PCC (%)', grid: true },
-        color: { domain: shown, range: colours(shown) },
+    panels: [
+      {
+        x: 0,
+        y: 0,
+        width: 720,
+        height: 360,
+        plot: {
+          marginLeft: 50,
+          marginBottom: 40,
+          fx: { domain: SETTINGS.map((s) => SETTING_LABEL[s]), label: null },
+          x: { domain: [0, 100], label: 'Outcome accuracy (%) →', grid: true },
+          y: { domain: [0, 100], label: '↓ PCC (%)', grid: true },
+          color: { domain: shown, range: colours(shown) },
+        },
+        marks: [
+          { type: 'frame', data: [], options: { stroke: '#999' } },
+          {
+            type: 'ruleY',
+            data: points,
+            options: { y: 'pcc', x1: 'acc_low', x2: 'acc_high', fx: 'setting', stroke: 'model', strokeOpacity: 0.7 },
+          },
+          {
+            type: 'ruleX',
+            data: points,
+            options: { x: 'accuracy', y1: 'pcc_low', y2: 'pcc_high', fx: 'setting', stroke: 'model', strokeOpacity: 0.7 },
+          },
+          { type: 'dot', data: real, options: { x: 'accuracy', y: 'pcc', fx: 'setting', fill: 'model', r: 4 } },
+          {
+            type: 'dot',
+            data: sim,
+            options: { x: 'accuracy', y: 'pcc', fx: 'setting', stroke: 'model', fill: 'white', symbol: 'square', r: 4 },
+          },
+          {
+            type: 'text',
+            data: points,
+            options: { x: 'accuracy', y: 'pcc', fx: 'setting', text: 'model', dx: 6, dy: -7, textAnchor: 'start', fontSize: 8 },
+          },
+        ],
       },
-      marks: [
-        { type: 'frame', data: [], options: { stroke: '#999' } },
-        { type: 'ruleY', data: points, options: { y: 'pcc', x1: 'acc_low', x2: 'acc_high', fx: 'setting', stroke: 'model', strokeOpacity: 0.7 } },
-        { type: 'ruleX', data: points, options: { x: 'accuracy', y1: 'pcc_low', y2: 'pcc_high', fx: 'setting', stroke: 'model', strokeOpacity: 0.7 } },
-        { type: 'dot', data: real, options: { x: 'accuracy', y: 'pcc', fx: 'setting', fill: 'model', r: 4 } },
-        { type: 'dot', data: sim, options: { x: 'accuracy', y: 'pcc', fx: 'setting', stroke: 'model', fill: 'white', symbol: 'square', r: 4 } },
-        { type: 'text', data: points, options: { x: 'accuracy', y: 'pcc', fx: 'setting', text: 'model', dx: 6, dy: -7, textAnchor: 'start', fontSize: 8 } },
-      ],
-    }],
+    ],
     legend: { label: 'Model', domain: shown, range: colours(shown) },
   };
 }
@@ -74,46 +110,86 @@ export const POOLED = 'pooled';
 export function figure4(threshold: readonly Row[], judges: readonly string[] = []): FigureSpec {
   const all = threshold.filter((r) => r.setting === 'all');
   const sources = [...new Set(all.map((r) => String(r.source)))].sort();
-  const js = tableJudges(all.map((r) => String(r.judge)), judges);
-  const models = orderModels(all.filter((r) => r.model != null).map((r) => ({ model: String(r.model), simulated: String(r.model).includes('simulated') })));
+  const js = tableJudges(
+    all.map((r) => String(r.judge)),
+    judges,
+  );
+  const models = orderModels(
+    all.filter((r) => r.model != null).map((r) => ({ model: String(r.model), simulated: String(r.model).includes('simulated') })),
+  );
   const series = [...models, POOLED];
   const curve = all
     .filter((r) => js.includes(String(r.judge)))
-    .map((r) => ({ source: String(r.source), judge: String(r.judge), model: r.model == null ? POOLED : String(r.model), t: r2(Number(r.t)), f1: r2(Number(r.f1)) }))
-    .sort((a, b) => (a.source < b.source ? -1 : a.source > b.source ? 1 : 0) || js.indexOf(a.judge) - js.indexOf(b.judge) ||
-      series.indexOf(a.model) - series.indexOf(b.model) || a.t - b.t);
+    .map((r) => ({
+      source: String(r.source),
+      judge: String(r.judge),
+      model: r.model == null ? POOLED : String(r.model),
+      t: r2(Number(r.t)),
+      f1: r2(Number(r.f1)),
+    }))
+    .sort(
+      (a, b) =>
+        (a.source < b.source ? -1 : a.source > b.source ? 1 : 0) ||
+        js.indexOf(a.judge) - js.indexOf(b.judge) ||
+        series.indexOf(a.model) - series.indexOf(b.model) ||
+        a.t - b.t,
+    );
   const best = new Map<string, { source: string; judge: string; t: number; f1: number }>();
   for (const r of all) {
-    if (r.model == null && js.includes(String(r.judge))) best.set(`${r.source}\0${r.judge}`, { source: String(r.source), judge: String(r.judge), t: r2(Number(r.best_t)), f1: r2(Number(r.best_f1)) });
+    if (r.model == null && js.includes(String(r.judge)))
+      best.set(`${r.source}\0${r.judge}`, {
+        source: String(r.source),
+        judge: String(r.judge),
+        t: r2(Number(r.best_t)),
+        f1: r2(Number(r.best_f1)),
+      });
   }
-  const bests = [...best.values()].sort((a, b) => (a.source < b.source ? -1 : a.source > b.source ? 1 : js.indexOf(a.judge) - js.indexOf(b.judge)));
+  const bests = [...best.values()].sort((a, b) =>
+    a.source < b.source ? -1 : a.source > b.source ? 1 : js.indexOf(a.judge) - js.indexOf(b.judge),
+  );
   const anySim = all.some((r) => r.simulated === true);
   const range = [...colours(models), '#000000'];
   return {
     name: 'figure4_threshold_f1',
     title: `Figure 4: step-matching F1 against the threshold t, per model and pooled${anySim ? ' — labels from simulated agents' : ''}`,
-    caption: 'F1 of "consistency C ≥ t counts as a correct step match" against t over both settings: one curve per model and the pooled curve ' +
+    caption:
+      'F1 of "consistency C ≥ t counts as a correct step match" against t over both settings: one curve per model and the pooled curve ' +
       '(black, thicker); the dot marks the pooled best threshold. Columns: judges; rows: label source (simulated-plan: the perturbation ' +
-      'agents\' true step mappings; human: human labels).',
+      "agents' true step mappings; human: human labels).",
     width: 720,
     height: Math.max(1, sources.length) * 300 + 40,
-    panels: [{
-      x: 0, y: 0, width: 720, height: Math.max(1, sources.length) * 300 + 40,
-      plot: {
-        marginLeft: 50, marginBottom: 40, marginRight: 90,
-        fx: { domain: js, label: null },
-        fy: { domain: sources, label: null },
-        x: { domain: [0, 1], label: 'Threshold t →', grid: true },
-        y: { domain: [0, 1], label: '↑ F1', grid: true },
-        color: { domain: series, range },
+    panels: [
+      {
+        x: 0,
+        y: 0,
+        width: 720,
+        height: Math.max(1, sources.length) * 300 + 40,
+        plot: {
+          marginLeft: 50,
+          marginBottom: 40,
+          marginRight: 90,
+          fx: { domain: js, label: null },
+          fy: { domain: sources, label: null },
+          x: { domain: [0, 1], label: 'Threshold t →', grid: true },
+          y: { domain: [0, 1], label: '↑ F1', grid: true },
+          color: { domain: series, range },
+        },
+        marks: [
+          { type: 'frame', data: [], options: { stroke: '#999' } },
+          {
+            type: 'line',
+            data: curve.filter((c) => c.model !== POOLED),
+            options: { x: 't', y: 'f1', fx: 'judge', fy: 'source', stroke: 'model', z: 'model', strokeWidth: 1 },
+          },
+          {
+            type: 'line',
+            data: curve.filter((c) => c.model === POOLED),
+            options: { x: 't', y: 'f1', fx: 'judge', fy: 'source', stroke: 'model', z: 'model', strokeWidth: 2.5 },
+          },
+          { type: 'dot', data: bests, options: { x: 't', y: 'f1', fx: 'judge', fy: 'source', fill: '#000000', r: 4 } },
+        ],
       },
-      marks: [
-        { type: 'frame', data: [], options: { stroke: '#999' } },
-        { type: 'line', data: curve.filter((c) => c.model !== POOLED), options: { x: 't', y: 'f1', fx: 'judge', fy: 'source', stroke: 'model', z: 'model', strokeWidth: 1 } },
-        { type: 'line', data: curve.filter((c) => c.model === POOLED), options: { x: 't', y: 'f1', fx: 'judge', fy: 'source', stroke: 'model', z: 'model', strokeWidth: 2.5 } },
-        { type: 'dot', data: bests, options: { x: 't', y: 'f1', fx: 'judge', fy: 'source', fill: '#000000', r: 4 } },
-      ],
-    }],
+    ],
     legend: { label: 'Model', domain: series, range },
   };
 }
@@ -121,7 +197,8 @@ export function figure4(threshold: readonly Row[], judges: readonly string[] = [
 /** The q-quantile with linear interpolation between order statistics (NumPy's default). */
 export function quantile(sorted: readonly number[], q: number): number {
   if (sorted.length === 0) return NaN;
-  const h = (sorted.length - 1) * q, lo = Math.floor(h);
+  const h = (sorted.length - 1) * q,
+    lo = Math.floor(h);
   return sorted[lo]! + (h - lo) * ((sorted[Math.min(lo + 1, sorted.length - 1)] ?? sorted[lo]!) - sorted[lo]!);
 }
 
@@ -140,7 +217,8 @@ export function figure5(cdps: readonly Row[], lengthStats: readonly Row[] = []):
   }
   lengths.sort((a, b) => a - b);
   const splits = [...new Set(cdps.map((c) => String(c.split)))].sort((a, b) => {
-    const ia = SPLIT_ORDER.indexOf(a), ib = SPLIT_ORDER.indexOf(b);
+    const ia = SPLIT_ORDER.indexOf(a),
+      ib = SPLIT_ORDER.indexOf(b);
     return (ia < 0 ? 99 : ia) - (ib < 0 ? 99 : ib) || (a < b ? -1 : a > b ? 1 : 0);
   });
   const bars = [...counts.entries()]
@@ -163,9 +241,13 @@ export function figure5(cdps: readonly Row[], lengthStats: readonly Row[] = []):
     height: 380,
     panels: [
       {
-        x: 0, y: 0, width: 720, height: 380,
+        x: 0,
+        y: 0,
+        width: 720,
+        height: 380,
         plot: {
-          marginLeft: 50, marginBottom: 40,
+          marginLeft: 50,
+          marginBottom: 40,
           x: { domain: [0, max + 1], label: 'CDP length (steps) →' },
           y: { label: '↑ CDPs', grid: true },
           color: colour,
@@ -173,9 +255,15 @@ export function figure5(cdps: readonly Row[], lengthStats: readonly Row[] = []):
         marks: [{ type: 'rectY', data: bars, options: { x1: 'x1', x2: 'x2', y: 'count', fill: 'split' } }],
       },
       {
-        x: 450, y: 10, width: 250, height: 160, boxed: true,
+        x: 450,
+        y: 10,
+        width: 250,
+        height: 160,
+        boxed: true,
         plot: {
-          marginLeft: 36, marginBottom: 30, marginTop: 16,
+          marginLeft: 36,
+          marginBottom: 30,
+          marginTop: 16,
           x: { domain: [tailFrom - 1, max + 1], label: `length ≥ ${tailFrom}` },
           y: { label: 'CDPs', grid: true },
           color: colour,
@@ -191,14 +279,24 @@ export const DEVIATION_TYPES = ['omission', 'redundancy', 'skipping', 'reversal'
 
 /** Deviations per case by type, stacked, per model, one facet per setting. */
 export function deviationFigure(rows: readonly Row[]): FigureSpec {
-  const models = orderModels(rows.map((r) => ({ model: String(r.model), simulated: String(r.model).includes('simulated') || r.source === 'simulated-plan' })));
+  const models = orderModels(
+    rows.map((r) => ({ model: String(r.model), simulated: String(r.model).includes('simulated') || r.source === 'simulated-plan' })),
+  );
   const settings = SETTINGS.filter((s) => rows.some((r) => r.setting === s)).map((s) => SETTING_LABEL[s]!);
   const data: Record<string, unknown>[] = [];
   for (const setting of SETTINGS) {
     for (const model of models) {
       const r = rows.find((x) => x.setting === setting && x.model === model);
       if (!r || !(Number(r.cases) > 0)) continue;
-      for (const type of DEVIATION_TYPES) data.push({ setting: SETTING_LABEL[setting], model, type, per_case: r2(Number(r[type]) / Number(r.cases)), count: Number(r[type]), cases: Number(r.cases) });
+      for (const type of DEVIATION_TYPES)
+        data.push({
+          setting: SETTING_LABEL[setting],
+          model,
+          type,
+          per_case: r2(Number(r[type]) / Number(r.cases)),
+          count: Number(r[type]),
+          cases: Number(r.cases),
+        });
     }
   }
   const anySim = rows.some((r) => r.source === 'simulated-plan' || String(r.model).includes('simulated'));
@@ -209,20 +307,26 @@ export function deviationFigure(rows: readonly Row[]): FigureSpec {
     caption: 'Process deviations per case by type (omission, redundancy, skipping, reversal), stacked, per model and setting.',
     width: 720,
     height: 460,
-    panels: [{
-      x: 0, y: 0, width: 720, height: 460,
-      plot: {
-        marginLeft: 50, marginBottom: 190,
-        fx: { domain: settings, label: null },
-        x: { domain: models, label: null, tickRotate: -90 },
-        y: { label: '↑ deviations per case', grid: true },
-        color: { domain: types, range: colours(types) },
+    panels: [
+      {
+        x: 0,
+        y: 0,
+        width: 720,
+        height: 460,
+        plot: {
+          marginLeft: 50,
+          marginBottom: 190,
+          fx: { domain: settings, label: null },
+          x: { domain: models, label: null, tickRotate: -90 },
+          y: { label: '↑ deviations per case', grid: true },
+          color: { domain: types, range: colours(types) },
+        },
+        marks: [
+          { type: 'barY', data, options: { x: 'model', y: 'per_case', fx: 'setting', fill: 'type', order: types } },
+          { type: 'ruleY', data: [{ y: 0 }], options: { y: 'y' } },
+        ],
       },
-      marks: [
-        { type: 'barY', data, options: { x: 'model', y: 'per_case', fx: 'setting', fill: 'type', order: types } },
-        { type: 'ruleY', data: [{ y: 0 }], options: { y: 'y' } },
-      ],
-    }],
+    ],
     legend: { label: 'Deviation', domain: types, range: colours(types) },
   };
 }

@@ -23,7 +23,7 @@ describe('report number formatting', () => {
     assert.equal(hundredthsText(0), '0.00');
   });
 
-  test('the paper\'s CI cell and the CI alone', () => {
+  test("the paper's CI cell and the CI alone", () => {
     assert.equal(pctWithCi(0.4461, 0.4407, 0.4516), '44.61 (44.07–45.16)');
     assert.equal(pctWithCi(0.4461, null, null), '44.61');
     assert.equal(pctWithCi(null, 0.1, 0.2), '—');

@@ -27,7 +27,9 @@ export function pct(fraction: number | null | undefined): string {
 /** The paper's CI cell: "44.61 (44.07–45.16)". */
 export function pctWithCi(mean: number | null | undefined, low: number | null | undefined, high: number | null | undefined): string {
   if (mean == null || !Number.isFinite(mean)) return '—';
-  return low == null || high == null || !Number.isFinite(low) || !Number.isFinite(high) ? pct(mean) : `${pct(mean)} (${pct(low)}–${pct(high)})`;
+  return low == null || high == null || !Number.isFinite(low) || !Number.isFinite(high)
+    ? pct(mean)
+    : `${pct(mean)} (${pct(low)}–${pct(high)})`;
 }
 
 /** A CI alone: "(44.07–45.16)", or "—" when undefined (e.g. the cluster CI over one guideline). */
@@ -55,7 +57,9 @@ export function countsText(n: number | null | undefined, failures: number | null
 }
 
 /** A mean with its CI and its counts: "44.61 (44.07–45.16) n=120 f=3"; "—" when not run. */
-export function pctCell(c: { mean: number; ci_low: number | null; ci_high: number | null; n: number; failures: number } | undefined): string {
+export function pctCell(
+  c: { mean: number; ci_low: number | null; ci_high: number | null; n: number; failures: number } | undefined,
+): string {
   if (!c || !Number.isFinite(c.mean)) return '—';
   return `${pctWithCi(c.mean, c.ci_low, c.ci_high)} ${countsText(c.n, c.failures)}`;
 }

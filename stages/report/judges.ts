@@ -22,7 +22,8 @@ export function orderJudges(present: Iterable<string>, preferred: readonly strin
     return [isSimulatedJudge(j) ? 1 : 0, i < 0 ? order.length : i] as const;
   };
   return [...new Set(present)].sort((a, b) => {
-    const [sa, ia] = rank(a), [sb, ib] = rank(b);
+    const [sa, ia] = rank(a),
+      [sb, ib] = rank(b);
     return sa - sb || ia - ib || (a < b ? -1 : a > b ? 1 : 0);
   });
 }

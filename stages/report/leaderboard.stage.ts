@@ -24,7 +24,10 @@ export interface LeaderboardParams extends BootstrapOptions {
 export function leaderboardFiles(inputs: Record<string, Row[]>, params: LeaderboardParams, fonts: readonly string[] = []): ReportFile[] {
   const summary = summaryRows(inputs.model_summary ?? []);
   const judges = params.judges ?? [];
-  const judge = defaultJudge(summary.flatMap((r) => (r.judge === null ? [] : [r.judge])), judges);
+  const judge = defaultJudge(
+    summary.flatMap((r) => (r.judge === null ? [] : [r.judge])),
+    judges,
+  );
   const opts = { resamples: params.resamples ?? 10000, seed: params.seed ?? 42, level: params.level ?? 0.95 };
   const entries = leaderboard(summary, caseValues(inputs, judge), judges, opts);
   const table = leaderboardTable(entries);
@@ -41,7 +44,10 @@ export default tableStage<LeaderboardParams>({
   run(inputs, ctx) {
     const fonts = (ctx.params.pngFontFiles ?? []).map((f) => resolve(ctx.root, f));
     const missing = fonts.filter((f) => !existsSync(f));
-    if (missing.length) throw new Error(`report_leaderboard: param pngFontFiles names font file(s) that do not exist: ${missing.join(', ')}; fix the path or drop the param`);
+    if (missing.length)
+      throw new Error(
+        `report_leaderboard: param pngFontFiles names font file(s) that do not exist: ${missing.join(', ')}; fix the path or drop the param`,
+      );
     return writeReportFiles(ctx.root, resolveOutDir(ctx.root, ctx.params.outDir), leaderboardFiles(inputs, ctx.params, fonts), ctx.persist);
   },
 });

@@ -19,12 +19,17 @@ const JUDGE = 'gpt-5.4-mini';
 
 /** The warehouse tables: per-case rows for two judges (the other one must be ignored) and a failed row. */
 function warehouse(): Record<string, Row[]> {
-  const pathway_metrics: Row[] = [], outcome_scores: Row[] = [], model_summary: Row[] = [];
+  const pathway_metrics: Row[] = [],
+    outcome_scores: Row[] = [],
+    model_summary: Row[] = [];
   for (const [model, cases] of Object.entries(ref.pcc)) {
     const simulated = model.startsWith('simulated');
     for (const [cdp_id, v] of Object.entries(cases)) {
       const base = { setting: 'single', model, cdp_id, guideline_id: 'g1', simulated };
-      pathway_metrics.push({ ...base, judge: JUDGE, dtw_pcc: v, error: null }, { ...base, judge: 'simulated-tfidf', dtw_pcc: 1 - v, error: null });
+      pathway_metrics.push(
+        { ...base, judge: JUDGE, dtw_pcc: v, error: null },
+        { ...base, judge: 'simulated-tfidf', dtw_pcc: 1 - v, error: null },
+      );
       outcome_scores.push({ ...base, judge: JUDGE, correct: ref.acc[model]![cdp_id] === 1, error: null });
     }
     const failed = model === 'model-b' ? 1 : 0;
@@ -33,31 +38,71 @@ function warehouse(): Record<string, Row[]> {
       outcome_scores.push({ setting: 'single', model, cdp_id: 'c6', judge: JUDGE, correct: null, error: 'call failed', simulated });
     }
     const n = Object.keys(cases).length;
-    for (const [metric, mean] of [['dtw_pcc', ref.means[model]!.pcc], ['acc', ref.means[model]!.acc]] as const) {
-      model_summary.push({ setting: 'single', judge: JUDGE, metric, model, simulated, mean, ci_low: mean - 0.1, ci_high: mean + 0.1, n, failures: failed });
+    for (const [metric, mean] of [
+      ['dtw_pcc', ref.means[model]!.pcc],
+      ['acc', ref.means[model]!.acc],
+    ] as const) {
+      model_summary.push({
+        setting: 'single',
+        judge: JUDGE,
+        metric,
+        model,
+        simulated,
+        mean,
+        ci_low: mean - 0.1,
+        ci_high: mean + 0.1,
+        n,
+        failures: failed,
+      });
     }
-    model_summary.push({ setting: 'single', judge: 'simulated-tfidf', metric: 'dtw_pcc', model, simulated, mean: 0.5, ci_low: 0.4, ci_high: 0.6, n });
+    model_summary.push({
+      setting: 'single',
+      judge: 'simulated-tfidf',
+      metric: 'dtw_pcc',
+      model,
+      simulated,
+      mean: 0.5,
+      ci_low: 0.4,
+      ci_high: 0.6,
+      n,
+    });
   }
   return { pathway_metrics, outcome_scores, model_summary };
 }
 
-const close = (a: number, b: number, tol: number, what: string) => assert.ok(Math.abs(a - b) <= tol, `${what}: ${a} vs ${b} (tolerance ${tol})`);
+const close = (a: number, b: number, tol: number, what: string) =>
+  assert.ok(Math.abs(a - b) <= tol, `${what}: ${a} vs ${b} (tolerance ${tol})`);
 
 test('leaderboard on a hand-made warehouse: rank, n, failures and paired differences as NumPy computes them', () => {
   const w = warehouse();
   const summary = summaryRows(w.model_summary!);
   const entries = leaderboard(summary, caseValues(w, JUDGE), [JUDGE], { resamples: 10000, seed: 42 });
-  assert.deepEqual(entries.map((e) => [e.model, e.rank, e.simulated]), [['model-a', 1, false], ['model-b', 2, false], ['model-c', 3, false], ['simulated-oracle', 1, true]]);
-  assert.deepEqual(entries.filter((e) => !e.simulated).map((e) => e.model), ref.order);
+  assert.deepEqual(
+    entries.map((e) => [e.model, e.rank, e.simulated]),
+    [
+      ['model-a', 1, false],
+      ['model-b', 2, false],
+      ['model-c', 3, false],
+      ['simulated-oracle', 1, true],
+    ],
+  );
+  assert.deepEqual(
+    entries.filter((e) => !e.simulated).map((e) => e.model),
+    ref.order,
+  );
   const b = entries[1]!;
   assert.equal(b.cells.dtw_pcc!.n, 5);
   assert.equal(b.cells.dtw_pcc!.failures, 1);
   close(b.cells.dtw_pcc!.mean, 0.418, 1e-12, 'model-b PCC');
-  for (const [i, key] of [[0, 'model-a|model-b'], [1, 'model-b|model-c']] as const) {
+  for (const [i, key] of [
+    [0, 'model-a|model-b'],
+    [1, 'model-b|model-c'],
+  ] as const) {
     const next = entries[i]!.next!;
     assert.equal(next.model, key.split('|')[1]);
     for (const metric of ['pcc', 'acc'] as const) {
-      const got = next[metric]!, want = ref.pairs[key]![metric];
+      const got = next[metric]!,
+        want = ref.pairs[key]![metric];
       assert.equal(got.n, want.n, `${key} ${metric} n`);
       close(got.diff, want.diff, 1e-12, `${key} ${metric} diff`);
       close(got.ciLow, want.ci_low, 0.01, `${key} ${metric} CI low`);
@@ -88,10 +133,19 @@ test('leaderboard table, CSV and figure print n, failures and the differences', 
   assert.equal(row.acc_diff, '40.00');
   const fig = leaderboardFigure(entries);
   const whiskers = fig.panels[0]!.marks.find((m) => m.type === 'ruleY')!;
-  assert.deepEqual(whiskers.data.map((d) => [d.label, d.low, d.high]), [
-    ['1. model-a', 26.33, 46.33], ['2. model-b', 31.8, 51.8], ['3. model-c', 50.67, 70.67], ['sim 1. simulated-oracle', -9.17, 10.83],
-  ]);
+  assert.deepEqual(
+    whiskers.data.map((d) => [d.label, d.low, d.high]),
+    [
+      ['1. model-a', 26.33, 46.33],
+      ['2. model-b', 31.8, 51.8],
+      ['3. model-c', 50.67, 70.67],
+      ['sim 1. simulated-oracle', -9.17, 10.83],
+    ],
+  );
   const files = leaderboardFiles(w, { judges: [JUDGE], resamples: 500 });
-  assert.deepEqual(files.map((f) => f.path), ['tables/leaderboard.md', 'tables/leaderboard.csv', 'figures/leaderboard.svg', 'figures/leaderboard.png']);
+  assert.deepEqual(
+    files.map((f) => f.path),
+    ['tables/leaderboard.md', 'tables/leaderboard.csv', 'figures/leaderboard.svg', 'figures/leaderboard.png'],
+  );
   assert.match(String(files[2]!.content), /n=5, failed 1/);
 });

@@ -25,13 +25,17 @@ describe('open choices', () => {
     }
   });
 
-  test('defaults are the computing stages\' own: λ = 0.1, τa = τb = 1, score ≥ 4, ceil(2 × length + 4)', () => {
+  test("defaults are the computing stages' own: λ = 0.1, τa = τb = 1, score ≥ 4, ceil(2 × length + 4)", () => {
     assert.deepEqual(openChoices(), { lambda: 0.1, tauA: 1, tauB: 1, cutoff: 4, capFactor: 2, capExtra: 4 });
     assert.equal(openChoices().lambda, OT_DEFAULTS.lambda);
-    assert.deepEqual(
-      openChoices({ pathway_metrics: { lambda: 1 }, outcome_scores: { cutoff: 5 } }),
-      { lambda: 1, tauA: 1, tauB: 1, cutoff: 5, capFactor: 2, capExtra: 4 },
-    );
+    assert.deepEqual(openChoices({ pathway_metrics: { lambda: 1 }, outcome_scores: { cutoff: 5 } }), {
+      lambda: 1,
+      tauA: 1,
+      tauB: 1,
+      cutoff: 5,
+      capFactor: 2,
+      capExtra: 4,
+    });
   });
 
   test('text: τ shown once when equal, both when not, ∞ for a balanced marginal', () => {

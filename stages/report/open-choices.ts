@@ -42,7 +42,9 @@ const finite = (v: number) => Number.isFinite(v);
 
 /** The run's values, each the stage's param or that stage's default. Extra keys are ignored. */
 export function openChoices(p: RunParams = {}): OpenChoices {
-  const pm = p.pathway_metrics ?? {}, os = p.outcome_scores ?? {}, dm = p.dialogues_multi ?? {};
+  const pm = p.pathway_metrics ?? {},
+    os = p.outcome_scores ?? {},
+    dm = p.dialogues_multi ?? {};
   return {
     lambda: value('pathway_metrics', 'lambda', pm.lambda, OT_DEFAULTS.lambda, (v) => positive(v) && finite(v), 'a finite number > 0'),
     tauA: value('pathway_metrics', 'tauA', pm.tauA, OT_DEFAULTS.tauA, positive, 'a number > 0 (Infinity = balanced)'),

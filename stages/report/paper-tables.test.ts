@@ -9,19 +9,22 @@ describe('Table 1', () => {
   test('golden Markdown: default judge gpt-5.4-mini (the simulated judge\'s row is not shown), paper order, simulated last, "—" for cells not run', () => {
     const t = table1(SUMMARY);
     assert.equal(t.judge, 'gpt-5.4-mini');
-    assert.equal(tableMarkdown(t), [
-      '# Table 1: main results (judge: gpt-5.4-mini) — includes simulated agents (not LLM results)',
-      '',
-      'Per model, the mean over test cases. PCC is the DTW-based pathway consistency cost (lower is better), Acc the outcome accuracy and SR the multi-turn success rate (higher is better). PCC and Acc are judged by gpt-5.4-mini; SR needs no judge. ' +
-        'Each cell: mean (95% case-bootstrap CI), n = cases in the mean, f = the model\'s test cases that were failed calls or unreadable answers. "—": not run.',
-      '',
-      '| Model | Single PCC (%) ↓ [gpt-5.4-mini] | Single Acc (%) ↑ [gpt-5.4-mini] | Multi PCC (%) ↓ [gpt-5.4-mini] | Multi Acc (%) ↑ [gpt-5.4-mini] | Multi SR (%) ↑ |',
-      '|---|---|---|---|---|---|',
-      '| GPT-5.4 | — | 50.00 n=10 f=0 | — | — | — |',
-      '| Qwen3-8B | 44.61 (44.07–45.16) n=8 f=2 | 65.00 n=10 f=0 | 50.00 (45.00–55.00) n=10 f=0 | 28.73 n=10 f=0 | 78.17 n=10 f=0 |',
-      '| simulated-oracle | 0.00 (0.00–0.00) n=10 f=0 | — | — | — | — |',
-      '',
-    ].join('\n'));
+    assert.equal(
+      tableMarkdown(t),
+      [
+        '# Table 1: main results (judge: gpt-5.4-mini) — includes simulated agents (not LLM results)',
+        '',
+        'Per model, the mean over test cases. PCC is the DTW-based pathway consistency cost (lower is better), Acc the outcome accuracy and SR the multi-turn success rate (higher is better). PCC and Acc are judged by gpt-5.4-mini; SR needs no judge. ' +
+          'Each cell: mean (95% case-bootstrap CI), n = cases in the mean, f = the model\'s test cases that were failed calls or unreadable answers. "—": not run.',
+        '',
+        '| Model | Single PCC (%) ↓ [gpt-5.4-mini] | Single Acc (%) ↑ [gpt-5.4-mini] | Multi PCC (%) ↓ [gpt-5.4-mini] | Multi Acc (%) ↑ [gpt-5.4-mini] | Multi SR (%) ↑ |',
+        '|---|---|---|---|---|---|',
+        '| GPT-5.4 | — | 50.00 n=10 f=0 | — | — | — |',
+        '| Qwen3-8B | 44.61 (44.07–45.16) n=8 f=2 | 65.00 n=10 f=0 | 50.00 (45.00–55.00) n=10 f=0 | 28.73 n=10 f=0 | 78.17 n=10 f=0 |',
+        '| simulated-oracle | 0.00 (0.00–0.00) n=10 f=0 | — | — | — | — |',
+        '',
+      ].join('\n'),
+    );
   });
 
   test('only real models: no "simulated" in the title; only simulated judges: the first simulated judge is the default', () => {
@@ -36,14 +39,20 @@ describe('Table 1', () => {
 
 describe('Tables 5–7', () => {
   test('golden CSV of Table 5: per judge the mean with its case CI, then the cluster CI (3 guidelines: †); simulated judges last', () => {
-    const t = metricCiTable(SUMMARY.filter((r) => r.model === 'Qwen3-8B'), 'dtw_pcc');
+    const t = metricCiTable(
+      SUMMARY.filter((r) => r.model === 'Qwen3-8B'),
+      'dtw_pcc',
+    );
     assert.equal(t.title, 'Table 5: DTW-PCC (%) ↓ with 95% bootstrap CIs');
-    assert.equal(tableCsv(t), [
-      'Setting,Model,gpt-5.4-mini,gpt-5.4-mini cluster CI,qwen3-8b,qwen3-8b cluster CI,simulated-token-f1,simulated-token-f1 cluster CI',
-      'single-turn,Qwen3-8B,44.61 (44.07–45.16) n=8 f=2,(43.00–46.00) † 3 guidelines,33.67 (33.16–34.19) n=10 f=0,—,90.00 n=10 f=0,—',
-      'multi-turn,Qwen3-8B,50.00 (45.00–55.00) n=10 f=0,(40.00–60.00) † 3 guidelines,—,—,—,—',
-      '',
-    ].join('\n'));
+    assert.equal(
+      tableCsv(t),
+      [
+        'Setting,Model,gpt-5.4-mini,gpt-5.4-mini cluster CI,qwen3-8b,qwen3-8b cluster CI,simulated-token-f1,simulated-token-f1 cluster CI',
+        'single-turn,Qwen3-8B,44.61 (44.07–45.16) n=8 f=2,(43.00–46.00) † 3 guidelines,33.67 (33.16–34.19) n=10 f=0,—,90.00 n=10 f=0,—',
+        'multi-turn,Qwen3-8B,50.00 (45.00–55.00) n=10 f=0,(40.00–60.00) † 3 guidelines,—,—,—,—',
+        '',
+      ].join('\n'),
+    );
     assert.match(t.caption, /†: cluster CI from fewer than 10 guidelines \(the number follows the mark\), unreliable/);
     assert.doesNotMatch(t.caption, /λ/, 'only Table 6 states the OT parameters');
   });
@@ -62,27 +71,30 @@ describe('Tables 5–7', () => {
     { ...srow('multi', 'gpt-5.4-mini', 'ot_pcc', 'Qwen3-8B', 0.3, [0.28, 0.33], [0.25, 0.36]), clusters: 9 },
   ];
 
-  test('golden Markdown of Table 6: the run\'s OT λ, τ and turn cap, the paper giving none; † with the number of guidelines', () => {
+  test("golden Markdown of Table 6: the run's OT λ, τ and turn cap, the paper giving none; † with the number of guidelines", () => {
     const choices = openChoices({ pathway_metrics: {}, dialogues_multi: { capFactor: 2, capExtra: 4 } });
-    assert.equal(tableMarkdown(metricCiTable(ot, 'ot_pcc', [], choices)), [
-      '# Table 6: OT-PCC (%) ↓ with 95% bootstrap CIs',
-      '',
-      'Each entry: mean (95% percentile-bootstrap CI over cases) with n (cases in the mean) and f (failed calls or unreadable answers), ' +
-        'then the 95% cluster-bootstrap CI over guidelines ("—" when the cases come from a single guideline). ' +
-        'Judges: the run\'s LLM judges and one similarity judge (param allJudges shows every judge). ' +
-        '†: cluster CI from fewer than 10 guidelines (the number follows the mark), unreliable: ' +
-        'so few clusters give few distinct resamples and an interval that covers less often than 95%. ' +
-        'OT-PCC here: λ = 0.1, τa = τb = 1 (entropic regularisation and marginal relaxation, stages/metrics/ot.ts). ' +
-        'The paper gives no λ or τ and OT-PCC depends on both, so a published OT cell may rest on other values. ' +
-        'Multi-turn dialogues end unfinished after ceil(2 × length + 4) doctor turns (length = decision steps of the reference CDP); ' +
-        'the paper states no turn cap, and SR and the multi-turn pathways depend on it.',
-      '',
-      '| Setting | Model | gpt-5.4-mini | gpt-5.4-mini cluster CI |',
-      '|---|---|---|---|',
-      '| single-turn | Qwen3-8B | 24.71 (24.02–25.45) n=10 f=0 | (23.01–26.50) |',
-      '| multi-turn | Qwen3-8B | 30.00 (28.00–33.00) n=10 f=0 | (25.00–36.00) † 9 guidelines |',
-      '',
-    ].join('\n'));
+    assert.equal(
+      tableMarkdown(metricCiTable(ot, 'ot_pcc', [], choices)),
+      [
+        '# Table 6: OT-PCC (%) ↓ with 95% bootstrap CIs',
+        '',
+        'Each entry: mean (95% percentile-bootstrap CI over cases) with n (cases in the mean) and f (failed calls or unreadable answers), ' +
+          'then the 95% cluster-bootstrap CI over guidelines ("—" when the cases come from a single guideline). ' +
+          "Judges: the run's LLM judges and one similarity judge (param allJudges shows every judge). " +
+          '†: cluster CI from fewer than 10 guidelines (the number follows the mark), unreliable: ' +
+          'so few clusters give few distinct resamples and an interval that covers less often than 95%. ' +
+          'OT-PCC here: λ = 0.1, τa = τb = 1 (entropic regularisation and marginal relaxation, stages/metrics/ot.ts). ' +
+          'The paper gives no λ or τ and OT-PCC depends on both, so a published OT cell may rest on other values. ' +
+          'Multi-turn dialogues end unfinished after ceil(2 × length + 4) doctor turns (length = decision steps of the reference CDP); ' +
+          'the paper states no turn cap, and SR and the multi-turn pathways depend on it.',
+        '',
+        '| Setting | Model | gpt-5.4-mini | gpt-5.4-mini cluster CI |',
+        '|---|---|---|---|',
+        '| single-turn | Qwen3-8B | 24.71 (24.02–25.45) n=10 f=0 | (23.01–26.50) |',
+        '| multi-turn | Qwen3-8B | 30.00 (28.00–33.00) n=10 f=0 | (25.00–36.00) † 9 guidelines |',
+        '',
+      ].join('\n'),
+    );
   });
 
   test('Table 6 prints the values it is given, not the defaults', () => {
@@ -105,11 +117,18 @@ describe('Tables 5–7', () => {
     const withEmbedding = [...rows, srow('single', 'embed-bge-m3', 'dtw_pcc', 'Qwen3-8B', 0.7)];
     assert.deepEqual(header(metricCiTable(withEmbedding, 'dtw_pcc')), ['gpt-5.4-mini', 'qwen3-8b', 'embed-bge-m3']);
     // Each shown cell carries its own n and failures.
-    assert.deepEqual(metricCiTable(rows, 'dtw_pcc').rows[0]!.filter((_, i) => i >= 2 && i % 2 === 0), ['10.00 n=10 f=0', '20.00 n=9 f=1', '30.00 n=8 f=2']);
+    assert.deepEqual(
+      metricCiTable(rows, 'dtw_pcc').rows[0]!.filter((_, i) => i >= 2 && i % 2 === 0),
+      ['10.00 n=10 f=0', '20.00 n=9 f=1', '30.00 n=8 f=2'],
+    );
   });
 
   test('Tables 6 and 7 name their metric; an unknown metric is refused', () => {
-    assert.equal(metricCiTable(SUMMARY, 'ot_pcc').title, 'Table 6: OT-PCC (%) ↓ with 95% bootstrap CIs — includes simulated agents (not LLM results)', 'labelled by the run even when empty');
+    assert.equal(
+      metricCiTable(SUMMARY, 'ot_pcc').title,
+      'Table 6: OT-PCC (%) ↓ with 95% bootstrap CIs — includes simulated agents (not LLM results)',
+      'labelled by the run even when empty',
+    );
     assert.deepEqual(metricCiTable(SUMMARY, 'lnds_pcs').rows, []);
     assert.throws(() => metricCiTable(SUMMARY, 'acc'), /metric "acc" is none of dtw_pcc, ot_pcc, lnds_pcs/);
   });
@@ -117,22 +136,60 @@ describe('Tables 5–7', () => {
 
 describe('Tables 2 and 4', () => {
   test('Table 2: correlations with 2 decimals, Kendall\'s W only on a group\'s first row, null as "—"', () => {
-    const t = table2([
-      { setting: 'all', fixed: 'dtw_pcc', pair: 'a vs b', pearson_r: 0.786316, spearman_rho: 0.7689, kendall_tau: 0.62083, kendall_w: 0.888, n: 560 },
-      { setting: 'all', fixed: 'dtw_pcc', pair: 'b vs c', pearson_r: 0.5, spearman_rho: null, kendall_tau: -0.125, kendall_w: null, n: 560 },
-    ], 'all');
+    const t = table2(
+      [
+        {
+          setting: 'all',
+          fixed: 'dtw_pcc',
+          pair: 'a vs b',
+          pearson_r: 0.786316,
+          spearman_rho: 0.7689,
+          kendall_tau: 0.62083,
+          kendall_w: 0.888,
+          n: 560,
+        },
+        {
+          setting: 'all',
+          fixed: 'dtw_pcc',
+          pair: 'b vs c',
+          pearson_r: 0.5,
+          spearman_rho: null,
+          kendall_tau: -0.125,
+          kendall_w: null,
+          n: 560,
+        },
+      ],
+      'all',
+    );
     assert.equal(t.title, 'Table 2: correlations between judges and between metrics — simulated agents, not LLM results');
-    assert.equal(tableCsv(t), "Setting,Fixed,Pair,Pearson r,Spearman ρ,Kendall τ,Kendall's W,n\nall,dtw_pcc,a vs b,0.79,0.77,0.62,0.89,560\nall,dtw_pcc,b vs c,0.50,—,-0.13,,560\n");
+    assert.equal(
+      tableCsv(t),
+      "Setting,Fixed,Pair,Pearson r,Spearman ρ,Kendall τ,Kendall's W,n\nall,dtw_pcc,a vs b,0.79,0.77,0.62,0.89,560\nall,dtw_pcc,b vs c,0.50,—,-0.13,,560\n",
+    );
   });
 
-  test('Table 4: statistic × split in the paper\'s split order, integers kept as integers', () => {
+  test("Table 4: statistic × split in the paper's split order, integers kept as integers", () => {
     const stats = [
-      ['full', 'Mean', 6.5128], ['test', 'Mean', 6.12], ['non-test', 'Mean', 6.59],
-      ['non-test', 'P95', 13], ['full', 'P95', 13], ['test', 'P95', 9.049999999999997],
+      ['full', 'Mean', 6.5128],
+      ['test', 'Mean', 6.12],
+      ['non-test', 'Mean', 6.59],
+      ['non-test', 'P95', 13],
+      ['full', 'P95', 13],
+      ['test', 'P95', 9.049999999999997],
     ].map(([split, statistic, value]) => ({ split, statistic, value }));
-    assert.equal(tableMarkdown(table4(stats)), [
-      '# Table 4: CDP length statistics', '', 'Length = number of decision steps of a reference CDP.', '',
-      '| Statistic | full | test | non-test |', '|---|---|---|---|', '| Mean | 6.51 | 6.12 | 6.59 |', '| P95 | 13 | 9.05 | 13 |', '',
-    ].join('\n'));
+    assert.equal(
+      tableMarkdown(table4(stats)),
+      [
+        '# Table 4: CDP length statistics',
+        '',
+        'Length = number of decision steps of a reference CDP.',
+        '',
+        '| Statistic | full | test | non-test |',
+        '|---|---|---|---|',
+        '| Mean | 6.51 | 6.12 | 6.59 |',
+        '| P95 | 13 | 9.05 | 13 |',
+        '',
+      ].join('\n'),
+    );
   });
 });

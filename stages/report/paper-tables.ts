@@ -22,7 +22,8 @@ export function simulatedShare(rows: readonly { simulated: boolean }[]): Simulat
   return n === 0 ? 'none' : n === rows.length ? 'all' : 'some';
 }
 
-const simulatedNote = (share: SimulatedShare) => ({ all: ' — simulated agents, not LLM results', some: ' — includes simulated agents (not LLM results)', none: '' })[share];
+const simulatedNote = (share: SimulatedShare) =>
+  ({ all: ' — simulated agents, not LLM results', some: ' — includes simulated agents (not LLM results)', none: '' })[share];
 
 export const METRIC_TABLES = [
   { metric: 'dtw_pcc', table: 5, name: 'table5_dtw_pcc_ci', label: 'DTW-PCC (%) ↓' },
@@ -40,7 +41,10 @@ export const TABLE1_COLUMNS = [
 ] as const;
 
 export function table1(summary: readonly SummaryRow[], judges: readonly string[] = []): ReportTable & { judge: string | null } {
-  const judge = defaultJudge(summary.flatMap((r) => (r.judge === null ? [] : [r.judge])), judges);
+  const judge = defaultJudge(
+    summary.flatMap((r) => (r.judge === null ? [] : [r.judge])),
+    judges,
+  );
   const at = indexSummary(summary);
   const share = simulatedShare(summary);
   const rows = orderModels(summary).map((model) => [
@@ -50,7 +54,8 @@ export function table1(summary: readonly SummaryRow[], judges: readonly string[]
   return {
     name: 'table1_main_results',
     title: `Table 1: main results (judge: ${judge ?? 'none'})${simulatedNote(share)}`,
-    caption: `Per model, the mean over test cases. PCC is the DTW-based pathway consistency cost (lower is better), Acc the outcome accuracy and SR the multi-turn success rate (higher is better). PCC and Acc are judged by ${judge ?? 'no judge'}; SR needs no judge. ` +
+    caption:
+      `Per model, the mean over test cases. PCC is the DTW-based pathway consistency cost (lower is better), Acc the outcome accuracy and SR the multi-turn success rate (higher is better). PCC and Acc are judged by ${judge ?? 'no judge'}; SR needs no judge. ` +
       `Each cell: mean (95% case-bootstrap CI), n = cases in the mean, f = the model's test cases that were failed calls or unreadable answers. "—": not run.`,
     // The judge is named in the column headers too, so the CSV (which has no title) says it.
     columns: ['Model', ...TABLE1_COLUMNS.map(([h, , metric]) => (metric === 'sr' || judge === null ? h : `${h} [${judge}]`))],
@@ -74,7 +79,11 @@ export function metricCiTable(
   const spec = METRIC_TABLES.find((t) => t.metric === metric);
   if (!spec) throw new RangeError(`metricCiTable: metric "${metric}" is none of ${METRIC_TABLES.map((t) => t.metric).join(', ')}`);
   const mine = summary.filter((r) => r.metric === metric);
-  const js = tableJudges(mine.flatMap((r) => (r.judge === null ? [] : [r.judge])), judges, allJudges);
+  const js = tableJudges(
+    mine.flatMap((r) => (r.judge === null ? [] : [r.judge])),
+    judges,
+    allJudges,
+  );
   const at = indexSummary(mine);
   // Labelled by the run, not the metric's rows: an empty table of a simulated run says so too.
   const share = simulatedShare(summary);
@@ -93,7 +102,7 @@ export function metricCiTable(
   const notes = [
     'Each entry: mean (95% percentile-bootstrap CI over cases) with n (cases in the mean) and f (failed calls or unreadable answers), ' +
       'then the 95% cluster-bootstrap CI over guidelines ("—" when the cases come from a single guideline).',
-    ...(allJudges ? [] : ['Judges: the run\'s LLM judges and one similarity judge (param allJudges shows every judge).']),
+    ...(allJudges ? [] : ["Judges: the run's LLM judges and one similarity judge (param allJudges shows every judge)."]),
     ...(marked ? [clusterFootnote()] : []),
     ...(metric === 'ot_pcc' ? [otSentence(choices), capSentence(choices)] : []),
   ];
@@ -111,12 +120,18 @@ export function table2(correlations: readonly Row[], share: SimulatedShare): Rep
   return {
     name: 'table2_correlations',
     title: `Table 2: correlations between judges and between metrics${simulatedNote(share)}`,
-    caption: 'Instance-level Pearson r, Spearman ρ and Kendall τ-b per pair; Kendall\'s W once per group of three (LNDS-PCS negated so that all agree in direction). Setting "all" pools both settings.',
+    caption:
+      'Instance-level Pearson r, Spearman ρ and Kendall τ-b per pair; Kendall\'s W once per group of three (LNDS-PCS negated so that all agree in direction). Setting "all" pools both settings.',
     columns: ['Setting', 'Fixed', 'Pair', 'Pearson r', 'Spearman ρ', 'Kendall τ', "Kendall's W", 'n'],
     rows: correlations.map((r) => [
-      String(r.setting), String(r.fixed), String(r.pair),
-      fixed2(r.pearson_r as number | null), fixed2(r.spearman_rho as number | null), fixed2(r.kendall_tau as number | null),
-      r.kendall_w == null ? '' : fixed2(r.kendall_w as number), String(r.n),
+      String(r.setting),
+      String(r.fixed),
+      String(r.pair),
+      fixed2(r.pearson_r as number | null),
+      fixed2(r.spearman_rho as number | null),
+      fixed2(r.kendall_tau as number | null),
+      r.kendall_w == null ? '' : fixed2(r.kendall_w as number),
+      String(r.n),
     ]),
   };
 }
@@ -126,7 +141,10 @@ const LENGTH_SPLITS = ['full', 'test', 'non-test'];
 /** Table 4: statistic × split (full, test, non-test), in the stage's statistic order. */
 export function table4(stats: readonly Row[]): ReportTable {
   const statistics = [...new Set(stats.map((r) => String(r.statistic)))];
-  const splits = [...LENGTH_SPLITS.filter((s) => stats.some((r) => r.split === s)), ...[...new Set(stats.map((r) => String(r.split)))].filter((s) => !LENGTH_SPLITS.includes(s)).sort()];
+  const splits = [
+    ...LENGTH_SPLITS.filter((s) => stats.some((r) => r.split === s)),
+    ...[...new Set(stats.map((r) => String(r.split)))].filter((s) => !LENGTH_SPLITS.includes(s)).sort(),
+  ];
   const at = new Map(stats.map((r) => [`${r.statistic}\0${r.split}`, r.value as number | null]));
   return {
     name: 'table4_cdp_length_stats',

@@ -37,12 +37,17 @@ function parse(text: string, file: string, required: string[]): Record<string, s
 
 function number(s: string | undefined, file: string, line: number, column: string): number {
   const x = Number(s);
-  if (s === undefined || s.trim() === '' || !Number.isFinite(x)) throw new Error(`${file} line ${line}: column ${column} must be a number, got "${s ?? ''}"`);
+  if (s === undefined || s.trim() === '' || !Number.isFinite(x))
+    throw new Error(`${file} line ${line}: column ${column} must be a number, got "${s ?? ''}"`);
   return x;
 }
 
 const TABLE1_FIELDS: Record<string, string> = {
-  'single/dtw_pcc': 'single_pcc_pct', 'single/acc': 'single_acc_pct', 'multi/dtw_pcc': 'multi_pcc_pct', 'multi/acc': 'multi_acc_pct', 'multi/sr': 'multi_sr_pct',
+  'single/dtw_pcc': 'single_pcc_pct',
+  'single/acc': 'single_acc_pct',
+  'multi/dtw_pcc': 'multi_pcc_pct',
+  'multi/acc': 'multi_acc_pct',
+  'multi/sr': 'multi_sr_pct',
 };
 
 export function parseTable1(text: string, file = PUBLISHED_FILES.table1): PublishedCell[] {
@@ -50,7 +55,16 @@ export function parseTable1(text: string, file = PUBLISHED_FILES.table1): Publis
   return rows.flatMap((r, i) =>
     TABLE1_COLUMNS.map(([, setting, metric]) => {
       const field = TABLE1_FIELDS[`${setting}/${metric}`]!;
-      return { table: 'Table 1', metric, setting, model: r.model!, judge: metric === 'sr' ? null : PAPER_DEFAULT_JUDGE, value: number(r[field], file, i + 2, field), ciLow: null, ciHigh: null };
+      return {
+        table: 'Table 1',
+        metric,
+        setting,
+        model: r.model!,
+        judge: metric === 'sr' ? null : PAPER_DEFAULT_JUDGE,
+        value: number(r[field], file, i + 2, field),
+        ciLow: null,
+        ciHigh: null,
+      };
     }),
   );
 }
@@ -58,8 +72,14 @@ export function parseTable1(text: string, file = PUBLISHED_FILES.table1): Publis
 export function parseMetricCiTable(text: string, table: string, file: string): PublishedCell[] {
   const rows = parse(text, file, ['metric', 'setting', 'model', 'judge', 'value_pct', 'ci_low_pct', 'ci_high_pct']);
   return rows.map((r, i) => ({
-    table, metric: r.metric!, setting: r.setting!, model: r.model!, judge: r.judge!,
-    value: number(r.value_pct, file, i + 2, 'value_pct'), ciLow: number(r.ci_low_pct, file, i + 2, 'ci_low_pct'), ciHigh: number(r.ci_high_pct, file, i + 2, 'ci_high_pct'),
+    table,
+    metric: r.metric!,
+    setting: r.setting!,
+    model: r.model!,
+    judge: r.judge!,
+    value: number(r.value_pct, file, i + 2, 'value_pct'),
+    ciLow: number(r.ci_low_pct, file, i + 2, 'ci_low_pct'),
+    ciHigh: number(r.ci_high_pct, file, i + 2, 'ci_high_pct'),
   }));
 }
 
@@ -67,7 +87,8 @@ export function parseMetricCiTable(text: string, table: string, file: string): P
 export function publishedCells(texts: Record<string, string>): PublishedCell[] {
   const need = (f: string) => {
     const t = texts[f];
-    if (t === undefined) throw new Error(`published table ${f} not found; the scorecard needs data/published/${f} (see data/published/SOURCE.md)`);
+    if (t === undefined)
+      throw new Error(`published table ${f} not found; the scorecard needs data/published/${f} (see data/published/SOURCE.md)`);
     return t;
   };
   return [

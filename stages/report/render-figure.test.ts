@@ -4,13 +4,24 @@ import { figure1c, figure5 } from './figures.ts';
 import { FONT_FAMILY, renderPng, renderSvg, wrapTitle } from './render-figure.ts';
 import { SUMMARY } from './test-rows.ts';
 
-const cdps = [['test', 1], ['test', 2], ['test', 2], ['test', 10], ['non-test', 2], ['non-test', 3], ['non-test', 12]].map(([split, length]) => ({ split, length }));
+const cdps = [
+  ['test', 1],
+  ['test', 2],
+  ['test', 2],
+  ['test', 10],
+  ['non-test', 2],
+  ['non-test', 3],
+  ['non-test', 12],
+].map(([split, length]) => ({ split, length }));
 const count = (s: string, re: RegExp) => (s.match(re) ?? []).length;
 
 describe('figure rendering', () => {
   test('SVG: standalone, fixed fonts and sizes, no random class names, the title as text', () => {
     const svg = renderSvg(figure1c(SUMMARY));
-    assert.match(svg, /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" width="720" height="\d+" viewBox="0 0 720 \d+" font-family="DejaVu Sans, Liberation Sans, Arial, Helvetica, sans-serif" font-size="10">/);
+    assert.match(
+      svg,
+      /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" width="720" height="\d+" viewBox="0 0 720 \d+" font-family="DejaVu Sans, Liberation Sans, Arial, Helvetica, sans-serif" font-size="10">/,
+    );
     assert.equal(count(svg, /font-family="/g), 1 + 1, 'the figure and its one panel name the same font list');
     assert.equal(count(svg, new RegExp(`font-family="${FONT_FAMILY}"`, 'g')), 2);
     assert.doesNotMatch(svg, /class="plot-|clip-path|<style/);
@@ -26,11 +37,13 @@ describe('figure rendering', () => {
     assert.equal(count(svg, /<rect/g), 11);
   });
 
-  test('byte-identical across renders; PNG is a PNG of the SVG\'s size, identical across renders without system fonts', () => {
+  test("byte-identical across renders; PNG is a PNG of the SVG's size, identical across renders without system fonts", () => {
     const spec = figure5(cdps);
-    const a = renderSvg(spec), b = renderSvg(figure5(cdps));
+    const a = renderSvg(spec),
+      b = renderSvg(figure5(cdps));
     assert.equal(a, b);
-    const p1 = renderPng(a), p2 = renderPng(b);
+    const p1 = renderPng(a),
+      p2 = renderPng(b);
     assert.deepEqual(Buffer.from(p1), Buffer.from(p2));
     assert.deepEqual([...p1.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
     const view = new DataView(p1.buffer, p1.byteOffset);

@@ -24,7 +24,15 @@ const CHAR_WIDTH = 6.2;
 export const escapeXml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 function mark(m: MarkSpec): Plot.Markish {
-  const f = { dot: Plot.dot, line: Plot.line, text: Plot.text, rectY: Plot.rectY, barY: Plot.barY, ruleY: Plot.ruleY, ruleX: Plot.ruleX } as const;
+  const f = {
+    dot: Plot.dot,
+    line: Plot.line,
+    text: Plot.text,
+    rectY: Plot.rectY,
+    barY: Plot.barY,
+    ruleY: Plot.ruleY,
+    ruleX: Plot.ruleX,
+  } as const;
   if (m.type === 'frame') return Plot.frame(m.options as Plot.FrameOptions);
   return (f[m.type] as (d: unknown, o: unknown) => Plot.Markish)(m.data, m.options);
 }
@@ -32,8 +40,18 @@ function mark(m: MarkSpec): Plot.Markish {
 /** One panel as an SVG string, placed at (x, y) inside the figure. */
 export function renderPanel(panel: FigureSpec['panels'][number], offsetY: number): string {
   const { document } = parseHTML('<!DOCTYPE html><html><body></body></html>');
-  const el = Plot.plot({ ...(panel.plot as Plot.PlotOptions), width: panel.width, height: panel.height, marks: panel.marks.map(mark), document: document as unknown as Document, className: 'cdp-plot' }) as unknown as Element;
-  if (el.tagName.toLowerCase() !== 'svg') throw new Error(`a figure panel rendered as <${el.tagName}>, not <svg>: drop Plot's title, caption and legend options (the figure draws its own)`);
+  const el = Plot.plot({
+    ...(panel.plot as Plot.PlotOptions),
+    width: panel.width,
+    height: panel.height,
+    marks: panel.marks.map(mark),
+    document: document as unknown as Document,
+    className: 'cdp-plot',
+  }) as unknown as Element;
+  if (el.tagName.toLowerCase() !== 'svg')
+    throw new Error(
+      `a figure panel rendered as <${el.tagName}>, not <svg>: drop Plot's title, caption and legend options (the figure draws its own)`,
+    );
   for (const s of Array.from(el.querySelectorAll('style'))) s.remove();
   el.removeAttribute('style');
   el.removeAttribute('class');
@@ -41,14 +59,17 @@ export function renderPanel(panel: FigureSpec['panels'][number], offsetY: number
   el.setAttribute('font-size', String(FONT_SIZE));
   el.setAttribute('x', String(panel.x));
   el.setAttribute('y', String(panel.y + offsetY));
-  const box = panel.boxed ? `<rect x="${panel.x}" y="${panel.y + offsetY}" width="${panel.width}" height="${panel.height}" fill="white" stroke="#666"/>` : '';
+  const box = panel.boxed
+    ? `<rect x="${panel.x}" y="${panel.y + offsetY}" width="${panel.width}" height="${panel.height}" fill="white" stroke="#666"/>`
+    : '';
   return box + el.outerHTML;
 }
 
 function legendRows(legend: NonNullable<FigureSpec['legend']>, width: number): { x: number; row: number; label: string; colour: string }[] {
   const items: { x: number; row: number; label: string; colour: string }[] = [];
   const start = 10 + (legend.label.length + 2) * CHAR_WIDTH;
-  let x = start, row = 0;
+  let x = start,
+    row = 0;
   legend.domain.forEach((label, i) => {
     const w = 16 + label.length * CHAR_WIDTH + 14;
     if (x + w > width - 10 && x > start) {
@@ -87,15 +108,21 @@ export function renderSvg(spec: FigureSpec): string {
     `<title>${escapeXml(spec.title)}</title>`,
     `<desc>${escapeXml(spec.caption)}</desc>`,
     `<rect width="${spec.width}" height="${height}" fill="white"/>`,
-    ...titleLines.map((l, i) => `<text x="10" y="${20 + i * TITLE_LINE}" font-size="13" font-weight="bold" fill="black">${escapeXml(l)}</text>`),
+    ...titleLines.map(
+      (l, i) => `<text x="10" y="${20 + i * TITLE_LINE}" font-size="13" font-weight="bold" fill="black">${escapeXml(l)}</text>`,
+    ),
     ...spec.panels.map((p) => renderPanel(p, TITLE_HEIGHT)),
   ];
   if (spec.legend) {
     const top = TITLE_HEIGHT + spec.height + 4;
-    parts.push(`<g aria-label="legend"><text x="10" y="${top + 11}" font-weight="bold" fill="black">${escapeXml(spec.legend.label)}:</text>`);
+    parts.push(
+      `<g aria-label="legend"><text x="10" y="${top + 11}" font-weight="bold" fill="black">${escapeXml(spec.legend.label)}:</text>`,
+    );
     for (const it of items) {
       const y = top + it.row * LEGEND_ROW;
-      parts.push(`<rect x="${it.x.toFixed(1)}" y="${y + 2}" width="10" height="10" fill="${it.colour}"/><text x="${(it.x + 14).toFixed(1)}" y="${y + 11}" fill="black">${escapeXml(it.label)}</text>`);
+      parts.push(
+        `<rect x="${it.x.toFixed(1)}" y="${y + 2}" width="10" height="10" fill="${it.colour}"/><text x="${(it.x + 14).toFixed(1)}" y="${y + 11}" fill="black">${escapeXml(it.label)}</text>`,
+      );
     }
     parts.push('</g>');
   }

@@ -11,7 +11,10 @@ describe('report files', () => {
     try {
       const out = resolveOutDir(root, undefined);
       assert.equal(out, join(root, 'reports'));
-      const rows = writeReportFiles(root, out, [{ path: 'tables/a.md', kind: 'table', title: 'A', content: 'héllo\n' }, { path: 'b.png', kind: 'figure-png', title: 'B', content: Uint8Array.of(1, 2, 3) }]);
+      const rows = writeReportFiles(root, out, [
+        { path: 'tables/a.md', kind: 'table', title: 'A', content: 'héllo\n' },
+        { path: 'b.png', kind: 'figure-png', title: 'B', content: Uint8Array.of(1, 2, 3) },
+      ]);
       assert.deepEqual(rows, [
         { file: 'reports/tables/a.md', kind: 'table', title: 'A', sha256: sha256(Buffer.from('héllo\n')), bytes: 7 },
         { file: 'reports/b.png', kind: 'figure-png', title: 'B', sha256: sha256(Uint8Array.of(1, 2, 3)), bytes: 3 },
@@ -33,6 +36,9 @@ describe('report files', () => {
   });
 
   test('a path leaving the output directory is refused', () => {
-    assert.throws(() => writeReportFiles('/tmp', '/tmp/reports', [{ path: '../x.md', kind: 'table', title: 'x', content: '' }]), /report file "\.\.\/x\.md" must be a relative path inside the output directory/);
+    assert.throws(
+      () => writeReportFiles('/tmp', '/tmp/reports', [{ path: '../x.md', kind: 'table', title: 'x', content: '' }]),
+      /report file "\.\.\/x\.md" must be a relative path inside the output directory/,
+    );
   });
 });

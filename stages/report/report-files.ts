@@ -61,7 +61,8 @@ export function writeIfChanged(absPath: string, bytes: Uint8Array): boolean {
  */
 export function writeReportFiles(root: string, outAbs: string, files: readonly ReportFile[], write = true): WrittenFile[] {
   return files.map((f) => {
-    if (isAbsolute(f.path) || f.path.split('/').includes('..')) throw new RangeError(`report file "${f.path}" must be a relative path inside the output directory`);
+    if (isAbsolute(f.path) || f.path.split('/').includes('..'))
+      throw new RangeError(`report file "${f.path}" must be a relative path inside the output directory`);
     const abs = join(outAbs, ...f.path.split('/'));
     const bytes = typeof f.content === 'string' ? Buffer.from(f.content, 'utf8') : Buffer.from(f.content);
     if (write) writeIfChanged(abs, bytes);
@@ -74,7 +75,10 @@ export function writeReportFiles(root: string, outAbs: string, files: readonly R
  * stage whose key did not change without running it, so a deleted or hand-edited report is not
  * rewritten by `cdp run`; this says which (rewrite with `cdp run --force <stage>`).
  */
-export function staleReportFiles(root: string, rows: readonly { file: unknown; sha256: unknown }[]): { file: string; problem: 'missing' | 'changed' }[] {
+export function staleReportFiles(
+  root: string,
+  rows: readonly { file: unknown; sha256: unknown }[],
+): { file: string; problem: 'missing' | 'changed' }[] {
   const out: { file: string; problem: 'missing' | 'changed' }[] = [];
   for (const r of rows) {
     const file = String(r.file);

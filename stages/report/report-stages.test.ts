@@ -19,37 +19,86 @@ function project(): string {
 }
 
 const ctx = (root: string, params: Record<string, unknown> = {}): StageContext<never> =>
-  ({ stage: 'report', params, root, llm: undefined, log: () => {}, signal: new AbortController().signal }) as unknown as StageContext<never>;
+  ({
+    stage: 'report',
+    params,
+    root,
+    llm: undefined,
+    log: () => {},
+    signal: new AbortController().signal,
+  }) as unknown as StageContext<never>;
 
-const PUBLISHED = ['table1_main_results.csv', 'table5_dtw_pcc_ci.csv', 'table6_ot_pcc_ci.csv', 'table7_lnds_pcs_ci.csv'].map((f) => ({ path: `data/published/${f}`, sha256: 'x', size: 0 }));
+const PUBLISHED = ['table1_main_results.csv', 'table5_dtw_pcc_ci.csv', 'table6_ot_pcc_ci.csv', 'table7_lnds_pcs_ci.csv'].map((f) => ({
+  path: `data/published/${f}`,
+  sha256: 'x',
+  size: 0,
+}));
 
 function inputs(summary: readonly object[]): Record<string, Row[]> {
   return {
     model_summary: summary as Row[],
-    correlations: [{ setting: 'all', fixed: 'dtw_pcc', pair: 'a vs b', pearson_r: 0.5, spearman_rho: 0.5, kendall_tau: 0.4, kendall_w: 0.7, n: 10 }],
+    correlations: [
+      { setting: 'all', fixed: 'dtw_pcc', pair: 'a vs b', pearson_r: 0.5, spearman_rho: 0.5, kendall_tau: 0.4, kendall_w: 0.7, n: 10 },
+    ],
     cdp_length_stats: [{ split: 'full', statistic: 'P95', value: 9 }],
-    cdps: [{ split: 'test', length: 3 }, { split: 'non-test', length: 10 }],
-    threshold_analysis: [{ source: 'simulated-plan', simulated: true, setting: 'all', judge: 'simulated-tfidf', model: null, t: 0, f1: 0.5, best_t: 0, best_f1: 0.5 }],
-    deviation_profile: [{ setting: 'single', model: 'simulated-oracle', source: 'simulated-plan', cases: 2, omission: 1, redundancy: 0, skipping: 0, reversal: 0 }],
+    cdps: [
+      { split: 'test', length: 3 },
+      { split: 'non-test', length: 10 },
+    ],
+    threshold_analysis: [
+      {
+        source: 'simulated-plan',
+        simulated: true,
+        setting: 'all',
+        judge: 'simulated-tfidf',
+        model: null,
+        t: 0,
+        f1: 0.5,
+        best_t: 0,
+        best_f1: 0.5,
+      },
+    ],
+    deviation_profile: [
+      {
+        setting: 'single',
+        model: 'simulated-oracle',
+        source: 'simulated-plan',
+        cases: 2,
+        omission: 1,
+        redundancy: 0,
+        skipping: 0,
+        reversal: 0,
+      },
+    ],
     published: PUBLISHED,
   };
 }
 
 async function runAll(root: string, summary: readonly object[], params: Record<string, unknown> = {}) {
   // The params the runner would pass: the stage's declared defaults under the test's values.
-  const run = (s: TableStage<never>, i: Record<string, Row[]>) => Promise.resolve(s.run(i, ctx(root, resolveParams('report', s.params, params).params)));
+  const run = (s: TableStage<never>, i: Record<string, Row[]>) =>
+    Promise.resolve(s.run(i, ctx(root, resolveParams('report', s.params, params).params)));
   const inp = inputs(summary);
   const t = await run(tables as TableStage<never>, inp);
   const f = await run(figures as TableStage<never>, inp);
   const s = await run(scorecard as TableStage<never>, inp);
   const l = await run(leaderboardStage as TableStage<never>, inp);
-  const x = await run(index as TableStage<never>, { report_leaderboard: l, report_tables: t, report_figures: f, report_scorecard: s, model_summary: inp.model_summary! });
+  const x = await run(index as TableStage<never>, {
+    report_leaderboard: l,
+    report_tables: t,
+    report_figures: f,
+    report_scorecard: s,
+    model_summary: inp.model_summary!,
+  });
   return [...l, ...t, ...f, ...s, ...x];
 }
 
 describe('report stages', () => {
   test('a PNG font file that does not exist is refused, naming it', async () => {
-    await assert.rejects(async () => figures.run(inputs(SUMMARY), ctx('/tmp', { pngFontFiles: ['no/such/font.ttf'] }) as never), /param pngFontFiles names font file\(s\) that do not exist: \/tmp\/no\/such\/font\.ttf/);
+    await assert.rejects(
+      async () => figures.run(inputs(SUMMARY), ctx('/tmp', { pngFontFiles: ['no/such/font.ttf'] }) as never),
+      /param pngFontFiles names font file\(s\) that do not exist: \/tmp\/no\/such\/font\.ttf/,
+    );
   });
 
   test('rows list every file written with its sha256; a second run writes the same bytes and touches nothing', async () => {
@@ -66,7 +115,11 @@ describe('report stages', () => {
       const mtimes = first.map((r) => statSync(join(root, String(r.file))).mtimeMs);
       const second = await runAll(root, SUMMARY);
       assert.deepEqual(second, first);
-      assert.deepEqual(second.map((r) => statSync(join(root, String(r.file))).mtimeMs), mtimes, 'unchanged files are not rewritten');
+      assert.deepEqual(
+        second.map((r) => statSync(join(root, String(r.file))).mtimeMs),
+        mtimes,
+        'unchanged files are not rewritten',
+      );
       assert.deepEqual(readdirSync(join(root, 'reports')).sort(), ['figures', 'index.md', 'scorecard.csv', 'scorecard.md', 'tables']);
     } finally {
       rmSync(root, { recursive: true, force: true });
@@ -79,22 +132,28 @@ describe('report stages', () => {
       const rows = await runAll(root, SUMMARY, { outDir: 'out/rep' });
       assert.ok(rows.every((r) => String(r.file).startsWith('out/rep/')));
       const idx = readFileSync(join(root, 'out/rep/index.md'), 'utf8');
-      for (const r of rows.filter((x) => x.kind !== 'index')) assert.ok(idx.includes(`](${String(r.file).slice('out/rep/'.length)})`), `index links ${r.file}`);
+      for (const r of rows.filter((x) => x.kind !== 'index'))
+        assert.ok(idx.includes(`](${String(r.file).slice('out/rep/'.length)})`), `index links ${r.file}`);
       assert.match(idx, /^Produced by: real models: GPT-5\.4, Qwen3-8B; simulated reference agents: simulated-oracle\.$/m);
       // A real model matched: the scorecard compares it.
       const card = readFileSync(join(root, 'out/rep/scorecard.csv'), 'utf8');
-      assert.match(card, /^Table 5,dtw_pcc,single,Qwen3-8B,gpt-5\.4-mini,47\.88,\(47\.41–48\.35\),44\.61,\(44\.07–45\.16\),8,2,-3\.27,no,no †,3$/m);
+      assert.match(
+        card,
+        /^Table 5,dtw_pcc,single,Qwen3-8B,gpt-5\.4-mini,47\.88,\(47\.41–48\.35\),44\.61,\(44\.07–45\.16\),8,2,-3\.27,no,no †,3$/m,
+      );
       assert.match(card, /^Table 1,sr,multi,Qwen3-8B,,97\.65,,78\.17,—,10,0,-19\.48,—,—,1$/m);
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
   });
 
-  test('param runParams reaches Table 6 and the scorecard; without it they state the computing stages\' defaults', async () => {
+  test("param runParams reaches Table 6 and the scorecard; without it they state the computing stages' defaults", async () => {
     const root = project();
     try {
       const runParams = {
-        pathway_metrics: { lambda: 1, tauA: 3, tauB: 3 }, outcome_scores: { cutoff: 5 }, dialogues_multi: { capFactor: 3, capExtra: 1 },
+        pathway_metrics: { lambda: 1, tauA: 3, tauB: 3 },
+        outcome_scores: { cutoff: 5 },
+        dialogues_multi: { capFactor: 3, capExtra: 1 },
       };
       await runAll(root, SUMMARY, { runParams });
       const t6 = readFileSync(join(root, 'reports/tables/table6_ot_pcc_ci.md'), 'utf8');
@@ -122,7 +181,10 @@ describe('report stages', () => {
       const showsAgents = rows.filter((r) => !/table4|figure5|index/.test(String(r.file)));
       for (const r of showsAgents) assert.match(String(r.title), /simulated/, String(r.file));
       const card = readFileSync(join(root, 'reports/scorecard.md'), 'utf8');
-      assert.match(card, /^# Reproduction scorecard — simulated agents, no claim\n\nProduced by: the bundled sample with simulated agents \(no LLM results\)\.\n\n\*\*This run used simulated agents only/);
+      assert.match(
+        card,
+        /^# Reproduction scorecard — simulated agents, no claim\n\nProduced by: the bundled sample with simulated agents \(no LLM results\)\.\n\n\*\*This run used simulated agents only/,
+      );
       const csv = readFileSync(join(root, 'reports/scorecard.csv'), 'utf8').trim().split('\n').slice(1);
       assert.equal(csv.length, 368);
       assert.ok(csv.every((l) => l.endsWith(',not run,,,,n/a (simulated),n/a (simulated),n/a (simulated),')));

@@ -2,7 +2,16 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { tableCsv, tableMarkdown, type ReportTable } from './report-table.ts';
 
-const t: ReportTable = { name: 't', title: 'T', caption: 'C.', columns: ['a', 'b'], rows: [['x|y', '1,5'], ['say "hi"', '']] };
+const t: ReportTable = {
+  name: 't',
+  title: 'T',
+  caption: 'C.',
+  columns: ['a', 'b'],
+  rows: [
+    ['x|y', '1,5'],
+    ['say "hi"', ''],
+  ],
+};
 
 describe('report table rendering', () => {
   test('Markdown: title, caption, header, pipes escaped', () => {

@@ -18,7 +18,10 @@ const escapeCell = (s: string) => s.replace(/\\/g, '\\\\').replace(/\|/g, '\\|')
 
 export function tableMarkdown(t: ReportTable): string {
   for (const [i, r] of t.rows.entries()) {
-    if (r.length !== t.columns.length) throw new RangeError(`table ${t.name}: row ${i + 1} has ${r.length} cells for ${t.columns.length} columns; every row needs one cell per column`);
+    if (r.length !== t.columns.length)
+      throw new RangeError(
+        `table ${t.name}: row ${i + 1} has ${r.length} cells for ${t.columns.length} columns; every row needs one cell per column`,
+      );
   }
   const line = (cells: string[]) => `| ${cells.map(escapeCell).join(' | ')} |`;
   const out = [`# ${t.title}`, ''];

@@ -9,9 +9,24 @@ import { openChoices } from './open-choices.ts';
 import { srow } from './test-rows.ts';
 
 const PUBLISHED_DIR = join(import.meta.dirname, '../../data/published');
-const publishedTexts = () => Object.fromEntries(readdirSync(PUBLISHED_DIR).filter((f) => f.endsWith('.csv')).map((f) => [f, readFileSync(join(PUBLISHED_DIR, f), 'utf8')]));
+const publishedTexts = () =>
+  Object.fromEntries(
+    readdirSync(PUBLISHED_DIR)
+      .filter((f) => f.endsWith('.csv'))
+      .map((f) => [f, readFileSync(join(PUBLISHED_DIR, f), 'utf8')]),
+  );
 
-const cell = (over: Partial<PublishedCell> = {}): PublishedCell => ({ table: 'Table 5', metric: 'dtw_pcc', setting: 'single', model: 'Qwen3-8B', judge: 'gpt-5.4-mini', value: 44.61, ciLow: 44.07, ciHigh: 45.16, ...over });
+const cell = (over: Partial<PublishedCell> = {}): PublishedCell => ({
+  table: 'Table 5',
+  metric: 'dtw_pcc',
+  setting: 'single',
+  model: 'Qwen3-8B',
+  judge: 'gpt-5.4-mini',
+  value: 44.61,
+  ciLow: 44.07,
+  ciHigh: 45.16,
+  ...over,
+});
 
 describe('scorecard arithmetic', () => {
   test('difference = printed run − published, in percentage points', () => {
@@ -31,15 +46,38 @@ describe('scorecard arithmetic', () => {
   });
 
   test('rows: matched by (setting, judge, metric, model); the rest "not run"', () => {
-    const summary = [srow('single', 'gpt-5.4-mini', 'dtw_pcc', 'Qwen3-8B', 0.4472, [0.442, 0.453], [0.40, 0.44]), srow('multi', null, 'sr', 'Qwen3-8B', 0.9765, [0.97, 0.98])];
-    const published = [cell(), cell({ judge: 'qwen3-8b' }), cell({ table: 'Table 1', metric: 'sr', setting: 'multi', judge: null, value: 97.65, ciLow: null, ciHigh: null })];
+    const summary = [
+      srow('single', 'gpt-5.4-mini', 'dtw_pcc', 'Qwen3-8B', 0.4472, [0.442, 0.453], [0.4, 0.44]),
+      srow('multi', null, 'sr', 'Qwen3-8B', 0.9765, [0.97, 0.98]),
+    ];
+    const published = [
+      cell(),
+      cell({ judge: 'qwen3-8b' }),
+      cell({ table: 'Table 1', metric: 'sr', setting: 'multi', judge: null, value: 97.65, ciLow: null, ciHigh: null }),
+    ];
     const rows = scorecard(published, summary, { simulated: false });
     assert.deepEqual(rows[0], {
-      table: 'Table 5', metric: 'dtw_pcc', setting: 'single', model: 'Qwen3-8B', judge: 'gpt-5.4-mini', published: '44.61', published_ci: '(44.07–45.16)',
-      run: '44.72', run_ci: '(44.20–45.30)', n: '10', failures: '0', difference: '0.11', inside_ci: 'yes', inside_cluster_ci: 'no †', clusters: '3',
+      table: 'Table 5',
+      metric: 'dtw_pcc',
+      setting: 'single',
+      model: 'Qwen3-8B',
+      judge: 'gpt-5.4-mini',
+      published: '44.61',
+      published_ci: '(44.07–45.16)',
+      run: '44.72',
+      run_ci: '(44.20–45.30)',
+      n: '10',
+      failures: '0',
+      difference: '0.11',
+      inside_ci: 'yes',
+      inside_cluster_ci: 'no †',
+      clusters: '3',
     });
     assert.deepEqual([rows[1]!.run, rows[1]!.difference, rows[1]!.inside_ci, rows[1]!.clusters], [NOT_RUN, NOT_RUN, NOT_RUN, '']);
-    assert.deepEqual([rows[2]!.judge, rows[2]!.published_ci, rows[2]!.run, rows[2]!.difference, rows[2]!.inside_ci, rows[2]!.inside_cluster_ci], ['', '', '97.65', '0.00', 'yes', '—']);
+    assert.deepEqual(
+      [rows[2]!.judge, rows[2]!.published_ci, rows[2]!.run, rows[2]!.difference, rows[2]!.inside_ci, rows[2]!.inside_cluster_ci],
+      ['', '', '97.65', '0.00', 'yes', '—'],
+    );
     assert.deepEqual(tally(rows), { cells: 3, run: 2, notRun: 1, insideCi: 2, outsideCi: 0, fewClusters: 1 });
   });
 
@@ -50,7 +88,10 @@ describe('scorecard arithmetic', () => {
     assert.equal(rows[1]!.run, NOT_RUN);
     const profile = 'the bundled sample with simulated agents (no LLM results)';
     const header = scorecardHeader(rows, { simulated: true, profile, choices: openChoices() });
-    assert.match(header, /^Produced by: the bundled sample with simulated agents \(no LLM results\)\.\n\n\*\*This run used simulated agents only\. It reproduces nothing and makes no claim/);
+    assert.match(
+      header,
+      /^Produced by: the bundled sample with simulated agents \(no LLM results\)\.\n\n\*\*This run used simulated agents only\. It reproduces nothing and makes no claim/,
+    );
     assert.doesNotMatch(header, /inside the run's 95% case-bootstrap CI: \d/);
   });
 });
@@ -64,38 +105,41 @@ describe('scorecard: clusters and the settings the paper leaves open', () => {
     assert.equal(tally([at(9), at(10)]).fewClusters, 1);
   });
 
-  test('golden header of a real run: tallies, the † rule with its count, and the run\'s λ, τ, cut-off and turn cap', () => {
+  test("golden header of a real run: tallies, the † rule with its count, and the run's λ, τ, cut-off and turn cap", () => {
     const summary = [
-      srow('single', 'gpt-5.4-mini', 'dtw_pcc', 'Qwen3-8B', 0.4472, [0.442, 0.453], [0.40, 0.44]),
+      srow('single', 'gpt-5.4-mini', 'dtw_pcc', 'Qwen3-8B', 0.4472, [0.442, 0.453], [0.4, 0.44]),
       srow('multi', null, 'sr', 'Qwen3-8B', 0.9765, [0.97, 0.98]),
     ];
     const sr = cell({ table: 'Table 1', metric: 'sr', setting: 'multi', judge: null, value: 97.65, ciLow: null, ciHigh: null });
     const rows = scorecard([cell(), sr], summary, { simulated: false });
     const choices = openChoices({ pathway_metrics: { lambda: 1, tauA: 2, tauB: 2 }, outcome_scores: { cutoff: 3 }, dialogues_multi: {} });
-    assert.equal(scorecardHeader(rows, { simulated: false, profile: 'real models: Qwen3-8B', choices }), [
-      'Produced by: real models: Qwen3-8B.',
-      '',
-      'Cells: 2 published (Tables 1, 5, 6 and 7); 2 present in this run, 0 not run. ' +
-        'Published value inside the run\'s 95% case-bootstrap CI: 2; outside: 0.',
-      '',
-      'Models and judges are matched by name (the paper roster, stages/models/paper-roster.ts; ' +
-        'judges gpt-5.4-mini, qwen3-8b, bertscore; Table 1 uses gpt-5.4-mini). ' +
-        'Difference = run − published in percentage points, both as printed with 2 decimals; ' +
-        '"inside CI" compares the published value with the run\'s CI as printed, bounds included; ' +
-        'the cluster CI is over guidelines ("—" when undefined), `clusters` is its number of guidelines; ' +
-        '`n` is the cases in the run\'s mean and `failures` the model\'s test cases that were failed calls or unreadable answers.',
-      '',
-      '†: cluster CI from fewer than 10 guidelines (the number follows the mark), unreliable: ' +
-        'so few clusters give few distinct resamples and an interval that covers less often than 95%. Marked here: 1 of the 2 cells run.',
-      '',
-      '**Settings the paper leaves open, as this run set them** (the published numbers may rest on other values):',
-      '',
-      '- OT-PCC here: λ = 1, τa = τb = 2 (entropic regularisation and marginal relaxation, stages/metrics/ot.ts). ' +
-        'The paper gives no λ or τ and OT-PCC depends on both, so a published OT cell may rest on other values.',
-      '- Outcome accuracy counts a judge score ≥ 3 (of 1–5) as correct; the paper states no cut-off.',
-      '- Multi-turn dialogues end unfinished after ceil(2 × length + 4) doctor turns (length = decision steps of the reference CDP); ' +
-        'the paper states no turn cap, and SR and the multi-turn pathways depend on it.',
-    ].join('\n'));
+    assert.equal(
+      scorecardHeader(rows, { simulated: false, profile: 'real models: Qwen3-8B', choices }),
+      [
+        'Produced by: real models: Qwen3-8B.',
+        '',
+        'Cells: 2 published (Tables 1, 5, 6 and 7); 2 present in this run, 0 not run. ' +
+          "Published value inside the run's 95% case-bootstrap CI: 2; outside: 0.",
+        '',
+        'Models and judges are matched by name (the paper roster, stages/models/paper-roster.ts; ' +
+          'judges gpt-5.4-mini, qwen3-8b, bertscore; Table 1 uses gpt-5.4-mini). ' +
+          'Difference = run − published in percentage points, both as printed with 2 decimals; ' +
+          '"inside CI" compares the published value with the run\'s CI as printed, bounds included; ' +
+          'the cluster CI is over guidelines ("—" when undefined), `clusters` is its number of guidelines; ' +
+          "`n` is the cases in the run's mean and `failures` the model's test cases that were failed calls or unreadable answers.",
+        '',
+        '†: cluster CI from fewer than 10 guidelines (the number follows the mark), unreliable: ' +
+          'so few clusters give few distinct resamples and an interval that covers less often than 95%. Marked here: 1 of the 2 cells run.',
+        '',
+        '**Settings the paper leaves open, as this run set them** (the published numbers may rest on other values):',
+        '',
+        '- OT-PCC here: λ = 1, τa = τb = 2 (entropic regularisation and marginal relaxation, stages/metrics/ot.ts). ' +
+          'The paper gives no λ or τ and OT-PCC depends on both, so a published OT cell may rest on other values.',
+        '- Outcome accuracy counts a judge score ≥ 3 (of 1–5) as correct; the paper states no cut-off.',
+        '- Multi-turn dialogues end unfinished after ceil(2 × length + 4) doctor turns (length = decision steps of the reference CDP); ' +
+          'the paper states no turn cap, and SR and the multi-turn pathways depend on it.',
+      ].join('\n'),
+    );
   });
 });
 
@@ -106,22 +150,29 @@ describe('published tables (data/published)', () => {
     assert.equal(cells.filter((c) => c.table === 'Table 1').length, 16 * 5);
     for (const t of ['Table 5', 'Table 6', 'Table 7']) assert.equal(cells.filter((c) => c.table === t).length, 2 * 16 * 3);
     assert.equal(cells.length, 368);
-    assert.deepEqual([...new Set(cells.map((c) => c.model))], [...PAPER_EVALUATED], 'the paper roster\'s names, in its order');
+    assert.deepEqual([...new Set(cells.map((c) => c.model))], [...PAPER_EVALUATED], "the paper roster's names, in its order");
     assert.deepEqual([...new Set(cells.map((c) => c.judge))].sort(), [null, 'bertscore', 'gpt-5.4-mini', 'qwen3-8b'].sort());
   });
 
-  test('transcription cross-check: Table 1\'s PCC is Table 5\'s GPT-5.4 Mini DTW-PCC, and every value lies in its own CI', () => {
+  test("transcription cross-check: Table 1's PCC is Table 5's GPT-5.4 Mini DTW-PCC, and every value lies in its own CI", () => {
     const t5 = new Map(cells.filter((c) => c.table === 'Table 5').map((c) => [`${c.setting}/${c.model}/${c.judge}`, c.value]));
     const pcc = cells.filter((c) => c.table === 'Table 1' && c.metric === 'dtw_pcc');
     assert.equal(pcc.length, 32);
     for (const c of pcc) assert.equal(c.value, t5.get(`${c.setting}/${c.model}/gpt-5.4-mini`), `${c.setting} ${c.model}`);
-    for (const c of cells) if (c.ciLow !== null) assert.ok(c.ciLow <= c.value && c.value <= c.ciHigh!, `${c.table} ${c.setting} ${c.model} ${c.judge}`);
+    for (const c of cells)
+      if (c.ciLow !== null) assert.ok(c.ciLow <= c.value && c.value <= c.ciHigh!, `${c.table} ${c.setting} ${c.model} ${c.judge}`);
   });
 
   test('bad input is reported with file, line and column', () => {
     assert.throws(() => parseTable1('model,single_pcc_pct\nA,1\n'), /table1_main_results\.csv: missing column\(s\) single_acc_pct/);
     const head = 'metric,setting,model,judge,value_pct,ci_low_pct,ci_high_pct\n';
-    assert.throws(() => parseMetricCiTable(`${head}dtw_pcc,single,A,j,x,1,2\n`, 'Table 5', 't5.csv'), /t5\.csv line 2: column value_pct must be a number, got "x"/);
-    assert.throws(() => publishedCells({}), /table1_main_results\.csv not found; the scorecard needs data\/published\/table1_main_results\.csv/);
+    assert.throws(
+      () => parseMetricCiTable(`${head}dtw_pcc,single,A,j,x,1,2\n`, 'Table 5', 't5.csv'),
+      /t5\.csv line 2: column value_pct must be a number, got "x"/,
+    );
+    assert.throws(
+      () => publishedCells({}),
+      /table1_main_results\.csv not found; the scorecard needs data\/published\/table1_main_results\.csv/,
+    );
   });
 });

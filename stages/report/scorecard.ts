@@ -55,12 +55,21 @@ export function insideCi(publishedPct: number, low: number | null, high: number 
 
 const pubText = (x: number) => hundredthsText(Math.round(x * 100));
 
-export function scorecard(published: readonly PublishedCell[], summary: readonly SummaryRow[], opts: { simulated: boolean }): ScorecardRow[] {
+export function scorecard(
+  published: readonly PublishedCell[],
+  summary: readonly SummaryRow[],
+  opts: { simulated: boolean },
+): ScorecardRow[] {
   const at = indexSummary(summary);
   return published.map((p) => {
     const base = {
-      table: p.table, metric: p.metric, setting: p.setting, model: p.model, judge: p.judge ?? '',
-      published: pubText(p.value), published_ci: p.ciLow === null || p.ciHigh === null ? '' : `(${pubText(p.ciLow)}–${pubText(p.ciHigh)})`,
+      table: p.table,
+      metric: p.metric,
+      setting: p.setting,
+      model: p.model,
+      judge: p.judge ?? '',
+      published: pubText(p.value),
+      published_ci: p.ciLow === null || p.ciHigh === null ? '' : `(${pubText(p.ciLow)}–${pubText(p.ciHigh)})`,
     };
     const r = at.get(cellKey(p.setting, p.judge, p.metric, p.model));
     const clusters = r?.clusters == null ? '' : String(r.clusters);
@@ -70,12 +79,24 @@ export function scorecard(published: readonly PublishedCell[], summary: readonly
       return { ...base, run: r ? pct(r.mean) : NOT_RUN, run_ci: r ? pctCi(r.ci_low, r.ci_high) : '', ...counts, ...na, clusters };
     }
     if (!r || !Number.isFinite(r.mean)) {
-      return { ...base, run: NOT_RUN, run_ci: '', n: '', failures: '', difference: NOT_RUN, inside_ci: NOT_RUN, inside_cluster_ci: NOT_RUN, clusters: '' };
+      return {
+        ...base,
+        run: NOT_RUN,
+        run_ci: '',
+        n: '',
+        failures: '',
+        difference: NOT_RUN,
+        inside_ci: NOT_RUN,
+        inside_cluster_ci: NOT_RUN,
+        clusters: '',
+      };
     }
     const cluster = insideCi(p.value, r.cluster_ci_low, r.cluster_ci_high);
     return {
       ...base,
-      run: pct(r.mean), run_ci: pctCi(r.ci_low, r.ci_high), ...counts,
+      run: pct(r.mean),
+      run_ci: pctCi(r.ci_low, r.ci_high),
+      ...counts,
       difference: hundredthsText(differenceHundredths(r.mean, p.value)),
       inside_ci: insideCi(p.value, r.ci_low, r.ci_high),
       inside_cluster_ci: cluster !== '—' && fewClusters(r.clusters) ? `${cluster} ${UNRELIABLE_MARK}` : cluster,
@@ -85,8 +106,21 @@ export function scorecard(published: readonly PublishedCell[], summary: readonly
 }
 
 export const SCORECARD_COLUMNS: (keyof ScorecardRow)[] = [
-  'table', 'metric', 'setting', 'model', 'judge', 'published', 'published_ci',
-  'run', 'run_ci', 'n', 'failures', 'difference', 'inside_ci', 'inside_cluster_ci', 'clusters',
+  'table',
+  'metric',
+  'setting',
+  'model',
+  'judge',
+  'published',
+  'published_ci',
+  'run',
+  'run_ci',
+  'n',
+  'failures',
+  'difference',
+  'inside_ci',
+  'inside_cluster_ci',
+  'clusters',
 ];
 
 export interface ScorecardTally {
@@ -102,15 +136,24 @@ export interface ScorecardTally {
 export function tally(rows: readonly ScorecardRow[]): ScorecardTally {
   const run = rows.filter((r) => r.run !== NOT_RUN);
   return {
-    cells: rows.length, run: run.length, notRun: rows.length - run.length,
-    insideCi: rows.filter((r) => r.inside_ci === 'yes').length, outsideCi: rows.filter((r) => r.inside_ci === 'no').length,
+    cells: rows.length,
+    run: run.length,
+    notRun: rows.length - run.length,
+    insideCi: rows.filter((r) => r.inside_ci === 'yes').length,
+    outsideCi: rows.filter((r) => r.inside_ci === 'no').length,
     fewClusters: rows.filter((r) => r.inside_cluster_ci.endsWith(UNRELIABLE_MARK)).length,
   };
 }
 
 /** The scorecard as a report table (CSV) and its Markdown page with the verdict on top. */
 export function scorecardTable(rows: readonly ScorecardRow[]): ReportTable {
-  return { name: 'scorecard', title: 'Reproduction scorecard', caption: '', columns: SCORECARD_COLUMNS, rows: rows.map((r) => SCORECARD_COLUMNS.map((c) => r[c])) };
+  return {
+    name: 'scorecard',
+    title: 'Reproduction scorecard',
+    caption: '',
+    columns: SCORECARD_COLUMNS,
+    rows: rows.map((r) => SCORECARD_COLUMNS.map((c) => r[c])),
+  };
 }
 
 export interface ScorecardHeaderOptions {
@@ -137,7 +180,7 @@ export function scorecardHeader(rows: readonly ScorecardRow[], opts: ScorecardHe
       'Table 1 uses gpt-5.4-mini). Difference = run − published in percentage points, both as printed with 2 decimals; ' +
       '"inside CI" compares the published value with the run\'s CI as printed, bounds included; ' +
       'the cluster CI is over guidelines ("—" when undefined), `clusters` is its number of guidelines; ' +
-      '`n` is the cases in the run\'s mean and `failures` the model\'s test cases that were failed calls or unreadable answers.',
+      "`n` is the cases in the run's mean and `failures` the model's test cases that were failed calls or unreadable answers.",
     '',
     `${clusterFootnote()}${opts.simulated ? '' : ` Marked here: ${t.fewClusters} of the ${t.run} cells run.`}`,
     '',

@@ -27,14 +27,26 @@ const num = (x: unknown): number | null => (typeof x === 'number' && Number.isFi
 
 export function summaryRows(rows: readonly Row[]): SummaryRow[] {
   return rows.map((r) => ({
-    setting: String(r.setting), judge: r.judge == null ? null : String(r.judge), metric: String(r.metric), model: String(r.model),
-    simulated: r.simulated === true, mean: num(r.mean) ?? NaN, ci_low: num(r.ci_low), ci_high: num(r.ci_high), n: num(r.n) ?? 0,
-    failures: num(r.failures) ?? 0, excluded: num(r.excluded) ?? 0, policy: r.policy == null ? null : String(r.policy),
-    cluster_ci_low: num(r.cluster_ci_low), cluster_ci_high: num(r.cluster_ci_high), clusters: num(r.clusters),
+    setting: String(r.setting),
+    judge: r.judge == null ? null : String(r.judge),
+    metric: String(r.metric),
+    model: String(r.model),
+    simulated: r.simulated === true,
+    mean: num(r.mean) ?? NaN,
+    ci_low: num(r.ci_low),
+    ci_high: num(r.ci_high),
+    n: num(r.n) ?? 0,
+    failures: num(r.failures) ?? 0,
+    excluded: num(r.excluded) ?? 0,
+    policy: r.policy == null ? null : String(r.policy),
+    cluster_ci_low: num(r.cluster_ci_low),
+    cluster_ci_high: num(r.cluster_ci_high),
+    clusters: num(r.clusters),
   }));
 }
 
-export const cellKey = (setting: string, judge: string | null, metric: string, model: string) => JSON.stringify([setting, judge, metric, model]);
+export const cellKey = (setting: string, judge: string | null, metric: string, model: string) =>
+  JSON.stringify([setting, judge, metric, model]);
 
 export function indexSummary(rows: readonly SummaryRow[]): Map<string, SummaryRow> {
   return new Map(rows.map((r) => [cellKey(r.setting, r.judge, r.metric, r.model), r]));
@@ -47,18 +59,25 @@ export function orderModels(rows: readonly Pick<SummaryRow, 'model' | 'simulated
   const paper = PAPER_EVALUATED as readonly string[];
   const rank = (m: string) => [simulated.get(m) ? 1 : 0, paper.includes(m) ? paper.indexOf(m) : paper.length] as const;
   return [...simulated.keys()].sort((a, b) => {
-    const [sa, pa] = rank(a), [sb, pb] = rank(b);
+    const [sa, pa] = rank(a),
+      [sb, pb] = rank(b);
     return sa - sb || pa - pb || (a < b ? -1 : a > b ? 1 : 0);
   });
 }
 
 /** What produced the numbers: the sample with simulated agents, or the real models by name. */
-export function runProfile(rows: readonly Pick<SummaryRow, 'model' | 'simulated'>[]): { simulatedOnly: boolean; anySimulated: boolean; text: string } {
+export function runProfile(rows: readonly Pick<SummaryRow, 'model' | 'simulated'>[]): {
+  simulatedOnly: boolean;
+  anySimulated: boolean;
+  text: string;
+} {
   const models = orderModels(rows);
   const sim = new Set(rows.filter((r) => r.simulated).map((r) => r.model));
   const real = models.filter((m) => !sim.has(m));
   if (models.length === 0) return { simulatedOnly: false, anySimulated: false, text: 'no evaluated model (model_summary is empty)' };
-  if (real.length === 0) return { simulatedOnly: true, anySimulated: true, text: 'the bundled sample with simulated agents (no LLM results)' };
-  const text = `real models: ${real.join(', ')}` + (sim.size ? `; simulated reference agents: ${models.filter((m) => sim.has(m)).join(', ')}` : '');
+  if (real.length === 0)
+    return { simulatedOnly: true, anySimulated: true, text: 'the bundled sample with simulated agents (no LLM results)' };
+  const text =
+    `real models: ${real.join(', ')}` + (sim.size ? `; simulated reference agents: ${models.filter((m) => sim.has(m)).join(', ')}` : '');
   return { simulatedOnly: false, anySimulated: sim.size > 0, text };
 }

@@ -29,7 +29,12 @@ export interface TablesParams extends ReportParams {
 /** Where and for which judges the report stages write, unless dag.config.ts says otherwise. */
 export const REPORT_DEFAULTS: ParamsDecl<ReportParams> = { outDir: 'reports', judges: [], runParams: undefined };
 
-export function paperTables(inputs: Record<string, Row[]>, judges: readonly string[] = [], runParams: RunParams = {}, allJudges = false): ReportTable[] {
+export function paperTables(
+  inputs: Record<string, Row[]>,
+  judges: readonly string[] = [],
+  runParams: RunParams = {},
+  allJudges = false,
+): ReportTable[] {
   const summary = summaryRows(inputs.model_summary ?? []);
   const choices = openChoices(runParams);
   return [

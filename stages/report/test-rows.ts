@@ -1,9 +1,31 @@
 /** Small fixed model_summary rows for the report tests (fractions, as the stage stores them). */
 import type { SummaryRow } from './summary-rows.ts';
 
-export const srow = (setting: string, judge: string | null, metric: string, model: string, mean: number, ci: [number, number] | null = null, cluster: [number, number] | null = null, simulated = false): SummaryRow => ({
-  setting, judge, metric, model, simulated, mean, ci_low: ci?.[0] ?? null, ci_high: ci?.[1] ?? null, n: 10, failures: 0, excluded: 0, policy: null,
-  cluster_ci_low: cluster?.[0] ?? null, cluster_ci_high: cluster?.[1] ?? null, clusters: cluster ? 3 : 1,
+export const srow = (
+  setting: string,
+  judge: string | null,
+  metric: string,
+  model: string,
+  mean: number,
+  ci: [number, number] | null = null,
+  cluster: [number, number] | null = null,
+  simulated = false,
+): SummaryRow => ({
+  setting,
+  judge,
+  metric,
+  model,
+  simulated,
+  mean,
+  ci_low: ci?.[0] ?? null,
+  ci_high: ci?.[1] ?? null,
+  n: 10,
+  failures: 0,
+  excluded: 0,
+  policy: null,
+  cluster_ci_low: cluster?.[0] ?? null,
+  cluster_ci_high: cluster?.[1] ?? null,
+  clusters: cluster ? 3 : 1,
 });
 
 /** Two real models of the paper, one simulated agent, an LLM judge and a simulated judge. */

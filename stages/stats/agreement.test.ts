@@ -5,14 +5,21 @@ import type { PreferenceRow, PairPcc } from './agreement.ts';
 
 const close = (a: number, b: number) => Math.abs(a - b) < 1e-12;
 
-const prefs: PreferenceRow[] = ([
-  ['g1', 'p1', 'a1', 'A'], ['g1', 'p1', 'a2', 'A'],
-  ['g1', 'p2', 'a1', 'B'], ['g1', 'p2', 'a2', 'B'],
-  ['g1', 'p3', 'a1', 'A'], ['g1', 'p3', 'a2', 'B'],
-  ['g1', 'p4', 'a1', 'tie'], ['g1', 'p4', 'a2', 'tie'],
-  ['g2', 'p5', 'a1', 'B'], ['g2', 'p5', 'a2', 'tie'],
-  ['g2', 'p6', 'a1', 'A'],
-] as const).map(([group, pair_id, annotator, choice]) => ({ group, pair_id, annotator, choice }));
+const prefs: PreferenceRow[] = (
+  [
+    ['g1', 'p1', 'a1', 'A'],
+    ['g1', 'p1', 'a2', 'A'],
+    ['g1', 'p2', 'a1', 'B'],
+    ['g1', 'p2', 'a2', 'B'],
+    ['g1', 'p3', 'a1', 'A'],
+    ['g1', 'p3', 'a2', 'B'],
+    ['g1', 'p4', 'a1', 'tie'],
+    ['g1', 'p4', 'a2', 'tie'],
+    ['g2', 'p5', 'a1', 'B'],
+    ['g2', 'p5', 'a2', 'tie'],
+    ['g2', 'p6', 'a1', 'A'],
+  ] as const
+).map(([group, pair_id, annotator, choice]) => ({ group, pair_id, annotator, choice }));
 
 const pcc: PairPcc[] = [
   { pair_id: 'p1', pccA: 0.2, pccB: 0.5 }, // PCC → A
@@ -37,10 +44,17 @@ test('agreement by hand, per group and overall', () => {
   const r = preferenceAgreement(prefs, pcc);
   // Credits: p1 A=A → 1; p2 B≠A → 0; p3 split A/B, PCC B → 1/2; p4 tie=tie → 1;
   //          p5 split B/tie, PCC B → 1/2; p6 single vote A, PCC A → 1.
-  assert.deepEqual(r.pairs.map((p) => [p.pair_id, p.human, p.pcc, p.credit]), [
-    ['p1', 'A', 'A', 1], ['p2', 'B', 'A', 0], ['p3', 'split', 'B', 0.5],
-    ['p4', 'tie', 'tie', 1], ['p5', 'split', 'B', 0.5], ['p6', 'A', 'A', 1],
-  ]);
+  assert.deepEqual(
+    r.pairs.map((p) => [p.pair_id, p.human, p.pcc, p.credit]),
+    [
+      ['p1', 'A', 'A', 1],
+      ['p2', 'B', 'A', 0],
+      ['p3', 'split', 'B', 0.5],
+      ['p4', 'tie', 'tie', 1],
+      ['p5', 'split', 'B', 0.5],
+      ['p6', 'A', 'A', 1],
+    ],
+  );
   const [g1, g2] = r.groups;
   // g1: (1 + 0 + 0.5 + 1)/4 = 0.625; majority pairs p1, p2, p4 → 2/3; annotators agree on 3 of 4.
   assert.equal(g1!.group, 'g1');
@@ -60,7 +74,12 @@ test('agreement by hand, per group and overall', () => {
 });
 
 test('three annotators: majority and pairwise inter-annotator agreement', () => {
-  const rows: PreferenceRow[] = ['A', 'A', 'B'].map((choice, i) => ({ group: 'g', pair_id: 'p', annotator: `a${i}`, choice: choice as 'A' | 'B' }));
+  const rows: PreferenceRow[] = ['A', 'A', 'B'].map((choice, i) => ({
+    group: 'g',
+    pair_id: 'p',
+    annotator: `a${i}`,
+    choice: choice as 'A' | 'B',
+  }));
   const r = preferenceAgreement(rows, [{ pair_id: 'p', pccA: 0.9, pccB: 0.1 }]);
   assert.equal(r.pairs[0]!.human, 'A');
   assert.equal(r.pairs[0]!.credit, 0); // PCC says B, the majority A
@@ -78,8 +97,21 @@ test("Cohen's κ by hand", () => {
 });
 
 test('inconsistent input is rejected with the pair named', () => {
-  assert.throws(() => preferenceAgreement(prefs, pcc.filter((p) => p.pair_id !== 'p3')), /no PCC values for pair p3/);
-  assert.throws(() => preferenceAgreement([...prefs, { group: 'g1', pair_id: 'p1', annotator: 'a1', choice: 'B' }], pcc), /annotator a1 labelled pair p1 twice/);
-  assert.throws(() => preferenceAgreement([...prefs, { group: 'g2', pair_id: 'p1', annotator: 'a3', choice: 'B' }], pcc), /pair p1 is in group g2 here but in g1/);
+  assert.throws(
+    () =>
+      preferenceAgreement(
+        prefs,
+        pcc.filter((p) => p.pair_id !== 'p3'),
+      ),
+    /no PCC values for pair p3/,
+  );
+  assert.throws(
+    () => preferenceAgreement([...prefs, { group: 'g1', pair_id: 'p1', annotator: 'a1', choice: 'B' }], pcc),
+    /annotator a1 labelled pair p1 twice/,
+  );
+  assert.throws(
+    () => preferenceAgreement([...prefs, { group: 'g2', pair_id: 'p1', annotator: 'a3', choice: 'B' }], pcc),
+    /pair p1 is in group g2 here but in g1/,
+  );
   assert.throws(() => cohensKappa([...prefs, { group: 'g1', pair_id: 'p1', annotator: 'a3', choice: 'A' }]), /found 3 annotators/);
 });

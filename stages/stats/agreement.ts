@@ -69,7 +69,8 @@ export interface AgreementOptions {
 
 /** Lower PCC wins. */
 export function pccChoice(pccA: number, pccB: number, tieTolerance = 0): Choice {
-  if (!Number.isFinite(pccA) || !Number.isFinite(pccB)) throw new RangeError(`pccChoice: PCC values must be finite, got A = ${pccA}, B = ${pccB}`);
+  if (!Number.isFinite(pccA) || !Number.isFinite(pccB))
+    throw new RangeError(`pccChoice: PCC values must be finite, got A = ${pccA}, B = ${pccB}`);
   if (Math.abs(pccA - pccB) <= tieTolerance) return 'tie';
   return pccA < pccB ? 'A' : 'B';
 }
@@ -92,11 +93,16 @@ function pairwiseAgreement(votes: Record<Choice, number>): number {
 function groupRows(rows: readonly PreferenceRow[]): Map<string, { group: string; byAnnotator: Map<string, Choice> }> {
   const pairs = new Map<string, { group: string; byAnnotator: Map<string, Choice> }>();
   rows.forEach((r, i) => {
-    if (!CHOICES.includes(r.choice)) throw new RangeError(`preference row ${i}: choice must be A, B or tie, got ${JSON.stringify(r.choice)}`);
+    if (!CHOICES.includes(r.choice))
+      throw new RangeError(`preference row ${i}: choice must be A, B or tie, got ${JSON.stringify(r.choice)}`);
     let p = pairs.get(r.pair_id);
     if (!p) pairs.set(r.pair_id, (p = { group: r.group, byAnnotator: new Map() }));
-    if (p.group !== r.group) throw new RangeError(`preference row ${i}: pair ${r.pair_id} is in group ${r.group} here but in ${p.group} before; a pair belongs to one group`);
-    if (p.byAnnotator.has(r.annotator)) throw new RangeError(`preference row ${i}: annotator ${r.annotator} labelled pair ${r.pair_id} twice; keep one label`);
+    if (p.group !== r.group)
+      throw new RangeError(
+        `preference row ${i}: pair ${r.pair_id} is in group ${r.group} here but in ${p.group} before; a pair belongs to one group`,
+      );
+    if (p.byAnnotator.has(r.annotator))
+      throw new RangeError(`preference row ${i}: annotator ${r.annotator} labelled pair ${r.pair_id} twice; keep one label`);
     p.byAnnotator.set(r.annotator, r.choice);
   });
   return pairs;
@@ -122,7 +128,8 @@ export function preferenceAgreement(rows: readonly PreferenceRow[], pcc: readonl
   const aggregated: AggregatedPair[] = [];
   for (const [pair_id, { group, byAnnotator }] of groupRows(rows)) {
     const values = pccById.get(pair_id);
-    if (!values) throw new RangeError(`preference agreement: no PCC values for pair ${pair_id}; score both pathways of every labelled pair`);
+    if (!values)
+      throw new RangeError(`preference agreement: no PCC values for pair ${pair_id}; score both pathways of every labelled pair`);
     const votes: Record<Choice, number> = { A: 0, B: 0, tie: 0 };
     for (const c of byAnnotator.values()) votes[c]++;
     const human = aggregateChoice(votes);
@@ -133,7 +140,12 @@ export function preferenceAgreement(rows: readonly PreferenceRow[], pcc: readonl
   const groupNames = [...new Set(aggregated.map((p) => p.group))];
   return {
     pairs: aggregated,
-    groups: groupNames.map((g) => summarise(g, aggregated.filter((p) => p.group === g))),
+    groups: groupNames.map((g) =>
+      summarise(
+        g,
+        aggregated.filter((p) => p.group === g),
+      ),
+    ),
     overall: summarise('overall', aggregated),
   };
 }
@@ -156,13 +168,17 @@ export function cohensKappa(rows: readonly PreferenceRow[], first?: string, seco
   const pairs = groupRows(rows);
   if (first === undefined || second === undefined) {
     const names = [...new Set(rows.map((r) => r.annotator))].sort();
-    if (names.length !== 2) throw new RangeError(`cohensKappa: found ${names.length} annotators (${names.join(', ')}); name the two to compare`);
+    if (names.length !== 2)
+      throw new RangeError(`cohensKappa: found ${names.length} annotators (${names.join(', ')}); name the two to compare`);
     [first, second] = names as [string, string];
   }
-  const p1: Record<Choice, number> = { A: 0, B: 0, tie: 0 }, p2: Record<Choice, number> = { A: 0, B: 0, tie: 0 };
-  let n = 0, same = 0;
+  const p1: Record<Choice, number> = { A: 0, B: 0, tie: 0 },
+    p2: Record<Choice, number> = { A: 0, B: 0, tie: 0 };
+  let n = 0,
+    same = 0;
   for (const { byAnnotator } of pairs.values()) {
-    const a = byAnnotator.get(first), b = byAnnotator.get(second);
+    const a = byAnnotator.get(first),
+      b = byAnnotator.get(second);
     if (a === undefined || b === undefined) continue;
     n++;
     p1[a]++;

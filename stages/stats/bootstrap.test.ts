@@ -2,8 +2,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import {
-  percentileBootstrap, percentileBootstrapMany, clusterBootstrap, clusterBootstrapMany,
-  caseBootstrapMeans, clusterBootstrapMeans, quantileSorted,
+  percentileBootstrap,
+  percentileBootstrapMany,
+  clusterBootstrap,
+  clusterBootstrapMany,
+  caseBootstrapMeans,
+  clusterBootstrapMeans,
+  quantileSorted,
 } from './bootstrap.ts';
 import { createRng } from './rng.ts';
 
@@ -41,14 +46,15 @@ test('the resampled means are exactly the means of the drawn cases', () => {
 });
 
 test('bootstrap distribution: mean → sample mean, SD → √((n−1)/n · s²/n) within Monte-Carlo error', () => {
-  const n = 200, B = 20000;
+  const n = 200,
+    B = 20000;
   const v = sample(n, 11);
   const { mean: xbar, sd: s } = meanSd(v);
   const { mean, sd } = meanSd(caseBootstrapMeans([v], { resamples: B, seed: 42 })[0]!);
-  const exactSd = Math.sqrt(((n - 1) / n) * (s * s) / n);
+  const exactSd = Math.sqrt((((n - 1) / n) * (s * s)) / n);
   // MC standard errors: of the mean exactSd/√B, of the SD about exactSd/√(2B); allow 4 of them.
-  assert.ok(Math.abs(mean - xbar) < 4 * exactSd / Math.sqrt(B), `mean ${mean} vs ${xbar}`);
-  assert.ok(Math.abs(sd - exactSd) < 4 * exactSd / Math.sqrt(2 * B), `sd ${sd} vs ${exactSd}`);
+  assert.ok(Math.abs(mean - xbar) < (4 * exactSd) / Math.sqrt(B), `mean ${mean} vs ${xbar}`);
+  assert.ok(Math.abs(sd - exactSd) < (4 * exactSd) / Math.sqrt(2 * B), `sd ${sd} vs ${exactSd}`);
 });
 
 test('percentile CI agrees with scipy.stats.bootstrap(method="percentile") within Monte-Carlo error', () => {
@@ -71,7 +77,7 @@ test('seed 42 is the default and reproduces exactly; another seed differs', () =
   assert.notDeepEqual(percentileBootstrap(v, { resamples: 2000, seed: 43 }), a);
 });
 
-test('batching cells never changes a cell\'s result', () => {
+test("batching cells never changes a cell's result", () => {
   const cells = [sample(60, 1), sample(60, 2), sample(60, 3), sample(60, 4), sample(60, 5)];
   const many = percentileBootstrapMany(cells, { resamples: 500 });
   cells.forEach((c, k) => assert.deepEqual(many[k], percentileBootstrap(c, { resamples: 500 })));
@@ -84,7 +90,11 @@ test('one case per cluster: the cluster bootstrap is the case bootstrap', () => 
   const n = 150;
   const v = sample(n, 21);
   // Labels in case order draw exactly the same resamples.
-  const same = clusterBootstrap(v, Int32Array.from({ length: n }, (_, i) => i), { resamples: 3000 });
+  const same = clusterBootstrap(
+    v,
+    Int32Array.from({ length: n }, (_, i) => i),
+    { resamples: 3000 },
+  );
   const caseRes = percentileBootstrap(v, { resamples: 3000 });
   assert.ok(Math.abs(same.ciLow - caseRes.ciLow) < 1e-12 && Math.abs(same.ciHigh - caseRes.ciHigh) < 1e-12);
   assert.equal(same.clusters, n);
@@ -100,7 +110,8 @@ test('one case per cluster: the cluster bootstrap is the case bootstrap', () => 
 test('strongly intra-correlated clusters give a much wider cluster CI', () => {
   // 40 clusters of 10 cases; each cluster shares a large random effect, cases add small noise.
   const rng = createRng(99);
-  const values = new Float64Array(400), clusters = new Int32Array(400);
+  const values = new Float64Array(400),
+    clusters = new Int32Array(400);
   for (let c = 0; c < 40; c++) {
     const effect = rng.nextFloat();
     for (let j = 0; j < 10; j++) {
@@ -119,7 +130,10 @@ test('strongly intra-correlated clusters give a much wider cluster CI', () => {
 
 test('cluster statistic weights clusters by their size', () => {
   // Two clusters: {0} and {10, 10, 10}. Draws {A,A}: 0; {A,B} or {B,A}: 30/4; {B,B}: 10.
-  const means = clusterBootstrapMeans([Float64Array.from([0, 10, 10, 10])], Int32Array.from([5, 6, 6, 6]), { resamples: 4000, seed: 1 })[0]!;
+  const means = clusterBootstrapMeans([Float64Array.from([0, 10, 10, 10])], Int32Array.from([5, 6, 6, 6]), {
+    resamples: 4000,
+    seed: 1,
+  })[0]!;
   const seen = new Set(Array.from(means, (m) => m.toFixed(6)));
   assert.deepEqual([...seen].sort(), ['0.000000', '10.000000', '7.500000']);
 });

@@ -47,7 +47,11 @@ export interface ClusterBootstrapResult extends BootstrapResult {
   clusters: number;
 }
 
-interface Resolved { resamples: number; seed: number; level: number }
+interface Resolved {
+  resamples: number;
+  seed: number;
+  level: number;
+}
 
 function resolve(opts: BootstrapOptions, where: string): Resolved {
   const { resamples = 10000, seed = PAPER_SEED, level = 0.95 } = opts;
@@ -73,7 +77,8 @@ export function quantileSorted(sorted: Float64Array, q: number): number {
   const h = (sorted.length - 1) * q;
   const lo = Math.floor(h);
   if (lo >= sorted.length - 1) return sorted[sorted.length - 1]!;
-  const a = sorted[lo]!, b = sorted[lo + 1]!;
+  const a = sorted[lo]!,
+    b = sorted[lo + 1]!;
   return a + (h - lo) * (b - a);
 }
 
@@ -83,7 +88,11 @@ function mean(values: Float64Array): number {
   return s / values.length;
 }
 
-function summarise(observedMean: number, resampled: Float64Array, level: number): { mean: number; ciLow: number; ciHigh: number; se: number } {
+function summarise(
+  observedMean: number,
+  resampled: Float64Array,
+  level: number,
+): { mean: number; ciLow: number; ciHigh: number; se: number } {
   const m = mean(resampled);
   let ss = 0;
   for (let i = 0; i < resampled.length; i++) ss += (resampled[i]! - m) ** 2;
@@ -107,7 +116,8 @@ export function caseBootstrapMeans(cells: readonly Float64Array[], opts: Bootstr
   const n = cells[0]!.length;
   cells.forEach((v, k) => {
     checkValues(v, `case bootstrap, cell ${k}`);
-    if (v.length !== n) throw new RangeError(`case bootstrap: cell ${k} has ${v.length} values, cell 0 has ${n}; batch cells of equal length together`);
+    if (v.length !== n)
+      throw new RangeError(`case bootstrap: cell ${k} has ${v.length} values, cell 0 has ${n}; batch cells of equal length together`);
   });
   const sums = resampledSums(cells, makeResamplePlan(n, resamples, seed));
   for (const s of sums) for (let r = 0; r < s.length; r++) s[r] = s[r]! / n;
@@ -150,7 +160,9 @@ export function clusterBootstrapMeans(cells: readonly Float64Array[], clusters: 
   cells.forEach((v, k) => {
     checkValues(v, `cluster bootstrap, cell ${k}`);
     if (v.length !== clusters.length) {
-      throw new RangeError(`cluster bootstrap: cell ${k} has ${v.length} values but there are ${clusters.length} cluster labels; give one label per case`);
+      throw new RangeError(
+        `cluster bootstrap: cell ${k} has ${v.length} values but there are ${clusters.length} cluster labels; give one label per case`,
+      );
     }
   });
   const { ids, count, sizes } = denseClusters(clusters);
@@ -172,7 +184,11 @@ export function clusterBootstrap(values: Float64Array, clusters: Int32Array, opt
 }
 
 /** clusterBootstrap for many cells over the same cases and clusters, sharing the draws. */
-export function clusterBootstrapMany(cells: readonly Float64Array[], clusters: Int32Array, opts: BootstrapOptions = {}): ClusterBootstrapResult[] {
+export function clusterBootstrapMany(
+  cells: readonly Float64Array[],
+  clusters: Int32Array,
+  opts: BootstrapOptions = {},
+): ClusterBootstrapResult[] {
   const { level } = resolve(opts, 'clusterBootstrap');
   const means = clusterBootstrapMeans(cells, clusters, opts);
   const count = new Set(clusters).size;

@@ -18,21 +18,44 @@ test('Table 2 layout: metric groups then judge groups, paper pair order, W on th
     }
   }
   const rows = correlationTable(scores, {
-    judges: ['gpt', 'qwen', 'bert'], metrics: ['DTW', 'OT', 'LNDS'], invert: ['LNDS'],
+    judges: ['gpt', 'qwen', 'bert'],
+    metrics: ['DTW', 'OT', 'LNDS'],
+    invert: ['LNDS'],
     labels: { gpt: 'GPT', qwen: 'Qwen', bert: 'BERT' },
   });
-  assert.deepEqual(rows.map((r) => `${r.fixed}: ${r.pair}`), [
-    'DTW: GPT vs Qwen', 'DTW: BERT vs GPT', 'DTW: Qwen vs BERT',
-    'OT: GPT vs Qwen', 'OT: BERT vs GPT', 'OT: Qwen vs BERT',
-    'LNDS: GPT vs Qwen', 'LNDS: BERT vs GPT', 'LNDS: Qwen vs BERT',
-    'GPT: DTW vs OT', 'GPT: LNDS vs DTW', 'GPT: OT vs LNDS',
-    'Qwen: DTW vs OT', 'Qwen: LNDS vs DTW', 'Qwen: OT vs LNDS',
-    'BERT: DTW vs OT', 'BERT: LNDS vs DTW', 'BERT: OT vs LNDS',
-  ]);
-  assert.deepEqual(rows.map((r) => r.kendall_w === null), [false, true, true, false, true, true, false, true, true, false, true, true, false, true, true, false, true, true]);
+  assert.deepEqual(
+    rows.map((r) => `${r.fixed}: ${r.pair}`),
+    [
+      'DTW: GPT vs Qwen',
+      'DTW: BERT vs GPT',
+      'DTW: Qwen vs BERT',
+      'OT: GPT vs Qwen',
+      'OT: BERT vs GPT',
+      'OT: Qwen vs BERT',
+      'LNDS: GPT vs Qwen',
+      'LNDS: BERT vs GPT',
+      'LNDS: Qwen vs BERT',
+      'GPT: DTW vs OT',
+      'GPT: LNDS vs DTW',
+      'GPT: OT vs LNDS',
+      'Qwen: DTW vs OT',
+      'Qwen: LNDS vs DTW',
+      'Qwen: OT vs LNDS',
+      'BERT: DTW vs OT',
+      'BERT: LNDS vs DTW',
+      'BERT: OT vs LNDS',
+    ],
+  );
+  assert.deepEqual(
+    rows.map((r) => r.kendall_w === null),
+    [false, true, true, false, true, true, false, true, true, false, true, true, false, true, true, false, true, true],
+  );
   // Spot checks against direct calls; LNDS enters negated, so its correlations with DTW are positive.
   const lndsVsDtw = rows[10]!;
-  const direct = correlations(Float64Array.from(scores.gpt!.LNDS!, (x) => -x), scores.gpt!.DTW!);
+  const direct = correlations(
+    Float64Array.from(scores.gpt!.LNDS!, (x) => -x),
+    scores.gpt!.DTW!,
+  );
   assert.equal(lndsVsDtw.pearson_r, direct.pearson);
   assert.equal(lndsVsDtw.kendall_tau, direct.kendallTauB);
   assert.ok(lndsVsDtw.spearman_rho > 0.5);
@@ -41,5 +64,8 @@ test('Table 2 layout: metric groups then judge groups, paper pair order, W on th
 });
 
 test('a missing judge × metric is named', () => {
-  assert.throws(() => correlationTable({ a: { X: new Float64Array(3) } }, { judges: ['a', 'b'], metrics: ['X'] }), /no scores for judge b, metric X/);
+  assert.throws(
+    () => correlationTable({ a: { X: new Float64Array(3) } }, { judges: ['a', 'b'], metrics: ['X'] }),
+    /no scores for judge b, metric X/,
+  );
 });

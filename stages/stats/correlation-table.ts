@@ -37,14 +37,22 @@ export interface CorrelationTableOptions {
 }
 
 function pairsOf(k: number): [number, number][] {
-  if (k === 3) return [[0, 1], [2, 0], [1, 2]];
+  if (k === 3)
+    return [
+      [0, 1],
+      [2, 0],
+      [1, 2],
+    ];
   const out: [number, number][] = [];
   for (let i = 0; i < k; i++) for (let j = i + 1; j < k; j++) out.push([i, j]);
   return out;
 }
 
 /** `scores[judge][metric]`: one value per instance, the same instances in the same order everywhere. */
-export function correlationTable(scores: Readonly<Record<string, Readonly<Record<string, Float64Array>>>>, opts: CorrelationTableOptions): CorrelationRow[] {
+export function correlationTable(
+  scores: Readonly<Record<string, Readonly<Record<string, Float64Array>>>>,
+  opts: CorrelationTableOptions,
+): CorrelationRow[] {
   const { judges, metrics, invert = [], labels = {} } = opts;
   const name = (id: string) => labels[id] ?? id;
   const get = (judge: string, metric: string): Float64Array => {
@@ -57,7 +65,10 @@ export function correlationTable(scores: Readonly<Record<string, Readonly<Record
   const ranksOf = (v: Float64Array): RankedSample => {
     let r = ranked.get(v);
     if (!r) {
-      v.forEach((x, i) => { if (!Number.isFinite(x)) throw new RangeError(`correlationTable: value ${i} is ${x}; drop instances some judge or metric did not score`); });
+      v.forEach((x, i) => {
+        if (!Number.isFinite(x))
+          throw new RangeError(`correlationTable: value ${i} is ${x}; drop instances some judge or metric did not score`);
+      });
       ranked.set(v, (r = rankSample(v)));
     }
     return r;
@@ -76,12 +87,27 @@ export function correlationTable(scores: Readonly<Record<string, Readonly<Record
     pairsOf(raters.length).forEach(([a, b], k) => {
       const c = correlations(vectors[a]!, vectors[b]!, { x: ranksOf(vectors[a]!), y: ranksOf(vectors[b]!) });
       rows.push({
-        fixed: name(fixed), pair: `${name(raters[a]!)} vs ${name(raters[b]!)}`,
-        pearson_r: c.pearson, spearman_rho: c.spearman, kendall_tau: c.kendallTauB, kendall_w: k === 0 ? w : null, n: c.n,
+        fixed: name(fixed),
+        pair: `${name(raters[a]!)} vs ${name(raters[b]!)}`,
+        pearson_r: c.pearson,
+        spearman_rho: c.spearman,
+        kendall_tau: c.kendallTauB,
+        kendall_w: k === 0 ? w : null,
+        n: c.n,
       });
     });
   };
-  for (const metric of metrics) group(metric, judges, judges.map((j) => sample(j, metric)));
-  for (const judge of judges) group(judge, metrics, metrics.map((m) => sample(judge, m)));
+  for (const metric of metrics)
+    group(
+      metric,
+      judges,
+      judges.map((j) => sample(j, metric)),
+    );
+  for (const judge of judges)
+    group(
+      judge,
+      metrics,
+      metrics.map((m) => sample(judge, m)),
+    );
   return rows;
 }

@@ -4,7 +4,14 @@ import { readFileSync } from 'node:fs';
 import { pearson, spearman, kendallTauB, correlations } from './correlation.ts';
 import { averageRanks, rankSample } from './ranks.ts';
 
-interface Case { kind: string; x: number[]; y: number[]; pearson: number; spearman: number; kendall_tau_b: number }
+interface Case {
+  kind: string;
+  x: number[];
+  y: number[];
+  pearson: number;
+  spearman: number;
+  kendall_tau_b: number;
+}
 const ref = JSON.parse(readFileSync(new URL('./fixtures/reference.json', import.meta.url), 'utf8')) as { correlations: Case[] };
 const f = (a: number[]) => Float64Array.from(a);
 
@@ -12,7 +19,8 @@ test('Pearson, Spearman and Kendall τ-b match SciPy on random vectors, with and
   assert.ok(ref.correlations.length >= 25);
   assert.ok(ref.correlations.some((c) => c.kind.includes('binary')) && ref.correlations.some((c) => c.kind.includes('ties4')));
   for (const c of ref.correlations) {
-    const x = f(c.x), y = f(c.y);
+    const x = f(c.x),
+      y = f(c.y);
     const where = `${c.kind} n=${c.x.length}`;
     assert.ok(Math.abs(pearson(x, y) - c.pearson) < 1e-12, `pearson ${where}: ${pearson(x, y)} vs ${c.pearson}`);
     assert.ok(Math.abs(spearman(x, y) - c.spearman) < 1e-12, `spearman ${where}: ${spearman(x, y)} vs ${c.spearman}`);
@@ -32,7 +40,8 @@ test('average ranks give ties the mean of the ranks they span', () => {
 });
 
 test('perfect and reversed orderings; a constant side gives NaN', () => {
-  const x = f([1, 2, 3, 4, 5]), y = f([2, 4, 8, 16, 32]);
+  const x = f([1, 2, 3, 4, 5]),
+    y = f([2, 4, 8, 16, 32]);
   const c = correlations(x, y);
   assert.equal(c.spearman, 1);
   assert.equal(c.kendallTauB, 1);
@@ -45,11 +54,17 @@ test('perfect and reversed orderings; a constant side gives NaN', () => {
 test('Kendall τ-b is exact at paper scale without overflow (n = 120,000, heavy ties)', () => {
   // Monotone transform of x with ties → τ-b must be exactly the tied-ordering value 1.
   const n = 120000;
-  const x = new Float64Array(n), y = new Float64Array(n);
-  for (let i = 0; i < n; i++) { x[i] = (i * 7919) % 1000; y[i] = Math.floor(x[i]! / 10); }
+  const x = new Float64Array(n),
+    y = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    x[i] = (i * 7919) % 1000;
+    y[i] = Math.floor(x[i]! / 10);
+  }
   // y only merges x's tie groups, so there are no discordant pairs; C = n0 − n2 and
   // τ_b = (n0 − n2) / √((n0 − n1)(n0 − n2)) = √((n0 − n2)/(n0 − n1)).
-  const n0 = n * (n - 1) / 2, n1 = 1000 * (120 * 119 / 2), n2 = 100 * (1200 * 1199 / 2);
+  const n0 = (n * (n - 1)) / 2,
+    n1 = 1000 * ((120 * 119) / 2),
+    n2 = 100 * ((1200 * 1199) / 2);
   assert.ok(Math.abs(kendallTauB(x, y) - Math.sqrt((n0 - n2) / (n0 - n1))) < 1e-12);
 });
 
@@ -58,10 +73,19 @@ test('bad input is rejected with the array and index named', () => {
   assert.throws(() => spearman(f([1, NaN, 3]), f([1, 2, 3])), /x\[1\] is NaN/);
   assert.throws(() => kendallTauB(f([1, 2, 3]), f([1, 2, Infinity])), /y\[2\] is Infinity/);
   assert.throws(() => pearson(f([1]), f([1])), /at least 2 pairs/);
-  assert.throws(() => correlations(f([1, 2, 3]), f([3, 2, 1]), { x: rankSample(f([1, 2])), y: rankSample(f([3, 2, 1])) }), /rank the same arrays/);
+  assert.throws(
+    () => correlations(f([1, 2, 3]), f([3, 2, 1]), { x: rankSample(f([1, 2])), y: rankSample(f([3, 2, 1])) }),
+    /rank the same arrays/,
+  );
 });
 
 test('correlations with pre-ranked samples equal the plain calls', () => {
-  const x = f([3, 1, 4, 1, 5, 9, 2, 6, 5, 3]), y = f([2, 7, 1, 8, 2, 8, 1, 8, 2, 8]);
-  assert.deepEqual(correlations(x, y, { x: rankSample(x), y: rankSample(y) }), { pearson: pearson(x, y), spearman: spearman(x, y), kendallTauB: kendallTauB(x, y), n: 10 });
+  const x = f([3, 1, 4, 1, 5, 9, 2, 6, 5, 3]),
+    y = f([2, 7, 1, 8, 2, 8, 1, 8, 2, 8]);
+  assert.deepEqual(correlations(x, y, { x: rankSample(x), y: rankSample(y) }), {
+    pearson: pearson(x, y),
+    spearman: spearman(x, y),
+    kendallTauB: kendallTauB(x, y),
+    n: 10,
+  });
 });

@@ -13,7 +13,10 @@ import type { RankedSample } from './ranks.ts';
 function checkPair(x: Float64Array, y: Float64Array, where: string): void {
   if (x.length !== y.length) throw new RangeError(`${where}: x has ${x.length} values but y has ${y.length}; pass paired samples`);
   if (x.length < 2) throw new RangeError(`${where}: need at least 2 pairs, got ${x.length}`);
-  for (const [name, v] of [['x', x], ['y', y]] as const) {
+  for (const [name, v] of [
+    ['x', x],
+    ['y', y],
+  ] as const) {
     for (let i = 0; i < v.length; i++) {
       if (!Number.isFinite(v[i])) throw new RangeError(`${where}: ${name}[${i}] is ${v[i]}; drop incomplete pairs before correlating`);
     }
@@ -22,13 +25,23 @@ function checkPair(x: Float64Array, y: Float64Array, where: string): void {
 
 function pearsonUnchecked(x: Float64Array, y: Float64Array): number {
   const n = x.length;
-  let mx = 0, my = 0;
-  for (let i = 0; i < n; i++) { mx += x[i]!; my += y[i]!; }
-  mx /= n; my /= n;
-  let sxy = 0, sxx = 0, syy = 0;
+  let mx = 0,
+    my = 0;
   for (let i = 0; i < n; i++) {
-    const dx = x[i]! - mx, dy = y[i]! - my;
-    sxy += dx * dy; sxx += dx * dx; syy += dy * dy;
+    mx += x[i]!;
+    my += y[i]!;
+  }
+  mx /= n;
+  my /= n;
+  let sxy = 0,
+    sxx = 0,
+    syy = 0;
+  for (let i = 0; i < n; i++) {
+    const dx = x[i]! - mx,
+      dy = y[i]! - my;
+    sxy += dx * dy;
+    sxx += dx * dx;
+    syy += dy * dy;
   }
   if (sxx === 0 || syy === 0) return NaN;
   // Rounding can push |r| a hair past 1 for perfectly linear data.
@@ -48,23 +61,30 @@ export function spearman(x: Float64Array, y: Float64Array): number {
 
 /** Spearman ρ from samples ranked once with rankSample (for tables that reuse a sample). */
 export function spearmanOfRanked(rx: RankedSample, ry: RankedSample): number {
-  if (rx.ranks.length !== ry.ranks.length) throw new RangeError(`spearman: samples of ${rx.ranks.length} and ${ry.ranks.length} ranks; pass paired samples`);
+  if (rx.ranks.length !== ry.ranks.length)
+    throw new RangeError(`spearman: samples of ${rx.ranks.length} and ${ry.ranks.length} ranks; pass paired samples`);
   return pearsonUnchecked(rx.ranks, ry.ranks);
 }
 
 /** Number of inversions (i < j with a[i] > a[j]) of `a`, which is sorted in place. */
 function countInversions(a: Float64Array): number {
   const n = a.length;
-  let src: Float64Array = a, dst: Float64Array = new Float64Array(n);
+  let src: Float64Array = a,
+    dst: Float64Array = new Float64Array(n);
   let swaps = 0;
   for (let width = 1; width < n; width *= 2) {
     for (let lo = 0; lo < n; lo += 2 * width) {
-      const mid = Math.min(lo + width, n), hi = Math.min(lo + 2 * width, n);
-      let i = lo, j = mid, k = lo;
+      const mid = Math.min(lo + width, n),
+        hi = Math.min(lo + 2 * width, n);
+      let i = lo,
+        j = mid,
+        k = lo;
       while (i < mid && j < hi) {
         // Equal values are taken from the left: ties are not discordant.
-        if (src[j]! < src[i]!) { swaps += mid - i; dst[k++] = src[j++]!; }
-        else dst[k++] = src[i++]!;
+        if (src[j]! < src[i]!) {
+          swaps += mid - i;
+          dst[k++] = src[j++]!;
+        } else dst[k++] = src[i++]!;
       }
       while (i < mid) dst[k++] = src[i++]!;
       while (j < hi) dst[k++] = src[j++]!;
@@ -98,7 +118,8 @@ export function kendallTauBOfRanked(rx: RankedSample, ry: RankedSample): number 
   const keys = new Float64Array(n);
   for (let i = 0; i < n; i++) keys[i] = 2 * rx.ranks[i]! * base + 2 * ry.ranks[i]!;
   keys.sort();
-  const xs = new Float64Array(n), ys = new Float64Array(n);
+  const xs = new Float64Array(n),
+    ys = new Float64Array(n);
   for (let k = 0; k < n; k++) {
     let xk = Math.floor(keys[k]! / base);
     if (keys[k]! - xk * base < 0) xk--; // the quotient rounded up
@@ -106,12 +127,19 @@ export function kendallTauBOfRanked(rx: RankedSample, ry: RankedSample): number 
     ys[k] = keys[k]! - xk * base;
   }
   const pairs = (t: number) => (t * (t - 1)) / 2;
-  let n1 = 0, n3 = 0;
+  let n1 = 0,
+    n3 = 0;
   for (let lo = 0, k = 1; k <= n; k++) {
-    if (k === n || xs[k] !== xs[lo]) { n1 += pairs(k - lo); lo = k; }
+    if (k === n || xs[k] !== xs[lo]) {
+      n1 += pairs(k - lo);
+      lo = k;
+    }
   }
   for (let lo = 0, k = 1; k <= n; k++) {
-    if (k === n || keys[k] !== keys[lo]) { n3 += pairs(k - lo); lo = k; }
+    if (k === n || keys[k] !== keys[lo]) {
+      n3 += pairs(k - lo);
+      lo = k;
+    }
   }
   const n0 = pairs(n);
   const n2 = ry.tiedPairs;
@@ -122,13 +150,19 @@ export function kendallTauBOfRanked(rx: RankedSample, ry: RankedSample): number 
   return Math.max(-1, Math.min(1, tau));
 }
 
-export interface Correlations { pearson: number; spearman: number; kendallTauB: number; n: number }
+export interface Correlations {
+  pearson: number;
+  spearman: number;
+  kendallTauB: number;
+  n: number;
+}
 
 /** All three at once; pass samples already ranked with rankSample to skip ranking them again. */
 export function correlations(x: Float64Array, y: Float64Array, ranked?: { x: RankedSample; y: RankedSample }): Correlations {
   checkPair(x, y, 'correlations');
-  const rx = ranked?.x ?? rankSample(x), ry = ranked?.y ?? rankSample(y);
-  if (rx.ranks.length !== x.length || ry.ranks.length !== y.length) throw new RangeError('correlations: the ranked samples do not match x and y in length; rank the same arrays');
+  const rx = ranked?.x ?? rankSample(x),
+    ry = ranked?.y ?? rankSample(y);
+  if (rx.ranks.length !== x.length || ry.ranks.length !== y.length)
+    throw new RangeError('correlations: the ranked samples do not match x and y in length; rank the same arrays');
   return { pearson: pearsonUnchecked(x, y), spearman: spearmanOfRanked(rx, ry), kendallTauB: kendallTauBOfRanked(rx, ry), n: x.length };
 }
-

@@ -3,7 +3,11 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { kendallW } from './kendall-w.ts';
 
-interface WCase { kind: string; ratings: number[][]; kendall_w: number }
+interface WCase {
+  kind: string;
+  ratings: number[][];
+  kendall_w: number;
+}
 const ref = JSON.parse(readFileSync(new URL('./fixtures/reference.json', import.meta.url), 'utf8')) as { kendall_w: WCase[] };
 
 test("Kendall's W matches the formula evaluated with SciPy's ranks (fixture)", () => {
@@ -22,7 +26,13 @@ test("Kendall's W with ties, by hand", () => {
   // R = [6.5, 7, 7.5, 9]; mean rank sum k(n+1)/2 = 7.5;
   // S = 1² + 0.5² + 0² + 1.5² = 1 + 0.25 + 0 + 2.25 = 3.5
   // W = 12·3.5 / (3²·(4³ − 4) − 3·(6 + 6 + 0)) = 42 / (540 − 36) = 42 / 504 = 1/12.
-  const w = kendallW([[1, 2, 2, 3], [1, 1, 2, 3], [4, 3, 2, 1]].map((r) => Float64Array.from(r)));
+  const w = kendallW(
+    [
+      [1, 2, 2, 3],
+      [1, 1, 2, 3],
+      [4, 3, 2, 1],
+    ].map((r) => Float64Array.from(r)),
+  );
   assert.ok(Math.abs(w - 1 / 12) < 1e-15, `W = ${w}`);
 });
 

@@ -18,9 +18,11 @@ export function kendallW(ratings: readonly Float64Array[]): number {
   if (k < 2) throw new RangeError(`kendallW: need at least 2 raters, got ${k}`);
   const n = ratings[0]!.length;
   ratings.forEach((row, j) => {
-    if (row.length !== n) throw new RangeError(`kendallW: rater ${j} scores ${row.length} items, rater 0 scores ${n}; every rater must score the same items`);
+    if (row.length !== n)
+      throw new RangeError(`kendallW: rater ${j} scores ${row.length} items, rater 0 scores ${n}; every rater must score the same items`);
     for (let i = 0; i < n; i++) {
-      if (!Number.isFinite(row[i])) throw new RangeError(`kendallW: rater ${j}, item ${i} is ${row[i]}; drop items some rater did not score`);
+      if (!Number.isFinite(row[i]))
+        throw new RangeError(`kendallW: rater ${j}, item ${i} is ${row[i]}; drop items some rater did not score`);
     }
   });
   return kendallWOfRanked(ratings.map(rankSample));
@@ -35,7 +37,10 @@ export function kendallWOfRanked(raters: readonly RankedSample[]): number {
   const rankSums = new Float64Array(n);
   let tieTerm = 0;
   raters.forEach((rater, j) => {
-    if (rater.ranks.length !== n) throw new RangeError(`kendallW: rater ${j} ranks ${rater.ranks.length} items, rater 0 ranks ${n}; every rater must score the same items`);
+    if (rater.ranks.length !== n)
+      throw new RangeError(
+        `kendallW: rater ${j} ranks ${rater.ranks.length} items, rater 0 ranks ${n}; every rater must score the same items`,
+      );
     for (let i = 0; i < n; i++) rankSums[i] += rater.ranks[i]!;
     tieTerm += rater.tieCubes;
   });

@@ -25,7 +25,11 @@ export interface PairedDifference {
  * a and b map a case id to that model's value; non-finite values count as missing. Returns null
  * when the models share no case.
  */
-export function pairedDifference(a: ReadonlyMap<string, number>, b: ReadonlyMap<string, number>, opts: BootstrapOptions = {}): PairedDifference | null {
+export function pairedDifference(
+  a: ReadonlyMap<string, number>,
+  b: ReadonlyMap<string, number>,
+  opts: BootstrapOptions = {},
+): PairedDifference | null {
   // Sorted ids: the same pairs give the same resamples whatever order the rows came in.
   const common = [...a.keys()].filter((k) => Number.isFinite(a.get(k)) && Number.isFinite(b.get(k))).sort();
   if (common.length === 0) return null;

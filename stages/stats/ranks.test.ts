@@ -6,7 +6,9 @@ import { createRng } from './rng.ts';
 test('argsort orders negatives, zeros, tiny and huge values like a numeric comparator, stably', () => {
   const rng = createRng(5);
   const pool = [-1e300, -3.5, -1, -5e-324, -0, 0, 5e-324, 1e-10, 0.5, 1, 2, 1e300];
-  const values = Float64Array.from({ length: 3000 }, (_, i) => (i % 3 === 0 ? pool[rng.nextInt(pool.length)]! : (rng.nextFloat() - 0.5) * 10 ** rng.nextInt(12)));
+  const values = Float64Array.from({ length: 3000 }, (_, i) =>
+    i % 3 === 0 ? pool[rng.nextInt(pool.length)]! : (rng.nextFloat() - 0.5) * 10 ** rng.nextInt(12),
+  );
   const got = Array.from(argsort(values));
   // Array.prototype.sort is stable; -0 and 0 compare equal (difference 0).
   const want = Array.from({ length: values.length }, (_, i) => i).sort((a, b) => values[a]! - values[b]!);
@@ -21,7 +23,10 @@ test('argsort keeps the given order among equal values', () => {
 test('average ranks and tie sums', () => {
   assert.deepEqual(Array.from(averageRanks(Float64Array.from([10, 20, 20, 5, 20, -0, 0]))), [4, 6, 6, 3, 6, 1.5, 1.5]);
   // Tie groups of sizes 1, 2, 3: Σ (t³ − t) = 0 + 6 + 24.
-  assert.equal(sumOverTieGroups([1, 2, 2, 3, 3, 3], (t) => t ** 3 - t), 30);
+  assert.equal(
+    sumOverTieGroups([1, 2, 2, 3, 3, 3], (t) => t ** 3 - t),
+    30,
+  );
 });
 
 test('rankSample counts tied pairs and t³ − t over tie groups', () => {

@@ -71,7 +71,8 @@ export function parseCsv<R extends object>(csv: string, source: string, fields: 
   const newlines: number[] = [];
   for (let i = body.indexOf('\n'); i !== -1; i = body.indexOf('\n', i + 1)) newlines.push(i);
   const lineAt = (offset: number): number => {
-    let lo = 0, hi = newlines.length;
+    let lo = 0,
+      hi = newlines.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
       if (newlines[mid]! < offset) lo = mid + 1;
@@ -99,13 +100,18 @@ export function parseCsv<R extends object>(csv: string, source: string, fields: 
         header = cells.map((c) => c.trim());
         const missing = names.filter((n) => !header!.includes(n));
         if (missing.length) {
-          throw new Error(`${source}: missing column${missing.length > 1 ? 's' : ''} ${missing.map((m) => `"${m}"`).join(', ')}; the header must name ${names.join(',')} (found ${header.join(',')})`);
+          throw new Error(
+            `${source}: missing column${missing.length > 1 ? 's' : ''} ${missing.map((m) => `"${m}"`).join(', ')}; the header must name ${names.join(',')} (found ${header.join(',')})`,
+          );
         }
         index = names.map((n) => header!.indexOf(n));
         return;
       }
       if (cells.length !== header.length) {
-        fail(line, `expected ${header.length} fields like the header, got ${cells.length}; check for a missing or extra comma or an unclosed quote`);
+        fail(
+          line,
+          `expected ${header.length} fields like the header, got ${cells.length}; check for a missing or extra comma or an unclosed quote`,
+        );
         return;
       }
       for (const e of result.errors) fail(line, e.message);
@@ -114,8 +120,10 @@ export function parseCsv<R extends object>(csv: string, source: string, fields: 
       let ok = true;
       names.forEach((name, k) => {
         const parsed = (fields[name] as Field<unknown>)(cells[index[k]!]!, name);
-        if ('problem' in parsed) { fail(line, parsed.problem); ok = false; }
-        else row[name] = parsed.value;
+        if ('problem' in parsed) {
+          fail(line, parsed.problem);
+          ok = false;
+        } else row[name] = parsed.value;
       });
       if (ok) rows.push({ ...(row as R), line });
     },
@@ -135,8 +143,15 @@ export function parsePreferenceChoices(csv: string, source = 'preferences.csv'):
   const rows = parsed.rows.filter((r) => {
     const key = JSON.stringify([r.pair_id, r.annotator]);
     const first = seen.get(key);
-    if (first === undefined) { seen.set(key, r.line); return true; }
-    parsed.errors.push({ source, line: r.line, message: `${source} line ${r.line}: annotator ${r.annotator} already labelled pair ${r.pair_id} on line ${first}; keep one label` });
+    if (first === undefined) {
+      seen.set(key, r.line);
+      return true;
+    }
+    parsed.errors.push({
+      source,
+      line: r.line,
+      message: `${source} line ${r.line}: annotator ${r.annotator} already labelled pair ${r.pair_id} on line ${first}; keep one label`,
+    });
     return false;
   });
   parsed.errors.sort((a, b) => a.line - b.line);

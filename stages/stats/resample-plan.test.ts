@@ -32,11 +32,16 @@ test('the plan encodes exactly the counts of nextInt draws, resample after resam
 test('items drawn 3+ times are in the extras (a resample of 3 items often draws one item thrice)', () => {
   const plan = makeResamplePlan(3, 500, 1);
   assert.ok(plan.extraItem.length > 0);
-  for (let r = 0; r < 500; r++) assert.equal(countsFromPlan(plan, r).reduce((s, x) => s + x, 0), 3);
+  for (let r = 0; r < 500; r++)
+    assert.equal(
+      countsFromPlan(plan, r).reduce((s, x) => s + x, 0),
+      3,
+    );
 });
 
 test('resampled sums equal Σ w·v for every vector, however many share the call', () => {
-  const items = 21, plan = makeResamplePlan(items, 64, 3);
+  const items = 21,
+    plan = makeResamplePlan(items, 64, 3);
   const rng = createRng(8);
   const vectors = Array.from({ length: 6 }, () => Float64Array.from({ length: items }, () => rng.nextFloat() - 0.3));
   const sums = resampledSums(vectors, plan);

@@ -36,7 +36,8 @@ export interface ResamplePlan {
 
 export function makeResamplePlan(items: number, resamples: number, seed: number): ResamplePlan {
   if (!Number.isInteger(items) || items < 1) throw new RangeError(`resample plan: need at least one item to resample, got ${items}`);
-  if (!Number.isInteger(resamples) || resamples < 1) throw new RangeError(`resample plan: resamples must be a positive integer, got ${resamples}`);
+  if (!Number.isInteger(resamples) || resamples < 1)
+    throw new RangeError(`resample plan: resamples must be a positive integer, got ${resamples}`);
   if (!Number.isInteger(seed)) throw new RangeError(`resample plan: seed must be an integer, got ${seed}`);
   const rng = createRng(seed);
   const groups = Math.ceil(items / 8);
@@ -63,7 +64,16 @@ export function makeResamplePlan(items: number, resamples: number, seed: number)
     nExtra = encodeCounts(counts, r, resamples, once, twice, extraItem, extraTimes, nExtra);
     extraStart[r + 1] = nExtra;
   }
-  return { items, resamples, groups, once, twice, extraStart, extraItem: extraItem.subarray(0, nExtra), extraTimes: extraTimes.subarray(0, nExtra) };
+  return {
+    items,
+    resamples,
+    groups,
+    once,
+    twice,
+    extraStart,
+    extraItem: extraItem.subarray(0, nExtra),
+    extraTimes: extraTimes.subarray(0, nExtra),
+  };
 }
 
 function countDraws(draws: Int32Array, counts: Int32Array): void {
@@ -72,17 +82,24 @@ function countDraws(draws: Int32Array, counts: Int32Array): void {
 
 /** Writes resample r's bytes and extras, zeroes `counts`, returns the new number of extras. */
 function encodeCounts(
-  counts: Int32Array, r: number, resamples: number, once: Uint8Array, twice: Uint8Array,
-  extraItem: Int32Array, extraTimes: Int32Array, nExtra: number,
+  counts: Int32Array,
+  r: number,
+  resamples: number,
+  once: Uint8Array,
+  twice: Uint8Array,
+  extraItem: Int32Array,
+  extraTimes: Int32Array,
+  nExtra: number,
 ): number {
   const groups = counts.length >> 3;
   for (let g = 0; g < groups; g++) {
-    let b1 = 0, b2 = 0;
+    let b1 = 0,
+      b2 = 0;
     for (let j = 0; j < 8; j++) {
       const i = (g << 3) + j;
       const w = counts[i]!;
       // Branch-free bits: -w < 0 iff w ≥ 1, 1 − w < 0 iff w ≥ 2.
-      b1 |= ((-w) >>> 31) << j;
+      b1 |= (-w >>> 31) << j;
       b2 |= ((1 - w) >>> 31) << j;
       if (w >= 3) {
         extraItem[nExtra] = i;
@@ -107,7 +124,9 @@ const LANES = 4;
 export function resampledSums(vectors: readonly Float64Array[], plan: ResamplePlan): Float64Array[] {
   for (const [k, v] of vectors.entries()) {
     if (v.length !== plan.items) {
-      throw new RangeError(`resampledSums: vector ${k} has ${v.length} values but the plan resamples ${plan.items} items; make the plan for this length`);
+      throw new RangeError(
+        `resampledSums: vector ${k} has ${v.length} values but the plan resamples ${plan.items} items; make the plan for this length`,
+      );
     }
   }
   const out: Float64Array[] = [];
@@ -126,7 +145,10 @@ export function resampledSums(vectors: readonly Float64Array[], plan: ResamplePl
     addLayers(acc, table, groups, B, once, twice);
     for (let i = 0; i < plan.items; i++) {
       const o = i * LANES;
-      interleaved[o] = lane[0]![i]!; interleaved[o + 1] = lane[1]![i]!; interleaved[o + 2] = lane[2]![i]!; interleaved[o + 3] = lane[3]![i]!;
+      interleaved[o] = lane[0]![i]!;
+      interleaved[o + 1] = lane[1]![i]!;
+      interleaved[o + 2] = lane[2]![i]!;
+      interleaved[o + 3] = lane[3]![i]!;
     }
     addExtras(acc, B, extraStart, extraItem, extraTimes, interleaved);
     for (let c = 0; c < LANES && first + c < vectors.length; c++) {
@@ -141,15 +163,27 @@ export function resampledSums(vectors: readonly Float64Array[], plan: ResamplePl
 // The kernels are small separate functions so V8 optimises each loop on its own.
 
 /** table[(g·256 + byte)·LANES + lane] = Σ of the lane's values of group g's items in `byte`. */
-function fillSubsetSums(table: Float64Array, groups: number, items: number, v0: Float64Array, v1: Float64Array, v2: Float64Array, v3: Float64Array): void {
+function fillSubsetSums(
+  table: Float64Array,
+  groups: number,
+  items: number,
+  v0: Float64Array,
+  v1: Float64Array,
+  v2: Float64Array,
+  v3: Float64Array,
+): void {
   for (let g = 0; g < groups; g++) {
     const base = g * 256 * LANES;
-    table[base] = 0; table[base + 1] = 0; table[base + 2] = 0; table[base + 3] = 0;
+    table[base] = 0;
+    table[base + 1] = 0;
+    table[base + 2] = 0;
+    table[base + 3] = 0;
     for (let byte = 1; byte < 256; byte++) {
       // Each subset sum extends the one without its lowest item by that item's value.
       const low = byte & -byte;
       const i = g * 8 + (31 - Math.clz32(low));
-      const from = base + (byte ^ low) * LANES, to = base + byte * LANES;
+      const from = base + (byte ^ low) * LANES,
+        to = base + byte * LANES;
       const inRange = i < items;
       table[to] = table[from]! + (inRange ? v0[i]! : 0);
       table[to + 1] = table[from + 1]! + (inRange ? v1[i]! : 0);
@@ -162,9 +196,12 @@ function fillSubsetSums(table: Float64Array, groups: number, items: number, v0: 
 /** acc[r·LANES + lane] += Σ_g (table[once byte] + table[twice byte]), group by group. */
 function addLayers(acc: Float64Array, table: Float64Array, groups: number, B: number, once: Uint8Array, twice: Uint8Array): void {
   for (let g = 0; g < groups; g++) {
-    const base = g * 256 * LANES, m = g * B;
+    const base = g * 256 * LANES,
+      m = g * B;
     for (let r = 0; r < B; r++) {
-      const a = base + once[m + r]! * LANES, b = base + twice[m + r]! * LANES, o = r * LANES;
+      const a = base + once[m + r]! * LANES,
+        b = base + twice[m + r]! * LANES,
+        o = r * LANES;
       acc[o] = acc[o]! + (table[a]! + table[b]!);
       acc[o + 1] = acc[o + 1]! + (table[a + 1]! + table[b + 1]!);
       acc[o + 2] = acc[o + 2]! + (table[a + 2]! + table[b + 2]!);
@@ -174,17 +211,31 @@ function addLayers(acc: Float64Array, table: Float64Array, groups: number, B: nu
 }
 
 /** acc += (w − 2)·v for the items drawn three or more times; `values` holds the lanes interleaved. */
-function addExtras(acc: Float64Array, B: number, extraStart: Int32Array, extraItem: Int32Array, extraTimes: Int32Array, values: Float64Array): void {
+function addExtras(
+  acc: Float64Array,
+  B: number,
+  extraStart: Int32Array,
+  extraItem: Int32Array,
+  extraTimes: Int32Array,
+  values: Float64Array,
+): void {
   for (let r = 0; r < B; r++) {
     const o = r * LANES;
-    let s0 = acc[o]!, s1 = acc[o + 1]!, s2 = acc[o + 2]!, s3 = acc[o + 3]!;
+    let s0 = acc[o]!,
+      s1 = acc[o + 1]!,
+      s2 = acc[o + 2]!,
+      s3 = acc[o + 3]!;
     for (let e = extraStart[r]!, end = extraStart[r + 1]!; e < end; e++) {
-      const i = extraItem[e]! * LANES, t = extraTimes[e]!;
+      const i = extraItem[e]! * LANES,
+        t = extraTimes[e]!;
       s0 += t * values[i]!;
       s1 += t * values[i + 1]!;
       s2 += t * values[i + 2]!;
       s3 += t * values[i + 3]!;
     }
-    acc[o] = s0; acc[o + 1] = s1; acc[o + 2] = s2; acc[o + 3] = s3;
+    acc[o] = s0;
+    acc[o + 1] = s1;
+    acc[o + 2] = s2;
+    acc[o + 3] = s3;
   }
 }

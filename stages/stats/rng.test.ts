@@ -9,15 +9,25 @@ test('xoshiro128** matches the reference sequence for state (1, 2, 3, 4)', () =>
 });
 
 test('same seed, same stream; different seeds, different streams', () => {
-  const a = createRng(42), b = createRng(42), c = createRng(43);
+  const a = createRng(42),
+    b = createRng(42),
+    c = createRng(43);
   const xs = Array.from({ length: 8 }, () => a.nextUint32());
-  assert.deepEqual(Array.from({ length: 8 }, () => b.nextUint32()), xs);
-  assert.notDeepEqual(Array.from({ length: 8 }, () => c.nextUint32()), xs);
+  assert.deepEqual(
+    Array.from({ length: 8 }, () => b.nextUint32()),
+    xs,
+  );
+  assert.notDeepEqual(
+    Array.from({ length: 8 }, () => c.nextUint32()),
+    xs,
+  );
 });
 
 test('nextInt is uniform over a range that does not divide 2^32 (chi-square)', () => {
   const r = createRng(7);
-  const n = 7, draws = 70000, counts = new Array(n).fill(0);
+  const n = 7,
+    draws = 70000,
+    counts = new Array(n).fill(0);
   for (let i = 0; i < draws; i++) counts[r.nextInt(n)]++;
   const expected = draws / n;
   const chi2 = counts.reduce((s, c) => s + (c - expected) ** 2 / expected, 0);
@@ -39,7 +49,8 @@ test('nextFloat lies in [0, 1) with mean near 1/2', () => {
 
 test('fillInt gives the same values and leaves the stream where nextInt would', () => {
   for (const n of [1, 7, 7458, 2 ** 31 - 1, 2 ** 31]) {
-    const a = createRng(42), b = createRng(42);
+    const a = createRng(42),
+      b = createRng(42);
     const bulk = new Int32Array(1000);
     a.fillInt(bulk, n);
     const one = Array.from({ length: 1000 }, () => b.nextInt(n));

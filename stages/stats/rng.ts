@@ -46,7 +46,10 @@ export function rngFromState(a: number, b: number, c: number, d: number): Rng {
   const s = new Int32Array([a | 0, b | 0, c | 0, d | 0]);
 
   const nextUint32 = (): number => {
-    const s0 = s[0]!, s1 = s[1]!, s2 = s[2]!, s3 = s[3]!;
+    const s0 = s[0]!,
+      s1 = s[1]!,
+      s2 = s[2]!,
+      s3 = s[3]!;
     const m = Math.imul(s1, 5);
     const result = Math.imul((m << 7) | (m >>> 25), 9) >>> 0;
     const t = s1 << 9;
@@ -75,7 +78,10 @@ export function rngFromState(a: number, b: number, c: number, d: number): Rng {
       if (n > 2147483648) throw new RangeError(`fillInt(out, n): n must be at most 2^31 to fit an Int32Array, got ${n}`);
       const limit = 4294967296 - (4294967296 % n);
       // The generator inlined on local int32 variables, which V8 keeps unboxed.
-      let s0 = s[0]!, s1 = s[1]!, s2 = s[2]!, s3 = s[3]!;
+      let s0 = s[0]!,
+        s1 = s[1]!,
+        s2 = s[2]!,
+        s3 = s[3]!;
       for (let k = 0; k < out.length; k++) {
         let r: number;
         do {
@@ -95,7 +101,10 @@ export function rngFromState(a: number, b: number, c: number, d: number): Rng {
         if (i < 0) i += n;
         out[k] = i;
       }
-      s[0] = s0; s[1] = s1; s[2] = s2; s[3] = s3;
+      s[0] = s0;
+      s[1] = s1;
+      s[2] = s2;
+      s[3] = s3;
     },
   };
 }

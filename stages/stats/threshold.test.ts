@@ -15,9 +15,14 @@ test('default grid is 0.00, 0.05, …, 1.00 with clean decimals', () => {
 });
 
 // Scores and human labels (T = correct match); 4 positives.
-const rows = [[0.2, false], [0.4, true], [0.5, true], [0.6, false], [0.8, true], [1.0, true]].map(
-  ([score, human]) => ({ score: score as number, human: human as boolean }),
-);
+const rows = [
+  [0.2, false],
+  [0.4, true],
+  [0.5, true],
+  [0.6, false],
+  [0.8, true],
+  [1.0, true],
+].map(([score, human]) => ({ score: score as number, human: human as boolean }));
 const grid = [0, 0.25, 0.5, 0.75, 1];
 
 test('F1 curve by hand', () => {
@@ -42,8 +47,17 @@ test('F1 curve by hand', () => {
 });
 
 test('ties for the best F1 go to the smallest threshold; the stable run spans the tie', () => {
-  const c = thresholdCurve([{ score: 0.6, human: true }, { score: 0.9, human: true }], { grid: [0, 0.25, 0.5, 0.75] });
-  assert.deepEqual(c.points.map((p) => p.f1), [1, 1, 1, 2 / 3]);
+  const c = thresholdCurve(
+    [
+      { score: 0.6, human: true },
+      { score: 0.9, human: true },
+    ],
+    { grid: [0, 0.25, 0.5, 0.75] },
+  );
+  assert.deepEqual(
+    c.points.map((p) => p.f1),
+    [1, 1, 1, 2 / 3],
+  );
   assert.deepEqual(c.best, { t: 0, f1: 1 });
   assert.deepEqual(c.stable, { low: 0, high: 0.5 });
 });
@@ -52,7 +66,13 @@ test('a score equal to a grid point up to rounding reaches it; no positives give
   const c = thresholdCurve([{ score: 0.6999999999999998, human: true }], { grid: [0.7] });
   assert.equal(c.points[0]!.tp, 1);
   const none = thresholdCurve([{ score: 0.5, human: false }], { grid: [0, 1] });
-  assert.deepEqual(none.points.map((p) => [p.precision, p.recall, p.f1]), [[0, 0, 0], [0, 0, 0]]);
+  assert.deepEqual(
+    none.points.map((p) => [p.precision, p.recall, p.f1]),
+    [
+      [0, 0, 0],
+      [0, 0, 0],
+    ],
+  );
 });
 
 test('per judge, per (judge, model), and the common stable region', () => {
@@ -66,15 +86,30 @@ test('per judge, per (judge, model), and the common stable region', () => {
     { judge: 'K', model: 'm1', score: 0.3, human: true },
   ];
   const a = thresholdAnalysis(data, { grid: [0, 0.25, 0.5, 0.75, 1] });
-  assert.deepEqual(a.perJudge.map((c) => [c.judge, c.model, c.n]), [['J', null, 3], ['K', null, 1]]);
-  assert.deepEqual(a.perJudgeModel.map((c) => [c.judge, c.model, c.best.t, c.stable.low, c.stable.high]), [
-    ['J', 'm1', 0.25, 0.25, 0.5],
-    ['J', 'm2', 0, 0, 0.75],
-    ['K', 'm1', 0, 0, 0.25],
-  ]);
+  assert.deepEqual(
+    a.perJudge.map((c) => [c.judge, c.model, c.n]),
+    [
+      ['J', null, 3],
+      ['K', null, 1],
+    ],
+  );
+  assert.deepEqual(
+    a.perJudgeModel.map((c) => [c.judge, c.model, c.best.t, c.stable.low, c.stable.high]),
+    [
+      ['J', 'm1', 0.25, 0.25, 0.5],
+      ['J', 'm2', 0, 0, 0.75],
+      ['K', 'm1', 0, 0, 0.25],
+    ],
+  );
   // Judge J overall: t = 0 → TP 2, FP 1 → 0.8; t = 0.25, 0.5 → 1; t = 0.75 → 2/3; t = 1 → 0.
-  assert.deepEqual(a.perJudge[0]!.points.map((p) => Math.round(p.f1 * 1e6) / 1e6), [0.8, 1, 1, 0.666667, 0]);
-  assert.deepEqual(a.common, [{ judge: 'J', region: { low: 0.25, high: 0.5 } }, { judge: 'K', region: { low: 0, high: 0.25 } }]);
+  assert.deepEqual(
+    a.perJudge[0]!.points.map((p) => Math.round(p.f1 * 1e6) / 1e6),
+    [0.8, 1, 1, 0.666667, 0],
+  );
+  assert.deepEqual(a.common, [
+    { judge: 'J', region: { low: 0.25, high: 0.5 } },
+    { judge: 'K', region: { low: 0, high: 0.25 } },
+  ]);
 });
 
 test('bad scores and grids are rejected', () => {

@@ -75,7 +75,8 @@ function checkGrid(grid: readonly number[]): void {
   if (grid.length === 0) throw new RangeError('threshold analysis: the grid is empty');
   for (let i = 0; i < grid.length; i++) {
     if (!Number.isFinite(grid[i]!)) throw new RangeError(`threshold analysis: grid[${i}] is ${grid[i]}`);
-    if (i > 0 && !(grid[i]! > grid[i - 1]!)) throw new RangeError(`threshold analysis: the grid must be strictly ascending (grid[${i}] = ${grid[i]} after ${grid[i - 1]})`);
+    if (i > 0 && !(grid[i]! > grid[i - 1]!))
+      throw new RangeError(`threshold analysis: the grid must be strictly ascending (grid[${i}] = ${grid[i]} after ${grid[i - 1]})`);
   }
 }
 
@@ -89,27 +90,33 @@ export function thresholdCurve(
   checkGrid(grid);
   if (!(tolerance >= 0)) throw new RangeError(`threshold analysis: tolerance must be ≥ 0, got ${tolerance}`);
   rows.forEach((r, i) => {
-    if (!Number.isFinite(r.score)) throw new RangeError(`threshold analysis: row ${i} has score ${r.score}; every labelled step needs a numeric C`);
+    if (!Number.isFinite(r.score))
+      throw new RangeError(`threshold analysis: row ${i} has score ${r.score}; every labelled step needs a numeric C`);
   });
   const positives = rows.filter((r) => r.human).length;
   const points = grid.map((t): ThresholdPoint => {
-    let tp = 0, fp = 0;
+    let tp = 0,
+      fp = 0;
     for (const r of rows) {
       if (r.score >= t - EPS) {
         if (r.human) tp++;
         else fp++;
       }
     }
-    const fn = positives - tp, tn = rows.length - positives - fp;
+    const fn = positives - tp,
+      tn = rows.length - positives - fp;
     const ratio = (a: number, b: number) => (b === 0 ? 0 : a / b);
     return { t, tp, fp, fn, tn, precision: ratio(tp, tp + fp), recall: ratio(tp, tp + fn), f1: ratio(2 * tp, 2 * tp + fp + fn) };
   });
   let bestIndex = 0;
-  points.forEach((p, i) => { if (p.f1 > points[bestIndex]!.f1) bestIndex = i; });
+  points.forEach((p, i) => {
+    if (p.f1 > points[bestIndex]!.f1) bestIndex = i;
+  });
   const best = points[bestIndex]!;
   // Rounding noise must not split a run of F1 values that are equal on paper.
   const floor = best.f1 - tolerance - 1e-12;
-  let lo = bestIndex, hi = bestIndex;
+  let lo = bestIndex,
+    hi = bestIndex;
   while (lo > 0 && points[lo - 1]!.f1 >= floor) lo--;
   while (hi < points.length - 1 && points[hi + 1]!.f1 >= floor) hi++;
   return { n: rows.length, positives, points, best: { t: best.t, f1: best.f1 }, stable: { low: points[lo]!.t, high: points[hi]!.t } };
@@ -120,7 +127,10 @@ export function thresholdAnalysis(rows: readonly ThresholdRow[], opts: Threshold
   const byJudge = new Map<string, ThresholdRow[]>();
   const byJudgeModel = new Map<string, Map<string, ThresholdRow[]>>();
   for (const r of rows) {
-    if (!byJudge.has(r.judge)) { byJudge.set(r.judge, []); byJudgeModel.set(r.judge, new Map()); }
+    if (!byJudge.has(r.judge)) {
+      byJudge.set(r.judge, []);
+      byJudgeModel.set(r.judge, new Map());
+    }
     byJudge.get(r.judge)!.push(r);
     const models = byJudgeModel.get(r.judge)!;
     if (!models.has(r.model)) models.set(r.model, []);
@@ -131,7 +141,8 @@ export function thresholdAnalysis(rows: readonly ThresholdRow[], opts: Threshold
   const common: ThresholdAnalysis['common'] = [];
   for (const [judge, judgeRows] of byJudge) {
     perJudge.push({ judge, model: null, ...thresholdCurve(judgeRows, opts) });
-    let low = -Infinity, high = Infinity;
+    let low = -Infinity,
+      high = Infinity;
     for (const [model, modelRows] of byJudgeModel.get(judge)!) {
       const curve: ThresholdCurve = { judge, model, ...thresholdCurve(modelRows, opts) };
       perJudgeModel.push(curve);

@@ -16,7 +16,10 @@ export interface CaseRef {
 }
 
 const rank = (s: string) => createHash('sha256').update(`cdp-case-order-v1\u0000${s}`).digest('hex');
-const byRank = <T>(key: (x: T) => string) => (a: T, b: T) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0);
+const byRank =
+  <T>(key: (x: T) => string) =>
+  (a: T, b: T) =>
+    key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0;
 
 /** Round-robin over groups until every element is taken: [[a1,a2],[b1]] → a1, b1, a2. */
 function interleave<T>(groups: T[][]): T[] {

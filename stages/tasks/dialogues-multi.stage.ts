@@ -126,7 +126,13 @@ export default rowStage<DialoguesMultiParams>({
     const goal = clinicalInquiryGoal(String(row.focus ?? ''), title, language);
     const cap = turnCap(Number(row.length), ctx.params.capFactor, ctx.params.capExtra);
 
-    const doctorSystem: ChatMessage = promptMessage(llm, loadTemplate('multi-turn-inference', language), { Clinical_Inquiry_Goal: goal, Guideline: markdown }, ['Guideline'], 'system');
+    const doctorSystem: ChatMessage = promptMessage(
+      llm,
+      loadTemplate('multi-turn-inference', language),
+      { Clinical_Inquiry_Goal: goal, Guideline: markdown },
+      ['Guideline'],
+      'system',
+    );
     const patientSystem = renderTemplate(loadTemplate('multi-turn-patient-environment', language), { Case_Vignette: vignette });
     const unitContext = inputs.value.context;
     // Both sides sample independently per case: two cases with the same first prompt get two answers.
@@ -141,7 +147,13 @@ export default rowStage<DialoguesMultiParams>({
     for (let k = 1; k <= cap; k++) {
       // The doctor's chat: its system message (with the guideline blob), then the exchange so far.
       const doctorContext = { ...unitContext, goal, dialogue: answered(dialogue) };
-      const d = await llm.chat({ model, messages: [doctorSystem, ...doctorMessages('', dialogue).slice(1)], role: 'evaluated', sample, context: doctorContext });
+      const d = await llm.chat({
+        model,
+        messages: [doctorSystem, ...doctorMessages('', dialogue).slice(1)],
+        role: 'evaluated',
+        sample,
+        context: doctorContext,
+      });
       if (!d.ok) return failed(`doctor ${model}, turn ${k}: ${d.error}`);
       const said = parseDoctorTurn(d.text, d.finishReason);
       if (said.kind === 'invalid') {

@@ -46,7 +46,14 @@ function unquote(s: string): string {
   return s.replace(EDGE_QUOTES, '');
 }
 
-interface Marker { start: number; end: number; label: string; sep: string; lineStart: boolean; hashes: boolean }
+interface Marker {
+  start: number;
+  end: number;
+  label: string;
+  sep: string;
+  lineStart: boolean;
+  hashes: boolean;
+}
 
 /** Every conclusion marker in `text`, de-duplicated where the two patterns found the same one. */
 function markersIn(text: string): Marker[] {
@@ -57,7 +64,14 @@ function markersIn(text: string): Marker[] {
   }
   for (const m of text.matchAll(ANYWHERE)) {
     if (found.some((f) => f.start === m.index!)) continue;
-    found.push({ start: m.index!, end: m.index! + m[0].length, label: m[0].replace(/\s*[:：]$/, ''), sep: ':', lineStart: false, hashes: false });
+    found.push({
+      start: m.index!,
+      end: m.index! + m[0].length,
+      label: m[0].replace(/\s*[:：]$/, ''),
+      sep: ':',
+      lineStart: false,
+      hashes: false,
+    });
   }
   return found.sort((a, b) => a.start - b.start);
 }
@@ -93,7 +107,8 @@ function conclusionTurn(text: string, marker: Marker, variants: FormatVariant[])
   if (/[?？]/.test(before + raw)) {
     return { kind: 'invalid', reason: 'the turn holds both a question and a "Final Conclusion:"; give one or the other' };
   }
-  if (conclusion === '') return { kind: 'invalid', reason: '"Final Conclusion:" is followed by no conclusion; write the conclusion after the colon' };
+  if (conclusion === '')
+    return { kind: 'invalid', reason: '"Final Conclusion:" is followed by no conclusion; write the conclusion after the colon' };
   return { kind: 'conclusion', conclusion, format: formatOf(variants) };
 }
 
@@ -117,7 +132,10 @@ export function parseDoctorTurn(raw: string, finishReason?: string | null): Doct
 
   const questionCount = (text.match(QUESTION_MARKS) ?? []).length;
   if (questionCount === 0) {
-    return { kind: 'invalid', reason: 'the turn has no question mark and no "Final Conclusion:"; ask one Yes/No question or give the final conclusion' };
+    return {
+      kind: 'invalid',
+      reason: 'the turn has no question mark and no "Final Conclusion:"; ask one Yes/No question or give the final conclusion',
+    };
   }
   if (questionCount > 1) {
     return { kind: 'invalid', reason: `the turn asks ${questionCount} questions; ask exactly one question at a time` };
@@ -126,17 +144,23 @@ export function parseDoctorTurn(raw: string, finishReason?: string | null): Doct
   const at = lines.findIndex((l) => /[?？]/.test(l));
   const line = lines[at];
   if (lines.slice(0, at).some((l) => l.trim() !== '')) variants.push('preamble');
-  if (lines.slice(at + 1).some((l) => l.trim() !== '') || unquote(line.slice(line.search(/[?？]+/) + line.match(/[?？]+/)![0].length)) !== '') {
+  if (
+    lines.slice(at + 1).some((l) => l.trim() !== '') ||
+    unquote(line.slice(line.search(/[?？]+/) + line.match(/[?？]+/)![0].length)) !== ''
+  ) {
     variants.push('trailing-note');
   }
   const upToMark = line.slice(0, line.search(/[?？]/)) + line.match(/[?？]+/)![0].slice(0, 1);
   let q = upToMark.trim();
   const unlisted = q.replace(/^(?:[-*•]\s+|\d{1,3}[.)]\s*)/, '');
   if (unlisted !== q) variants.push('list-style');
-  const unlabelled = unlisted.replace(/^(?:question|doctor|q)\s*\d*\s*[:：]\s*|^(?:问题|医生)\s*\d*\s*[:：]\s*/i, '').replace(/^[-*•]\s+/, '');
+  const unlabelled = unlisted
+    .replace(/^(?:question|doctor|q)\s*\d*\s*[:：]\s*|^(?:问题|医生)\s*\d*\s*[:：]\s*/i, '')
+    .replace(/^[-*•]\s+/, '');
   if (unlabelled !== unlisted) variants.push('label-prefix');
   q = unquote(unlabelled);
   if (q !== unlabelled) variants.push('quotes');
-  if (q.replace(/[?？\s]/g, '') === '') return { kind: 'invalid', reason: 'the question mark follows no question; ask one Yes/No question' };
+  if (q.replace(/[?？\s]/g, '') === '')
+    return { kind: 'invalid', reason: 'the question mark follows no question; ask one Yes/No question' };
   return { kind: 'question', question: q, format: formatOf(variants) };
 }

@@ -27,13 +27,47 @@ const ACK = /^(?:sure|ok|okay|alright|all right)$/i;
 const CLAUSES = /[,，;；.。!！?？、:：…]+|\s[-–—]+\s|[–—]+|\s+(?:and|but|or)\s+/i;
 const alternatives = (words: string[], anchorEnd: boolean): RegExp => new RegExp(`^(?:${words.join('|')})${anchorEnd ? '$' : ''}`, 'i');
 const UNCERTAIN = alternatives(
-  ['maybe', 'perhaps', 'possibly', 'probably', 'not sure', 'unsure', "i(?:'m| am) not sure", "i (?:don't|do not) know", "i can(?:'t|not) say",
-    'hard to say', 'it depends', 'sometimes', '不知道', '不清楚', '不确定', '说不准', '不太清楚', '可能', '也许', '或许', '有时'],
+  [
+    'maybe',
+    'perhaps',
+    'possibly',
+    'probably',
+    'not sure',
+    'unsure',
+    "i(?:'m| am) not sure",
+    "i (?:don't|do not) know",
+    "i can(?:'t|not) say",
+    'hard to say',
+    'it depends',
+    'sometimes',
+    '不知道',
+    '不清楚',
+    '不确定',
+    '说不准',
+    '不太清楚',
+    '可能',
+    '也许',
+    '或许',
+    '有时',
+  ],
   false,
 );
 const EN_YES = alternatives(
-  ['yes', 'yeah', 'yep', 'yup', 'correct', 'indeed', 'affirmative', 'absolutely', 'definitely', 'certainly', 'of course',
-    "that(?:'s| is) (?:right|correct)", 'i (?:believe|think) so'],
+  [
+    'yes',
+    'yeah',
+    'yep',
+    'yup',
+    'correct',
+    'indeed',
+    'affirmative',
+    'absolutely',
+    'definitely',
+    'certainly',
+    'of course',
+    "that(?:'s| is) (?:right|correct)",
+    'i (?:believe|think) so',
+  ],
   true,
 );
 const EN_NO = /^(?:no|nope|nah|negative|never|not really|not at all|i (?:don't|do not) (?:think|believe) so)$/i;

@@ -43,8 +43,7 @@ import { prepareAnswer } from '../../pipeline/llm/structured.ts';
 import { foldWidth, formatOf, type AnswerFormat, type FormatVariant } from '../../pipeline/llm/answer-format.ts';
 
 export type SingleTurnParse =
-  | { ok: true; steps: string[]; outcome: string; format: AnswerFormat }
-  | { ok: false; reason: string; steps?: string[]; outcome?: string };
+  { ok: true; steps: string[]; outcome: string; format: AnswerFormat } | { ok: false; reason: string; steps?: string[]; outcome?: string };
 
 type SectionKind = 'process' | 'outcome';
 
@@ -93,7 +92,8 @@ function headingOf(line: string): Heading | null {
   if (bold) variants.push('bold-marker');
   if (zh) variants.push('chinese-marker');
   const label = m[0].replace(/\s+/g, ' ');
-  if (en && label !== STRICT_HEADING[kind]) variants.push(label.toLowerCase() === STRICT_HEADING[kind].toLowerCase() ? 'case' : 'heading-synonym');
+  if (en && label !== STRICT_HEADING[kind])
+    variants.push(label.toLowerCase() === STRICT_HEADING[kind].toLowerCase() ? 'case' : 'heading-synonym');
   if (zh && !/^临床决策(过程|结果)$/.test(label)) variants.push('heading-synonym');
   // An indented "Outcome:" or "Conclusion:" is a step's sub-line ("   Outcome: met"), not a section.
   if (/^\s/.test(line) && variants.includes('heading-synonym') && !hashes) return null;
@@ -137,8 +137,15 @@ function markerOf(line: string): Marker | null {
     const m = re.exec(s);
     if (!m) continue;
     let text = s.slice(m[0].length);
-    if (kind === 'table-row') text = text.replace(/\|\s*$/, '').split('|').map((c) => c.trim()).filter(Boolean).join(' ');
-    const titleOnly = text.trim() === '' || /[:：]\s*$/.test(text) || /^\*\*[^*]+\*\*\s*[:：]?$/.test(raw) || /^\S+\s+\*\*[^*]+\*\*\s*[:：]?$/.test(raw);
+    if (kind === 'table-row')
+      text = text
+        .replace(/\|\s*$/, '')
+        .split('|')
+        .map((c) => c.trim())
+        .filter(Boolean)
+        .join(' ');
+    const titleOnly =
+      text.trim() === '' || /[:：]\s*$/.test(text) || /^\*\*[^*]+\*\*\s*[:：]?$/.test(raw) || /^\S+\s+\*\*[^*]+\*\*\s*[:：]?$/.test(raw);
     return { kind, text, titleOnly };
   }
   return null;
@@ -269,7 +276,11 @@ export function parseSingleTurn(raw: string, finishReason?: string | null): Sing
 
   const problems: string[] = [];
   if (steps.length === 0) {
-    problems.push(processAt >= 0 ? "no numbered steps in the 'Clinical Decision Process' section" : "no 'Clinical Decision Process' section and no numbered steps");
+    problems.push(
+      processAt >= 0
+        ? "no numbered steps in the 'Clinical Decision Process' section"
+        : "no 'Clinical Decision Process' section and no numbered steps",
+    );
   }
   if (outcome === undefined) {
     problems.push(`no 'Clinical Decision Outcome' section${steps.length ? ' (the answer may be truncated)' : ''}`);

@@ -31,7 +31,8 @@ test('offline: the oracle reproduces every reference pathway and conclusion; a p
     }
   };
   // The perturbation plans (ground truth), from the same case and tree the agent was given.
-  const planFor = (c: Row) => planCase(profileFromName(PERTURBED), c as unknown as Cdp, c.guideline_id === 'htn' ? HTN_TREE : INSOMNIA_TREE);
+  const planFor = (c: Row) =>
+    planCase(profileFromName(PERTURBED), c as unknown as Cdp, c.guideline_id === 'htn' ? HTN_TREE : INSOMNIA_TREE);
   try {
     const first = await run();
     assert.equal(first.summary.ok, true, JSON.stringify(first.summary.stages.filter((s) => s.error)));
@@ -44,7 +45,11 @@ test('offline: the oracle reproduces every reference pathway and conclusion; a p
     for (const c of tests) {
       const id = String(c.cdp_id);
       const s = single.get(`${ORACLE_NAME} ${id}`)!;
-      assert.deepEqual([s.parse_ok, s.outcome, (s.steps as string[]).length, s.simulated, s.error ?? null], [true, c.conclusion, c.length, true, null], id);
+      assert.deepEqual(
+        [s.parse_ok, s.outcome, (s.steps as string[]).length, s.simulated, s.error ?? null],
+        [true, c.conclusion, c.length, true, null],
+        id,
+      );
       const d = multi.get(`${ORACLE_NAME} ${id}`)!;
       assert.deepEqual(
         [d.questions, d.outcome, d.success, d.end_reason, d.patient, d.simulated],
@@ -53,10 +58,19 @@ test('offline: the oracle reproduces every reference pathway and conclusion; a p
       );
       // The patient answered as the path says: its answers are the reference outcomes.
       const answers = (d.turns as Array<{ role: string; parsed: string }>).filter((t) => t.role === 'patient').map((t) => t.parsed);
-      assert.deepEqual(answers, (c.steps as Array<{ decision_outcome: string }>).map((st) => (st.decision_outcome === 'yes' ? 'Yes' : 'No')));
+      assert.deepEqual(
+        answers,
+        (c.steps as Array<{ decision_outcome: string }>).map((st) => (st.decision_outcome === 'yes' ? 'Yes' : 'No')),
+      );
       // …and recorded that it answered from the path, node by node.
-      const how = (d.turns as Array<{ role: string; via: string; node: number }>).filter((t) => t.role === 'patient').map((t) => [t.via, t.node]);
-      assert.deepEqual(how, (c.steps as Array<{ node_index: number }>).map((st) => ['path', st.node_index]), id);
+      const how = (d.turns as Array<{ role: string; via: string; node: number }>)
+        .filter((t) => t.role === 'patient')
+        .map((t) => [t.via, t.node]);
+      assert.deepEqual(
+        how,
+        (c.steps as Array<{ node_index: number }>).map((st) => ['path', st.node_index]),
+        id,
+      );
 
       const plan = planFor(c);
       const ps = single.get(`${PERTURBED} ${id}`)!;

@@ -75,9 +75,19 @@ function patient(body: ChatBody): string {
 
 function roster(url: string): ModelSpec[] {
   const spec = (name: string, roles: ModelSpec['roles'], contextWindow = 100_000): ModelSpec => ({
-    name, roles, provider: 'openai-compatible', baseURLs: [url], apiKeyOptional: true, modelId: name, contextWindow,
+    name,
+    roles,
+    provider: 'openai-compatible',
+    baseURLs: [url],
+    apiKeyOptional: true,
+    modelId: name,
+    contextWindow,
   });
-  return [...SINGLE.map((n) => spec(n, ['evaluated'], n === 'st-tiny' ? 64 : 100_000)), ...DOCTORS.map((n) => spec(n, ['evaluated'])), spec('pt-script', ['patient'])];
+  return [
+    ...SINGLE.map((n) => spec(n, ['evaluated'], n === 'st-tiny' ? 64 : 100_000)),
+    ...DOCTORS.map((n) => spec(n, ['evaluated'])),
+    spec('pt-script', ['patient']),
+  ];
 }
 
 const byUnit = (rows: Row[]) => new Map(rows.map((r) => [`${String(r.model)} ${String(r.cdp_id)}`, r]));
@@ -96,7 +106,11 @@ test('task stages: parsed answers, dialogue endings, failure rows, a reused reru
   const config = taskDag(data, { models: SINGLE }, { models: DOCTORS, patient: 'pt-script', capFactor: 1, capExtra: 1 });
   const project = taskProject(config);
   const run = async (opts: { retryFailed?: boolean } = {}) => {
-    const client = createLlmClient({ cacheDir: project.cacheDir, roster: roster(server.url), retry: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 2 } });
+    const client = createLlmClient({
+      cacheDir: project.cacheDir,
+      roster: roster(server.url),
+      retry: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 2 },
+    });
     try {
       return await project.run(client, opts);
     } finally {
@@ -117,9 +131,22 @@ test('task stages: parsed answers, dialogue endings, failure rows, a reused reru
       const firstLine = c.guideline_id === 'htn' ? `# ${HTN_TITLE}` : `# ${INSOMNIA_TITLE}`;
       const plain = at('st-plain');
       assert.deepEqual(
-        { steps: plain.steps, outcome: plain.outcome, parse_ok: plain.parse_ok, parse_error: plain.parse_error, guideline_id: plain.guideline_id, language: plain.language, template: plain.template, simulated: plain.simulated, error: plain.error ?? null },
         {
-          steps: [`The vignette has ${data.vignetteOf.get(String(c.cdp_id))!.length} characters.`, `The guideline opens with ${firstLine}.`],
+          steps: plain.steps,
+          outcome: plain.outcome,
+          parse_ok: plain.parse_ok,
+          parse_error: plain.parse_error,
+          guideline_id: plain.guideline_id,
+          language: plain.language,
+          template: plain.template,
+          simulated: plain.simulated,
+          error: plain.error ?? null,
+        },
+        {
+          steps: [
+            `The vignette has ${data.vignetteOf.get(String(c.cdp_id))!.length} characters.`,
+            `The guideline opens with ${firstLine}.`,
+          ],
           outcome: 'Start an ACE inhibitor.',
           parse_ok: true,
           parse_error: null,
@@ -130,7 +157,15 @@ test('task stages: parsed answers, dialogue endings, failure rows, a reused reru
           error: null,
         },
       );
-      assert.equal(plain.raw, plainAnswer(String(server.requests.find((b) => b.model === 'st-plain' && b.messages[0]!.content.includes(data.vignetteOf.get(String(c.cdp_id))!))!.messages[0]!.content)));
+      assert.equal(
+        plain.raw,
+        plainAnswer(
+          String(
+            server.requests.find((b) => b.model === 'st-plain' && b.messages[0]!.content.includes(data.vignetteOf.get(String(c.cdp_id))!))!
+              .messages[0]!.content,
+          ),
+        ),
+      );
       assert.equal(plain.answer_format, 'strict');
       assert.deepEqual(
         [at('st-bold').steps, at('st-bold').outcome, at('st-bold').parse_ok, at('st-bold').answer_format],
@@ -141,7 +176,10 @@ test('task stages: parsed answers, dialogue endings, failure rows, a reused reru
         [['Only step.'], 'Recheck blood pressure in five years.', true, 'think-block'],
       );
       const missing = at('st-no-outcome');
-      assert.deepEqual([missing.steps, missing.outcome, missing.parse_ok, missing.answer_format, missing.error ?? null], [['First.', 'Second.'], null, false, null, null]);
+      assert.deepEqual(
+        [missing.steps, missing.outcome, missing.parse_ok, missing.answer_format, missing.error ?? null],
+        [['First.', 'Second.'], null, false, null, null],
+      );
       assert.match(String(missing.parse_error), /no 'Clinical Decision Outcome' section/);
       const broken = at('st-500');
       assert.equal(broken.model, 'st-500');
@@ -152,8 +190,14 @@ test('task stages: parsed answers, dialogue endings, failure rows, a reused reru
     // The guideline travelled whole (as a blob, resolved before sending) with the vignette.
     const prompt4 = server.requests.find((b) => b.model === 'st-plain')!.messages;
     assert.equal(prompt4.length, 1);
-    assert.ok(prompt4[0]!.content.includes(String(data.guidelines[0]!.markdown)) || prompt4[0]!.content.includes(String(data.guidelines[1]!.markdown)));
-    assert.ok(server.requests.every((b) => !('meta' in b)), 'meta is never sent to a server');
+    assert.ok(
+      prompt4[0]!.content.includes(String(data.guidelines[0]!.markdown)) ||
+        prompt4[0]!.content.includes(String(data.guidelines[1]!.markdown)),
+    );
+    assert.ok(
+      server.requests.every((b) => !('meta' in b)),
+      'meta is never sent to a server',
+    );
 
     // ── dialogues_multi ──
     const multi = project.rows('dialogues_multi');
@@ -161,9 +205,10 @@ test('task stages: parsed answers, dialogue endings, failure rows, a reused reru
     const d = byUnit(multi);
     for (const c of tests) {
       const at = (m: string) => d.get(`${m} ${String(c.cdp_id)}`)!;
-      const goal = c.guideline_id === 'htn'
-        ? `Determine the appropriate management for this patient according to the guideline "${HTN_TITLE}".`
-        : `请根据指南《${INSOMNIA_TITLE}》确定该患者的诊断方案。`;
+      const goal =
+        c.guideline_id === 'htn'
+          ? `Determine the appropriate management for this patient according to the guideline "${HTN_TITLE}".`
+          : `请根据指南《${INSOMNIA_TITLE}》确定该患者的诊断方案。`;
       const good = at('dr-good');
       assert.deepEqual(good, {
         model: 'dr-good',
@@ -171,9 +216,23 @@ test('task stages: parsed answers, dialogue endings, failure rows, a reused reru
         guideline_id: c.guideline_id,
         language: c.language,
         turns: [
-          { role: 'doctor', text: '**Question 1:** Is criterion 1 met?', parsed: 'Is criterion 1 met?', via: null, node: null, format: 'bold-marker+label-prefix' },
+          {
+            role: 'doctor',
+            text: '**Question 1:** Is criterion 1 met?',
+            parsed: 'Is criterion 1 met?',
+            via: null,
+            node: null,
+            format: 'bold-marker+label-prefix',
+          },
           { role: 'patient', text: 'Yes.', parsed: 'Yes', via: null, node: null, format: 'strict' },
-          { role: 'doctor', text: '**Question 2:** Is criterion 2 met?', parsed: 'Is criterion 2 met?', via: null, node: null, format: 'bold-marker+label-prefix' },
+          {
+            role: 'doctor',
+            text: '**Question 2:** Is criterion 2 met?',
+            parsed: 'Is criterion 2 met?',
+            via: null,
+            node: null,
+            format: 'bold-marker+label-prefix',
+          },
           { role: 'patient', text: '"No"', parsed: 'No', via: null, node: null, format: 'quotes' },
           { role: 'doctor', text: 'Final Conclusion: heard Yes, No', parsed: 'heard Yes, No', via: null, node: null, format: 'strict' },
         ],
@@ -190,12 +249,18 @@ test('task stages: parsed answers, dialogue endings, failure rows, a reused reru
         simulated: false,
       });
       const breaks = at('dr-breaks');
-      assert.deepEqual([breaks.success, breaks.questions, breaks.outcome, (breaks.turns as unknown[]).length], [false, ['Is criterion 1 met?'], null, 3]);
+      assert.deepEqual(
+        [breaks.success, breaks.questions, breaks.outcome, (breaks.turns as unknown[]).length],
+        [false, ['Is criterion 1 met?'], null, 3],
+      );
       assert.match(String(breaks.end_reason), /^invalid-turn: the turn asks 2 questions/);
       const endless = at('dr-endless');
       const cap = Number(c.length) + 1;
       assert.deepEqual([endless.success, endless.end_reason, endless.outcome], [false, 'turn-cap', null]);
-      assert.deepEqual(endless.questions, Array.from({ length: cap }, (_, k) => `Is criterion ${k + 1} met?`));
+      assert.deepEqual(
+        endless.questions,
+        Array.from({ length: cap }, (_, k) => `Is criterion ${k + 1} met?`),
+      );
       assert.equal((endless.turns as unknown[]).length, 2 * cap);
       // The patient's "Maybe" is re-asked once, answered "Maybe" again: the patient's failure, not the doctor's.
       const maybe = at('dr-maybe');
@@ -204,24 +269,42 @@ test('task stages: parsed answers, dialogue endings, failure rows, a reused reru
         { role: 'patient', text: 'Maybe', parsed: null, via: null, node: null, format: null },
         { role: 'patient', text: 'Maybe', parsed: null, via: null, node: null, format: null },
       ];
-      assert.deepEqual([maybe.success, maybe.success_strict, maybe.patient_failed, maybe.format, maybe.questions, maybe.turns], [null, null, true, 'strict', ['Is it maybe serious?'], maybeTurns]);
+      assert.deepEqual(
+        [maybe.success, maybe.success_strict, maybe.patient_failed, maybe.format, maybe.questions, maybe.turns],
+        [null, null, true, 'strict', ['Is it maybe serious?'], maybeTurns],
+      );
       assert.match(String(maybe.end_reason), /^patient-failure: the answer "Maybe" does not start with Yes or No: it is uncertain/);
-      assert.deepEqual([breaks.patient_failed, breaks.success_strict, breaks.format, endless.patient_failed, endless.success_strict], [false, false, null, false, false]);
+      assert.deepEqual(
+        [breaks.patient_failed, breaks.success_strict, breaks.format, endless.patient_failed, endless.success_strict],
+        [false, false, null, false, false],
+      );
       const failed = at('dr-500');
       assert.match(String(failed.error), /^doctor dr-500, turn 1: .*500.*after 2 attempts/);
       assert.equal(failed.goal, goal);
     }
     // The re-ask is a follow-up in the patient's chat naming the reader's reason, then the question again.
     const reask = server.requests.find((b) => b.model === 'pt-script' && b.messages.length === 4)!;
-    assert.deepEqual(reask.messages.slice(1, 3), [{ role: 'user', content: 'Is it maybe serious?' }, { role: 'assistant', content: 'Maybe' }]);
-    assert.match(reask.messages[3]!.content, /could not be read \(the answer "Maybe" does not start with Yes or No: it is uncertain.*Is it maybe serious\?$|无法读取你的回答/);
+    assert.deepEqual(reask.messages.slice(1, 3), [
+      { role: 'user', content: 'Is it maybe serious?' },
+      { role: 'assistant', content: 'Maybe' },
+    ]);
+    assert.match(
+      reask.messages[3]!.content,
+      /could not be read \(the answer "Maybe" does not start with Yes or No: it is uncertain.*Is it maybe serious\?$|无法读取你的回答/,
+    );
     // Each side saw its own chat: the doctor its parsed questions back, the patient the vignette.
     const second = server.requests.find((b) => b.model === 'dr-good' && b.messages.length === 3)!;
-    assert.deepEqual(second.messages.slice(1), [{ role: 'assistant', content: 'Is criterion 1 met?' }, { role: 'user', content: 'Yes' }]);
+    assert.deepEqual(second.messages.slice(1), [
+      { role: 'assistant', content: 'Is criterion 1 met?' },
+      { role: 'user', content: 'Yes' },
+    ]);
     assert.ok(second.messages[0]!.content.includes('## Patient’s Clinical Inquiry Goal\n'));
     for (const c of tests) {
       const v = data.vignetteOf.get(String(c.cdp_id))!;
-      assert.ok(server.requests.some((b) => b.model === 'pt-script' && b.messages[0]!.content.endsWith(v)), `the patient of ${String(c.cdp_id)} got its vignette`);
+      assert.ok(
+        server.requests.some((b) => b.model === 'pt-script' && b.messages[0]!.content.endsWith(v)),
+        `the patient of ${String(c.cdp_id)} got its vignette`,
+      );
     }
     // One HTTP request per distinct chat of a case. The two English cases share their guideline
     // and goal, so a doctor's first prompt is the same for both — yet each case is its own sample
@@ -231,8 +314,15 @@ test('task stages: parsed answers, dialogue endings, failure rows, a reused reru
     assert.equal(htnA, htnB, 'the fixture picks two English cases of equal length');
     const { 'dr-500': dr500, ...counts } = server.counters.byModel;
     assert.deepEqual(counts, {
-      'st-plain': 3, 'st-bold': 3, 'st-think': 3, 'st-no-outcome': 3, 'st-500': 6,
-      'dr-good': 3 * 3, 'dr-breaks': 3 * 2, 'dr-endless': htnA! + 1 + htnB! + 1 + zh! + 1, 'dr-maybe': 3 * 1,
+      'st-plain': 3,
+      'st-bold': 3,
+      'st-think': 3,
+      'st-no-outcome': 3,
+      'st-500': 6,
+      'dr-good': 3 * 3,
+      'dr-breaks': 3 * 2,
+      'dr-endless': htnA! + 1 + htnB! + 1 + zh! + 1,
+      'dr-maybe': 3 * 1,
       // dr-endless's questions (dr-good's among them), and dr-maybe's question with its one re-ask.
       'pt-script': [htnA, htnB, zh].reduce((n, l) => n + (l! + 1) + 2, 0),
     });
@@ -242,7 +332,10 @@ test('task stages: parsed answers, dialogue endings, failure rows, a reused reru
     // ── a rerun reuses everything ──
     server.resetCounters();
     const again = await run();
-    assert.ok(again.stages.every((st) => st.status === 'reused'), JSON.stringify(again.stages.map((st) => [st.stage, st.status])));
+    assert.ok(
+      again.stages.every((st) => st.status === 'reused'),
+      JSON.stringify(again.stages.map((st) => [st.stage, st.status])),
+    );
     assert.equal(server.counters.chat, 0, 'a rerun makes no HTTP request');
 
     // ── --retry-failed once the server recovers ──
@@ -251,7 +344,11 @@ test('task stages: parsed answers, dialogue endings, failure rows, a reused reru
     const retried = await run({ retryFailed: true });
     assert.equal(retried.ok, true);
     const st = (name: string) => retried.stages.find((x) => x.stage === name)!;
-    assert.deepEqual([st('predictions_single').rowsComputed, st('predictions_single').rowsFailed], [6, 3], 'st-500 and st-tiny recomputed; st-tiny still overflows');
+    assert.deepEqual(
+      [st('predictions_single').rowsComputed, st('predictions_single').rowsFailed],
+      [6, 3],
+      'st-500 and st-tiny recomputed; st-tiny still overflows',
+    );
     assert.deepEqual([st('dialogues_multi').rowsComputed, st('dialogues_multi').rowsFailed], [3, 0]);
     // dr-500 now plays its 3 turns in each of the 3 cases; the patient's answers come from the cache.
     assert.deepEqual({ ...server.counters.byModel }, { 'st-500': 3, 'dr-500': 3 * 3 }, "the patient's answers come from the call cache");
@@ -262,7 +359,10 @@ test('task stages: parsed answers, dialogue endings, failure rows, a reused reru
       assert.deepEqual(s2.get(`st-500 ${id}`)!.steps, s2.get(`st-plain ${id}`)!.steps);
       assert.equal(s2.get(`st-500 ${id}`)!.error ?? null, null);
       const healed = d2.get(`dr-500 ${id}`)!;
-      assert.deepEqual([healed.questions, healed.outcome, healed.success, healed.error ?? null], [['Is criterion 1 met?', 'Is criterion 2 met?'], 'heard Yes, No', true, null]);
+      assert.deepEqual(
+        [healed.questions, healed.outcome, healed.success, healed.error ?? null],
+        [['Is criterion 1 met?', 'Is criterion 2 met?'], 'heard Yes, No', true, null],
+      );
     }
   } finally {
     project.remove();

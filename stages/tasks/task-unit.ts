@@ -31,7 +31,8 @@ export function isSimulated(model: string, simulated: readonly string[] | undefi
 }
 
 export function stageLlm(llm: unknown, stage: string): LlmStageClient {
-  if (!llm) throw new Error(`stage ${stage} calls models but the run has no LLM client; run it through \`cdp run\`, or pass { llm } to runDag`);
+  if (!llm)
+    throw new Error(`stage ${stage} calls models but the run has no LLM client; run it through \`cdp run\`, or pass { llm } to runDag`);
   return llm as LlmStageClient;
 }
 
@@ -55,7 +56,8 @@ export function caseInputs(unit: Unit): { ok: true; value: CaseInputs } | { ok: 
   if (v.error != null || typeof v.vignette !== 'string' || v.vignette.trim() === '') {
     return { ok: false, error: `no usable vignette for ${id}${v.error != null ? `: ${String(v.error)}` : ' (empty)'}` };
   }
-  if (typeof g.markdown !== 'string' || g.markdown.trim() === '') return { ok: false, error: `guideline ${String(row.guideline_id)} has no Markdown text` };
+  if (typeof g.markdown !== 'string' || g.markdown.trim() === '')
+    return { ok: false, error: `guideline ${String(row.guideline_id)} has no Markdown text` };
   const context: UnitContext = {
     cdp: row as unknown as UnitContext['cdp'],
     vignette: v.vignette,

@@ -29,7 +29,8 @@ export default tableStage<TestCasesParams>({
   columns: cdpsStage.columns,
   run({ cdps, qc, qc_inspection }, ctx) {
     const limit = ctx.params.limit;
-    if (limit !== null && (!Number.isInteger(limit) || limit < 1)) throw new Error(`test_cases: limit must be a positive integer or null, got ${JSON.stringify(limit)}`);
+    if (limit !== null && (!Number.isInteger(limit) || limit < 1))
+      throw new Error(`test_cases: limit must be a positive integer or null, got ${JSON.stringify(limit)}`);
     const exclude = ctx.params.excludeFlagged;
     if (typeof exclude !== 'boolean') throw new Error(`test_cases: excludeFlagged must be true or false, got ${JSON.stringify(exclude)}`);
     if (exclude && !qc) {
@@ -40,7 +41,10 @@ export default tableStage<TestCasesParams>({
     let test = allTest;
     if (exclude) {
       const flags = qcFlags(qc!, qc_inspection ?? []);
-      const c = exclusionCounts(allTest.map((t) => t.cdp_id), flags);
+      const c = exclusionCounts(
+        allTest.map((t) => t.cdp_id),
+        flags,
+      );
       test = allTest.filter((t) => !flags.has(t.cdp_id));
       if (c.flagged > 0) {
         const which = allTest.filter((t) => flags.has(t.cdp_id)).map((t) => `${t.cdp_id} (${flags.get(t.cdp_id)!.reasons.join(', ')})`);

@@ -15,11 +15,17 @@ const clean = (id: string): Row => ({ cdp_id: id, cdp_ok: true, vignette_ok: tru
 const qc: Row[] = [
   clean('h1'),
   { cdp_id: 'h2', cdp_ok: true, vignette_ok: false, narrative_ok: true, problems: [{ kind: 'vignette-preamble' }] },
-  clean('h3'), clean('h4'), clean('z1'), clean('z2'),
+  clean('h3'),
+  clean('h4'),
+  clean('z1'),
+  clean('z2'),
   // A flagged non-test case changes nothing: it was never evaluated.
   { cdp_id: 'n1', cdp_ok: false, vignette_ok: true, narrative_ok: true, problems: [{ kind: 'tree-mismatch' }] },
 ];
-const inspection: Row[] = [{ cdp_id: 'z1', consistent: false, problems: ['gives the answer away'] }, { cdp_id: 'h3', consistent: true, problems: [] }];
+const inspection: Row[] = [
+  { cdp_id: 'z1', consistent: false, problems: ['gives the answer away'] },
+  { cdp_id: 'h3', consistent: true, problems: [] },
+];
 
 async function run(given: Partial<TestCasesParams>, inputs: Record<string, Row[]>) {
   const logs: string[] = [];
@@ -33,9 +39,14 @@ async function run(given: Partial<TestCasesParams>, inputs: Record<string, Row[]
 test('test_cases: flagged test cases are left out by default, with a log line naming them; failure rows pass', async () => {
   const r = await run({ limit: null }, { cdps, qc, qc_inspection: inspection });
   assert.deepEqual(r.ids, ['h1', 'h3', 'h4', 'z2', 'error:broken']);
-  assert.deepEqual(r.logs, ['QC: left out 2 of 6 test cases (1 by the checks, 1 by the inspection): h2 (vignette-preamble); z1 (inspection: gives the answer away)']);
+  assert.deepEqual(r.logs, [
+    'QC: left out 2 of 6 test cases (1 by the checks, 1 by the inspection): h2 (vignette-preamble); z1 (inspection: gives the answer away)',
+  ]);
   // The rows are the cdps rows themselves: the task units' keys do not depend on QC.
-  const rows = await (testCasesStage as TableStage<TestCasesParams>).run({ cdps, qc }, { params: { limit: null, excludeFlagged: true }, log: () => {} } as never);
+  const rows = await (testCasesStage as TableStage<TestCasesParams>).run({ cdps, qc }, {
+    params: { limit: null, excludeFlagged: true },
+    log: () => {},
+  } as never);
   assert.equal(rows[0], cdps[0]);
 });
 
@@ -47,7 +58,9 @@ test('test_cases: without the inspection only the checks decide; excludeFlagged 
 });
 
 test('test_cases: --limit chooses among the cases QC kept, in smoke order', async () => {
-  const keptOrder = smokeOrder(cdps.filter((c) => ['h1', 'h3', 'h4', 'z2'].includes(String(c.cdp_id))) as never[]).map((c: Row) => c.cdp_id);
+  const keptOrder = smokeOrder(cdps.filter((c) => ['h1', 'h3', 'h4', 'z2'].includes(String(c.cdp_id))) as never[]).map(
+    (c: Row) => c.cdp_id,
+  );
   const r = await run({ limit: 2 }, { cdps, qc, qc_inspection: inspection });
   assert.deepEqual(new Set(r.ids), new Set([...keptOrder.slice(0, 2), 'error:broken']));
   assert.ok(!r.ids.includes('h2') && !r.ids.includes('z1'));
@@ -55,7 +68,13 @@ test('test_cases: --limit chooses among the cases QC kept, in smoke order', asyn
 });
 
 test('test_cases: bad params and a missing qc input are refused, saying what to do', async () => {
-  await assert.rejects(run({ limit: null }, { cdps }), /excludeFlagged is on but the stage has no input 'qc'; wire inputs qc: 'qc'.*or set excludeFlagged: false/);
-  await assert.rejects(run({ limit: null, excludeFlagged: 'yes' as never }, { cdps, qc }), /excludeFlagged must be true or false, got "yes"/);
+  await assert.rejects(
+    run({ limit: null }, { cdps }),
+    /excludeFlagged is on but the stage has no input 'qc'; wire inputs qc: 'qc'.*or set excludeFlagged: false/,
+  );
+  await assert.rejects(
+    run({ limit: null, excludeFlagged: 'yes' as never }, { cdps, qc }),
+    /excludeFlagged must be true or false, got "yes"/,
+  );
   await assert.rejects(run({ limit: 0 }, { cdps, qc }), /limit must be a positive integer or null, got 0/);
 });

@@ -3,7 +3,10 @@ import assert from 'node:assert/strict';
 import { turnCap } from './turn-cap.ts';
 
 test('default cap is 2 × length + 4 doctor turns', () => {
-  assert.deepEqual([0, 1, 3, 7].map((l) => turnCap(l)), [4, 6, 10, 18]);
+  assert.deepEqual(
+    [0, 1, 3, 7].map((l) => turnCap(l)),
+    [4, 6, 10, 18],
+  );
 });
 
 test('fractional products round up; custom factor and extra', () => {

@@ -12,7 +12,9 @@ export const DEFAULT_CAP_EXTRA = 4;
 export function turnCap(length: number, capFactor = DEFAULT_CAP_FACTOR, capExtra = DEFAULT_CAP_EXTRA): number {
   const cap = Math.ceil(capFactor * length + capExtra);
   if (!Number.isFinite(cap) || cap < 1) {
-    throw new Error(`turn cap ${capFactor} × ${length} + ${capExtra} = ${cap} is not a positive number of turns; check the CDP's length and set capFactor and capExtra so the doctor gets at least one turn`);
+    throw new Error(
+      `turn cap ${capFactor} × ${length} + ${capExtra} = ${cap} is not a positive number of turns; check the CDP's length and set capFactor and capExtra so the doctor gets at least one turn`,
+    );
   }
   return cap;
 }

@@ -14,7 +14,17 @@ const n = Number(nArg ?? 20);
 const concurrency = Number(concArg ?? 4);
 const client = createLlmClient({
   cacheDir,
-  roster: [{ name: 'burst', roles: ['judge'], provider: 'openai-compatible', baseURLs: [baseURL], apiKeyEnv: 'BURST_KEY', apiKeyOptional: true, concurrency }],
+  roster: [
+    {
+      name: 'burst',
+      roles: ['judge'],
+      provider: 'openai-compatible',
+      baseURLs: [baseURL],
+      apiKeyEnv: 'BURST_KEY',
+      apiKeyOptional: true,
+      concurrency,
+    },
+  ],
 });
 let next = 0;
 async function worker(): Promise<void> {

@@ -75,7 +75,19 @@ export interface FakeOpenAIServer {
 }
 
 function zero(): FakeServerCounters {
-  return { chat: 0, answered: 0, faults: 0, maxInFlight: 0, fileUploads: 0, fileDownloads: 0, batchCreates: 0, batchRetrieves: 0, byModel: {}, embeddings: 0, embeddedTexts: 0 };
+  return {
+    chat: 0,
+    answered: 0,
+    faults: 0,
+    maxInFlight: 0,
+    fileUploads: 0,
+    fileDownloads: 0,
+    batchCreates: 0,
+    batchRetrieves: 0,
+    byModel: {},
+    embeddings: 0,
+    embeddedTexts: 0,
+  };
 }
 
 /** Rough usage counts: about four characters per token. */
@@ -93,7 +105,10 @@ export async function startFakeOpenAIServer(opts: FakeServerOptions = {}): Promi
   let pollsBeforeComplete = opts.batchPollsBeforeComplete ?? 1;
   const queue: Fault[] = [];
   const files = new Map<string, { name: string; content: string }>();
-  const batches = new Map<string, { id: string; input_file_id: string; output_file_id?: string; polls: number; created_at: number; status: string }>();
+  const batches = new Map<
+    string,
+    { id: string; input_file_id: string; output_file_id?: string; polls: number; created_at: number; status: string }
+  >();
   const sockets = new Set<Socket>();
   let seq = 0;
   const state = { counters: zero(), requests: [] as ChatBody[], authHeaders: [] as string[] };
@@ -107,7 +122,9 @@ export async function startFakeOpenAIServer(opts: FakeServerOptions = {}): Promi
       object: 'chat.completion',
       created: Math.floor(Date.now() / 1000),
       model: body.model,
-      choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: typeof a === 'string' ? 'stop' : (a.finishReason ?? 'stop') }],
+      choices: [
+        { index: 0, message: { role: 'assistant', content }, finish_reason: typeof a === 'string' ? 'stop' : (a.finishReason ?? 'stop') },
+      ],
       usage: {
         prompt_tokens: typeof a === 'string' || a.promptTokens === undefined ? roughTokens(prompt) : a.promptTokens,
         completion_tokens: typeof a === 'string' || a.completionTokens === undefined ? roughTokens(content) : a.completionTokens,
@@ -156,7 +173,12 @@ export async function startFakeOpenAIServer(opts: FakeServerOptions = {}): Promi
       c.faults++;
       switch (fault.kind) {
         case 'status':
-          return send(res, fault.status, { error: { message: fault.message ?? `injected ${fault.status}`, type: 'injected' } }, fault.retryAfter !== undefined ? { 'retry-after': fault.retryAfter } : {});
+          return send(
+            res,
+            fault.status,
+            { error: { message: fault.message ?? `injected ${fault.status}`, type: 'injected' } },
+            fault.retryAfter !== undefined ? { 'retry-after': fault.retryAfter } : {},
+          );
         case 'delay':
           await new Promise((r) => setTimeout(r, fault.ms));
           if (res.destroyed) return;
@@ -186,13 +208,24 @@ export async function startFakeOpenAIServer(opts: FakeServerOptions = {}): Promi
 
   const uploadFile = async (req: IncomingMessage, res: ServerResponse, raw: Buffer) => {
     // undici's Request parses multipart bodies, so the server needs no parser of its own.
-    const form = await new Request('http://local/upload', { method: 'POST', headers: req.headers as Record<string, string>, body: new Uint8Array(raw) }).formData();
+    const form = await new Request('http://local/upload', {
+      method: 'POST',
+      headers: req.headers as Record<string, string>,
+      body: new Uint8Array(raw),
+    }).formData();
     const file = form.get('file');
     if (!file || typeof file === 'string') return send(res, 400, { error: { message: 'file field missing' } });
     const id = `file-${++seq}`;
     files.set(id, { name: (file as File).name, content: await (file as File).text() });
     state.counters.fileUploads++;
-    send(res, 200, { id, object: 'file', bytes: raw.length, created_at: Math.floor(Date.now() / 1000), filename: (file as File).name, purpose: form.get('purpose') });
+    send(res, 200, {
+      id,
+      object: 'file',
+      bytes: raw.length,
+      created_at: Math.floor(Date.now() / 1000),
+      filename: (file as File).name,
+      purpose: form.get('purpose'),
+    });
   };
 
   const batchObject = (b: { id: string; input_file_id: string; output_file_id?: string; created_at: number; status: string }) => ({
@@ -215,11 +248,25 @@ export async function startFakeOpenAIServer(opts: FakeServerOptions = {}): Promi
     for (const line of input.content.split('\n')) {
       if (!line.trim()) continue;
       const r = JSON.parse(line) as { custom_id: string; body: ChatBody };
-      lines.push(JSON.stringify({ id: `req-${++seq}`, custom_id: r.custom_id, response: { status_code: 200, request_id: `r${seq}`, body: await answerOf(r.body) }, error: null }));
+      lines.push(
+        JSON.stringify({
+          id: `req-${++seq}`,
+          custom_id: r.custom_id,
+          response: { status_code: 200, request_id: `r${seq}`, body: await answerOf(r.body) },
+          error: null,
+        }),
+      );
     }
     const outId = `file-${++seq}`;
     files.set(outId, { name: 'output.jsonl', content: lines.join('\n') + '\n' });
-    const b = { id: `batch_${++seq}`, input_file_id: body.input_file_id, output_file_id: outId, polls: 0, created_at: Math.floor(Date.now() / 1000), status: 'validating' };
+    const b = {
+      id: `batch_${++seq}`,
+      input_file_id: body.input_file_id,
+      output_file_id: outId,
+      polls: 0,
+      created_at: Math.floor(Date.now() / 1000),
+      status: 'validating',
+    };
     batches.set(b.id, b);
     state.counters.batchCreates++;
     send(res, 200, batchObject(b));
@@ -237,7 +284,12 @@ export async function startFakeOpenAIServer(opts: FakeServerOptions = {}): Promi
           state.counters.embeddings++;
           state.counters.embeddedTexts += input.length;
           const data = input.map((text, index) => ({ object: 'embedding', index, embedding: fakeEmbedding(text) }));
-          return send(res, 200, { object: 'list', data, model: 'fake-embedding', usage: { prompt_tokens: input.length * 8, total_tokens: input.length * 8 } });
+          return send(res, 200, {
+            object: 'list',
+            data,
+            model: 'fake-embedding',
+            usage: { prompt_tokens: input.length * 8, total_tokens: input.length * 8 },
+          });
         }
         if (req.method === 'POST' && url === '/v1/files') return await uploadFile(req, res, raw);
         if (req.method === 'POST' && url === '/v1/batches') return await createBatch(res, raw);

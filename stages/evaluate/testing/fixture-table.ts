@@ -5,21 +5,47 @@
  */
 import { required, tableStage, type Columns } from '../../../pipeline/stage.ts';
 
-export const fixtureTable = (columns: Columns) => tableStage<{ rows: Record<string, unknown>[] }>({ columns, params: { rows: required() }, run: (_inputs, ctx) => ctx.params.rows });
+export const fixtureTable = (columns: Columns) =>
+  tableStage<{ rows: Record<string, unknown>[] }>({ columns, params: { rows: required() }, run: (_inputs, ctx) => ctx.params.rows });
 
 export const FIXTURE_COLUMNS: Record<string, Columns> = {
   predictions_single: {
-    model: 'VARCHAR', cdp_id: 'VARCHAR', guideline_id: 'VARCHAR', language: 'VARCHAR', steps: 'VARCHAR[]', outcome: 'VARCHAR',
-    parse_ok: 'BOOLEAN', parse_error: 'VARCHAR', raw: 'VARCHAR', simulated: 'BOOLEAN', error: 'VARCHAR',
+    model: 'VARCHAR',
+    cdp_id: 'VARCHAR',
+    guideline_id: 'VARCHAR',
+    language: 'VARCHAR',
+    steps: 'VARCHAR[]',
+    outcome: 'VARCHAR',
+    parse_ok: 'BOOLEAN',
+    parse_error: 'VARCHAR',
+    raw: 'VARCHAR',
+    simulated: 'BOOLEAN',
+    error: 'VARCHAR',
   },
   dialogues_multi: {
-    model: 'VARCHAR', cdp_id: 'VARCHAR', guideline_id: 'VARCHAR', language: 'VARCHAR', questions: 'VARCHAR[]', outcome: 'VARCHAR',
-    success: 'BOOLEAN', end_reason: 'VARCHAR', simulated: 'BOOLEAN', error: 'VARCHAR',
+    model: 'VARCHAR',
+    cdp_id: 'VARCHAR',
+    guideline_id: 'VARCHAR',
+    language: 'VARCHAR',
+    questions: 'VARCHAR[]',
+    outcome: 'VARCHAR',
+    success: 'BOOLEAN',
+    end_reason: 'VARCHAR',
+    simulated: 'BOOLEAN',
+    error: 'VARCHAR',
   },
   cdps: {
-    cdp_id: 'VARCHAR', guideline_id: 'VARCHAR', language: 'VARCHAR', focus: 'VARCHAR', split: 'VARCHAR', length: 'INTEGER',
+    cdp_id: 'VARCHAR',
+    guideline_id: 'VARCHAR',
+    language: 'VARCHAR',
+    focus: 'VARCHAR',
+    split: 'VARCHAR',
+    length: 'INTEGER',
     steps: 'STRUCT(node_index INTEGER, condition VARCHAR, decision_outcome VARCHAR, evidence VARCHAR[])[]',
-    conclusion: 'VARCHAR', conclusion_evidence: 'VARCHAR[]', leaf_index: 'INTEGER', reference_questions: 'VARCHAR[]',
+    conclusion: 'VARCHAR',
+    conclusion_evidence: 'VARCHAR[]',
+    leaf_index: 'INTEGER',
+    reference_questions: 'VARCHAR[]',
   },
   narratives: { cdp_id: 'VARCHAR', steps: 'VARCHAR[]' },
   trees: { guideline_id: 'VARCHAR', tree_json: 'VARCHAR', valid: 'BOOLEAN' },

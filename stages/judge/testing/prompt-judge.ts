@@ -30,9 +30,16 @@ function outcomeTemplates(root: string): Template[] {
 export function answerPrompt(judge: SimilarityJudge, prompt: string, templatesRoot = DEFAULT_TEMPLATES_ROOT): string {
   for (const t of outcomeTemplates(templatesRoot)) {
     const v = unrenderTemplate(t, prompt);
-    if (v) return answerJudging(judge, { judging: 'outcome', reference: v.Reference_Conclusion.trim(), candidate: v.Candidate_Conclusion.trim() });
+    if (v)
+      return answerJudging(judge, {
+        judging: 'outcome',
+        reference: v.Reference_Conclusion.trim(),
+        candidate: v.Candidate_Conclusion.trim(),
+      });
   }
   const p = findLabelledPathways(prompt);
   if (p) return answerJudging(judge, { judging: 'steps', reference: p.reference, candidate: p.candidate });
-  throw new Error(`${judge.name} answers only Prompts 5, 8 (labelled R1…/C1… pathways) and 9 (outcome scoring); this prompt is neither (it begins ${JSON.stringify(prompt.slice(0, 60))})`);
+  throw new Error(
+    `${judge.name} answers only Prompts 5, 8 (labelled R1…/C1… pathways) and 9 (outcome scoring); this prompt is neither (it begins ${JSON.stringify(prompt.slice(0, 60))})`,
+  );
 }

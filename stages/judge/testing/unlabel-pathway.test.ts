@@ -24,7 +24,7 @@ test('round trip: unlabel(format(steps)) is the steps as the judge saw them', ()
 test('round trip on generated steps', () => {
   const alphabet = ['a', 'B', ' ', '\n', ':', 'R', 'C', '1', '2', '热', '-', '\t', 'é'];
   let seed = 7;
-  const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   for (let trial = 0; trial < 200; trial++) {
     const steps = Array.from({ length: 1 + Math.floor(rand() * 12) }, () =>
       Array.from({ length: Math.floor(rand() * 15) }, () => alphabet[Math.floor(rand() * alphabet.length)]).join(''),

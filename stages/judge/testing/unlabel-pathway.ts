@@ -23,7 +23,9 @@ export function unlabelPathway(block: string, side: PathwaySide): string[] {
   return lines.map((line, i) => {
     const step = labelled(line, side, i + 1);
     if (step === null) {
-      throw new Error(`line ${i + 1} of the labelled ${side === 'R' ? 'reference' : 'candidate'} pathway does not start with "${side}${i + 1}:" (${JSON.stringify(line.slice(0, 40))}); pass the block formatPathway produced`);
+      throw new Error(
+        `line ${i + 1} of the labelled ${side === 'R' ? 'reference' : 'candidate'} pathway does not start with "${side}${i + 1}:" (${JSON.stringify(line.slice(0, 40))}); pass the block formatPathway produced`,
+      );
     }
     return step;
   });

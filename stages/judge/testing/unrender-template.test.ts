@@ -16,7 +16,12 @@ test('Prompt 9 round trip, multi-line and brace-holding values included', () => 
 
 test('a prompt from another template is not read back', () => {
   const t5 = loadTemplate('single-turn-step-level-consistency-scoring', 'en');
-  const p5 = renderTemplate(t5, { Reference_Pathway_Length: 1, Candidate_Pathway_Length: 1, Reference_Pathway: 'R1: a', Candidate_Pathway: 'C1: b' });
+  const p5 = renderTemplate(t5, {
+    Reference_Pathway_Length: 1,
+    Candidate_Pathway_Length: 1,
+    Reference_Pathway: 'R1: a',
+    Candidate_Pathway: 'C1: b',
+  });
   assert.equal(unrenderTemplate(t9, p5), null);
   assert.equal(unrenderTemplate(t9, 'hello'), null);
 });

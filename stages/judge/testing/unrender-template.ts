@@ -23,7 +23,9 @@ export function unrenderTemplate(t: Template, prompt: string): Record<string, st
   parts.push({ text: t.text.slice(last) });
   const names = parts.flatMap((p) => ('name' in p ? [p.name] : []));
   if (new Set(names).size !== names.length) {
-    throw new Error(`template ${t.identity} uses a placeholder more than once; unrenderTemplate reads back only templates whose placeholders occur once (Prompt 9)`);
+    throw new Error(
+      `template ${t.identity} uses a placeholder more than once; unrenderTemplate reads back only templates whose placeholders occur once (Prompt 9)`,
+    );
   }
 
   const head = (parts[0] as { text: string }).text;

@@ -48,12 +48,17 @@ export function plainAnswer(body: ChatBody, style: PlainStyle = { steps: 2, ques
   const kind = promptKind(body);
   switch (kind) {
     case 'single-turn-inference': {
-      const steps = Array.from({ length: style.steps }, (_, i) => `${i + 1}. The patient's finding ${i + 1} meets the guideline's criterion ${i + 1}.`);
+      const steps = Array.from(
+        { length: style.steps },
+        (_, i) => `${i + 1}. The patient's finding ${i + 1} meets the guideline's criterion ${i + 1}.`,
+      );
       return `### Clinical Decision Process:\n${steps.join('\n')}\n### Clinical Decision Outcome: Manage according to the guideline's recommendation.`;
     }
     case 'multi-turn-inference': {
       const asked = body.messages.filter((m) => m.role === 'assistant').length;
-      return asked < style.questions ? `Does the patient have finding number ${asked + 1}?` : 'Final Conclusion: Manage according to the guideline\'s recommendation.';
+      return asked < style.questions
+        ? `Does the patient have finding number ${asked + 1}?`
+        : "Final Conclusion: Manage according to the guideline's recommendation.";
     }
     case 'multi-turn-patient-environment':
       return body.messages.filter((m) => m.role === 'user').length % 2 ? 'Yes.' : 'No.';
@@ -63,7 +68,9 @@ export function plainAnswer(body: ChatBody, style: PlainStyle = { steps: 2, ques
       // "labeled sequentially from R1 to R<m>": the prompt's own statement of the sizes.
       const m = Number(/from R1 to R(\d+)/.exec(text)?.[1] ?? 0);
       const n = Number(/from C1 to C(\d+)/.exec(text)?.[1] ?? 0);
-      const lines = Array.from({ length: m }, (_, i) => Array.from({ length: n }, (_, j) => `R${i + 1}-C${j + 1}: ${i === j ? 4 : 2}`).join(', '));
+      const lines = Array.from({ length: m }, (_, i) =>
+        Array.from({ length: n }, (_, j) => `R${i + 1}-C${j + 1}: ${i === j ? 4 : 2}`).join(', '),
+      );
       return lines.join('\n');
     }
     case 'outcome-accuracy-scoring':

@@ -17,7 +17,10 @@
  * Everything else gets plain-model.ts's strict answer.
  */
 import {
-  startFakeOpenAIServer, type Answer, type ChatBody, type FakeOpenAIServer,
+  startFakeOpenAIServer,
+  type Answer,
+  type ChatBody,
+  type FakeOpenAIServer,
 } from '../../../pipeline/llm/testing/fake-openai-server.ts';
 import type { ModelSpec } from '../../../pipeline/llm/types.ts';
 import { plainAnswer, promptKind } from './plain-model.ts';
@@ -96,7 +99,13 @@ export function realisticRoster(
   patient = 'realistic-patient',
 ): ModelSpec[] {
   const spec = (name: string, roles: ModelSpec['roles']): ModelSpec => ({
-    name, roles, provider: 'openai-compatible', baseURLs: [url], apiKeyOptional: true, modelId: name, contextWindow: 100_000,
+    name,
+    roles,
+    provider: 'openai-compatible',
+    baseURLs: [url],
+    apiKeyOptional: true,
+    modelId: name,
+    contextWindow: 100_000,
   });
   return [...evaluated.map((n) => spec(n, ['evaluated'])), ...judges.map((n) => spec(n, ['judge'])), spec(patient, ['patient'])];
 }

@@ -36,7 +36,9 @@ export const INSOMNIA_TITLE = '失眠障碍诊断指南';
  * The fixture's tables. `pick(cdp)` says which CDPs to keep and their split (null drops one);
  * by default every CDP is a test CDP.
  */
-export function fixtureData(pick: (cdp: Cdp, i: number) => 'test' | 'non-test' | null = () => 'test'): TaskData & { vignetteOf: Map<string, string> } {
+export function fixtureData(
+  pick: (cdp: Cdp, i: number) => 'test' | 'non-test' | null = () => 'test',
+): TaskData & { vignetteOf: Map<string, string> } {
   const fx = buildFixture();
   const cdps: Row[] = [];
   [...fx.htn, ...fx.insomnia].forEach((c, i) => {
@@ -44,7 +46,9 @@ export function fixtureData(pick: (cdp: Cdp, i: number) => 'test' | 'non-test' |
     if (split !== null) cdps.push({ ...c, split, reference_questions: referenceQuestions(c) });
   });
   const keep = new Set(cdps.map((c) => c.cdp_id));
-  const vignettes = [...fx.htn, ...fx.insomnia].filter((c) => keep.has(c.cdp_id)).map((c) => ({ cdp_id: c.cdp_id, vignette: fx.vignetteOf(c) }));
+  const vignettes = [...fx.htn, ...fx.insomnia]
+    .filter((c) => keep.has(c.cdp_id))
+    .map((c) => ({ cdp_id: c.cdp_id, vignette: fx.vignetteOf(c) }));
   return {
     guidelines: [
       { guideline_id: 'htn', language: 'en', title: HTN_TITLE, markdown: HTN_MARKDOWN },
@@ -61,13 +65,33 @@ export function fixtureData(pick: (cdp: Cdp, i: number) => 'test' | 'non-test' |
 }
 
 const TASK_INPUTS = { cdps: 'cdps', vignettes: 'vignettes', guidelines: 'guidelines', trees: 'trees' };
-const TASK_FOR_EACH = { input: 'cdps', cross: { param: 'models', as: 'model' }, join: { vignettes: 'cdp_id', guidelines: 'guideline_id', trees: 'guideline_id' } };
+const TASK_FOR_EACH = {
+  input: 'cdps',
+  cross: { param: 'models', as: 'model' },
+  join: { vignettes: 'cdp_id', guidelines: 'guideline_id', trees: 'guideline_id' },
+};
 
 /** The two task stages as the lead is to declare them, with the given params (null leaves one out). */
 export function taskStages(single: Record<string, unknown> | null, multi: Record<string, unknown> | null): StageDecl[] {
   const out: StageDecl[] = [];
-  if (single) out.push({ name: 'predictions_single', module: join(TASKS, 'predictions-single.stage.ts'), inputs: TASK_INPUTS, forEach: TASK_FOR_EACH, params: single, concurrency: 4 });
-  if (multi) out.push({ name: 'dialogues_multi', module: join(TASKS, 'dialogues-multi.stage.ts'), inputs: TASK_INPUTS, forEach: TASK_FOR_EACH, params: multi, concurrency: 4 });
+  if (single)
+    out.push({
+      name: 'predictions_single',
+      module: join(TASKS, 'predictions-single.stage.ts'),
+      inputs: TASK_INPUTS,
+      forEach: TASK_FOR_EACH,
+      params: single,
+      concurrency: 4,
+    });
+  if (multi)
+    out.push({
+      name: 'dialogues_multi',
+      module: join(TASKS, 'dialogues-multi.stage.ts'),
+      inputs: TASK_INPUTS,
+      forEach: TASK_FOR_EACH,
+      params: multi,
+      concurrency: 4,
+    });
   return out;
 }
 
