@@ -54,17 +54,44 @@ export function tidyOcrText(text: string): string {
     .replace(/[ \t]+\n/g, '\n');
 }
 
-/** Text of a rendered page by tesseract, or a warning when tesseract is missing or fails. */
+/**
+ * The most pixels a page is rendered with for OCR: 2^28 (16k × 16k, 256 MiB grey). A poster-sized
+ * page at 300 dpi would need gigabytes, and mupdf's failure then reads like a broken file.
+ */
+export const MAX_RENDER_PIXELS = 2 ** 28;
+
+/** Why a page of these bounds (points) cannot be rendered at `dpi`, or null when it can. */
+export function renderTooLarge(bounds: readonly number[], dpi: number): string | null {
+  const [x0, y0, x1, y1] = bounds;
+  const w = ((x1 - x0) / 72) * dpi;
+  const h = ((y1 - y0) / 72) * dpi;
+  if (w * h <= MAX_RENDER_PIXELS) return null;
+  const inches = `${((x1 - x0) / 72).toFixed(0)} × ${((y1 - y0) / 72).toFixed(0)} inches`;
+  const mp = ((w * h) / 1e6).toFixed(0);
+  return `the page is ${inches}: rendering it for OCR at ${dpi} dpi needs ${mp} megapixels, over the ${(MAX_RENDER_PIXELS / 1e6).toFixed(0)} MP budget; lower the guidelines stage's ocrDpi or split the page`;
+}
+
+/** Text of a rendered page by tesseract, or a warning when the page is too large, tesseract is missing or fails. */
 export async function ocrPage(
   page: mupdf.Page,
   opts: { dpi: number; languages: string; label: string },
 ): Promise<{ text: string } | { warning: string }> {
+  const tooLarge = renderTooLarge(page.getBounds(), opts.dpi);
+  if (tooLarge) return { warning: `${opts.label}: ${tooLarge}` };
   const tesseract = findExecutable('tesseract');
   if (!tesseract) return { warning: `${opts.label}: ${TESSERACT_MISSING}` };
   const dir = await mkdtemp(join(tmpdir(), 'cdp-ocr-'));
   try {
     const png = join(dir, 'page.png');
-    await writeFile(png, renderPagePng(page, opts.dpi));
+    let bytes: Uint8Array;
+    try {
+      bytes = renderPagePng(page, opts.dpi);
+    } catch (err) {
+      return {
+        warning: `${opts.label}: rendering the page for OCR at ${opts.dpi} dpi failed (${(err as Error).message}); the file itself opened, so lower ocrDpi`,
+      };
+    }
+    await writeFile(png, bytes);
     // One thread: tesseract's OpenMP threads fight over the cores when documents run in parallel.
     const res = await $({
       quiet: true,

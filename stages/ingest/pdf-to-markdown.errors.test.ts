@@ -4,7 +4,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { pdfToMarkdown } from './pdf-to-markdown.ts';
 import { readSample } from './sample-corpus.ts';
-import { encrypted, noPages } from './test-pdfs.ts';
+import { encrypted, hugeImagePage, noPages } from './test-pdfs.ts';
+import { MAX_RENDER_PIXELS, renderTooLarge } from './ocr.ts';
 
 const WHO = 'en/who-2021-hypertension-pharmacological-treatment-retypeset.pdf';
 
@@ -71,4 +72,19 @@ test('randomly damaged bytes never throw: each result is Markdown or an error na
     if (r.ok) assert.equal(typeof r.markdown, 'string');
     else assert.match(r.error, new RegExp(`^damaged-${t}\\.pdf: `));
   }
+});
+
+test('a poster-sized image page is reported with its real reason (too large to render), not as a corrupt PDF', async () => {
+  const r = await pdfToMarkdown(hugeImagePage(200), { name: 'poster.pdf' });
+  assert.ok(r.ok, JSON.stringify(r));
+  assert.deepEqual(r.pageMethods, ['empty']);
+  assert.equal(
+    r.warnings[0],
+    "poster.pdf page 1: the page is 200 × 200 inches: rendering it for OCR at 300 dpi needs 3600 megapixels, over the 268 MP budget; lower the guidelines stage's ocrDpi or split the page",
+  );
+  assert.ok(!r.warnings.some((w) => /corrupt/.test(w)));
+  // The budget is 2^28 pixels: a 16k × 16k render passes, one pixel more in each direction does not.
+  const side = (Math.sqrt(MAX_RENDER_PIXELS) / 300) * 72;
+  assert.equal(renderTooLarge([0, 0, side, side], 300), null);
+  assert.match(renderTooLarge([0, 0, side * 1.01, side * 1.01], 300) ?? '', /over the 268 MP budget/);
 });

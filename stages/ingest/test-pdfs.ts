@@ -53,3 +53,15 @@ export function imageOnly(bytes: Uint8Array, index: number, dpi: number, share =
   out.insertPage(-1, out.addPage([0, 0, w, h], 0, resources, content));
   return save(out, 'compress');
 }
+
+/** A one-page PDF, `inches` × `inches`, whose only content is a small image stretched over the page. */
+export function hugeImagePage(inches: number): Uint8Array {
+  const size = inches * 72;
+  const pixmap = new mupdf.Pixmap(mupdf.ColorSpace.DeviceRGB, [0, 0, 8, 8], false);
+  pixmap.clear(128);
+  const out = new mupdf.PDFDocument();
+  const image = out.addImage(new mupdf.Image(pixmap));
+  const resources = out.addObject({ XObject: { Im0: image } });
+  out.insertPage(-1, out.addPage([0, 0, size, size], 0, resources, `q ${size} 0 0 ${size} 0 0 cm /Im0 Do Q`));
+  return save(out, 'compress');
+}

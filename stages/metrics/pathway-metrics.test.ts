@@ -54,6 +54,12 @@ describe('scorePathway', () => {
     assert.throws(() => scorePathway({ id: 1, C: [[0.1, 1.5]] }), /C\[0\]\[1\] = 1\.5 is outside \[0, 1\]/);
     assert.throws(() => scorePathway({ id: 1, C: C1, gamma: 'high' }), /"gamma" must be a finite number/);
     assert.throws(() => scorePathway({ id: 1, C: C1, judge_kind: 'human' }), /"judge_kind" must be "llm" or "similarity"/);
+    // An unknown judge is refused, not given another judge's γ; with its own γ it is scored.
+    assert.throws(
+      () => scorePathway({ id: 1, C: C1, judge: 'my-judge' }),
+      /^RangeError: unknown judge "my-judge": calibrated judges are gpt-5.4-mini, qwen3-8b and bertscore; give "gamma"/,
+    );
+    assert.equal(scorePathway({ id: 1, C: C1, judge: 'my-judge', gamma: 0.5 }).lnds_pcs, 1);
   });
 });
 

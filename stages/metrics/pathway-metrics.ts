@@ -70,6 +70,12 @@ export function scorePathway(line: object, defaults: PathwayDefaults = {}): Path
     throw new TypeError(`"judge" must be a string, got ${JSON.stringify(judge)}`);
   const lineKind = optionalKind(rec['judge_kind'], '"judge_kind"');
   const fromLineJudge: JudgeParams | undefined = typeof judge === 'string' ? judgeParams(judge, lineKind) : undefined;
+  // A judge the paper did not calibrate would silently get another judge's γ: say so, unless the line gives its own.
+  if (fromLineJudge && !fromLineJudge.calibrated && optionalNumber(rec, 'gamma') === undefined) {
+    throw new RangeError(
+      `unknown judge ${JSON.stringify(judge)}: calibrated judges are gpt-5.4-mini, qwen3-8b and bertscore; give "gamma" (and "beta") on the line for another judge`,
+    );
+  }
   const fromDefaultJudge = judgeParams(defaults.judge ?? DEFAULT_JUDGE, defaults.judgeKind);
 
   const gamma = optionalNumber(rec, 'gamma') ?? fromLineJudge?.gamma ?? defaults.gamma ?? fromDefaultJudge.gamma;
