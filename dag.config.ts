@@ -33,10 +33,12 @@ const judgeKinds = Object.fromEntries(
 );
 // A smoke run: `cdp run --limit N` evaluates N test cases (CDP_LIMIT).
 const limit = process.env.CDP_LIMIT ? Number(process.env.CDP_LIMIT) : null;
+const limitProblems =
+  limit === null || (Number.isInteger(limit) && limit > 0)
+    ? []
+    : [`--limit (CDP_LIMIT) must be a positive whole number of test cases, got "${process.env.CDP_LIMIT}"`];
 // §3.1: the cases QC flags (checks, and the builder's inspection when configured) are not evaluated.
 const excludeFlagged = true;
-// Reports belong to their store: reports/ for the default store, <store>/reports for another one,
-// or the directory given by --reports (CDP_REPORTS).
 // The guideline corpus: a directory of guidelines/, optional trees/ and guidelines.csv (README,
 // Construction), given by --corpus DIR (CDP_CORPUS); the bundled sample by default. Kept
 // relative to the project when it lies inside it, so a copied project's artifacts stay its own.
@@ -44,6 +46,8 @@ const corpusAbs = resolve(root, process.env.CDP_CORPUS || 'data/sample');
 const corpusRel = relative(root, corpusAbs);
 const corpus = corpusRel && !corpusRel.startsWith('..') && !isAbsolute(corpusRel) ? corpusRel : corpusAbs;
 const sampleCorpus = corpus === 'data/sample';
+// Reports belong to their store: reports/ for the default store, <store>/reports for another one,
+// or the directory given by --reports (CDP_REPORTS).
 const outDir = process.env.CDP_REPORTS || (process.env.CDP_STORE ? join(process.env.CDP_STORE, 'reports') : 'reports');
 
 // One unit per (test CDP × model), with the case's vignette, guideline and tree.
@@ -75,6 +79,7 @@ export default defineDag({
   // Stop before anything runs: a models file that does not validate, a role nobody plays.
   problems: [
     ...models.problems,
+    ...limitProblems,
     ...(existsSync(join(corpusAbs, 'guidelines'))
       ? []
       : [`the corpus ${corpusAbs} has no guidelines/ directory; pass --corpus DIR (CDP_CORPUS) with DIR/guidelines/<id>.{pdf,md,txt}`]),
