@@ -223,4 +223,7 @@ test('a models file that does not validate, or a missing role, stops cdp run bef
   assert.throws(() => statSync(join(dir, 'store', 'ledger.json')), /ENOENT/, 'nothing ran');
   const estimate = await cdp(['estimate', '--models', file], env);
   assert.equal(estimate.code, 2, 'estimate refuses the same problems');
+  const badLimit = await cdp(['run', '--limit', '0'], env);
+  assert.equal(badLimit.code, 2);
+  assert.match(badLimit.stderr, /--limit \(CDP_LIMIT\) must be a positive whole number of test cases, got "0"/);
 });
