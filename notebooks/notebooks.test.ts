@@ -137,7 +137,8 @@ describe('notebook data export', () => {
     const dir = join(tmp, 'export');
     const counts = await exportNotebookData(warehouse, tmp, dir);
     // Hand-counted from the fixture: 2 settings × 2 models × 2 cases × 2 judges + 1 failed judging.
-    // Leaderboard: 2 settings × 2 models; no compare without a second run.
+    // Leaderboard: 2 settings × 2 models; no compare without a second run. Judge answers: judge-llm's
+    // 8 step judgings × 5 runs, one re-ask, and 8 outcome calls (the simulated judges have none).
     assert.deepEqual(counts, {
       model_summary: 34,
       pathway_metrics: 17,
@@ -146,6 +147,7 @@ describe('notebook data export', () => {
       dialogues: 4,
       outcome_scores: 8,
       predictions: 4,
+      judge_answers: 49,
       leaderboard: 4,
       compare: 0,
     });
@@ -179,6 +181,19 @@ describe('notebook data export', () => {
     const failed = scores.find((r) => r.judge === 'simulated-char-ngram');
     assert.equal(failed?.C, null);
     assert.equal(failed?.error, 'only 1 of 5 judge runs usable');
+    // The judge answers of one case, joined with the call log in run order, the refused re-ask included.
+    const answers = JSON.parse(readFileSync(join(dir, 'judge_answers.json'), 'utf8')) as Record<string, unknown>[];
+    const one = answers.filter((r) => r.setting === 'single' && r.model === 'gpt-test' && r.cdp_id === 'cdp-b');
+    assert.deepEqual(
+      one.map((r) => [r.judge, r.judging, r.run, r.answer, r.text, r.rejected]),
+      [
+        ['judge-llm', 'outcome', 0, 1, '2', false],
+        ...[0, 1, 2, 3].map((run) => ['judge-llm', 'steps', run, run + 1, 'R1-C1: 5, R1-C2: 2\nR2-C1: 2, R2-C2: 5', false]),
+        ['judge-llm', 'steps', 4, 5, 'R1-C1: 5', true],
+        ['judge-llm', 'steps', 4, 6, 'R1-C1: 5, R1-C2: 1', true],
+      ],
+    );
+    assert.equal(one[6]?.rejected_reason, 'run 5: answer 2 rejected: missing R2-C2');
   });
 
   test('a warehouse without the tables is an error naming the table and what to run', async () => {
@@ -396,8 +411,31 @@ describe('notebook site in Chromium', () => {
       undefined,
       { timeout: 5000 },
     );
-    await expectRows(page, 'case_failures', 2);
-    assert.deepEqual(await column(page, 'case_failures', 'reason'), ['did not parse: no numbered steps', 'only 1 of 5 judge runs usable']);
+    await expectRows(page, 'case_failures', 4);
+    assert.deepEqual(await column(page, 'case_failures', 'reason'), [
+      'did not parse: no numbered steps',
+      'only 1 of 5 judge runs usable',
+      'run 5: answer 1 rejected: missing R2-C2',
+      'run 5: answer 2 rejected: missing R2-C2',
+    ]);
+    // Every judge run's raw answer of the case, as the judge wrote it, and which judges have none stored.
+    await expectRows(page, 'judge_answers', 7);
+    assert.deepEqual(await column(page, 'judge_answers', 'run'), ['1', '1', '2', '3', '4', '5', '5']);
+    assert.deepEqual(await column(page, 'judge_answers', 'text'), [
+      '2',
+      ...Array(4).fill('R1-C1: 5, R1-C2: 2\nR2-C1: 2, R2-C2: 5'),
+      'R1-C1: 5',
+      'R1-C1: 5, R1-C2: 1',
+    ]);
+    assert.deepEqual((await column(page, 'judge_answers', 'verdict')).slice(4), [
+      'accepted',
+      'refused: run 5: answer 1 rejected: missing R2-C2',
+      'refused: run 5: answer 2 rejected: missing R2-C2',
+    ]);
+    assert.match(
+      (await page.locator('p[data-name="judges_without_calls"]').textContent()) ?? '',
+      /^No stored calls for simulated-char-ngram, simulated-tfidf: offline/,
+    );
     assert.deepEqual(await column(page, 'outcome_judges', 'correct'), ['no']);
     await page.screenshot({ path: join(ARTIFACTS, 'case-viewer-failed-judging.png'), fullPage: true });
     // Failures only: of gpt-test's single-turn cases only cdp-b failed anywhere.
