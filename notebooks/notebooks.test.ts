@@ -338,6 +338,15 @@ describe('notebook site in Chromium', () => {
     assert.deepEqual(await column(page, 'metric_breakdown', 'guideline_id'), ['g1', 'g2']);
     assert.deepEqual(await column(page, 'metric_breakdown', 'n'), ['8', '8']);
     assert.deepEqual(await column(page, 'metric_breakdown', 'mean'), ['0.300', '0.300']);
+    // n beside the failures: g2 holds the failed char-ngram judging.
+    assert.deepEqual(await column(page, 'metric_breakdown', 'failures'), ['0', '1']);
+    // model_summary's rows for DTW PCC: 2 settings × 2 judges × 2 models, gpt-test's single-turn cells with 1 failure.
+    await expectRows(page, 'summary_n', 8);
+    const summaryRows = await page.$$eval('table[data-name="summary_n"] tbody tr', (trs) =>
+      trs.map((tr) => Array.from(tr.children, (td) => td.textContent).join('|')),
+    );
+    assert.ok(summaryRows.includes('single|judge-llm|gpt-test|0.500|0.400–0.600|2|1'), summaryRows.join('\n'));
+    assert.ok(summaryRows.includes('multi|judge-llm|gpt-test|0.500|0.400–0.600|2|0'), summaryRows.join('\n'));
     assert.equal((await page.locator('figure svg, svg[class*="plot"]').count()) >= 2, true, 'box plot and histogram drawn');
     // Model × judge: gpt-test's failed char-ngram judging is counted, not averaged.
     await expectRows(page, 'model_judge', 2);
@@ -472,17 +481,21 @@ describe('notebook site in Chromium', () => {
       (await page.locator('p[data-name="compare_runs"]').textContent()) ?? '',
       /^A: .*baseline\.duckdb {2}· {2}B: .*warehouse\.duckdb$/,
     );
-    // DTW PCC by default: 2 settings × 2 judges × 2 models (the failed char-ngram judging has no value in either run).
-    await expectRows(page, 'compare', 8);
+    // DTW PCC by default: 2 settings × 2 judges × 2 models, and the failed char-ngram judging (no value, one failure in each run).
+    await expectRows(page, 'compare', 9);
     await settle(o, 'compare.html');
     await choose(page, 'setting', 'single');
+    await choose(page, 'judge', 'simulated-char-ngram');
+    await expectRows(page, 'compare', 1);
+    assert.deepEqual(await column(page, 'compare', 'A'), ['— n=0 f=1']);
+    assert.deepEqual(await column(page, 'compare', 'B'), ['— n=0 f=1']);
     await choose(page, 'judge', 'judge-llm');
     await expectRows(page, 'compare', 2);
     await choose(page, 'model', 'gpt-test');
     await expectRows(page, 'compare', 1);
     // A: (0.8 + 0.5) / 2; B: 0.5 on both cases; B − A over the 2 common cases: (−0.3 + 0) / 2, paired CI from resamples {−0.3, −0.15, 0}.
-    assert.deepEqual(await column(page, 'compare', 'A'), ['65.00 n=2']);
-    assert.deepEqual(await column(page, 'compare', 'B'), ['50.00 n=2']);
+    assert.deepEqual(await column(page, 'compare', 'A'), ['65.00 n=2 f=0']);
+    assert.deepEqual(await column(page, 'compare', 'B'), ['50.00 n=2 f=0']);
     assert.deepEqual(await column(page, 'compare', 'B − A (pp)'), ['-15.00 (-30.00–0.00)']);
     await expectRows(page, 'moved_cases', 1);
     assert.deepEqual(await column(page, 'moved_cases', 'cdp_id'), ['cdp-a']);
