@@ -13,6 +13,7 @@ const FILES = [
 const QC = [
   { measure: 'instances checked', value: 49, paper_bound: null, within_paper: null },
   { measure: 'CDP problem rate', value: 0.02, paper_bound: 0.005, within_paper: false },
+  { measure: 'instances inspected by an LLM', value: 49, paper_bound: null, within_paper: null },
   { measure: 'test cases', value: 12, paper_bound: null, within_paper: null },
   { measure: 'test cases flagged by the QC checks', value: 2, paper_bound: null, within_paper: null },
   { measure: 'test cases flagged by the LLM inspection', value: 1, paper_bound: null, within_paper: null },
@@ -35,7 +36,7 @@ describe('reports/index.md', () => {
         '- Test cases flagged by the LLM inspection: 1',
         '- Test cases excluded from the task settings: 3',
         '',
-        'The means below are over the test cases left after the exclusions; `qc_summary` has the problem rates.',
+        'The tables and figures below are over the test cases left after the exclusions; `qc_summary` has the problem rates.',
         '',
         '## Tables',
         '',
@@ -62,5 +63,13 @@ describe('reports/index.md', () => {
       /\n## Test cases and quality control\n\nQC exclusion counts are not available \(qc_summary has no test-case rows\)\.\n/,
     );
     assert.doesNotMatch(md, /Test cases: /);
+  });
+
+  test('offline (no inspector ran) the inspection count says it was not inspected', () => {
+    const offline = QC.filter((r) => r.measure !== 'instances inspected by an LLM');
+    assert.match(
+      indexMarkdown(FILES, 'x', 'reports', offline),
+      /\n- Test cases flagged by the LLM inspection: 1 \(no LLM inspection in this run\)\n/,
+    );
   });
 });

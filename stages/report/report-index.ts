@@ -22,7 +22,10 @@ export function qcExclusionLines(qcSummary: readonly Row[]): string[] {
   const value = new Map(qcSummary.map((r) => [String(r.measure), r.value]));
   const present = QC_EXCLUSION_MEASURES.filter((m) => typeof value.get(m) === 'number');
   if (!present.length) return ['QC exclusion counts are not available (qc_summary has no test-case rows).'];
-  return present.map((m) => `- ${m[0]!.toUpperCase()}${m.slice(1)}: ${value.get(m) as number}`);
+  // qc_summary writes its inspection rows only when an inspector ran: a 0 then means "not inspected".
+  const inspected = typeof value.get('instances inspected by an LLM') === 'number';
+  const note = (m: string) => (m === 'test cases flagged by the LLM inspection' && !inspected ? ' (no LLM inspection in this run)' : '');
+  return present.map((m) => `- ${m[0]!.toUpperCase()}${m.slice(1)}: ${value.get(m) as number}${note(m)}`);
 }
 
 export function indexMarkdown(files: readonly Row[], profile: string, outDir: string, qcSummary: readonly Row[] = []): string {
@@ -36,7 +39,7 @@ export function indexMarkdown(files: readonly Row[], profile: string, outDir: st
   const out = ['# MEGA-CDP reproduction: reports', '', `Produced by: ${profile}.`, ''];
   out.push('## Test cases and quality control', '');
   out.push(...qcExclusionLines(qcSummary), '');
-  out.push('The means below are over the test cases left after the exclusions; `qc_summary` has the problem rates.', '');
+  out.push('The tables and figures below are over the test cases left after the exclusions; `qc_summary` has the problem rates.', '');
   out.push('## Tables', '');
   for (const [title, fs] of byTitle(['table', 'table-csv']))
     out.push(`- ${title}: ${fs.map((f) => link(f, String(f.kind) === 'table' ? 'Markdown' : 'CSV')).join(', ')}`);
