@@ -270,6 +270,7 @@ export default defineDag({
         report_scorecard: 'report_scorecard',
         report_leaderboard: 'report_leaderboard',
         model_summary: 'model_summary',
+        qc_summary: 'qc_summary',
       },
       params: { outDir },
     }),

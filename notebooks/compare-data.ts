@@ -1,6 +1,6 @@
 /**
  * Two runs side by side (pure): per (setting, judge, metric, model) each run's mean over its own
- * scored cases, the difference B − A over the cases both scored with a paired-bootstrap CI, and
+ * scored cases (n) and its failed rows (failures: an error instead of a value), the difference B − A over the cases both scored with a paired-bootstrap CI, and
  * the cases that moved most, each with a link into the case viewer. Runs are two stores, or two
  * states of one store (before and after a param change).
  */
@@ -32,6 +32,9 @@ export interface CompareRow {
   b_mean: number | null;
   a_n: number;
   b_n: number;
+  /** Rows of the run with an error instead of a value (a failed judging, an unusable pathway). */
+  a_failures: number;
+  b_failures: number;
   n_common: number;
   diff: number | null;
   ci_low: number | null;
@@ -55,6 +58,18 @@ function perCase(run: RunRows): Map<string, Map<string, number>> {
   return out;
 }
 
+/** (setting, judge, metric, model) → rows with an error, keyed like perCase. */
+function failuresOf(run: RunRows): Map<string, number> {
+  const out = new Map<string, number>();
+  const add = (r: Row, metric: string) => {
+    const k = JSON.stringify([r.setting, r.judge, metric, r.model]);
+    out.set(k, (out.get(k) ?? 0) + 1);
+  };
+  for (const r of run.pathway_metrics) if (r.error != null) for (const m of ['dtw_pcc', 'ot_pcc', 'lnds_pcs']) add(r, m);
+  for (const r of run.outcome_scores ?? []) if (r.error != null) add(r, 'acc');
+  return out;
+}
+
 const mean = (m: Map<string, number> | undefined) => (m && m.size ? [...m.values()].reduce((s, v) => s + v, 0) / m.size : null);
 
 export function caseLink(setting: string, model: string, cdp_id: string, judge: string): string {
@@ -64,7 +79,10 @@ export function caseLink(setting: string, model: string, cdp_id: string, judge: 
 export function compareRuns(a: RunRows, b: RunRows, opts: BootstrapOptions & { moved?: number } = {}): CompareRow[] {
   const ca = perCase(a),
     cb = perCase(b);
-  const keys = [...new Set([...ca.keys(), ...cb.keys()])].sort();
+  const fa = failuresOf(a),
+    fb = failuresOf(b);
+  // A key with failures only is kept: its row shows n = 0 beside the failures.
+  const keys = [...new Set([...ca.keys(), ...cb.keys(), ...fa.keys(), ...fb.keys()])].sort();
   return keys.map((k) => {
     const [setting, judge, metric, model] = JSON.parse(k) as string[];
     const va = ca.get(k),
@@ -94,6 +112,8 @@ export function compareRuns(a: RunRows, b: RunRows, opts: BootstrapOptions & { m
       b_mean: mean(vb),
       a_n: va?.size ?? 0,
       b_n: vb?.size ?? 0,
+      a_failures: fa.get(k) ?? 0,
+      b_failures: fb.get(k) ?? 0,
       n_common: d?.n ?? 0,
       diff: d?.diff ?? null,
       ci_low: d?.ciLow ?? null,

@@ -29,12 +29,36 @@ export const NOTEBOOK_DATA: Record<string, string> = {
 };
 
 /**
+ * Every judge run's raw answer: the calls step_scores and outcome_scores recorded (call_keys, in run
+ * order, re-asks included), joined with the call log on key and attempt. `answer` numbers a judging's
+ * answers from 1; a call the log no longer has keeps its key with a null text. Offline judges record
+ * no calls, so they have no rows here.
+ */
+const JUDGE_ANSWERS_SQL = `with refs as (
+    select setting, model, cdp_id, judge, 'steps' as judging, unnest(call_keys) as key, unnest(call_attempts) as attempt,
+      unnest(call_runs) as run, unnest(generate_series(1, len(call_keys))) as answer
+    from step_scores
+    union all
+    select setting, model, cdp_id, judge, 'outcome', unnest(call_keys), unnest(call_attempts), unnest(call_runs),
+      unnest(generate_series(1, len(call_keys)))
+    from outcome_scores),
+  calls as (
+    select key, attempt, status, text, finish_reason, rejected, rejected_reason, error from llm_calls
+    qualify row_number() over (partition by key, attempt order by (status = 'ok') desc, finished_at desc nulls last) = 1)
+  select r.setting, r.model, r.cdp_id, r.judge, r.judging, r.run, cast(r.answer as integer) as answer, r.key, c.status, c.text, c.finish_reason,
+    c.rejected, c.rejected_reason, c.error
+  from refs r left join calls c on c.key = r.key and c.attempt = r.attempt
+  order by r.setting, r.model, r.cdp_id, r.judge, r.judging, r.answer`;
+
+/**
  * Tables a run may lack (an older store, a stage another helper adds): exported as [] when their
- * query fails, and the pages say so. predictions holds the single-turn raw answers.
+ * query fails, and the pages say so. predictions holds the single-turn raw answers; judge_answers needs
+ * the call log (llm_calls) and the judge stages' call_keys.
  */
 export const OPTIONAL_NOTEBOOK_DATA: Record<string, string> = {
   outcome_scores: `select setting, model, cdp_id, judge, score, correct, simulated, error from outcome_scores order by setting, model, cdp_id, judge`,
   predictions: `select model, cdp_id, raw, parse_ok, parse_error, error from predictions_single order by model, cdp_id`,
+  judge_answers: JUDGE_ANSWERS_SQL,
 };
 
 /** The second run of the compare notebook: another store's warehouse, or this store's at another state. */

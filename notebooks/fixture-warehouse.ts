@@ -10,10 +10,15 @@
  * gpt-test). DTW PCC is 0.1 for every simulated-oracle row and 0.5 for every gpt-test row.
  * Outcome scores by judge-llm: all correct, except gpt-test's single-turn cdp-b; gpt-test's single-turn
  * cdp-b prediction did not parse (its raw answer is kept) and its model_summary cells count 1 failure.
+ * judge-llm's calls are in llm_calls (five step-scoring runs and one outcome call per case); on gpt-test's
+ * single-turn cdp-b its fifth run's answer and re-ask were both refused (runs_ok 4). The simulated judges
+ * have no stored calls.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { llmCallsRelation } from '../pipeline/llm/call-log.ts';
 
 /** The stage module declaring each table: the fixture takes its columns from there, so it cannot drift. */
 export const FIXTURE_TABLE_MODULES: Record<string, string> = {
@@ -24,6 +29,7 @@ export const FIXTURE_TABLE_MODULES: Record<string, string> = {
   dialogues_multi: 'stages/tasks/dialogues-multi.stage.ts',
   outcome_scores: 'stages/evaluate/outcome-scores.stage.ts',
   predictions_single: 'stages/tasks/predictions-single.stage.ts',
+  llm_calls: 'pipeline/llm/call-log.ts',
 };
 
 /**
@@ -34,8 +40,36 @@ const PENDING_COLUMNS: Record<string, Record<string, string>> = {
   model_summary: { failures: 'INTEGER', excluded: 'INTEGER', policy: 'VARCHAR' },
 };
 
+/**
+ * The call log is a view over JSONL (call-log.ts), not a stage: the columns the notebooks read, with
+ * the view's types. tableColumns checks each name against the view's SQL so a rename shows here.
+ */
+const VIEW_COLUMNS: Record<string, Record<string, string>> = {
+  llm_calls: {
+    key: 'VARCHAR',
+    status: 'VARCHAR',
+    model: 'VARCHAR',
+    stage: 'VARCHAR',
+    attempt: 'INTEGER',
+    finished_at: 'TIMESTAMP',
+    error: 'VARCHAR',
+    text: 'VARCHAR',
+    finish_reason: 'VARCHAR',
+    rejected: 'BOOLEAN',
+    rejected_reason: 'VARCHAR',
+  },
+};
+
 /** A table's columns as the warehouse has them: the declared ones, plus `error` for row-mapped stages. */
 export async function tableColumns(root: string, table: string): Promise<Record<string, string>> {
+  const view = VIEW_COLUMNS[table];
+  if (view) {
+    const sql = viewSqlForCheck();
+    const missing = Object.keys(view).filter((c) => !new RegExp(`(\\.|as )"?${c}"?[ ,]`).test(sql));
+    if (missing.length)
+      throw new Error(`fixture view ${table}: columns ${missing.join(', ')} are not in call-log.ts; update fixture-warehouse.ts`);
+    return view;
+  }
   const mod = (await import(pathToFileURL(join(root, FIXTURE_TABLE_MODULES[table])).href)) as {
     default: { kind: string; columns: Record<string, string> };
   };
@@ -44,7 +78,20 @@ export async function tableColumns(root: string, table: string): Promise<Record<
   return kind === 'row' ? { ...all, error: 'VARCHAR' } : all;
 }
 
+/** The view's SQL over a scratch call directory (the relation is null while no call was logged). */
+function viewSqlForCheck(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'cdp-calls-'));
+  mkdirSync(join(dir, 'calls'));
+  writeFileSync(join(dir, 'calls', 'x.jsonl'), '');
+  return llmCallsRelation(dir)!;
+}
+
 type Row = Record<string, unknown>;
+
+/** A Prompt 5/8 answer for a score matrix in [0, 1] (Likert 1–5). */
+function likertAnswer(C: number[][]): string {
+  return C.map((row, i) => row.map((v, j) => `R${i + 1}-C${j + 1}: ${Math.round(1 + 4 * v)}`).join(', ')).join('\n');
+}
 
 const CASES = [
   {
@@ -108,6 +155,25 @@ export function fixtureRows(variant: { gptTestDtw?: number } = {}): Record<strin
     dialogues_multi: [],
     outcome_scores: [],
     predictions_single: [],
+    llm_calls: [],
+  };
+  let clock = 0;
+  const logCall = (key: string, text: string, refused?: string) => {
+    const finished_at = new Date(Date.UTC(2026, 0, 1, 0, 0, clock++)).toISOString();
+    tables.llm_calls.push({
+      key,
+      status: 'ok',
+      model: 'judge-llm',
+      stage: key.split(':')[0],
+      attempt: 0,
+      finished_at,
+      error: null,
+      text,
+      finish_reason: 'stop',
+      rejected: refused !== undefined,
+      rejected_reason: refused ?? null,
+    });
+    return key;
   };
   for (const setting of SETTINGS) {
     for (const { model, simulated, dtw } of MODELS) {
@@ -127,6 +193,8 @@ export function fixtureRows(variant: { gptTestDtw?: number } = {}): Record<strin
           reason: null,
         });
         const wrong = model === 'gpt-test' && setting === 'single' && c.cdp_id === 'cdp-b';
+        const unit = `${setting}/${model}/${c.cdp_id}`;
+        const outcomeKey = logCall(`outcome_scores:${unit}`, wrong ? '2' : '5');
         tables.outcome_scores.push({
           ...shared,
           judge: 'judge-llm',
@@ -135,6 +203,9 @@ export function fixtureRows(variant: { gptTestDtw?: number } = {}): Record<strin
           cutoff: 4,
           calls: 1,
           problems: [],
+          call_keys: [outcomeKey],
+          call_attempts: [0],
+          call_runs: [0],
           error: null,
         });
         if (setting === 'single') {
@@ -157,18 +228,35 @@ export function fixtureRows(variant: { gptTestDtw?: number } = {}): Record<strin
           });
         }
         for (const { judge, kind } of JUDGES) {
+          const C = matrix(m, n, model);
+          // judge-llm's five runs; on `wrong` the fifth run's answer and its re-ask were refused.
+          const refs: { key: string; run: number }[] = [];
+          const refusal = 'run 5: answer 1 rejected: missing R2-C2';
+          if (judge === 'judge-llm')
+            for (let run = 0; run < 5; run++) {
+              if (wrong && run === 4) {
+                refs.push({ key: logCall(`step_scores:${unit}:r${run}`, 'R1-C1: 5', refusal), run });
+                refs.push({
+                  key: logCall(`step_scores:${unit}:r${run}.1`, 'R1-C1: 5, R1-C2: 1', 'run 5: answer 2 rejected: missing R2-C2'),
+                  run,
+                });
+              } else refs.push({ key: logCall(`step_scores:${unit}:r${run}`, likertAnswer(C)), run });
+            }
           tables.step_scores.push({
             ...shared,
             judge,
             judge_kind: kind,
-            C: matrix(m, n, model),
+            C,
             m,
             n,
-            runs_ok: 5,
-            runs_failed: 0,
+            runs_ok: refs.length === 6 ? 4 : 5,
+            runs_failed: refs.length === 6 ? 1 : 0,
             blocks: 1,
-            calls: 5,
-            problems: [],
+            calls: refs.length || 5,
+            problems: refs.length === 6 ? [refusal, 'run 5: answer 2 rejected: missing R2-C2'] : [],
+            call_keys: refs.map((r) => r.key),
+            call_attempts: refs.map(() => 0),
+            call_runs: refs.map((r) => r.run),
             error: null,
           });
           const value = model === 'gpt-test' && c.cdp_id === 'cdp-a' && variant.gptTestDtw !== undefined ? variant.gptTestDtw : dtw;
@@ -252,6 +340,9 @@ export function fixtureRows(variant: { gptTestDtw?: number } = {}): Record<strin
     blocks: 1,
     calls: 5,
     problems: ['too few runs'],
+    call_keys: [],
+    call_attempts: [],
+    call_runs: [],
     error: 'only 1 of 5 judge runs usable',
   });
   tables.pathway_metrics.push({

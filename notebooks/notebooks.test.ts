@@ -137,7 +137,8 @@ describe('notebook data export', () => {
     const dir = join(tmp, 'export');
     const counts = await exportNotebookData(warehouse, tmp, dir);
     // Hand-counted from the fixture: 2 settings × 2 models × 2 cases × 2 judges + 1 failed judging.
-    // Leaderboard: 2 settings × 2 models; no compare without a second run.
+    // Leaderboard: 2 settings × 2 models; no compare without a second run. Judge answers: judge-llm's
+    // 8 step judgings × 5 runs, one re-ask, and 8 outcome calls (the simulated judges have none).
     assert.deepEqual(counts, {
       model_summary: 34,
       pathway_metrics: 17,
@@ -146,6 +147,7 @@ describe('notebook data export', () => {
       dialogues: 4,
       outcome_scores: 8,
       predictions: 4,
+      judge_answers: 49,
       leaderboard: 4,
       compare: 0,
     });
@@ -179,6 +181,19 @@ describe('notebook data export', () => {
     const failed = scores.find((r) => r.judge === 'simulated-char-ngram');
     assert.equal(failed?.C, null);
     assert.equal(failed?.error, 'only 1 of 5 judge runs usable');
+    // The judge answers of one case, joined with the call log in run order, the refused re-ask included.
+    const answers = JSON.parse(readFileSync(join(dir, 'judge_answers.json'), 'utf8')) as Record<string, unknown>[];
+    const one = answers.filter((r) => r.setting === 'single' && r.model === 'gpt-test' && r.cdp_id === 'cdp-b');
+    assert.deepEqual(
+      one.map((r) => [r.judge, r.judging, r.run, r.answer, r.text, r.rejected]),
+      [
+        ['judge-llm', 'outcome', 0, 1, '2', false],
+        ...[0, 1, 2, 3].map((run) => ['judge-llm', 'steps', run, run + 1, 'R1-C1: 5, R1-C2: 2\nR2-C1: 2, R2-C2: 5', false]),
+        ['judge-llm', 'steps', 4, 5, 'R1-C1: 5', true],
+        ['judge-llm', 'steps', 4, 6, 'R1-C1: 5, R1-C2: 1', true],
+      ],
+    );
+    assert.equal(one[6]?.rejected_reason, 'run 5: answer 2 rejected: missing R2-C2');
   });
 
   test('a warehouse without the tables is an error naming the table and what to run', async () => {
@@ -323,6 +338,15 @@ describe('notebook site in Chromium', () => {
     assert.deepEqual(await column(page, 'metric_breakdown', 'guideline_id'), ['g1', 'g2']);
     assert.deepEqual(await column(page, 'metric_breakdown', 'n'), ['8', '8']);
     assert.deepEqual(await column(page, 'metric_breakdown', 'mean'), ['0.300', '0.300']);
+    // n beside the failures: g2 holds the failed char-ngram judging.
+    assert.deepEqual(await column(page, 'metric_breakdown', 'failures'), ['0', '1']);
+    // model_summary's rows for DTW PCC: 2 settings × 2 judges × 2 models, gpt-test's single-turn cells with 1 failure.
+    await expectRows(page, 'summary_n', 8);
+    const summaryRows = await page.$$eval('table[data-name="summary_n"] tbody tr', (trs) =>
+      trs.map((tr) => Array.from(tr.children, (td) => td.textContent).join('|')),
+    );
+    assert.ok(summaryRows.includes('single|judge-llm|gpt-test|0.500|0.400–0.600|2|1'), summaryRows.join('\n'));
+    assert.ok(summaryRows.includes('multi|judge-llm|gpt-test|0.500|0.400–0.600|2|0'), summaryRows.join('\n'));
     assert.equal((await page.locator('figure svg, svg[class*="plot"]').count()) >= 2, true, 'box plot and histogram drawn');
     // Model × judge: gpt-test's failed char-ngram judging is counted, not averaged.
     await expectRows(page, 'model_judge', 2);
@@ -396,8 +420,31 @@ describe('notebook site in Chromium', () => {
       undefined,
       { timeout: 5000 },
     );
-    await expectRows(page, 'case_failures', 2);
-    assert.deepEqual(await column(page, 'case_failures', 'reason'), ['did not parse: no numbered steps', 'only 1 of 5 judge runs usable']);
+    await expectRows(page, 'case_failures', 4);
+    assert.deepEqual(await column(page, 'case_failures', 'reason'), [
+      'did not parse: no numbered steps',
+      'only 1 of 5 judge runs usable',
+      'run 5: answer 1 rejected: missing R2-C2',
+      'run 5: answer 2 rejected: missing R2-C2',
+    ]);
+    // Every judge run's raw answer of the case, as the judge wrote it, and which judges have none stored.
+    await expectRows(page, 'judge_answers', 7);
+    assert.deepEqual(await column(page, 'judge_answers', 'run'), ['1', '1', '2', '3', '4', '5', '5']);
+    assert.deepEqual(await column(page, 'judge_answers', 'text'), [
+      '2',
+      ...Array(4).fill('R1-C1: 5, R1-C2: 2\nR2-C1: 2, R2-C2: 5'),
+      'R1-C1: 5',
+      'R1-C1: 5, R1-C2: 1',
+    ]);
+    assert.deepEqual((await column(page, 'judge_answers', 'verdict')).slice(4), [
+      'accepted',
+      'refused: run 5: answer 1 rejected: missing R2-C2',
+      'refused: run 5: answer 2 rejected: missing R2-C2',
+    ]);
+    assert.match(
+      (await page.locator('p[data-name="judges_without_calls"]').textContent()) ?? '',
+      /^No stored calls for simulated-char-ngram, simulated-tfidf: offline/,
+    );
     assert.deepEqual(await column(page, 'outcome_judges', 'correct'), ['no']);
     await page.screenshot({ path: join(ARTIFACTS, 'case-viewer-failed-judging.png'), fullPage: true });
     // Failures only: of gpt-test's single-turn cases only cdp-b failed anywhere.
@@ -434,17 +481,21 @@ describe('notebook site in Chromium', () => {
       (await page.locator('p[data-name="compare_runs"]').textContent()) ?? '',
       /^A: .*baseline\.duckdb {2}· {2}B: .*warehouse\.duckdb$/,
     );
-    // DTW PCC by default: 2 settings × 2 judges × 2 models (the failed char-ngram judging has no value in either run).
-    await expectRows(page, 'compare', 8);
+    // DTW PCC by default: 2 settings × 2 judges × 2 models, and the failed char-ngram judging (no value, one failure in each run).
+    await expectRows(page, 'compare', 9);
     await settle(o, 'compare.html');
     await choose(page, 'setting', 'single');
+    await choose(page, 'judge', 'simulated-char-ngram');
+    await expectRows(page, 'compare', 1);
+    assert.deepEqual(await column(page, 'compare', 'A'), ['— n=0 f=1']);
+    assert.deepEqual(await column(page, 'compare', 'B'), ['— n=0 f=1']);
     await choose(page, 'judge', 'judge-llm');
     await expectRows(page, 'compare', 2);
     await choose(page, 'model', 'gpt-test');
     await expectRows(page, 'compare', 1);
     // A: (0.8 + 0.5) / 2; B: 0.5 on both cases; B − A over the 2 common cases: (−0.3 + 0) / 2, paired CI from resamples {−0.3, −0.15, 0}.
-    assert.deepEqual(await column(page, 'compare', 'A'), ['65.00 n=2']);
-    assert.deepEqual(await column(page, 'compare', 'B'), ['50.00 n=2']);
+    assert.deepEqual(await column(page, 'compare', 'A'), ['65.00 n=2 f=0']);
+    assert.deepEqual(await column(page, 'compare', 'B'), ['50.00 n=2 f=0']);
     assert.deepEqual(await column(page, 'compare', 'B − A (pp)'), ['-15.00 (-30.00–0.00)']);
     await expectRows(page, 'moved_cases', 1);
     assert.deepEqual(await column(page, 'moved_cases', 'cdp_id'), ['cdp-a']);

@@ -7,6 +7,7 @@
  */
 import { required, rowStage } from '../../pipeline/stage.ts';
 import { DEFAULT_OUTCOME_CUTOFF, judgeOutcome } from '../judge/judge-outcome.ts';
+import { CALL_COLUMNS, callColumns } from '../judge/call-refs.ts';
 import { UNIT_COLUMNS, judgeName, unitBase, unusable } from './pathway-unit.ts';
 
 export interface OutcomeScoresParams {
@@ -19,7 +20,16 @@ export interface OutcomeScoresParams {
 
 export default rowStage<OutcomeScoresParams>({
   params: { judges: required<string[]>(), realJudges: [], cutoff: DEFAULT_OUTCOME_CUTOFF, maxReasks: 2 },
-  columns: { ...UNIT_COLUMNS, score: 'INTEGER', correct: 'BOOLEAN', cutoff: 'INTEGER', calls: 'INTEGER', problems: 'VARCHAR[]' },
+  columns: {
+    ...UNIT_COLUMNS,
+    score: 'INTEGER',
+    correct: 'BOOLEAN',
+    cutoff: 'INTEGER',
+    calls: 'INTEGER',
+    problems: 'VARCHAR[]',
+    // The judge's stored calls (llm_calls key and attempt), re-asks included; empty for offline judges.
+    ...CALL_COLUMNS,
+  },
   async run({ row, cross }, ctx) {
     const judge = judgeName(cross);
     // A real judge's calls are never spent on a simulated agent's pathway (no row: not a failure).
@@ -40,7 +50,7 @@ export default rowStage<OutcomeScoresParams>({
       maxReasks: ctx.params.maxReasks,
       language: typeof row.language === 'string' ? row.language : 'en',
     });
-    if (!r.ok) return { ...base, calls: r.calls, problems: r.problems, error: r.reason };
-    return { ...base, score: r.score, correct: r.correct, calls: r.calls, problems: r.problems };
+    if (!r.ok) return { ...base, calls: r.calls, problems: r.problems, ...callColumns(r.callRefs), error: r.reason };
+    return { ...base, score: r.score, correct: r.correct, calls: r.calls, problems: r.problems, ...callColumns(r.callRefs) };
   },
 });

@@ -19,6 +19,7 @@ import { required, rowStage } from '../../pipeline/stage.ts';
 import { judgeStepScores } from '../judge/judge-step-scores.ts';
 import { judgeByEmbeddings } from '../judge/embedding-judge.ts';
 import { inferJudgeKind, type JudgeKind } from '../metrics/judge-params.ts';
+import { CALL_COLUMNS, callColumns } from '../judge/call-refs.ts';
 import { UNIT_COLUMNS, judgeName, settingOf, stringArray, unitBase, unusable } from './pathway-unit.ts';
 
 export interface StepScoresParams {
@@ -70,6 +71,8 @@ export default rowStage<StepScoresParams>({
     blocks: 'INTEGER',
     calls: 'INTEGER',
     problems: 'VARCHAR[]',
+    // The judge runs' stored calls (llm_calls key and attempt, run index), re-asks included; empty for offline judges.
+    ...CALL_COLUMNS,
   },
   async run({ row, cross }, ctx) {
     const judge = judgeName(cross);
@@ -81,7 +84,16 @@ export default rowStage<StepScoresParams>({
     if (refused) return { ...base, error: refused };
     if (p.embeddingJudges.includes(judge)) {
       const e = await judgeByEmbeddings(ctx.llm, judge, stringArray(row.reference), stringArray(row.candidate));
-      const counts = { m: e.m, n: e.n, runs_ok: e.ok ? 1 : 0, runs_failed: e.ok ? 0 : 1, blocks: 1, calls: e.calls, problems: [] };
+      const counts = {
+        m: e.m,
+        n: e.n,
+        runs_ok: e.ok ? 1 : 0,
+        runs_failed: e.ok ? 0 : 1,
+        blocks: 1,
+        calls: e.calls,
+        problems: [],
+        ...callColumns([]),
+      };
       return e.ok
         ? { ...base, judge_kind: 'similarity', ...counts, C: matrixRows(e.C, e.m, e.n) }
         : { ...base, judge_kind: 'similarity', ...counts, error: e.reason };
@@ -100,7 +112,16 @@ export default rowStage<StepScoresParams>({
       ...(maxPromptTokens !== undefined ? { maxPromptTokens } : {}),
       language: typeof row.language === 'string' ? row.language : 'en',
     });
-    const counts = { m: r.m, n: r.n, runs_ok: r.runsOk, runs_failed: r.runsFailed, blocks: r.blocks, calls: r.calls, problems: r.problems };
+    const counts = {
+      m: r.m,
+      n: r.n,
+      runs_ok: r.runsOk,
+      runs_failed: r.runsFailed,
+      blocks: r.blocks,
+      calls: r.calls,
+      problems: r.problems,
+      ...callColumns(r.callRefs),
+    };
     if (!r.ok) return { ...base, ...counts, error: r.reason };
     return { ...base, ...counts, C: matrixRows(r.C, r.m, r.n) };
   },

@@ -21,7 +21,7 @@ const base = { judge: 'judge-a', reference: 'Community-acquired pneumonia; start
 test('Prompt 9 is sent once with both conclusions; the score is read', async () => {
   const client = fakeClient(() => 'Score: 4');
   const r = await judgeOutcome({ client, ...base });
-  assert.deepEqual(r, { ok: true, score: 4, correct: true, calls: 1, problems: [] });
+  assert.deepEqual(r, { ok: true, score: 4, correct: true, calls: 1, problems: [], callRefs: [] });
   assert.equal(client.requests.length, 1);
   const q = client.requests[0];
   assert.equal(q.repeat, 0);
@@ -56,6 +56,7 @@ test('an invalid answer is re-asked with the reason, then accepted', async () =>
     correct: false,
     calls: 2,
     problems: ['answer 1 rejected: the answer holds several different numbers (3, 4); output a single integer 1–5'],
+    callRefs: [],
   });
   assert.match(client.requests[1].messages[2].content as string, /- the answer holds several different numbers \(3, 4\)/);
 });
@@ -76,7 +77,13 @@ test('a failed call is a failure without re-asks', async () => {
   const client = fakeClient(() => ({ fail: 'context overflow (9000 tokens > window 8192)' }));
   const r = await judgeOutcome({ client, ...base });
   assert.equal(client.requests.length, 1);
-  assert.deepEqual(r, { ok: false, reason: 'outcome judge judge-a: context overflow (9000 tokens > window 8192)', calls: 1, problems: [] });
+  assert.deepEqual(r, {
+    ok: false,
+    reason: 'outcome judge judge-a: context overflow (9000 tokens > window 8192)',
+    calls: 1,
+    problems: [],
+    callRefs: [],
+  });
 });
 
 test('an empty candidate conclusion scores 1 without a call; an empty reference is refused', async () => {
@@ -87,6 +94,7 @@ test('an empty candidate conclusion scores 1 without a call; an empty reference 
     correct: false,
     calls: 0,
     problems: ['empty candidate conclusion: scored 1 without a judge call'],
+    callRefs: [],
   });
   await assert.rejects(judgeOutcome({ client, ...base, reference: '' }), /reference conclusion is empty/);
 });

@@ -13,6 +13,7 @@ import type { JudgeContext } from './judge-context.ts';
 import { askStructured, type Chatter, type ParseOutcome } from '../../pipeline/llm/ask-structured.ts';
 import { loadTemplate, renderTemplate, type Template } from '../prompts/templates.ts';
 import { parseOutcomeScore } from './parse-outcome-score.ts';
+import { recordingCalls, type CallRef } from './call-refs.ts';
 
 export const DEFAULT_OUTCOME_CUTOFF = 4;
 
@@ -30,9 +31,10 @@ export interface JudgeOutcomeOptions {
   params?: Record<string, unknown>;
 }
 
+/** `callRefs`: the stored calls behind the answers, re-asks included (none for offline judges). */
 export type OutcomeResult =
-  | { ok: true; score: 1 | 2 | 3 | 4 | 5; correct: boolean; calls: number; problems: string[] }
-  | { ok: false; reason: string; calls: number; problems: string[] };
+  | { ok: true; score: 1 | 2 | 3 | 4 | 5; correct: boolean; calls: number; problems: string[]; callRefs: CallRef[] }
+  | { ok: false; reason: string; calls: number; problems: string[]; callRefs: CallRef[] };
 
 const templateCache = new Map<string, Template>();
 
@@ -46,7 +48,14 @@ export async function judgeOutcome(o: JudgeOutcomeOptions): Promise<OutcomeResul
       'judgeOutcome: the reference conclusion is empty; every reference CDP ends in a conclusion, so check the cdps input',
     );
   if (o.candidate.trim() === '') {
-    return { ok: true, score: 1, correct: 1 >= cutoff, calls: 0, problems: ['empty candidate conclusion: scored 1 without a judge call'] };
+    return {
+      ok: true,
+      score: 1,
+      correct: 1 >= cutoff,
+      calls: 0,
+      problems: ['empty candidate conclusion: scored 1 without a judge call'],
+      callRefs: [],
+    };
   }
 
   const language = o.language ?? 'en';
@@ -61,6 +70,8 @@ export async function judgeOutcome(o: JudgeOutcomeOptions): Promise<OutcomeResul
   const outcomeContext: JudgeContext = { judging: 'outcome', reference: o.reference.trim(), candidate: o.candidate.trim() };
 
   const problems: string[] = [];
+  const callRefs: CallRef[] = [];
+  const repeat = o.repeat ?? 0;
   const parse = (text: string, finishReason?: string): ParseOutcome<1 | 2 | 3 | 4 | 5> => {
     const p = parseOutcomeScore(text, finishReason);
     if (p.ok) return { ok: true, value: p.score, format: p.format };
@@ -68,12 +79,12 @@ export async function judgeOutcome(o: JudgeOutcomeOptions): Promise<OutcomeResul
     return { ok: false, problems: [p.reason] };
   };
   const r = await askStructured(
-    o.client,
+    recordingCalls(o.client, repeat, callRefs),
     {
       model: o.judge,
       messages: [{ role: 'user', content: prompt }],
       context: outcomeContext,
-      repeat: o.repeat ?? 0,
+      repeat,
       ...(o.params ? { params: o.params } : {}),
       expectedOutputTokens: 4,
     },
@@ -82,7 +93,7 @@ export async function judgeOutcome(o: JudgeOutcomeOptions): Promise<OutcomeResul
   );
   if (!r.ok) {
     const last = r.problems.length ? `: ${r.problems.join('; ')}` : '';
-    return { ok: false, reason: `outcome judge ${o.judge}: ${r.error}${last}`, calls: r.attempts, problems };
+    return { ok: false, reason: `outcome judge ${o.judge}: ${r.error}${last}`, calls: r.attempts, problems, callRefs };
   }
-  return { ok: true, score: r.value, correct: r.value >= cutoff, calls: r.attempts, problems };
+  return { ok: true, score: r.value, correct: r.value >= cutoff, calls: r.attempts, problems, callRefs };
 }

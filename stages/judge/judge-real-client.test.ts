@@ -95,7 +95,12 @@ describe('judging through createLlmClient and a local OpenAI-compatible server',
     const c1 = createLlmClient({ cacheDir, roster: roster(), env: {} });
     const r = await judgeOutcome({ client: c1, judge: 'judge-http', reference: 'Start amoxicillin', candidate: 'Start amoxicillin now' });
     await c1.close();
-    assert.deepEqual(r, { ok: true, score: 4, correct: true, calls: 1, problems: [] });
+    const { callRefs, ...rest } = r;
+    assert.deepEqual(rest, { ok: true, score: 4, correct: true, calls: 1, problems: [] });
+    // The stored call of the answer, so its raw text can be read back from llm_calls.
+    assert.equal(callRefs.length, 1);
+    assert.deepEqual([callRefs[0]!.attempt, callRefs[0]!.run], [0, 0]);
+    assert.match(callRefs[0]!.key, /\S{16,}/);
     assert.equal(srv.counters.chat, 1);
     const c2 = createLlmClient({ cacheDir, roster: roster(), env: {} });
     assert.deepEqual(
@@ -129,6 +134,8 @@ test('the simulated judges run offline through the same client and code path', a
     reference: 'Refer to cardiology',
     candidate: 'refer to CARDIOLOGY',
   });
-  assert.deepEqual(o, { ok: true, score: 5, correct: true, calls: 1, problems: [] });
+  // Offline answers have no stored call: nothing to read back from llm_calls.
+  assert.deepEqual(o, { ok: true, score: 5, correct: true, calls: 1, problems: [], callRefs: [] });
+  assert.deepEqual(r.callRefs, []);
   await c.close();
 });

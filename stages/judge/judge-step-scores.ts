@@ -25,6 +25,7 @@ import type { JudgeContext } from './judge-context.ts';
 import { loadTemplate, renderTemplate, type PromptId, type Template } from '../prompts/templates.ts';
 import { averageRuns, normaliseLikert, parseStepScores } from './parse-step-scores.ts';
 import { planReferenceBlocks, type ReferenceBlock } from './reference-blocks.ts';
+import { recordingCalls, type CallRef } from './call-refs.ts';
 
 export type JudgeSetting = 'single' | 'multi';
 
@@ -73,6 +74,8 @@ interface Counts {
   blocks: number;
   /** Answers requested, re-asks included. */
   calls: number;
+  /** The stored calls behind the answers, in run order then block order, re-asks included. */
+  callRefs: CallRef[];
 }
 
 export type StepScoresResult = (Counts & { ok: true; C: Float64Array }) | (Counts & { ok: false; reason: string });
@@ -107,7 +110,7 @@ export async function judgeStepScores(o: JudgeStepScoresOptions): Promise<StepSc
       'judgeStepScores: the reference pathway is empty; every reference CDP has at least one step, so check the cdps input',
     );
 
-  const base: Counts = { m, n, runsOk: 0, runsFailed: 0, problems: [], blocks: 0, calls: 0 };
+  const base: Counts = { m, n, runsOk: 0, runsFailed: 0, problems: [], blocks: 0, calls: 0, callRefs: [] };
   if (n === 0) return { ...base, ok: true, C: new Float64Array(0) };
 
   const t = template(STEP_PROMPT[o.setting] ?? badSetting(o.setting), o.language ?? 'en', o.templatesRoot);
@@ -128,6 +131,8 @@ export async function judgeStepScores(o: JudgeStepScoresOptions): Promise<StepSc
     const rows = b.end - b.start;
     const where = blocks.length > 1 ? `run ${run}, block ${k + 1}/${blocks.length} (R${b.start + 1}–R${b.end})` : `run ${run}`;
     const rejected: string[] = [];
+    // Runs go in parallel: each block keeps its own list so the merged order is the run order.
+    const refs: CallRef[] = [];
     const parse = (text: string, finishReason?: string): ParseOutcome<Float64Array> => {
       const p = parseStepScores(text, rows, n, finishReason);
       if (p.ok) return { ok: true, value: p.scores };
@@ -135,7 +140,7 @@ export async function judgeStepScores(o: JudgeStepScoresOptions): Promise<StepSc
       return { ok: false, problems: p.problems };
     };
     const r = await askStructured(
-      o.client,
+      recordingCalls(o.client, run, refs),
       {
         model: o.judge,
         messages: [{ role: 'user', content: prompts[k] }],
@@ -149,18 +154,19 @@ export async function judgeStepScores(o: JudgeStepScoresOptions): Promise<StepSc
     );
     const problems = [...rejected];
     if (!r.ok) problems.push(`${where}: ${r.error}`);
-    return { block: b, result: r, problems };
+    return { block: b, result: r, problems, refs };
   };
 
   const perRun = await Promise.all(Array.from({ length: runs }, (_, run) => Promise.all(blocks.map((b, k) => askBlock(run, k, b)))));
 
-  const out: Counts = { ...base, blocks: blocks.length };
+  const out: Counts = { ...base, blocks: blocks.length, callRefs: [] };
   const complete: Float64Array[] = [];
   for (const parts of perRun) {
     let ok = true;
     const scores = new Float64Array(m * n);
-    for (const { block, result, problems } of parts) {
+    for (const { block, result, problems, refs } of parts) {
       out.calls += result.attempts;
+      out.callRefs.push(...refs);
       out.problems.push(...problems);
       if (result.ok) scores.set(result.value, block.start * n);
       else ok = false;

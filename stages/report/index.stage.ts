@@ -1,7 +1,7 @@
 /**
  * Stage `report_index`: `<outDir>/index.md`, linking every file the other report stages wrote
  * (inputs report_leaderboard, listed first, report_tables, report_figures, report_scorecard) and naming what produced them
- * (from model_summary: the simulated sample, or the real models by name).
+ * (from model_summary: the simulated sample, or the real models by name) and the QC exclusion counts (qc_summary).
  */
 import { relative, sep } from 'node:path';
 import { tableStage } from '../../pipeline/stage.ts';
@@ -13,11 +13,15 @@ import { REPORT_DEFAULTS, type ReportParams } from './tables.stage.ts';
 export default tableStage<ReportParams>({
   params: REPORT_DEFAULTS,
   columns: REPORT_FILE_COLUMNS,
-  run({ report_leaderboard = [], report_tables = [], report_figures = [], report_scorecard = [], model_summary = [] }, ctx) {
+  run(
+    { report_leaderboard = [], report_tables = [], report_figures = [], report_scorecard = [], model_summary = [], qc_summary = [] },
+    ctx,
+  ) {
     const outAbs = resolveOutDir(ctx.root, ctx.params.outDir);
     const outRel = relative(ctx.root, outAbs).split(sep).join('/');
     const profile = runProfile(summaryRows(model_summary)).text;
-    const content = indexMarkdown([...report_leaderboard, ...report_tables, ...report_figures, ...report_scorecard], profile, outRel);
+    const files = [...report_leaderboard, ...report_tables, ...report_figures, ...report_scorecard];
+    const content = indexMarkdown(files, profile, outRel, qc_summary);
     return writeReportFiles(ctx.root, outAbs, [{ path: 'index.md', kind: 'index', title: 'Reports index', content }], ctx.persist);
   },
 });

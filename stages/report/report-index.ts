@@ -1,11 +1,34 @@
 /**
- * reports/index.md: what produced the reports, and a link to every table, figure and the
- * scorecard (from the rows of the other report stages: file, kind, title).
+ * reports/index.md: what produced the reports, how many test cases QC left out (from qc_summary),
+ * and a link to every table, figure and the scorecard (from the rows of the other report stages:
+ * file, kind, title).
  */
 import { posix } from 'node:path';
 import type { Row } from '../../pipeline/stage.ts';
 
-export function indexMarkdown(files: readonly Row[], profile: string, outDir: string): string {
+/** The qc_summary measures (qc-summary.stage.ts) a reader needs to know what the means are over. */
+export const QC_EXCLUSION_MEASURES = [
+  'test cases',
+  'test cases flagged by the QC checks',
+  'test cases flagged by the LLM inspection',
+  'test cases excluded from the task settings',
+] as const;
+
+/**
+ * The QC exclusion counts as a sentence list; a run whose qc_summary lacks them (no cdps input)
+ * says so instead of printing zeros.
+ */
+export function qcExclusionLines(qcSummary: readonly Row[]): string[] {
+  const value = new Map(qcSummary.map((r) => [String(r.measure), r.value]));
+  const present = QC_EXCLUSION_MEASURES.filter((m) => typeof value.get(m) === 'number');
+  if (!present.length) return ['QC exclusion counts are not available (qc_summary has no test-case rows).'];
+  // qc_summary writes its inspection rows only when an inspector ran: a 0 then means "not inspected".
+  const inspected = typeof value.get('instances inspected by an LLM') === 'number';
+  const note = (m: string) => (m === 'test cases flagged by the LLM inspection' && !inspected ? ' (no LLM inspection in this run)' : '');
+  return present.map((m) => `- ${m[0]!.toUpperCase()}${m.slice(1)}: ${value.get(m) as number}${note(m)}`);
+}
+
+export function indexMarkdown(files: readonly Row[], profile: string, outDir: string, qcSummary: readonly Row[] = []): string {
   const rel = (f: Row) => posix.relative(outDir, String(f.file));
   const byTitle = (kinds: string[]) => {
     const m = new Map<string, Row[]>();
@@ -14,6 +37,9 @@ export function indexMarkdown(files: readonly Row[], profile: string, outDir: st
   };
   const link = (f: Row, label: string) => `[${label}](${rel(f)})`;
   const out = ['# MEGA-CDP reproduction: reports', '', `Produced by: ${profile}.`, ''];
+  out.push('## Test cases and quality control', '');
+  out.push(...qcExclusionLines(qcSummary), '');
+  out.push('The tables and figures below are over the test cases left after the exclusions; `qc_summary` has the problem rates.', '');
   out.push('## Tables', '');
   for (const [title, fs] of byTitle(['table', 'table-csv']))
     out.push(`- ${title}: ${fs.map((f) => link(f, String(f.kind) === 'table' ? 'Markdown' : 'CSV')).join(', ')}`);
