@@ -5,28 +5,16 @@
 // around the sample's reference lengths (6–11), so the dialogues are neither the stand-ins' nor
 // trivially short. Requests are counted at the server; input tokens are the o200k_base counts of
 // the request bodies the server received, with the client's per-message overhead.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync, existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve, dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import type { BenchReport, BenchRow } from './report.ts';
 import { startFakeOpenAIServer } from '../pipeline/llm/testing/fake-openai-server.ts';
 import { countTokens, TOKENS_PER_MESSAGE, TOKENS_PER_REPLY } from '../pipeline/llm/tokens.ts';
 import { plainAnswer, promptKind } from '../stages/models/testing/plain-model.ts';
+import { runCdp } from '../pipeline/testing/cdp-process.ts';
 
-const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-
-function cdp(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((res) => {
-    const c = spawn(process.execPath, [join(repo, 'bin', 'cdp.mjs'), ...args], { cwd: repo, env: { ...process.env, ...env } });
-    let stdout = '';
-    let stderr = '';
-    c.stdout.on('data', (d) => (stdout += d));
-    c.stderr.on('data', (d) => (stderr += d));
-    c.on('exit', (code) => res({ code: code ?? -1, stdout, stderr }));
-  });
-}
+const cdp = (args: string[], env: NodeJS.ProcessEnv) => runCdp(args, env);
 
 const STYLES: Record<string, { steps: number; questions: number }> = {
   'org/short-doctor': { steps: 5, questions: 5 },

@@ -3,13 +3,10 @@
 // against the artifacts' rows), and a no-op rerun afterwards runs nothing.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, mkdirSync, writeFileSync, appendFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve, dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+import { join } from 'node:path';
+import { runCdp } from '../../pipeline/testing/cdp-process.ts';
 
 interface StageFigures {
   stage: string;
@@ -19,16 +16,7 @@ interface StageFigures {
   rowsFailed: number;
 }
 
-function cdp(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((res) => {
-    const c = spawn(process.execPath, [join(repo, 'bin', 'cdp.mjs'), ...args], { cwd: repo, env: { ...process.env, ...env } });
-    let stdout = '';
-    let stderr = '';
-    c.stdout.on('data', (d) => (stdout += d));
-    c.stderr.on('data', (d) => (stderr += d));
-    c.on('exit', (code) => res({ code: code ?? -1, stdout, stderr }));
-  });
-}
+const cdp = (args: string[], env: NodeJS.ProcessEnv) => runCdp(args, env);
 
 /** A small guideline on its own topic with a three-leaf tree quoting it. */
 function guideline(dir: string, id: string, topic: string): void {

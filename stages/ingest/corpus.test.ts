@@ -3,12 +3,12 @@
 // missing and invalid trees and a pinned split.
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, mkdirSync, copyFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readCorpus, parseGuidelinesCsv, languageOfText } from './corpus-layout.ts';
+import { runCdp } from '../../pipeline/testing/cdp-process.ts';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const WHO = 'who-2021-hypertension-pharmacological-treatment-retypeset';
@@ -111,16 +111,7 @@ const MD_TREE = {
   node_guideline_mapping: { '1': [Q1], '2': [Q2], '3': [Q2], '4': [Q3], '5': [Q3] },
 };
 
-function cdp(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((res) => {
-    const c = spawn(process.execPath, [join(repo, 'bin', 'cdp.mjs'), ...args], { cwd: repo, env: { ...process.env, ...env } });
-    let stdout = '';
-    let stderr = '';
-    c.stdout.on('data', (d) => (stdout += d));
-    c.stderr.on('data', (d) => (stderr += d));
-    c.on('exit', (code) => res({ code: code ?? -1, stdout, stderr }));
-  });
-}
+const cdp = (args: string[], env: NodeJS.ProcessEnv) => runCdp(args, env);
 
 test('cdp run --corpus DIR: a PDF with its imported tree, Markdown with a tree, text with an invalid one, one without, a pinned split', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'cdp-corpus-'));

@@ -3,7 +3,6 @@
 // answers with the same offline writers, so the expected results are known exactly.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
@@ -12,6 +11,7 @@ import { startFakeOpenAIServer, type ChatBody } from '../../pipeline/llm/testing
 import { createCuratedBuilderHandler } from '../agents/curated-builder.ts';
 import { offlineVignetteWriter, offlineNarrativeWriter } from '../construct/offline-writers.ts';
 import type { ChatRequest } from '../../pipeline/llm/types.ts';
+import { runCdp } from '../../pipeline/testing/cdp-process.ts';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const KEY = 'sk-test-secret-value-0123456789';
@@ -23,16 +23,7 @@ function filesUnder(dir: string): string[] {
   });
 }
 
-function cdp(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((res) => {
-    const c = spawn(process.execPath, [join(repo, 'bin', 'cdp.mjs'), ...args], { cwd: repo, env: { ...process.env, ...env } });
-    let stdout = '';
-    let stderr = '';
-    c.stdout.on('data', (d) => (stdout += d));
-    c.stderr.on('data', (d) => (stderr += d));
-    c.on('exit', (code) => res({ code: code ?? -1, stdout, stderr }));
-  });
-}
+const cdp = (args: string[], env: NodeJS.ProcessEnv) => runCdp(args, env);
 
 test('one server for every role: the construction DAG over HTTP, the key written nowhere, a rerun sends nothing', async () => {
   const builder = createCuratedBuilderHandler();

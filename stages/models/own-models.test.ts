@@ -5,7 +5,6 @@
 // nothing, and the key is written nowhere.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,6 +12,7 @@ import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startFakeOpenAIServer, type ChatBody } from '../../pipeline/llm/testing/fake-openai-server.ts';
 import { plainAnswer, promptKind, type PromptKind } from './testing/plain-model.ts';
+import { runCdp } from '../../pipeline/testing/cdp-process.ts';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const KEY = 'sk-own-models-secret-4c1d9e';
@@ -24,19 +24,7 @@ function filesUnder(dir: string): string[] {
   });
 }
 
-function cdp(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((res) => {
-    const c = spawn(process.execPath, [join(repo, 'bin', 'cdp.mjs'), ...args], {
-      cwd: repo,
-      env: { ...process.env, CDP_NO_FAST_PATH: '', ...env },
-    });
-    let stdout = '';
-    let stderr = '';
-    c.stdout.on('data', (d) => (stdout += d));
-    c.stderr.on('data', (d) => (stderr += d));
-    c.on('exit', (code) => res({ code: code ?? -1, stdout, stderr }));
-  });
-}
+const cdp = (args: string[], env: NodeJS.ProcessEnv) => runCdp(args, { CDP_NO_FAST_PATH: '', ...env });
 
 // Which prompts each model may receive: its role's, and nothing else.
 const EXPECTED: Record<string, PromptKind[]> = {

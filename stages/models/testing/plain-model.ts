@@ -8,20 +8,11 @@
  */
 import type { ChatBody } from '../../../pipeline/llm/testing/fake-openai-server.ts';
 import { loadTemplate, type PromptId } from '../../prompts/templates.ts';
+import { PROMPT_IDS } from '../../prompts/prompt-registry.ts';
 
 export type PromptKind = PromptId | 'unknown';
 
-const KINDS: PromptId[] = [
-  'reasoning-tree-extraction',
-  'case-vignette-synthesis',
-  'reasoning-narrative-conversion',
-  'single-turn-inference',
-  'single-turn-step-level-consistency-scoring',
-  'multi-turn-inference',
-  'multi-turn-patient-environment',
-  'multi-turn-step-level-consistency-scoring',
-  'outcome-accuracy-scoring',
-];
+const KINDS: readonly PromptId[] = PROMPT_IDS;
 const prefixes = KINDS.map((id) => {
   const t = loadTemplate(id, 'en').text;
   return [id, t.slice(0, Math.min(t.indexOf('{') < 0 ? 200 : t.indexOf('{'), 200))] as const;
