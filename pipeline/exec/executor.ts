@@ -15,7 +15,7 @@ import { StatCache } from '../hash/stat-cache.ts';
 import { CodeHasher } from '../hash/code-identity.ts';
 import { hashValue } from '../hash/canonical.ts';
 import { artifactPaths, readRows, iterRows, writeArtifact, hashRows, checkArtifact, type ArtifactCheck } from '../store/artifacts.ts';
-import { loadLedger, writeLedger, type Ledger, type LedgerEntry, type KeyComponents } from '../store/ledger.ts';
+import { loadLedger, writeLedger, type Ledger, type LedgerEntry, type KeyComponents, type RowFacts } from '../store/ledger.ts';
 import { RowStore } from '../store/row-store.ts';
 import { LineWriter } from '../store/lines.ts';
 import { acquireRunLock } from '../store/run-lock.ts';
@@ -28,7 +28,8 @@ import type { Workspace } from './workspace.ts';
 
 export type StageStatus = 'ran' | 'reused' | 'failed' | 'not-run' | 'would-run';
 
-export interface StageResult {
+/** With its facts (RowFacts): the most common reasons of its failure rows and its coverage. */
+export interface StageResult extends RowFacts {
   stage: string;
   status: StageStatus;
   rowsComputed: number;
@@ -45,10 +46,6 @@ export interface StageResult {
   /** Why it ran (or would run). */
   reasons?: string[];
   error?: string;
-  /** The most common reasons of its failure rows, most frequent first (numbers folded to N). */
-  failureReasons?: { reason: string; count: number; example: string }[];
-  /** Distinct values of the stage's `covers` column among its rows without an error. */
-  covered?: { column: string; count: number };
 }
 
 export interface RunSummary {
@@ -322,8 +319,7 @@ class Execution {
       staleness: () => explainStaleness(components, prev),
     });
     if (!decision.run) {
-      // Failures and coverage are read back only when asked for or present: a plain reuse reads nothing.
-      const looks = prev!.failed > 0 || stage.decl.covers ? rowFacts(iterRows(paths!.ndjson), stage.decl.covers) : {};
+      const looks = reusedFacts(prev!, stage.decl.covers, paths!.ndjson);
       this.finish(name, { status: 'reused', rowsReused: prev!.rows, rowsFailed: prev!.failed, ...looks }, started, key, components);
       return { ok: true, hash: prev!.artifact, ndjson: paths!.ndjson };
     }
@@ -434,7 +430,7 @@ class Execution {
     columns: ResolvedStage['columns'],
     prev: LedgerEntry | undefined,
     entry: { key: string; components: KeyComponents | null; covers?: string },
-  ): Promise<{ hash: string; ndjson: string; failed: number; facts: ReturnType<typeof rowFacts> }> {
+  ): Promise<{ hash: string; ndjson: string; failed: number; facts: RowFacts }> {
     if (this.opts.ephemeral) {
       // Nothing is written, so this run's readers get the rows from memory (and no failed rows are recorded).
       const kept = [...rows];
@@ -451,6 +447,7 @@ class Execution {
       files: artifact.files,
       rows: artifact.rows,
       failed: tally.failed,
+      facts: tally.facts(),
       finishedAt: new Date().toISOString(),
     };
     await this.saveLedger();
@@ -664,7 +661,7 @@ export class RowTally {
     }
   }
 
-  facts(): Pick<StageResult, 'failureReasons' | 'covered'> {
+  facts(): RowFacts {
     const failureReasons = [...this.reasons.values()].sort((a, b) => b.count - a.count || (a.reason < b.reason ? -1 : 1)).slice(0, 3);
     const covers = this.covers;
     return {
@@ -674,8 +671,18 @@ export class RowTally {
   }
 }
 
+/**
+ * The facts of a reused stage: those the ledger recorded when its rows were written, so a reuse
+ * reads no artifact; a ledger written before facts were recorded (or for another `covers`
+ * column) has them read back from the artifact, and only when there is something to say.
+ */
+export function reusedFacts(prev: LedgerEntry, covers: string | undefined, ndjson: string): RowFacts {
+  if (prev.facts && (prev.facts.covered?.column ?? undefined) === (covers ?? undefined)) return prev.facts;
+  return prev.failed > 0 || covers ? rowFacts(iterRows(ndjson), covers) : {};
+}
+
 /** What the run summary says of a stage's rows: its most common failure reasons and its coverage. */
-export function rowFacts(rows: Iterable<Row>, covers?: string): Pick<StageResult, 'failureReasons' | 'covered'> {
+export function rowFacts(rows: Iterable<Row>, covers?: string): RowFacts {
   const t = new RowTally(covers);
   for (const r of rows) t.add(r);
   return t.facts();

@@ -2,7 +2,7 @@
 // frequent first (ties by reason), at most three; coverage as distinct values of one column.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { rowFacts } from './executor.ts';
+import { reusedFacts, rowFacts } from './executor.ts';
 
 test('failure reasons fold numbers, count, keep an example, and coverage counts rows without an error', () => {
   const rows = [
@@ -25,4 +25,25 @@ test('failure reasons fold numbers, count, keep an example, and coverage counts 
     covered: { column: 'cdp_id', count: 2 },
   });
   assert.deepEqual(rowFacts([{ x: 1 }]), {});
+});
+
+test('a reused stage takes its facts from the ledger, reading no artifact; an older ledger entry reads them back', async () => {
+  const { mkdtempSync, writeFileSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const facts = { covered: { column: 'cdp_id', count: 7 } };
+  const entry = { key: 'k', components: null, artifact: 'a', rows: 9, failed: 0, finishedAt: '', facts };
+  // The path does not exist: reading it would throw.
+  assert.equal(reusedFacts(entry, 'cdp_id', '/nonexistent/artifact.ndjson'), facts);
+  const dir = mkdtempSync(join(tmpdir(), 'cdp-facts-'));
+  const ndjson = join(dir, 'a.ndjson');
+  writeFileSync(ndjson, ['{"cdp_id":"x"}', '{"cdp_id":"y"}', '{"cdp_id":"z","error":"HTTP 500 after 5 attempts"}'].join('\n') + '\n');
+  const old = { ...entry, facts: undefined, failed: 1 };
+  assert.deepEqual(reusedFacts(old, 'cdp_id', ndjson), {
+    failureReasons: [{ reason: 'HTTP N after N attempts', count: 1, example: 'HTTP 500 after 5 attempts' }],
+    covered: { column: 'cdp_id', count: 2 },
+  });
+  // Facts recorded for another covers column are not taken for this one.
+  assert.deepEqual(reusedFacts({ ...entry, failed: 1 }, 'guideline_id', ndjson).covered, { column: 'guideline_id', count: 0 });
+  assert.deepEqual(reusedFacts({ ...old, failed: 0 }, undefined, '/nonexistent/artifact.ndjson'), {});
 });

@@ -25,7 +25,15 @@ export interface LedgerEntry {
   rows: number;
   /** Rows carrying an error (failure rows); `--retry-failed` reruns stages that have any. */
   failed: number;
+  /** What the run summary says of the rows, tallied when they were written, so a reuse reads no artifact. */
+  facts?: RowFacts;
   finishedAt: string;
+}
+
+/** A stage's most common failure reasons (numbers folded to N) and the distinct values of its `covers` column. */
+export interface RowFacts {
+  failureReasons?: { reason: string; count: number; example: string }[];
+  covered?: { column: string; count: number };
 }
 
 export interface Ledger {
