@@ -6,7 +6,7 @@
 import { pathToFileURL } from 'node:url';
 import type { Command } from 'commander';
 import type { Project } from './load.ts';
-import { findConfig } from './load.ts';
+import { configFromArgv } from './load.ts';
 import type { LlmLike } from '../exec/executor.ts';
 
 export type RegisterCommand = (program: Command, project: () => Promise<Project>) => void;
@@ -33,13 +33,8 @@ let loaded: Promise<Extensions> | null = null;
 
 export function extensionCommands(): Promise<Extensions> {
   loaded ??= (async () => {
-    let file: string;
-    try {
-      const i = process.argv.indexOf('--config');
-      file = findConfig(process.cwd(), i > 0 ? process.argv[i + 1] : undefined);
-    } catch {
-      return { commands: [] }; // outside a project only the generic commands exist
-    }
+    const file = configFromArgv();
+    if (!file) return { commands: [] }; // outside a project only the generic commands exist
     const mod = (await import(pathToFileURL(file).href)) as {
       cliCommands?: RegisterCommand[];
       llmClient?: Extensions['llmClient'];

@@ -29,6 +29,19 @@ export function findConfig(from: string, explicit?: string): string {
   }
 }
 
+/**
+ * The config file the command line names (`--config FILE`) or the nearest one, found before
+ * commander parses anything (the config contributes commands and options); null outside a project.
+ */
+export function configFromArgv(argv: readonly string[] = process.argv, cwd = process.cwd()): string | null {
+  const i = argv.indexOf('--config');
+  try {
+    return findConfig(cwd, i > 0 ? argv[i + 1] : undefined);
+  } catch {
+    return null;
+  }
+}
+
 export async function loadProject(opts: { cwd?: string; config?: string } = {}): Promise<Project> {
   const file = findConfig(opts.cwd ?? process.cwd(), opts.config);
   const mod = (await import(pathToFileURL(file).href)) as { default?: DagConfig };

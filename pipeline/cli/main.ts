@@ -18,7 +18,7 @@ import { writeNoopFingerprint } from './noop-fingerprint.ts';
 import { applyConfigOptions, readConfigOptions, registerConfigOptions } from './config-options.ts';
 import { configProblems, runReport } from './run-report.ts';
 import { estimateJson } from '../llm/estimate-report.ts';
-import { findConfig } from './load.ts';
+import { configFromArgv } from './load.ts';
 import { dirname } from 'node:path';
 
 // Which environment variables the configuration reads while it loads decides when the no-op
@@ -36,12 +36,8 @@ try {
 }
 
 function projectRoot(): string | null {
-  const i = process.argv.indexOf('--config');
-  try {
-    return dirname(findConfig(process.cwd(), i > 0 ? process.argv[i + 1] : undefined));
-  } catch {
-    return null;
-  }
+  const config = configFromArgv();
+  return config ? dirname(config) : null;
 }
 
 const program = new Command();
