@@ -10,6 +10,7 @@ import { RowStore } from '../store/row-store.ts';
 import { acquireRunLock } from '../store/run-lock.ts';
 import { findTempFiles } from '../store/atomic.ts';
 import { readLines } from '../store/lines.ts';
+import { unitsPath } from '../store/unit-keys.ts';
 
 export interface CleanReport {
   artifactsRemoved: number;
@@ -46,22 +47,27 @@ export async function cleanStore(ws: Workspace): Promise<CleanReport> {
       report.tempFilesRemoved++;
     }
     const artifactsDir = join(ws.store, 'artifacts');
+    // A current segment's files (its NDJSON, Parquet, covered values and unit keys) all start with its hash.
+    const currentSegments = (stage: string) => new Set((ledger.entries[stage]?.segments ?? []).map((seg) => seg.hash));
     for (const stage of existsSync(artifactsDir) ? readdirSync(artifactsDir) : []) {
-      const current = ledger.entries[stage]?.artifact;
+      const current = currentSegments(stage);
       for (const f of readdirSync(join(artifactsDir, stage))) {
-        if (current && f.startsWith(current + '.')) continue;
+        if (current.has(f.slice(0, f.indexOf('.')))) continue;
         const p = join(artifactsDir, stage, f);
         report.bytesFreed += statSync(p).size;
         rmSync(p, { force: true });
         report.artifactsRemoved++;
       }
-      if (!current) rmSync(join(artifactsDir, stage), { recursive: true, force: true });
+      if (!current.size) rmSync(join(artifactsDir, stage), { recursive: true, force: true });
     }
     const unitsDir = join(ws.store, 'units');
     for (const stage of existsSync(unitsDir) ? readdirSync(unitsDir) : []) {
-      const current = ledger.entries[stage]?.artifact;
-      const unitsFile = current ? join(artifactsDir, stage, `${current}.units`) : null;
-      const keep = new Set(unitsFile && existsSync(unitsFile) ? Array.from(readLines(unitsFile), (l) => l.line) : []);
+      const e = ledger.entries[stage];
+      const keep = new Set<string>();
+      (e?.rowStage?.from ?? []).forEach((part, i) => {
+        const file = unitsPath(ws.store, stage, e!.segments![i].hash, part);
+        if (existsSync(file)) for (const { line } of readLines(file)) keep.add(line);
+      });
       report.unitsDropped += new RowStore(join(unitsDir, stage)).compact(keep).dropped;
       if (!keep.size) rmSync(join(unitsDir, stage), { recursive: true, force: true });
     }

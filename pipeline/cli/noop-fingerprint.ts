@@ -13,7 +13,7 @@ import { createHash } from 'node:crypto';
 import type { Project } from './load.ts';
 import type { RunSummary } from '../exec/executor.ts';
 import { readLedger } from '../store/ledger.ts';
-import { artifactPaths, readRows } from '../store/artifacts.ts';
+import { iterRows, segmentPaths } from '../store/artifacts.ts';
 import { CodeHasher } from '../hash/code-identity.ts';
 import { StatCache } from '../hash/stat-cache.ts';
 import { writeFileAtomic } from '../store/atomic.ts';
@@ -88,9 +88,12 @@ export function writeNoopFingerprint(
     const e = ledger.entries[name];
     if (!e) return; // a stage outside the targets never ran: no complete picture to fingerprint
     for (const f of Object.keys(e.components?.code.files ?? {})) add(f);
-    const a = artifactPaths(ws.store, name, e.artifact);
-    addOutput(a.ndjson);
-    addOutput(a.parquet);
+    if (!e.segments) return; // an entry of an older cdp: the full runner rebuilds it
+    for (const seg of e.segments) {
+      const a = segmentPaths(ws.store, name, seg.hash);
+      addOutput(a.ndjson);
+      addOutput(a.parquet);
+    }
   }
   // The warehouse as this run left it: deleted or rebuilt by anything else, the full runner decides.
   addOutput(ws.warehouse);
@@ -105,7 +108,7 @@ export function writeNoopFingerprint(
   }
   // Source files by their own stats; additions and removals show in their directories' mtimes.
   for (const name of dag.sources) {
-    for (const r of readRows(artifactPaths(ws.store, name, ledger.entries[name].artifact).ndjson)) add(String(r.path));
+    for (const r of iterRows(ws.store, name, ledger.entries[name].segments ?? [])) add(String(r.path));
   }
   // Files changed while the run was running may not be reflected in its artifacts: no fingerprint.
   if (Object.values(files).some((s) => s && s[1] >= o.startedAt) || Object.values(dirs).some((m) => m >= o.startedAt)) return;

@@ -24,7 +24,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { makeToyProject, type ToyProject } from '../testing/toy-project.ts';
 import { holdWarehouse } from '../testing/warehouse-holder.ts';
 import { readLedger } from '../store/ledger.ts';
-import { artifactPaths } from '../store/artifacts.ts';
+import { segmentPaths } from '../store/artifacts.ts';
 import { openWarehouse } from '../store/warehouse.ts';
 import { tempPathFor } from '../store/atomic.ts';
 import { createRng } from '../../stages/stats/rng.ts';
@@ -59,8 +59,11 @@ function status(root: string): { stage: string; state: string; reasons: string[]
 const storeOf = (root: string) => join(root, 'data', 'store');
 const warehouseOf = (root: string) => join(root, 'data', 'warehouse.duckdb');
 
+/** The files of a stage's artifact, which in these small projects is one segment. */
 function current(root: string, stage: string): { ndjson: string; parquet: string } {
-  return artifactPaths(storeOf(root), stage, readLedger(join(storeOf(root), 'ledger.json')).entries[stage].artifact);
+  const segments = readLedger(join(storeOf(root), 'ledger.json')).entries[stage].segments!;
+  assert.equal(segments.length, 1, `${stage} is one segment`);
+  return segmentPaths(storeOf(root), stage, segments[0].hash);
 }
 
 async function query(root: string, sql: string): Promise<unknown[]> {
@@ -135,7 +138,7 @@ describe('verified artifacts', () => {
     const r = runJson(p.root);
     assert.ok(r.json.stages.every((s) => s.status === 'reused'));
     const entry = readLedger(join(storeOf(p.root), 'ledger.json')).entries.totals;
-    assert.equal(entry.files!.parquet.mtimeMs, when.getTime());
+    assert.equal(entry.segments![0].files.parquet.mtimeMs, when.getTime());
   });
 
   test('a corrupt ledger is a warning naming the file; the run proceeds as if nothing ran and keeps the damaged file', () => {

@@ -119,5 +119,5 @@ export default defineDag(${JSON.stringify(config)});\n`,
 
 function rowsOf(p: ToyProject, stage: string): Record<string, unknown>[] {
   const e = readLedger(workspaceFor(p.root, {}).ledger).entries[stage]!;
-  return readRows(join(workspaceFor(p.root, {}).store, 'artifacts', stage, `${e.artifact}.ndjson`));
+  return readRows(workspaceFor(p.root, {}).store, stage, e.segments!);
 }

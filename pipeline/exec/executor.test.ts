@@ -23,7 +23,7 @@ function statuses(s: RunSummary): Record<string, string> {
 function rowsOf(p: ToyProject, stage: string): Record<string, unknown>[] {
   const ws = workspaceFor(p.root, {});
   const e = readLedger(ws.ledger).entries[stage];
-  return readRows(join(ws.store, 'artifacts', stage, `${e.artifact}.ndjson`));
+  return readRows(ws.store, stage, e.segments!);
 }
 
 describe('incremental runs on the toy DAG', () => {
@@ -186,15 +186,22 @@ describe('storage', () => {
     w.close();
   });
 
-  test('artifacts are Parquet and NDJSON named by content; identical outputs share one artifact', async () => {
+  test('artifacts are Parquet and NDJSON segments named by content; identical outputs share one artifact', async () => {
     const p = makeToyProject();
     await run(p, p.config());
     const ws = workspaceFor(p.root, {});
-    const first = readLedger(ws.ledger).entries.totals.artifact;
+    const first = readLedger(ws.ledger).entries.totals;
     await run(p, p.config({ totalsScale: 2 }));
+    assert.notEqual(readLedger(ws.ledger).entries.totals.artifact, first.artifact);
     await run(p, p.config({ totalsScale: 1 }));
-    assert.equal(readLedger(ws.ledger).entries.totals.artifact, first);
-    assert.ok(existsSync(join(ws.store, 'artifacts', 'totals', `${first}.parquet`)));
-    assert.ok(readFileSync(join(ws.store, 'artifacts', 'totals', `${first}.ndjson`), 'utf8').startsWith('{"docs":3,"words":6}'));
+    const again = readLedger(ws.ledger).entries.totals;
+    assert.equal(again.artifact, first.artifact);
+    assert.deepEqual(
+      again.segments!.map((x) => x.hash),
+      first.segments!.map((x) => x.hash),
+    );
+    const seg = first.segments![0].hash;
+    assert.ok(existsSync(join(ws.store, 'artifacts', 'totals', `${seg}.parquet`)));
+    assert.ok(readFileSync(join(ws.store, 'artifacts', 'totals', `${seg}.ndjson`), 'utf8').startsWith('{"docs":3,"words":6}'));
   });
 });

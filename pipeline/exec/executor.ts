@@ -13,9 +13,34 @@ import { FILE_SOURCE_COLUMNS, type Row } from '../dag/define.ts';
 import { missingLlm, type StageContext, type StageLlm } from '../dag/stage.ts';
 import { StatCache } from '../hash/stat-cache.ts';
 import { CodeHasher } from '../hash/code-identity.ts';
-import { hashValue } from '../hash/canonical.ts';
-import { artifactPaths, readRows, iterRows, writeArtifact, hashRows, checkArtifact, type ArtifactCheck } from '../store/artifacts.ts';
-import { loadLedger, writeLedger, type Ledger, type LedgerEntry, type KeyComponents, type RowFacts } from '../store/ledger.ts';
+import { hashValue, sha256 } from '../hash/canonical.ts';
+import {
+  readRows,
+  iterRows,
+  iterSegment,
+  segmentLines,
+  segmentPaths,
+  writeArtifact,
+  hashParts,
+  hashRows,
+  checkArtifact,
+  type ArtifactCheck,
+  type ArtifactPart,
+  type SegmentRef,
+} from '../store/artifacts.ts';
+import { checkSegment } from '../store/segments.ts';
+import { unitsPath } from '../store/unit-keys.ts';
+import {
+  loadLedger,
+  writeLedger,
+  type Ledger,
+  type LedgerEntry,
+  type KeyComponents,
+  type RowFacts,
+  type RowStageRecord,
+} from '../store/ledger.ts';
+import { changedJoinValues, joinValue, rowsWithValues } from './join-delta.ts';
+import { FactTally, coversPath, readCovered } from '../store/segment-facts.ts';
 import { RowStore } from '../store/row-store.ts';
 import { LineWriter } from '../store/lines.ts';
 import { acquireRunLock } from '../store/run-lock.ts';
@@ -92,9 +117,19 @@ export interface RunOptions {
 interface Outcome {
   ok: boolean;
   hash: string;
-  ndjson: string;
+  /** The artifact's segments in the store; null when its rows are only in memory (an ephemeral run) or not made (a dry run). */
+  segments: readonly SegmentRef[] | null;
   /** Set when the node will rerun in a dry run, so descendants know their inputs will change. */
   pending?: boolean;
+}
+
+const NONE: Outcome = { ok: false, hash: '', segments: null };
+
+/** An input as a stage reads it: its segments in the store (null: rows only in memory) and all its rows. */
+interface Input {
+  from: string;
+  segments: readonly SegmentRef[] | null;
+  rows: () => Row[];
 }
 
 export class UnknownStageError extends Error {}
@@ -187,7 +222,8 @@ class Execution {
     }
     let warehouseOk = true;
     if (!this.opts.dryRun && !this.opts.ephemeral) {
-      if (this.ledgerDirty) await this.saveLedger();
+      if (this.ledgerDirty) await this.saveLedger({ now: true });
+      await this.ledgerWrite;
       appendRunRecords(this.ws.runsLog, this.records);
       try {
         await this.refreshWarehouse();
@@ -217,9 +253,9 @@ class Execution {
    */
   private verify(name: string, entry: LedgerEntry | undefined): ArtifactCheck {
     if (!entry) return { ok: false, reason: 'never ran' };
-    const check = checkArtifact(artifactPaths(this.ws.store, name, entry.artifact), entry.files);
+    const check = checkArtifact(this.ws.store, name, entry.segments);
     if (check.ok && check.restat && !this.opts.dryRun && !this.opts.ephemeral) {
-      entry.files = check.restat;
+      entry.segments = check.restat;
       this.ledgerDirty = true;
     }
     return check;
@@ -244,12 +280,12 @@ class Execution {
   };
 
   private async refreshWarehouse(): Promise<void> {
-    const views = new Map<string, string>();
+    const views = new Map<string, string[]>();
     for (const name of this.dag.order) {
       const e = this.ledger.entries[name];
-      if (!e) continue;
-      const p = artifactPaths(this.ws.store, name, e.artifact).parquet;
-      if (existsSync(p)) views.set(name, p);
+      if (!e?.segments?.length) continue;
+      const files = e.segments.map((seg) => segmentPaths(this.ws.store, name, seg.hash).parquet);
+      if (files.every((f) => existsSync(f))) views.set(name, files);
     }
     await refreshWarehouse({
       warehouse: this.ws.warehouse,
@@ -261,16 +297,28 @@ class Execution {
     });
   }
 
-  private rows(name: string, ndjson: string): Row[] {
+  private rows(name: string, segments: readonly SegmentRef[] | null): Row[] {
     let rows = this.rowsCache.get(name);
     if (!rows) {
-      rows = readRows(ndjson);
+      if (!segments) throw new Error(`internal: the rows of '${name}' are neither in memory nor in the store`);
+      rows = readRows(this.ws.store, name, segments);
       this.rowsCache.set(name, rows);
     }
     return rows;
   }
 
-  private saveLedger(): Promise<void> {
+  private lastLedgerWrite = 0;
+
+  /**
+   * Writes the ledger, at most once a second while stages finish (and once more at the end of the
+   * run): a stage whose entry a kill loses is rebuilt from its memo, unit for unit, so writing the
+   * whole ledger after every one of 200 stages buys nothing but time.
+   */
+  private saveLedger(opts: { now?: boolean } = {}): Promise<void> {
+    this.ledgerDirty = true;
+    if (!opts.now && Date.now() - this.lastLedgerWrite < 1000) return this.ledgerWrite;
+    this.lastLedgerWrite = Date.now();
+    this.ledgerDirty = false;
     // Serialised so that concurrent stages never interleave two writes of the file.
     this.ledgerWrite = this.ledgerWrite.then(() => writeLedger(this.ws.ledger, this.ledger));
     return this.ledgerWrite;
@@ -289,7 +337,7 @@ class Execution {
         { status: 'not-run', error: `not run: upstream ${failedInputs.map((f) => `'${f}'`).join(', ')} failed or did not run` },
         started,
       );
-      return { ok: false, hash: '', ndjson: '' };
+      return NONE;
     }
     const inputHashes: KeyComponents['inputs'] = {};
     inputs.forEach(([local, from], i) => (inputHashes[local] = { from, hash: upstream[i].hash }));
@@ -300,11 +348,10 @@ class Execution {
       components = stageComponents(stage, this.code, inputHashes);
     } catch (err) {
       this.finish(name, { status: 'failed', error: (err as Error).message }, started);
-      return { ok: false, hash: '', ndjson: '' };
+      return NONE;
     }
     const key = keyOf(components);
     const prev = this.ledger.entries[name];
-    const paths = prev ? artifactPaths(this.ws.store, name, prev.artifact) : null;
     const sameKey = prev?.key === key;
     // Only an artifact that would be reused is worth checking.
     const check: ArtifactCheck = sameKey ? this.verify(name, prev) : { ok: false, reason: 'key changed' };
@@ -319,9 +366,9 @@ class Execution {
       staleness: () => explainStaleness(components, prev),
     });
     if (!decision.run) {
-      const looks = reusedFacts(prev!, stage.decl.covers, paths!.ndjson);
+      const looks = reusedFacts(prev!, stage.decl.covers, () => iterRows(this.ws.store, name, prev!.segments!));
       this.finish(name, { status: 'reused', rowsReused: prev!.rows, rowsFailed: prev!.failed, ...looks }, started, key, components);
-      return { ok: true, hash: prev!.artifact, ndjson: paths!.ndjson };
+      return { ok: true, hash: prev!.artifact, segments: prev!.segments! };
     }
     const { reasons } = decision;
     const forced = reasons[0] === '--force';
@@ -329,7 +376,9 @@ class Execution {
       this.finish(name, { status: 'would-run', reasons }, started, key, components);
       // Rebuilding a damaged artifact under an unchanged key gives back the rows the key names:
       // its descendants' keys stay as they are.
-      return decision.rebuildOnly ? { ok: true, hash: prev!.artifact, ndjson: '' } : { ok: true, hash: key, ndjson: '', pending: true };
+      return decision.rebuildOnly
+        ? { ok: true, hash: prev!.artifact, segments: null }
+        : { ok: true, hash: key, segments: null, pending: true };
     }
 
     await jobs.acquire();
@@ -345,7 +394,7 @@ class Execution {
         key,
         components,
       );
-      return { ok: false, hash: '', ndjson: '' };
+      return NONE;
     }
     const ctx: StageContext = {
       stage: name,
@@ -357,28 +406,41 @@ class Execution {
       persist: !this.opts.ephemeral,
     };
     try {
-      const inputRows: Record<string, () => Row[]> = {};
-      inputs.forEach(([local, from], i) => (inputRows[local] = () => this.rows(from, upstream[i].ndjson)));
-      let out: { rows: Iterable<Row>; computed: number; reused: number; units?: string[] };
+      const inputs$: Record<string, Input> = {};
+      inputs.forEach(([local, from], i) => {
+        const segments = upstream[i].segments;
+        inputs$[local] = { from, segments, rows: () => this.rows(from, segments) };
+      });
+      let out: {
+        parts: Iterable<ArtifactPart>;
+        computed: number;
+        reused: number;
+        record?: () => RowStageRecord;
+        units?: Map<number, string[]>;
+      };
       if (stage.impl.kind === 'table') {
         this.emit({ type: 'stage-start', stage: name, total: null, reasons });
-        const all = Object.fromEntries(Object.entries(inputRows).map(([k, f]) => [k, f()]));
+        const all = Object.fromEntries(Object.entries(inputs$).map(([k, f]) => [k, f.rows()]));
         const rows = await stage.impl.run(all, ctx);
         if (!Array.isArray(rows)) throw new Error(`stage '${name}' must return an array of rows, got ${typeof rows}`);
-        out = { rows, computed: rows.length, reused: 0 };
+        out = { parts: [{ rows, chunk: true }], computed: rows.length, reused: 0 };
       } else {
-        out = await this.rowStage(name, stage, components, inputRows, ctx, reasons, forced);
+        out = await this.rowStage(name, stage, components, inputs$, ctx, reasons, forced, prev);
       }
-      const done = await this.commit(name, out.rows, stage.columns, prev, { key, components, covers: stage.decl.covers });
-      if (out.units && done.ndjson) writeUnitKeys(join(this.ws.store, 'artifacts', name, `${done.hash}.units`), out.units);
+      const record = out.record?.();
+      const done = await this.commit(name, out.parts, stage.columns, prev, { key, components, covers: stage.decl.covers, record });
+      if (record && done.segments) {
+        for (const [at, keys] of out.units ?? [])
+          writeUnitKeys(unitsPath(this.ws.store, name, done.segments[at].hash, record.from[at]), keys);
+      }
       const counted = readCounters(llmView);
       const status = { status: 'ran' as const, rowsComputed: out.computed, rowsReused: out.reused, rowsFailed: done.failed, reasons };
       this.finish(name, { ...status, ...done.facts, ...counted }, started, key, components);
-      return { ok: true, hash: done.hash, ndjson: done.ndjson };
+      return { ok: true, hash: done.hash, segments: done.segments };
     } catch (err) {
       const e = err as Error;
       this.finish(name, { status: 'failed', error: e.message, reasons, ...readCounters(llmView) }, started, key, components);
-      return { ok: false, hash: '', ndjson: '' };
+      return NONE;
     } finally {
       jobs.release();
     }
@@ -390,7 +452,6 @@ class Execution {
     try {
       const rows = sourceRows(this.dag.root, src, this.stat);
       const { hash } = hashRows(rows, FILE_SOURCE_COLUMNS, name);
-      const paths = artifactPaths(this.ws.store, name, hash);
       const prev = this.ledger.entries[name];
       // A source's key is its artifact's hash: a function of its files alone.
       const sameKey = prev?.artifact === hash;
@@ -401,74 +462,89 @@ class Execution {
         // Rewriting a source's artifact changes nothing downstream, so a dry run has no pending hash.
         const reasons = decision.run ? decision.reasons : undefined;
         this.finish(name, { status: decision.run ? 'would-run' : 'reused', rowsReused: rows.length, reasons }, started, hash);
-        return { ok: true, hash, ndjson: existsSync(paths.ndjson) ? paths.ndjson : '' };
+        return { ok: true, hash, segments: sameKey && check.ok ? prev!.segments! : null };
       }
       if (!rows.length) throw new Error(`source '${name}' matches no files (patterns: ${src.patterns.join(', ')})`);
       if (!decision.run) {
         this.finish(name, { status: 'reused', rowsReused: rows.length }, started, hash);
-        return { ok: true, hash, ndjson: paths.ndjson };
+        return { ok: true, hash, segments: prev!.segments! };
       }
-      const done = await this.commit(name, rows, FILE_SOURCE_COLUMNS, prev, { key: hash, components: null });
+      const done = await this.commit(name, [{ rows, chunk: true }], FILE_SOURCE_COLUMNS, prev, { key: hash, components: null });
       // An ephemeral run of a source states no reason (as before): nothing is written.
       const shown = this.opts.ephemeral ? {} : { reasons: decision.reasons };
       this.finish(name, { status: 'ran', rowsComputed: rows.length, ...shown }, started, hash);
-      return { ok: true, hash: done.hash, ndjson: done.ndjson };
+      return { ok: true, hash: done.hash, segments: done.segments };
     } catch (err) {
       this.finish(name, { status: 'failed', error: (err as Error).message }, started);
-      return { ok: false, hash: '', ndjson: '' };
+      return NONE;
     }
   }
 
   /**
    * The one commit path of sources and stages: the artifact, then its ledger entry, then the
    * rows kept for this run's readers. An ephemeral run persists nothing: the rows are kept in
-   * memory under the hash they would have (ndjson '' says there is no file).
+   * memory under the hash they would have (no segments says there is no file).
    */
   private async commit(
     name: string,
-    rows: Iterable<Row>,
+    parts: Iterable<ArtifactPart>,
     columns: ResolvedStage['columns'],
     prev: LedgerEntry | undefined,
-    entry: { key: string; components: KeyComponents | null; covers?: string },
-  ): Promise<{ hash: string; ndjson: string; failed: number; facts: RowFacts }> {
+    entry: { key: string; components: KeyComponents | null; covers?: string; record?: RowStageRecord },
+  ): Promise<{ hash: string; segments: SegmentRef[] | null; failed: number; facts: RowFacts }> {
     if (this.opts.ephemeral) {
       // Nothing is written, so this run's readers get the rows from memory (and no failed rows are recorded).
-      const kept = [...rows];
+      const kept: Row[] = [];
+      const replay: ArtifactPart[] = [];
+      for (const p of parts) {
+        const rows = 'reuse' in p ? [...iterSegment(this.ws.store, name, p.reuse.hash)] : [...p.rows];
+        kept.push(...rows);
+        replay.push('reuse' in p ? p : { rows, chunk: p.chunk });
+      }
       this.rowsCache.set(name, kept);
-      return { hash: hashRows(kept, columns, name).hash, ndjson: '', failed: 0, facts: rowFacts(kept, entry.covers) };
+      return { hash: hashParts(replay, columns, name).hash, segments: null, failed: 0, facts: rowFacts(kept, entry.covers) };
     }
-    // Rows stream from the stage (or its memo) into the artifact; their facts are tallied on the way.
-    const tally = new RowTally(entry.covers);
-    const artifact = await writeArtifact(this.ws.store, name, tally.through(rows), columns, this.duck, prev);
+    const artifact = await writeArtifact(this.ws.store, name, parts, columns, this.duck, prev?.segments, { covers: entry.covers });
+    // Summed from what each segment recorded when it was written: a reused segment is not read.
+    const { failed, facts } = artifactFacts(this.ws.store, name, artifact.segments, entry.covers);
+    const record = entry.record;
     this.ledger.entries[name] = {
       key: entry.key,
       components: entry.components,
       artifact: artifact.hash,
-      files: artifact.files,
+      segments: artifact.segments,
+      ...(record ? { rowStage: record } : {}),
       rows: artifact.rows,
-      failed: tally.failed,
-      facts: tally.facts(),
+      failed,
+      facts,
       finishedAt: new Date().toISOString(),
     };
     await this.saveLedger();
-    return { hash: artifact.hash, ndjson: artifact.ndjson, failed: tally.failed, facts: tally.facts() };
+    return { hash: artifact.hash, segments: artifact.segments, failed, facts };
   }
 
+  /**
+   * A row-mapped stage, one part of its artifact per driving segment × crossed element. A part
+   * its last run made stands as it is when what every unit shares (`common`), its driving segment
+   * and the joined rows of its units are unchanged: then neither its input rows nor its memo are
+   * read. Every other part is planned unit by unit; a unit in the memo is reused, the others run.
+   */
   private async rowStage(
     name: string,
     stage: ResolvedStage,
     components: KeyComponents,
-    inputRows: Record<string, () => Row[]>,
+    inputs: Record<string, Input>,
     ctx: StageContext,
     reasons: string[],
     forced: boolean,
-  ): Promise<{ rows: Iterable<Row>; computed: number; reused: number; units: string[] }> {
+    prev: LedgerEntry | undefined,
+  ): Promise<{ parts: ArtifactPart[]; computed: number; reused: number; record?: () => RowStageRecord; units: Map<number, string[]> }> {
     const fe = stage.forEach!;
     if (stage.impl.kind !== 'row') throw new Error('unreachable');
     const impl = stage.impl;
-    const driving = inputRows[fe.input]();
+    const store = this.ws.store;
     const joinNames = Object.keys(fe.join ?? {});
-    const wholeNames = Object.keys(inputRows).filter((n) => n !== fe.input && !joinNames.includes(n));
+    const wholeNames = Object.keys(inputs).filter((n) => n !== fe.input && !joinNames.includes(n));
     // Only whole inputs, params, code and shape are shared by every unit; the driving and joined
     // rows enter each unit's own key, so a new driving row leaves the others' keys untouched.
     const common = hashValue({
@@ -477,62 +553,146 @@ class Execution {
       whole: Object.fromEntries(wholeNames.map((n) => [n, components.inputs[n].hash])),
       shape: components.shape,
     });
-    const joinIndex = new Map<string, Map<string, { rows: Row[]; hashes: string[] }>>();
-    for (const j of joinNames) {
-      const col = fe.join![j];
-      const idx = new Map<string, { rows: Row[]; hashes: string[] }>();
-      for (const r of inputRows[j]()) {
-        const k = hashValue(r[col] ?? null);
-        let bucket = idx.get(k);
-        if (!bucket) idx.set(k, (bucket = { rows: [], hashes: [] }));
-        bucket.rows.push(r);
-        bucket.hashes.push(hashValue(r));
-      }
-      joinIndex.set(j, idx);
-    }
-    const whole = Object.fromEntries(wholeNames.map((n) => [n, inputRows[n]()]));
     const crossValues: unknown[] = fe.cross ? (stage.decl.params![fe.cross.param] as unknown[]) : [undefined];
+    const crossHashes = crossValues.map((x) => (x === undefined ? '' : hashValue(x)));
+    const driving = inputs[fe.input];
+    // The driving segments, in the store; or, in a run that persists nothing, its rows in memory.
+    // Each row with its hash: the sha256 of its canonical line, which is what a segment stores.
+    const dSegs: { hash: string | null; rows: () => Iterable<[Row, string]> }[] = driving.segments
+      ? driving.segments.map((seg) => ({
+          hash: seg.hash,
+          rows: function* () {
+            for (const line of segmentLines(store, driving.from, seg.hash)) yield [JSON.parse(line) as Row, sha256(line)];
+          },
+        }))
+      : [{ hash: null, rows: () => driving.rows().map((r): [Row, string] => [r, hashValue(r)]) }];
+
+    // The parts the last run made that may stand, and the join values whose rows changed since.
+    let standing: Map<string, { ref: SegmentRef; units: number }> | null = null;
+    const changed = new Map<string, Set<string>>();
+    const rec = prev?.rowStage;
+    const incremental =
+      !!rec &&
+      !!prev?.segments &&
+      rec.common === common &&
+      rec.from.length === prev.segments.length &&
+      !forced &&
+      !this.opts.retryFailed &&
+      !this.opts.ephemeral &&
+      !!driving.segments &&
+      joinNames.every((j) => inputs[j].segments && rec.joins[j]);
+    if (incremental) {
+      standing = new Map();
+      for (const j of joinNames) {
+        const from = inputs[j].from;
+        const lines = (h: string) => (existsSync(segmentPaths(store, from, h).ndjson) ? segmentLines(store, from, h) : null);
+        const values = changedJoinValues(
+          rec.joins[j],
+          inputs[j].segments!.map((s) => s.hash),
+          fe.join![j],
+          lines,
+        );
+        if (!values) {
+          standing = null;
+          break;
+        }
+        if (values.size) changed.set(j, values);
+      }
+      if (standing) rec.from.forEach((f, i) => standing!.set(`${f.drive}\u0000${f.cross}`, { ref: prev!.segments![i], units: f.units }));
+    }
+    // Whether a driving segment has a row joining one of the changed values (read only then).
+    const touched = (seg: (typeof dSegs)[number]): boolean => {
+      if (!changed.size) return false;
+      const tests = [...changed].map(([j, values]) => rowsWithValues(fe.join![j], values));
+      for (const line of segmentLines(store, driving.from, seg.hash!)) if (tests.some((t) => t(line))) return true;
+      return false;
+    };
 
     type Plan = { key: string; row: Row; cross: unknown; joined: Record<string, Row[]>; upstreamError: string | null };
-    const plans: Plan[] = [];
-    for (const row of driving) {
-      const rowHash = hashValue(row);
-      const joined: Record<string, Row[]> = {};
-      const joinedHashes: Record<string, string[]> = {};
-      for (const j of joinNames) {
-        const bucket = joinIndex.get(j)!.get(hashValue(row[fe.join![j]] ?? null));
-        joined[j] = bucket?.rows ?? [];
-        joinedHashes[j] = bucket?.hashes ?? [];
+    type Part = { reuse: SegmentRef } | { plans: Plan[] };
+    const parts: Part[] = [];
+    const from: RowStageRecord['from'] = [];
+    let reusedUnits = 0;
+    const pending: { seg: number; rows: [Row, string][]; parts: { at: number; cross: number }[] }[] = [];
+    dSegs.forEach((seg, si) => {
+      const isTouched = standing && seg.hash !== null ? touched(seg) : true;
+      let todo: { at: number; cross: number }[] | null = null;
+      crossValues.forEach((_, ci) => {
+        const old = !isTouched ? standing?.get(`${seg.hash}\u0000${crossHashes[ci]}`) : undefined;
+        const check = old ? checkSegment(segmentPaths(store, name, old.ref.hash), old.ref.files) : null;
+        if (old && check?.ok) {
+          parts.push({ reuse: check.restat ? { ...old.ref, files: check.restat } : old.ref });
+          from.push({ drive: seg.hash ?? '', cross: crossHashes[ci], units: old.units });
+          reusedUnits += old.units;
+          return;
+        }
+        from.push({ drive: seg.hash ?? '', cross: crossHashes[ci], units: 0 });
+        parts.push({ plans: [] });
+        (todo ??= []).push({ at: parts.length - 1, cross: ci });
+      });
+      if (todo) pending.push({ seg: si, rows: [...seg.rows()], parts: todo });
+    });
+
+    // The joined rows of the units to plan: every joined input's rows holding their values.
+    const needed = new Map<string, Set<string> | 'all'>();
+    for (const j of joinNames) {
+      if (!standing) {
+        needed.set(j, 'all');
+        continue;
       }
-      const upstreamError =
-        row.error != null ? `upstream '${stage.decl.inputs![fe.input]}' failed for this row: ${String(row.error)}` : null;
-      for (const cross of crossValues) {
-        const key = hashValue({ c: common, r: rowHash, x: cross === undefined ? null : hashValue(cross), j: joinedHashes });
-        plans.push({ key, row, cross, joined, upstreamError });
+      const values = new Set<string>();
+      for (const p of pending) for (const [r] of p.rows) values.add(joinValue(r, fe.join![j]));
+      needed.set(j, values);
+    }
+    const joinIndex = new Map<string, Map<string, { rows: Row[]; hashes: string[] }>>();
+    for (const j of joinNames) joinIndex.set(j, this.joinIndex(inputs[j], fe.join![j], needed.get(j)!));
+    const whole = Object.fromEntries(wholeNames.map((n) => [n, inputs[n].rows()]));
+
+    const plans: Plan[] = [];
+    for (const p of pending) {
+      for (const [row, rowHash] of p.rows) {
+        const joined: Record<string, Row[]> = {};
+        const joinedHashes: Record<string, string[]> = {};
+        for (const j of joinNames) {
+          const bucket = joinIndex.get(j)!.get(joinValue(row, fe.join![j]));
+          joined[j] = bucket?.rows ?? [];
+          joinedHashes[j] = bucket?.hashes ?? [];
+        }
+        const upstreamError =
+          row.error != null ? `upstream '${stage.decl.inputs![fe.input]}' failed for this row: ${String(row.error)}` : null;
+        for (const { at, cross: ci } of p.parts) {
+          const cross = crossValues[ci];
+          const key = hashValue({ c: common, r: rowHash, x: cross === undefined ? null : hashValue(cross), j: joinedHashes });
+          const plan = { key, row, cross, joined, upstreamError };
+          (parts[at] as { plans: Plan[] }).plans.push(plan);
+          plans.push(plan);
+        }
       }
     }
 
-    const store = new RowStore(join(this.ws.store, 'units', name));
-    const memo = store.load();
+    // The memo is read only when some unit has to be planned.
+    const memoStore = new RowStore(join(store, 'units', name));
+    const memo = plans.length ? memoStore.load() : null;
     // A unit's rows stay on disk in the memo until the artifact is written; only failures made
     // here (and, in a run that persists nothing, computed rows) are held in memory.
-    const results: (Row[] | null)[] = new Array(plans.length).fill(null);
-    const todo: number[] = [];
+    const results = new Map<Plan, Row[]>();
+    const todo: Plan[] = [];
     let reused = 0;
-    plans.forEach((p, i) => {
+    for (const p of plans) {
       if (p.upstreamError) {
-        results[i] = [failureRow(stage, p, p.upstreamError)];
-        return;
+        results.set(p, [failureRow(stage, p, p.upstreamError)]);
+        continue;
       }
-      const hit = forced || !memo.has(p.key) ? undefined : this.opts.retryFailed ? memo.get(p.key) : [];
+      const hit = forced || !memo!.has(p.key) ? undefined : this.opts.retryFailed ? memo!.get(p.key) : [];
       if (hit && !hit.some((r) => r.error != null)) reused++;
-      else todo.push(i);
-    });
+      else todo.push(p);
+    }
 
-    this.emit({ type: 'stage-start', stage: name, total: plans.length, reasons });
-    let done = plans.length - todo.length;
-    this.emit({ type: 'stage-progress', stage: name, done, total: plans.length });
-    const writer = this.opts.ephemeral ? null : store.writer();
+    const total = plans.length;
+    this.emit({ type: 'stage-start', stage: name, total, reasons });
+    let done = total - todo.length;
+    this.emit({ type: 'stage-progress', stage: name, done, total });
+    const writer = this.opts.ephemeral || !todo.length ? null : memoStore.writer();
     const commitEvery = Math.max(1, stage.decl.commitEvery ?? 50);
     let sinceCommit = 0;
     let lastCommit = Date.now();
@@ -540,8 +700,7 @@ class Execution {
     let next = 0;
     const worker = async (): Promise<void> => {
       while (next < todo.length && !signal.aborted) {
-        const i = todo[next++];
-        const p = plans[i];
+        const p = todo[next++];
         let rows: Row[];
         try {
           const got = await impl.run({ row: p.row, cross: p.cross, joined: p.joined, whole }, ctx);
@@ -550,8 +709,8 @@ class Execution {
         } catch (err) {
           rows = [failureRow(stage, p, (err as Error).message || String(err))];
         }
-        if (writer) memo.add(p.key, writer.append(p.key, rows));
-        else results[i] = rows;
+        if (writer) memo!.add(p.key, writer.append(p.key, rows));
+        else results.set(p, rows);
         done++;
         sinceCommit++;
         if (sinceCommit >= commitEvery || Date.now() - lastCommit > 1000) {
@@ -559,7 +718,7 @@ class Execution {
           sinceCommit = 0;
           lastCommit = Date.now();
         }
-        this.emit({ type: 'stage-progress', stage: name, done, total: plans.length });
+        this.emit({ type: 'stage-progress', stage: name, done, total });
       }
     };
     try {
@@ -568,16 +727,60 @@ class Execution {
     } finally {
       writer?.close();
     }
-    if (signal.aborted) throw new Error(`interrupted after ${done} of ${plans.length} units; finished units are kept, rerun to resume`);
-    const keys = plans.map((p) => p.key);
-    function* rowsInOrder(): Generator<Row> {
-      try {
-        for (let i = 0; i < keys.length; i++) yield* results[i] ?? memo.get(keys[i]) ?? [];
-      } finally {
-        memo.close();
+    if (signal.aborted) throw new Error(`interrupted after ${done} of ${total} units; finished units are kept, rerun to resume`);
+
+    let left = parts.filter((p) => 'plans' in p).length;
+    const units = new Map<number, string[]>();
+    const out: ArtifactPart[] = parts.map((p, at) => {
+      if ('reuse' in p) return p;
+      units.set(
+        at,
+        p.plans.map((u) => u.key),
+      );
+      from[at].units = p.plans.length;
+      return {
+        chunk: false,
+        rows: (function* (): Generator<Row> {
+          try {
+            for (const u of p.plans) yield* results.get(u) ?? memo!.get(u.key) ?? [];
+          } finally {
+            if (--left === 0) memo?.close();
+          }
+        })(),
+      };
+    });
+    const joins = Object.fromEntries(joinNames.map((j) => [j, (inputs[j].segments ?? []).map((s) => s.hash)]));
+    const record = driving.segments ? () => ({ common, from, joins }) : undefined;
+    return { parts: out, computed: todo.length, reused: reused + reusedUnits, record, units };
+  }
+
+  /**
+   * A joined input's rows by join value, in the input's order, with each row's hash (the sha256 of
+   * its canonical line, which is what it is stored as). Only the rows of `values` are kept, and
+   * lines of other values are mostly skipped unparsed.
+   */
+  private joinIndex(input: Input, column: string, values: Set<string> | 'all'): Map<string, { rows: Row[]; hashes: string[] }> {
+    const idx = new Map<string, { rows: Row[]; hashes: string[] }>();
+    const add = (r: Row, hash: string) => {
+      const k = joinValue(r, column);
+      let bucket = idx.get(k);
+      if (!bucket) idx.set(k, (bucket = { rows: [], hashes: [] }));
+      bucket.rows.push(r);
+      bucket.hashes.push(hash);
+    };
+    if (values !== 'all' && !values.size) return idx;
+    if (!input.segments || this.rowsCache.has(input.from)) {
+      for (const r of input.rows()) if (values === 'all' || values.has(joinValue(r, column))) add(r, hashValue(r));
+      return idx;
+    }
+    const test = values === 'all' ? (line: string) => JSON.parse(line) as Row : rowsWithValues(column, values);
+    for (const seg of input.segments) {
+      for (const line of segmentLines(this.ws.store, input.from, seg.hash)) {
+        const r = test(line);
+        if (r) add(r, sha256(line));
       }
     }
-    return { rows: rowsInOrder(), computed: todo.length, reused, units: keys };
+    return idx;
   }
 
   private emit(e: RunEvent): void {
@@ -631,44 +834,41 @@ class Execution {
   }
 }
 
+function factsOf(t: FactTally): RowFacts {
+  const failureReasons = t.top(3);
+  return {
+    ...(failureReasons.length ? { failureReasons } : {}),
+    ...(t.covers ? { covered: { column: t.covers, count: t.covered.size } } : {}),
+  };
+}
+
+/** What the run summary says of a stage's rows: its most common failure reasons and its coverage. */
+export function rowFacts(rows: Iterable<Row>, covers?: string): RowFacts {
+  const t = new FactTally(covers);
+  for (const r of rows) t.add(r);
+  return factsOf(t);
+}
+
 /**
- * What the run summary says of a stage's rows, gathered one row at a time as they stream past:
- * the failures, their most common reasons and the coverage.
+ * An artifact's facts from its segments' records: failures from the ledger's, covered values from
+ * the files beside them (a segment written by an older cdp, without one, is read).
  */
-export class RowTally {
-  failed = 0;
-  private readonly reasons = new Map<string, { reason: string; count: number; example: string }>();
-  private readonly seen = new Set<string>();
-
-  constructor(private readonly covers?: string) {}
-
-  add(r: Row): void {
-    if (r.error != null) {
-      this.failed++;
-      const example = String(r.error);
-      // "context overflow (120345 tokens > window 32768)" and its siblings are one reason.
-      const reason = example.replace(/\d+(\.\d+)?/g, 'N');
-      const g = this.reasons.get(reason) ?? { reason, count: 0, example };
-      g.count++;
-      this.reasons.set(reason, g);
-    } else if (this.covers && r[this.covers] != null) this.seen.add(String(r[this.covers]));
-  }
-
-  *through(rows: Iterable<Row>): Generator<Row> {
-    for (const r of rows) {
-      this.add(r);
-      yield r;
+export function artifactFacts(
+  storeDir: string,
+  stage: string,
+  segments: readonly SegmentRef[],
+  covers: string | undefined,
+): { failed: number; facts: RowFacts } {
+  const t = new FactTally(covers);
+  for (const seg of segments) {
+    const path = covers ? coversPath(storeDir, stage, seg.hash, covers) : null;
+    if (path && !existsSync(path)) {
+      for (const r of iterSegment(storeDir, stage, seg.hash)) t.add(r);
+      continue;
     }
+    t.merge(seg.failed ?? 0, seg.reasons, path ? readCovered(path) : []);
   }
-
-  facts(): RowFacts {
-    const failureReasons = [...this.reasons.values()].sort((a, b) => b.count - a.count || (a.reason < b.reason ? -1 : 1)).slice(0, 3);
-    const covers = this.covers;
-    return {
-      ...(failureReasons.length ? { failureReasons } : {}),
-      ...(covers ? { covered: { column: covers, count: this.seen.size } } : {}),
-    };
-  }
+  return { failed: t.failed, facts: factsOf(t) };
 }
 
 /**
@@ -676,16 +876,9 @@ export class RowTally {
  * reads no artifact; a ledger written before facts were recorded (or for another `covers`
  * column) has them read back from the artifact, and only when there is something to say.
  */
-export function reusedFacts(prev: LedgerEntry, covers: string | undefined, ndjson: string): RowFacts {
+export function reusedFacts(prev: LedgerEntry, covers: string | undefined, rows: () => Iterable<Row>): RowFacts {
   if (prev.facts && (prev.facts.covered?.column ?? undefined) === (covers ?? undefined)) return prev.facts;
-  return prev.failed > 0 || covers ? rowFacts(iterRows(ndjson), covers) : {};
-}
-
-/** What the run summary says of a stage's rows: its most common failure reasons and its coverage. */
-export function rowFacts(rows: Iterable<Row>, covers?: string): RowFacts {
-  const t = new RowTally(covers);
-  for (const r of rows) t.add(r);
-  return t.facts();
+  return prev.failed > 0 || covers ? rowFacts(rows(), covers) : {};
 }
 
 /** The unit keys of an artifact, one a line, written in batches (a paper-scale stage has 700k). */

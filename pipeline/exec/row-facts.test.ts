@@ -28,22 +28,19 @@ test('failure reasons fold numbers, count, keep an example, and coverage counts 
 });
 
 test('a reused stage takes its facts from the ledger, reading no artifact; an older ledger entry reads them back', async () => {
-  const { mkdtempSync, writeFileSync } = await import('node:fs');
-  const { tmpdir } = await import('node:os');
-  const { join } = await import('node:path');
   const facts = { covered: { column: 'cdp_id', count: 7 } };
   const entry = { key: 'k', components: null, artifact: 'a', rows: 9, failed: 0, finishedAt: '', facts };
-  // The path does not exist: reading it would throw.
-  assert.equal(reusedFacts(entry, 'cdp_id', '/nonexistent/artifact.ndjson'), facts);
-  const dir = mkdtempSync(join(tmpdir(), 'cdp-facts-'));
-  const ndjson = join(dir, 'a.ndjson');
-  writeFileSync(ndjson, ['{"cdp_id":"x"}', '{"cdp_id":"y"}', '{"cdp_id":"z","error":"HTTP 500 after 5 attempts"}'].join('\n') + '\n');
+  const unread = () => {
+    throw new Error('the artifact was read');
+  };
+  assert.equal(reusedFacts(entry, 'cdp_id', unread), facts);
+  const rows = () => [{ cdp_id: 'x' }, { cdp_id: 'y' }, { cdp_id: 'z', error: 'HTTP 500 after 5 attempts' }];
   const old = { ...entry, facts: undefined, failed: 1 };
-  assert.deepEqual(reusedFacts(old, 'cdp_id', ndjson), {
+  assert.deepEqual(reusedFacts(old, 'cdp_id', rows), {
     failureReasons: [{ reason: 'HTTP N after N attempts', count: 1, example: 'HTTP 500 after 5 attempts' }],
     covered: { column: 'cdp_id', count: 2 },
   });
   // Facts recorded for another covers column are not taken for this one.
-  assert.deepEqual(reusedFacts({ ...entry, failed: 1 }, 'guideline_id', ndjson).covered, { column: 'guideline_id', count: 0 });
-  assert.deepEqual(reusedFacts({ ...old, failed: 0 }, undefined, '/nonexistent/artifact.ndjson'), {});
+  assert.deepEqual(reusedFacts({ ...entry, failed: 1 }, 'guideline_id', rows).covered, { column: 'guideline_id', count: 0 });
+  assert.deepEqual(reusedFacts({ ...old, failed: 0 }, undefined, unread), {});
 });

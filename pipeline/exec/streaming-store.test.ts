@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { setMaxStringChars, readLines, LineWriter } from '../store/lines.ts';
-import { writeArtifact, readRows, iterRows, hashRows } from '../store/artifacts.ts';
+import { writeArtifact, readRows, iterRows, hashRows, segmentPaths } from '../store/artifacts.ts';
 import { RowStore } from '../store/row-store.ts';
 import { makeToyProject } from '../testing/toy-project.ts';
 import { resolveDag } from '../dag/validate.ts';
@@ -18,6 +18,11 @@ import { runDag } from './executor.ts';
 import { workspaceFor } from './workspace.ts';
 import { readLedger } from '../store/ledger.ts';
 import type { Row } from '../dag/define.ts';
+
+/** The bytes of an artifact's NDJSON, over all its segments. */
+function bytesOf(store: string, stage: string, segments: readonly { hash: string }[]): number {
+  return segments.reduce((n, seg) => n + statSync(segmentPaths(store, stage, seg.hash).ndjson).size, 0);
+}
 
 const LIMIT = 4096;
 after(() => setMaxStringChars());
@@ -68,12 +73,14 @@ describe('artifacts and memos larger than the string limit', () => {
       const store = tmp();
       const rows = Array.from({ length: 2000 }, (_, i) => ({ i, text: `row ${i} ` + 'z'.repeat(800) }));
       const columns = { i: 'INTEGER', text: 'VARCHAR' };
-      const a = await writeArtifact(store, 's', rows.values(), columns, async () => con);
-      assert.ok(statSync(a.ndjson).size > 400 * LIMIT);
+      const a = await writeArtifact(store, 's', [{ rows: rows.values(), chunk: true }], columns, async () => con);
+      assert.ok(bytesOf(store, 's', a.segments) > 400 * LIMIT);
       assert.equal(a.rows, 2000);
+      assert.ok(a.segments.length > 1, 'cut into segments by content');
       assert.equal(a.hash, hashRows(rows, columns, 's').hash);
-      assert.deepEqual(readRows(a.ndjson), rows);
-      const n = await con.runAndReadAll(`select count(*)::INTEGER as n, sum(length(text))::BIGINT as chars from '${a.parquet}'`);
+      assert.deepEqual(readRows(store, 's', a.segments), rows);
+      const files = a.segments.map((seg) => `'${segmentPaths(store, 's', seg.hash).parquet}'`).join(', ');
+      const n = await con.runAndReadAll(`select count(*)::INTEGER as n, sum(length(text))::BIGINT as chars from read_parquet([${files}])`);
       assert.deepEqual(n.getRowObjectsJson(), [{ n: 2000, chars: String(rows.reduce((s, r) => s + r.text.length, 0)) }]);
     } finally {
       con.closeSync();
@@ -127,10 +134,11 @@ export default rowStage({
       assert.equal(first.ok, true, JSON.stringify(first.stages.filter((s) => s.error)));
       const bulk = () => first.stages.find((s) => s.stage === 'bulk')!;
       assert.equal(bulk().rowsComputed, 600);
-      const path = join(ws.store, 'artifacts', 'bulk', `${readLedger(ws.ledger).entries.bulk.artifact}.ndjson`);
-      assert.ok(statSync(path).size > 500 * LIMIT, `artifact is ${statSync(path).size} bytes`);
+      const segments = readLedger(ws.ledger).entries.bulk.segments!;
+      const size = bytesOf(ws.store, 'bulk', segments);
+      assert.ok(size > 500 * LIMIT, `artifact is ${size} bytes`);
       let n = 0;
-      for (const r of iterRows(path)) {
+      for (const r of iterRows(ws.store, 'bulk', segments)) {
         assert.equal(r.blob, String(r.path).repeat(90) + r.j);
         n++;
       }
@@ -140,10 +148,7 @@ export default rowStage({
       const second = await runDag(await resolveDag(config, p.root), ws);
       const b2 = second.stages.find((s) => s.stage === 'bulk')!;
       assert.deepEqual([b2.status, b2.rowsComputed, b2.rowsReused], ['ran', 1, 600]);
-      assert.equal(
-        [...iterRows(join(ws.store, 'artifacts', 'bulk', `${readLedger(ws.ledger).entries.bulk.artifact}.ndjson`))].length,
-        1803,
-      );
+      assert.equal([...iterRows(ws.store, 'bulk', readLedger(ws.ledger).entries.bulk.segments!)].length, 1803);
     } finally {
       setMaxStringChars();
     }
@@ -162,9 +167,11 @@ export default rowStage({
           yield { i, pad };
         }
       }
-      const a = await writeArtifact(tmp(), 'big', rows(), { i: 'INTEGER', pad: 'VARCHAR' }, async () => con);
-      assert.ok(statSync(a.ndjson).size > 96e6);
-      assert.ok(peak < 32e6, `heap grew by ${(peak / 1e6).toFixed(1)} MB while writing ${(statSync(a.ndjson).size / 1e6).toFixed(0)} MB`);
+      const store = tmp();
+      const a = await writeArtifact(store, 'big', [{ rows: rows(), chunk: true }], { i: 'INTEGER', pad: 'VARCHAR' }, async () => con);
+      const size = bytesOf(store, 'big', a.segments);
+      assert.ok(size > 96e6);
+      assert.ok(peak < 32e6, `heap grew by ${(peak / 1e6).toFixed(1)} MB while writing ${(size / 1e6).toFixed(0)} MB`);
     } finally {
       con.closeSync();
       db.closeSync();

@@ -33,7 +33,7 @@ function spec(root: string, store: string, value: number): WarehouseSpec {
   return {
     warehouse: join(root, 'data', 'warehouse.duckdb'),
     storeDir: store,
-    views: new Map([['totals', join(store, 'artifacts', 'totals', `v${value}.parquet`)]]),
+    views: new Map([['totals', [join(store, 'artifacts', 'totals', `v${value}.parquet`)]]]),
     runsLog: join(store, 'runs.ndjson'),
     // Built with an absolute path, as the LLM call log's relation is.
     extra: { llm_calls: `select model from read_json('${join(store, 'llm', 'calls', '*.jsonl')}', format = 'newline_delimited')` },

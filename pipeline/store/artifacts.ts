@@ -1,88 +1,51 @@
 /**
- * Stage outputs. Each artifact is named by the hash of its rows' content and kept twice: as
- * canonical NDJSON, which the runner reads back exactly as the stage wrote it, and as Parquet,
- * which the warehouse and notebooks query. Both are streamed, row by row (lines.ts): no artifact
- * is ever one string in memory. Both are written atomically; an artifact that exists
- * is complete. The ledger records both files' size, mtime and sha256, so that a file changed
+ * Stage outputs. An artifact is an ordered list of segments (segments.ts), and is named by the
+ * hash of their hashes: the same rows cut the same way give the same name, which is what early
+ * cut-off rests on. Rows stream through in both directions, a line at a time (lines.ts): no
+ * artifact is ever one string in memory. Every file is written atomically; a segment that exists
+ * is complete. The ledger records each segment's files (size, mtime, sha256), so that a file changed
  * behind the runner's back (a `COPY … TO` over it, an editor, a bad disk) is noticed on reuse.
  */
-import { existsSync, mkdirSync, renameSync, rmSync, statSync, openSync, readSync, closeSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync } from 'node:fs';
 import { createHash } from 'node:crypto';
+import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { canonicalJson } from '../hash/canonical.ts';
-import { tempPathFor } from './atomic.ts';
-import { LineWriter, readLines } from './lines.ts';
+import { readLines } from './lines.ts';
+import {
+  checkSegment,
+  endsSegment,
+  segmentPaths,
+  SegmentWriter,
+  SEGMENT_MAX_CHARS,
+  SEGMENT_MAX_ROWS,
+  type SegmentFiles,
+  type SegmentRef,
+} from './segments.ts';
 import type { Columns, Row } from '../dag/define.ts';
+
+export { sha256File, segmentPaths, columnsSql, type FileRecord, type SegmentFiles, type SegmentRef } from './segments.ts';
 
 export interface ArtifactRef {
   hash: string;
   rows: number;
-  ndjson: string;
-  parquet: string;
-  files: ArtifactFiles;
-}
-
-/** What the ledger knows of one artifact file: its stat for the cheap check, its sha256 for the full one. */
-export interface FileRecord {
-  size: number;
-  mtimeMs: number;
-  sha256: string;
-}
-
-export interface ArtifactFiles {
-  ndjson: FileRecord;
-  parquet: FileRecord;
-}
-
-export function sha256File(path: string): string {
-  const h = createHash('sha256');
-  const buf = Buffer.allocUnsafe(1 << 20);
-  const fd = openSync(path, 'r');
-  try {
-    for (let n; (n = readSync(fd, buf, 0, buf.length, null)) > 0;) h.update(buf.subarray(0, n));
-  } finally {
-    closeSync(fd);
-  }
-  return h.digest('hex');
-}
-
-function recordFile(path: string, sha256 = sha256File(path)): FileRecord {
-  const s = statSync(path);
-  return { size: s.size, mtimeMs: s.mtimeMs, sha256 };
+  segments: SegmentRef[];
 }
 
 /**
- * Whether an artifact's files are still what the ledger recorded. `restat` is set when a file's
- * stat changed but its content did not (a copied tree, a `touch`): the caller records the new
- * stat so the next check is cheap again.
+ * What goes into an artifact, in order: rows to write, cut where their content says (`chunk`) or
+ * kept as one segment; or a segment of the previous artifact, reused as it is.
  */
-export type ArtifactCheck = { ok: true; restat: ArtifactFiles | null } | { ok: false; reason: string };
+export type ArtifactPart = { rows: Iterable<Row>; chunk: boolean } | { reuse: SegmentRef };
 
-export function checkArtifact(paths: { ndjson: string; parquet: string }, recorded: ArtifactFiles | undefined): ArtifactCheck {
-  if (!existsSync(paths.ndjson) || !existsSync(paths.parquet)) return { ok: false, reason: 'artifact missing from the store' };
-  if (!recorded?.ndjson || !recorded.parquet) {
-    return { ok: false, reason: 'artifact has no recorded size and checksum (written by an older cdp): rebuilding it' };
-  }
-  let restat: ArtifactFiles | null = null;
-  for (const kind of ['ndjson', 'parquet'] as const) {
-    const path = paths[kind];
-    const want = recorded[kind];
-    const s = statSync(path);
-    if (s.size === want.size && s.mtimeMs === want.mtimeMs) continue;
-    if (s.size !== want.size || sha256File(path) !== want.sha256) return { ok: false, reason: `artifact changed on disk: ${path}` };
-    restat ??= { ...recorded };
-    restat[kind] = { ...want, mtimeMs: s.mtimeMs };
-  }
-  return { ok: true, restat };
+/** An artifact's name: the hash of its segments' hashes, in order. */
+export function artifactHash(segments: readonly { hash: string }[]): string {
+  const h = createHash('sha256').update('cdp-artifact-v2\n');
+  for (const s of segments) h.update(s.hash).update('\n');
+  return h.digest('hex');
 }
 
-export function artifactPaths(storeDir: string, stage: string, hash: string): { ndjson: string; parquet: string } {
-  const dir = join(storeDir, 'artifacts', stage);
-  return { ndjson: join(dir, `${hash}.ndjson`), parquet: join(dir, `${hash}.parquet`) };
-}
-
-function checkColumns(row: Row, columns: Columns, stage: string): void {
+export function checkColumns(row: Row, columns: Columns, stage: string): void {
   for (const k of Object.keys(row)) {
     if (!(k in columns)) {
       throw new Error(
@@ -93,107 +56,158 @@ function checkColumns(row: Row, columns: Columns, stage: string): void {
 }
 
 /**
- * The sha256 of rows' canonical NDJSON: the artifact's identity, computed line by line so no
- * text of the whole table is ever built.
+ * Whether an artifact's segments are still what the ledger recorded. `restat` lists the segments
+ * again with new stats when some file was touched but not changed.
  */
-export function hashRows(rows: Iterable<Row>, columns: Columns, stage: string): { hash: string; rows: number } {
-  const h = createHash('sha256');
-  let n = 0;
-  for (const row of rows) {
-    checkColumns(row, columns, stage);
-    h.update(canonicalJson(row));
-    h.update('\n');
-    n++;
+export type ArtifactCheck = { ok: true; restat: SegmentRef[] | null } | { ok: false; reason: string };
+
+export function checkArtifact(storeDir: string, stage: string, segments: readonly SegmentRef[] | undefined): ArtifactCheck {
+  if (!segments?.length) return { ok: false, reason: 'artifact has no recorded segments (written by an older cdp): rebuilding it' };
+  let restat: SegmentRef[] | null = null;
+  for (let i = 0; i < segments.length; i++) {
+    const s = segments[i];
+    const check = checkSegment(segmentPaths(storeDir, stage, s.hash), s.files);
+    if (!check.ok) return check;
+    if (check.restat) {
+      restat ??= segments.slice();
+      restat[i] = { ...s, files: check.restat };
+    }
   }
-  return { hash: h.digest('hex'), rows: n };
+  return { ok: true, restat };
 }
 
-/** An artifact's rows one at a time, read through a bounded buffer. */
-export function* iterRows(ndjsonPath: string): Generator<Row> {
-  for (const { line } of readLines(ndjsonPath)) yield JSON.parse(line) as Row;
+/** One segment's rows, read through a bounded buffer. */
+export function* iterSegment(storeDir: string, stage: string, hash: string): Generator<Row> {
+  for (const { line } of readLines(segmentPaths(storeDir, stage, hash).ndjson)) yield JSON.parse(line) as Row;
+}
+
+/** One segment's canonical lines, unparsed. */
+export function* segmentLines(storeDir: string, stage: string, hash: string): Generator<string> {
+  for (const { line } of readLines(segmentPaths(storeDir, stage, hash).ndjson)) yield line;
+}
+
+/** An artifact's rows one at a time, segment after segment. */
+export function* iterRows(storeDir: string, stage: string, segments: readonly { hash: string }[]): Generator<Row> {
+  for (const s of segments) yield* iterSegment(storeDir, stage, s.hash);
 }
 
 /** Every row of an artifact as an array (for callers that need them all, such as tests). */
-export function readRows(ndjsonPath: string): Row[] {
-  return [...iterRows(ndjsonPath)];
-}
-
-function sqlString(s: string): string {
-  return `'${s.replace(/'/g, "''")}'`;
-}
-
-export function columnsSql(columns: Columns): string {
-  return (
-    '{' +
-    Object.entries(columns)
-      .map(([k, t]) => `${sqlString(k)}: ${sqlString(t)}`)
-      .join(', ') +
-    '}'
-  );
+export function readRows(storeDir: string, stage: string, segments: readonly { hash: string }[]): Row[] {
+  return [...iterRows(storeDir, stage, segments)];
 }
 
 /**
- * Stores rows as an artifact and returns its reference. The rows are consumed once, in order,
- * and written line by line while their hash is computed, so a table of any size passes through
- * in bounded memory. Existing files are kept only when they check against what the ledger
- * recorded of this very artifact (`previous`, the stage's last entry); otherwise, unverified or
- * changed, they are written again. Parquet is produced by DuckDB from the NDJSON with the declared
- * column types, so a type mismatch surfaces here with DuckDB's message and the stage's name.
+ * The name and segments an artifact of these parts would have, cut exactly as writeArtifact cuts
+ * them, without writing anything (a source's rows, to compare with what the ledger recorded; the
+ * outputs of a run that persists nothing).
+ */
+export function hashParts(
+  parts: Iterable<ArtifactPart>,
+  columns: Columns,
+  stage: string,
+): { hash: string; rows: number; segments: string[] } {
+  const segments: string[] = [];
+  let h = createHash('sha256');
+  let open = false;
+  let inSegment = 0;
+  let chars = 0;
+  let n = 0;
+  const cut = () => {
+    segments.push(h.digest('hex'));
+    h = createHash('sha256');
+    open = false;
+    inSegment = 0;
+    chars = 0;
+  };
+  for (const part of parts) {
+    if ('reuse' in part) {
+      if (open) cut();
+      segments.push(part.reuse.hash);
+      n += part.reuse.rows;
+      continue;
+    }
+    if (!part.chunk && open) cut();
+    for (const row of part.rows) {
+      checkColumns(row, columns, stage);
+      const line = canonicalJson(row);
+      h.update(line).update('\n');
+      open = true;
+      inSegment++;
+      chars += line.length + 1;
+      n++;
+      if (part.chunk && (endsSegment(line) || inSegment >= SEGMENT_MAX_ROWS || chars >= SEGMENT_MAX_CHARS)) cut();
+    }
+    if (!part.chunk) cut();
+  }
+  if (open || !segments.length) cut();
+  return { hash: artifactHash(segments.map((hash) => ({ hash }))), rows: n, segments };
+}
+
+/** hashParts of rows cut by their content, as a table stage's or a source's are. */
+export function hashRows(rows: Iterable<Row>, columns: Columns, stage: string): { hash: string; rows: number; segments: string[] } {
+  return hashParts([{ rows, chunk: true }], columns, stage);
+}
+
+/**
+ * Stores an artifact from its parts and returns its reference. Rows are consumed once, in order,
+ * and written line by line while their hashes are computed, so a table of any size passes through
+ * in bounded memory. A segment whose hash the previous artifact already recorded (`previous`) is
+ * kept when its files check, and written again otherwise. An artifact with no rows still has one
+ * (empty) segment, whose Parquet file carries the column types.
  */
 export async function writeArtifact(
   storeDir: string,
   stage: string,
-  rows: Iterable<Row>,
+  parts: Iterable<ArtifactPart>,
   columns: Columns,
   duck: () => Promise<DuckDBConnection>,
-  previous?: { artifact: string; files?: ArtifactFiles },
+  previous?: readonly SegmentRef[],
+  opts: { covers?: string } = {},
 ): Promise<ArtifactRef> {
-  const dir = join(storeDir, 'artifacts', stage);
-  mkdirSync(dir, { recursive: true });
-  // Named by its hash, which is known only once every row is written.
-  const tmpJson = tempPathFor(join(dir, 'incoming.ndjson'));
-  const h = createHash('sha256');
-  let count = 0;
-  const out = new LineWriter(tmpJson);
+  mkdirSync(join(storeDir, 'artifacts', stage), { recursive: true });
+  const known = new Map<string, SegmentRef>();
+  for (const s of previous ?? []) known.set(s.hash, s);
+  const lookup = (h: string) => known.get(h);
+  const segments: SegmentRef[] = [];
+  let open: SegmentWriter | null = null;
+  const finish = async () => {
+    if (!open) return;
+    const w = open;
+    open = null;
+    const ref = await w.finish(columns, duck, lookup);
+    known.set(ref.hash, ref);
+    segments.push(ref);
+  };
   try {
-    for (const row of rows) {
-      checkColumns(row, columns, stage);
-      const line = canonicalJson(row);
-      h.update(line);
-      h.update('\n');
-      out.write(line);
-      count++;
+    for (const part of parts) {
+      if ('reuse' in part) {
+        await finish();
+        segments.push(part.reuse);
+        continue;
+      }
+      if (!part.chunk) await finish();
+      for (const row of part.rows) {
+        checkColumns(row, columns, stage);
+        const line = canonicalJson(row);
+        open ??= new SegmentWriter(storeDir, stage, opts.covers);
+        open.write(line, row);
+        if (part.chunk && (endsSegment(line) || open.rows >= SEGMENT_MAX_ROWS || open.chars >= SEGMENT_MAX_CHARS)) await finish();
+      }
+      if (!part.chunk) {
+        // A part that is one segment is one even when empty: its place in the artifact is kept.
+        open ??= new SegmentWriter(storeDir, stage, opts.covers);
+        await finish();
+      }
     }
-    out.close();
+    if (open || !segments.length) {
+      open ??= new SegmentWriter(storeDir, stage, opts.covers);
+      await finish();
+    }
   } catch (err) {
-    out.abandon();
-    rmSync(tmpJson, { force: true });
+    (open as SegmentWriter | null)?.abandon();
     throw err;
   }
-  const hash = h.digest('hex');
-  const paths = artifactPaths(storeDir, stage, hash);
-  const recorded = previous?.artifact === hash ? previous.files : undefined;
-  const check = recorded ? checkArtifact(paths, recorded) : null;
-  if (recorded && check?.ok) {
-    rmSync(tmpJson, { force: true });
-    return { hash, rows: count, ...paths, files: check.restat ?? recorded };
-  }
-  const tmpParquet = tempPathFor(paths.parquet);
-  try {
-    const con = await duck();
-    const select = `select ${Object.keys(columns)
-      .map((c) => `"${c.replace(/"/g, '""')}"`)
-      .join(', ')} from read_json(${sqlString(tmpJson)}, format = 'newline_delimited', columns = ${columnsSql(columns)})`;
-    await con.run(`copy (${select}) to ${sqlString(tmpParquet)} (format parquet, compression zstd)`);
-  } catch (err) {
-    rmSync(tmpJson, { force: true });
-    rmSync(tmpParquet, { force: true });
-    throw new Error(`stage '${stage}': its rows do not fit its declared columns: ${(err as Error).message}`, { cause: err });
-  }
-  // Parquet first: an artifact counts as present only when its NDJSON exists, so a crash
-  // between the two renames leaves a stray Parquet file, never a half artifact.
-  renameSync(tmpParquet, paths.parquet);
-  renameSync(tmpJson, paths.ndjson);
-  // The NDJSON's sha256 is its name: the hash of exactly these bytes.
-  return { hash, rows: count, ...paths, files: { ndjson: recordFile(paths.ndjson, hash), parquet: recordFile(paths.parquet) } };
+  return { hash: artifactHash(segments), rows: segments.reduce((n, s) => n + s.rows, 0), segments };
 }
+
+export type { SegmentFiles as ArtifactFiles };

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { writeFileAtomic } from './atomic.ts';
-import type { ArtifactFiles } from './artifacts.ts';
+import type { SegmentRef } from './segments.ts';
 
 export interface KeyComponents {
   code: { hash: string; files: Record<string, string>; packages: Record<string, string> };
@@ -20,14 +20,31 @@ export interface LedgerEntry {
   key: string;
   components: KeyComponents | null;
   artifact: string;
-  /** Size, mtime and sha256 of the artifact's two files; absent in ledgers written before they were recorded. */
-  files?: ArtifactFiles;
+  /** The artifact's segments, in order, with their files' size, mtime and sha256; absent in ledgers of an older cdp. */
+  segments?: SegmentRef[];
+  /** A row-mapped stage's record of where each output segment came from (see RowStageRecord). */
+  rowStage?: RowStageRecord;
   rows: number;
   /** Rows carrying an error (failure rows); `--retry-failed` reruns stages that have any. */
   failed: number;
   /** What the run summary says of the rows, tallied when they were written, so a reuse reads no artifact. */
   facts?: RowFacts;
   finishedAt: string;
+}
+
+/**
+ * What a row-mapped stage keeps of its last run so that its next run can reuse output segments
+ * without reading the inputs they came from: an output segment is the rows of the units of one
+ * driving segment × one crossed element, and stays valid while what every unit shares, that
+ * driving segment and the rows its units joined are unchanged.
+ */
+export interface RowStageRecord {
+  /** Hash of what every unit shares: code, params but the crossed one, whole inputs, shape. */
+  common: string;
+  /** Per output segment (parallel to `segments`): the driving segment, the crossed element's hash, its units. */
+  from: { drive: string; cross: string; units: number }[];
+  /** Each joined input's segment hashes, in order, as the units joined them. */
+  joins: Record<string, string[]>;
 }
 
 /** A stage's most common failure reasons (numbers folded to N) and the distinct values of its `covers` column. */

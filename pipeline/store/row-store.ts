@@ -3,12 +3,15 @@
  * segment files, one per writer, fsynced in batches, so a run killed at any moment keeps every
  * unit committed before the kill; a torn last line is ignored on load.
  */
-import { openSync, writeSync, fsyncSync, closeSync, readdirSync, mkdirSync, rmSync, renameSync } from 'node:fs';
+import { openSync, writeSync, fsyncSync, closeSync, readdirSync, mkdirSync, rmSync, renameSync, readSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Row } from '../dag/define.ts';
 import { tempPathFor } from './atomic.ts';
 import { LineWriter, readLines, readLineAt, getMaxStringChars } from './lines.ts';
+
+/** Bytes read at once when a unit is looked up: the units after it usually follow. */
+const READ_AHEAD = 256 << 10;
 
 export interface UnitRecord {
   k: string;
@@ -66,20 +69,32 @@ export class UnitIndex {
 
   // Segment files stay open between reads (a stage reads thousands of units) until close().
   private readonly fds = new Map<string, number>();
+  // Units are mostly read in the order they were written: one read of a block serves many.
+  private block: { file: string; offset: number; buf: Buffer } | null = null;
 
   /** The raw memo line of a unit, for copying without parsing. */
   line(key: string): string | undefined {
     const loc = this.at.get(key);
     if (!loc) return undefined;
+    const b = this.block;
+    if (b && b.file === loc.file && loc.offset >= b.offset && loc.offset + loc.bytes <= b.offset + b.buf.length) {
+      return b.buf.toString('utf8', loc.offset - b.offset, loc.offset - b.offset + loc.bytes);
+    }
     let fd = this.fds.get(loc.file);
     if (fd === undefined) this.fds.set(loc.file, (fd = openSync(join(this.dir, loc.file), 'r')));
-    return readLineAt(fd, loc.offset, loc.bytes, `${loc.file}`);
+    if (loc.bytes >= READ_AHEAD) return readLineAt(fd, loc.offset, loc.bytes, `${loc.file}`);
+    const buf = Buffer.allocUnsafe(READ_AHEAD);
+    const got = readSync(fd, buf, 0, READ_AHEAD, loc.offset);
+    if (got < loc.bytes) throw new Error(`${loc.file} ends before byte ${loc.offset + loc.bytes}: the store changed while it was read`);
+    this.block = { file: loc.file, offset: loc.offset, buf: buf.subarray(0, got) };
+    return this.block.buf.toString('utf8', 0, loc.bytes);
   }
 
   /** Closes the segment files opened for reading; the index stays usable and reopens them. */
   close(): void {
     for (const fd of this.fds.values()) closeSync(fd);
     this.fds.clear();
+    this.block = null;
   }
 }
 

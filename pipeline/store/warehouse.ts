@@ -121,8 +121,8 @@ export function relativizeSql(storeDir: string, sql: string): string {
 export interface WarehouseSpec {
   warehouse: string;
   storeDir: string;
-  /** View name → the Parquet artifact it reads. */
-  views: Map<string, string>;
+  /** View name → the Parquet segments of the artifact it reads, in order. */
+  views: Map<string, string[]>;
   runsLog: string;
   /** Extra view name → SQL relation. */
   extra?: Record<string, string>;
@@ -151,7 +151,10 @@ function fileStat(path: string): [number, number, number] | null {
 export function warehouseViews(spec: WarehouseSpec): [string, string][] {
   const rel = (p: string) => quoteString(storeRelative(spec.storeDir, p));
   const out: [string, string][] = [];
-  for (const [name, parquet] of spec.views) out.push([name, `select * from read_parquet(${rel(parquet)})`]);
+  for (const [name, files] of spec.views) {
+    const list = files.length === 1 ? rel(files[0]) : `[${files.map(rel).join(', ')}]`;
+    out.push([name, `select * from read_parquet(${list})`]);
+  }
   out.push([
     'runs',
     existsSync(spec.runsLog)

@@ -12,7 +12,7 @@ import { resolveDag } from '../../pipeline/dag/validate.ts';
 import { runDag } from '../../pipeline/exec/executor.ts';
 import { workspaceFor } from '../../pipeline/exec/workspace.ts';
 import { readLedger } from '../../pipeline/store/ledger.ts';
-import { readRows } from '../../pipeline/store/artifacts.ts';
+import { stageRows } from '../../pipeline/testing/stage-rows.ts';
 import type { DagConfig } from '../../pipeline/dag/define.ts';
 import type { ModelSpec } from '../../pipeline/llm/types.ts';
 
@@ -138,7 +138,7 @@ test('construction stages: trees re-asked until valid, vignettes, narratives re-
     };
     const first = await run();
     assert.equal(first.ok, true, JSON.stringify(first.stages.filter((s) => s.error)));
-    const rows = (stage: string) => readRows(join(ws.store, 'artifacts', stage, `${readLedger(ws.ledger).entries[stage].artifact}.ndjson`));
+    const rows = (stage: string) => stageRows(ws, stage);
 
     const guidelines = rows('guidelines');
     assert.deepEqual(guidelines.map((g) => [g.guideline_id, g.error != null]).sort(), [

@@ -20,8 +20,7 @@ import { createRng } from '../stats/rng.ts';
 import { resolveDag } from '../../pipeline/dag/validate.ts';
 import { runDag } from '../../pipeline/exec/executor.ts';
 import { workspaceFor } from '../../pipeline/exec/workspace.ts';
-import { readLedger } from '../../pipeline/store/ledger.ts';
-import { readRows } from '../../pipeline/store/artifacts.ts';
+import { stageRows } from '../../pipeline/testing/stage-rows.ts';
 import { OFFLINE_WRITERS } from './offline-writers.ts';
 import { VIGNETTE_GENERATOR } from './vignette-writer.ts';
 import { NARRATIVE_GENERATOR } from './narrative-writer.ts';
@@ -127,7 +126,7 @@ test('DAG: adding a guideline computes only its rows downstream of cdps; adding 
   // One project root and store across the runs: each run sees the previous runs' unit results.
   const root = mkdtempSync(join(tmpdir(), 'cdp-stable-split-'));
   const ws = workspaceFor(root, {}, {});
-  const rows = (stage: string) => readRows(join(ws.store, 'artifacts', stage, `${readLedger(ws.ledger).entries[stage]!.artifact}.ndjson`));
+  const rows = (stage: string) => stageRows(ws, stage);
   const runWith = async (gs: { guideline: Row; tree: Row }[]) => {
     const client = createLlmClient({
       cacheDir: join(ws.store, 'llm'),
@@ -231,7 +230,7 @@ test('DAG: a pin file wired as a files source on input split_pins; editing it re
     const run = async () => {
       const summary = await runDag(await resolveDag(config, root), ws, {});
       assert.equal(summary.ok, true, JSON.stringify(summary.stages.filter((s) => s.error)));
-      const rows = readRows(join(ws.store, 'artifacts', 'cdps', `${readLedger(ws.ledger).entries.cdps!.artifact}.ndjson`));
+      const rows = stageRows(ws, 'cdps');
       const split = Object.fromEntries(rows.map((r) => [r.guideline_id, r.split]));
       return { status: summary.stages.find((s) => s.stage === 'cdps')!.status, split };
     };

@@ -10,8 +10,7 @@ import { createLlmClient } from '../../pipeline/llm/client.ts';
 import { resolveDag } from '../../pipeline/dag/validate.ts';
 import { runDag } from '../../pipeline/exec/executor.ts';
 import { workspaceFor } from '../../pipeline/exec/workspace.ts';
-import { readLedger } from '../../pipeline/store/ledger.ts';
-import { readRows } from '../../pipeline/store/artifacts.ts';
+import { stageRows } from '../../pipeline/testing/stage-rows.ts';
 import type { DagConfig } from '../../pipeline/dag/define.ts';
 import { buildFixture, HTN_TREE, INSOMNIA_TREE } from '../agents/test-fixtures.ts';
 import { planCase, questionsOf } from '../agents/perturbation-agent.ts';
@@ -174,8 +173,7 @@ test('evaluation DAG: simulated judges through the client, every analysis stage,
     };
     const first = await run();
     assert.equal(first.summary.ok, true, JSON.stringify(first.summary.stages.filter((s) => s.error)));
-    const rows = (stage: string) =>
-      readRows(join(ws.store, 'artifacts', stage, `${readLedger(ws.ledger).entries[stage]!.artifact}.ndjson`));
+    const rows = (stage: string) => stageRows(ws, stage);
 
     const cases = tables.cdps.length;
     const pathways = rows('predicted_pathways');

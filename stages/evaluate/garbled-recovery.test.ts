@@ -16,7 +16,7 @@ import { resolveDag } from '../../pipeline/dag/validate.ts';
 import { runDag, type RunSummary } from '../../pipeline/exec/executor.ts';
 import { workspaceFor } from '../../pipeline/exec/workspace.ts';
 import { readLedger } from '../../pipeline/store/ledger.ts';
-import { readRows } from '../../pipeline/store/artifacts.ts';
+import { stageRows } from '../../pipeline/testing/stage-rows.ts';
 import { configStages } from '../../pipeline/testing/config-stages.ts';
 import type { DagConfig, Row } from '../../pipeline/dag/define.ts';
 import type { ModelSpec } from '../../pipeline/llm/types.ts';
@@ -178,7 +178,7 @@ test('garbled answers, then recovery: --retry-failed clears every failure row an
     };
     const rows = (stage: string): Row[] => {
       const entry = readLedger(ws.ledger).entries[stage];
-      return entry ? readRows(join(ws.store, 'artifacts', stage, `${entry.artifact}.ndjson`)) : [];
+      return entry ? stageRows(ws, stage) : [];
     };
     const failures = () => Object.fromEntries(STAGES.map((s) => [s, rows(s).filter((r) => r.error != null).length]).filter(([, n]) => n));
     /**

@@ -11,8 +11,7 @@ import { resolveDag } from '../../pipeline/dag/validate.ts';
 import { files, type DagConfig } from '../../pipeline/dag/define.ts';
 import { runDag } from '../../pipeline/exec/executor.ts';
 import { workspaceFor } from '../../pipeline/exec/workspace.ts';
-import { readLedger } from '../../pipeline/store/ledger.ts';
-import { readRows } from '../../pipeline/store/artifacts.ts';
+import { stageRows } from '../../pipeline/testing/stage-rows.ts';
 import type { Row } from '../../pipeline/stage.ts';
 import { buildFixture } from '../agents/test-fixtures.ts';
 import { SIMULATED_JUDGE_NAMES, simulatedJudgeHandlers, simulatedJudgeSpecs } from '../judge/simulated-judges.ts';
@@ -192,8 +191,7 @@ test('imported predictions are judged, scored and summarised under their model n
       await client.close();
     }
     assert.equal(summary.ok, true, JSON.stringify(summary.stages.filter((s) => s.error)));
-    const rows = (stage: string) =>
-      readRows(join(ws.store, 'artifacts', stage, `${readLedger(ws.ledger).entries[stage]!.artifact}.ndjson`));
+    const rows = (stage: string) => stageRows(ws, stage);
     const pathways = rows('predicted_pathways');
     assert.equal(pathways.length, cdps.length * 2, 'one pathway per imported line; the bad last line is skipped');
     assert.ok(pathways.every((p) => p.model === 'vllm-batch' && p.usable === true && p.simulated === false));

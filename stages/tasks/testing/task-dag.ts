@@ -13,8 +13,7 @@ import type { LlmClient } from '../../../pipeline/llm/types.ts';
 import { resolveDag } from '../../../pipeline/dag/validate.ts';
 import { runDag, type RunSummary } from '../../../pipeline/exec/executor.ts';
 import { workspaceFor } from '../../../pipeline/exec/workspace.ts';
-import { readLedger } from '../../../pipeline/store/ledger.ts';
-import { readRows } from '../../../pipeline/store/artifacts.ts';
+import { stageRows } from '../../../pipeline/testing/stage-rows.ts';
 import { referenceQuestions } from '../../construct/reference-questions.ts';
 import type { Cdp } from '../../construct/types.ts';
 import { buildFixture, HTN_MARKDOWN, HTN_TREE, INSOMNIA_MARKDOWN, INSOMNIA_TREE } from '../../agents/test-fixtures.ts';
@@ -129,7 +128,7 @@ export function taskProject(config: DagConfig): TaskProject & { cacheDir: string
       return runDag(dag, ws, { llm: client, retryFailed: opts.retryFailed });
     },
     rows(stage) {
-      return readRows(join(ws.store, 'artifacts', stage, `${readLedger(ws.ledger).entries[stage]!.artifact}.ndjson`));
+      return stageRows(ws, stage);
     },
     remove() {
       rmSync(root, { recursive: true, force: true });

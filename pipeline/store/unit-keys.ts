@@ -1,0 +1,11 @@
+/**
+ * The unit keys behind each part of a row-mapped stage's artifact, one file per part beside its
+ * segment, so `cdp clean` can keep exactly the memo units the current artifacts are made of.
+ */
+import { join } from 'node:path';
+import { sha256 } from '../hash/canonical.ts';
+
+/** `<segment hash>.<part id>.units`: a part is named by its driving segment and crossed element. */
+export function unitsPath(storeDir: string, stage: string, segment: string, part: { drive: string; cross: string }): string {
+  return join(storeDir, 'artifacts', stage, `${segment}.${sha256(`${part.drive}\u0000${part.cross}`).slice(0, 16)}.units`);
+}
