@@ -3,9 +3,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import config from '../dag.config.ts';
 import { resolveDag, DagConfigError } from '../pipeline/index.ts';
 import { resolveParams } from '../pipeline/stage.ts';
+import { parseOverrides } from '../pipeline/dag/overrides.ts';
+import { keyedParams } from '../pipeline/exec/keys.ts';
+import { hashValue } from '../pipeline/hash/canonical.ts';
+import { runCdp } from '../pipeline/testing/cdp-process.ts';
 import dialogues from './tasks/dialogues-multi.stage.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -34,4 +41,33 @@ test("a typo in dialogues_multi's params names the stage, the param, the intende
     (err: unknown) =>
       err instanceof DagConfigError && err.problems.some((p) => p.startsWith("stage 'dialogues_multi': unknown param 'capFactr'")),
   );
+});
+
+test('--set outcome_scores.cutoff=3 gives outcome_scores the params, and so the key, of cutoff: 3 in dag.config.ts; the others are untouched', async () => {
+  const viaSet = await resolveDag(config, root, { overrides: parseOverrides(['outcome_scores.cutoff=3']) });
+  const edited = {
+    ...config,
+    stages: config.stages.map((s) => (s.name === 'outcome_scores' ? { ...s, params: { ...s.params, cutoff: 3 } } : s)),
+  };
+  const inConfig = await resolveDag(edited, root);
+  const plain = await resolveDag(config, root);
+  const params = (d: typeof plain, stage: string) => keyedParams(d.stages.get(stage)!);
+  assert.equal(params(viaSet, 'outcome_scores').cutoff, 3);
+  assert.equal(params(plain, 'outcome_scores').cutoff, 4);
+  assert.equal(hashValue(params(viaSet, 'outcome_scores')), hashValue(params(inConfig, 'outcome_scores')));
+  for (const name of plain.stages.keys()) {
+    if (name !== 'outcome_scores') assert.equal(hashValue(params(viaSet, name)), hashValue(params(plain, name)), name);
+  }
+});
+
+test('cdp estimate refuses a --set param the stage does not declare before anything runs', async () => {
+  const store = join(mkdtempSync(join(tmpdir(), 'cdp-set-estimate-')), 'store');
+  const r = await runCdp(['estimate', '--set', 'outcome_scores.cutof=3'], { CDP_STORE: store });
+  assert.equal(r.code, 2, r.stderr);
+  assert.equal(
+    r.stderr,
+    "cdp: dag.config.ts with --set has 1 problem:\n  - --set outcome_scores.cutof=3: stage 'outcome_scores' has no param 'cutof' (did you mean 'cutoff'?); known: judges, realJudges, cutoff, maxReasks\n",
+  );
+  assert.equal(r.stdout, '');
+  assert.equal(existsSync(store), false);
 });

@@ -28,7 +28,10 @@ export async function explainStage(project: Project, name: string): Promise<stri
   for (const [f, h] of Object.entries(c.code.files)) lines.push(`    ${h.slice(0, 16)}  ${f}`);
   for (const [p, v] of Object.entries(c.code.packages)) lines.push(`    package ${p}@${v}`);
   lines.push(`  params   ${c.params.hash}`, `    ${JSON.stringify(c.params.value)}`);
-  if (stage.forEach?.cross) lines.push(`    (param '${stage.forEach.cross.param}' is crossed per unit and keys each unit instead)`);
+  if (c.cross) {
+    lines.push(`  crossed  ${c.cross.hash}  (param '${c.cross.param}': one unit per element; each unit is keyed by its own)`);
+    lines.push(`    ${JSON.stringify(c.cross.value)}`);
+  }
   lines.push(`  inputs`);
   for (const [l, i] of Object.entries(c.inputs)) lines.push(`    ${l} ← ${i.from}: ${i.hash}`);
   lines.push(`  shape    ${c.shape}`);

@@ -27,10 +27,27 @@ function sameStat(path, expected) {
   return expected !== null && s.size === expected[0] && s.mtimeMs === expected[1];
 }
 
-/** Handles `cdp run [--json] [stage…]` when nothing changed; false when the full runner must. */
+/** The `--set stage.param=value` overrides of argv, in order, and the other arguments; null when one has no value. */
+export function splitSets(args) {
+  const sets = [];
+  const rest = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === '--set') {
+      if (i + 1 >= args.length) return null;
+      sets.push(args[++i]);
+    } else if (a.startsWith('--set=')) sets.push(a.slice('--set='.length));
+    else rest.push(a);
+  }
+  return { sets, rest };
+}
+
+/** Handles `cdp run [--json] [--set s.p=v…] [stage…]` when nothing changed; false when the full runner must. */
 export function tryFastNoop(argv, cwd = process.cwd(), env = process.env) {
   if (argv[0] !== 'run' || env.CDP_NO_FAST_PATH) return false;
-  const rest = argv.slice(1);
+  const split = splitSets(argv.slice(1));
+  if (!split) return false;
+  const rest = split.rest;
   const json = rest.includes('--json');
   const targets = rest.filter((a) => a !== '--json');
   if (targets.some((a) => a.startsWith('-'))) return false;
@@ -49,6 +66,8 @@ export function tryFastNoop(argv, cwd = process.cwd(), env = process.env) {
   }
   if (fp.version !== 1 || fp.config !== config) return false;
   if (JSON.stringify([...targets].sort()) !== JSON.stringify(fp.targets)) return false;
+  // The same overrides in the same order (a later one wins), or none as the last run had none.
+  if (JSON.stringify(split.sets) !== JSON.stringify(fp.sets ?? [])) return false;
   const envHash = createHash('sha256')
     .update(JSON.stringify(fp.envKeys.map((k) => [k, env[k] ?? null])))
     .digest('hex');

@@ -4,12 +4,15 @@ import { dirname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { DagConfig } from '../dag/define.ts';
 import { resolveDag, type ResolvedDag } from '../dag/validate.ts';
+import { parseOverrides } from '../dag/overrides.ts';
 import { workspaceFor, type Workspace } from '../exec/workspace.ts';
 
 export interface Project {
   dag: ResolvedDag;
   ws: Workspace;
   configFile: string;
+  /** The `--set stage.param=value` overrides the DAG was resolved with, as given. */
+  sets: string[];
 }
 
 /** The nearest dag.config.ts at or above `from`, unless a path is given. */
@@ -42,11 +45,13 @@ export function configFromArgv(argv: readonly string[] = process.argv, cwd = pro
   }
 }
 
-export async function loadProject(opts: { cwd?: string; config?: string } = {}): Promise<Project> {
+/** `set`: param overrides (`stage.param=value`, see dag/overrides.ts), validated with the config. */
+export async function loadProject(opts: { cwd?: string; config?: string; set?: readonly string[] } = {}): Promise<Project> {
+  const overrides = parseOverrides(opts.set);
   const file = findConfig(opts.cwd ?? process.cwd(), opts.config);
   const mod = (await import(pathToFileURL(file).href)) as { default?: DagConfig };
   if (!mod.default) throw new Error(`${file} must export default defineDag({...})`);
   const root = dirname(file);
-  const dag = await resolveDag(mod.default, root);
-  return { dag, ws: workspaceFor(root, mod.default), configFile: file };
+  const dag = await resolveDag(mod.default, root, { overrides });
+  return { dag, ws: workspaceFor(root, mod.default), configFile: file, sets: overrides.map((o) => o.text) };
 }

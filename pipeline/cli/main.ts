@@ -44,7 +44,13 @@ const program = new Command();
 program
   .name('cdp')
   .description('Run and inspect the MEGA-CDP pipeline DAG')
-  .option('--config <file>', 'path to dag.config.ts (default: nearest one above the current directory)');
+  .option('--config <file>', 'path to dag.config.ts (default: nearest one above the current directory)')
+  .option(
+    '--set <stage.param=value>',
+    "a stage param's value for this command, over dag.config.ts's (repeatable; JSON when it parses, else a string), e.g. --set outcome_scores.cutoff=3",
+    (v: string, prev: string[]) => [...prev, v],
+    [] as string[],
+  );
 registerConfigOptions(program, configOptions);
 
 function out(s: string): void {
@@ -52,7 +58,8 @@ function out(s: string): void {
 }
 
 async function project(): Promise<Project> {
-  return loadProject({ config: program.opts().config });
+  const o = program.opts<{ config?: string; set: string[] }>();
+  return loadProject({ config: o.config, set: o.set });
 }
 
 /** Configuration problems stop run and estimate before anything runs; warnings are printed. */
@@ -134,7 +141,7 @@ program
         await llm?.close();
         process.off('SIGINT', onSigint);
       }
-      if (!o.dryRun && summary.ok) writeNoopFingerprint(p, p.configFile, summary, { targets: stages, envKeys, startedAt });
+      if (!o.dryRun && summary.ok) writeNoopFingerprint(p, p.configFile, summary, { targets: stages, envKeys, startedAt, sets: p.sets });
       if (o.json) out(jsonSummary(summary));
       const failed = summary.stages.filter((s) => s.status === 'failed');
       if (!o.json) {

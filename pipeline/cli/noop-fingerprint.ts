@@ -2,8 +2,8 @@
  * After a successful `cdp run`, a fingerprint of everything the run's outcome depended on: the
  * configuration and every code file it and its stages import (by size and mtime), the package
  * lock, the source files and the directories their globs walk, the environment variables the
- * configuration read (their values hashed, never stored), the ledger, each stage's artifact
- * (NDJSON and Parquet) and the warehouse. When nothing of it changed, `cdp run` answers from the
+ * configuration read (their values hashed, never stored), the `--set` param overrides, the
+ * ledger, each stage's artifact (NDJSON and Parquet) and the warehouse. When nothing of it changed, `cdp run` answers from the
  * fingerprint without loading the DAG (pipeline/cli/fast-noop.mjs): make's trick, applied to a
  * content-addressed runner.
  */
@@ -68,7 +68,7 @@ export function writeNoopFingerprint(
   p: Project,
   configFile: string,
   summary: RunSummary,
-  o: { targets: string[]; envKeys: string[] | null; startedAt: number },
+  o: { targets: string[]; envKeys: string[] | null; startedAt: number; sets?: readonly string[] },
 ): void {
   if (!summary.ok || !o.envKeys) return;
   const { dag, ws } = p;
@@ -124,6 +124,8 @@ export function writeNoopFingerprint(
       version: FINGERPRINT_VERSION,
       config: resolve(configFile),
       targets: [...o.targets].sort(),
+      // The run's `--set` overrides, in order (a later one wins): another list is another run.
+      sets: [...(o.sets ?? [])],
       envKeys: o.envKeys,
       envHash: envHash(o.envKeys, process.env),
       ledger: [ws.ledger, stat(ws.ledger)],

@@ -9,10 +9,14 @@ import { pathToFileURL } from 'node:url';
 import { normaliseForEach, FILE_SOURCE_COLUMNS, type DagConfig, type StageDecl, type ForEach, type Columns } from './define.ts';
 import type { StageImpl } from './stage.ts';
 import { resolveParams } from './params.ts';
+import { applyOverrides, overrideProblems, type ParamOverride } from './overrides.ts';
 
 export class DagConfigError extends Error {
-  constructor(readonly problems: string[]) {
-    super(`dag.config.ts has ${problems.length} problem${problems.length > 1 ? 's' : ''}:\n` + problems.map((p) => `  - ${p}`).join('\n'));
+  constructor(
+    readonly problems: string[],
+    what = 'dag.config.ts',
+  ) {
+    super(`${what} has ${problems.length} problem${problems.length > 1 ? 's' : ''}:\n` + problems.map((p) => `  - ${p}`).join('\n'));
     this.name = 'DagConfigError';
   }
 }
@@ -114,9 +118,19 @@ function orderedCycles(graph: Graph): string[][] {
   return out;
 }
 
+export interface ResolveOptions {
+  /** Param values from the command line (`cdp run --set stage.param=value`), checked and keyed like the config's. */
+  overrides?: readonly ParamOverride[];
+}
+
 /** Validates the config and loads every stage's module; throws DagConfigError listing all problems. */
-export async function resolveDag(config: DagConfig, root: string): Promise<ResolvedDag> {
+export async function resolveDag(given: DagConfig, root: string, opts: ResolveOptions = {}): Promise<ResolvedDag> {
+  const overrides = opts.overrides ?? [];
+  const applied = applyOverrides(given, overrides);
+  const config = applied.config;
   const { graph, problems } = checkGraph(config);
+  problems.push(...applied.problems);
+  const givenParams = new Map((given.stages ?? []).map((s) => [s.name, s.params]));
   const stages = new Map<string, ResolvedStage>();
   for (const decl of config.stages ?? []) {
     if (!decl.module) continue;
@@ -146,11 +160,17 @@ export async function resolveDag(config: DagConfig, root: string): Promise<Resol
     if (!forEach && impl.kind === 'row')
       problems.push(`stage '${decl.name}': '${decl.module}' exports a rowStage, so the config must say what it maps over (forEach)`);
     const columns = impl.kind === 'row' && !('error' in impl.columns) ? { ...impl.columns, error: 'VARCHAR' } : impl.columns;
-    const resolved = resolveParams(decl.name, impl.params as Record<string, unknown> | undefined, decl.params);
+    const declared = impl.params as Record<string, unknown> | undefined;
+    const fromConfig = givenParams.get(decl.name);
+    const bad = overrideProblems(decl.name, declared, fromConfig, overrides);
+    problems.push(...bad.problems);
+    // An unknown param set on the command line is reported once, as the --set's problem.
+    const params = Object.fromEntries(Object.entries(decl.params ?? {}).filter(([k]) => !bad.unknown.has(k) || k in (fromConfig ?? {})));
+    const resolved = resolveParams(decl.name, declared, params);
     problems.push(...resolved.problems);
     stages.set(decl.name, { decl: { ...decl, params: resolved.params }, forEach, impl, columns });
   }
-  if (problems.length) throw new DagConfigError(problems);
+  if (problems.length) throw new DagConfigError(problems, overrides.length ? 'dag.config.ts with --set' : 'dag.config.ts');
   return { root, config, graph, order: alg.topsort(graph), stages, sources: new Set(Object.keys(config.sources)) };
 }
 

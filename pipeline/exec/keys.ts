@@ -1,7 +1,8 @@
 /**
  * A stage's key: the hash of its code identity, canonical params, input artifact hashes and
- * declared shape. Two runs with equal keys would compute equal artifacts, so an equal key
- * means reuse. `explainStaleness` turns a key mismatch into the reasons a person needs.
+ * declared shape, and for a row-mapped stage that crosses a param, that param's elements. Two runs
+ * with equal keys would compute equal artifacts, so an equal key means reuse. `explainStaleness`
+ * turns a key mismatch into the reasons a person needs.
  */
 import { hashValue } from '../hash/canonical.ts';
 import type { CodeHasher } from '../hash/code-identity.ts';
@@ -22,11 +23,16 @@ export function stageComponents(
 ): KeyComponents {
   const identity = code.identity(stage.decl.module);
   const params = keyedParams(stage);
+  const cross = stage.forEach?.cross;
+  const elements = cross ? ((stage.decl.params?.[cross.param] as unknown[] | undefined) ?? []) : [];
   return {
     code: { hash: identity.hash, files: identity.files, packages: identity.packages },
     params: { hash: hashValue(params), value: params },
     inputs: inputHashes,
     shape: hashValue({ columns: stage.columns, forEach: stage.forEach ?? null, kind: stage.impl.kind }),
+    // The units' keys leave the crossed param out (params above); the stage's must not, or a model
+    // added to the list would find the stage fresh and never run.
+    ...(cross ? { cross: { param: cross.param, hash: hashValue(elements), value: elements } } : {}),
   };
 }
 
@@ -36,7 +42,23 @@ export function keyOf(c: KeyComponents): string {
     params: c.params.hash,
     inputs: Object.fromEntries(Object.entries(c.inputs).map(([k, v]) => [k, v.hash])),
     shape: c.shape,
+    ...(c.cross ? { cross: c.cross.hash } : {}),
   });
+}
+
+/** How an element of a crossed param is named in a reason: its name, or its JSON. */
+const elementName = (v: unknown): string =>
+  typeof v === 'string' ? v : typeof v === 'object' && v !== null && 'name' in v ? String(v.name) : JSON.stringify(v);
+
+function crossReason(now: NonNullable<KeyComponents['cross']>, was: KeyComponents['cross']): string | null {
+  if (was?.hash === now.hash) return null;
+  if (!was) return `crossed param '${now.param}': the last run did not record its elements`;
+  const before = new Set(was.value.map((v) => hashValue(v)));
+  const after = new Set(now.value.map((v) => hashValue(v)));
+  const added = now.value.filter((v) => !before.has(hashValue(v))).map(elementName);
+  const removed = was.value.filter((v) => !after.has(hashValue(v))).map(elementName);
+  const parts = [...(added.length ? [`added ${added.join(', ')}`] : []), ...(removed.length ? [`removed ${removed.join(', ')}`] : [])];
+  return `crossed param '${now.param}': ${parts.join('; ') || 'elements reordered'}`;
 }
 
 /** Why the current components differ from those the stage last ran with, most specific first. */
@@ -57,6 +79,8 @@ export function explainStaleness(now: KeyComponents, before: LedgerEntry | undef
     const changed = [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => hashValue(a[k] ?? null) !== hashValue(b[k] ?? null));
     reasons.push(`params changed: ${changed.join(', ') || '(values)'}`);
   }
+  const cross = now.cross ? crossReason(now.cross, was.cross) : null;
+  if (cross) reasons.push(cross);
   for (const [file, h] of Object.entries(now.code.files)) {
     if (!(file in was.code.files)) reasons.push(`code: new module ${file}`);
     else if (was.code.files[file] !== h) reasons.push(`code: ${file} changed`);

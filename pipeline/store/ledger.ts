@@ -14,6 +14,12 @@ export interface KeyComponents {
   inputs: Record<string, { from: string; hash: string }>;
   /** Hash of the stage's declared shape: columns and row mapping. */
   shape: string;
+  /**
+   * A row-mapped stage's crossed param: its elements key the stage (a new model reruns it) but
+   * not its units, which each carry their own element. Absent for other stages, and in ledgers
+   * written before it was recorded.
+   */
+  cross?: { param: string; hash: string; value: unknown[] };
 }
 
 export interface LedgerEntry {

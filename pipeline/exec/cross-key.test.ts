@@ -1,0 +1,93 @@
+// A crossed param (one unit per row × element, as the task stages cross their models) keys the
+// stage by its elements but each unit by its own element only: adding an element reruns the stage
+// and computes that element's units alone; removing one computes nothing.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { makeToyProject, type ToyProject } from '../testing/toy-project.ts';
+import { resolveDag } from '../dag/validate.ts';
+import { parseOverrides } from '../dag/overrides.ts';
+import { runDag } from './executor.ts';
+import { workspaceFor } from './workspace.ts';
+import { readLedger } from '../store/ledger.ts';
+import { readRows, artifactPaths } from '../store/artifacts.ts';
+import type { DagConfig } from '../dag/define.ts';
+
+const stageImport = JSON.stringify(join(resolve(dirname(fileURLToPath(import.meta.url)), '..'), 'stage.ts'));
+
+function project(): { p: ToyProject; config: (models: string[]) => DagConfig } {
+  const p = makeToyProject();
+  writeFileSync(
+    join(p.root, 'stages', 'tag.ts'),
+    `import { rowStage, required } from ${stageImport};
+import { appendFileSync } from 'node:fs';
+import { join } from 'node:path';
+export default rowStage<{ models: string[] }>({
+  params: { models: required<string[]>() },
+  columns: { path: 'VARCHAR', model: 'VARCHAR' },
+  run({ row, cross }, ctx) {
+    appendFileSync(join(ctx.root, 'compute.log'), 'tag:' + row.path + ':' + cross + '\\n');
+    return { path: row.path, model: cross };
+  },
+});
+`,
+  );
+  const config = (models: string[]) =>
+    p.config({
+      extraStages: [
+        {
+          name: 'tag',
+          module: 'stages/tag.ts',
+          inputs: { words: 'words' },
+          forEach: { input: 'words', cross: { param: 'models', as: 'model' } },
+          params: { models },
+        },
+      ],
+    });
+  return { p, config };
+}
+
+test('adding an element of a crossed param reruns the stage and computes only its units; removing one computes none', async () => {
+  const { p, config } = project();
+  const ws = workspaceFor(p.root, {});
+  const run = async (models: string[], o: { dryRun?: boolean; set?: string[] } = {}) => {
+    const dag = await resolveDag(config(models), p.root, { overrides: parseOverrides(o.set) });
+    return (await runDag(dag, ws, { dryRun: o.dryRun })).stages.find((s) => s.stage === 'tag')!;
+  };
+  const tagged = () => p.computed().filter((l) => l.startsWith('tag:'));
+  const rows = () =>
+    readRows(artifactPaths(ws.store, 'tag', readLedger(ws.ledger).entries.tag!.artifact).ndjson)
+      .map((r) => `${String(r.model)} ${String(r.path)}`)
+      .sort();
+
+  assert.equal((await run(['m1'])).rowsComputed, 3);
+  assert.deepEqual(await run(['m1']).then((s) => s.status), 'reused');
+
+  const dry = await run(['m1', 'm2'], { dryRun: true });
+  assert.equal(dry.status, 'would-run');
+  assert.deepEqual(dry.reasons, ["crossed param 'models': added m2"]);
+
+  const added = await run(['m1', 'm2']);
+  assert.equal(added.status, 'ran');
+  assert.deepEqual(added.reasons, ["crossed param 'models': added m2"]);
+  assert.equal(added.rowsComputed, 3, "only m2's units");
+  assert.equal(added.rowsReused, 3);
+  assert.deepEqual(tagged().slice(3).sort(), ['tag:docs/a.txt:m2', 'tag:docs/b.txt:m2', 'tag:docs/c.txt:m2']);
+  assert.equal(rows().length, 6);
+
+  const removed = await run(['m2']);
+  assert.equal(removed.status, 'ran');
+  assert.deepEqual(removed.reasons, ["crossed param 'models': removed m1"]);
+  assert.equal(removed.rowsComputed, 0);
+  assert.deepEqual(rows(), ['m2 docs/a.txt', 'm2 docs/b.txt', 'm2 docs/c.txt']);
+  assert.equal(tagged().length, 6, 'nothing computed again');
+
+  // The same list given by --set keys the stage as the config's: reused.
+  assert.equal((await run(['m1'], { set: ['tag.models=["m2"]'] })).status, 'reused');
+  // Reordering the elements changes no unit, but the stage's key (the artifact's row order follows the list).
+  const reordered = await run(['m3', 'm2']);
+  assert.equal(reordered.rowsComputed, 3);
+  assert.deepEqual(reordered.reasons, ["crossed param 'models': added m3"]);
+});
