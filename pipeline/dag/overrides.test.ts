@@ -8,7 +8,7 @@ import { makeToyProject } from '../testing/toy-project.ts';
 import { runDag } from '../exec/executor.ts';
 import { workspaceFor } from '../exec/workspace.ts';
 import { readLedger } from '../store/ledger.ts';
-import { readRows, artifactPaths } from '../store/artifacts.ts';
+import { readRows } from '../store/artifacts.ts';
 
 test('a value is JSON when it parses as JSON, else the string itself', () => {
   const v = (text: string) => parseOverride(text).value;
@@ -82,7 +82,7 @@ test('an override keys the stage as the same value in the config does: the runs 
   await run(1, ['totals.scale=3']);
   const viaSet = readLedger(ws.ledger).entries.totals!;
   assert.deepEqual(viaSet.components?.params.value, { scale: 3 });
-  assert.deepEqual(readRows(artifactPaths(ws.store, 'totals', viaSet.artifact).ndjson), [{ docs: 3, words: 18 }]);
+  assert.deepEqual(readRows(ws.store, 'totals', viaSet.segments!), [{ docs: 3, words: 18 }]);
 
   // The same value written in the config: nothing reruns, the key and the artifact are the same.
   const fromConfig = await run(3);

@@ -12,7 +12,7 @@ import { parseOverrides } from '../dag/overrides.ts';
 import { runDag } from './executor.ts';
 import { workspaceFor } from './workspace.ts';
 import { readLedger } from '../store/ledger.ts';
-import { readRows, artifactPaths } from '../store/artifacts.ts';
+import { readRows } from '../store/artifacts.ts';
 import type { DagConfig } from '../dag/define.ts';
 
 const stageImport = JSON.stringify(join(resolve(dirname(fileURLToPath(import.meta.url)), '..'), 'stage.ts'));
@@ -58,7 +58,7 @@ test('adding an element of a crossed param reruns the stage and computes only it
   };
   const tagged = () => p.computed().filter((l) => l.startsWith('tag:'));
   const rows = () =>
-    readRows(artifactPaths(ws.store, 'tag', readLedger(ws.ledger).entries.tag!.artifact).ndjson)
+    readRows(ws.store, 'tag', readLedger(ws.ledger).entries.tag!.segments!)
       .map((r) => `${String(r.model)} ${String(r.path)}`)
       .sort();
 
