@@ -14,7 +14,7 @@ import { runDag, type RunSummary } from './executor.ts';
 import { workspaceFor } from './workspace.ts';
 import { readLedger } from '../store/ledger.ts';
 import { readRows } from '../store/artifacts.ts';
-import { changedJoinValues, memberText, rowsWithValues } from './join-delta.ts';
+import { anyInZone, changedJoinValues, lineJoinValue, memberText, rowsWithValues } from './join-delta.ts';
 import { canonicalJson } from '../hash/canonical.ts';
 
 const pipelineDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -204,7 +204,11 @@ test('memberText reads a top-level member of a canonical line; rowsWithValues fi
   assert.equal(memberText('{"a":1,"id":"g-1","z":[1]}', 'id'), '"g-1"');
   assert.equal(memberText('{"id":12,"z":2}', 'id'), '12');
   assert.equal(memberText('{"id":"a\\"b","z":2}', 'id'), '"a\\"b"');
-  assert.equal(memberText('{"a":{"id":1},"id":2}', 'id'), null, 'the name twice: the caller parses');
+  assert.equal(memberText('{"a":{"id":1},"id":2}', 'id'), '2', 'a nested member of that name is skipped');
+  assert.equal(memberText('{"a":{"id":1}}', 'id'), undefined, 'only nested: the row has none');
+  assert.equal(memberText('{"a":"{\\"id\\":1}","id":[1]}', 'id'), null, 'an array value: the caller parses');
+  assert.equal(lineJoinValue('{"id":[1,2]}', 'id'), '[1,2]');
+  assert.equal(lineJoinValue('{"x":1}', 'id'), 'null');
   assert.equal(memberText('{"a":1}', 'id'), undefined);
   const find = rowsWithValues('id', new Set(['"g-1"', '7']));
   assert.deepEqual(find('{"id":"g-1","t":"x"}'), { id: 'g-1', t: 'x' });
@@ -214,4 +218,12 @@ test('memberText reads a top-level member of a canonical line; rowsWithValues fi
   assert.equal(find('{"a":{"id":7},"id":8}'), null, 'a nested member is not the row’s');
   const nulls = rowsWithValues('id', new Set(['null']));
   assert.deepEqual(nulls('{"t":1}'), { t: 1 }, 'a row without the column joins as null');
+});
+
+test('anyInZone: a value of a sorted list within [min, max]; an empty segment holds none', () => {
+  assert.equal(anyInZone(['"a"', '"m"', '"z"'], ['"b"', '"n"']), true);
+  assert.equal(anyInZone(['"a"', '"z"'], ['"b"', '"n"']), false);
+  assert.equal(anyInZone(['"b"'], ['"b"', '"b"']), true);
+  assert.equal(anyInZone([], ['"a"', '"z"']), false);
+  assert.equal(anyInZone(['"a"'], null), false);
 });

@@ -76,50 +76,84 @@ function gapLines(segments: readonly string[], lines: (hash: string) => Iterable
 }
 
 /**
- * The text of a top-level member's value in a canonical line, without parsing the line: canonical
- * JSON is compact, so `"column":` is followed by the value's canonical form. Null when the member
- * is absent, or when the test cannot be sure (the name appears twice, perhaps in a nested object;
- * an object or array value): the caller parses the line then.
+ * The text of a top-level member's value in a canonical line, read without parsing the line:
+ * canonical JSON is compact, so a member is `"name":value` with the value in its canonical form.
+ * The scan tracks depth and strings, so a member of a nested object, or text inside a string, is
+ * never taken for the row's own. Undefined when the row has no such member; null when the value is
+ * an object or an array (the caller parses the line then).
  */
 export function memberText(line: string, column: string): string | null | undefined {
-  const needle = `${JSON.stringify(column)}:`;
-  const at = line.indexOf(needle);
-  if (at < 0) return undefined;
-  if (line.indexOf(needle, at + needle.length) >= 0) return null;
-  const start = at + needle.length;
-  const c = line.charCodeAt(start);
-  if (c === 0x22) {
-    for (let i = start + 1; i < line.length; i++) {
-      const d = line.charCodeAt(i);
-      if (d === 0x5c) i++;
-      else if (d === 0x22) return line.slice(start, i + 1);
+  const name = JSON.stringify(column);
+  let depth = 0;
+  for (let i = 0; i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    if (c === 0x22) {
+      // A string: at depth 1 right after '{' or ',', it is a member name.
+      const start = i;
+      for (i++; i < line.length; i++) {
+        const d = line.charCodeAt(i);
+        if (d === 0x5c) i++;
+        else if (d === 0x22) break;
+      }
+      const prev = line.charCodeAt(start - 1);
+      if (depth !== 1 || (prev !== 0x7b && prev !== 0x2c) || line.charCodeAt(i + 1) !== 0x3a) continue;
+      if (i + 1 - start !== name.length || !line.startsWith(name, start)) continue;
+      const v = i + 2;
+      const first = line.charCodeAt(v);
+      if (first === 0x7b || first === 0x5b) return null;
+      if (first === 0x22) {
+        for (let k = v + 1; k < line.length; k++) {
+          const d = line.charCodeAt(k);
+          if (d === 0x5c) k++;
+          else if (d === 0x22) return line.slice(v, k + 1);
+        }
+        return null;
+      }
+      let end = v;
+      while (end < line.length && line[end] !== ',' && line[end] !== '}') end++;
+      return line.slice(v, end);
     }
-    return null;
+    if (c === 0x7b || c === 0x5b) depth++;
+    else if (c === 0x7d || c === 0x5d) depth--;
   }
-  if (c === 0x7b || c === 0x5b) return null;
-  let end = start;
-  while (end < line.length && line[end] !== ',' && line[end] !== '}') end++;
-  return line.slice(start, end);
+  return undefined;
+}
+
+/** The join value of a canonical line's row: read from its text, or parsed when the text cannot say. */
+export function lineJoinValue(line: string, column: string): string {
+  const text = memberText(line, column);
+  if (text === undefined) return 'null';
+  return text ?? joinValue(JSON.parse(line) as Row, column);
+}
+
+/** The smallest and largest join values of a segment (by string order), null for an empty one. */
+export type Zone = [string, string] | null;
+
+/** Whether some of `sorted` (ascending) lies within a zone. */
+export function anyInZone(sorted: readonly string[], zone: Zone): boolean {
+  if (!zone) return false;
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid] < zone[0]) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < sorted.length && sorted[lo] <= zone[1];
+}
+
+/** Grows a zone by one value. */
+export function widen(zone: Zone, v: string): Zone {
+  if (!zone) return [v, v];
+  if (v < zone[0]) zone[0] = v;
+  else if (v > zone[1]) zone[1] = v;
+  return zone;
 }
 
 /**
  * A test of canonical lines for rows whose `column` holds one of `values`: the member's text is
- * read from the line and looked up, and only a hit (or a line the text test cannot read) is parsed.
+ * read from the line and looked up, and only a hit is parsed.
  */
 export function rowsWithValues(column: string, values: ReadonlySet<string>): (line: string) => Row | null {
-  const exact = (row: Row) => values.has(joinValue(row, column));
-  // A row without the column joins as null: only a parse tells a missing member from a nested one.
-  if (values.has('null')) {
-    return (line) => {
-      const row = JSON.parse(line) as Row;
-      return exact(row) ? row : null;
-    };
-  }
-  return (line) => {
-    const text = memberText(line, column);
-    if (text === undefined) return null;
-    if (typeof text === 'string' && !values.has(text)) return null;
-    const row = JSON.parse(line) as Row;
-    return exact(row) ? row : null;
-  };
+  return (line) => (values.has(lineJoinValue(line, column)) ? (JSON.parse(line) as Row) : null);
 }
