@@ -1,6 +1,7 @@
 /**
  * Which failures are worth another attempt and how long to wait before it: exponential backoff
- * with full jitter, unless the server said how long (Retry-After / retry-after-ms).
+ * with full jitter, unless the server said how long (Retry-After / retry-after-ms). The
+ * Retrier is the loop that applies it, one per client.
  */
 import type { RetryPolicy } from './types.ts';
 
