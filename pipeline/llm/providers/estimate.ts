@@ -24,8 +24,11 @@ export interface EstimateProviderOptions {
 
 export class EstimateProvider implements Provider {
   private readonly rows = new Map<string, EstimateRow>();
-  /** Answers already estimated, by cache key, so identical requests count once. */
-  private readonly answered = new Map<string, string>();
+  /**
+   * Requests already estimated, by cache key, with the answer they got (null: none), so
+   * identical requests count once: in a real run the second is what the cache would serve.
+   */
+  private readonly answered = new Map<string, string | null>();
 
   constructor(private readonly o: EstimateProviderOptions) {}
 
@@ -34,6 +37,7 @@ export class EstimateProvider implements Provider {
     if (!spec) throw new Error(`estimate provider: model "${prompt.model}" is not in the roster; add it to the models file`);
     const key = prompt.call?.key ?? keyOf(spec, prompt);
     const seen = this.answered.get(key);
+    if (seen === null) return { error: 'estimate only: not sent', cached: true, attempts: 0 };
     if (seen !== undefined) return { output: seen, cached: true, attempts: 0, latencyMs: 0 };
 
     const stage = prompt.stage ?? 'unstaged';
@@ -55,8 +59,8 @@ export class EstimateProvider implements Provider {
     row.outputTokens += outputTokens;
     row.costUsd += costOf(spec, inputTokens, outputTokens);
     const tokenUsage = { input: inputTokens, output: outputTokens };
-    if (text === null) return { error: 'estimate only: not sent', tokenUsage, attempts: 0 };
     this.answered.set(key, text);
+    if (text === null) return { error: 'estimate only: not sent', tokenUsage, attempts: 0 };
     return { output: text, tokenUsage, attempts: 0, latencyMs: 0 };
   }
 
