@@ -10,22 +10,16 @@ import { join } from 'node:path';
 import { toFile } from 'openai';
 import type OpenAI from 'openai';
 import { answerOf } from './openai-transport.ts';
-import type { BatchPolicy } from './types.ts';
+import type { BatchPolicy, StoredCall } from './types.ts';
 
 export const DEFAULT_BATCH: BatchPolicy = { windowMs: 200, maxRequests: 50_000, pollIntervalMs: 30_000, completionWindow: '24h' };
 
-/** What the call log needs about an item besides its key. */
-export interface BatchItemMeta {
-  key: string;
-  model: string;
-  modelId: string;
-  stage: string;
-  promptHash: string;
-  repeat: number;
-}
+/** What the call log needs about an item: the call it fills (its key is the batch line's custom_id). */
+export type BatchItemMeta = StoredCall;
 
 export type BatchOutcome =
-  { ok: true; text: string; inputTokens: number; outputTokens: number; batchId: string } | { ok: false; reason: string; batchId?: string };
+  | { ok: true; text: string; inputTokens: number; outputTokens: number; finishReason?: string; batchId: string }
+  | { ok: false; reason: string; batchId?: string };
 
 interface Manifest {
   batchId: string;
@@ -39,7 +33,7 @@ export interface BatchRunnerOptions {
   cacheDir: string;
   policy: BatchPolicy;
   sdkFor(baseURL: string): OpenAI;
-  /** Retries one API operation (upload, create, retrieve, download) under the client's policy. */
+  /** Retries one API operation (upload, create, retrieve, download) under the client's policy; throws when it gives up. */
   withRetries<T>(what: string, op: () => Promise<T>): Promise<T>;
   /** Makes an outcome durable (call store); awaited before any waiter is resolved. */
   record(meta: BatchItemMeta, outcome: BatchOutcome): Promise<void>;

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULT_RETRY, isRetryableStatus, parseRetryAfter, retryDelayMs } from './retry.ts';
+import { DEFAULT_RETRY, isRetryableStatus, parseRetryAfter, Retrier, retryDelayMs } from './retry.ts';
 
 const h = (o: Record<string, string>) => new Headers(o);
 
@@ -43,4 +43,40 @@ test('backoff is full jitter under an exponential ceiling; Retry-After wins, cap
 
 test('which statuses are retried', () => {
   assert.deepEqual([400, 401, 404, 408, 409, 422, 429, 500, 502, 503].filter(isRetryableStatus), [408, 409, 429, 500, 502, 503]);
+});
+
+test('the Retrier: retries what may recover up to the policy, stops at a final failure, and redacts what it logs and throws', async () => {
+  const log: string[] = [];
+  const r = new Retrier(
+    { maxAttempts: 3, baseDelayMs: 1, maxDelayMs: 1, maxRetryAfterMs: 1 },
+    {
+      random: () => 0,
+      log: (l) => log.push(l),
+      classify: (err) => ({ reason: (err as Error).message, retryable: !(err as Error).message.includes('final') }),
+      redact: (t) => t.replace('sk-secret', '[redacted]'),
+    },
+  );
+  const outcomes = [{ ok: false as const, reason: 'HTTP 503 sk-secret', retryable: true }, { ok: true as const }];
+  assert.deepEqual(await r.run('m', async () => outcomes.shift()!), { result: { ok: true }, attempts: 2 });
+  assert.deepEqual(log, ['llm: m HTTP 503 [redacted]; attempt 2/3 in 0 ms']);
+
+  let tries = 0;
+  await assert.rejects(
+    r.op('batch upload', async () => {
+      tries++;
+      throw new Error('reset by sk-secret');
+    }),
+    { message: 'batch upload: reset by [redacted] after 3 attempt(s)' },
+  );
+  assert.equal(tries, 3);
+  tries = 0;
+  await assert.rejects(
+    r.op('batch create', async () => {
+      tries++;
+      throw new Error('final answer');
+    }),
+    { message: 'batch create: final answer after 1 attempt(s)' },
+  );
+  assert.equal(tries, 1);
+  assert.equal(await r.op('batch retrieve', async () => 42), 42);
 });

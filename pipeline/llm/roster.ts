@@ -98,3 +98,9 @@ export function redact(text: string, secrets: readonly (string | undefined)[]): 
   for (const s of secrets) if (s && s.length >= 4) out = out.split(s).join('[redacted]');
   return out;
 }
+
+/** What a call costs at the model's declared price (0 when the roster sets none). */
+export function costOf(spec: Pick<ModelSpec, 'price'>, inputTokens: number, outputTokens: number): number {
+  if (!spec.price) return 0;
+  return (inputTokens * spec.price.inputPerMTok + outputTokens * spec.price.outputPerMTok) / 1e6;
+}

@@ -5,6 +5,7 @@
  */
 import { createRequire } from 'node:module';
 import { Tiktoken, type TiktokenBPE } from 'js-tiktoken/lite';
+import type { ChatMessage } from './types.ts';
 
 let encoder: Tiktoken | null = null;
 
@@ -26,3 +27,24 @@ export function tokenUpperBound(text: string): number {
 export const TOKENS_PER_MESSAGE = 4;
 /** Priming tokens the server adds for the reply. */
 export const TOKENS_PER_REPLY = 3;
+
+/** Output tokens a request reserves in the window (`max_completion_tokens`, else `max_tokens`; 0 when neither). */
+export function outputReserve(params: Readonly<Record<string, unknown>> | undefined): number {
+  return Number(params?.max_completion_tokens ?? params?.max_tokens ?? 0) || 0;
+}
+
+/** Exact prompt tokens of messages whose blobs are resolved, with chat framing, as the server counts them. */
+export function messageTokens(messages: readonly ChatMessage[]): number {
+  let n = TOKENS_PER_REPLY;
+  for (const m of messages) {
+    n += TOKENS_PER_MESSAGE;
+    if (typeof m.content === 'string') n += countTokens(m.content);
+    else
+      for (const p of m.content) {
+        if (p.type !== 'text')
+          throw new Error('messageTokens: a blob part is not resolved; count through the client, which knows its blobs');
+        n += countTokens(p.text);
+      }
+  }
+  return n;
+}

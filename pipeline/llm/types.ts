@@ -1,6 +1,6 @@
 /**
- * The shapes the LLM client shares with the runner and the stages. Plain data only; the
- * client (client.ts) is the one place that gives them behaviour.
+ * The shapes the LLM client shares with the runner, the stages and its providers. Plain data
+ * only; the client (client.ts) and the providers (providers/) give them behaviour.
  */
 
 export type LlmRole = 'builder' | 'evaluated' | 'patient' | 'judge';
@@ -131,28 +131,79 @@ export interface EmbedRequest {
 export type EmbedResult = { ok: true; vectors: number[][]; cached: number } | { ok: false; error: string };
 
 /**
- * What a provider answers: the text and, optionally, what it used (promptfoo's ProviderResponse).
+ * What a provider answers, shaped like promptfoo's ProviderResponse: `output` when it answered,
+ * `error` when it did not (a failure is returned, never thrown), and what the client records
+ * and counts about the call.
  */
 export interface ProviderResponse {
-  output: string;
+  output?: string;
+  /** Why there is no answer, with every API key already redacted. */
+  error?: string;
+  /** Tokens the call used (for an estimate: would use), as the server or the estimate counted them. */
+  tokenUsage?: { input: number; output: number };
+  /** The API's finish_reason ('stop', 'length', …) when the server gave one. */
+  finishReason?: string;
+  /** What an offline provider says it used to answer (e.g. the simulated patient's route). */
   metadata?: Readonly<Record<string, unknown>>;
+  /** The answer is one this provider gave before (an estimate's identical request): nothing new was used. */
+  cached?: boolean;
+  /** Requests made for this answer: HTTP attempts of a live call, 1 for a batch item, 0 when nothing was sent. */
+  attempts?: number;
+  latencyMs?: number;
+  /** The Batch API batch that answered. */
+  batchId?: string;
+  /** On an error: whether another attempt could succeed (transport faults, 429, 5xx). */
+  retryable?: boolean;
 }
 
-/** The call a provider is asked to answer: the request, every blob part already resolved to text. */
-export type ProviderPrompt = ChatRequest;
+/**
+ * The call-log identity of a request that fills a cache entry: what the call store records
+ * besides the outcome. The client names it; live and batch providers record under it.
+ */
+export interface StoredCall {
+  key: string;
+  model: string;
+  modelId: string;
+  stage: string;
+  promptHash: string;
+  repeat: number;
+  /** The independent sample the call is (a case id), when it keys the call. */
+  sample?: string;
+  role?: LlmRole;
+  /** Fresh attempts of this key before this one (answers rejected earlier); absent = 0. */
+  attempt?: number;
+}
+
+/**
+ * The call a provider is asked to answer: the request with every blob part resolved to text.
+ * Calls the client routes past the cache also carry `call`, their params merged over the
+ * model's defaults, `sample` only when it keys the call, and, in estimate mode, `inputTokens`.
+ */
+export interface ProviderPrompt extends ChatRequest {
+  /** The cache entry the answer fills; absent for offline calls, which are never stored. */
+  call?: StoredCall;
+  /** The messages' exact o200k count with chat framing, when the client counted it (blobs once). */
+  inputTokens?: number;
+}
 
 /**
  * One role played by one model: live OpenAI-compatible, batch, estimate or offline (in-process)
  * providers all answer through this (promptfoo's `callApi(prompt, context)`). `context` is the
- * request's `context`: offline providers may read it, live ones ignore it.
+ * request's `context`: offline providers may read it, the others ignore it.
  */
 export interface Provider {
   callApi(prompt: ProviderPrompt, context: Readonly<Record<string, unknown>> | undefined): Promise<ProviderResponse>;
+  /** Embeddings of `texts`, in their order; only providers backed by a server have it. */
+  callEmbeddingApi?(texts: readonly string[]): Promise<EmbeddingResponse>;
 }
+
+/** What `callEmbeddingApi` answers: a vector per text, or why there are none. */
+export type EmbeddingResponse =
+  { vectors: number[][]; tokenUsage: { input: number }; latencyMs: number; error?: undefined } | { error: string; vectors?: undefined };
 
 /**
  * The short form of an offline provider that needs only the prompt (the construction writers,
- * the simulated judges): the client wraps it into a Provider (`offlineProvider` in client.ts).
+ * the simulated judges): the client wraps it into a Provider (`offlineProvider`, providers/offline.ts).
  */
 export type OfflineHandler = (prompt: ProviderPrompt) => string | Promise<string>;
 

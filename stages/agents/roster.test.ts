@@ -84,7 +84,7 @@ describe('odd requests', () => {
         for (const context of [undefined, unit, { ...unit, tree: null, dialogue: [] }, { ...unit, question: '' }]) {
           const reply = (await handler.callApi({ model: name, messages }, context)).output;
           assert.equal(typeof reply, 'string', `${name} on ${JSON.stringify(messages).slice(0, 80)}`);
-          assert.notEqual(reply.trim(), '', name);
+          assert.notEqual(String(reply).trim(), '', name);
         }
       }
     }

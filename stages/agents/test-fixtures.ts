@@ -120,7 +120,9 @@ export interface DialogueResult {
 
 /** One call of a provider, as the client makes it: the text it answers. */
 export async function ask(provider: Provider, messages: ChatMessage[], context?: UnitContext, model = 'agent'): Promise<string> {
-  return (await provider.callApi({ model, messages }, context)).output;
+  const r = await provider.callApi({ model, messages }, context);
+  if (r.output === undefined) throw new Error(`${model} answered no output: ${r.error ?? 'and no error'}`);
+  return r.output;
 }
 
 /**

@@ -28,8 +28,11 @@ const asUser = (content: string): ChatRequest => ({ model: 'x', messages: [{ rol
 const steps = (reference: string[], candidate: string[]): JudgeContext => ({ judging: 'steps', reference, candidate });
 const outcome = (reference: string, candidate: string): JudgeContext => ({ judging: 'outcome', reference, candidate });
 /** One call as the judging code makes it: the prompt, and the context it was rendered from. */
-const ask = async (p: Provider, context: JudgeContext | undefined, req: ChatRequest = asUser('(the rendered prompt)')) =>
-  (await p.callApi(req, context)).output;
+const ask = async (p: Provider, context: JudgeContext | undefined, req: ChatRequest = asUser('(the rendered prompt)')) => {
+  const r = await p.callApi(req, context);
+  if (r.output === undefined) throw new Error(`the judge answered no output: ${r.error ?? 'and no error'}`);
+  return r.output;
+};
 
 function stepPrompt(
   id: 'single-turn-step-level-consistency-scoring' | 'multi-turn-step-level-consistency-scoring',
