@@ -39,7 +39,7 @@ import {
   type RowFacts,
   type RowStageRecord,
 } from '../store/ledger.ts';
-import { changedJoinValues, joinValue, rowsWithValues } from './join-delta.ts';
+import { anyInZone, changedJoinValues, joinValue, lineJoinValue, rowsWithValues, widen, sortJoinValues, type Zone } from './join-delta.ts';
 import { FactTally, coversPath, readCovered } from '../store/segment-facts.ts';
 import { RowStore } from '../store/row-store.ts';
 import { LineWriter } from '../store/lines.ts';
@@ -600,10 +600,29 @@ class Execution {
       }
       if (standing) rec.from.forEach((f, i) => standing!.set(`${f.drive}\u0000${f.cross}`, { ref: prev!.segments![i], units: f.units }));
     }
+    // Each input segment's smallest and largest join values (zones, by segment hash and column),
+    // as the last run recorded them and as this run learns them: a segment whose zone holds none of
+    // the values looked for is not read.
+    const zonesBefore = prev?.rowStage?.zones ?? {};
+    const zones: Record<string, Record<string, Zone>> = {};
+    const zoneOf = (seg: string, column: string): Zone | undefined => zones[seg]?.[column] ?? zonesBefore[seg]?.[column];
+    const keepZone = (seg: string, column: string, zone: Zone) => ((zones[seg] ??= {})[column] = zone);
+    const joinColumns = [...new Set(Object.values(fe.join ?? {}))];
+    const learnZones = (seg: string, rows: Iterable<Row>) => {
+      const zs = joinColumns.map((): Zone => null);
+      for (const r of rows) joinColumns.forEach((c, i) => (zs[i] = widen(zs[i], joinValue(r, c))));
+      joinColumns.forEach((c, i) => keepZone(seg, c, zs[i]));
+    };
+    const sortedChanged = new Map([...changed].map(([j, values]) => [j, sortJoinValues(values)]));
     // Whether a driving segment has a row joining one of the changed values (read only then).
     const touched = (seg: (typeof dSegs)[number]): boolean => {
       if (!changed.size) return false;
-      const tests = [...changed].map(([j, values]) => rowsWithValues(fe.join![j], values));
+      const maybe = [...changed.keys()].filter((j) => {
+        const zone = zoneOf(seg.hash!, fe.join![j]);
+        return zone === undefined || anyInZone(sortedChanged.get(j)!, zone);
+      });
+      if (!maybe.length) return false;
+      const tests = maybe.map((j) => rowsWithValues(fe.join![j], changed.get(j)!));
       for (const line of segmentLines(store, driving.from, seg.hash!)) if (tests.some((t) => t(line))) return true;
       return false;
     };
@@ -630,7 +649,16 @@ class Execution {
         parts.push({ plans: [] });
         (todo ??= []).push({ at: parts.length - 1, cross: ci });
       });
-      if (todo) pending.push({ seg: si, rows: [...seg.rows()], parts: todo });
+      if (todo) {
+        const rows = [...seg.rows()];
+        if (seg.hash !== null)
+          learnZones(
+            seg.hash,
+            rows.map(([r]) => r),
+          );
+        pending.push({ seg: si, rows, parts: todo });
+      } else if (seg.hash !== null)
+        for (const c of joinColumns) if (zoneOf(seg.hash, c) !== undefined) keepZone(seg.hash, c, zoneOf(seg.hash, c)!);
     });
 
     // The joined rows of the units to plan: every joined input's rows holding their values.
@@ -645,7 +673,7 @@ class Execution {
       needed.set(j, values);
     }
     const joinIndex = new Map<string, Map<string, { rows: Row[]; hashes: string[] }>>();
-    for (const j of joinNames) joinIndex.set(j, this.joinIndex(inputs[j], fe.join![j], needed.get(j)!));
+    for (const j of joinNames) joinIndex.set(j, this.joinIndex(inputs[j], fe.join![j], needed.get(j)!, zoneOf, keepZone));
     const whole = Object.fromEntries(wholeNames.map((n) => [n, inputs[n].rows()]));
 
     const plans: Plan[] = [];
@@ -672,7 +700,7 @@ class Execution {
 
     // The memo is read only when some unit has to be planned.
     const memoStore = new RowStore(join(store, 'units', name));
-    const memo = plans.length ? memoStore.load() : null;
+    const memo = plans.length ? memoStore.open() : null;
     // A unit's rows stay on disk in the memo until the artifact is written; only failures made
     // here (and, in a run that persists nothing, computed rows) are held in memory.
     const results = new Map<Plan, Row[]>();
@@ -750,7 +778,10 @@ class Execution {
       };
     });
     const joins = Object.fromEntries(joinNames.map((j) => [j, (inputs[j].segments ?? []).map((s) => s.hash)]));
-    const record = driving.segments ? () => ({ common, from, joins }) : undefined;
+    // Zones are kept for the segments of this run's inputs only, so the record does not grow with history.
+    const current = new Set([...(driving.segments ?? []), ...joinNames.flatMap((j) => inputs[j].segments ?? [])].map((x) => x.hash));
+    for (const seg of Object.keys(zones)) if (!current.has(seg)) delete zones[seg];
+    const record = driving.segments ? () => ({ common, from, joins, zones }) : undefined;
     return { parts: out, computed: todo.length, reused: reused + reusedUnits, record, units };
   }
 
@@ -759,26 +790,42 @@ class Execution {
    * its canonical line, which is what it is stored as). Only the rows of `values` are kept, and
    * lines of other values are mostly skipped unparsed.
    */
-  private joinIndex(input: Input, column: string, values: Set<string> | 'all'): Map<string, { rows: Row[]; hashes: string[] }> {
+  private joinIndex(
+    input: Input,
+    column: string,
+    values: Set<string> | 'all',
+    zoneOf: (seg: string, column: string) => Zone | undefined,
+    keepZone: (seg: string, column: string, zone: Zone) => void,
+  ): Map<string, { rows: Row[]; hashes: string[] }> {
     const idx = new Map<string, { rows: Row[]; hashes: string[] }>();
-    const add = (r: Row, hash: string) => {
-      const k = joinValue(r, column);
+    const add = (k: string, r: Row, hash: string) => {
       let bucket = idx.get(k);
       if (!bucket) idx.set(k, (bucket = { rows: [], hashes: [] }));
       bucket.rows.push(r);
       bucket.hashes.push(hash);
     };
-    if (values !== 'all' && !values.size) return idx;
-    if (!input.segments || this.rowsCache.has(input.from)) {
-      for (const r of input.rows()) if (values === 'all' || values.has(joinValue(r, column))) add(r, hashValue(r));
+    if (!input.segments) {
+      for (const r of input.rows()) {
+        const k = joinValue(r, column);
+        if (values === 'all' || values.has(k)) add(k, r, hashValue(r));
+      }
       return idx;
     }
-    const test = values === 'all' ? (line: string) => JSON.parse(line) as Row : rowsWithValues(column, values);
+    const sorted = values === 'all' ? null : sortJoinValues(values);
     for (const seg of input.segments) {
-      for (const line of segmentLines(this.ws.store, input.from, seg.hash)) {
-        const r = test(line);
-        if (r) add(r, sha256(line));
+      const known = zoneOf(seg.hash, column);
+      if (sorted && known !== undefined && !anyInZone(sorted, known)) {
+        keepZone(seg.hash, column, known);
+        continue;
       }
+      // Read: its rows of the values, and its zone on the way.
+      let zone: Zone = null;
+      for (const line of segmentLines(this.ws.store, input.from, seg.hash)) {
+        const k = lineJoinValue(line, column);
+        zone = widen(zone, k);
+        if (values === 'all' || values.has(k)) add(k, JSON.parse(line) as Row, sha256(line));
+      }
+      keepZone(seg.hash, column, zone);
     }
     return idx;
   }

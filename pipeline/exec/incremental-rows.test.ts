@@ -14,7 +14,7 @@ import { runDag, type RunSummary } from './executor.ts';
 import { workspaceFor } from './workspace.ts';
 import { readLedger } from '../store/ledger.ts';
 import { readRows } from '../store/artifacts.ts';
-import { anyInZone, changedJoinValues, lineJoinValue, memberText, rowsWithValues } from './join-delta.ts';
+import { anyInZone, changedJoinValues, lineJoinValue, memberText, rowsWithValues, sortJoinValues } from './join-delta.ts';
 import { canonicalJson } from '../hash/canonical.ts';
 
 const pipelineDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -226,4 +226,9 @@ test('anyInZone: a value of a sorted list within [min, max]; an empty segment ho
   assert.equal(anyInZone(['"b"'], ['"b"', '"b"']), true);
   assert.equal(anyInZone([], ['"a"', '"z"']), false);
   assert.equal(anyInZone(['"a"'], null), false);
+  // Numbers by value: a zone of ids 0–999 holds neither 5000 nor "5".
+  assert.equal(anyInZone(sortJoinValues(['5000', '1000']), ['0', '999']), false);
+  assert.equal(anyInZone(sortJoinValues(['5000', '17']), ['0', '999']), true);
+  assert.equal(anyInZone(['"5"'], ['0', '999']), false);
+  assert.deepEqual(sortJoinValues(['"b"', '10', '9', '-1', '"a"']), ['-1', '9', '10', '"a"', '"b"']);
 });

@@ -126,27 +126,49 @@ export function lineJoinValue(line: string, column: string): string {
   return text ?? joinValue(JSON.parse(line) as Row, column);
 }
 
-/** The smallest and largest join values of a segment (by string order), null for an empty one. */
+/**
+ * The order zones are kept in: numbers by value (ids sort as numbers, not as text, or a zone of
+ * ids 0–999 would hold 5000), before every other value, which sorts by its canonical text.
+ */
+export function compareJoinValues(a: string, b: string): number {
+  const na = isNumberText(a);
+  const nb = isNumberText(b);
+  if (na && nb) return Number(a) - Number(b) || (a < b ? -1 : a > b ? 1 : 0);
+  if (na !== nb) return na ? -1 : 1;
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function isNumberText(s: string): boolean {
+  const c = s.charCodeAt(0);
+  return c === 0x2d || (c >= 0x30 && c <= 0x39);
+}
+
+/** The smallest and largest join values of a segment (compareJoinValues), null for an empty one. */
 export type Zone = [string, string] | null;
 
-/** Whether some of `sorted` (ascending) lies within a zone. */
+/** Sorts values for anyInZone. */
+export function sortJoinValues(values: Iterable<string>): string[] {
+  return [...values].sort(compareJoinValues);
+}
+
+/** Whether some of `sorted` (sortJoinValues) lies within a zone. */
 export function anyInZone(sorted: readonly string[], zone: Zone): boolean {
   if (!zone) return false;
   let lo = 0;
   let hi = sorted.length;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
-    if (sorted[mid] < zone[0]) lo = mid + 1;
+    if (compareJoinValues(sorted[mid], zone[0]) < 0) lo = mid + 1;
     else hi = mid;
   }
-  return lo < sorted.length && sorted[lo] <= zone[1];
+  return lo < sorted.length && compareJoinValues(sorted[lo], zone[1]) <= 0;
 }
 
 /** Grows a zone by one value. */
 export function widen(zone: Zone, v: string): Zone {
   if (!zone) return [v, v];
-  if (v < zone[0]) zone[0] = v;
-  else if (v > zone[1]) zone[1] = v;
+  if (compareJoinValues(v, zone[0]) < 0) zone[0] = v;
+  else if (compareJoinValues(v, zone[1]) > 0) zone[1] = v;
   return zone;
 }
 

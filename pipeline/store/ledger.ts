@@ -51,6 +51,11 @@ export interface RowStageRecord {
   from: { drive: string; cross: string; units: number }[];
   /** Each joined input's segment hashes, in order, as the units joined them. */
   joins: Record<string, string[]>;
+  /**
+   * The smallest and largest join values (canonical JSON, by string order; null: no rows) of the
+   * input segments, by segment hash and column: a segment none of whose values is looked for is not read.
+   */
+  zones?: Record<string, Record<string, [string, string] | null>>;
 }
 
 /** A stage's most common failure reasons (numbers folded to N) and the distinct values of its `covers` column. */

@@ -9,6 +9,12 @@ import { randomBytes } from 'node:crypto';
 import type { Row } from '../dag/define.ts';
 import { tempPathFor } from './atomic.ts';
 import { LineWriter, readLines, readLineAt, getMaxStringChars } from './lines.ts';
+import { MemoIndex, MemoIndexBuilder, keyDigest } from './memo-index.ts';
+
+let writers = 0;
+
+/** Indexes up to this many units are held as maps once read. */
+const SMALL_INDEX = 4096;
 
 /** Bytes read at once when a unit is looked up: the units after it usually follow. */
 const READ_AHEAD = 256 << 10;
@@ -33,8 +39,13 @@ export interface UnitLocation {
 export class UnitIndex {
   constructor(
     private readonly dir: string,
-    private readonly at: Map<string, UnitLocation>,
+    protected readonly at: Map<string, UnitLocation>,
   ) {}
+
+  /** Where a unit's line lies. */
+  protected locate(key: string): UnitLocation | undefined {
+    return this.at.get(key);
+  }
 
   get size(): number {
     return this.at.size;
@@ -74,7 +85,7 @@ export class UnitIndex {
 
   /** The raw memo line of a unit, for copying without parsing. */
   line(key: string): string | undefined {
-    const loc = this.at.get(key);
+    const loc = this.locate(key);
     if (!loc) return undefined;
     const b = this.block;
     if (b && b.file === loc.file && loc.offset >= b.offset && loc.offset + loc.bytes <= b.offset + b.buf.length) {
@@ -98,22 +109,114 @@ export class UnitIndex {
   }
 }
 
+/**
+ * A memo opened for lookups: each file's key index (memo-index.ts) is searched where there is
+ * one, and only files without one (a writer killed before closing) are scanned. Newer files win.
+ */
+export class UnitLookup extends UnitIndex {
+  constructor(
+    dir: string,
+    private readonly files: { file: string; index: MemoIndex | null; scanned: Map<string, UnitLocation> | null }[],
+  ) {
+    super(dir, new Map());
+  }
+
+  override has(key: string): boolean {
+    return this.locate(key) !== undefined;
+  }
+
+  // The last key located: a unit is asked for with has() and then get().
+  private last: { key: string; loc: UnitLocation | undefined } | null = null;
+  // Small indexes (a rerun's few units) as maps, so that most lookups pass them in one step.
+  private readonly small = new Map<number, Map<string, { offset: number; bytes: number }>>();
+
+  protected override locate(key: string): UnitLocation | undefined {
+    if (this.last?.key === key) return this.last.loc;
+    const loc = this.find(key);
+    this.last = { key, loc };
+    return loc;
+  }
+
+  private find(key: string): UnitLocation | undefined {
+    const added = this.at.get(key);
+    if (added) return added;
+    let digest: Buffer | null = null;
+    for (let i = this.files.length - 1; i >= 0; i--) {
+      const f = this.files[i];
+      if (f.scanned) {
+        const loc = f.scanned.get(key);
+        if (loc) return loc;
+        continue;
+      }
+      digest ??= keyDigest(key);
+      const index = f.index!;
+      let hit: { offset: number; bytes: number } | undefined;
+      if (index.size <= SMALL_INDEX) {
+        let map = this.small.get(i);
+        if (!map) this.small.set(i, (map = new Map(index.entries())));
+        hit = map.get(digest.toString('latin1'));
+      } else hit = index.find(digest);
+      if (hit) return { file: f.file, ...hit };
+    }
+    return undefined;
+  }
+
+  override add(key: string, loc: UnitLocation): void {
+    super.add(key, loc);
+    if (this.last?.key === key) this.last = null;
+  }
+
+  override line(key: string): string | undefined {
+    const line = super.line(key);
+    // An index is a cache: the line it points to must carry the key.
+    if (line !== undefined && !line.startsWith(`{"k":${JSON.stringify(key)},`)) {
+      throw new Error(`the memo index of ${this.locate(key)?.file} points to another unit: run \`cdp clean\` to rebuild the memo`);
+    }
+    return line;
+  }
+
+  override get size(): number {
+    throw new Error('internal: a memo opened for lookups has no size; use RowStore.load()');
+  }
+
+  override keys(): IterableIterator<string> {
+    throw new Error('internal: a memo opened for lookups cannot list its keys; use RowStore.load()');
+  }
+}
+
+/** The units of one memo file, by key, read line by line (a file without a usable index). */
+function scanFile(dir: string, file: string, into: Map<string, UnitLocation>): void {
+  // A torn tail (a line never completed) is not yielded: that unit was never committed.
+  for (const { line, offset, bytes } of readLines(join(dir, file))) {
+    // The key is the record's first field (`{"k":"…","r":…}`, as append writes it), read
+    // without parsing the rows; a line that does not start so is corrupt and skipped.
+    const m = /^\{"k":"([^"\\]*)","r":/.exec(line.slice(0, 200));
+    if (!m || !line.endsWith('}')) continue;
+    into.set(m[1], { file, offset, bytes });
+  }
+}
+
 export class RowStore {
   constructor(readonly dir: string) {}
+
+  /** The memo for lookups: indexes read, not lines (see UnitLookup). */
+  open(): UnitLookup {
+    return new UnitLookup(
+      this.dir,
+      this.segments().map((file) => {
+        const index = MemoIndex.open(join(this.dir, file));
+        if (index) return { file, index, scanned: null };
+        const scanned = new Map<string, UnitLocation>();
+        scanFile(this.dir, file, scanned);
+        return { file, index: null, scanned };
+      }),
+    );
+  }
 
   /** Every committed unit; later segments win when a key repeats (a --retry-failed recompute). */
   load(): UnitIndex {
     const at = new Map<string, UnitLocation>();
-    for (const file of this.segments()) {
-      // A torn tail (a line never completed) is not yielded: that unit was never committed.
-      for (const { line, offset, bytes } of readLines(join(this.dir, file))) {
-        // The key is the record's first field (`{"k":"…","r":…}`, as append writes it), read
-        // without parsing the rows; a line that does not start so is corrupt and skipped.
-        const m = /^\{"k":"([^"\\]*)","r":/.exec(line.slice(0, 200));
-        if (!m || !line.endsWith('}')) continue;
-        at.set(m[1], { file, offset, bytes });
-      }
-    }
+    for (const file of this.segments()) scanFile(this.dir, file, at);
     return new UnitIndex(this.dir, at);
   }
 
@@ -130,7 +233,8 @@ export class RowStore {
 
   writer(): RowStoreWriter {
     mkdirSync(this.dir, { recursive: true });
-    const name = `${String(Date.now()).padStart(15, '0')}-${process.pid}-${randomBytes(3).toString('hex')}.ndjson`;
+    // Time, then a count within this process: two writers of one millisecond still sort in order.
+    const name = `${String(Date.now()).padStart(15, '0')}-${String(process.pid).padStart(8, '0')}-${String(writers++).padStart(6, '0')}-${randomBytes(3).toString('hex')}.ndjson`;
     return new RowStoreWriter(join(this.dir, name));
   }
 
@@ -143,10 +247,16 @@ export class RowStore {
     const target = join(this.dir, `${String(Date.now()).padStart(15, '0')}-compact.ndjson`);
     const tmp = tempPathFor(target);
     const out = new LineWriter(tmp);
+    const index = new MemoIndexBuilder();
+    let position = 0;
     try {
       for (const k of units.keys()) {
         if (keep.has(k)) {
-          out.write(units.line(k)!);
+          const line = units.line(k)!;
+          const bytes = Buffer.byteLength(line);
+          index.add(k, position, bytes);
+          position += bytes + 1;
+          out.write(line);
           kept++;
         } else dropped++;
       }
@@ -154,9 +264,15 @@ export class RowStore {
       units.close();
     }
     out.close();
-    if (kept) renameSync(tmp, target);
-    else rmSync(tmp, { force: true });
-    for (const f of old) if (join(this.dir, f) !== target) rmSync(join(this.dir, f), { force: true });
+    if (kept) {
+      index.write(`${target}.idx`, position);
+      renameSync(tmp, target);
+    } else rmSync(tmp, { force: true });
+    for (const f of old) {
+      if (join(this.dir, f) === target) continue;
+      rmSync(join(this.dir, f), { force: true });
+      rmSync(join(this.dir, `${f}.idx`), { force: true });
+    }
     return { kept, dropped };
   }
 }
@@ -164,37 +280,55 @@ export class RowStore {
 export class RowStoreWriter {
   private fd: number | null = null;
   private pending = 0;
+  // Lines are written in batches, not one system call a unit: a unit is durable after commit()
+  // either way, and commit() writes the batch before its fsync.
+  private batch: Buffer[] = [];
+  private batchBytes = 0;
 
   constructor(readonly path: string) {}
 
   private position = 0;
+  private readonly index = new MemoIndexBuilder();
 
-  /**
-   * Appends one unit; durable after the next commit(). One write call per line keeps lines
-   * whole. Returns where the line lies, for the memo's index.
-   */
+  /** Appends one unit; durable after the next commit(). Returns where the line lies, for the memo's index. */
   append(key: string, rows: Row[]): UnitLocation {
-    if (this.fd === null) this.fd = openSync(this.path, 'a');
     const line = JSON.stringify({ k: key, r: rows });
     if (line.length > getMaxStringChars()) throw new Error(`one unit's rows are ${line.length} characters, over the store's string limit`);
     const bytes = Buffer.from(line + '\n', 'utf8');
-    writeSync(this.fd, bytes);
+    this.batch.push(bytes);
+    this.batchBytes += bytes.length;
     const loc = { file: basename(this.path), offset: this.position, bytes: bytes.length - 1 };
+    this.index.add(key, loc.offset, loc.bytes);
     this.position += bytes.length;
     this.pending++;
+    if (this.batchBytes >= 1 << 20) this.flush();
     return loc;
   }
 
+  private flush(): void {
+    if (!this.batch.length) return;
+    if (this.fd === null) this.fd = openSync(this.path, 'a');
+    // One write call per batch, each line whole in it: a kill tears at most the batch's last line.
+    writeSync(this.fd, this.batch.length === 1 ? this.batch[0] : Buffer.concat(this.batch, this.batchBytes));
+    this.batch = [];
+    this.batchBytes = 0;
+  }
+
   commit(): void {
+    this.flush();
     if (this.fd !== null && this.pending) {
       fsyncSync(this.fd);
       this.pending = 0;
     }
   }
 
+  /** Commits, closes, and writes the file's key index (a writer killed before this leaves none). */
   close(): void {
     this.commit();
-    if (this.fd !== null) closeSync(this.fd);
+    if (this.fd !== null) {
+      closeSync(this.fd);
+      this.index.write(`${this.path}.idx`, this.position);
+    }
     this.fd = null;
   }
 }

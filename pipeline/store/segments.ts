@@ -42,9 +42,9 @@ export interface SegmentRef {
 }
 
 /** Rows per segment a content-defined cut aims at (a segment is rarely under 1/8 or over 8× of it). */
-export const SEGMENT_TARGET_ROWS = 1024;
+export const SEGMENT_TARGET_ROWS = 512;
 /** A segment is cut here whatever its content, so no segment grows without bound. */
-export const SEGMENT_MAX_ROWS = 16 * SEGMENT_TARGET_ROWS;
+export const SEGMENT_MAX_ROWS = 8 * SEGMENT_TARGET_ROWS;
 export const SEGMENT_MAX_CHARS = 64 << 20;
 
 /**

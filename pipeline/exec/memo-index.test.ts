@@ -1,0 +1,63 @@
+// The memo's key index (pipeline/store/memo-index.ts): a closed writer leaves one, lookups use it
+// instead of scanning, and an index that is missing, stale or lying is never trusted.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { appendFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { RowStore } from '../store/row-store.ts';
+import { MemoIndex } from '../store/memo-index.ts';
+import { tempDir } from '../testing/temp-dir.ts';
+
+function filled(n: number): { store: RowStore; file: string } {
+  const store = new RowStore(join(tempDir('cdp-memo-'), 'units'));
+  const w = store.writer();
+  for (let i = 0; i < n; i++) w.append(`k${i}`, [{ i }]);
+  w.close();
+  return { store, file: join(store.dir, store.segments()[0]) };
+}
+
+test('a closed writer leaves an index; lookups through it find every unit and miss the others', () => {
+  const { store, file } = filled(3000);
+  assert.ok(existsSync(`${file}.idx`));
+  assert.equal(MemoIndex.open(file)!.size, 3000);
+  const memo = store.open();
+  assert.deepEqual(memo.get('k0'), [{ i: 0 }]);
+  assert.deepEqual(memo.get('k2999'), [{ i: 2999 }]);
+  assert.deepEqual(memo.get('k1500'), [{ i: 1500 }]);
+  assert.equal(memo.has('k3000'), false);
+  assert.equal(memo.get('nope'), undefined);
+  memo.close();
+});
+
+test('the index is what is read: with the data lines moved behind its back, the line it points to is checked', () => {
+  const { store, file } = filled(10);
+  // Same size, other order: the index now points at the wrong lines.
+  const lines = readFileSync(file, 'utf8').split('\n').filter(Boolean);
+  const swapped = [lines[1], lines[0], ...lines.slice(2)];
+  assert.equal(swapped.join('\n').length, lines.join('\n').length);
+  writeFileSync(file, swapped.join('\n') + '\n');
+  assert.throws(() => store.open().get('k0'), /points to another unit.*cdp clean/);
+});
+
+test('no index (a killed writer), or one for a file of another size, and the file is scanned', () => {
+  const { store, file } = filled(5);
+  rmSync(`${file}.idx`);
+  assert.deepEqual(store.open().get('k3'), [{ i: 3 }]);
+  const again = filled(5);
+  appendFileSync(again.file, '{"k":"k9","r":[{"i":9}]}\n');
+  assert.equal(MemoIndex.open(again.file), null, 'stale: the data grew after the index was written');
+  assert.deepEqual(again.store.open().get('k9'), [{ i: 9 }]);
+});
+
+test('newer files win over older ones, and compaction writes an index for what it keeps', () => {
+  const { store } = filled(4);
+  const w = store.writer();
+  w.append('k2', [{ i: 'again' }]);
+  w.close();
+  assert.deepEqual(store.open().get('k2'), [{ i: 'again' }]);
+  assert.deepEqual(store.compact(new Set(['k1', 'k2'])), { kept: 2, dropped: 2 });
+  const [only] = store.segments();
+  assert.equal(MemoIndex.open(join(store.dir, only))!.size, 2);
+  const memo = store.open();
+  assert.deepEqual([memo.get('k1'), memo.get('k2'), memo.has('k0')], [[{ i: 1 }], [{ i: 'again' }], false]);
+});
