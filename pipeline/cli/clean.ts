@@ -9,8 +9,7 @@ import { loadLedger } from '../store/ledger.ts';
 import { RowStore } from '../store/row-store.ts';
 import { acquireRunLock } from '../store/run-lock.ts';
 import { findTempFiles } from '../store/atomic.ts';
-import { readLines } from '../store/lines.ts';
-import { unitsPath } from '../store/unit-keys.ts';
+import { unitsPath, readUnitKeys } from '../store/unit-keys.ts';
 
 export interface CleanReport {
   artifactsRemoved: number;
@@ -66,7 +65,7 @@ export async function cleanStore(ws: Workspace): Promise<CleanReport> {
       const keep = new Set<string>();
       (e?.rowStage?.from ?? []).forEach((part, i) => {
         const file = unitsPath(ws.store, stage, e!.segments![i].hash, part);
-        if (existsSync(file)) for (const { line } of readLines(file)) keep.add(line);
+        if (existsSync(file)) for (const u of readUnitKeys(file)) keep.add(u.key);
       });
       report.unitsDropped += new RowStore(join(unitsDir, stage)).compact(keep).dropped;
       if (!keep.size) rmSync(join(unitsDir, stage), { recursive: true, force: true });

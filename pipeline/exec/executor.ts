@@ -25,11 +25,12 @@ import {
   hashRows,
   checkArtifact,
   type ArtifactCheck,
+  StoredLine,
   type ArtifactPart,
   type SegmentRef,
 } from '../store/artifacts.ts';
 import { checkSegment } from '../store/segments.ts';
-import { unitsPath } from '../store/unit-keys.ts';
+import { unitsPath, readUnitKeys } from '../store/unit-keys.ts';
 import {
   loadLedger,
   writeLedger,
@@ -41,7 +42,7 @@ import {
 } from '../store/ledger.ts';
 import { anyInZone, changedJoinValues, joinValue, lineJoinValue, rowsWithValues, widen, sortJoinValues, type Zone } from './join-delta.ts';
 import { FactTally, coversPath, readCovered } from '../store/segment-facts.ts';
-import { RowStore } from '../store/row-store.ts';
+import { RowStore, type UnitLookup } from '../store/row-store.ts';
 import { LineWriter } from '../store/lines.ts';
 import { acquireRunLock } from '../store/run-lock.ts';
 import { appendRunRecords, refreshWarehouse, type RunRecord } from '../store/warehouse.ts';
@@ -124,6 +125,9 @@ interface Outcome {
 }
 
 const NONE: Outcome = { ok: false, hash: '', segments: null };
+
+/** Rows of replaced parts held in memory to be taken up by unit key; beyond, the memo serves them. */
+const REPLACED_ROWS_HELD = 200_000;
 
 /** An input as a stage reads it: its segments in the store (null: rows only in memory) and all its rows. */
 interface Input {
@@ -417,6 +421,7 @@ class Execution {
         reused: number;
         record?: () => RowStageRecord;
         units?: Map<number, string[]>;
+        unitRows?: Map<number, number[]>;
       };
       if (stage.impl.kind === 'table') {
         this.emit({ type: 'stage-start', stage: name, total: null, reasons });
@@ -430,8 +435,9 @@ class Execution {
       const record = out.record?.();
       const done = await this.commit(name, out.parts, stage.columns, prev, { key, components, covers: stage.decl.covers, record });
       if (record && done.segments) {
-        for (const [at, keys] of out.units ?? [])
-          writeUnitKeys(unitsPath(this.ws.store, name, done.segments[at].hash, record.from[at]), keys);
+        for (const [at, keys] of out.units ?? []) {
+          writeUnitKeys(unitsPath(this.ws.store, name, done.segments[at].hash, record.from[at]), keys, out.unitRows?.get(at));
+        }
       }
       const counted = readCounters(llmView);
       const status = { status: 'ran' as const, rowsComputed: out.computed, rowsReused: out.reused, rowsFailed: done.failed, reasons };
@@ -497,7 +503,10 @@ class Execution {
       const kept: Row[] = [];
       const replay: ArtifactPart[] = [];
       for (const p of parts) {
-        const rows = 'reuse' in p ? [...iterSegment(this.ws.store, name, p.reuse.hash)] : [...p.rows];
+        const rows =
+          'reuse' in p
+            ? [...iterSegment(this.ws.store, name, p.reuse.hash)]
+            : [...p.rows].map((r) => (r instanceof StoredLine ? r.row() : r));
         kept.push(...rows);
         replay.push('reuse' in p ? p : { rows, chunk: p.chunk });
       }
@@ -538,7 +547,14 @@ class Execution {
     reasons: string[],
     forced: boolean,
     prev: LedgerEntry | undefined,
-  ): Promise<{ parts: ArtifactPart[]; computed: number; reused: number; record?: () => RowStageRecord; units: Map<number, string[]> }> {
+  ): Promise<{
+    parts: ArtifactPart[];
+    computed: number;
+    reused: number;
+    record?: () => RowStageRecord;
+    units: Map<number, string[]>;
+    unitRows: Map<number, number[]>;
+  }> {
     const fe = stage.forEach!;
     if (stage.impl.kind !== 'row') throw new Error('unreachable');
     const impl = stage.impl;
@@ -690,7 +706,7 @@ class Execution {
           row.error != null ? `upstream '${stage.decl.inputs![fe.input]}' failed for this row: ${String(row.error)}` : null;
         for (const { at, cross: ci } of p.parts) {
           const cross = crossValues[ci];
-          const key = hashValue({ c: common, r: rowHash, x: cross === undefined ? null : hashValue(cross), j: joinedHashes });
+          const key = hashValue({ c: common, r: rowHash, x: cross === undefined ? null : crossHashes[ci], j: joinedHashes });
           const plan = { key, row, cross, joined, upstreamError };
           (parts[at] as { plans: Plan[] }).plans.push(plan);
           plans.push(plan);
@@ -698,9 +714,15 @@ class Execution {
       }
     }
 
-    // The memo is read only when some unit has to be planned.
+    // The rows of the parts this run replaces (their driving segment is gone), by unit key, as the
+    // lines their segments hold: a unit of a replanned part that one of them made is taken from
+    // there, unparsed, before the memo is asked.
+    const earlier =
+      standing && plans.length ? this.replacedUnits(name, prev!, new Set(dSegs.map((d) => d.hash!)), new Set(crossHashes)) : null;
+    // The memo is read only when some unit has to be planned beyond those.
     const memoStore = new RowStore(join(store, 'units', name));
-    const memo = plans.length ? memoStore.open() : null;
+    let memo$: UnitLookup | null = null;
+    const memo = () => (memo$ ??= memoStore.open());
     // A unit's rows stay on disk in the memo until the artifact is written; only failures made
     // here (and, in a run that persists nothing, computed rows) are held in memory.
     const results = new Map<Plan, Row[]>();
@@ -711,7 +733,11 @@ class Execution {
         results.set(p, [failureRow(stage, p, p.upstreamError)]);
         continue;
       }
-      const hit = forced || !memo!.has(p.key) ? undefined : this.opts.retryFailed ? memo!.get(p.key) : [];
+      if (earlier?.has(p.key)) {
+        reused++;
+        continue;
+      }
+      const hit = forced || !memo().has(p.key) ? undefined : this.opts.retryFailed ? memo().get(p.key) : [];
       if (hit && !hit.some((r) => r.error != null)) reused++;
       else todo.push(p);
     }
@@ -737,7 +763,7 @@ class Execution {
         } catch (err) {
           rows = [failureRow(stage, p, (err as Error).message || String(err))];
         }
-        if (writer) memo!.add(p.key, writer.append(p.key, rows));
+        if (writer) memo().add(p.key, writer.append(p.key, rows));
         else results.set(p, rows);
         done++;
         sinceCommit++;
@@ -759,6 +785,8 @@ class Execution {
 
     let left = parts.filter((p) => 'plans' in p).length;
     const units = new Map<number, string[]>();
+    // Rows per unit, counted as the parts are written, beside the keys: what lets a later run take them up.
+    const unitRows = new Map<number, number[]>();
     const out: ArtifactPart[] = parts.map((p, at) => {
       if ('reuse' in p) return p;
       units.set(
@@ -766,13 +794,19 @@ class Execution {
         p.plans.map((u) => u.key),
       );
       from[at].units = p.plans.length;
+      const counts: number[] = [];
+      unitRows.set(at, counts);
       return {
         chunk: false,
-        rows: (function* (): Generator<Row> {
+        rows: (function* (): Generator<Row | StoredLine> {
           try {
-            for (const u of p.plans) yield* results.get(u) ?? memo!.get(u.key) ?? [];
+            for (const u of p.plans) {
+              const rows = results.get(u) ?? earlier?.get(u.key) ?? memo().get(u.key) ?? [];
+              counts.push(rows.length);
+              yield* rows;
+            }
           } finally {
-            if (--left === 0) memo?.close();
+            if (--left === 0) memo$?.close();
           }
         })(),
       };
@@ -782,7 +816,41 @@ class Execution {
     const current = new Set([...(driving.segments ?? []), ...joinNames.flatMap((j) => inputs[j].segments ?? [])].map((x) => x.hash));
     for (const seg of Object.keys(zones)) if (!current.has(seg)) delete zones[seg];
     const record = driving.segments ? () => ({ common, from, joins, zones }) : undefined;
-    return { parts: out, computed: todo.length, reused: reused + reusedUnits, record, units };
+    return { parts: out, computed: todo.length, reused: reused + reusedUnits, record, units, unitRows };
+  }
+
+  /**
+   * The rows of the last run's parts whose driving segment this run no longer has (a changed
+   * segment's former self), by unit key, as the lines their segments hold; null when there are too
+   * many to hold (most of the input changed: the memo serves them then) or none is known.
+   */
+  private replacedUnits(
+    name: string,
+    prev: LedgerEntry,
+    drives: ReadonlySet<string>,
+    crosses: ReadonlySet<string>,
+  ): Map<string, StoredLine[]> | null {
+    const rec = prev.rowStage!;
+    const gone = rec.from.map((f, i) => ({ f, seg: prev.segments![i] })).filter(({ f }) => !drives.has(f.drive) && crosses.has(f.cross));
+    if (!gone.length || gone.reduce((n, g) => n + g.seg.rows, 0) > REPLACED_ROWS_HELD) return null;
+    const out = new Map<string, StoredLine[]>();
+    for (const { f, seg } of gone) {
+      const path = unitsPath(this.ws.store, name, seg.hash, f);
+      const units = existsSync(path) ? readUnitKeys(path) : null;
+      if (!units || units.some((u) => u.rows === undefined) || !existsSync(segmentPaths(this.ws.store, name, seg.hash).ndjson)) continue;
+      const lines = segmentLines(this.ws.store, name, seg.hash);
+      for (const u of units) {
+        const rows: StoredLine[] = [];
+        for (let n = 0; n < u.rows!; n++) {
+          const next = lines.next();
+          if (next.done) throw new Error(`internal: the units of ${seg.hash} in '${name}' name more rows than its segment holds`);
+          rows.push(new StoredLine(next.value));
+        }
+        out.set(u.key, rows);
+      }
+      lines.return(undefined);
+    }
+    return out;
   }
 
   /**
@@ -929,9 +997,9 @@ export function reusedFacts(prev: LedgerEntry, covers: string | undefined, rows:
 }
 
 /** The unit keys of an artifact, one a line, written in batches (a paper-scale stage has 700k). */
-function writeUnitKeys(path: string, keys: string[]): void {
+function writeUnitKeys(path: string, keys: string[], rows?: number[]): void {
   const out = new LineWriter(path);
-  for (const k of keys) out.write(k);
+  keys.forEach((k, i) => out.write(rows ? `${k}\t${rows[i]}` : k));
   out.close();
 }
 

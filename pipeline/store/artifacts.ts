@@ -36,7 +36,19 @@ export interface ArtifactRef {
  * What goes into an artifact, in order: rows to write, cut where their content says (`chunk`) or
  * kept as one segment; or a segment of the previous artifact, reused as it is.
  */
-export type ArtifactPart = { rows: Iterable<Row>; chunk: boolean } | { reuse: SegmentRef };
+export type ArtifactPart = { rows: Iterable<Row | StoredLine>; chunk: boolean } | { reuse: SegmentRef };
+
+/**
+ * A row as the canonical line a segment already stores it as (a row of an earlier part, checked
+ * when it was first written): written as it is, parsed only when its facts need it.
+ */
+export class StoredLine {
+  constructor(readonly text: string) {}
+
+  row(): Row {
+    return JSON.parse(this.text) as Row;
+  }
+}
 
 /** An artifact's name: the hash of its segments' hashes, in order. */
 export function artifactHash(segments: readonly { hash: string }[]): string {
@@ -127,9 +139,10 @@ export function hashParts(
       continue;
     }
     if (!part.chunk && open) cut();
-    for (const row of part.rows) {
+    for (const item of part.rows) {
+      const row = item instanceof StoredLine ? item.row() : item;
       checkColumns(row, columns, stage);
-      const line = canonicalJson(row);
+      const line = item instanceof StoredLine ? item.text : canonicalJson(row);
       h.update(line).update('\n');
       open = true;
       inSegment++;
@@ -186,9 +199,17 @@ export async function writeArtifact(
         continue;
       }
       if (!part.chunk) await finish();
-      for (const row of part.rows) {
-        checkColumns(row, columns, stage);
-        const line = canonicalJson(row);
+      for (const item of part.rows) {
+        let line: string;
+        let row: Row | StoredLine;
+        if (item instanceof StoredLine) {
+          line = item.text;
+          row = item;
+        } else {
+          checkColumns(item, columns, stage);
+          line = canonicalJson(item);
+          row = item;
+        }
         open ??= new SegmentWriter(storeDir, stage, opts.covers);
         open.write(line, row);
         if (part.chunk && (endsSegment(line) || open.rows >= SEGMENT_MAX_ROWS || open.chars >= SEGMENT_MAX_CHARS)) await finish();

@@ -158,8 +158,10 @@ export class SegmentWriter {
     this.out = new LineWriter(this.tmp);
   }
 
-  write(line: string, row: Row): void {
-    this.tally.add(row);
+  /** One row and its canonical line; a stored line is parsed for its facts only when they could be in it. */
+  write(line: string, row: Row | { row(): Row }): void {
+    if (typeof (row as { row?: unknown }).row !== 'function') this.tally.add(row as Row);
+    else if (this.covers || line.includes('"error":')) this.tally.add((row as { row(): Row }).row());
     this.h.update(line);
     this.h.update('\n');
     this.out.write(line);

@@ -4,8 +4,22 @@
  */
 import { join } from 'node:path';
 import { sha256 } from '../hash/canonical.ts';
+import { readLines } from './lines.ts';
 
 /** `<segment hash>.<part id>.units`: a part is named by its driving segment and crossed element. */
 export function unitsPath(storeDir: string, stage: string, segment: string, part: { drive: string; cross: string }): string {
   return join(storeDir, 'artifacts', stage, `${segment}.${sha256(`${part.drive}\u0000${part.cross}`).slice(0, 16)}.units`);
+}
+
+/**
+ * A units file's units in order: `key` or `key<TAB>rows` (the rows the unit put in the part; files
+ * of an older cdp have keys only).
+ */
+export function readUnitKeys(path: string): { key: string; rows?: number }[] {
+  const out: { key: string; rows?: number }[] = [];
+  for (const { line } of readLines(path)) {
+    const tab = line.indexOf('\t');
+    out.push(tab < 0 ? { key: line } : { key: line.slice(0, tab), rows: Number(line.slice(tab + 1)) });
+  }
+  return out;
 }
