@@ -56,3 +56,15 @@ test('resampled sums equal Σ w·v for every vector, however many share the call
   assert.deepEqual(resampledSums([vectors[5]!], plan)[0], sums[5]);
   assert.throws(() => resampledSums([new Float64Array(4)], plan), /vector 0 has 4 values but the plan resamples 21 items/);
 });
+
+test('a plan is made once per (items, resamples, seed) while it is among the last two, and is the same draws when made again', () => {
+  const a = makeResamplePlan(37, 50, 7);
+  assert.equal(makeResamplePlan(37, 50, 7), a, 'kept');
+  const b = makeResamplePlan(38, 50, 7);
+  makeResamplePlan(39, 50, 7);
+  makeResamplePlan(40, 50, 7);
+  const again = makeResamplePlan(37, 50, 7);
+  assert.notEqual(again, a, 'pushed out by newer plans');
+  assert.deepEqual([again.once, again.twice, again.extraItem], [a.once, a.twice, a.extraItem]);
+  assert.notDeepEqual(b.once, a.once);
+});

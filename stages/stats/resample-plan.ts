@@ -34,7 +34,25 @@ export interface ResamplePlan {
   readonly extraTimes: Int32Array;
 }
 
+/**
+ * The plan for (items, resamples, seed), made once: the leaderboard's paired differences and the
+ * summary's cells mostly share a case count, and making a plan costs several times applying it.
+ * The last two plans are kept (each about items × resamples bytes, and read only).
+ */
+const recent: { id: string; plan: ResamplePlan }[] = [];
+const KEPT_PLANS = 2;
+
 export function makeResamplePlan(items: number, resamples: number, seed: number): ResamplePlan {
+  const id = `${items}:${resamples}:${seed}`;
+  const hit = recent.find((p) => p.id === id);
+  if (hit) return hit.plan;
+  const plan = buildResamplePlan(items, resamples, seed);
+  recent.unshift({ id, plan });
+  recent.length = Math.min(recent.length, KEPT_PLANS);
+  return plan;
+}
+
+function buildResamplePlan(items: number, resamples: number, seed: number): ResamplePlan {
   if (!Number.isInteger(items) || items < 1) throw new RangeError(`resample plan: need at least one item to resample, got ${items}`);
   if (!Number.isInteger(resamples) || resamples < 1)
     throw new RangeError(`resample plan: resamples must be a positive integer, got ${resamples}`);
