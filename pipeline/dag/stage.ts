@@ -30,6 +30,12 @@ export interface TableStage<P = Record<string, unknown>> {
   columns: Columns;
   /** Every param the stage reads, with its default or `required<T>()` (see params.ts). */
   params?: ParamsDecl<P>;
+  /**
+   * The columns the stage reads of an input, when not all of them: the runner hands it rows with
+   * those members only and never builds the others, so a summary of a wide table holds only what
+   * it uses. Under `CDP_CHECK_READS=1` (the test suite) reading an undeclared column throws.
+   */
+  reads?: Record<string, readonly string[]>;
   run(inputs: Record<string, Row[]>, ctx: StageContext<P>): Row[] | Promise<Row[]>;
 }
 

@@ -43,6 +43,7 @@ import {
 import { anyInZone, changedJoinValues, joinValue, lineJoinValue, rowsWithValues, widen, sortJoinValues, type Zone } from './join-delta.ts';
 import { FactTally, coversPath, readCovered } from '../store/segment-facts.ts';
 import { RowStore, type UnitLookup } from '../store/row-store.ts';
+import { pickMembers } from '../store/pick-members.ts';
 import { LineWriter } from '../store/lines.ts';
 import { acquireRunLock } from '../store/run-lock.ts';
 import { appendRunRecords, refreshWarehouse, type RunRecord } from '../store/warehouse.ts';
@@ -311,6 +312,37 @@ class Execution {
     return rows;
   }
 
+  /**
+   * An input's rows with only the columns a table stage declared it reads (TableStage.reads), read
+   * member by member from the segments' lines; the full rows are not kept for other readers.
+   */
+  private projectedRows(stage: string, local: string, input: Input, columns: readonly string[]): Row[] {
+    const known = this.dag.stages.get(input.from)?.columns ?? FILE_SOURCE_COLUMNS;
+    const unknown = columns.filter((c) => !(c in known));
+    if (unknown.length) {
+      throw new Error(
+        `stage '${stage}' reads column${unknown.length > 1 ? 's' : ''} ${unknown.map((c) => `'${c}'`).join(', ')} of input '${local}' (${input.from}), ` +
+          `which '${input.from}' does not declare (declared: ${Object.keys(known).join(', ')}); fix \`reads\` in the stage module`,
+      );
+    }
+    const wanted = new Set(columns);
+    const cached = this.rowsCache.get(input.from);
+    const rows: Row[] = [];
+    if (cached || !input.segments) {
+      for (const r of cached ?? input.rows()) {
+        const out: Row = {};
+        for (const c of columns) if (c in r) out[c] = r[c];
+        rows.push(out);
+      }
+    } else for (const line of this.segmentsLines(input)) rows.push(pickMembers(line, wanted));
+    if (process.env.CDP_CHECK_READS !== '1') return rows;
+    return rows.map((r) => guardReads(r, wanted, known, stage, local));
+  }
+
+  private *segmentsLines(input: Input): Generator<string> {
+    for (const seg of input.segments!) yield* segmentLines(this.ws.store, input.from, seg.hash);
+  }
+
   private lastLedgerWrite = 0;
 
   /**
@@ -425,7 +457,10 @@ class Execution {
       };
       if (stage.impl.kind === 'table') {
         this.emit({ type: 'stage-start', stage: name, total: null, reasons });
-        const all = Object.fromEntries(Object.entries(inputs$).map(([k, f]) => [k, f.rows()]));
+        const reads = stage.impl.reads ?? {};
+        const all = Object.fromEntries(
+          Object.entries(inputs$).map(([k, f]) => [k, reads[k] ? this.projectedRows(name, k, f, reads[k]) : f.rows()]),
+        );
         const rows = await stage.impl.run(all, ctx);
         if (!Array.isArray(rows)) throw new Error(`stage '${name}' must return an array of rows, got ${typeof rows}`);
         out = { parts: [{ rows, chunk: true }], computed: rows.length, reused: 0 };
@@ -1001,6 +1036,26 @@ function writeUnitKeys(path: string, keys: string[], rows?: number[]): void {
   const out = new LineWriter(path);
   keys.forEach((k, i) => out.write(rows ? `${k}\t${rows[i]}` : k));
   out.close();
+}
+
+/** A projected row that throws when the stage reads a column of the input it did not declare. */
+function guardReads(row: Row, wanted: ReadonlySet<string>, known: Record<string, string>, stage: string, local: string): Row {
+  return new Proxy(row, {
+    get(target, prop, receiver) {
+      if (typeof prop === 'string' && prop in known && !wanted.has(prop)) {
+        throw new Error(`stage '${stage}' read column '${prop}' of input '${local}', which its \`reads\` does not declare: add it there`);
+      }
+      return Reflect.get(target, prop, receiver) as unknown;
+    },
+    has(target, prop) {
+      if (typeof prop === 'string' && prop in known && !wanted.has(prop)) {
+        throw new Error(
+          `stage '${stage}' asked for column '${prop}' of input '${local}', which its \`reads\` does not declare: add it there`,
+        );
+      }
+      return Reflect.has(target, prop);
+    },
+  });
 }
 
 /**

@@ -53,6 +53,8 @@ export function instanceCorrelations(rows: readonly Row[], judges: readonly stri
 
 export default tableStage<CorrelationsParams>({
   params: { judges: [...SIMULATED_JUDGE_NAMES], minInstances: 3 },
+  // Of the wide pathway_metrics rows (the DTW path among them) only what an instance is and its scores.
+  reads: { pathway_metrics: ['setting', 'model', 'cdp_id', 'judge', 'error', ...CORRELATION_METRICS] },
   columns: {
     setting: 'VARCHAR',
     fixed: 'VARCHAR',

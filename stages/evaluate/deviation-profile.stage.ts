@@ -54,6 +54,7 @@ export function deviationProfile(pathways: readonly Row[], plans: readonly Row[]
 
 export default tableStage({
   params: {},
+  reads: { predicted_pathways: ['setting', 'model', 'cdp_id', 'usable', 'candidate'] },
   columns: {
     setting: 'VARCHAR',
     model: 'VARCHAR',

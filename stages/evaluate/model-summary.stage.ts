@@ -132,6 +132,7 @@ export function summariseCells(cells: readonly Cell[], opts: BootstrapOptions): 
 }
 
 const caseKey = (r: Row) => JSON.stringify([r.setting, r.model, r.cdp_id]);
+const CASE_COLUMNS = ['setting', 'model', 'cdp_id', 'guideline_id', 'simulated'];
 
 function failureOf(p: Row | undefined): CaseFailure | null {
   const f = p?.failure;
@@ -179,6 +180,12 @@ export function cellEntries({ pathway_metrics = [], outcome_scores = [], predict
 
 export default tableStage<ModelSummaryParams>({
   params: { resamples: 10000, seed: 42, level: 0.95, failurePolicy: 'worst', commonCases: false },
+  // What a case is and what it scored; never the transcripts, step texts or matrices of these wide tables.
+  reads: {
+    pathway_metrics: [...CASE_COLUMNS, 'judge', 'error', 'dtw_pcc', 'ot_pcc', 'lnds_pcs'],
+    outcome_scores: [...CASE_COLUMNS, 'judge', 'error', 'correct'],
+    predicted_pathways: [...CASE_COLUMNS, 'failure', 'usable', 'success', 'success_strict'],
+  },
   columns: {
     setting: 'VARCHAR',
     judge: 'VARCHAR',

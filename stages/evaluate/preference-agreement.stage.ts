@@ -66,6 +66,11 @@ export function agreementRows(base: Row, choices: readonly PreferenceRow[], pcc:
 
 export default tableStage<PreferenceParams>({
   params: { raterNoise: 0.1, seed: 42, tieTolerance: 0 },
+  // The scores and what a pathway is; not the DTW paths or the step texts.
+  reads: {
+    pathway_metrics: ['setting', 'model', 'cdp_id', 'judge', 'error', 'dtw_pcc', 'ot_pcc', 'lnds_pcs'],
+    predicted_pathways: ['setting', 'model', 'cdp_id', 'usable', 'candidate'],
+  },
   columns: {
     source: 'VARCHAR',
     simulated: 'BOOLEAN',

@@ -62,6 +62,11 @@ export function curveRows(
 
 export default tableStage<ThresholdParams>({
   params: { gridStep: 0.05, tolerance: 0.02 },
+  // The score matrices and what a pathway is; not the step texts of predicted_pathways.
+  reads: {
+    step_scores: ['setting', 'model', 'cdp_id', 'judge', 'error', 'n', 'C'],
+    predicted_pathways: ['setting', 'model', 'cdp_id', 'candidate'],
+  },
   columns: {
     source: 'VARCHAR',
     simulated: 'BOOLEAN',

@@ -40,6 +40,11 @@ export function leaderboardFiles(inputs: Record<string, Row[]>, params: Leaderbo
 
 export default tableStage<LeaderboardParams>({
   params: { outDir: 'reports', judges: [], pngFontFiles: [], resamples: 10000, seed: 42, level: 0.95 },
+  // Per case, the two ranked scores (caseValues); model_summary is read whole.
+  reads: {
+    pathway_metrics: ['setting', 'model', 'cdp_id', 'judge', 'error', 'dtw_pcc'],
+    outcome_scores: ['setting', 'model', 'cdp_id', 'judge', 'error', 'correct'],
+  },
   columns: REPORT_FILE_COLUMNS,
   run(inputs, ctx) {
     const fonts = (ctx.params.pngFontFiles ?? []).map((f) => resolve(ctx.root, f));
