@@ -13,7 +13,6 @@ import { FILE_SOURCE_COLUMNS, type Row } from '../dag/define.ts';
 import { missingLlm, type StageContext, type StageLlm } from '../dag/stage.ts';
 import { StatCache } from '../hash/stat-cache.ts';
 import { CodeHasher } from '../hash/code-identity.ts';
-import { hashValue, sha256 } from '../hash/canonical.ts';
 import {
   readRows,
   iterRows,
@@ -29,8 +28,7 @@ import {
   type ArtifactPart,
   type SegmentRef,
 } from '../store/artifacts.ts';
-import { checkSegment } from '../store/segments.ts';
-import { unitsPath, readUnitKeys } from '../store/unit-keys.ts';
+import { unitsPath } from '../store/unit-keys.ts';
 import {
   loadLedger,
   writeLedger,
@@ -40,10 +38,9 @@ import {
   type RowFacts,
   type RowStageRecord,
 } from '../store/ledger.ts';
-import { anyInZone, changedJoinValues, joinValue, lineJoinValue, rowsWithValues, widen, sortJoinValues, type Zone } from './join-delta.ts';
-import { FactTally, coversPath, readCovered } from '../store/segment-facts.ts';
-import { RowStore, type UnitLookup } from '../store/row-store.ts';
-import { pickMembers } from '../store/pick-members.ts';
+import { projectedRows } from './projected-rows.ts';
+import { runRowStage, type Input } from './row-stage.ts';
+import { artifactFacts, reusedFacts, rowFacts } from './row-facts.ts';
 import { LineWriter } from '../store/lines.ts';
 import { acquireRunLock } from '../store/run-lock.ts';
 import { appendRunRecords, refreshWarehouse, type RunRecord } from '../store/warehouse.ts';
@@ -126,16 +123,6 @@ interface Outcome {
 }
 
 const NONE: Outcome = { ok: false, hash: '', segments: null };
-
-/** Rows of replaced parts held in memory to be taken up by unit key; beyond, the memo serves them. */
-const REPLACED_ROWS_HELD = 200_000;
-
-/** An input as a stage reads it: its segments in the store (null: rows only in memory) and all its rows. */
-interface Input {
-  from: string;
-  segments: readonly SegmentRef[] | null;
-  rows: () => Row[];
-}
 
 export class UnknownStageError extends Error {}
 
@@ -312,31 +299,12 @@ class Execution {
     return rows;
   }
 
-  /**
-   * An input's rows with only the columns a table stage declared it reads (TableStage.reads), read
-   * member by member from the segments' lines; the full rows are not kept for other readers.
-   */
+  /** An input's rows with only the columns the table stage reads (projected-rows.ts). */
   private projectedRows(stage: string, local: string, input: Input, columns: readonly string[]): Row[] {
-    const known = this.dag.stages.get(input.from)?.columns ?? FILE_SOURCE_COLUMNS;
-    const unknown = columns.filter((c) => !(c in known));
-    if (unknown.length) {
-      throw new Error(
-        `stage '${stage}' reads column${unknown.length > 1 ? 's' : ''} ${unknown.map((c) => `'${c}'`).join(', ')} of input '${local}' (${input.from}), ` +
-          `which '${input.from}' does not declare (declared: ${Object.keys(known).join(', ')}); fix \`reads\` in the stage module`,
-      );
-    }
-    const wanted = new Set(columns);
     const cached = this.rowsCache.get(input.from);
-    const rows: Row[] = [];
-    if (cached || !input.segments) {
-      for (const r of cached ?? input.rows()) {
-        const out: Row = {};
-        for (const c of columns) if (c in r) out[c] = r[c];
-        rows.push(out);
-      }
-    } else for (const line of this.segmentsLines(input)) rows.push(pickMembers(line, wanted));
-    if (process.env.CDP_CHECK_READS !== '1') return rows;
-    return rows.map((r) => guardReads(r, wanted, known, stage, local));
+    const lines = cached || !input.segments ? null : () => this.segmentsLines(input);
+    const known = this.dag.stages.get(input.from)?.columns ?? FILE_SOURCE_COLUMNS;
+    return projectedRows(stage, local, { from: input.from, columns: known, lines, rows: () => cached ?? input.rows() }, columns);
   }
 
   private *segmentsLines(input: Input): Generator<string> {
@@ -465,7 +433,14 @@ class Execution {
         if (!Array.isArray(rows)) throw new Error(`stage '${name}' must return an array of rows, got ${typeof rows}`);
         out = { parts: [{ rows, chunk: true }], computed: rows.length, reused: 0 };
       } else {
-        out = await this.rowStage(name, stage, components, inputs$, ctx, reasons, forced, prev);
+        const env = {
+          store: this.ws.store,
+          retryFailed: !!this.opts.retryFailed,
+          ephemeral: !!this.opts.ephemeral,
+          inMemory: (from: string) => this.rowsCache.has(from),
+          emit: (e: RunEvent) => this.emit(e),
+        };
+        out = await runRowStage(env, name, stage, components, inputs$, ctx, reasons, forced, prev);
       }
       const record = out.record?.();
       const done = await this.commit(name, out.parts, stage.columns, prev, { key, components, covers: stage.decl.covers, record });
@@ -567,372 +542,6 @@ class Execution {
     return { hash: artifact.hash, segments: artifact.segments, failed, facts };
   }
 
-  /**
-   * A row-mapped stage, one part of its artifact per driving segment × crossed element. A part
-   * its last run made stands as it is when what every unit shares (`common`), its driving segment
-   * and the joined rows of its units are unchanged: then neither its input rows nor its memo are
-   * read. Every other part is planned unit by unit; a unit in the memo is reused, the others run.
-   */
-  private async rowStage(
-    name: string,
-    stage: ResolvedStage,
-    components: KeyComponents,
-    inputs: Record<string, Input>,
-    ctx: StageContext,
-    reasons: string[],
-    forced: boolean,
-    prev: LedgerEntry | undefined,
-  ): Promise<{
-    parts: ArtifactPart[];
-    computed: number;
-    reused: number;
-    record?: () => RowStageRecord;
-    units: Map<number, string[]>;
-    unitRows: Map<number, number[]>;
-  }> {
-    const fe = stage.forEach!;
-    if (stage.impl.kind !== 'row') throw new Error('unreachable');
-    const impl = stage.impl;
-    const store = this.ws.store;
-    const joinNames = Object.keys(fe.join ?? {});
-    const wholeNames = Object.keys(inputs).filter((n) => n !== fe.input && !joinNames.includes(n));
-    // Only whole inputs, params, code and shape are shared by every unit; the driving and joined
-    // rows enter each unit's own key, so a new driving row leaves the others' keys untouched.
-    const common = hashValue({
-      code: components.code.hash,
-      params: components.params.hash,
-      whole: Object.fromEntries(wholeNames.map((n) => [n, components.inputs[n].hash])),
-      shape: components.shape,
-    });
-    const crossValues: unknown[] = fe.cross ? (stage.decl.params![fe.cross.param] as unknown[]) : [undefined];
-    const crossHashes = crossValues.map((x) => (x === undefined ? '' : hashValue(x)));
-    const driving = inputs[fe.input];
-    // The driving segments, in the store; or, in a run that persists nothing, its rows in memory.
-    // Each row with its hash: the sha256 of its canonical line, which is what a segment stores.
-    const dSegs: { hash: string | null; rows: () => Iterable<[Row, string]> }[] = driving.segments
-      ? driving.segments.map((seg) => ({
-          hash: seg.hash,
-          rows: function* () {
-            for (const line of segmentLines(store, driving.from, seg.hash)) yield [JSON.parse(line) as Row, sha256(line)];
-          },
-        }))
-      : [{ hash: null, rows: () => driving.rows().map((r): [Row, string] => [r, hashValue(r)]) }];
-
-    // The parts the last run made that may stand, and the join values whose rows changed since.
-    let standing: Map<string, { ref: SegmentRef; units: number }> | null = null;
-    const changed = new Map<string, Set<string>>();
-    const rec = prev?.rowStage;
-    const incremental =
-      !!rec &&
-      !!prev?.segments &&
-      rec.common === common &&
-      rec.from.length === prev.segments.length &&
-      !forced &&
-      !this.opts.retryFailed &&
-      !this.opts.ephemeral &&
-      !!driving.segments &&
-      joinNames.every((j) => inputs[j].segments && rec.joins[j]);
-    if (incremental) {
-      standing = new Map();
-      for (const j of joinNames) {
-        const from = inputs[j].from;
-        const lines = (h: string) => (existsSync(segmentPaths(store, from, h).ndjson) ? segmentLines(store, from, h) : null);
-        const values = changedJoinValues(
-          rec.joins[j],
-          inputs[j].segments!.map((s) => s.hash),
-          fe.join![j],
-          lines,
-        );
-        if (!values) {
-          standing = null;
-          break;
-        }
-        if (values.size) changed.set(j, values);
-      }
-      if (standing) rec.from.forEach((f, i) => standing!.set(`${f.drive}\u0000${f.cross}`, { ref: prev!.segments![i], units: f.units }));
-    }
-    // Each input segment's smallest and largest join values (zones, by segment hash and column),
-    // as the last run recorded them and as this run learns them: a segment whose zone holds none of
-    // the values looked for is not read.
-    const zonesBefore = prev?.rowStage?.zones ?? {};
-    const zones: Record<string, Record<string, Zone>> = {};
-    const zoneOf = (seg: string, column: string): Zone | undefined => zones[seg]?.[column] ?? zonesBefore[seg]?.[column];
-    const keepZone = (seg: string, column: string, zone: Zone) => ((zones[seg] ??= {})[column] = zone);
-    const joinColumns = [...new Set(Object.values(fe.join ?? {}))];
-    const learnZones = (seg: string, rows: Iterable<Row>) => {
-      const zs = joinColumns.map((): Zone => null);
-      for (const r of rows) joinColumns.forEach((c, i) => (zs[i] = widen(zs[i], joinValue(r, c))));
-      joinColumns.forEach((c, i) => keepZone(seg, c, zs[i]));
-    };
-    const sortedChanged = new Map([...changed].map(([j, values]) => [j, sortJoinValues(values)]));
-    // Whether a driving segment has a row joining one of the changed values (read only then).
-    const touched = (seg: (typeof dSegs)[number]): boolean => {
-      if (!changed.size) return false;
-      const maybe = [...changed.keys()].filter((j) => {
-        const zone = zoneOf(seg.hash!, fe.join![j]);
-        return zone === undefined || anyInZone(sortedChanged.get(j)!, zone);
-      });
-      if (!maybe.length) return false;
-      const tests = maybe.map((j) => rowsWithValues(fe.join![j], changed.get(j)!));
-      for (const line of segmentLines(store, driving.from, seg.hash!)) if (tests.some((t) => t(line))) return true;
-      return false;
-    };
-
-    type Plan = { key: string; row: Row; cross: unknown; joined: Record<string, Row[]>; upstreamError: string | null };
-    type Part = { reuse: SegmentRef } | { plans: Plan[] };
-    const parts: Part[] = [];
-    const from: RowStageRecord['from'] = [];
-    let reusedUnits = 0;
-    const pending: { seg: number; rows: [Row, string][]; parts: { at: number; cross: number }[] }[] = [];
-    dSegs.forEach((seg, si) => {
-      const isTouched = standing && seg.hash !== null ? touched(seg) : true;
-      let todo: { at: number; cross: number }[] | null = null;
-      crossValues.forEach((_, ci) => {
-        const old = !isTouched ? standing?.get(`${seg.hash}\u0000${crossHashes[ci]}`) : undefined;
-        const check = old ? checkSegment(segmentPaths(store, name, old.ref.hash), old.ref.files) : null;
-        if (old && check?.ok) {
-          parts.push({ reuse: check.restat ? { ...old.ref, files: check.restat } : old.ref });
-          from.push({ drive: seg.hash ?? '', cross: crossHashes[ci], units: old.units });
-          reusedUnits += old.units;
-          return;
-        }
-        from.push({ drive: seg.hash ?? '', cross: crossHashes[ci], units: 0 });
-        parts.push({ plans: [] });
-        (todo ??= []).push({ at: parts.length - 1, cross: ci });
-      });
-      if (todo) {
-        const rows = [...seg.rows()];
-        if (seg.hash !== null)
-          learnZones(
-            seg.hash,
-            rows.map(([r]) => r),
-          );
-        pending.push({ seg: si, rows, parts: todo });
-      } else if (seg.hash !== null)
-        for (const c of joinColumns) if (zoneOf(seg.hash, c) !== undefined) keepZone(seg.hash, c, zoneOf(seg.hash, c)!);
-    });
-
-    // The joined rows of the units to plan: every joined input's rows holding their values.
-    const needed = new Map<string, Set<string> | 'all'>();
-    for (const j of joinNames) {
-      if (!standing) {
-        needed.set(j, 'all');
-        continue;
-      }
-      const values = new Set<string>();
-      for (const p of pending) for (const [r] of p.rows) values.add(joinValue(r, fe.join![j]));
-      needed.set(j, values);
-    }
-    const joinIndex = new Map<string, Map<string, { rows: Row[]; hashes: string[] }>>();
-    for (const j of joinNames) joinIndex.set(j, this.joinIndex(inputs[j], fe.join![j], needed.get(j)!, zoneOf, keepZone));
-    const whole = Object.fromEntries(wholeNames.map((n) => [n, inputs[n].rows()]));
-
-    const plans: Plan[] = [];
-    for (const p of pending) {
-      for (const [row, rowHash] of p.rows) {
-        const joined: Record<string, Row[]> = {};
-        const joinedHashes: Record<string, string[]> = {};
-        for (const j of joinNames) {
-          const bucket = joinIndex.get(j)!.get(joinValue(row, fe.join![j]));
-          joined[j] = bucket?.rows ?? [];
-          joinedHashes[j] = bucket?.hashes ?? [];
-        }
-        const upstreamError =
-          row.error != null ? `upstream '${stage.decl.inputs![fe.input]}' failed for this row: ${String(row.error)}` : null;
-        for (const { at, cross: ci } of p.parts) {
-          const cross = crossValues[ci];
-          const key = hashValue({ c: common, r: rowHash, x: cross === undefined ? null : crossHashes[ci], j: joinedHashes });
-          const plan = { key, row, cross, joined, upstreamError };
-          (parts[at] as { plans: Plan[] }).plans.push(plan);
-          plans.push(plan);
-        }
-      }
-    }
-
-    // The rows of the parts this run replaces (their driving segment is gone), by unit key, as the
-    // lines their segments hold: a unit of a replanned part that one of them made is taken from
-    // there, unparsed, before the memo is asked.
-    const earlier =
-      standing && plans.length ? this.replacedUnits(name, prev!, new Set(dSegs.map((d) => d.hash!)), new Set(crossHashes)) : null;
-    // The memo is read only when some unit has to be planned beyond those.
-    const memoStore = new RowStore(join(store, 'units', name));
-    let memo$: UnitLookup | null = null;
-    const memo = () => (memo$ ??= memoStore.open());
-    // A unit's rows stay on disk in the memo until the artifact is written; only failures made
-    // here (and, in a run that persists nothing, computed rows) are held in memory.
-    const results = new Map<Plan, Row[]>();
-    const todo: Plan[] = [];
-    let reused = 0;
-    for (const p of plans) {
-      if (p.upstreamError) {
-        results.set(p, [failureRow(stage, p, p.upstreamError)]);
-        continue;
-      }
-      if (earlier?.has(p.key)) {
-        reused++;
-        continue;
-      }
-      const hit = forced || !memo().has(p.key) ? undefined : this.opts.retryFailed ? memo().get(p.key) : [];
-      if (hit && !hit.some((r) => r.error != null)) reused++;
-      else todo.push(p);
-    }
-
-    const total = plans.length;
-    this.emit({ type: 'stage-start', stage: name, total, reasons });
-    let done = total - todo.length;
-    this.emit({ type: 'stage-progress', stage: name, done, total });
-    const writer = this.opts.ephemeral || !todo.length ? null : memoStore.writer();
-    const commitEvery = Math.max(1, stage.decl.commitEvery ?? 50);
-    let sinceCommit = 0;
-    let lastCommit = Date.now();
-    const signal = ctx.signal;
-    let next = 0;
-    const worker = async (): Promise<void> => {
-      while (next < todo.length && !signal.aborted) {
-        const p = todo[next++];
-        let rows: Row[];
-        try {
-          const got = await impl.run({ row: p.row, cross: p.cross, joined: p.joined, whole }, ctx);
-          rows = Array.isArray(got) ? got : [got];
-          checkRows(name, stage, rows);
-        } catch (err) {
-          rows = [failureRow(stage, p, (err as Error).message || String(err))];
-        }
-        if (writer) memo().add(p.key, writer.append(p.key, rows));
-        else results.set(p, rows);
-        done++;
-        sinceCommit++;
-        if (sinceCommit >= commitEvery || Date.now() - lastCommit > 1000) {
-          writer?.commit();
-          sinceCommit = 0;
-          lastCommit = Date.now();
-        }
-        this.emit({ type: 'stage-progress', stage: name, done, total });
-      }
-    };
-    try {
-      const width = Math.max(1, Math.min(stage.decl.concurrency ?? 4, todo.length));
-      await Promise.all(Array.from({ length: width }, worker));
-    } finally {
-      writer?.close();
-    }
-    if (signal.aborted) throw new Error(`interrupted after ${done} of ${total} units; finished units are kept, rerun to resume`);
-
-    let left = parts.filter((p) => 'plans' in p).length;
-    const units = new Map<number, string[]>();
-    // Rows per unit, counted as the parts are written, beside the keys: what lets a later run take them up.
-    const unitRows = new Map<number, number[]>();
-    const out: ArtifactPart[] = parts.map((p, at) => {
-      if ('reuse' in p) return p;
-      units.set(
-        at,
-        p.plans.map((u) => u.key),
-      );
-      from[at].units = p.plans.length;
-      const counts: number[] = [];
-      unitRows.set(at, counts);
-      return {
-        chunk: false,
-        rows: (function* (): Generator<Row | StoredLine> {
-          try {
-            for (const u of p.plans) {
-              const rows = results.get(u) ?? earlier?.get(u.key) ?? memo().get(u.key) ?? [];
-              counts.push(rows.length);
-              yield* rows;
-            }
-          } finally {
-            if (--left === 0) memo$?.close();
-          }
-        })(),
-      };
-    });
-    const joins = Object.fromEntries(joinNames.map((j) => [j, (inputs[j].segments ?? []).map((s) => s.hash)]));
-    // Zones are kept for the segments of this run's inputs only, so the record does not grow with history.
-    const current = new Set([...(driving.segments ?? []), ...joinNames.flatMap((j) => inputs[j].segments ?? [])].map((x) => x.hash));
-    for (const seg of Object.keys(zones)) if (!current.has(seg)) delete zones[seg];
-    const record = driving.segments ? () => ({ common, from, joins, zones }) : undefined;
-    return { parts: out, computed: todo.length, reused: reused + reusedUnits, record, units, unitRows };
-  }
-
-  /**
-   * The rows of the last run's parts whose driving segment this run no longer has (a changed
-   * segment's former self), by unit key, as the lines their segments hold; null when there are too
-   * many to hold (most of the input changed: the memo serves them then) or none is known.
-   */
-  private replacedUnits(
-    name: string,
-    prev: LedgerEntry,
-    drives: ReadonlySet<string>,
-    crosses: ReadonlySet<string>,
-  ): Map<string, StoredLine[]> | null {
-    const rec = prev.rowStage!;
-    const gone = rec.from.map((f, i) => ({ f, seg: prev.segments![i] })).filter(({ f }) => !drives.has(f.drive) && crosses.has(f.cross));
-    if (!gone.length || gone.reduce((n, g) => n + g.seg.rows, 0) > REPLACED_ROWS_HELD) return null;
-    const out = new Map<string, StoredLine[]>();
-    for (const { f, seg } of gone) {
-      const path = unitsPath(this.ws.store, name, seg.hash, f);
-      const units = existsSync(path) ? readUnitKeys(path) : null;
-      if (!units || units.some((u) => u.rows === undefined) || !existsSync(segmentPaths(this.ws.store, name, seg.hash).ndjson)) continue;
-      const lines = segmentLines(this.ws.store, name, seg.hash);
-      for (const u of units) {
-        const rows: StoredLine[] = [];
-        for (let n = 0; n < u.rows!; n++) {
-          const next = lines.next();
-          if (next.done) throw new Error(`internal: the units of ${seg.hash} in '${name}' name more rows than its segment holds`);
-          rows.push(new StoredLine(next.value));
-        }
-        out.set(u.key, rows);
-      }
-      lines.return(undefined);
-    }
-    return out;
-  }
-
-  /**
-   * A joined input's rows by join value, in the input's order, with each row's hash (the sha256 of
-   * its canonical line, which is what it is stored as). Only the rows of `values` are kept, and
-   * lines of other values are mostly skipped unparsed.
-   */
-  private joinIndex(
-    input: Input,
-    column: string,
-    values: Set<string> | 'all',
-    zoneOf: (seg: string, column: string) => Zone | undefined,
-    keepZone: (seg: string, column: string, zone: Zone) => void,
-  ): Map<string, { rows: Row[]; hashes: string[] }> {
-    const idx = new Map<string, { rows: Row[]; hashes: string[] }>();
-    const add = (k: string, r: Row, hash: string) => {
-      let bucket = idx.get(k);
-      if (!bucket) idx.set(k, (bucket = { rows: [], hashes: [] }));
-      bucket.rows.push(r);
-      bucket.hashes.push(hash);
-    };
-    if (!input.segments) {
-      for (const r of input.rows()) {
-        const k = joinValue(r, column);
-        if (values === 'all' || values.has(k)) add(k, r, hashValue(r));
-      }
-      return idx;
-    }
-    const sorted = values === 'all' ? null : sortJoinValues(values);
-    for (const seg of input.segments) {
-      const known = zoneOf(seg.hash, column);
-      if (sorted && known !== undefined && !anyInZone(sorted, known)) {
-        keepZone(seg.hash, column, known);
-        continue;
-      }
-      // Read: its rows of the values, and its zone on the way.
-      let zone: Zone = null;
-      for (const line of segmentLines(this.ws.store, input.from, seg.hash)) {
-        const k = lineJoinValue(line, column);
-        zone = widen(zone, k);
-        if (values === 'all' || values.has(k)) add(k, JSON.parse(line) as Row, sha256(line));
-      }
-      keepZone(seg.hash, column, zone);
-    }
-    return idx;
-  }
-
   private emit(e: RunEvent): void {
     this.opts.onEvent?.(e);
   }
@@ -984,78 +593,11 @@ class Execution {
   }
 }
 
-function factsOf(t: FactTally): RowFacts {
-  const failureReasons = t.top(3);
-  return {
-    ...(failureReasons.length ? { failureReasons } : {}),
-    ...(t.covers ? { covered: { column: t.covers, count: t.covered.size } } : {}),
-  };
-}
-
-/** What the run summary says of a stage's rows: its most common failure reasons and its coverage. */
-export function rowFacts(rows: Iterable<Row>, covers?: string): RowFacts {
-  const t = new FactTally(covers);
-  for (const r of rows) t.add(r);
-  return factsOf(t);
-}
-
-/**
- * An artifact's facts from its segments' records: failures from the ledger's, covered values from
- * the files beside them (a segment written by an older cdp, without one, is read).
- */
-export function artifactFacts(
-  storeDir: string,
-  stage: string,
-  segments: readonly SegmentRef[],
-  covers: string | undefined,
-): { failed: number; facts: RowFacts } {
-  const t = new FactTally(covers);
-  for (const seg of segments) {
-    const path = covers ? coversPath(storeDir, stage, seg.hash, covers) : null;
-    if (path && !existsSync(path)) {
-      for (const r of iterSegment(storeDir, stage, seg.hash)) t.add(r);
-      continue;
-    }
-    t.merge(seg.failed ?? 0, seg.reasons, path ? readCovered(path) : []);
-  }
-  return { failed: t.failed, facts: factsOf(t) };
-}
-
-/**
- * The facts of a reused stage: those the ledger recorded when its rows were written, so a reuse
- * reads no artifact; a ledger written before facts were recorded (or for another `covers`
- * column) has them read back from the artifact, and only when there is something to say.
- */
-export function reusedFacts(prev: LedgerEntry, covers: string | undefined, rows: () => Iterable<Row>): RowFacts {
-  if (prev.facts && (prev.facts.covered?.column ?? undefined) === (covers ?? undefined)) return prev.facts;
-  return prev.failed > 0 || covers ? rowFacts(rows(), covers) : {};
-}
-
 /** The unit keys of an artifact, one a line, written in batches (a paper-scale stage has 700k). */
 function writeUnitKeys(path: string, keys: string[], rows?: number[]): void {
   const out = new LineWriter(path);
   keys.forEach((k, i) => out.write(rows ? `${k}\t${rows[i]}` : k));
   out.close();
-}
-
-/** A projected row that throws when the stage reads a column of the input it did not declare. */
-function guardReads(row: Row, wanted: ReadonlySet<string>, known: Record<string, string>, stage: string, local: string): Row {
-  return new Proxy(row, {
-    get(target, prop, receiver) {
-      if (typeof prop === 'string' && prop in known && !wanted.has(prop)) {
-        throw new Error(`stage '${stage}' read column '${prop}' of input '${local}', which its \`reads\` does not declare: add it there`);
-      }
-      return Reflect.get(target, prop, receiver) as unknown;
-    },
-    has(target, prop) {
-      if (typeof prop === 'string' && prop in known && !wanted.has(prop)) {
-        throw new Error(
-          `stage '${stage}' asked for column '${prop}' of input '${local}', which its \`reads\` does not declare: add it there`,
-        );
-      }
-      return Reflect.has(target, prop);
-    },
-  });
 }
 
 /**
@@ -1077,30 +619,4 @@ function readCounters(view: unknown): Pick<StageResult, 'llmCalls' | 'llmCached'
     tokensIn: n('inputTokens'),
     tokensOut: n('outputTokens'),
   };
-}
-
-function checkRows(name: string, stage: ResolvedStage, rows: Row[]): void {
-  for (const r of rows) {
-    if (r === null || typeof r !== 'object' || Array.isArray(r))
-      throw new Error(`stage '${name}' returned a row that is not an object: ${JSON.stringify(r)}`);
-    for (const k of Object.keys(r)) {
-      if (!(k in stage.columns)) throw new Error(`stage '${name}' returned column '${k}', which its columns do not declare`);
-    }
-  }
-}
-
-/**
- * A unit's failure as a row: the driving row's values for columns the output shares, the
- * crossed element under its declared column, and the reason.
- */
-function failureRow(stage: ResolvedStage, unit: { row: Row; cross: unknown }, reason: string): Row {
-  const out: Row = {};
-  for (const col of Object.keys(stage.columns)) if (col in unit.row && col !== 'error') out[col] = unit.row[col];
-  const cross = stage.forEach?.cross;
-  if (cross && cross.as in stage.columns) {
-    const v = unit.cross as { name?: unknown } | string | number;
-    out[cross.as] = typeof v === 'object' && v !== null && 'name' in v ? v.name : v;
-  }
-  out.error = reason;
-  return out;
 }

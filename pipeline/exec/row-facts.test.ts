@@ -2,7 +2,7 @@
 // frequent first (ties by reason), at most three; coverage as distinct values of one column.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { reusedFacts, rowFacts } from './executor.ts';
+import { reusedFacts, rowFacts } from './row-facts.ts';
 
 test('failure reasons fold numbers, count, keep an example, and coverage counts rows without an error', () => {
   const rows = [
