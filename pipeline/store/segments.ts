@@ -42,10 +42,22 @@ export interface SegmentRef {
 }
 
 /** Rows per segment a content-defined cut aims at (a segment is rarely under 1/8 or over 8× of it). */
-export const SEGMENT_TARGET_ROWS = 512;
+export const SEGMENT_TARGET_ROWS = segmentTarget(process.env.CDP_SEGMENT_ROWS);
 /** A segment is cut here whatever its content, so no segment grows without bound. */
 export const SEGMENT_MAX_ROWS = 8 * SEGMENT_TARGET_ROWS;
 export const SEGMENT_MAX_CHARS = 64 << 20;
+
+/**
+ * 512 rows, or `CDP_SEGMENT_ROWS` (a power of two): tests lower it to see a small corpus cut into
+ * many segments. Another value changes where every table is cut, and so every artifact's name.
+ */
+function segmentTarget(env: string | undefined): number {
+  if (env === undefined || env === '') return 512;
+  const n = Number(env);
+  if (!Number.isInteger(n) || n < 2 || (n & (n - 1)) !== 0)
+    throw new Error(`CDP_SEGMENT_ROWS must be a power of two of at least 2, got "${env}"`);
+  return n;
+}
 
 /**
  * FNV-1a over a line's UTF-16 code units, then murmur3's finalizer: FNV alone leaves its low bits

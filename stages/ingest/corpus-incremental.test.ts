@@ -1,9 +1,10 @@
 // Changes cost what they touch: adding one guideline to a corpus computes only that guideline's
 // units in every row-mapped stage downstream (counted from the run's own figures and checked
-// against the artifacts' rows), and a no-op rerun afterwards runs nothing.
+// against the artifacts' rows), writes new segments for few rows beyond its own (segments cut at
+// 2 rows here, so that a small corpus has many), and a no-op rerun afterwards runs nothing.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, mkdirSync, writeFileSync, appendFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, writeFileSync, appendFileSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCdp } from '../../pipeline/testing/cdp-process.ts';
@@ -59,7 +60,10 @@ test(
       CDP_STORE: mkdtempSync(join(tmpdir(), 'cdp-grow-store-')),
       CDP_CORPUS: dir,
       CDP_REPORTS: mkdtempSync(join(tmpdir(), 'cdp-grow-reports-')),
+      CDP_SEGMENT_ROWS: '2',
     };
+    type Ledger = { entries: Record<string, { segments: { hash: string; rows: number }[] }> };
+    const ledger = () => JSON.parse(readFileSync(join(env.CDP_STORE, 'ledger.json'), 'utf8')) as Ledger;
     const run = async () => {
       const r = await cdp(['run', '--json'], env);
       assert.equal(r.code, 0, r.stderr.slice(-2000));
@@ -68,6 +72,7 @@ test(
     const first = await run();
     const sql = async (q: string) => JSON.parse((await cdp(['sql', q, '--json'], env)).stdout) as Record<string, unknown>[];
     const countsBefore = await sql('select (select count(*) from cdps)::int as cdps, (select count(*) from step_scores)::int as scores');
+    const before = ledger();
 
     guideline(dir, 'g3', 'bronchitis');
     appendFileSync(join(dir, 'guidelines.csv'), 'g3,en,test\n');
@@ -103,6 +108,20 @@ test(
     assert.equal(second.predictions_single.rowsComputed, g3.predictions);
     assert.equal(second.step_scores.rowsComputed, g3.scores);
     assert.equal(g3.all_scores, (countsBefore[0].scores as number) + (g3.scores as number));
+
+    // Rows written: those of the segments the second run added. The new guideline's rows, and the
+    // few of the segment they were added to; never the stage's whole table again.
+    const after = ledger();
+    for (const s of perCase) {
+      const old = new Set(before.entries[s].segments.map((x) => x.hash));
+      const segs = after.entries[s].segments;
+      const total = segs.reduce((n, x) => n + x.rows, 0);
+      const written = segs.filter((x) => !old.has(x.hash)).reduce((n, x) => n + x.rows, 0);
+      const [own] = await sql(`select count(*)::int as n from ${s} where cdp_id in (select cdp_id from cdps where guideline_id = 'g3')`);
+      assert.ok(written >= (own.n as number), `${s}: its ${own.n as number} rows of the new guideline are written (${written} written)`);
+      if (total) assert.ok(segs.length >= 3, `${s}: cut into ${segs.length} segments`);
+      assert.ok(written <= total / 2, `${s}: ${written} of ${total} rows written`);
+    }
 
     const third = await run();
     assert.ok(
