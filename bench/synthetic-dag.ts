@@ -29,13 +29,13 @@ export function stageNames(): { name: string; main: string; side: string }[] {
   return out;
 }
 
-function numbers(rows: number, changed = -1): string {
+function numbers(rows: number, changed: readonly number[] = []): string {
   const lines: string[] = [];
-  for (let i = 0; i < rows; i++) lines.push(String(i === changed ? i * 7 + 1 : i * 7));
+  for (let i = 0; i < rows; i++) lines.push(String(changed.includes(i) ? i * 7 + 1 : i * 7));
   return lines.join('\n') + '\n';
 }
 
-export function writeCdpProject(rows: number): { root: string; changeOneRow(): void } {
+export function writeCdpProject(rows: number): { root: string; changeOneRow(): void; changeRows(rows: readonly number[]): void } {
   const root = mkdtempSync(join(tmpdir(), 'cdp-bench-'));
   mkdirSync(join(root, 'stages'));
   writeFileSync(join(root, 'package.json'), '{ "type": "module" }\n');
@@ -85,7 +85,11 @@ ${stages.join('\n')}
 });
 `,
   );
-  return { root, changeOneRow: () => writeFileSync(join(root, 'numbers.txt'), numbers(rows, Math.floor(rows / 2))) };
+  return {
+    root,
+    changeOneRow: () => writeFileSync(join(root, 'numbers.txt'), numbers(rows, [Math.floor(rows / 2)])),
+    changeRows: (changed) => writeFileSync(join(root, 'numbers.txt'), numbers(rows, changed)),
+  };
 }
 
 export function writeSnakemakeProject(rows: number): { root: string; changeOneRow(): void } {
@@ -104,5 +108,5 @@ export function writeSnakemakeProject(rows: number): { root: string; changeOneRo
     );
   }
   writeFileSync(join(root, 'Snakefile'), rules.join('\n'));
-  return { root, changeOneRow: () => writeFileSync(join(root, 'numbers.txt'), numbers(rows, Math.floor(rows / 2))) };
+  return { root, changeOneRow: () => writeFileSync(join(root, 'numbers.txt'), numbers(rows, [Math.floor(rows / 2)])) };
 }
