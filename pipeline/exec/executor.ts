@@ -42,6 +42,7 @@ import { projectedRows } from './projected-rows.ts';
 import { runRowStage, type Input } from './row-stage.ts';
 import { artifactFacts, reusedFacts, rowFacts } from './row-facts.ts';
 import { LineWriter } from '../store/lines.ts';
+import { tempPathFor } from '../store/atomic.ts';
 import { acquireRunLock } from '../store/run-lock.ts';
 import { appendRunRecords, refreshWarehouse, type RunRecord } from '../store/warehouse.ts';
 import { sourceRows } from './sources.ts';
@@ -595,9 +596,13 @@ class Execution {
 
 /** The unit keys of an artifact, one a line, written in batches (a paper-scale stage has 700k). */
 function writeUnitKeys(path: string, keys: string[], rows?: number[]): void {
-  const out = new LineWriter(path);
+  // Renamed into place whole, but not fsynced: a units file is checked against its segment's rows
+  // before it is used (row-stage.ts), and one lost to a crash only makes the memo serve those units.
+  const tmp = tempPathFor(path);
+  const out = new LineWriter(tmp);
   keys.forEach((k, i) => out.write(rows ? `${k}\t${rows[i]}` : k));
-  out.close();
+  out.close({ sync: false });
+  renameSync(tmp, path);
 }
 
 /**

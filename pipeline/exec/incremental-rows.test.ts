@@ -15,7 +15,8 @@ import { workspaceFor } from './workspace.ts';
 import { readLedger } from '../store/ledger.ts';
 import { readRows } from '../store/artifacts.ts';
 import { anyInZone, changedJoinValues, lineJoinValue, memberText, rowsWithValues, sortJoinValues } from './join-delta.ts';
-import { canonicalJson } from '../hash/canonical.ts';
+import { canonicalJson, hashValue, sha256 } from '../hash/canonical.ts';
+import { unitKey } from './row-stage.ts';
 
 const pipelineDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const ROWS = 6000;
@@ -231,4 +232,15 @@ test('anyInZone: a value of a sorted list within [min, max]; an empty segment ho
   assert.equal(anyInZone(sortJoinValues(['5000', '17']), ['0', '999']), true);
   assert.equal(anyInZone(['"5"'], ['0', '999']), false);
   assert.deepEqual(sortJoinValues(['"b"', '10', '9', '-1', '"a"']), ['-1', '9', '10', '"a"', '"b"']);
+});
+
+test('unitKey is hashValue of { c, j, r, x }, written out directly', () => {
+  const h = (s: string) => sha256(s);
+  for (const [joined, x] of [
+    [{}, null],
+    [{ right: [h('a'), h('b')] }, h('x')],
+    [{ vignettes: [h('v')], guidelines: [], trees: [h('t1'), h('t2')] }, null],
+  ] as [Record<string, string[]>, string | null][]) {
+    assert.equal(unitKey(h('c'), h('r'), x, joined), hashValue({ c: h('c'), r: h('r'), x, j: joined }));
+  }
 });

@@ -37,6 +37,20 @@ export interface RowStageEnv {
   emit(e: RunEvent): void;
 }
 
+/**
+ * A unit's key: the sha256 of the canonical JSON of { c: common, j: joined rows' hashes by input,
+ * r: the driving row's hash, x: the crossed element's hash or null }, written out directly (every
+ * member is a hex hash or a plain input name, and a million units are keyed in a large run);
+ * `hashValue` of that object gives the same key (incremental-rows.test.ts).
+ */
+export function unitKey(common: string, rowHash: string, crossHash: string | null, joined: Record<string, readonly string[]>): string {
+  let j = '';
+  for (const name of Object.keys(joined).sort()) {
+    j += `${j ? ',' : ''}${JSON.stringify(name)}:[${joined[name]!.map((h) => `"${h}"`).join(',')}]`;
+  }
+  return sha256(`{"c":"${common}","j":{${j}},"r":"${rowHash}","x":${crossHash === null ? 'null' : `"${crossHash}"`}}`);
+}
+
 /** Rows of replaced parts held in memory to be taken up by unit key; beyond, the memo serves them. */
 const REPLACED_ROWS_HELD = 200_000;
 
@@ -215,7 +229,7 @@ export async function runRowStage(
         row.error != null ? `upstream '${stage.decl.inputs![fe.input]}' failed for this row: ${String(row.error)}` : null;
       for (const { at, cross: ci } of p.parts) {
         const cross = crossValues[ci];
-        const key = hashValue({ c: common, r: rowHash, x: cross === undefined ? null : crossHashes[ci], j: joinedHashes });
+        const key = unitKey(common, rowHash, cross === undefined ? null : crossHashes[ci], joinedHashes);
         const plan = { key, row, cross, joined, upstreamError };
         (parts[at] as { plans: Plan[] }).plans.push(plan);
         plans.push(plan);
@@ -347,7 +361,9 @@ function replacedUnits(
   for (const { f, seg } of gone) {
     const path = unitsPath(env.store, name, seg.hash, f);
     const units = existsSync(path) ? readUnitKeys(path) : null;
-    if (!units || units.some((u) => u.rows === undefined) || !existsSync(segmentPaths(env.store, name, seg.hash).ndjson)) continue;
+    // Taken up only when its counts add up to the segment's rows: a units file lost in part is ignored.
+    if (!units || units.some((u) => u.rows === undefined) || units.reduce((n, u) => n + u.rows!, 0) !== seg.rows) continue;
+    if (!existsSync(segmentPaths(env.store, name, seg.hash).ndjson)) continue;
     const lines = segmentLines(env.store, name, seg.hash);
     for (const u of units) {
       const rows: StoredLine[] = [];

@@ -128,10 +128,10 @@ export class LineWriter {
     this.bytesWritten += b.length;
   }
 
-  /** Flushes, fsyncs and closes. */
-  close(): void {
+  /** Flushes, fsyncs (unless `sync: false`, for a file that is a cache and is checked when read) and closes. */
+  close(opts: { sync?: boolean } = {}): void {
     this.flush();
-    fsyncSync(this.fd);
+    if (opts.sync !== false) fsyncSync(this.fd);
     closeSync(this.fd);
   }
 
