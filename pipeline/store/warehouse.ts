@@ -196,7 +196,10 @@ export async function refreshWarehouse(spec: WarehouseSpec): Promise<'current' |
   try {
     const w = await openWarehouse(tmp, spec.storeDir);
     try {
+      // One transaction for all views: a commit per view costs more than binding it.
+      await w.con.run('begin transaction');
       for (const [name, relation] of defs) await w.con.run(`create view ${quoteIdent(name)} as ${relation}`);
+      await w.con.run('commit');
       await w.con.run('checkpoint');
     } finally {
       w.close();
