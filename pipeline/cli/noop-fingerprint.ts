@@ -89,10 +89,12 @@ export function writeNoopFingerprint(
     if (!e) return; // a stage outside the targets never ran: no complete picture to fingerprint
     for (const f of Object.keys(e.components?.code.files ?? {})) add(f);
     if (!e.segments) return; // an entry of an older cdp: the full runner rebuilds it
+    // As the ledger recorded them: the run has just written or verified every one. A file changed
+    // since no longer matches, and the fast path then leaves the decision to the full runner.
     for (const seg of e.segments) {
       const a = segmentPaths(ws.store, name, seg.hash);
-      addOutput(a.ndjson);
-      addOutput(a.parquet);
+      outputs[resolve(dag.root, a.ndjson)] = [seg.files.ndjson.size, seg.files.ndjson.mtimeMs];
+      outputs[resolve(dag.root, a.parquet)] = [seg.files.parquet.size, seg.files.parquet.mtimeMs];
     }
   }
   // The warehouse as this run left it: deleted or rebuilt by anything else, the full runner decides.
