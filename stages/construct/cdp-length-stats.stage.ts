@@ -5,6 +5,7 @@ import type { Cdp } from './types.ts';
 
 export default tableStage({
   params: {},
+  reads: { cdps: ['length', 'split'] },
   columns: { split: 'VARCHAR', statistic: 'VARCHAR', value: 'DOUBLE' },
   run({ cdps }) {
     return cdpLengthStats(cdps as unknown as Cdp[]).map((r) => ({ ...r, value: Number.isFinite(r.value) ? r.value : null }));

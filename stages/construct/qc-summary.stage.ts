@@ -10,6 +10,8 @@ import type { QcReport } from './qc-checks.ts';
 
 export default tableStage<{ excludeFlagged: boolean }>({
   params: { excludeFlagged: true },
+  // Of the cases only which are test cases: not their steps, vignettes or narratives.
+  reads: { cdps: ['cdp_id', 'split'] },
   columns: { measure: 'VARCHAR', value: 'DOUBLE', paper_bound: 'DOUBLE', within_paper: 'BOOLEAN' },
   run({ qc, qc_inspection, cdps }, ctx) {
     const reports: QcReport[] = qc

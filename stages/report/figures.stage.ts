@@ -39,6 +39,8 @@ export function figureFiles(specs: readonly FigureSpec[], fontFiles: readonly st
 
 export default tableStage<FigureParams>({
   params: { ...REPORT_DEFAULTS, pngFontFiles: [] },
+  // Figure 5 counts the cases by split and length; nothing else of them.
+  reads: { cdps: ['length', 'split'] },
   columns: REPORT_FILE_COLUMNS,
   run(inputs, ctx) {
     const fonts = ctx.params.pngFontFiles.map((f) => resolve(ctx.root, f));
