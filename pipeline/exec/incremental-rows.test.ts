@@ -14,7 +14,8 @@ import { runDag, type RunSummary } from './executor.ts';
 import { workspaceFor } from './workspace.ts';
 import { readLedger } from '../store/ledger.ts';
 import { readRows } from '../store/artifacts.ts';
-import { anyInZone, changedJoinValues, lineJoinValue, memberText, rowsWithValues, sortJoinValues } from './join-delta.ts';
+import { anyInZone, changedJoinValues, lineJoinValue, rowsWithValues, sortJoinValues } from './join-delta.ts';
+import { memberText, pickMembers } from '../store/pick-members.ts';
 import { canonicalJson, hashValue, sha256 } from '../hash/canonical.ts';
 import { unitKey } from './row-stage.ts';
 
@@ -243,4 +244,11 @@ test('unitKey is hashValue of { c, j, r, x }, written out directly', () => {
   ] as [Record<string, string[]>, string | null][]) {
     assert.equal(unitKey(h('c'), h('r'), x, joined), hashValue({ c: h('c'), r: h('r'), x, j: joined }));
   }
+});
+
+test('pickMembers builds only the wanted top-level members of a canonical line', () => {
+  const line = canonicalJson({ a: { id: 1, t: 'x' }, id: 'g"1', n: 3, text: 'long, {with} "quotes"', v: [1, [2]] });
+  assert.deepEqual(pickMembers(line, new Set(['id', 'v'])), { id: 'g"1', v: [1, [2]] });
+  assert.deepEqual(pickMembers(line, new Set(['n', 'missing'])), { n: 3 });
+  assert.deepEqual(pickMembers('{ "id": 1, "t": 2 }', new Set(['t'])), { t: 2 }, 'a line that is not compact is parsed whole');
 });

@@ -6,6 +6,7 @@
  * segments between (the gaps) are compared, value by value, in order.
  */
 import { canonicalJson } from '../hash/canonical.ts';
+import { memberText } from '../store/pick-members.ts';
 import type { Row } from '../dag/define.ts';
 
 /** The join value of a row as the index keys it: canonical JSON, a missing column being null. */
@@ -73,50 +74,6 @@ function gapLines(segments: readonly string[], lines: (hash: string) => Iterable
     for (const line of ls) out.push(line);
   }
   return out;
-}
-
-/**
- * The text of a top-level member's value in a canonical line, read without parsing the line:
- * canonical JSON is compact, so a member is `"name":value` with the value in its canonical form.
- * The scan tracks depth and strings, so a member of a nested object, or text inside a string, is
- * never taken for the row's own. Undefined when the row has no such member; null when the value is
- * an object or an array (the caller parses the line then).
- */
-export function memberText(line: string, column: string): string | null | undefined {
-  const name = JSON.stringify(column);
-  let depth = 0;
-  for (let i = 0; i < line.length; i++) {
-    const c = line.charCodeAt(i);
-    if (c === 0x22) {
-      // A string: at depth 1 right after '{' or ',', it is a member name.
-      const start = i;
-      for (i++; i < line.length; i++) {
-        const d = line.charCodeAt(i);
-        if (d === 0x5c) i++;
-        else if (d === 0x22) break;
-      }
-      const prev = line.charCodeAt(start - 1);
-      if (depth !== 1 || (prev !== 0x7b && prev !== 0x2c) || line.charCodeAt(i + 1) !== 0x3a) continue;
-      if (i + 1 - start !== name.length || !line.startsWith(name, start)) continue;
-      const v = i + 2;
-      const first = line.charCodeAt(v);
-      if (first === 0x7b || first === 0x5b) return null;
-      if (first === 0x22) {
-        for (let k = v + 1; k < line.length; k++) {
-          const d = line.charCodeAt(k);
-          if (d === 0x5c) k++;
-          else if (d === 0x22) return line.slice(v, k + 1);
-        }
-        return null;
-      }
-      let end = v;
-      while (end < line.length && line[end] !== ',' && line[end] !== '}') end++;
-      return line.slice(v, end);
-    }
-    if (c === 0x7b || c === 0x5b) depth++;
-    else if (c === 0x7d || c === 0x5d) depth--;
-  }
-  return undefined;
 }
 
 /** The join value of a canonical line's row: read from its text, or parsed when the text cannot say. */

@@ -12,19 +12,10 @@ import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { canonicalJson } from '../hash/canonical.ts';
 import { readLines } from './lines.ts';
-import {
-  checkSegment,
-  endsSegment,
-  segmentPaths,
-  SegmentWriter,
-  SEGMENT_MAX_CHARS,
-  SEGMENT_MAX_ROWS,
-  type SegmentFiles,
-  type SegmentRef,
-} from './segments.ts';
+import { checkSegment, segmentPaths, SegmentWriter, segmentFull, StoredLine, type SegmentFiles, type SegmentRef } from './segments.ts';
 import type { Columns, Row } from '../dag/define.ts';
 
-export { sha256File, segmentPaths, columnsSql, type FileRecord, type SegmentFiles, type SegmentRef } from './segments.ts';
+export { sha256File, segmentPaths, columnsSql, StoredLine, type FileRecord, type SegmentFiles, type SegmentRef } from './segments.ts';
 
 export interface ArtifactRef {
   hash: string;
@@ -37,18 +28,6 @@ export interface ArtifactRef {
  * kept as one segment; or a segment of the previous artifact, reused as it is.
  */
 export type ArtifactPart = { rows: Iterable<Row | StoredLine>; chunk: boolean } | { reuse: SegmentRef };
-
-/**
- * A row as the canonical line a segment already stores it as (a row of an earlier part, checked
- * when it was first written): written as it is, parsed only when its facts need it.
- */
-export class StoredLine {
-  constructor(readonly text: string) {}
-
-  row(): Row {
-    return JSON.parse(this.text) as Row;
-  }
-}
 
 /** An artifact's name: the hash of its segments' hashes, in order. */
 export function artifactHash(segments: readonly { hash: string }[]): string {
@@ -148,7 +127,7 @@ export function hashParts(
       inSegment++;
       chars += line.length + 1;
       n++;
-      if (part.chunk && (endsSegment(line) || inSegment >= SEGMENT_MAX_ROWS || chars >= SEGMENT_MAX_CHARS)) cut();
+      if (part.chunk && segmentFull(line, inSegment, chars)) cut();
     }
     if (!part.chunk) cut();
   }
@@ -212,7 +191,7 @@ export async function writeArtifact(
         }
         open ??= new SegmentWriter(storeDir, stage, opts.covers);
         open.write(line, row);
-        if (part.chunk && (endsSegment(line) || open.rows >= SEGMENT_MAX_ROWS || open.chars >= SEGMENT_MAX_CHARS)) await finish();
+        if (part.chunk && segmentFull(line, open.rows, open.chars)) await finish();
       }
       if (!part.chunk) {
         // A part that is one segment is one even when empty: its place in the artifact is kept.

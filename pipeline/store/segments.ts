@@ -83,6 +83,26 @@ export function endsSegment(line: string): boolean {
   return lineHash(line) % SEGMENT_TARGET_ROWS === 0;
 }
 
+/**
+ * Whether a content-cut segment ends after `line`, its `rows`-th row, at `chars` characters with
+ * newlines: by its content, or at the caps. The one rule writeArtifact and hashParts both cut by.
+ */
+export function segmentFull(line: string, rows: number, chars: number): boolean {
+  return endsSegment(line) || rows >= SEGMENT_MAX_ROWS || chars >= SEGMENT_MAX_CHARS;
+}
+
+/**
+ * A row as the canonical line a segment already stores it as (a row of an earlier part, checked
+ * when it was first written): written as it is, parsed only when its facts need it.
+ */
+export class StoredLine {
+  constructor(readonly text: string) {}
+
+  row(): Row {
+    return JSON.parse(this.text) as Row;
+  }
+}
+
 export function segmentPaths(storeDir: string, stage: string, hash: string): { ndjson: string; parquet: string } {
   const dir = join(storeDir, 'artifacts', stage);
   return { ndjson: join(dir, `${hash}.ndjson`), parquet: join(dir, `${hash}.parquet`) };
@@ -171,9 +191,9 @@ export class SegmentWriter {
   }
 
   /** One row and its canonical line; a stored line is parsed for its facts only when they could be in it. */
-  write(line: string, row: Row | { row(): Row }): void {
-    if (typeof (row as { row?: unknown }).row !== 'function') this.tally.add(row as Row);
-    else if (this.covers || line.includes('"error":')) this.tally.add((row as { row(): Row }).row());
+  write(line: string, row: Row | StoredLine): void {
+    if (!(row instanceof StoredLine)) this.tally.add(row);
+    else if (this.covers || line.includes('"error":')) this.tally.add(row.row());
     this.h.update(line);
     this.h.update('\n');
     this.out.write(line);
