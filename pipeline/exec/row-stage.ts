@@ -147,9 +147,11 @@ export async function runRowStage(
   const zoneOf = (seg: string, column: string): Zone | undefined => zones[seg]?.[column] ?? zonesBefore[seg]?.[column];
   const keepZone = (seg: string, column: string, zone: Zone) => ((zones[seg] ??= {})[column] = zone);
   const joinColumns = [...new Set(Object.values(fe.join ?? {}))];
-  const learnZones = (seg: string, rows: Iterable<Row>) => {
+  // Each joined input's column, as an index into a row's join values (computed once a row).
+  const joinAt = Object.fromEntries(joinNames.map((j) => [j, joinColumns.indexOf(fe.join![j])]));
+  const learnZones = (seg: string, rows: readonly PendingRow[]) => {
     const zs = joinColumns.map((): Zone => null);
-    for (const r of rows) joinColumns.forEach((c, i) => (zs[i] = widen(zs[i], joinValue(r, c))));
+    for (const r of rows) r.values.forEach((v, i) => (zs[i] = widen(zs[i], v)));
     joinColumns.forEach((c, i) => keepZone(seg, c, zs[i]));
   };
   const sortedChanged = new Map([...changed].map(([j, values]) => [j, sortJoinValues(values)]));
@@ -171,7 +173,8 @@ export async function runRowStage(
   const parts: Part[] = [];
   const from: RowStageRecord['from'] = [];
   let reusedUnits = 0;
-  const pending: { seg: number; rows: [Row, string][]; parts: { at: number; cross: number }[] }[] = [];
+  type PendingRow = { row: Row; hash: string; values: string[] };
+  const pending: { seg: number; rows: PendingRow[]; parts: { at: number; cross: number }[] }[] = [];
   dSegs.forEach((seg, si) => {
     const isTouched = standing && seg.hash !== null ? touched(seg) : true;
     let todo: { at: number; cross: number }[] | null = null;
@@ -189,12 +192,8 @@ export async function runRowStage(
       (todo ??= []).push({ at: parts.length - 1, cross: ci });
     });
     if (todo) {
-      const rows = [...seg.rows()];
-      if (seg.hash !== null)
-        learnZones(
-          seg.hash,
-          rows.map(([r]) => r),
-        );
+      const rows = [...seg.rows()].map(([row, hash]) => ({ row, hash, values: joinColumns.map((c) => joinValue(row, c)) }));
+      if (seg.hash !== null) learnZones(seg.hash, rows);
       pending.push({ seg: si, rows, parts: todo });
     } else if (seg.hash !== null)
       for (const c of joinColumns) if (zoneOf(seg.hash, c) !== undefined) keepZone(seg.hash, c, zoneOf(seg.hash, c)!);
@@ -208,7 +207,7 @@ export async function runRowStage(
       continue;
     }
     const values = new Set<string>();
-    for (const p of pending) for (const [r] of p.rows) values.add(joinValue(r, fe.join![j]));
+    for (const p of pending) for (const r of p.rows) values.add(r.values[joinAt[j]!]!);
     needed.set(j, values);
   }
   const joined$ = new Map<string, Map<string, { rows: Row[]; hashes: string[] }>>();
@@ -217,11 +216,11 @@ export async function runRowStage(
 
   const plans: Plan[] = [];
   for (const p of pending) {
-    for (const [row, rowHash] of p.rows) {
+    for (const { row, hash: rowHash, values } of p.rows) {
       const joined: Record<string, Row[]> = {};
       const joinedHashes: Record<string, string[]> = {};
       for (const j of joinNames) {
-        const bucket = joined$.get(j)!.get(joinValue(row, fe.join![j]));
+        const bucket = joined$.get(j)!.get(values[joinAt[j]!]!);
         joined[j] = bucket?.rows ?? [];
         joinedHashes[j] = bucket?.hashes ?? [];
       }

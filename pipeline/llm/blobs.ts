@@ -4,7 +4,7 @@
  * counted once for estimates, and resolved into the plain text a provider is given.
  */
 import { sha256Hex } from './request-key.ts';
-import { countTokens, tokenUpperBound, TOKENS_PER_MESSAGE, TOKENS_PER_REPLY } from './tokens.ts';
+import { countTokens, messageTokens, tokenUpperBound, TOKENS_PER_MESSAGE, TOKENS_PER_REPLY } from './tokens.ts';
 import type { ChatMessage, ContentPart } from './types.ts';
 
 export class Blobs {
@@ -34,21 +34,10 @@ export class Blobs {
 
   /** The messages' exact o200k tokens with chat framing; a blob is counted once, on first need. */
   tokens(messages: readonly ChatMessage[]): number {
-    let n = TOKENS_PER_REPLY;
-    for (const m of messages) {
-      n += TOKENS_PER_MESSAGE;
-      if (typeof m.content === 'string') n += countTokens(m.content);
-      else
-        for (const p of m.content) {
-          if (p.type === 'text') n += countTokens(p.text);
-          else {
-            const b = this.get(p.blob);
-            b.tokens ??= countTokens(b.text);
-            n += b.tokens;
-          }
-        }
-    }
-    return n;
+    return messageTokens(messages, (id) => {
+      const b = this.get(id);
+      return (b.tokens ??= countTokens(b.text));
+    });
   }
 
   private text(content: string | ContentPart[]): string {

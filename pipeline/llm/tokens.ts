@@ -33,17 +33,20 @@ export function outputReserve(params: Readonly<Record<string, unknown>> | undefi
   return Number(params?.max_completion_tokens ?? params?.max_tokens ?? 0) || 0;
 }
 
-/** Exact prompt tokens of messages whose blobs are resolved, with chat framing, as the server counts them. */
-export function messageTokens(messages: readonly ChatMessage[]): number {
+/**
+ * Exact prompt tokens of messages, with chat framing, as the server counts them. A blob part is
+ * counted by `blobTokens` (the client's, which knows its blobs); without one, every blob must be resolved.
+ */
+export function messageTokens(messages: readonly ChatMessage[], blobTokens?: (id: string) => number): number {
   let n = TOKENS_PER_REPLY;
   for (const m of messages) {
     n += TOKENS_PER_MESSAGE;
     if (typeof m.content === 'string') n += countTokens(m.content);
     else
       for (const p of m.content) {
-        if (p.type !== 'text')
-          throw new Error('messageTokens: a blob part is not resolved; count through the client, which knows its blobs');
-        n += countTokens(p.text);
+        if (p.type === 'text') n += countTokens(p.text);
+        else if (blobTokens) n += blobTokens(p.blob);
+        else throw new Error('messageTokens: a blob part is not resolved; count through the client, which knows its blobs');
       }
   }
   return n;
