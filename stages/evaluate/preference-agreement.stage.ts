@@ -16,7 +16,14 @@
 import { readFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { tableStage, type Row } from '../../pipeline/stage.ts';
-import { cohensKappa, preferenceAgreement, type AgreementSummary, type PairPcc, type PreferenceRow } from '../stats/agreement.ts';
+import {
+  agreementOfPairs,
+  groupPreferences,
+  kappaOfPairs,
+  type AgreementSummary,
+  type LabelledPair,
+  type PairPcc,
+} from '../stats/agreement.ts';
 import { parsePairPcc, parsePreferenceChoices } from '../stats/read-csv.ts';
 import { planIndex } from './agent-plans.ts';
 import { simulatedChoices, simulatedPairs } from './simulated-preferences.ts';
@@ -29,21 +36,37 @@ export interface PreferenceParams {
 
 const num = (x: number) => (Number.isFinite(x) ? x : null);
 
-function kappaOf(rows: readonly PreferenceRow[]): { kappa: number | null; kappa_n: number | null } {
-  const annotators = new Set(rows.map((r) => r.annotator));
+/** κ between the two annotators of these pairs; null unless there are exactly two who share a pair. */
+function kappaOf(pairs: readonly LabelledPair[]): { kappa: number | null; kappa_n: number | null } {
+  const annotators = new Set<string>();
+  for (const p of pairs) for (const a of p.byAnnotator.keys()) annotators.add(a);
   if (annotators.size !== 2) return { kappa: null, kappa_n: null };
-  try {
-    const k = cohensKappa(rows);
-    return { kappa: num(k.kappa), kappa_n: k.n };
-  } catch {
-    return { kappa: null, kappa_n: null }; // the two annotators share no pair
-  }
+  const [first, second] = [...annotators].sort() as [string, string];
+  const k = kappaOfPairs(pairs, first, second);
+  return k ? { kappa: num(k.kappa), kappa_n: k.n } : { kappa: null, kappa_n: null };
 }
 
-export function agreementRows(base: Row, choices: readonly PreferenceRow[], pcc: readonly PairPcc[], tieTolerance: number): Row[] {
-  if (choices.length === 0) return [];
-  const a = preferenceAgreement(choices, pcc, { tieTolerance });
-  const row = (s: AgreementSummary, rows: readonly PreferenceRow[]): Row => ({
+/**
+ * One row per group and one overall. With `scoredOnly`, labelled pairs without PCC values are
+ * left out (a judge that did not score both pathways); otherwise they are an error.
+ */
+export function agreementRows(
+  base: Row,
+  labelled: ReadonlyMap<string, LabelledPair>,
+  pccById: ReadonlyMap<string, PairPcc>,
+  tieTolerance: number,
+  scoredOnly = false,
+): Row[] {
+  const a = agreementOfPairs(labelled, pccById, { tieTolerance, scoredOnly });
+  if (a.pairs.length === 0) return [];
+  const inGroup = new Map<string, LabelledPair[]>();
+  for (const p of a.pairs) {
+    const pair = labelled.get(p.pair_id)!;
+    const list = inGroup.get(p.group);
+    if (list) list.push(pair);
+    else inGroup.set(p.group, [pair]);
+  }
+  const row = (s: AgreementSummary, pairs: readonly LabelledPair[]): Row => ({
     ...base,
     group: s.group,
     pairs: s.pairs,
@@ -51,18 +74,12 @@ export function agreementRows(base: Row, choices: readonly PreferenceRow[], pcc:
     majority_pairs: s.majorityPairs,
     agreement_majority_only: num(s.agreementMajorityOnly),
     inter_annotator: num(s.interAnnotator),
-    ...kappaOf(rows),
+    ...kappaOf(pairs),
   });
-  return [
-    ...a.groups.map((g) =>
-      row(
-        g,
-        choices.filter((c) => c.group === g.group),
-      ),
-    ),
-    row(a.overall, choices),
-  ];
+  return [...a.groups.map((g) => row(g, inGroup.get(g.group)!)), row(a.overall, [...inGroup.values()].flat())];
 }
+
+const pathwayKey = (setting: unknown, model: unknown, cdpId: unknown) => `${String(setting)}\u0000${String(model)}\u0000${String(cdpId)}`;
 
 export default tableStage<PreferenceParams>({
   params: { raterNoise: 0.1, seed: 42, tieTolerance: 0 },
@@ -89,29 +106,26 @@ export default tableStage<PreferenceParams>({
     const tieTolerance = ctx.params.tieTolerance;
     const pairs = simulatedPairs(predicted_pathways, planIndex(agent_plans));
     const choices = simulatedChoices(pairs, ctx.params.raterNoise, ctx.params.seed);
+    // Grouped once; each judge × metric below only looks up its PCC values.
+    const labelled = groupPreferences(choices);
     const out: Row[] = [];
-    const judges = [...new Set(pathway_metrics.filter((r) => r.error == null).map((r) => String(r.judge)))].sort();
+    const scoredRows = pathway_metrics.filter((r) => r.error == null);
+    const judges = [...new Set(scoredRows.map((r) => String(r.judge)))].sort();
     for (const judge of judges) {
-      const metricsOf = new Map(
-        pathway_metrics.filter((r) => r.error == null && r.judge === judge).map((r) => [JSON.stringify([r.setting, r.model, r.cdp_id]), r]),
-      );
+      const metricsOf = new Map<string, Row>();
+      for (const r of scoredRows) if (r.judge === judge) metricsOf.set(pathwayKey(r.setting, r.model, r.cdp_id), r);
+      const both: [string, Row, Row][] = [];
+      for (const p of pairs) {
+        const a = metricsOf.get(pathwayKey(p.group, p.modelA, p.cdp_id)),
+          b = metricsOf.get(pathwayKey(p.group, p.modelB, p.cdp_id));
+        if (a && b) both.push([p.pair_id, a, b]);
+      }
       for (const metric of ['dtw_pcc', 'ot_pcc', 'lnds_pcs']) {
         const sign = metric === 'lnds_pcs' ? -1 : 1;
-        const pcc: PairPcc[] = [];
-        for (const p of pairs) {
-          const a = metricsOf.get(JSON.stringify([p.group, p.modelA, p.cdp_id])),
-            b = metricsOf.get(JSON.stringify([p.group, p.modelB, p.cdp_id]));
-          if (a && b) pcc.push({ pair_id: p.pair_id, pccA: sign * (a[metric] as number), pccB: sign * (b[metric] as number) });
-        }
-        const scored = new Set(pcc.map((p) => p.pair_id));
-        out.push(
-          ...agreementRows(
-            { source: 'simulated-raters', simulated: true, judge, metric },
-            choices.filter((c) => scored.has(c.pair_id)),
-            pcc,
-            tieTolerance,
-          ),
-        );
+        const pcc = new Map<string, PairPcc>();
+        for (const [pair_id, a, b] of both)
+          pcc.set(pair_id, { pair_id, pccA: sign * (a[metric] as number), pccB: sign * (b[metric] as number) });
+        out.push(...agreementRows({ source: 'simulated-raters', simulated: true, judge, metric }, labelled, pcc, tieTolerance, true));
       }
     }
     const read = <T>(rows: Row[], parse: (csv: string, source: string) => { rows: T[]; errors: { message: string }[] }): T[] =>
@@ -126,8 +140,8 @@ export default tableStage<PreferenceParams>({
       out.push(
         ...agreementRows(
           { source: 'human', simulated: false, judge: null, metric: null },
-          human,
-          read(human_pair_pcc, parsePairPcc),
+          groupPreferences(human),
+          new Map(read(human_pair_pcc, parsePairPcc).map((p) => [p.pair_id, p])),
           tieTolerance,
         ),
       );

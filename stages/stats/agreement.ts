@@ -90,8 +90,18 @@ function pairwiseAgreement(votes: Record<Choice, number>): number {
   return same / ((total * (total - 1)) / 2);
 }
 
-function groupRows(rows: readonly PreferenceRow[]): Map<string, { group: string; byAnnotator: Map<string, Choice> }> {
-  const pairs = new Map<string, { group: string; byAnnotator: Map<string, Choice> }>();
+/** One labelled pair: its group and each annotator's choice. */
+export interface LabelledPair {
+  group: string;
+  byAnnotator: Map<string, Choice>;
+}
+
+/**
+ * The labels grouped by pair, checked once: agreement under many PCC sets (one per judge and
+ * metric) reads the same grouping instead of regrouping every label for each.
+ */
+export function groupPreferences(rows: readonly PreferenceRow[]): Map<string, LabelledPair> {
+  const pairs = new Map<string, LabelledPair>();
   rows.forEach((r, i) => {
     if (!CHOICES.includes(r.choice))
       throw new RangeError(`preference row ${i}: choice must be A, B or tie, got ${JSON.stringify(r.choice)}`);
@@ -123,13 +133,26 @@ function summarise(group: string, pairs: readonly AggregatedPair[]): AgreementSu
 }
 
 export function preferenceAgreement(rows: readonly PreferenceRow[], pcc: readonly PairPcc[], opts: AgreementOptions = {}): AgreementResult {
+  return agreementOfPairs(groupPreferences(rows), new Map(pcc.map((p) => [p.pair_id, p])), opts);
+}
+
+/**
+ * preferenceAgreement over labels already grouped. With `scoredOnly`, a labelled pair without
+ * PCC values is left out (as if it had not been labelled) instead of being an error.
+ */
+export function agreementOfPairs(
+  labelled: ReadonlyMap<string, LabelledPair>,
+  pccById: ReadonlyMap<string, PairPcc>,
+  opts: AgreementOptions & { scoredOnly?: boolean } = {},
+): AgreementResult {
   const tieTolerance = opts.tieTolerance ?? 0;
-  const pccById = new Map(pcc.map((p) => [p.pair_id, p]));
   const aggregated: AggregatedPair[] = [];
-  for (const [pair_id, { group, byAnnotator }] of groupRows(rows)) {
+  for (const [pair_id, { group, byAnnotator }] of labelled) {
     const values = pccById.get(pair_id);
-    if (!values)
+    if (!values) {
+      if (opts.scoredOnly) continue;
       throw new RangeError(`preference agreement: no PCC values for pair ${pair_id}; score both pathways of every labelled pair`);
+    }
     const votes: Record<Choice, number> = { A: 0, B: 0, tie: 0 };
     for (const c of byAnnotator.values()) votes[c]++;
     const human = aggregateChoice(votes);
@@ -137,15 +160,15 @@ export function preferenceAgreement(rows: readonly PreferenceRow[], pcc: readonl
     const credit = human === 'split' ? votes[machine] / byAnnotator.size : human === machine ? 1 : 0;
     aggregated.push({ group, pair_id, votes, human, pcc: machine, credit });
   }
-  const groupNames = [...new Set(aggregated.map((p) => p.group))];
+  const byGroup = new Map<string, AggregatedPair[]>();
+  for (const p of aggregated) {
+    const list = byGroup.get(p.group);
+    if (list) list.push(p);
+    else byGroup.set(p.group, [p]);
+  }
   return {
     pairs: aggregated,
-    groups: groupNames.map((g) =>
-      summarise(
-        g,
-        aggregated.filter((p) => p.group === g),
-      ),
-    ),
+    groups: [...byGroup].map(([g, pairs]) => summarise(g, pairs)),
     overall: summarise('overall', aggregated),
   };
 }
@@ -165,18 +188,24 @@ export interface Kappa {
  * Without names, the data must have exactly two annotators.
  */
 export function cohensKappa(rows: readonly PreferenceRow[], first?: string, second?: string): Kappa {
-  const pairs = groupRows(rows);
   if (first === undefined || second === undefined) {
     const names = [...new Set(rows.map((r) => r.annotator))].sort();
     if (names.length !== 2)
       throw new RangeError(`cohensKappa: found ${names.length} annotators (${names.join(', ')}); name the two to compare`);
     [first, second] = names as [string, string];
   }
+  const k = kappaOfPairs(groupPreferences(rows).values(), first, second);
+  if (!k) throw new RangeError(`cohensKappa: annotators ${first} and ${second} labelled no pair in common`);
+  return k;
+}
+
+/** Cohen's κ between two named annotators over grouped pairs; null when they share no pair. */
+export function kappaOfPairs(pairs: Iterable<LabelledPair>, first: string, second: string): Kappa | null {
   const p1: Record<Choice, number> = { A: 0, B: 0, tie: 0 },
     p2: Record<Choice, number> = { A: 0, B: 0, tie: 0 };
   let n = 0,
     same = 0;
-  for (const { byAnnotator } of pairs.values()) {
+  for (const { byAnnotator } of pairs) {
     const a = byAnnotator.get(first),
       b = byAnnotator.get(second);
     if (a === undefined || b === undefined) continue;
@@ -185,7 +214,7 @@ export function cohensKappa(rows: readonly PreferenceRow[], first?: string, seco
     p2[b]++;
     if (a === b) same++;
   }
-  if (n === 0) throw new RangeError(`cohensKappa: annotators ${first} and ${second} labelled no pair in common`);
+  if (n === 0) return null;
   const observed = same / n;
   const expected = CHOICES.reduce((s, c) => s + (p1[c] / n) * (p2[c] / n), 0);
   return { kappa: expected === 1 ? NaN : (observed - expected) / (1 - expected), observed, expected, n };
