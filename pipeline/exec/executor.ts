@@ -38,7 +38,7 @@ import {
   type RowFacts,
   type RowStageRecord,
 } from '../store/ledger.ts';
-import { projectedRows } from './projected-rows.ts';
+import { checkReads, projectRows, rowsForStage, type ProjectionInput } from './projected-rows.ts';
 import { runRowStage, type Input } from './row-stage.ts';
 import { artifactFacts, reusedFacts, rowFacts } from './row-facts.ts';
 import { LineWriter } from '../store/lines.ts';
@@ -161,6 +161,9 @@ class Execution {
   private readonly code: CodeHasher;
   private readonly outcomes = new Map<string, Promise<Outcome>>();
   private readonly rowsCache = new Map<string, Row[]>();
+  /** Per input, the columns every selected table stage reading it declares, and those rows once read. */
+  private readonly readsUnion = new Map<string, Set<string>>();
+  private readonly projectedCache = new Map<string, Row[]>();
   private readonly results: StageResult[] = [];
   private readonly records: RunRecord[] = [];
   private readonly runId = new Date().toISOString().replace(/[-:.TZ]/g, '') + '-' + randomBytes(3).toString('hex');
@@ -195,9 +198,25 @@ class Execution {
       for (const p of this.dag.graph.predecessors(name) ?? []) {
         const left = (consumers.get(p) ?? 1) - 1;
         consumers.set(p, left);
-        if (left <= 0) this.rowsCache.delete(p);
+        if (left <= 0) {
+          this.rowsCache.delete(p);
+          this.projectedCache.delete(p);
+        }
       }
     };
+    // The whole-table summaries read the same wide inputs (pathway_metrics: four of them): one
+    // projection with all their columns is read once and shared, not once per stage.
+    for (const name of selected) {
+      const stage = this.dag.stages.get(name);
+      if (stage?.impl.kind !== 'table') continue;
+      for (const [local, columns] of Object.entries(stage.impl.reads ?? {})) {
+        const from = stage.decl.inputs?.[local];
+        if (!from) continue;
+        let union = this.readsUnion.get(from);
+        if (!union) this.readsUnion.set(from, (union = new Set()));
+        for (const c of columns) union.add(c);
+      }
+    }
     for (const name of this.dag.order) {
       if (!selected.has(name)) continue;
       this.outcomes.set(
@@ -300,12 +319,19 @@ class Execution {
     return rows;
   }
 
-  /** An input's rows with only the columns the table stage reads (projected-rows.ts). */
+  /** An input's rows with only the columns table stages read (projected-rows.ts), shared by them. */
   private projectedRows(stage: string, local: string, input: Input, columns: readonly string[]): Row[] {
     const cached = this.rowsCache.get(input.from);
     const lines = cached || !input.segments ? null : () => this.segmentsLines(input);
     const known = this.dag.stages.get(input.from)?.columns ?? FILE_SOURCE_COLUMNS;
-    return projectedRows(stage, local, { from: input.from, columns: known, lines, rows: () => cached ?? input.rows() }, columns);
+    const source: ProjectionInput = { from: input.from, columns: known, lines, rows: () => cached ?? input.rows() };
+    checkReads(stage, local, source, columns);
+    let rows = this.projectedCache.get(input.from);
+    if (!rows) {
+      rows = projectRows(source, this.readsUnion.get(input.from) ?? columns);
+      this.projectedCache.set(input.from, rows);
+    }
+    return rowsForStage(stage, local, source, columns, rows);
   }
 
   private *segmentsLines(input: Input): Generator<string> {

@@ -6,12 +6,15 @@
 import type { Columns, Row } from '../dag/define.ts';
 import { pickMembers } from '../store/pick-members.ts';
 
-export function projectedRows(
-  stage: string,
-  local: string,
-  input: { from: string; columns: Columns; lines: (() => Iterable<string>) | null; rows: () => Iterable<Row> },
-  columns: readonly string[],
-): Row[] {
+export interface ProjectionInput {
+  from: string;
+  columns: Columns;
+  lines: (() => Iterable<string>) | null;
+  rows: () => Iterable<Row>;
+}
+
+/** Throws, naming the stage, the input and the columns, when a stage reads columns its input does not have. */
+export function checkReads(stage: string, local: string, input: ProjectionInput, columns: readonly string[]): void {
   const known = input.columns;
   const unknown = columns.filter((c) => !(c in known));
   if (unknown.length) {
@@ -20,17 +23,37 @@ export function projectedRows(
         `which '${input.from}' does not declare (declared: ${Object.keys(known).join(', ')}); fix \`reads\` in the stage module`,
     );
   }
+}
+
+/** The input's rows with only `columns` (those it has). */
+export function projectRows(input: ProjectionInput, columns: Iterable<string>): Row[] {
   const wanted = new Set(columns);
   const rows: Row[] = [];
   if (!input.lines) {
     for (const r of input.rows()) {
       const out: Row = {};
-      for (const c of columns) if (c in r) out[c] = r[c];
+      for (const c of wanted) if (c in r) out[c] = r[c];
       rows.push(out);
     }
   } else for (const line of input.lines()) rows.push(pickMembers(line, wanted));
-  if (process.env.CDP_CHECK_READS !== '1') return rows;
-  return rows.map((r) => guardReads(r, wanted, known, stage, local));
+  return rows;
+}
+
+/**
+ * What one stage is handed of rows projected for it, or for it and the other stages that read the
+ * same input (then they carry the others' columns too, and are shared: never modify them). Under
+ * CDP_CHECK_READS=1 each row throws when the stage reads a column it did not declare or writes to it.
+ */
+export function rowsForStage(
+  stage: string,
+  local: string,
+  input: ProjectionInput,
+  columns: readonly string[],
+  rows: readonly Row[],
+): Row[] {
+  if (process.env.CDP_CHECK_READS !== '1') return rows.slice();
+  const wanted = new Set(columns);
+  return rows.map((r) => guardReads(r, wanted, input.columns, stage, local));
 }
 
 /** A projected row that throws when the stage reads a column of the input it did not declare. */
@@ -49,6 +72,14 @@ function guardReads(row: Row, wanted: ReadonlySet<string>, known: Record<string,
         );
       }
       return Reflect.has(target, prop);
+    },
+    set(_target, prop) {
+      throw new Error(`stage '${stage}' wrote '${String(prop)}' on a row of input '${local}': input rows are shared, copy the row first`);
+    },
+    deleteProperty(_target, prop) {
+      throw new Error(
+        `stage '${stage}' deleted '${String(prop)}' from a row of input '${local}': input rows are shared, copy the row first`,
+      );
     },
   });
 }
