@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { appendFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RowStore } from '../store/row-store.ts';
-import { MemoIndex } from '../store/memo-index.ts';
+import { INDEXED_FROM, MemoIndex } from '../store/memo-index.ts';
 import { tempDir } from '../testing/temp-dir.ts';
 
 function filled(n: number): { store: RowStore; file: string } {
@@ -29,8 +29,20 @@ test('a closed writer leaves an index; lookups through it find every unit and mi
   memo.close();
 });
 
+test('a file of fewer than INDEXED_FROM units gets no index and is scanned', () => {
+  const { store, file } = filled(INDEXED_FROM - 1);
+  assert.equal(existsSync(`${file}.idx`), false);
+  const memo = store.open();
+  assert.deepEqual(
+    [memo.get('k0'), memo.get(`k${INDEXED_FROM - 2}`), memo.has(`k${INDEXED_FROM - 1}`)],
+    [[{ i: 0 }], [{ i: INDEXED_FROM - 2 }], false],
+  );
+  memo.close();
+  assert.ok(existsSync(`${filled(INDEXED_FROM).file}.idx`));
+});
+
 test('the index is what is read: with the data lines moved behind its back, the line it points to is checked', () => {
-  const { store, file } = filled(10);
+  const { store, file } = filled(INDEXED_FROM);
   // Same size, other order: the index now points at the wrong lines.
   const lines = readFileSync(file, 'utf8').split('\n').filter(Boolean);
   const swapped = [lines[1], lines[0], ...lines.slice(2)];
@@ -40,24 +52,27 @@ test('the index is what is read: with the data lines moved behind its back, the 
 });
 
 test('no index (a killed writer), or one for a file of another size, and the file is scanned', () => {
-  const { store, file } = filled(5);
+  const { store, file } = filled(INDEXED_FROM);
   rmSync(`${file}.idx`);
   assert.deepEqual(store.open().get('k3'), [{ i: 3 }]);
-  const again = filled(5);
+  const again = filled(INDEXED_FROM);
+  assert.notEqual(MemoIndex.open(again.file), null);
   appendFileSync(again.file, '{"k":"k9","r":[{"i":9}]}\n');
   assert.equal(MemoIndex.open(again.file), null, 'stale: the data grew after the index was written');
   assert.deepEqual(again.store.open().get('k9'), [{ i: 9 }]);
 });
 
 test('newer files win over older ones, and compaction writes an index for what it keeps', () => {
-  const { store } = filled(4);
+  const n = INDEXED_FROM + 2;
+  const { store } = filled(n);
   const w = store.writer();
   w.append('k2', [{ i: 'again' }]);
   w.close();
   assert.deepEqual(store.open().get('k2'), [{ i: 'again' }]);
-  assert.deepEqual(store.compact(new Set(['k1', 'k2'])), { kept: 2, dropped: 2 });
+  const keep = new Set(Array.from({ length: INDEXED_FROM }, (_, i) => `k${i + 1}`));
+  assert.deepEqual(store.compact(keep), { kept: INDEXED_FROM, dropped: 2 });
   const [only] = store.segments();
-  assert.equal(MemoIndex.open(join(store.dir, only))!.size, 2);
+  assert.equal(MemoIndex.open(join(store.dir, only))!.size, INDEXED_FROM);
   const memo = store.open();
   assert.deepEqual([memo.get('k1'), memo.get('k2'), memo.has('k0')], [[{ i: 1 }], [{ i: 'again' }], false]);
 });
