@@ -18,7 +18,7 @@ import {
   segmentPaths,
   type ArtifactRef,
 } from '../store/artifacts.ts';
-import { checkSegment, endsSegment, SEGMENT_TARGET_ROWS } from '../store/segments.ts';
+import { checkSegment, endsSegment, SEGMENT_MIN_ROWS, SEGMENT_TARGET_ROWS } from '../store/segments.ts';
 import { canonicalJson } from '../hash/canonical.ts';
 import { tempDir } from '../testing/temp-dir.ts';
 
@@ -117,11 +117,28 @@ test('writeArtifact keeps segments that check against the ledger and rewrites on
 test('segments are cut by content: one changed row changes at most the segments beside it, and hashRows predicts the cut', async () => {
   const store = tempDir('cdp-art-');
   const rows = Array.from({ length: 8 * SEGMENT_TARGET_ROWS }, (_, id) => ({ id, name: `n${id}` }));
-  const ends = rows.filter((r) => endsSegment(canonicalJson(r))).length;
+  // The rule by hand: at least SEGMENT_MIN_ROWS rows, then the first row that is a cut point.
+  const sizes: number[] = [];
+  let size = 0;
+  for (const r of rows) {
+    size++;
+    if (size >= SEGMENT_MIN_ROWS && endsSegment(canonicalJson(r))) {
+      sizes.push(size);
+      size = 0;
+    }
+  }
+  if (size) sizes.push(size);
   await withDuck(async (duck) => {
     const a = await writeArtifact(store, 's', table(rows), COLUMNS, duck);
-    assert.equal(a.segments.length, ends + (endsSegment(canonicalJson(rows.at(-1))) ? 0 : 1));
+    assert.deepEqual(
+      a.segments.map((s) => s.rows),
+      sizes,
+    );
     assert.ok(a.segments.length >= 3, `${a.segments.length} segments`);
+    assert.ok(
+      a.segments.slice(0, -1).every((s) => s.rows >= SEGMENT_MIN_ROWS),
+      'no segment but the last is under the minimum',
+    );
     assert.deepEqual(
       hashRows(rows, COLUMNS, 's').segments,
       a.segments.map((s) => s.hash),
