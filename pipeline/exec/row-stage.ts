@@ -301,7 +301,7 @@ export async function runRowStage(
     const width = Math.max(1, Math.min(stage.decl.concurrency ?? 4, todo.length));
     await Promise.all(Array.from({ length: width }, worker));
   } finally {
-    writer?.close();
+    await writer?.closeAsync();
   }
   if (signal.aborted) throw new Error(`interrupted after ${done} of ${total} units; finished units are kept, rerun to resume`);
 

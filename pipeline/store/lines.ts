@@ -5,7 +5,7 @@
  * flushed in bounded batches. `maxStringChars` is the longest string this module ever builds;
  * tests lower it to prove that a table many times its size passes through.
  */
-import { openSync, readSync, writeSync, fsyncSync, closeSync } from 'node:fs';
+import { openSync, readSync, writeSync, fsync, fsyncSync, closeSync } from 'node:fs';
 
 const NODE_MAX_STRING = 2 ** 29 - 24;
 let maxStringChars = NODE_MAX_STRING;
@@ -135,8 +135,27 @@ export class LineWriter {
     closeSync(this.fd);
   }
 
+  /** close(), with the fsync on libuv's thread pool: the main thread goes on with other stages meanwhile. */
+  async closeAsync(): Promise<void> {
+    this.flush();
+    try {
+      await fsyncOffThread(this.fd);
+    } finally {
+      closeSync(this.fd);
+    }
+  }
+
   /** Closes without the fsync, for a file about to be removed. */
   abandon(): void {
     closeSync(this.fd);
   }
+}
+
+/**
+ * fsync on libuv's thread pool. A one-row change commits a memo file and a segment in each of 200
+ * stages, each fsync a millisecond or more of waiting: off the main thread, the other stage in
+ * flight computes during it.
+ */
+export function fsyncOffThread(fd: number): Promise<void> {
+  return new Promise((resolve, reject) => fsync(fd, (err) => (err ? reject(err) : resolve())));
 }

@@ -8,7 +8,7 @@ import { basename, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Row } from '../dag/define.ts';
 import { tempPathFor } from './atomic.ts';
-import { LineWriter, readLines, readLineAt, getMaxStringChars } from './lines.ts';
+import { LineWriter, fsyncOffThread, readLines, readLineAt, getMaxStringChars } from './lines.ts';
 import { MemoIndex, MemoIndexBuilder, keyDigest } from './memo-index.ts';
 
 let writers = 0;
@@ -325,6 +325,20 @@ export class RowStoreWriter {
   /** Commits, closes, and writes the file's key index (a writer killed before this leaves none). */
   close(): void {
     this.commit();
+    this.closeCommitted();
+  }
+
+  /** close(), with its last fsync off the main thread (lines.ts's fsyncOffThread). */
+  async closeAsync(): Promise<void> {
+    this.flush();
+    if (this.fd !== null && this.pending) {
+      await fsyncOffThread(this.fd);
+      this.pending = 0;
+    }
+    this.closeCommitted();
+  }
+
+  private closeCommitted(): void {
     if (this.fd !== null) {
       closeSync(this.fd);
       this.index.write(`${this.path}.idx`, this.position);
