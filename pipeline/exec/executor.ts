@@ -449,6 +449,7 @@ class Execution {
         record?: () => RowStageRecord;
         units?: Map<number, string[]>;
         unitRows?: Map<number, number[]>;
+        durable?: Promise<void>;
       };
       if (stage.impl.kind === 'table') {
         this.emit({ type: 'stage-start', stage: name, total: null, reasons });
@@ -468,9 +469,17 @@ class Execution {
           emit: (e: RunEvent) => this.emit(e),
         };
         out = await runRowStage(env, name, stage, components, inputs$, ctx, reasons, forced, prev);
+        // Awaited in commit; a rejection before that is not an unhandled one.
+        out.durable?.catch(() => {});
       }
       const record = out.record?.();
-      const done = await this.commit(name, out.parts, stage.columns, prev, { key, components, covers: stage.decl.covers, record });
+      const done = await this.commit(name, out.parts, stage.columns, prev, {
+        key,
+        components,
+        covers: stage.decl.covers,
+        record,
+        durable: out.durable,
+      });
       if (record && done.segments) {
         for (const [at, keys] of out.units ?? []) {
           writeUnitKeys(unitsPath(this.ws.store, name, done.segments[at].hash, record.from[at]), keys, out.unitRows?.get(at));
@@ -533,7 +542,7 @@ class Execution {
     parts: Iterable<ArtifactPart>,
     columns: ResolvedStage['columns'],
     prev: LedgerEntry | undefined,
-    entry: { key: string; components: KeyComponents | null; covers?: string; record?: RowStageRecord },
+    entry: { key: string; components: KeyComponents | null; covers?: string; record?: RowStageRecord; durable?: Promise<void> },
   ): Promise<{ hash: string; segments: SegmentRef[] | null; failed: number; facts: RowFacts }> {
     if (this.opts.ephemeral) {
       // Nothing is written, so this run's readers get the rows from memory (and no failed rows are recorded).
@@ -551,6 +560,8 @@ class Execution {
       return { hash: hashParts(replay, columns, name).hash, segments: null, failed: 0, facts: rowFacts(kept, entry.covers) };
     }
     const artifact = await writeArtifact(this.ws.store, name, parts, columns, this.duck, prev?.segments, { covers: entry.covers });
+    // The stage is done only once the units it computed are on disk too.
+    await entry.durable;
     // Summed from what each segment recorded when it was written: a reused segment is not read.
     const { failed, facts } = artifactFacts(this.ws.store, name, artifact.segments, entry.covers);
     const record = entry.record;

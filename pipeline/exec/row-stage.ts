@@ -77,6 +77,8 @@ export async function runRowStage(
   record?: () => RowStageRecord;
   units: Map<number, string[]>;
   unitRows: Map<number, number[]>;
+  /** Settles when the units computed are on disk (their memo file fsynced). */
+  durable: Promise<void>;
 }> {
   const fe = stage.forEach!;
   if (stage.impl.kind !== 'row') throw new Error('unreachable');
@@ -96,15 +98,15 @@ export async function runRowStage(
   const crossHashes = crossValues.map((x) => (x === undefined ? '' : hashValue(x)));
   const driving = inputs[fe.input];
   // The driving segments, in the store; or, in a run that persists nothing, its rows in memory.
-  // Each row with its hash: the sha256 of its canonical line, which is what a segment stores.
-  const dSegs: { hash: string | null; rows: () => Iterable<[Row, string]> }[] = driving.segments
+  // Each row with its canonical line (what a segment stores) or, in memory, its hash.
+  const dSegs: { hash: string | null; rows: () => Iterable<{ row: Row; line: string | null; hash?: string }> }[] = driving.segments
     ? driving.segments.map((seg) => ({
         hash: seg.hash,
         rows: function* () {
-          for (const line of segmentLines(store, driving.from, seg.hash)) yield [JSON.parse(line) as Row, sha256(line)];
+          for (const line of segmentLines(store, driving.from, seg.hash)) yield { row: JSON.parse(line) as Row, line };
         },
       }))
-    : [{ hash: null, rows: () => driving.rows().map((r): [Row, string] => [r, hashValue(r)]) }];
+    : [{ hash: null, rows: () => driving.rows().map((r) => ({ row: r, line: null, hash: hashValue(r) })) }];
 
   // The parts the last run made that may stand, and the join values whose rows changed since.
   let standing: Map<string, { ref: SegmentRef; units: number }> | null = null;
@@ -168,12 +170,14 @@ export async function runRowStage(
     return false;
   };
 
-  type Plan = { key: string; row: Row; cross: unknown; joined: Record<string, Row[]>; upstreamError: string | null };
+  // `joined` is null for a unit whose key was taken from the part it replaces (its rows are taken from there too).
+  type Plan = { key: string; row: Row; cross: unknown; joined: Record<string, Row[]> | null; upstreamError: string | null };
   type Part = { reuse: SegmentRef } | { plans: Plan[] };
   const parts: Part[] = [];
   const from: RowStageRecord['from'] = [];
   let reusedUnits = 0;
-  type PendingRow = { row: Row; hash: string; values: string[] };
+  // `hash`: the sha256 of the row's line, computed only for a row whose unit key is not known already.
+  type PendingRow = { row: Row; line: string | null; hash?: string; values: string[] };
   const pending: { seg: number; rows: PendingRow[]; parts: { at: number; cross: number }[] }[] = [];
   dSegs.forEach((seg, si) => {
     const isTouched = standing && seg.hash !== null ? touched(seg) : true;
@@ -192,12 +196,28 @@ export async function runRowStage(
       (todo ??= []).push({ at: parts.length - 1, cross: ci });
     });
     if (todo) {
-      const rows = [...seg.rows()].map(([row, hash]) => ({ row, hash, values: joinColumns.map((c) => joinValue(row, c)) }));
+      const rows = [...seg.rows()].map((r): PendingRow => ({ ...r, values: joinColumns.map((c) => joinValue(r.row, c)) }));
       if (seg.hash !== null) learnZones(seg.hash, rows);
       pending.push({ seg: si, rows, parts: todo });
     } else if (seg.hash !== null)
       for (const c of joinColumns) if (zoneOf(seg.hash, c) !== undefined) keepZone(seg.hash, c, zoneOf(seg.hash, c)!);
   });
+
+  // The rows of the parts this run replaces (their driving segment is gone), by unit key, as the
+  // lines their segments hold: a unit of a replanned part that one of them made is taken from
+  // there, unparsed, before the memo is asked. A driving row whose line is one such a part had
+  // and whose join values' rows did not change has that part's unit key, taken as it is: neither
+  // its joined rows nor its key are computed again (a one-row change replans a whole segment).
+  const earlier =
+    standing && pending.length
+      ? replacedUnits(env, name, prev!, driving.from, new Set(dSegs.map((d) => d.hash!)), new Set(crossHashes))
+      : null;
+  const unchangedJoins = (r: PendingRow) => joinNames.every((j) => !changed.get(j)?.has(r.values[joinAt[j]!]!));
+  const keysOf = crossHashes.map((h) => earlier?.keyOf.get(h));
+  const knownKey = (r: PendingRow, ci: number): string | undefined => {
+    const keys = keysOf[ci];
+    return keys && r.line !== null && unchangedJoins(r) ? keys.get(r.line) : undefined;
+  };
 
   // The joined rows of the units to plan: every joined input's rows holding their values.
   const needed = new Map<string, Set<string> | 'all'>();
@@ -207,7 +227,8 @@ export async function runRowStage(
       continue;
     }
     const values = new Set<string>();
-    for (const p of pending) for (const r of p.rows) values.add(r.values[joinAt[j]!]!);
+    for (const p of pending)
+      for (const r of p.rows) if (p.parts.some(({ cross }) => knownKey(r, cross) === undefined)) values.add(r.values[joinAt[j]!]!);
     needed.set(j, values);
   }
   const joined$ = new Map<string, Map<string, { rows: Row[]; hashes: string[] }>>();
@@ -216,31 +237,43 @@ export async function runRowStage(
 
   const plans: Plan[] = [];
   for (const p of pending) {
-    for (const { row, hash: rowHash, values } of p.rows) {
-      const joined: Record<string, Row[]> = {};
-      const joinedHashes: Record<string, string[]> = {};
-      for (const j of joinNames) {
-        const bucket = joined$.get(j)!.get(values[joinAt[j]!]!);
-        joined[j] = bucket?.rows ?? [];
-        joinedHashes[j] = bucket?.hashes ?? [];
-      }
+    for (const r of p.rows) {
+      const { row, values } = r;
+      let joined: Record<string, Row[]> | null = null;
+      let joinedHashes: Record<string, string[]> = {};
+      const lookUp = () => {
+        joined = {};
+        joinedHashes = {};
+        for (const j of joinNames) {
+          const bucket = joined$.get(j)!.get(values[joinAt[j]!]!);
+          joined[j] = bucket?.rows ?? [];
+          joinedHashes[j] = bucket?.hashes ?? [];
+        }
+        return joined;
+      };
       const upstreamError =
         row.error != null ? `upstream '${stage.decl.inputs![fe.input]}' failed for this row: ${String(row.error)}` : null;
       for (const { at, cross: ci } of p.parts) {
         const cross = crossValues[ci];
-        const key = unitKey(common, rowHash, cross === undefined ? null : crossHashes[ci], joinedHashes);
-        const plan = { key, row, cross, joined, upstreamError };
+        const known = knownKey(r, ci);
+        let plan: Plan;
+        if (known !== undefined) plan = { key: known, row, cross, joined: null, upstreamError };
+        else {
+          const j = joined ?? lookUp();
+          r.hash ??= sha256(r.line!);
+          plan = {
+            key: unitKey(common, r.hash, cross === undefined ? null : crossHashes[ci], joinedHashes),
+            row,
+            cross,
+            joined: j,
+            upstreamError,
+          };
+        }
         (parts[at] as { plans: Plan[] }).plans.push(plan);
         plans.push(plan);
       }
     }
   }
-
-  // The rows of the parts this run replaces (their driving segment is gone), by unit key, as the
-  // lines their segments hold: a unit of a replanned part that one of them made is taken from
-  // there, unparsed, before the memo is asked.
-  const earlier =
-    standing && plans.length ? replacedUnits(env, name, prev!, new Set(dSegs.map((d) => d.hash!)), new Set(crossHashes)) : null;
   // The memo is read only when some unit has to be planned beyond those.
   const memoStore = new RowStore(join(store, 'units', name));
   let memo$: UnitLookup | null = null;
@@ -248,20 +281,21 @@ export async function runRowStage(
   // A unit's rows stay on disk in the memo until the artifact is written; only failures made
   // here (and, in a run that persists nothing, computed rows) are held in memory.
   const results = new Map<Plan, Row[]>();
-  const todo: Plan[] = [];
+  const todo: (Plan & { joined: Record<string, Row[]> })[] = [];
   let reused = 0;
   for (const p of plans) {
     if (p.upstreamError) {
       results.set(p, [failureRow(stage, p, p.upstreamError)]);
       continue;
     }
-    if (earlier?.has(p.key)) {
+    if (earlier?.rows.has(p.key)) {
       reused++;
       continue;
     }
     const hit = forced || !memo().has(p.key) ? undefined : env.retryFailed ? memo().get(p.key) : [];
     if (hit && !hit.some((r) => r.error != null)) reused++;
-    else todo.push(p);
+    else if (hasJoined(p)) todo.push(p);
+    else throw new Error(`internal: unit ${p.key} of '${name}' was keyed from a replaced part that does not hold it`);
   }
 
   const total = plans.length;
@@ -300,10 +334,17 @@ export async function runRowStage(
   try {
     const width = Math.max(1, Math.min(stage.decl.concurrency ?? 4, todo.length));
     await Promise.all(Array.from({ length: width }, worker));
-  } finally {
+  } catch (err) {
     await writer?.closeAsync();
+    throw err;
   }
-  if (signal.aborted) throw new Error(`interrupted after ${done} of ${total} units; finished units are kept, rerun to resume`);
+  // The memo's last fsync runs while the artifact is written; the caller awaits it before the
+  // stage counts as done.
+  const durable = writer?.closeAsync() ?? Promise.resolve();
+  if (signal.aborted) {
+    await durable;
+    throw new Error(`interrupted after ${done} of ${total} units; finished units are kept, rerun to resume`);
+  }
 
   let left = parts.filter((p) => 'plans' in p).length;
   const units = new Map<number, string[]>();
@@ -323,7 +364,7 @@ export async function runRowStage(
       rows: (function* (): Generator<Row | StoredLine> {
         try {
           for (const u of p.plans) {
-            const rows = results.get(u) ?? earlier?.get(u.key) ?? memo().get(u.key) ?? [];
+            const rows = results.get(u) ?? earlier?.rows.get(u.key) ?? memo().get(u.key) ?? [];
             counts.push(rows.length);
             yield* rows;
           }
@@ -338,25 +379,30 @@ export async function runRowStage(
   const current = new Set([...(driving.segments ?? []), ...joinNames.flatMap((j) => inputs[j].segments ?? [])].map((x) => x.hash));
   for (const seg of Object.keys(zones)) if (!current.has(seg)) delete zones[seg];
   const record = driving.segments ? () => ({ common, from, joins, zones }) : undefined;
-  return { parts: out, computed: todo.length, reused: reused + reusedUnits, record, units, unitRows };
+  return { parts: out, computed: todo.length, reused: reused + reusedUnits, record, units, unitRows, durable };
 }
 
 /**
  * The rows of the last run's parts whose driving segment this run no longer has (a changed
- * segment's former self), by unit key, as the lines their segments hold; null when there are too
- * many to hold (most of the input changed: the memo serves them then) or none is known.
+ * segment's former self), by unit key, as the lines their segments hold, and each of their unit
+ * keys by the crossed element's hash, then the driving line it came from; null
+ * when there are too many to hold (most of the input changed: the memo serves them then) or none
+ * is known. A part is taken up only when its units file, its segment and its driving segment all
+ * agree on its rows.
  */
 function replacedUnits(
   env: RowStageEnv,
   name: string,
   prev: LedgerEntry,
+  drivingStage: string,
   drives: ReadonlySet<string>,
   crosses: ReadonlySet<string>,
-): Map<string, StoredLine[]> | null {
+): { rows: Map<string, StoredLine[]>; keyOf: Map<string, Map<string, string>> } | null {
   const rec = prev.rowStage!;
   const gone = rec.from.map((f, i) => ({ f, seg: prev.segments![i] })).filter(({ f }) => !drives.has(f.drive) && crosses.has(f.cross));
   if (!gone.length || gone.reduce((n, g) => n + g.seg.rows, 0) > REPLACED_ROWS_HELD) return null;
-  const out = new Map<string, StoredLine[]>();
+  const rows = new Map<string, StoredLine[]>();
+  const keyOf = new Map<string, Map<string, string>>();
   for (const { f, seg } of gone) {
     const path = unitsPath(env.store, name, seg.hash, f);
     const units = existsSync(path) ? readUnitKeys(path) : null;
@@ -365,17 +411,24 @@ function replacedUnits(
     if (!existsSync(segmentPaths(env.store, name, seg.hash).ndjson)) continue;
     const lines = segmentLines(env.store, name, seg.hash);
     for (const u of units) {
-      const rows: StoredLine[] = [];
+      const held: StoredLine[] = [];
       for (let n = 0; n < u.rows!; n++) {
         const next = lines.next();
         if (next.done) throw new Error(`internal: the units of ${seg.hash} in '${name}' name more rows than its segment holds`);
-        rows.push(new StoredLine(next.value));
+        held.push(new StoredLine(next.value));
       }
-      out.set(u.key, rows);
+      rows.set(u.key, held);
     }
     lines.return(undefined);
+    // One unit per driving row, in order: the keys line up with the driving segment's lines.
+    if (!existsSync(segmentPaths(env.store, drivingStage, f.drive).ndjson)) continue;
+    const drove = [...segmentLines(env.store, drivingStage, f.drive)];
+    if (drove.length !== units.length) continue;
+    let keys = keyOf.get(f.cross);
+    if (!keys) keyOf.set(f.cross, (keys = new Map()));
+    for (let i = 0; i < drove.length; i++) keys.set(drove[i]!, units[i]!.key);
   }
-  return out;
+  return { rows, keyOf };
 }
 
 /**
@@ -438,6 +491,11 @@ function checkRows(name: string, stage: ResolvedStage, rows: Row[]): void {
  * A unit's failure as a row: the driving row's values for columns the output shares, the
  * crossed element under its declared column, and the reason.
  */
+/** Whether a unit was planned with its joined rows (every unit but one keyed from the part it replaces). */
+function hasJoined<P extends { joined: Record<string, Row[]> | null }>(p: P): p is P & { joined: Record<string, Row[]> } {
+  return p.joined !== null;
+}
+
 function failureRow(stage: ResolvedStage, unit: { row: Row; cross: unknown }, reason: string): Row {
   const out: Row = {};
   for (const col of Object.keys(stage.columns)) if (col in unit.row && col !== 'error') out[col] = unit.row[col];

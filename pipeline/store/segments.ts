@@ -218,12 +218,6 @@ export class SegmentWriter {
     duck: () => Promise<DuckDBConnection>,
     known?: (hash: string) => SegmentRef | undefined,
   ): Promise<SegmentRef> {
-    try {
-      await this.out.closeAsync();
-    } catch (err) {
-      rmSync(this.tmp, { force: true });
-      throw err;
-    }
     const hash = this.h.digest('hex');
     const paths = segmentPaths(this.storeDir, this.stage, hash);
     const failures = this.tally.failed ? { failed: this.tally.failed, reasons: [...this.tally.reasons.values()] } : {};
@@ -231,20 +225,28 @@ export class SegmentWriter {
     const recorded = known?.(hash);
     const check = recorded ? checkSegment(paths, recorded.files) : null;
     if (recorded && check?.ok) {
+      // The segment is already in place: the copy is dropped unsynced.
+      this.out.abandon();
       rmSync(this.tmp, { force: true });
       return { hash, rows: this.rows, files: check.restat ?? recorded.files, ...failures };
     }
+    // Flushed now; its fsync runs while DuckDB writes the Parquet copy from it (reading needs no fsync).
+    const synced = this.out.closeAsync();
     const tmpParquet = tempPathFor(paths.parquet);
-    try {
+    const copied = (async () => {
       const con = await duck();
       const select = `select ${Object.keys(columns)
         .map((c) => `"${c.replace(/"/g, '""')}"`)
         .join(', ')} from read_json(${sqlString(this.tmp)}, format = 'newline_delimited', columns = ${columnsSql(columns)})`;
       await con.run(`copy (${select}) to ${sqlString(tmpParquet)} (format parquet, compression zstd)`);
-    } catch (err) {
+    })();
+    const [sync, copy] = await Promise.allSettled([synced, copied]);
+    if (sync.status === 'rejected' || copy.status === 'rejected') {
       rmSync(this.tmp, { force: true });
       rmSync(tmpParquet, { force: true });
-      throw new Error(`stage '${this.stage}': its rows do not fit its declared columns: ${(err as Error).message}`, { cause: err });
+      if (sync.status === 'rejected') throw sync.reason;
+      const err = (copy as PromiseRejectedResult).reason as Error;
+      throw new Error(`stage '${this.stage}': its rows do not fit its declared columns: ${err.message}`, { cause: err });
     }
     // Parquet first: a segment counts as present only when its NDJSON exists, so a crash between
     // the two renames leaves a stray Parquet file, never a half segment.
