@@ -52,12 +52,12 @@ export default tableStage({
     join(root, 'stages', 'scale.ts'),
     `import { rowStage } from ${stageTs};
 import { appendFileSync } from 'node:fs';
-export default rowStage<{ k: number }>({
-  params: { k: 1 },
+export default rowStage<{ k: number; bump: number }>({
+  params: { k: 1, bump: -1 },
   columns: { id: 'INTEGER', v: 'BIGINT' },
   run({ row }, ctx) {
     appendFileSync(${log}, ctx.stage + ':' + row.id + '\\n');
-    return { id: row.id, v: (row.v as number) * ctx.params.k };
+    return { id: row.id, v: (row.v as number) * ctx.params.k + (row.id === ctx.params.bump ? 1 : 0) };
   },
 });
 `,
@@ -181,6 +181,31 @@ test('a change to the joined input alone recomputes only the units that join the
   const m = computed(p.root).length;
   await run(p.root, p.config);
   assert.equal(computed(p.root).length, m);
+});
+
+test('a changed row beside a row whose joined row changed: both units are recomputed, neither keyed from the part they replace', async () => {
+  const p = project();
+  await run(p.root, p.config);
+  // Two rows well inside one segment of left (mix's driving input).
+  const sizes = readLedger(workspaceFor(p.root, p.config).ledger).entries.left.segments!.map((s) => s.rows);
+  const start = sizes.slice(0, 2).reduce((a, b) => a + b, 0);
+  assert.ok(sizes[2]! >= 4, `segment of ${sizes[2]} rows`);
+  const a = start + 1,
+    b = start + 2;
+  const n = computed(p.root).length;
+  p.setNumber(a, 1);
+  // right's bump changes its row b only: left's row b is the line it was, its joined row is not.
+  const bumped = { ...p.config, stages: p.config.stages.map((s) => (s.name === 'right' ? { ...s, params: { k: 5, bump: b } } : s)) };
+  await run(p.root, bumped);
+  const mixed = computed(p.root)
+    .slice(n)
+    .filter((c) => c.startsWith('mix:'))
+    .sort();
+  assert.deepEqual(mixed, [`mix:${a}`, `mix:${b}`].sort());
+  const mix = rows(p.root, bumped, 'mix');
+  assert.deepEqual(mix[a], { id: a, v: 3 + 5 });
+  assert.deepEqual(mix[b], { id: b, v: b * 7 * 3 + (b * 7 * 5 + 1) });
+  assert.deepEqual(mix[b + 1], { id: b + 1, v: (b + 1) * 7 * 8 });
 });
 
 test('changedJoinValues compares only the segments between the shared ones, value by value', () => {
