@@ -204,8 +204,8 @@ class Execution {
         }
       }
     };
-    // The whole-table summaries read the same wide inputs (pathway_metrics: four of them): one
-    // projection with all their columns is read once and shared, not once per stage.
+    // Several table stages often read one wide input, each a few columns: one projection with all
+    // their columns is read once and shared, not once per stage.
     for (const name of selected) {
       const stage = this.dag.stages.get(name);
       if (stage?.impl.kind !== 'table') continue;
