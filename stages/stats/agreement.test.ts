@@ -1,6 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { preferenceAgreement, cohensKappa, pccChoice, aggregateChoice } from './agreement.ts';
+import {
+  agreementOfPairs,
+  aggregateChoice,
+  cohensKappa,
+  groupPreferences,
+  kappaOfPairs,
+  pccChoice,
+  preferenceAgreement,
+} from './agreement.ts';
 import type { PreferenceRow, PairPcc } from './agreement.ts';
 
 const close = (a: number, b: number) => Math.abs(a - b) < 1e-12;
@@ -114,4 +122,21 @@ test('inconsistent input is rejected with the pair named', () => {
     /pair p1 is in group g2 here but in g1/,
   );
   assert.throws(() => cohensKappa([...prefs, { group: 'g1', pair_id: 'p1', annotator: 'a3', choice: 'A' }]), /found 3 annotators/);
+});
+
+test('labels grouped once: agreement with scoredOnly leaves out an unscored pair, as if it were not labelled', () => {
+  const labelled = groupPreferences(prefs);
+  const withoutP3 = new Map(pcc.filter((p) => p.pair_id !== 'p3').map((p) => [p.pair_id, p]));
+  const r = agreementOfPairs(labelled, withoutP3, { scoredOnly: true });
+  const reference = preferenceAgreement(
+    prefs.filter((p) => p.pair_id !== 'p3'),
+    [...withoutP3.values()],
+  );
+  assert.deepEqual(r, reference);
+  // g1 without p3: credits 1, 0, 1 → 2/3.
+  assert.ok(close(r.groups[0]!.agreement, 2 / 3));
+  assert.throws(() => agreementOfPairs(labelled, withoutP3), /no PCC values for pair p3/);
+  // κ over the grouped pairs is cohensKappa's; two annotators sharing no pair give null.
+  assert.deepEqual(kappaOfPairs(labelled.values(), 'a1', 'a2'), cohensKappa(prefs));
+  assert.equal(kappaOfPairs(groupPreferences(prefs.filter((p) => p.pair_id === 'p6')).values(), 'a1', 'a2'), null);
 });
