@@ -176,8 +176,9 @@ export async function runRowStage(
   const parts: Part[] = [];
   const from: RowStageRecord['from'] = [];
   let reusedUnits = 0;
-  // `hash`: the sha256 of the row's line, computed only for a row whose unit key is not known already.
-  type PendingRow = { row: Row; line: string | null; hash?: string; values: string[] };
+  // `hash`: the sha256 of the row's line, computed only for a row whose unit key is not known already;
+  // `known`: per part of its segment, the unit key taken from the part it replaces (undefined: keyed here).
+  type PendingRow = { row: Row; line: string | null; hash?: string; values: string[]; known?: (string | undefined)[] };
   const pending: { seg: number; rows: PendingRow[]; parts: { at: number; cross: number }[] }[] = [];
   dSegs.forEach((seg, si) => {
     const isTouched = standing && seg.hash !== null ? touched(seg) : true;
@@ -212,12 +213,16 @@ export async function runRowStage(
     standing && pending.length
       ? replacedUnits(env, name, prev!, driving.from, new Set(dSegs.map((d) => d.hash!)), new Set(crossHashes))
       : null;
-  const unchangedJoins = (r: PendingRow) => joinNames.every((j) => !changed.get(j)?.has(r.values[joinAt[j]!]!));
-  const keysOf = crossHashes.map((h) => earlier?.keyOf.get(h));
-  const knownKey = (r: PendingRow, ci: number): string | undefined => {
-    const keys = keysOf[ci];
-    return keys && r.line !== null && unchangedJoins(r) ? keys.get(r.line) : undefined;
-  };
+  if (earlier) {
+    const keysOf = crossHashes.map((h) => earlier.keyOf.get(h));
+    for (const p of pending) {
+      for (const r of p.rows) {
+        const same = r.line !== null && joinNames.every((j) => !changed.get(j)?.has(r.values[joinAt[j]!]!));
+        if (same) r.known = p.parts.map(({ cross }) => keysOf[cross]?.get(r.line!));
+      }
+    }
+  }
+  const keyed = (r: PendingRow) => !r.known || r.known.includes(undefined);
 
   // The joined rows of the units to plan: every joined input's rows holding their values.
   const needed = new Map<string, Set<string> | 'all'>();
@@ -227,8 +232,7 @@ export async function runRowStage(
       continue;
     }
     const values = new Set<string>();
-    for (const p of pending)
-      for (const r of p.rows) if (p.parts.some(({ cross }) => knownKey(r, cross) === undefined)) values.add(r.values[joinAt[j]!]!);
+    for (const p of pending) for (const r of p.rows) if (keyed(r)) values.add(r.values[joinAt[j]!]!);
     needed.set(j, values);
   }
   const joined$ = new Map<string, Map<string, { rows: Row[]; hashes: string[] }>>();
@@ -239,39 +243,34 @@ export async function runRowStage(
   for (const p of pending) {
     for (const r of p.rows) {
       const { row, values } = r;
-      let joined: Record<string, Row[]> | null = null;
-      let joinedHashes: Record<string, string[]> = {};
-      const lookUp = () => {
-        joined = {};
-        joinedHashes = {};
+      const joined: Record<string, Row[]> = {};
+      const joinedHashes: Record<string, string[]> = {};
+      if (keyed(r)) {
         for (const j of joinNames) {
           const bucket = joined$.get(j)!.get(values[joinAt[j]!]!);
           joined[j] = bucket?.rows ?? [];
           joinedHashes[j] = bucket?.hashes ?? [];
         }
-        return joined;
-      };
+        r.hash ??= sha256(r.line!);
+      }
       const upstreamError =
         row.error != null ? `upstream '${stage.decl.inputs![fe.input]}' failed for this row: ${String(row.error)}` : null;
-      for (const { at, cross: ci } of p.parts) {
+      p.parts.forEach(({ at, cross: ci }, k) => {
         const cross = crossValues[ci];
-        const known = knownKey(r, ci);
-        let plan: Plan;
-        if (known !== undefined) plan = { key: known, row, cross, joined: null, upstreamError };
-        else {
-          const j = joined ?? lookUp();
-          r.hash ??= sha256(r.line!);
-          plan = {
-            key: unitKey(common, r.hash, cross === undefined ? null : crossHashes[ci], joinedHashes),
-            row,
-            cross,
-            joined: j,
-            upstreamError,
-          };
-        }
+        const known = r.known?.[k];
+        const plan: Plan =
+          known !== undefined
+            ? { key: known, row, cross, joined: null, upstreamError }
+            : {
+                key: unitKey(common, r.hash!, cross === undefined ? null : crossHashes[ci], joinedHashes),
+                row,
+                cross,
+                joined,
+                upstreamError,
+              };
         (parts[at] as { plans: Plan[] }).plans.push(plan);
         plans.push(plan);
-      }
+      });
     }
   }
   // The memo is read only when some unit has to be planned beyond those.
