@@ -1,281 +1,299 @@
 /**
- * The MEGA-CDP pipeline as a DAG. Each stage names the module that computes it; open that file
- * to read the stage. A stage declares its params and their defaults in its module; the values here
- * override them. Params, defaults included, enter each stage's key: change one here or a default
- * there and `cdp run` reruns that stage and what depends on it, nothing else. An unknown param is
- * refused before anything runs.
+ * The MEGA-CDP pipeline as a DAG, built from the command's options (pipeline/dag/options.ts: the
+ * corpus, the models file, --limit, --simulated, the store and its reports; never the
+ * environment). Each stage names the module that computes it; open that file to read the stage. A
+ * stage declares its params and their defaults in its module; the values here override them.
+ * Params, defaults included, enter each stage's key: change one here or a default there and
+ * `cdp run` reruns that stage and what depends on it, nothing else. An unknown param is refused
+ * before anything runs.
  *
- * Models come from the models file (models.json at the root, `--models FILE` or CDP_MODELS;
- * see stages/models/models-file.ts), or CDP_LLM_BASE_URL + CDP_LLM_MODEL for one model in every
- * role. With no evaluated model configured, the simulated agents and judges play every role,
- * named "simulated"; with real ones they run only with `--simulated`.
+ * Models come from the models file (models.json at the root, or `--models FILE`, which the store
+ * remembers; see stages/models/models-file.ts), or CDP_LLM_BASE_URL + CDP_LLM_MODEL for one model
+ * in every role. With no evaluated model configured, the simulated agents and judges play every
+ * role, named "simulated"; with real ones they run only with `--simulated`.
  */
-import { fileURLToPath } from 'node:url';
 import { existsSync, readdirSync } from 'node:fs';
-import { join, relative, resolve, isAbsolute } from 'node:path';
-import { defineDag, stage, files } from './pipeline/index.ts';
+import { join, resolve } from 'node:path';
+import { defineDag, stage, files, configInput, projectPath, type Options } from './pipeline/index.ts';
 import type { Project } from './pipeline/cli/load.ts';
-import { runModels } from './stages/models/run-models.ts';
+import { BUNDLED_SAMPLE, modelsOf } from './stages/models/run-models.ts';
 import { embeddingJudgeSpecs } from './stages/models/embedding-judges.ts';
 import { llmCallsViews } from './stages/models/llm-views.ts';
 import { judgePromptBudgets } from './stages/evaluate/judge-prompt-budgets.ts';
-import { cliCommands as projectCommands } from './stages/cli-commands.ts';
+import { cliCommands as projectCommands } from './stages/commands/index.ts';
 
-const root = fileURLToPath(new URL('.', import.meta.url));
-const embeddingJudges = embeddingJudgeSpecs();
-export const models = runModels({ root, extra: embeddingJudges });
-const { builder, evaluated, simulatedEvaluated, patient, simulatedPatient, judges, realJudges } = models;
-// The embedding judge scores step similarity only: Prompt 9 (outcomes) needs a chat judge.
-const embeddingJudgeNames = embeddingJudges.map((m) => m.name).filter((n) => judges.includes(n));
-const chatJudges = judges.filter((j) => !embeddingJudgeNames.includes(j));
-const judgeKinds = Object.fromEntries(
-  judges.map((j) => [j, realJudges.includes(j) && !embeddingJudgeNames.includes(j) ? 'llm' : 'similarity']),
-);
-// A smoke run: `cdp run --limit N` evaluates N test cases (CDP_LIMIT).
-const limit = process.env.CDP_LIMIT ? Number(process.env.CDP_LIMIT) : null;
-const limitProblems =
-  limit === null || (Number.isInteger(limit) && limit > 0)
-    ? []
-    : [`--limit (CDP_LIMIT) must be a positive whole number of test cases, got "${process.env.CDP_LIMIT}"`];
-// §3.1: the cases QC flags (checks, and the builder's inspection when configured) are not evaluated.
-const excludeFlagged = true;
-// The guideline corpus: a directory of guidelines/, optional trees/ and guidelines.csv (README,
-// Construction), given by --corpus DIR (CDP_CORPUS); the bundled sample by default. Kept
-// relative to the project when it lies inside it, so a copied project's artifacts stay its own.
-const corpusAbs = resolve(root, process.env.CDP_CORPUS || 'data/sample');
-const corpusRel = relative(root, corpusAbs);
-const corpus = corpusRel && !corpusRel.startsWith('..') && !isAbsolute(corpusRel) ? corpusRel : corpusAbs;
-const sampleCorpus = corpus === 'data/sample';
-// Reports belong to their store: reports/ for the default store, <store>/reports for another one,
-// or the directory given by --reports (CDP_REPORTS).
-const outDir = process.env.CDP_REPORTS || (process.env.CDP_STORE ? join(process.env.CDP_STORE, 'reports') : 'reports');
+// The guideline corpus when none is given and the store remembers none: the bundled sample. A
+// corpus is a directory of guidelines/, optional trees/ and guidelines.csv (README, Construction),
+// kept relative to the project when it lies inside it, so a copied project's artifacts stay its own.
+const corpusOf = (o: Options) => projectPath(o.root, o.corpus ?? join(o.root, BUNDLED_SAMPLE));
 
-// One unit per (test CDP × model), with the case's vignette, guideline and tree.
-const taskInputs = { cdps: 'test_cases', vignettes: 'vignettes', guidelines: 'guidelines', trees: 'trees' };
-// Predictions made elsewhere, copied to data/imports/ by `cdp import predictions FILE`; predicted_pathways
-// reads them only when there are some, so a run without imports declares exactly what it did before.
-const importsDir = join(root, 'data', 'imports');
-const imported = existsSync(importsDir) && readdirSync(importsDir).some((f) => f.endsWith('.jsonl'));
+/** Predictions made elsewhere, in the store (`cdp import predictions FILE` copies them to <store>/imports/). */
+function importsOf(o: Options): { dir: string; any: boolean; legacy: string[] } {
+  const list = (d: string) => (existsSync(d) ? readdirSync(d).filter((f) => f.endsWith('.jsonl')) : []);
+  // The folder is read while the DAG is built: its listing is an input of the no-op fingerprint.
+  const dir = configInput(join(o.store, 'imports'));
+  const legacy = list(join(o.root, 'data', 'imports')).map((f) => join('data', 'imports', f));
+  return { dir: projectPath(o.root, dir), any: list(dir).length > 0, legacy };
+}
 
-const perCaseAndModel = {
-  input: 'cdps',
-  cross: { param: 'models', as: 'model' },
-  join: { vignettes: 'cdp_id', guidelines: 'guideline_id', trees: 'guideline_id' },
-};
-// One unit per (pathway × judge).
-const perPathwayAndJudge = { input: 'predicted_pathways', cross: { param: 'judges', as: 'judge' } };
-// The simulated agents' ground truth, as data: their plans (stages/agents/agent-plans.stage.ts).
-const groundTruth = { predicted_pathways: 'predicted_pathways', agent_plans: 'agent_plans' };
+export default defineDag(
+  (options) => {
+    const root = options.root;
+    const models = modelsOf(options);
+    const embeddingJudges = embeddingJudgeSpecs(options.env);
+    const { builder, evaluated, simulatedEvaluated, patient, simulatedPatient, judges, realJudges } = models;
+    // The embedding judge scores step similarity only: Prompt 9 (outcomes) needs a chat judge.
+    const embeddingJudgeNames = embeddingJudges.map((m) => m.name).filter((n) => judges.includes(n));
+    const chatJudges = judges.filter((j) => !embeddingJudgeNames.includes(j));
+    const judgeKinds = Object.fromEntries(
+      judges.map((j) => [j, realJudges.includes(j) && !embeddingJudgeNames.includes(j) ? 'llm' : 'similarity']),
+    );
+    // A smoke run: `cdp run --limit N` evaluates N test cases.
+    const limit = options.limit;
+    // §3.1: the cases QC flags (checks, and the builder's inspection when configured) are not evaluated.
+    const excludeFlagged = true;
+    const corpus = corpusOf(options);
+    const sampleCorpus = corpus === BUNDLED_SAMPLE;
+    // Reports belong to their store: reports/ for the default store, <store>/reports for another one, or --reports DIR.
+    const outDir = projectPath(root, options.reports);
 
-export default defineDag({
-  sources: {
-    corpus_files: files(`${corpus}/guidelines/**/*.{pdf,md,txt}`, `${corpus}/trees/*.json`, `${corpus}/guidelines.csv`),
-    // The paper's published tables (transcribed), for the reproduction scorecard.
-    published_tables: files('data/published/*.csv'),
-    // The folder's README keeps this source non-empty, and its directory watched: an import is seen like any
-    // other change of a source file.
-    imported_predictions: files('data/imports/*.jsonl', 'data/imports/README.md'),
+    // One unit per (test CDP × model), with the case's vignette, guideline and tree.
+    const taskInputs = { cdps: 'test_cases', vignettes: 'vignettes', guidelines: 'guidelines', trees: 'trees' };
+    // predicted_pathways reads the store's imports only when there are some, so a run without
+    // imports declares exactly what it did before.
+    const imports = importsOf(options);
+
+    const perCaseAndModel = {
+      input: 'cdps',
+      cross: { param: 'models', as: 'model' },
+      join: { vignettes: 'cdp_id', guidelines: 'guideline_id', trees: 'guideline_id' },
+    };
+    // One unit per (pathway × judge).
+    const perPathwayAndJudge = { input: 'predicted_pathways', cross: { param: 'judges', as: 'judge' } };
+    // The simulated agents' ground truth, as data: their plans (stages/agents/agent-plans.stage.ts).
+    const groundTruth = { predicted_pathways: 'predicted_pathways', agent_plans: 'agent_plans' };
+
+    return {
+      sources: {
+        corpus_files: files(`${corpus}/guidelines/**/*.{pdf,md,txt}`, `${corpus}/trees/*.json`, `${corpus}/guidelines.csv`),
+        // The paper's published tables (transcribed), for the reproduction scorecard.
+        published_tables: files('data/published/*.csv'),
+        ...(imports.any ? { imported_predictions: files(`${imports.dir}/*.jsonl`) } : {}),
+      },
+      // Stop before anything runs: a models file that does not validate, a role nobody plays.
+      problems: [
+        ...models.problems,
+        ...(existsSync(resolve(root, corpus, 'guidelines'))
+          ? []
+          : [`the corpus ${resolve(root, corpus)} has no guidelines/ directory; pass --corpus DIR with DIR/guidelines/<id>.{pdf,md,txt}`]),
+      ],
+      warnings: [
+        ...models.warnings,
+        ...(imports.legacy.length
+          ? [
+              `${imports.legacy.join(', ')}: data/imports/ is no longer read (imports belong to a store); import again with \`cdp import predictions FILE\` to put them in ${imports.dir}/`,
+            ]
+          : []),
+      ],
+      stages: [
+        // §3.1 Guideline-to-case construction
+        stage('corpus', { module: 'stages/ingest/corpus.stage.ts', inputs: { files: 'corpus_files' } }),
+        stage('corpus_trees', { module: 'stages/construct/corpus-trees.stage.ts', inputs: { files: 'corpus_files' } }),
+        stage('guidelines', {
+          module: 'stages/ingest/guidelines.stage.ts',
+          inputs: { corpus: 'corpus' },
+          forEach: 'corpus',
+          concurrency: 1,
+        }),
+        stage('trees', {
+          module: 'stages/construct/trees.stage.ts',
+          inputs: { guidelines: 'guidelines', corpus_trees: 'corpus_trees' },
+          forEach: { input: 'guidelines', join: { corpus_trees: 'guideline_id' } },
+          params: { builder: builder.trees },
+        }),
+        stage('tree_nodes', { module: 'stages/construct/tree-nodes.stage.ts', inputs: { trees: 'trees' }, forEach: 'trees' }),
+        // The paper held out 440 of 2,274 guidelines (≈ 0.19), a corpus's default; on the six-guideline sample that
+        // would leave one test guideline, so the sample holds out half (in expectation: a guideline is
+        // test when its hash score < 0.5, stages/construct/split.ts). Seed 156 is the first seed that
+        // gives the sample the test set the former sampler drew (2 en + 1 zh); seed 42 would give 5 of 6.
+        stage('cdps', {
+          module: 'stages/construct/cdps.stage.ts',
+          inputs: { trees: 'trees', guidelines: 'guidelines' },
+          params: { testFraction: sampleCorpus ? 0.5 : 440 / 2274, seed: 156 },
+        }),
+        stage('cdp_length_stats', { module: 'stages/construct/cdp-length-stats.stage.ts', inputs: { cdps: 'cdps' } }),
+        stage('vignettes', {
+          module: 'stages/construct/vignettes.stage.ts',
+          inputs: { cdps: 'cdps' },
+          forEach: 'cdps',
+          params: { writer: builder.vignettes },
+          concurrency: 8,
+        }),
+        stage('narratives', {
+          module: 'stages/construct/narratives.stage.ts',
+          inputs: { cdps: 'cdps', vignettes: 'vignettes' },
+          forEach: { input: 'cdps', join: { vignettes: 'cdp_id' } },
+          params: { writer: builder.narratives },
+          concurrency: 8,
+        }),
+        stage('qc', {
+          module: 'stages/construct/qc.stage.ts',
+          inputs: { cdps: 'cdps', vignettes: 'vignettes', narratives: 'narratives', tree_nodes: 'tree_nodes' },
+          forEach: { input: 'cdps', join: { vignettes: 'cdp_id', narratives: 'cdp_id', tree_nodes: 'guideline_id' } },
+        }),
+        stage('qc_inspection', {
+          module: 'stages/construct/qc-inspection.stage.ts',
+          inputs: { qc: 'qc', cdps: 'cdps', vignettes: 'vignettes' },
+          forEach: { input: 'qc', join: { cdps: 'cdp_id', vignettes: 'cdp_id' } },
+          // Inspected by the builder model when one is configured; offline there is no inspector.
+          params: { inspector: builder.inspector },
+          concurrency: 8,
+        }),
+        stage('qc_summary', {
+          module: 'stages/construct/qc-summary.stage.ts',
+          inputs: { qc: 'qc', qc_inspection: 'qc_inspection', cdps: 'cdps' },
+          params: { excludeFlagged },
+        }),
+
+        // §3.2 Task settings, on the test split without the cases QC flagged (or N of them with --limit N)
+        stage('test_cases', {
+          module: 'stages/tasks/test-cases.stage.ts',
+          inputs: { cdps: 'cdps', qc: 'qc', qc_inspection: 'qc_inspection' },
+          params: { limit, excludeFlagged },
+          covers: 'cdp_id',
+        }),
+        stage('predictions_single', {
+          module: 'stages/tasks/predictions-single.stage.ts',
+          inputs: taskInputs,
+          forEach: perCaseAndModel,
+          params: { models: evaluated, simulated: simulatedEvaluated },
+          concurrency: 8,
+          covers: 'cdp_id',
+        }),
+        stage('dialogues_multi', {
+          module: 'stages/tasks/dialogues-multi.stage.ts',
+          inputs: taskInputs,
+          forEach: perCaseAndModel,
+          params: { models: evaluated, simulated: simulatedEvaluated, patient, simulatedPatient },
+          concurrency: 8,
+          covers: 'cdp_id',
+        }),
+
+        // The perturbation agents' plans: ground truth for §4.3–4.4 and the deviation figure.
+        stage('agent_plans', {
+          module: 'stages/agents/agent-plans.stage.ts',
+          inputs: { cdps: 'test_cases', trees: 'trees' },
+          params: { models: simulatedEvaluated },
+        }),
+
+        // §3.3 CDP-oriented evaluation, §4.3–4.5, Appendices B and D
+        stage('predicted_pathways', {
+          module: 'stages/evaluate/predicted-pathways.stage.ts',
+          inputs: {
+            predictions_single: 'predictions_single',
+            dialogues_multi: 'dialogues_multi',
+            cdps: 'cdps',
+            narratives: 'narratives',
+            ...(imports.any ? { imported_predictions: 'imported_predictions' } : {}),
+          },
+        }),
+        stage('step_scores', {
+          module: 'stages/evaluate/step-scores.stage.ts',
+          inputs: { predicted_pathways: 'predicted_pathways' },
+          forEach: perPathwayAndJudge,
+          params: {
+            judges,
+            realJudges,
+            judgeKinds,
+            maxPromptTokensByJudge: judgePromptBudgets(models.roster, chatJudges),
+            embeddingJudges: embeddingJudgeNames,
+          },
+          concurrency: 8,
+          covers: 'cdp_id',
+        }),
+        stage('outcome_scores', {
+          module: 'stages/evaluate/outcome-scores.stage.ts',
+          inputs: { predicted_pathways: 'predicted_pathways' },
+          forEach: perPathwayAndJudge,
+          params: { judges: chatJudges, realJudges },
+          concurrency: 8,
+          covers: 'cdp_id',
+        }),
+        stage('pathway_metrics', {
+          module: 'stages/evaluate/pathway-metrics.stage.ts',
+          inputs: { step_scores: 'step_scores' },
+          forEach: 'step_scores',
+          params: { calibration: models.calibration },
+          covers: 'cdp_id',
+        }),
+        stage('model_summary', {
+          module: 'stages/evaluate/model-summary.stage.ts',
+          inputs: { pathway_metrics: 'pathway_metrics', outcome_scores: 'outcome_scores', predicted_pathways: 'predicted_pathways' },
+          // Failed calls and unreadable answers score worst (SR over every test case, §4.1); see README.
+          params: { failurePolicy: 'worst', commonCases: false },
+        }),
+        // Table 2 compares the run's judges (the real ones first), never a fixed list.
+        stage('correlations', {
+          module: 'stages/evaluate/correlations.stage.ts',
+          inputs: { pathway_metrics: 'pathway_metrics' },
+          params: { judges },
+        }),
+        stage('threshold_analysis', {
+          module: 'stages/evaluate/threshold-analysis.stage.ts',
+          inputs: { step_scores: 'step_scores', ...groundTruth },
+        }),
+        stage('preference_agreement', {
+          module: 'stages/evaluate/preference-agreement.stage.ts',
+          inputs: { pathway_metrics: 'pathway_metrics', ...groundTruth },
+        }),
+        stage('deviation_profile', { module: 'stages/evaluate/deviation-profile.stage.ts', inputs: groundTruth }),
+
+        // Reports: the paper's tables and figures, the reproduction scorecard, an index (reports/)
+        stage('report_tables', {
+          module: 'stages/report/tables.stage.ts',
+          inputs: { model_summary: 'model_summary', correlations: 'correlations', cdp_length_stats: 'cdp_length_stats' },
+          params: { outDir, judges },
+        }),
+        stage('report_figures', {
+          module: 'stages/report/figures.stage.ts',
+          inputs: {
+            model_summary: 'model_summary',
+            threshold_analysis: 'threshold_analysis',
+            cdps: 'cdps',
+            cdp_length_stats: 'cdp_length_stats',
+            deviation_profile: 'deviation_profile',
+          },
+          params: { outDir, judges, pngFontFiles: ['data/fonts/DejaVuSans.ttf'] },
+        }),
+        // Models ranked, with paired differences between neighbours (stages/report/leaderboard.ts).
+        stage('report_leaderboard', {
+          module: 'stages/report/leaderboard.stage.ts',
+          inputs: { model_summary: 'model_summary', pathway_metrics: 'pathway_metrics', outcome_scores: 'outcome_scores' },
+          params: { outDir, judges, pngFontFiles: ['data/fonts/DejaVuSans.ttf'] },
+        }),
+        stage('report_scorecard', {
+          module: 'stages/report/scorecard.stage.ts',
+          inputs: { published: 'published_tables', model_summary: 'model_summary' },
+          // Only models that declare the paper model they stand for are compared with its numbers.
+          params: { outDir, paperNames: models.paperNames },
+        }),
+        stage('report_index', {
+          module: 'stages/report/index.stage.ts',
+          inputs: {
+            report_tables: 'report_tables',
+            report_figures: 'report_figures',
+            report_scorecard: 'report_scorecard',
+            report_leaderboard: 'report_leaderboard',
+            model_summary: 'model_summary',
+            qc_summary: 'qc_summary',
+          },
+          params: { outDir },
+        }),
+      ],
+    };
   },
-  // Stop before anything runs: a models file that does not validate, a role nobody plays.
-  problems: [
-    ...models.problems,
-    ...limitProblems,
-    ...(existsSync(join(corpusAbs, 'guidelines'))
-      ? []
-      : [`the corpus ${corpusAbs} has no guidelines/ directory; pass --corpus DIR (CDP_CORPUS) with DIR/guidelines/<id>.{pdf,md,txt}`]),
-  ],
-  warnings: models.warnings,
-  stages: [
-    // §3.1 Guideline-to-case construction
-    stage('corpus', { module: 'stages/ingest/corpus.stage.ts', inputs: { files: 'corpus_files' } }),
-    stage('corpus_trees', { module: 'stages/construct/corpus-trees.stage.ts', inputs: { files: 'corpus_files' } }),
-    stage('guidelines', { module: 'stages/ingest/guidelines.stage.ts', inputs: { corpus: 'corpus' }, forEach: 'corpus', concurrency: 1 }),
-    stage('trees', {
-      module: 'stages/construct/trees.stage.ts',
-      inputs: { guidelines: 'guidelines', corpus_trees: 'corpus_trees' },
-      forEach: { input: 'guidelines', join: { corpus_trees: 'guideline_id' } },
-      params: { builder: builder.trees },
-    }),
-    stage('tree_nodes', { module: 'stages/construct/tree-nodes.stage.ts', inputs: { trees: 'trees' }, forEach: 'trees' }),
-    // The paper held out 440 of 2,274 guidelines (≈ 0.19), a corpus's default; on the six-guideline sample that
-    // would leave one test guideline, so the sample holds out half (in expectation: a guideline is
-    // test when its hash score < 0.5, stages/construct/split.ts). Seed 156 is the first seed that
-    // gives the sample the test set the former sampler drew (2 en + 1 zh); seed 42 would give 5 of 6.
-    stage('cdps', {
-      module: 'stages/construct/cdps.stage.ts',
-      inputs: { trees: 'trees', guidelines: 'guidelines' },
-      params: { testFraction: sampleCorpus ? 0.5 : 440 / 2274, seed: 156 },
-    }),
-    stage('cdp_length_stats', { module: 'stages/construct/cdp-length-stats.stage.ts', inputs: { cdps: 'cdps' } }),
-    stage('vignettes', {
-      module: 'stages/construct/vignettes.stage.ts',
-      inputs: { cdps: 'cdps' },
-      forEach: 'cdps',
-      params: { writer: builder.vignettes },
-      concurrency: 8,
-    }),
-    stage('narratives', {
-      module: 'stages/construct/narratives.stage.ts',
-      inputs: { cdps: 'cdps', vignettes: 'vignettes' },
-      forEach: { input: 'cdps', join: { vignettes: 'cdp_id' } },
-      params: { writer: builder.narratives },
-      concurrency: 8,
-    }),
-    stage('qc', {
-      module: 'stages/construct/qc.stage.ts',
-      inputs: { cdps: 'cdps', vignettes: 'vignettes', narratives: 'narratives', tree_nodes: 'tree_nodes' },
-      forEach: { input: 'cdps', join: { vignettes: 'cdp_id', narratives: 'cdp_id', tree_nodes: 'guideline_id' } },
-    }),
-    stage('qc_inspection', {
-      module: 'stages/construct/qc-inspection.stage.ts',
-      inputs: { qc: 'qc', cdps: 'cdps', vignettes: 'vignettes' },
-      forEach: { input: 'qc', join: { cdps: 'cdp_id', vignettes: 'cdp_id' } },
-      // Inspected by the builder model when one is configured; offline there is no inspector.
-      params: { inspector: builder.inspector },
-      concurrency: 8,
-    }),
-    stage('qc_summary', {
-      module: 'stages/construct/qc-summary.stage.ts',
-      inputs: { qc: 'qc', qc_inspection: 'qc_inspection', cdps: 'cdps' },
-      params: { excludeFlagged },
-    }),
-
-    // §3.2 Task settings, on the test split without the cases QC flagged (or N of them with --limit N)
-    stage('test_cases', {
-      module: 'stages/tasks/test-cases.stage.ts',
-      inputs: { cdps: 'cdps', qc: 'qc', qc_inspection: 'qc_inspection' },
-      params: { limit, excludeFlagged },
-      covers: 'cdp_id',
-    }),
-    stage('predictions_single', {
-      module: 'stages/tasks/predictions-single.stage.ts',
-      inputs: taskInputs,
-      forEach: perCaseAndModel,
-      params: { models: evaluated, simulated: simulatedEvaluated },
-      concurrency: 8,
-      covers: 'cdp_id',
-    }),
-    stage('dialogues_multi', {
-      module: 'stages/tasks/dialogues-multi.stage.ts',
-      inputs: taskInputs,
-      forEach: perCaseAndModel,
-      params: { models: evaluated, simulated: simulatedEvaluated, patient, simulatedPatient },
-      concurrency: 8,
-      covers: 'cdp_id',
-    }),
-
-    // The perturbation agents' plans: ground truth for §4.3–4.4 and the deviation figure.
-    stage('agent_plans', {
-      module: 'stages/agents/agent-plans.stage.ts',
-      inputs: { cdps: 'test_cases', trees: 'trees' },
-      params: { models: simulatedEvaluated },
-    }),
-
-    // §3.3 CDP-oriented evaluation, §4.3–4.5, Appendices B and D
-    stage('predicted_pathways', {
-      module: 'stages/evaluate/predicted-pathways.stage.ts',
-      inputs: {
-        predictions_single: 'predictions_single',
-        dialogues_multi: 'dialogues_multi',
-        cdps: 'cdps',
-        narratives: 'narratives',
-        ...(imported ? { imported_predictions: 'imported_predictions' } : {}),
-      },
-    }),
-    stage('step_scores', {
-      module: 'stages/evaluate/step-scores.stage.ts',
-      inputs: { predicted_pathways: 'predicted_pathways' },
-      forEach: perPathwayAndJudge,
-      params: {
-        judges,
-        realJudges,
-        judgeKinds,
-        maxPromptTokensByJudge: judgePromptBudgets(models.roster, chatJudges),
-        embeddingJudges: embeddingJudgeNames,
-      },
-      concurrency: 8,
-      covers: 'cdp_id',
-    }),
-    stage('outcome_scores', {
-      module: 'stages/evaluate/outcome-scores.stage.ts',
-      inputs: { predicted_pathways: 'predicted_pathways' },
-      forEach: perPathwayAndJudge,
-      params: { judges: chatJudges, realJudges },
-      concurrency: 8,
-      covers: 'cdp_id',
-    }),
-    stage('pathway_metrics', {
-      module: 'stages/evaluate/pathway-metrics.stage.ts',
-      inputs: { step_scores: 'step_scores' },
-      forEach: 'step_scores',
-      params: { calibration: models.calibration },
-      covers: 'cdp_id',
-    }),
-    stage('model_summary', {
-      module: 'stages/evaluate/model-summary.stage.ts',
-      inputs: { pathway_metrics: 'pathway_metrics', outcome_scores: 'outcome_scores', predicted_pathways: 'predicted_pathways' },
-      // Failed calls and unreadable answers score worst (SR over every test case, §4.1); see README.
-      params: { failurePolicy: 'worst', commonCases: false },
-    }),
-    // Table 2 compares the run's judges (the real ones first), never a fixed list.
-    stage('correlations', {
-      module: 'stages/evaluate/correlations.stage.ts',
-      inputs: { pathway_metrics: 'pathway_metrics' },
-      params: { judges },
-    }),
-    stage('threshold_analysis', {
-      module: 'stages/evaluate/threshold-analysis.stage.ts',
-      inputs: { step_scores: 'step_scores', ...groundTruth },
-    }),
-    stage('preference_agreement', {
-      module: 'stages/evaluate/preference-agreement.stage.ts',
-      inputs: { pathway_metrics: 'pathway_metrics', ...groundTruth },
-    }),
-    stage('deviation_profile', { module: 'stages/evaluate/deviation-profile.stage.ts', inputs: groundTruth }),
-
-    // Reports: the paper's tables and figures, the reproduction scorecard, an index (reports/)
-    stage('report_tables', {
-      module: 'stages/report/tables.stage.ts',
-      inputs: { model_summary: 'model_summary', correlations: 'correlations', cdp_length_stats: 'cdp_length_stats' },
-      params: { outDir, judges },
-    }),
-    stage('report_figures', {
-      module: 'stages/report/figures.stage.ts',
-      inputs: {
-        model_summary: 'model_summary',
-        threshold_analysis: 'threshold_analysis',
-        cdps: 'cdps',
-        cdp_length_stats: 'cdp_length_stats',
-        deviation_profile: 'deviation_profile',
-      },
-      params: { outDir, judges, pngFontFiles: ['data/fonts/DejaVuSans.ttf'] },
-    }),
-    // Models ranked, with paired differences between neighbours (stages/report/leaderboard.ts).
-    stage('report_leaderboard', {
-      module: 'stages/report/leaderboard.stage.ts',
-      inputs: { model_summary: 'model_summary', pathway_metrics: 'pathway_metrics', outcome_scores: 'outcome_scores' },
-      params: { outDir, judges, pngFontFiles: ['data/fonts/DejaVuSans.ttf'] },
-    }),
-    stage('report_scorecard', {
-      module: 'stages/report/scorecard.stage.ts',
-      inputs: { published: 'published_tables', model_summary: 'model_summary' },
-      // Only models that declare the paper model they stand for are compared with its numbers.
-      params: { outDir, paperNames: models.paperNames },
-    }),
-    stage('report_index', {
-      module: 'stages/report/index.stage.ts',
-      inputs: {
-        report_tables: 'report_tables',
-        report_figures: 'report_figures',
-        report_scorecard: 'report_scorecard',
-        report_leaderboard: 'report_leaderboard',
-        model_summary: 'model_summary',
-        qc_summary: 'qc_summary',
-      },
-      params: { outDir },
-    }),
-  ],
-});
+  { corpus: BUNDLED_SAMPLE },
+);
 
 /**
  * The run's LLM client: the models above, offline stand-ins answering for simulated names.
@@ -283,11 +301,11 @@ export default defineDag({
  */
 export async function llmClient(project: Project, opts: { mode?: 'live' | 'estimate' } = {}) {
   const { runLlm } = await import('./stages/models/run-llm.ts');
-  return runLlm(project.ws.store, models, opts.mode);
+  return runLlm(project.ws.store, modelsOf(project.options), opts.mode, project.options.callCache);
 }
 
 /** The warehouse views of the LLM call log (llm_calls), without creating a client. */
-export const llmViews = (project: Project) => llmCallsViews(project.ws.store);
+export const llmViews = (project: Project) => llmCallsViews(project.ws.store, project.options.callCache);
 
 /** Commands this project adds to `cdp` (models, ingest, pathway-metrics, notebooks). */
 export const cliCommands = projectCommands;

@@ -97,11 +97,12 @@ export default async function (): Promise<BenchReport> {
   const fraction = Number(process.env.CDP_SCALE_FRACTION ?? 1);
   const corpus = writeScaleCorpus(mkdtempSync(join(tmpdir(), 'cdp-scale-corpus-')), fraction);
   const store = mkdtempSync(join(tmpdir(), 'cdp-scale-store-'));
-  const env = { CDP_CORPUS: corpus.dir, CDP_STORE: store, CDP_REPORTS: join(store, 'reports') };
+  // The corpus is given once: the store remembers it (reports go to <store>/reports).
+  const env = { CDP_STORE: store };
   const rows: BenchRow[] = [];
   const st = lengthStats(corpus.lengths);
 
-  const full = await cdp(['run', '--json'], env);
+  const full = await cdp(['run', '--json', '--corpus', corpus.dir], env);
   const fullComputed = computed(full);
   const storeBytes = Number(spawnSync('du', ['-sb', store], { encoding: 'utf8' }).stdout.split('\t')[0]);
   const noop = await bestOf(3, ['run', '--json'], env);

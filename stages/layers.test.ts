@@ -19,7 +19,7 @@ function sources(dir: string, out = new Map<string, string>()): Map<string, stri
 
 test('the tree keeps its layers: agents only from the wiring, pipeline apart, no folder cycle', () => {
   const files = sources(join(repo, 'stages'), sources(join(repo, 'pipeline')));
-  files.set('dag.config.ts', readFileSync(join(repo, 'dag.config.ts'), 'utf8'));
+  for (const f of readdirSync(repo).filter((n) => n.endsWith('.config.ts'))) files.set(f, readFileSync(join(repo, f), 'utf8'));
   assert.ok(files.size > 200, `${files.size} files read`);
   assert.deepEqual(layerViolations(files), []);
 });
@@ -42,7 +42,7 @@ test('imports are read by the TypeScript scanner: static, type-only, re-exports 
   ]);
 });
 
-test('a forbidden import, a cycle and a runner naming simulation are each reported', () => {
+test('a forbidden import, a cycle, a runner naming simulation and a configuration reading the environment are each reported', () => {
   const files = new Map([
     ['stages/evaluate/bad.ts', "import { planCase } from '../agents/perturbation-agent.ts';\n"],
     ['stages/agents/perturbation-agent.ts', "import { x } from '../construct/types.ts';\n"],
@@ -51,16 +51,20 @@ test('a forbidden import, a cycle and a runner naming simulation are each report
     ['pipeline/exec/run.ts', "import { m } from '../../stages/models/run-llm.ts';\nconst simulatedCalls = 0;\n"],
     ['stages/evaluate/bad.test.ts', "import { planCase } from '../agents/perturbation-agent.ts';\n"],
     ['stages/models/run-llm.ts', "import { r } from '../agents/roster.ts';\n"],
+    ['other.config.ts', 'const corpus = process.env.CDP_CORPUS;\n'],
+    ['stages/models/roster-env.ts', 'export const url = process.env.MY_URL;\n'],
   ]);
   const v = layerViolations(files);
   assert.deepEqual(
     v.map((x) => [x.file, x.rule]),
     [
+      ['other.config.ts', 'a configuration reads no environment'],
       ['pipeline/exec/run.ts', 'the runner knows nothing of simulation'],
       ['pipeline/exec/run.ts', 'pipeline/ imports nothing of the project'],
       ['stages/evaluate/bad.ts', 'only the wiring imports stages/agents'],
+      ['stages/models/roster-env.ts', 'a configuration reads no environment'],
       ['stages/construct', 'no folder cycle'],
     ],
   );
-  assert.equal(v[3]!.detail, 'stages/construct → stages/stats → stages/construct');
+  assert.equal(v[5]!.detail, 'stages/construct → stages/stats → stages/construct');
 });

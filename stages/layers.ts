@@ -6,6 +6,9 @@
  *   wiring (dag.config.ts, stages/models) does;
  * - pipeline/ imports nothing of stages/ or of the wiring, and its runner (pipeline/exec,
  *   pipeline/store) never names simulation;
+ * - a configuration (the wiring: dag.config.ts, any <name>.config.ts, and stages/models, which it
+ *   builds the roster with) reads nothing of process.env: its options give it what it needs, so
+ *   the no-op fingerprint, which hashes them, misses nothing;
  * - the folders of stages/ (and pipeline/ with them) import each other without a cycle.
  *
  * Test code (tests, test support, fixtures, `testing/` folders) is left out: a test may set up
@@ -36,9 +39,9 @@ export function importsOf(file: string, source: string): string[] {
     .map((f) => normalize(join(dirname(file), f)).replace(/\\/g, '/'));
 }
 
-/** The layer a file belongs to: `stages/<folder>`, `pipeline`, `wiring` (dag.config.ts), or null. */
+/** The layer a file belongs to: `stages/<folder>`, `pipeline`, `wiring` (dag.config.ts, <name>.config.ts), or null. */
 export function layerOf(file: string): string | null {
-  if (file === 'dag.config.ts') return 'wiring';
+  if (/^[^/]+\.config\.ts$/.test(file)) return 'wiring';
   if (file.startsWith('pipeline/')) return 'pipeline';
   const m = /^stages\/([^/]+)\//.exec(file);
   return m ? `stages/${m[1]}` : null;
@@ -73,6 +76,10 @@ export function layerViolations(files: ReadonlyMap<string, string>): Violation[]
     if (/^pipeline\/(exec|store)\//.test(file) && /simulat/i.test(source)) {
       const detail = 'the text names simulation; report generic counters instead';
       out.push({ file, rule: 'the runner knows nothing of simulation', detail });
+    }
+    if ((from === 'wiring' || from === 'stages/models') && /process\.env/.test(source)) {
+      const detail = 'reads process.env; take the value from the options (options.env for variables a models file names)';
+      out.push({ file, rule: 'a configuration reads no environment', detail });
     }
     for (const target of importsOf(file, source)) {
       const to = layerOf(target);

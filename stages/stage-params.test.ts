@@ -6,7 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import config from '../dag.config.ts';
+import dagDefinition from '../dag.config.ts';
+import { builtConfig } from '../pipeline/testing/config-stages.ts';
 import { resolveDag, DagConfigError } from '../pipeline/index.ts';
 import { resolveParams } from '../pipeline/stage.ts';
 import { parseOverrides } from '../pipeline/dag/overrides.ts';
@@ -16,6 +17,7 @@ import { runCdp } from '../pipeline/testing/cdp-process.ts';
 import dialogues from './tasks/dialogues-multi.stage.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+const config = builtConfig(dagDefinition, root);
 
 test('every stage of dag.config.ts declares its params, and the config gives only known ones', async () => {
   const dag = await resolveDag(config, root);

@@ -219,9 +219,15 @@ describe('no-op fast path', () => {
   test('an unchanged project is answered from the fingerprint; a new file, an edited helper or a changed variable the config reads take the full path', () => {
     const p = makeToyProject();
     p.writeConfigFile();
-    // The config reads TOY_SCALE: the fast path must notice when it changes.
+    // The config reads TOY_SCALE through its options' environment view: the fast path must notice when it changes.
     const file = join(p.root, 'dag.config.ts');
-    writeFileSync(file, readFileSync(file, 'utf8').replace('"scale": 1', '"scale": Number(process.env.TOY_SCALE ?? 1)'));
+    writeFileSync(
+      file,
+      readFileSync(file, 'utf8')
+        .replace('defineDag({', 'defineDag((options) => ({')
+        .replace(/\}\);\n$/, '}));\n')
+        .replace('"scale": 1', '"scale": Number(options.env.get("TOY_SCALE") ?? 1)'),
+    );
     const env = (extra: Record<string, string> = {}) => ({ ...process.env, TOY_SCALE: '1', ...extra });
     const run = (extra?: Record<string, string>) =>
       spawnSync(process.execPath, [cdpBin, 'run', '--json'], { cwd: p.root, encoding: 'utf8', env: env(extra) });

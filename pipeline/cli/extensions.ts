@@ -1,14 +1,13 @@
 /**
- * What a project adds to `cdp` beyond the generic commands: its own subcommands (such as
- * `cdp ingest`) and the LLM client its stages use. Both are named exports of dag.config.ts,
- * so the runner itself stays free of anything the benchmark is about.
+ * What a project adds to `cdp` beyond the runner's commands: its own subcommands (such as
+ * `cdp ingest`) and the LLM client its stages use. Both are named exports of the configuration
+ * module, so the runner itself stays free of anything the benchmark is about.
  */
-import { pathToFileURL } from 'node:url';
 import type { Command } from 'commander';
 import type { Project } from './load.ts';
-import { configFromArgv } from './load.ts';
 import type { LlmLike } from '../exec/executor.ts';
 
+/** One command: registered on the program, given a way to load the command's project. */
 export type RegisterCommand = (program: Command, project: () => Promise<Project>) => void;
 
 export interface RunLlm {
@@ -29,18 +28,14 @@ export interface Extensions {
   llmViews?: (project: Project) => Record<string, string>;
 }
 
-let loaded: Promise<Extensions> | null = null;
+/** A configuration module: its DAG (default export) and what it adds. */
+export interface ConfigModule {
+  default?: unknown;
+  cliCommands?: RegisterCommand[];
+  llmClient?: Extensions['llmClient'];
+  llmViews?: Extensions['llmViews'];
+}
 
-export function extensionCommands(): Promise<Extensions> {
-  loaded ??= (async () => {
-    const file = configFromArgv();
-    if (!file) return { commands: [] }; // outside a project only the generic commands exist
-    const mod = (await import(pathToFileURL(file).href)) as {
-      cliCommands?: RegisterCommand[];
-      llmClient?: Extensions['llmClient'];
-      llmViews?: Extensions['llmViews'];
-    };
-    return { commands: mod.cliCommands ?? [], llmClient: mod.llmClient, llmViews: mod.llmViews };
-  })();
-  return loaded;
+export function projectExtensions(mod: ConfigModule): Extensions {
+  return { commands: mod.cliCommands ?? [], llmClient: mod.llmClient, llmViews: mod.llmViews };
 }

@@ -1,21 +1,11 @@
 // The no-op fast path of `cdp run`, in plain JavaScript so that it runs before the TypeScript
 // loader is even registered. It answers only when the fingerprint written after the last
-// successful run (pipeline/cli/noop-fingerprint.ts) still matches every file, directory and
+// successful run (pipeline/cli/noop-fingerprint.ts) still matches the options (resolved by
+// invocation.mjs, exactly as the full CLI resolves them) and every file, directory and
 // environment variable it lists; on any doubt it returns false and the full runner decides.
-import { statSync, readFileSync, appendFileSync, existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { createHash, randomBytes } from 'node:crypto';
-
-function findConfig(from) {
-  let dir = resolve(from);
-  for (;;) {
-    const p = join(dir, 'dag.config.ts');
-    if (existsSync(p)) return p;
-    const up = dirname(dir);
-    if (up === dir) return null;
-    dir = up;
-  }
-}
+import { statSync, readFileSync, appendFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { envReadsHash, fingerprintPath, optionsHash, parseArgv, resolveInvocation } from './invocation.mjs';
 
 function sameStat(path, expected) {
   let s;
@@ -27,51 +17,37 @@ function sameStat(path, expected) {
   return expected !== null && s.size === expected[0] && s.mtimeMs === expected[1];
 }
 
-/** The `--set stage.param=value` overrides of argv, in order, and the other arguments; null when one has no value. */
-export function splitSets(args) {
-  const sets = [];
-  const rest = [];
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i];
-    if (a === '--set') {
-      if (i + 1 >= args.length) return null;
-      sets.push(args[++i]);
-    } else if (a.startsWith('--set=')) sets.push(a.slice('--set='.length));
-    else rest.push(a);
-  }
-  return { sets, rest };
-}
-
-/** Handles `cdp run [--json] [--set s.p=v…] [stage…]` when nothing changed; false when the full runner must. */
+/**
+ * Handles `cdp [options] run [--json] [stage…]` when nothing changed, the options (any of
+ * invocation.mjs's, in any order) included; false when the full runner must decide.
+ */
 export function tryFastNoop(argv, cwd = process.cwd(), env = process.env) {
-  if (argv[0] !== 'run' || env.CDP_NO_FAST_PATH) return false;
-  const split = splitSets(argv.slice(1));
-  if (!split) return false;
-  const rest = split.rest;
+  if (env.CDP_NO_FAST_PATH) return false;
+  const parsed = parseArgv(argv);
+  if (!parsed || parsed.rest[0] !== 'run') return false;
+  const rest = parsed.rest.slice(1);
   const json = rest.includes('--json');
   const targets = rest.filter((a) => a !== '--json');
   if (targets.some((a) => a.startsWith('-'))) return false;
-  const config = findConfig(cwd);
-  if (!config) return false;
-  const root = dirname(config);
-  const scope = createHash('sha256')
-    .update(env.CDP_STORE ?? '')
-    .digest('hex')
-    .slice(0, 12);
-  let fp;
+  let inv;
   try {
-    fp = JSON.parse(readFileSync(join(root, '.cdp', `noop-${scope}.json`), 'utf8'));
+    inv = resolveInvocation(parsed.flags, env, cwd);
   } catch {
     return false;
   }
-  if (fp.version !== 1 || fp.config !== config) return false;
+  // A problem to report or a remembered corpus replaced: the full CLI says so.
+  if (inv.problems.length || inv.notices.length) return false;
+  let fp;
+  try {
+    fp = JSON.parse(readFileSync(fingerprintPath(inv.options), 'utf8'));
+  } catch {
+    return false;
+  }
+  if (fp.version !== 2 || fp.config !== inv.options.config) return false;
   if (JSON.stringify([...targets].sort()) !== JSON.stringify(fp.targets)) return false;
-  // The same overrides in the same order (a later one wins), or none as the last run had none.
-  if (JSON.stringify(split.sets) !== JSON.stringify(fp.sets ?? [])) return false;
-  const envHash = createHash('sha256')
-    .update(JSON.stringify(fp.envKeys.map((k) => [k, env[k] ?? null])))
-    .digest('hex');
-  if (envHash !== fp.envHash) return false;
+  // Every option's value as the last run had it: another --limit, --set or corpus is another run.
+  if (optionsHash(inv.options) !== fp.options) return false;
+  if (envReadsHash(fp.env, env) !== fp.envHash) return false;
   // Inputs and outputs alike: both files of every artifact and the warehouse are among them, so a
   // changed Parquet file or a deleted warehouse sends the run to the full runner, which rebuilds it.
   for (const [path, st] of Object.entries(fp.files)) if (!sameStat(path, st)) return false;

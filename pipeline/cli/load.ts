@@ -1,11 +1,17 @@
-/** Finds and loads a project's dag.config.ts, resolved and validated, with its workspace. */
-import { existsSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+/**
+ * A command's project: the configuration module imported, its options resolved from the command
+ * line (invocation.mjs) and its own defaults, its DAG built from them and validated, and the
+ * workspace of its store.
+ */
+import { basename, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { DagConfig } from '../dag/define.ts';
+import { asDefinition } from '../dag/definition.ts';
+import { recordingEnv, type CliFlags, type Options } from '../dag/options.ts';
 import { resolveDag, type ResolvedDag } from '../dag/validate.ts';
 import { parseOverrides } from '../dag/overrides.ts';
 import { workspaceFor, type Workspace } from '../exec/workspace.ts';
+import { resolveInvocation, type EnvReads } from './invocation.mjs';
+import { projectExtensions, type ConfigModule, type Extensions } from './extensions.ts';
 
 export interface Project {
   dag: ResolvedDag;
@@ -13,45 +19,56 @@ export interface Project {
   configFile: string;
   /** The `--set stage.param=value` overrides the DAG was resolved with, as given. */
   sets: string[];
+  /** The options the DAG was built from. */
+  options: Options;
+  /** The environment variables the configuration read through `options.env` (for the no-op fingerprint). */
+  envReads(): EnvReads;
+  /** What the configuration module adds besides its DAG: its LLM client, views and commands. */
+  extensions: Extensions;
+  /** Said before the command runs: a remembered corpus or models file replaced by the one given. */
+  notices: string[];
+  /** The command line as given, to resolve the options again once the store has recorded them. */
+  invocation: { flags: CliFlags; cwd: string };
 }
 
-/** The nearest dag.config.ts at or above `from`, unless a path is given. */
-export function findConfig(from: string, explicit?: string): string {
-  if (explicit) {
-    const p = resolve(from, explicit);
-    if (!existsSync(p)) throw new Error(`config file ${p} does not exist`);
-    return p;
-  }
-  let dir = resolve(from);
-  for (;;) {
-    const p = resolve(dir, 'dag.config.ts');
-    if (existsSync(p)) return p;
-    const up = dirname(dir);
-    if (up === dir) throw new Error(`no dag.config.ts in ${from} or any parent directory; run cdp inside a project or pass --config`);
-    dir = up;
-  }
-}
-
-/**
- * The config file the command line names (`--config FILE`) or the nearest one, found before
- * commander parses anything (the config contributes commands and options); null outside a project.
- */
-export function configFromArgv(argv: readonly string[] = process.argv, cwd = process.cwd()): string | null {
-  const i = argv.indexOf('--config');
-  try {
-    return findConfig(cwd, i > 0 ? argv[i + 1] : undefined);
-  } catch {
-    return null;
+/** A command line that cannot be run: each problem says what to change. */
+export class InvocationError extends Error {
+  constructor(readonly problems: string[]) {
+    super(problems.length === 1 ? problems[0]! : `${problems.length} problems:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'InvocationError';
   }
 }
 
-/** `set`: param overrides (`stage.param=value`, see dag/overrides.ts), validated with the config. */
-export async function loadProject(opts: { cwd?: string; config?: string; set?: readonly string[] } = {}): Promise<Project> {
-  const overrides = parseOverrides(opts.set);
-  const file = findConfig(opts.cwd ?? process.cwd(), opts.config);
-  const mod = (await import(pathToFileURL(file).href)) as { default?: DagConfig };
-  if (!mod.default) throw new Error(`${file} must export default defineDag({...})`);
-  const root = dirname(file);
-  const dag = await resolveDag(mod.default, root, { overrides });
-  return { dag, ws: workspaceFor(root, mod.default), configFile: file, sets: overrides.map((o) => o.text) };
+export async function importConfig(file: string): Promise<ConfigModule> {
+  return (await import(pathToFileURL(file).href)) as ConfigModule;
+}
+
+export async function loadProject(
+  flags: CliFlags,
+  o: { cwd?: string; env?: Readonly<Record<string, string | undefined>> } = {},
+): Promise<Project> {
+  const cwd = o.cwd ?? process.cwd();
+  const env = o.env ?? process.env;
+  const inv = resolveInvocation(flags, env, cwd);
+  if (inv.problems.length) throw new InvocationError(inv.problems);
+  const mod = await importConfig(inv.options.config);
+  const def = asDefinition(mod.default);
+  if (!def) throw new Error(`${inv.options.config} must export default defineDag((options) => ({ sources, stages }))`);
+  const { root } = inv.options;
+  const view = recordingEnv(env);
+  const corpus = inv.options.corpus ?? (def.defaults.corpus ? resolve(root, def.defaults.corpus) : null);
+  const options: Options = { ...inv.options, corpus, env: view };
+  const overrides = parseOverrides(flags.set);
+  const dag = await resolveDag(def.build(options), root, { overrides, file: basename(options.config) });
+  return {
+    dag,
+    ws: workspaceFor(root, { store: options.store, warehouse: options.warehouse }),
+    configFile: options.config,
+    sets: overrides.map((x) => x.text),
+    options,
+    envReads: view.reads,
+    extensions: projectExtensions(mod),
+    notices: inv.notices,
+    invocation: { flags, cwd },
+  };
 }

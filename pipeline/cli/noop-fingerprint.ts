@@ -1,15 +1,16 @@
 /**
  * After a successful `cdp run`, a fingerprint of everything the run's outcome depended on: the
- * configuration and every code file it and its stages import (by size and mtime), the package
- * lock, the source files and the directories their globs walk, the environment variables the
- * configuration read (their values hashed, never stored), the `--set` param overrides, the
- * ledger, each stage's artifact (NDJSON and Parquet) and the warehouse. When nothing of it changed, `cdp run` answers from the
- * fingerprint without loading the DAG (pipeline/cli/fast-noop.mjs): make's trick, applied to a
+ * options (hashed: flags, their fallbacks and what the store remembers, `--set`s included), the
+ * environment variables the configuration read through `options.env` (values hashed, keys by
+ * presence only), the configuration and every code file it and its stages import (by size and
+ * mtime), the package lock, the files the configuration read, the source files and the
+ * directories their globs walk, the ledger, the store's record, each stage's artifact (NDJSON and
+ * Parquet) and the warehouse. When nothing of it changed, `cdp run` answers from the fingerprint
+ * without loading the DAG (pipeline/cli/fast-noop.mjs): make's trick, applied to a
  * content-addressed runner.
  */
 import { statSync, readdirSync, mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { createHash } from 'node:crypto';
+import { dirname, join, resolve } from 'node:path';
 import type { Project } from './load.ts';
 import type { RunSummary } from '../exec/executor.ts';
 import { readLedger } from '../store/ledger.ts';
@@ -18,22 +19,9 @@ import { CodeHasher } from '../hash/code-identity.ts';
 import { StatCache } from '../hash/stat-cache.ts';
 import { writeFileAtomic } from '../store/atomic.ts';
 import { configInputs } from '../dag/config-inputs.ts';
+import { envReadsHash, fingerprintPath, optionsHash, resolveInvocation, STORE_RECORD } from './invocation.mjs';
 
-export const FINGERPRINT_VERSION = 1;
-
-export function fingerprintPath(root: string, env: NodeJS.ProcessEnv): string {
-  const scope = createHash('sha256')
-    .update(env.CDP_STORE ?? '')
-    .digest('hex')
-    .slice(0, 12);
-  return join(root, '.cdp', `noop-${scope}.json`);
-}
-
-export function envHash(keys: readonly string[], env: NodeJS.ProcessEnv): string {
-  return createHash('sha256')
-    .update(JSON.stringify(keys.map((k) => [k, env[k] ?? null])))
-    .digest('hex');
-}
+export const FINGERPRINT_VERSION = 2;
 
 function stat(path: string): [number, number] | null {
   try {
@@ -64,14 +52,12 @@ function patternRoot(pattern: string): string {
   return firstGlob < 0 ? parts.slice(0, -1).join('/') || '.' : parts.slice(0, firstGlob).join('/') || '.';
 }
 
-export function writeNoopFingerprint(
-  p: Project,
-  configFile: string,
-  summary: RunSummary,
-  o: { targets: string[]; envKeys: string[] | null; startedAt: number; sets?: readonly string[] },
-): void {
-  if (!summary.ok || !o.envKeys) return;
-  const { dag, ws } = p;
+export function writeNoopFingerprint(p: Project, summary: RunSummary, o: { targets: string[]; startedAt: number }): void {
+  if (!summary.ok) return;
+  const { dag, ws, configFile } = p;
+  // The options as the next command line will resolve them, now that the store has recorded its corpus.
+  const next = resolveInvocation(p.invocation.flags, process.env, p.invocation.cwd);
+  if (next.problems.length || next.notices.length) return;
   const ledger = readLedger(ws.ledger);
   // Inputs (code, packages, sources) must predate the run; outputs (artifacts) were written by it.
   const files: Record<string, [number, number] | null> = {};
@@ -99,13 +85,14 @@ export function writeNoopFingerprint(
   }
   // The warehouse as this run left it: deleted or rebuilt by anything else, the full runner decides.
   addOutput(ws.warehouse);
+  addOutput(join(ws.store, STORE_RECORD));
   const dirs: Record<string, number> = {};
   for (const src of Object.values(dag.config.sources)) {
     for (const pattern of src.patterns) {
       const base = resolve(dag.root, patternRoot(pattern));
       // A plain file's directory only (not the tree below it, which may hold the store itself).
       if (/[*?{]/.test(pattern)) walkDirs(base, dirs);
-      else dirs[base] = statSync(base).mtimeMs;
+      else dirs[base] = stat(base)?.[1] ?? -1;
     }
   }
   // Source files by their own stats; additions and removals show in their directories' mtimes.
@@ -118,18 +105,18 @@ export function writeNoopFingerprint(
     const e = ledger.entries[s.stage];
     records.push({ stage: s.stage, key: e?.key ?? null, rows: e?.rows ?? 0, failed: e?.failed ?? 0 });
   }
-  const path = fingerprintPath(dag.root, process.env);
-  mkdirSync(join(dag.root, '.cdp'), { recursive: true });
+  const path = fingerprintPath(p.options);
+  mkdirSync(dirname(path), { recursive: true });
+  const env = p.envReads();
   writeFileAtomic(
     path,
     JSON.stringify({
       version: FINGERPRINT_VERSION,
       config: resolve(configFile),
       targets: [...o.targets].sort(),
-      // The run's `--set` overrides, in order (a later one wins): another list is another run.
-      sets: [...(o.sets ?? [])],
-      envKeys: o.envKeys,
-      envHash: envHash(o.envKeys, process.env),
+      options: optionsHash(next.options),
+      env,
+      envHash: envReadsHash(env, process.env),
       ledger: [ws.ledger, stat(ws.ledger)],
       runsLog: ws.runsLog,
       files: { ...files, ...outputs },

@@ -1,6 +1,7 @@
 /**
  * The typed vocabulary of `dag.config.ts`: file sources, stages with their inputs and params,
- * and whether a stage maps row by row. A config is plain data; nothing here runs anything.
+ * and whether a stage maps row by row. A config is plain data (built from the options, see
+ * definition.ts); nothing here runs anything.
  */
 
 /** A DuckDB column type: 'VARCHAR', 'DOUBLE', 'INTEGER', 'BOOLEAN', 'VARCHAR[]', 'STRUCT(a VARCHAR)[]', 'JSON', … */
@@ -59,10 +60,6 @@ export interface DagConfig {
   sources: Record<string, FileSource>;
   /** In any order; the runner orders them by their inputs. */
   stages: StageDecl[];
-  /** Where artifacts live, relative to the project root. Default data/store. */
-  store?: string;
-  /** The DuckDB database holding one view per stage. Default data/warehouse.duckdb. */
-  warehouse?: string;
   /** Stages running at once. Default 2. */
   jobs?: number;
   /**
@@ -73,10 +70,6 @@ export interface DagConfig {
   problems?: string[];
   /** Worth knowing before a run (printed by `cdp run` and `cdp estimate`). */
   warnings?: string[];
-}
-
-export function defineDag(config: DagConfig): DagConfig {
-  return config;
 }
 
 /** `stage('cdps', { module: 'stages/construct/cdps.stage.ts', inputs: { trees: 'trees' } })` */

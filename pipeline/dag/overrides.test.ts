@@ -72,10 +72,10 @@ test('an unknown param is refused once, naming the stage, the param and the know
 
 test('an override keys the stage as the same value in the config does: the runs share their store entries', async () => {
   const p = makeToyProject();
-  const ws = workspaceFor(p.root, {});
+  const ws = workspaceFor(p.root);
   const run = async (totalsScale: number, set: string[] = []) => {
     const config = p.config({ totalsScale });
-    return runDag(await resolveDag(config, p.root, { overrides: parseOverrides(set) }), workspaceFor(p.root, config), {});
+    return runDag(await resolveDag(config, p.root, { overrides: parseOverrides(set) }), workspaceFor(p.root), {});
   };
   const status = (s: Awaited<ReturnType<typeof run>>) => Object.fromEntries(s.stages.map((r) => [r.stage, r.status]));
 

@@ -64,7 +64,7 @@ test('resolveDag refuses an unknown param before anything runs', async () => {
 
 async function run(p: ToyProject, config: DagConfig) {
   const dag = await resolveDag(config, p.root);
-  return runDag(dag, workspaceFor(p.root, config), {});
+  return runDag(dag, workspaceFor(p.root), {});
 }
 const statusOf = (s: Awaited<ReturnType<typeof run>>, stage: string) => s.stages.find((r) => r.stage === stage)!;
 const withoutTotalsParams = (p: ToyProject): DagConfig => {
@@ -76,10 +76,10 @@ const withoutTotalsParams = (p: ToyProject): DagConfig => {
 test('a default enters the key: omitting a param is the same key as giving its default', async () => {
   const p = makeToyProject();
   await run(p, p.config({ totalsScale: 1 }));
-  const keyGiven = readLedger(workspaceFor(p.root, {}).ledger).entries.totals!.key;
+  const keyGiven = readLedger(workspaceFor(p.root).ledger).entries.totals!.key;
   const s = await run(p, withoutTotalsParams(p));
   assert.equal(statusOf(s, 'totals').status, 'reused');
-  const entry = readLedger(workspaceFor(p.root, {}).ledger).entries.totals!;
+  const entry = readLedger(workspaceFor(p.root).ledger).entries.totals!;
   assert.equal(entry.key, keyGiven);
   assert.deepEqual(entry.components?.params.value, { scale: 1 });
 });
@@ -112,12 +112,12 @@ export default defineDag(${JSON.stringify(config)});\n`,
   assert.equal(t.status, 'ran');
   assert.equal(t.reasons?.[0], 'params changed: scale', `reasons: ${JSON.stringify(t.reasons)}`);
   assert.equal(second.find((s) => s.stage === 'words')!.status, 'reused');
-  const entry = readLedger(workspaceFor(p.root, {}).ledger).entries.totals!;
+  const entry = readLedger(workspaceFor(p.root).ledger).entries.totals!;
   assert.deepEqual(entry.components?.params.value, { scale: 10 });
   assert.deepEqual(rowsOf(p, 'totals'), [{ docs: 3, words: 60 }]);
 });
 
 function rowsOf(p: ToyProject, stage: string): Record<string, unknown>[] {
-  const e = readLedger(workspaceFor(p.root, {}).ledger).entries[stage]!;
-  return readRows(workspaceFor(p.root, {}).store, stage, e.segments!);
+  const e = readLedger(workspaceFor(p.root).ledger).entries[stage]!;
+  return readRows(workspaceFor(p.root).store, stage, e.segments!);
 }

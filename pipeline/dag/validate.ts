@@ -121,6 +121,8 @@ function orderedCycles(graph: Graph): string[][] {
 export interface ResolveOptions {
   /** Param values from the command line (`cdp run --set stage.param=value`), checked and keyed like the config's. */
   overrides?: readonly ParamOverride[];
+  /** The configuration's file name, as problems name it (default dag.config.ts). */
+  file?: string;
 }
 
 /** Validates the config and loads every stage's module; throws DagConfigError listing all problems. */
@@ -170,7 +172,8 @@ export async function resolveDag(given: DagConfig, root: string, opts: ResolveOp
     problems.push(...resolved.problems);
     stages.set(decl.name, { decl: { ...decl, params: resolved.params }, forEach, impl, columns });
   }
-  if (problems.length) throw new DagConfigError(problems, overrides.length ? 'dag.config.ts with --set' : 'dag.config.ts');
+  const file = opts.file ?? 'dag.config.ts';
+  if (problems.length) throw new DagConfigError(problems, overrides.length ? `${file} with --set` : file);
   return { root, config, graph, order: alg.topsort(graph), stages, sources: new Set(Object.keys(config.sources)) };
 }
 

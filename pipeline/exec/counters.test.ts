@@ -15,7 +15,7 @@ test('a stage view’s counters pass through verbatim; offline calls are not LLM
   try {
     const config = p.config();
     const dag = await resolveDag(config, p.root);
-    const ws = workspaceFor(p.root, config);
+    const ws = workspaceFor(p.root);
     const views: string[] = [];
     const llm = {
       forStage(stage: string) {

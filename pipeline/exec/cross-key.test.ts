@@ -51,7 +51,7 @@ export default rowStage<{ models: string[] }>({
 
 test('adding an element of a crossed param reruns the stage and computes only its units; removing one computes none', async () => {
   const { p, config } = project();
-  const ws = workspaceFor(p.root, {});
+  const ws = workspaceFor(p.root);
   const run = async (models: string[], o: { dryRun?: boolean; set?: string[] } = {}) => {
     const dag = await resolveDag(config(models), p.root, { overrides: parseOverrides(o.set) });
     return (await runDag(dag, ws, { dryRun: o.dryRun })).stages.find((s) => s.stage === 'tag')!;

@@ -13,7 +13,7 @@ import { openWarehouse } from '../store/warehouse.ts';
 
 async function run(p: ToyProject, config: DagConfig, opts: Parameters<typeof runDag>[2] = {}): Promise<RunSummary> {
   const dag = await resolveDag(config, p.root);
-  return runDag(dag, workspaceFor(p.root, config), opts);
+  return runDag(dag, workspaceFor(p.root), opts);
 }
 
 function statuses(s: RunSummary): Record<string, string> {
@@ -21,7 +21,7 @@ function statuses(s: RunSummary): Record<string, string> {
 }
 
 function rowsOf(p: ToyProject, stage: string): Record<string, unknown>[] {
-  const ws = workspaceFor(p.root, {});
+  const ws = workspaceFor(p.root);
   const e = readLedger(ws.ledger).entries[stage];
   return readRows(ws.store, stage, e.segments!);
 }
@@ -189,7 +189,7 @@ describe('storage', () => {
   test('artifacts are Parquet and NDJSON segments named by content; identical outputs share one artifact', async () => {
     const p = makeToyProject();
     await run(p, p.config());
-    const ws = workspaceFor(p.root, {});
+    const ws = workspaceFor(p.root);
     const first = readLedger(ws.ledger).entries.totals;
     await run(p, p.config({ totalsScale: 2 }));
     assert.notEqual(readLedger(ws.ledger).entries.totals.artifact, first.artifact);

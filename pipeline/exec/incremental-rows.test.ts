@@ -108,13 +108,13 @@ function computed(root: string): string[] {
 }
 
 async function run(root: string, config: DagConfig): Promise<RunSummary> {
-  const s = await runDag(await resolveDag(config, root), workspaceFor(root, config));
+  const s = await runDag(await resolveDag(config, root), workspaceFor(root));
   assert.equal(s.ok, true, JSON.stringify(s.stages.filter((x) => x.error)));
   return s;
 }
 
 function rows(root: string, config: DagConfig, stage: string) {
-  const ws = workspaceFor(root, config);
+  const ws = workspaceFor(root);
   return readRows(ws.store, stage, readLedger(ws.ledger).entries[stage].segments!);
 }
 
@@ -126,7 +126,7 @@ test('one changed row: each row stage computes one unit and writes one new segme
   const p = project();
   await run(p.root, p.config);
   assert.equal(computed(p.root).length, 3 * ROWS);
-  const ledger = readLedger(workspaceFor(p.root, p.config).ledger);
+  const ledger = readLedger(workspaceFor(p.root).ledger);
   assert.ok(ledger.entries.mix.segments!.length >= 3, 'the tables are cut into segments');
   const before = Object.fromEntries(['left', 'right', 'mix'].map((s) => [s, segmentFiles(p.root, s)]));
   const copy = mkdtempSync(join(tmpdir(), 'cdp-inc-fresh-'));
@@ -154,8 +154,8 @@ test('one changed row: each row stage computes one unit and writes one new segme
   await run(copy, p.config);
   for (const s of ['seed', 'left', 'right', 'mix']) {
     assert.equal(
-      readLedger(workspaceFor(copy, p.config).ledger).entries[s].artifact,
-      readLedger(workspaceFor(p.root, p.config).ledger).entries[s].artifact,
+      readLedger(workspaceFor(copy).ledger).entries[s].artifact,
+      readLedger(workspaceFor(p.root).ledger).entries[s].artifact,
       `${s}: same artifact as from scratch`,
     );
   }
@@ -187,7 +187,7 @@ test('a changed row beside a row whose joined row changed: both units are recomp
   const p = project();
   await run(p.root, p.config);
   // Two rows well inside one segment of left (mix's driving input).
-  const sizes = readLedger(workspaceFor(p.root, p.config).ledger).entries.left.segments!.map((s) => s.rows);
+  const sizes = readLedger(workspaceFor(p.root).ledger).entries.left.segments!.map((s) => s.rows);
   const start = sizes.slice(0, 2).reduce((a, b) => a + b, 0);
   assert.ok(sizes[2]! >= 4, `segment of ${sizes[2]} rows`);
   const a = start + 1,

@@ -139,12 +139,12 @@ export default tableStage({
   const dag = await resolveDag(config, root);
   const before = process.env.CDP_CHECK_READS;
   process.env.CDP_CHECK_READS = '1';
-  const s = await runDag(dag, workspaceFor(root, config)).finally(() => {
+  const s = await runDag(dag, workspaceFor(root)).finally(() => {
     if (before === undefined) delete process.env.CDP_CHECK_READS;
     else process.env.CDP_CHECK_READS = before;
   });
   assert.equal(s.ok, true, JSON.stringify(s.stages.filter((x) => x.error)));
-  const ws = workspaceFor(root, config);
+  const ws = workspaceFor(root);
   const ledger = readLedger(ws.ledger);
   const out = (stage: string) => readRows(ws.store, stage, ledger.entries[stage].segments!);
   assert.deepEqual(out('count'), [{ n: 50, ids: (49 * 50) / 2, last: 'n49' }]);

@@ -129,7 +129,7 @@ export default rowStage({
     const config = p.config({ extraStages: [{ name: 'bulk', module: 'stages/bulk.ts', inputs: { words: 'words' }, forEach: 'words' }] });
     setMaxStringChars(LIMIT);
     try {
-      const ws = workspaceFor(p.root, config);
+      const ws = workspaceFor(p.root);
       const first = await runDag(await resolveDag(config, p.root), ws);
       assert.equal(first.ok, true, JSON.stringify(first.stages.filter((s) => s.error)));
       const bulk = () => first.stages.find((s) => s.stage === 'bulk')!;

@@ -1,6 +1,5 @@
 /** Where a project's store, ledger, logs and warehouse live. */
 import { join, resolve } from 'node:path';
-import type { DagConfig } from '../dag/define.ts';
 
 export interface Workspace {
   root: string;
@@ -13,22 +12,16 @@ export interface Workspace {
 }
 
 /**
- * CDP_STORE and CDP_WAREHOUSE, when set, override the config's locations: one checkout can keep
- * several stores (an offline sample run beside a run against a server) without editing the DAG.
+ * The workspace of a store (default data/store) and its warehouse (default
+ * data/warehouse.duckdb), relative to the project root. The CLI passes the options' locations
+ * (pipeline/cli/invocation.mjs decides them); nothing here reads the environment.
  */
-export function workspaceFor(
-  root: string,
-  config: Pick<DagConfig, 'store' | 'warehouse'>,
-  env: NodeJS.ProcessEnv = process.env,
-): Workspace {
-  const store = resolve(root, env.CDP_STORE || config.store || 'data/store');
+export function workspaceFor(root: string, at: { store?: string; warehouse?: string } = {}): Workspace {
+  const store = resolve(root, at.store ?? 'data/store');
   return {
     root,
     store,
-    warehouse: resolve(
-      root,
-      env.CDP_WAREHOUSE || (env.CDP_STORE ? join(store, 'warehouse.duckdb') : config.warehouse || 'data/warehouse.duckdb'),
-    ),
+    warehouse: resolve(root, at.warehouse ?? 'data/warehouse.duckdb'),
     ledger: join(store, 'ledger.json'),
     statCache: join(store, 'stat-cache.json'),
     runsLog: join(store, 'runs.ndjson'),

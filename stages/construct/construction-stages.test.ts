@@ -127,7 +127,7 @@ test('construction stages: trees re-asked until valid, vignettes, narratives re-
       ],
     };
     const dag = await resolveDag(config, root);
-    const ws = workspaceFor(root, config);
+    const ws = workspaceFor(root);
     const run = async () => {
       const client = createLlmClient({ cacheDir: join(ws.store, 'llm'), roster });
       try {
@@ -205,7 +205,7 @@ test('estimate: stale stages computed without persisting; real-model misses coun
         },
       ],
     };
-    const ws = workspaceFor(root, config);
+    const ws = workspaceFor(root);
     const client = createLlmClient({ cacheDir: join(ws.store, 'llm'), roster, mode: 'estimate' });
     const summary = await runDag(await resolveDag(config, root), ws, { llm: client, ephemeral: true });
     await client.close();

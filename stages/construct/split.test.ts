@@ -5,7 +5,11 @@ import { join } from 'node:path';
 import { splitGuidelines, splitScore, unusedPins, type Split } from './split.ts';
 import { parseSplitPins } from './split-pins.ts';
 import { createRng, type Rng } from '../stats/rng.ts';
-import dagConfig from '../../dag.config.ts';
+import { fileURLToPath } from 'node:url';
+import dagDefinition from '../../dag.config.ts';
+import { builtConfig } from '../../pipeline/testing/config-stages.ts';
+
+const dagConfig = builtConfig(dagDefinition, fileURLToPath(new URL('../..', import.meta.url)));
 
 const corpus = (zh: number, en: number) => [
   ...Array.from({ length: zh }, (_, i) => ({ guideline_id: `zh-${String(i).padStart(4, '0')}`, language: 'zh' })),

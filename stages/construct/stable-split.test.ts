@@ -27,10 +27,12 @@ import { NARRATIVE_GENERATOR } from './narrative-writer.ts';
 import { enumeratePaths } from './paths.ts';
 import { splitScore } from './split.ts';
 import cdpsStage from './cdps.stage.ts';
-import dagConfig from '../../dag.config.ts';
+import dagDefinition from '../../dag.config.ts';
+import { builtConfig } from '../../pipeline/testing/config-stages.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, '..', '..');
+const dagConfig = builtConfig(dagDefinition, repo);
 const CDPS_PARAMS = dagConfig.stages.find((s) => s.name === 'cdps')!.params as { testFraction: number; seed: number };
 
 /** A guideline of the fixture: an English hypertension tree or a Chinese insomnia tree under `id`. */
@@ -125,7 +127,7 @@ test('DAG: adding a guideline computes only its rows downstream of cdps; adding 
   });
   // One project root and store across the runs: each run sees the previous runs' unit results.
   const root = mkdtempSync(join(tmpdir(), 'cdp-stable-split-'));
-  const ws = workspaceFor(root, {}, {});
+  const ws = workspaceFor(root);
   const rows = (stage: string) => stageRows(ws, stage);
   const runWith = async (gs: { guideline: Row; tree: Row }[]) => {
     const client = createLlmClient({
@@ -226,7 +228,7 @@ test('DAG: a pin file wired as a files source on input split_pins; editing it re
         { ...cdps, inputs: { ...cdps.inputs, split_pins: 'split_pins' } },
       ],
     };
-    const ws = workspaceFor(root, {}, {});
+    const ws = workspaceFor(root);
     const run = async () => {
       const summary = await runDag(await resolveDag(config, root), ws, {});
       assert.equal(summary.ok, true, JSON.stringify(summary.stages.filter((s) => s.error)));

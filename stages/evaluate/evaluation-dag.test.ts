@@ -157,7 +157,7 @@ test('evaluation DAG: simulated judges through the client, every analysis stage,
       ],
     };
     const dag = await resolveDag(config, root);
-    const ws = workspaceFor(root, config);
+    const ws = workspaceFor(root);
     const run = async () => {
       const client = createLlmClient({
         cacheDir: join(ws.store, 'llm'),

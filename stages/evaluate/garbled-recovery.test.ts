@@ -162,7 +162,7 @@ test('garbled answers, then recovery: --retry-failed clears every failure row an
     };
     const config: DagConfig = { sources: { corpus_files: corpusFiles }, stages };
     const dag = await resolveDag(config, root);
-    const ws = workspaceFor(root, config);
+    const ws = workspaceFor(root);
     const run = async (retryFailed: boolean): Promise<RunSummary> => {
       const client = createLlmClient({
         cacheDir: join(ws.store, 'llm'),

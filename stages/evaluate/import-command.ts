@@ -1,12 +1,15 @@
 /**
  * `cdp import predictions FILE`: checks a JSONL file of predictions made elsewhere against the
  * cases of the current build (imported-predictions.ts) and copies the good lines to
- * data/imports/<name>.jsonl, the files source predicted_pathways reads; `cdp run` then judges,
- * scores, summarises and reports them. Bad lines are reported by number and left out.
+ * <store>/imports/<name>.jsonl, the files source predicted_pathways reads, recording the import in
+ * the store's record (store.json); `cdp run` on that store then judges, scores, summarises and
+ * reports them, and no other store sees them. Bad lines are reported by number and left out.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { openWarehouse } from '../../pipeline/store/warehouse.ts';
+import { projectPath } from '../../pipeline/index.ts';
+import { recordImport } from '../../pipeline/cli/store-record.ts';
 import type { Row } from '../../pipeline/stage.ts';
 import { parseImportedPredictions, problemText, type ImportProblem } from './imported-predictions.ts';
 
@@ -45,14 +48,20 @@ export async function importPredictions(file: string, target: ImportTarget, know
   const text = readFileSync(file, 'utf8');
   const name = basename(file).replace(/\.jsonl?$/i, '');
   const r = parseImportedPredictions(basename(file), text, known ?? (await knownCases(target)));
-  const out = join('data', 'imports', `${name}.jsonl`);
+  const out = join(target.store, 'imports', `${name}.jsonl`);
   if (r.accepted.length) {
     const lines = text.split(/\r?\n/);
-    mkdirSync(join(target.root, 'data', 'imports'), { recursive: true });
-    writeFileSync(join(target.root, out), r.accepted.map((n) => lines[n - 1] + '\n').join(''));
+    mkdirSync(join(target.store, 'imports'), { recursive: true });
+    writeFileSync(out, r.accepted.map((n) => lines[n - 1] + '\n').join(''));
+    recordImport(target.store, {
+      file: join('imports', `${name}.jsonl`),
+      from: resolve(file),
+      at: new Date().toISOString(),
+      rows: r.accepted.length,
+    });
   }
   const models = [...new Set([...r.single, ...r.multi].map((p) => String(p.model)))].sort();
-  return { file: out, single: r.single.length, multi: r.multi.length, models, problems: r.problems };
+  return { file: projectPath(target.root, out), single: r.single.length, multi: r.multi.length, models, problems: r.problems };
 }
 
 export function importSummary(r: ImportResult): string {

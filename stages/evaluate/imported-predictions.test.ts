@@ -2,7 +2,7 @@
 // judged, scored and summarised through the real runner under their own model names.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -75,20 +75,29 @@ test('each bad line is reported with its number and the rest are read', () => {
   );
 });
 
-test('cdp import predictions copies the good lines to data/imports and says what it skipped', async () => {
+test("cdp import predictions copies the good lines to the store's imports/, records them there, and says what it skipped", async () => {
   const root = mkdtempSync(join(tmpdir(), 'cdp-import-'));
   try {
     const src = join(root, 'batch.jsonl');
+    const store = join(root, 'data', 'store');
     writeFileSync(
       src,
       [JSON.stringify({ setting: 'single', model: 'ext', cdp_id: 'c1', steps: ['a'], outcome: 'x' }), 'oops', ''].join('\n'),
     );
-    const r = await importPredictions(src, { root, warehouse: join(root, 'none.duckdb'), store: root }, KNOWN);
-    assert.deepEqual([r.file, r.single, r.multi, r.models], ['data/imports/batch.jsonl', 1, 0, ['ext']]);
+    const r = await importPredictions(src, { root, warehouse: join(root, 'none.duckdb'), store }, KNOWN);
+    assert.deepEqual([r.file, r.single, r.multi, r.models], ['data/store/imports/batch.jsonl', 1, 0, ['ext']]);
     assert.equal(
-      readFileSync(join(root, 'data/imports/batch.jsonl'), 'utf8'),
+      readFileSync(join(store, 'imports/batch.jsonl'), 'utf8'),
       JSON.stringify({ setting: 'single', model: 'ext', cdp_id: 'c1', steps: ['a'], outcome: 'x' }) + '\n',
     );
+    const record = JSON.parse(readFileSync(join(store, 'store.json'), 'utf8')) as {
+      imports: { file: string; from: string; rows: number }[];
+    };
+    assert.deepEqual(
+      record.imports.map((i) => [i.file, i.from, i.rows]),
+      [['imports/batch.jsonl', src, 1]],
+    );
+    assert.equal(existsSync(join(root, 'data', 'imports')), false, 'nothing goes to the project-wide data/imports/ any more');
     assert.match(importSummary(r), /^skipped batch\.jsonl:2: not JSON/);
     await assert.rejects(
       importPredictions(src, { root, warehouse: join(root, 'none.duckdb'), store: root }),
@@ -177,7 +186,7 @@ test('imported predictions are judged, scored and summarised under their model n
       ],
     };
     const dag = await resolveDag(config, root);
-    const ws = workspaceFor(root, config);
+    const ws = workspaceFor(root);
     const client = createLlmClient({
       cacheDir: join(ws.store, 'llm'),
       roster: simulatedJudgeSpecs(),

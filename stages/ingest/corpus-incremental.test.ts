@@ -56,16 +56,14 @@ test(
     topics.forEach((t, i) => guideline(dir, `g${i}`, t));
     // Every guideline is test, so the new one reaches every task and judge stage.
     writeFileSync(join(dir, 'guidelines.csv'), 'guideline_id,language,split\n' + topics.map((_, i) => `g${i},en,test\n`).join(''));
-    const env = {
-      CDP_STORE: mkdtempSync(join(tmpdir(), 'cdp-grow-store-')),
-      CDP_CORPUS: dir,
-      CDP_REPORTS: mkdtempSync(join(tmpdir(), 'cdp-grow-reports-')),
-      CDP_SEGMENT_ROWS: '2',
-    };
+    // The store's own reports (<store>/reports), and the corpus given once: the store remembers it.
+    const env = { CDP_STORE: mkdtempSync(join(tmpdir(), 'cdp-grow-store-')), CDP_SEGMENT_ROWS: '2' };
     type Ledger = { entries: Record<string, { segments: { hash: string; rows: number }[] }> };
     const ledger = () => JSON.parse(readFileSync(join(env.CDP_STORE, 'ledger.json'), 'utf8')) as Ledger;
+    let corpusFlag = ['--corpus', dir];
     const run = async () => {
-      const r = await cdp(['run', '--json'], env);
+      const r = await cdp(['run', '--json', ...corpusFlag], env);
+      corpusFlag = [];
       assert.equal(r.code, 0, r.stderr.slice(-2000));
       return Object.fromEntries((JSON.parse(r.stdout) as { stages: StageFigures[] }).stages.map((s) => [s.stage, s]));
     };

@@ -3,11 +3,13 @@
  * CDP_EMBED_MODEL (key in CDP_EMBED_API_KEY if the server wants one). It scores step similarity
  * by cosine of embeddings, so it is a similarity judge and scores no outcomes.
  */
+import type { EnvView } from '../../pipeline/index.ts';
 import type { ModelSpec } from '../../pipeline/llm/types.ts';
 
-export function embeddingJudgeSpecs(env: NodeJS.ProcessEnv = process.env): ModelSpec[] {
-  const url = env.CDP_EMBED_BASE_URL?.trim();
-  const model = env.CDP_EMBED_MODEL?.trim();
+/** From the options' environment view (so the no-op fingerprint sees the variables). */
+export function embeddingJudgeSpecs(env: EnvView): ModelSpec[] {
+  const url = env.get('CDP_EMBED_BASE_URL')?.trim();
+  const model = env.get('CDP_EMBED_MODEL')?.trim();
   if (!url || !model) return [];
   return [
     {

@@ -4,16 +4,17 @@
  * a models file holding one model with every role. Kept because a single local server is the
  * quickest way to try the pipeline; the run warns that the model plays every role.
  */
+import type { OneModel } from '../../pipeline/index.ts';
 import { judgeParams } from '../metrics/judge-params.ts';
 import { MODEL_DEFAULTS, ModelsFileError, ROLES, type ModelsFile } from './models-file.ts';
 
 export const ENV_SOURCE = 'CDP_LLM_BASE_URL/CDP_LLM_MODEL';
 
-/** The environment's one-model file, null when CDP_LLM_BASE_URL is unset. */
-export function modelsFromEnv(env: NodeJS.ProcessEnv): ModelsFile | null {
-  const url = env.CDP_LLM_BASE_URL?.trim();
+/** The one-model file of the options (read from CDP_LLM_* at the CLI edge), null when CDP_LLM_BASE_URL is unset. */
+export function modelsFromEnv(llm: OneModel | null): ModelsFile | null {
+  const url = llm?.baseURL.trim();
   if (!url) return null;
-  const name = env.CDP_LLM_MODEL?.trim();
+  const name = llm!.model?.trim();
   const problems: string[] = [];
   if (!name)
     problems.push(
@@ -24,8 +25,9 @@ export function modelsFromEnv(env: NodeJS.ProcessEnv): ModelsFile | null {
     .map((u) => u.trim().replace(/\/+$/, ''))
     .filter(Boolean);
   for (const u of baseURLs) if (!/^https?:\/\/[^\s/]+/.test(u)) problems.push(`CDP_LLM_BASE_URL: "${u}" is not an http(s) URL`);
-  const int = (k: string): number | undefined => {
-    const v = env[k]?.trim();
+  const given = { CDP_LLM_CONTEXT_WINDOW: llm!.contextWindow, CDP_LLM_CONCURRENCY: llm!.concurrency };
+  const int = (k: keyof typeof given): number | undefined => {
+    const v = given[k]?.trim();
     if (!v) return undefined;
     const n = Number(v);
     if (!Number.isInteger(n) || n <= 0) problems.push(`${k} must be a positive integer, got "${v}"`);

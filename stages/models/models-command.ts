@@ -5,8 +5,8 @@
  * request to every usable model and reports the server's own context window where it gives one.
  */
 import { checkModel, type ModelCheck } from '../../pipeline/llm/check-model.ts';
-import { embeddingJudgeSpecs } from './embedding-judges.ts';
-import { runModels, type RunModels } from './run-models.ts';
+import type { Options } from '../../pipeline/index.ts';
+import { modelsOf, type RunModels } from './run-models.ts';
 import type { RunModel } from './models-file.ts';
 
 /** The paper required a 40K context: its long guidelines do not fit in less. */
@@ -115,13 +115,14 @@ function table(listing: readonly ModelListing[]): string {
   return [line(head), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n') + '\n';
 }
 
+/** `env`: where `--check` reads the keys it sends (at call time, as the client does). */
 export async function modelsCommand(
-  root: string,
+  options: Options,
   o: { json?: boolean; check?: boolean },
   out: (s: string) => void,
-  env = process.env,
+  env: NodeJS.ProcessEnv,
 ): Promise<number> {
-  const r = runModels({ root, env, extra: embeddingJudgeSpecs(env) });
+  const r = modelsOf(options);
   const listing = listModels(r);
   if (o.check) {
     const checks = await Promise.all(

@@ -45,13 +45,12 @@ test('one server for every role: the construction DAG over HTTP, the key written
     cpSync(join(repo, 'data', 'sample', 'guidelines'), join(corpus, 'guidelines'), { recursive: true });
     const env = {
       CDP_STORE: store,
-      CDP_CORPUS: corpus,
       CDP_LLM_BASE_URL: server.url,
       CDP_LLM_MODEL: 'local-model',
       CDP_LLM_API_KEY: KEY,
       CDP_LLM_CONTEXT_WINDOW: '1000000',
     };
-    const first = await cdp(['run', 'qc_summary', '--json'], env);
+    const first = await cdp(['run', 'qc_summary', '--json', '--corpus', corpus], env);
     assert.equal(first.code, 0, first.stderr);
     const byStage = Object.fromEntries(
       (JSON.parse(first.stdout) as { stages: { stage: string; llmCalls: number; counters: Record<string, number> }[] }).stages.map((s) => [

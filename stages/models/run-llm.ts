@@ -52,8 +52,9 @@ export function estimateStandIns(evaluated: readonly string[]): (req: ChatReques
   };
 }
 
-export function runLlm(storeDir: string, models: RunModels, mode: 'live' | 'estimate' = 'live'): RunLlm {
-  const cacheDir = join(storeDir, 'llm');
+/** `callCache`: where the durable call cache lives (--call-cache); by default under the store. */
+export function runLlm(storeDir: string, models: RunModels, mode: 'live' | 'estimate' = 'live', callCache: string | null = null): RunLlm {
+  const cacheDir = callCache ?? join(storeDir, 'llm');
   // The simulated agents answer from each call's unit context: no state is shared with the stages.
   const offlineHandlers = {
     [CURATED_BUILDER_NAME]: createCuratedBuilderHandler(),
@@ -72,7 +73,7 @@ export function runLlm(storeDir: string, models: RunModels, mode: 'live' | 'esti
     client,
     estimate: () => formatEstimate(client.estimateReport()),
     estimateRows: () => client.estimateReport(),
-    views: () => llmCallsViews(storeDir),
+    views: () => llmCallsViews(storeDir, cacheDir),
     close: () => client.close(),
   };
 }

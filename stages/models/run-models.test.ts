@@ -1,11 +1,14 @@
-// Who plays which role: from the models file, the one-model variables or nothing (offline); a
-// missing patient or judge stops the run with what to add; simulated agents only when asked.
+// Who plays which role: from the command's options (the models file, --simulated, one model from
+// CDP_LLM_*) or nothing (offline); a missing patient or judge stops the run with what to add;
+// simulated agents only when asked.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runModels } from './run-models.ts';
+import { modelsOf, type RunModels } from './run-models.ts';
+import { optionsFor } from '../../pipeline/cli/options-for.ts';
+import type { OneModel, ResolvedOptions } from '../../pipeline/index.ts';
 import { DEFAULT_SIMULATED_EVALUATED } from '../agents/roster.ts';
 import { SIMULATED_JUDGE_NAMES } from '../judge/simulated-judges.ts';
 
@@ -16,6 +19,26 @@ function project(models: unknown): string {
   const root = mkdtempSync(join(tmpdir(), 'cdp-models-'));
   if (models !== undefined) writeFileSync(join(root, 'models.json'), JSON.stringify(models));
   return root;
+}
+
+/** The run's models as a command with these options decides them, on the bundled sample. */
+function runModels(o: {
+  root: string;
+  env?: Record<string, string>;
+  models?: string;
+  simulated?: boolean;
+  llm?: Partial<OneModel>;
+  corpus?: ResolvedOptions['corpus'];
+}): RunModels {
+  const llm = o.llm ? { model: null, contextWindow: null, concurrency: null, baseURL: '', ...o.llm } : null;
+  const given = { env: o.env ?? {}, models: o.models ?? null, simulated: !!o.simulated, llm };
+  return modelsOf(
+    optionsFor(join(o.root, 'dag.config.ts'), {
+      corpus: join(o.root, 'data', 'sample'),
+      ...given,
+      ...('corpus' in o ? { corpus: o.corpus } : {}),
+    }),
+  );
 }
 
 const own = {
@@ -44,16 +67,23 @@ test('two evaluated models, a judge and a patient: only they run, and the simula
   assert.deepEqual(r.problems, []);
   // No builder: the run says the benchmark is built offline, it does not pretend otherwise.
   assert.match(r.warnings.join('\n'), /no builder in models\.json: the benchmark is the bundled one, built offline/);
+  // Only the bundled sample is "the bundled one": another corpus is named as what it is.
+  const elsewhere = runModels({ root: project(own), corpus: '/data/my-corpus' });
+  assert.match(
+    elsewhere.warnings.join('\n'),
+    /no builder in models\.json: the benchmark is built offline from the corpus \(the corpus's own trees/,
+  );
+  assert.doesNotMatch(elsewhere.warnings.join('\n'), /bundled/);
   assert.deepEqual(r.calibration['judge-x'], { gamma: 0.7, beta: 0.2, calibrated: false });
   assert.deepEqual(r.paperNames, {});
 });
 
 test('with --simulated (or "simulated": true) the simulated agents run beside them, with their own patient and judges', () => {
-  for (const [models, env] of [
-    [own, { CDP_SIMULATED: '1' }],
-    [{ ...own, simulated: true }, {}],
+  for (const [models, simulated] of [
+    [own, true],
+    [{ ...own, simulated: true }, false],
   ] as const) {
-    const r = runModels({ root: project(models), env });
+    const r = runModels({ root: project(models), simulated });
     assert.deepEqual(r.evaluated, ['my-med-llm', 'baseline-7b', ...DEFAULT_SIMULATED_EVALUATED]);
     assert.deepEqual(r.simulatedEvaluated, [...DEFAULT_SIMULATED_EVALUATED]);
     assert.deepEqual(r.judges, ['judge-x', ...SIMULATED_JUDGE_NAMES]);
@@ -72,7 +102,7 @@ test('a missing patient or judge is a problem that says what to add, unless --si
   );
   const noJudge = runModels({ root: project({ models: [m('a', ['evaluated']), m('p', ['patient'])] }), env: {} });
   assert.match(noJudge.problems.join('\n'), /declares evaluated models \(a\) but no judge: add "judge" to the roles/);
-  const filled = runModels({ root: project({ models: [m('a', ['evaluated'])] }), env: { CDP_SIMULATED: 'yes' } });
+  const filled = runModels({ root: project({ models: [m('a', ['evaluated'])] }), simulated: true });
   assert.deepEqual(filled.problems, []);
   assert.equal(filled.patient, 'simulated-patient');
   assert.deepEqual(filled.judges, [...SIMULATED_JUDGE_NAMES]);
@@ -102,25 +132,32 @@ test('a model whose key is not set is not used, and says why; if no evaluated mo
   });
   assert.deepEqual(ok.problems, []);
   assert.ok(!JSON.stringify(ok).includes('sk-x'), 'the key value appears nowhere in the resolved configuration');
+  // The key is asked for by presence only: the options' view records it so, never its value.
+  const options = optionsFor(join(project(undefined), 'dag.config.ts'), { env: { OPENAI_API_KEY: 'sk-x' } });
+  const root = project({ models: [m('gpt', ['evaluated'], { apiKeyEnv: 'OPENAI_API_KEY' }), m('j', ['judge']), m('p', ['patient'])] });
+  modelsOf({ ...options, root });
+  const reads = (options.env as unknown as { reads(): { values: string[]; present: string[] } }).reads();
+  assert.deepEqual(reads.present, ['OPENAI_API_KEY']);
+  assert.ok(!reads.values.includes('OPENAI_API_KEY'), 'the key variable is never read for its value');
 });
 
 test('--models names another file; an invalid file is a problem, not a crash; a file and CDP_LLM_BASE_URL together are refused', () => {
   const root = project(undefined);
   const other = join(root, 'mine.json');
   writeFileSync(other, JSON.stringify(own));
-  assert.deepEqual(runModels({ root, env: { CDP_MODELS: other } }).evaluated, ['my-med-llm', 'baseline-7b']);
-  assert.match(runModels({ root, env: { CDP_MODELS: join(root, 'nope.json') } }).problems[0], /models file .*nope\.json does not exist/);
+  assert.deepEqual(runModels({ root, models: other }).evaluated, ['my-med-llm', 'baseline-7b']);
+  assert.match(runModels({ root, models: join(root, 'nope.json') }).problems[0], /models file .*nope\.json does not exist/);
   writeFileSync(other, JSON.stringify({ models: [m('a', ['doctor'])] }));
-  const bad = runModels({ root, env: { CDP_MODELS: other } });
+  const bad = runModels({ root, models: other });
   assert.match(bad.problems[0], /^mine\.json: model "a" \(entry 1\): field "roles": unknown role "doctor"/);
   assert.equal(bad.offline, true);
-  const both = runModels({ root: project(own), env: { CDP_LLM_BASE_URL: url, CDP_LLM_MODEL: 'x' } });
+  const both = runModels({ root: project(own), llm: { baseURL: url, model: 'x' } });
   assert.match(both.problems[0], /both models\.json .* and CDP_LLM_BASE_URL are set/);
 });
 
 test('CDP_LLM_BASE_URL + CDP_LLM_MODEL: a one-model file holding every role, with its window from CDP_LLM_CONTEXT_WINDOW', () => {
-  const env = { CDP_LLM_BASE_URL: `${url}/`, CDP_LLM_MODEL: 'Qwen3-8B', CDP_LLM_CONTEXT_WINDOW: '131072' };
-  const r = runModels({ root: project(undefined), env });
+  const llm = { baseURL: `${url}/`, model: 'Qwen3-8B', contextWindow: '131072' };
+  const r = runModels({ root: project(undefined), llm });
   assert.equal(r.source.kind, 'env');
   assert.deepEqual(r.evaluated, ['Qwen3-8B']);
   assert.deepEqual(r.judges, ['Qwen3-8B']);
@@ -131,9 +168,9 @@ test('CDP_LLM_BASE_URL + CDP_LLM_MODEL: a one-model file holding every role, wit
   // A paper name in CDP_LLM_MODEL is just a name: not compared with the paper, and it plays every role.
   assert.deepEqual(r.paperNames, {});
   assert.match(r.warnings.join('\n'), /Qwen3-8B is both judge and evaluated model/);
-  const noModel = runModels({ root: project(undefined), env: { CDP_LLM_BASE_URL: url } });
+  const noModel = runModels({ root: project(undefined), llm: { baseURL: url } });
   assert.match(noModel.problems[0], /CDP_LLM_BASE_URL is set but CDP_LLM_MODEL is not/);
-  const badWindow = runModels({ root: project(undefined), env: { ...env, CDP_LLM_CONTEXT_WINDOW: '32k' } });
+  const badWindow = runModels({ root: project(undefined), llm: { ...llm, contextWindow: '32k' } });
   assert.match(badWindow.problems[0], /CDP_LLM_CONTEXT_WINDOW must be a positive integer, got "32k"/);
 });
 

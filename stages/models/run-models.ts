@@ -1,6 +1,7 @@
 /**
- * Who plays which role in a run, decided once from the models file (or the one-model
- * environment variables) and the `--simulated` switch, before anything runs:
+ * Who plays which role in a run, decided once from the command's options — the models file, the
+ * `--simulated` switch, one model from CDP_LLM_* — and the presence of the keys the file names,
+ * before anything runs:
  *
  *   - evaluated: the file's active evaluated models. With none (the bundled sample offline),
  *     the simulated agents are evaluated instead; with some, the simulated agents run only when
@@ -17,9 +18,9 @@
  * them, while `cdp models`, `cdp status` and `cdp dag` still show the configuration.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
-import { configInput } from '../../pipeline/index.ts';
-import { resolveRoster } from '../../pipeline/llm/roster.ts';
+import { join, relative } from 'node:path';
+import { configInput, projectPath, type EnvView, type OneModel, type Options } from '../../pipeline/index.ts';
+import { envSlug, resolveRoster } from '../../pipeline/llm/roster.ts';
 import type { LlmRole, ModelSpec } from '../../pipeline/llm/types.ts';
 import { DEFAULT_SIMULATED_EVALUATED, SIMULATED_ROSTER } from '../agents/roster.ts';
 import { PATIENT_NAME } from '../agents/offline-patient.ts';
@@ -29,13 +30,14 @@ import { NARRATIVE_GENERATOR } from '../construct/narrative-writer.ts';
 import { SIMULATED_JUDGE_NAMES, simulatedJudgeSpecs } from '../judge/simulated-judges.ts';
 import { judgeParams } from '../metrics/judge-params.ts';
 import { ENV_SOURCE, modelsFromEnv } from './env-model.ts';
+import { embeddingJudgeSpecs } from './embedding-judges.ts';
 import { ModelsFileError, parseModelsFile, type ModelsFile, type RunModel } from './models-file.ts';
 
 export interface ModelsSource {
   kind: 'file' | 'env' | 'none';
   /** The file (absolute), or the variables' names. */
   path: string | null;
-  /** How it was chosen: --models / CDP_MODELS, models.json at the project root, CDP_LLM_BASE_URL. */
+  /** How it was chosen: --models (or CDP_MODELS, or the store's record), models.json at the project root, CDP_LLM_BASE_URL. */
   via: string;
 }
 
@@ -71,9 +73,50 @@ export interface RunModels {
 
 export interface RunModelsOptions {
   root: string;
-  env?: NodeJS.ProcessEnv;
+  /** The models file given or remembered by the store; null: models.json at the root when present. */
+  models?: string | null;
+  /** --simulated: the simulated agents and judges beside real models. */
+  simulated?: boolean;
+  /** One model in every role (CDP_LLM_BASE_URL, CDP_LLM_MODEL, …). */
+  llm?: OneModel | null;
+  /** The variables the models file names (keys by presence, endpoints, timeouts). */
+  env?: EnvView;
+  /** The corpus is the bundled sample: only then is "the benchmark is the bundled one" said. */
+  sampleCorpus?: boolean;
   /** Extra models outside the file (e.g. an embedding judge from CDP_EMBED_*). */
   extra?: ModelSpec[];
+}
+
+/** The bundled sample's directory: dag.config.ts's corpus when none is given. */
+export const BUNDLED_SAMPLE = 'data/sample';
+
+/** The run's models as a command's options decide them (dag.config.ts and `cdp models` alike). */
+export function modelsOf(o: Options): RunModels {
+  const sampleCorpus = o.corpus !== null && projectPath(o.root, o.corpus) === BUNDLED_SAMPLE;
+  const common = { root: o.root, models: o.models, simulated: o.simulated, llm: o.llm, env: o.env };
+  return runModels({ ...common, sampleCorpus, extra: embeddingJudgeSpecs(o.env) });
+}
+
+const NO_ENV: EnvView = { get: () => undefined, has: () => false };
+
+/**
+ * What resolveRoster reads of the environment, through the options' view: each model's endpoint
+ * variable and timeouts by value, its key variable by presence only (a placeholder stands in;
+ * the key stays in the environment, read by the client at call time).
+ */
+function rosterEnv(models: readonly ModelSpec[], env: EnvView): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = {};
+  const value = (k: string) => {
+    const v = env.get(k);
+    if (v !== undefined) out[k] = v;
+  };
+  value('CDP_LLM_TIMEOUT_S');
+  for (const m of models) {
+    if (m.apiKeyEnv && env.has(m.apiKeyEnv)) out[m.apiKeyEnv] = 'set';
+    if (m.baseURLEnv) value(m.baseURLEnv);
+    value(`CDP_LLM_TIMEOUT_S_${envSlug(m.name)}`);
+  }
+  return out;
 }
 
 const standIn = (name: string, note: string): ModelSpec => ({ name, roles: ['builder'], provider: 'offline', simulated: true, note });
@@ -84,17 +127,18 @@ export const CONSTRUCTION_STAND_INS: ModelSpec[] = [
   standIn(NARRATIVE_GENERATOR, 'simulated: deterministic narrative writer in Prompt 3 shape (no LLM)'),
 ];
 
-const truthy = (v: string | undefined) => !!v && !/^(0|false|no|off)$/i.test(v.trim());
-
-/** Which models file applies: --models (CDP_MODELS), else models.json at the root, else the environment. */
-export function locateModels(root: string, env: NodeJS.ProcessEnv): { source: ModelsSource; file: ModelsFile | null; problems: string[] } {
+/** Which models file applies: the one given (or remembered), else models.json at the root, else one model from CDP_LLM_*. */
+export function locateModels(
+  root: string,
+  explicit: string | null = null,
+  llm: OneModel | null = null,
+): { source: ModelsSource; file: ModelsFile | null; problems: string[] } {
   const problems: string[] = [];
-  const explicit = env.CDP_MODELS?.trim();
   const atRoot = configInput(join(root, 'models.json'));
-  const path = explicit ? configInput(resolve(explicit)) : existsSync(atRoot) ? atRoot : null;
-  const envUrl = env.CDP_LLM_BASE_URL?.trim();
+  const path = explicit ? configInput(explicit) : existsSync(atRoot) ? atRoot : null;
+  const envUrl = llm?.baseURL;
   if (path) {
-    const via = explicit ? '--models / CDP_MODELS' : 'models.json at the project root';
+    const via = explicit ? "--models, CDP_MODELS or the store's record" : 'models.json at the project root';
     const shown = relative(root, path).startsWith('..') ? path : relative(root, path);
     if (envUrl)
       problems.push(`both ${shown} (${via}) and CDP_LLM_BASE_URL are set: declare the model in ${shown}, or unset CDP_LLM_BASE_URL`);
@@ -109,7 +153,7 @@ export function locateModels(root: string, env: NodeJS.ProcessEnv): { source: Mo
   }
   if (envUrl) {
     try {
-      return { source: { kind: 'env', path: ENV_SOURCE, via: 'environment' }, file: modelsFromEnv(env), problems };
+      return { source: { kind: 'env', path: ENV_SOURCE, via: 'environment' }, file: modelsFromEnv(llm), problems };
     } catch (err) {
       if (err instanceof ModelsFileError)
         return { source: { kind: 'env', path: ENV_SOURCE, via: 'environment' }, file: null, problems: [err.message] };
@@ -122,20 +166,21 @@ export function locateModels(root: string, env: NodeJS.ProcessEnv): { source: Mo
 const holders = (models: readonly RunModel[], role: LlmRole) => models.filter((m) => m.roles.includes(role));
 
 export function runModels(opts: RunModelsOptions): RunModels {
-  const env = opts.env ?? process.env;
-  const located = locateModels(opts.root, env);
+  const env = opts.env ?? NO_ENV;
+  const located = locateModels(opts.root, opts.models, opts.llm);
   const problems = [...located.problems];
   const warnings: string[] = [];
   const file = located.file;
   const where = file?.file ?? located.source.path ?? 'models.json';
   let declared: RunModel[] = [];
   try {
-    declared = resolveRoster(file?.models ?? [], env).map((m) => ({ ...(m as RunModel), declaredIn: where }));
+    const models = file?.models ?? [];
+    declared = resolveRoster(models, rosterEnv(models, env)).map((m) => ({ ...(m as RunModel), declaredIn: where }));
   } catch (err) {
     problems.push((err as Error).message); // e.g. a malformed CDP_LLM_TIMEOUT_S
   }
   const active = declared.filter((m) => m.active);
-  const simulated = truthy(env.CDP_SIMULATED) || !!file?.simulated;
+  const simulated = !!opts.simulated || !!file?.simulated;
 
   for (const m of declared) if (!m.active) warnings.push(`${m.name} is not used: ${m.inactiveReason}`);
   const declaredEvaluated = holders(declared, 'evaluated');
@@ -154,8 +199,9 @@ export function runModels(opts: RunModelsOptions): RunModels {
     warnings.push(`${builders.map((m) => m.name).join(', ')} all have the builder role: ${builders[0].name} builds the benchmark`);
   const builderModel = builders[0]?.name ?? null;
   if (!builderModel && located.source.kind !== 'none') {
+    const what = opts.sampleCorpus ? 'the benchmark is the bundled one, built offline' : 'the benchmark is built offline from the corpus';
     warnings.push(
-      `no builder in ${where}: the benchmark is the bundled one, built offline (the corpus's own trees, ${VIGNETTE_GENERATOR}, ${NARRATIVE_GENERATOR}); add "builder" to a model's roles to build it with an LLM`,
+      `no builder in ${where}: ${what} (the corpus's own trees, ${VIGNETTE_GENERATOR}, ${NARRATIVE_GENERATOR}); add "builder" to a model's roles to build it with an LLM`,
     );
   }
 

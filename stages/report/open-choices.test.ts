@@ -1,10 +1,13 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import dagConfig from '../../dag.config.ts';
+import { fileURLToPath } from 'node:url';
+import dagDefinition from '../../dag.config.ts';
+import { builtConfig } from '../../pipeline/testing/config-stages.ts';
 import { OT_DEFAULTS } from '../metrics/ot.ts';
 import { clusterCiCell, fewClusters } from './cluster-ci.ts';
 import { capSentence, cutoffSentence, openChoices, otChoiceText, type RunParams } from './open-choices.ts';
 
+const dagConfig = builtConfig(dagDefinition, fileURLToPath(new URL('../..', import.meta.url)));
 const declared = (name: string) => {
   const s = dagConfig.stages.find((x) => x.name === name);
   assert.ok(s, `dag.config.ts declares no stage ${name}`);

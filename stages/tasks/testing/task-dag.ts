@@ -119,7 +119,7 @@ export interface TaskProject {
 /** A temporary project running `config`; `cacheDir` for the client is `<root>/data/store/llm`. */
 export function taskProject(config: DagConfig): TaskProject & { cacheDir: string } {
   const root = mkdtempSync(join(tmpdir(), 'cdp-tasks-'));
-  const ws = workspaceFor(root, config);
+  const ws = workspaceFor(root);
   return {
     root,
     cacheDir: join(ws.store, 'llm'),

@@ -1,0 +1,21 @@
+/** `cdp run --json`: one object with each stage's outcome. */
+import type { RunSummary, StageResult } from '../exec/executor.ts';
+
+export function jsonSummary(s: RunSummary): string {
+  const stages = s.stages.map((r: StageResult) => ({
+    stage: r.stage,
+    status: r.status,
+    rowsComputed: r.rowsComputed,
+    rowsReused: r.rowsReused,
+    rowsFailed: r.rowsFailed,
+    llmCalls: r.llmCalls,
+    llmCached: r.llmCached,
+    counters: r.counters,
+    seconds: r.seconds,
+    ...(r.reasons ? { reasons: r.reasons } : {}),
+    ...(r.error ? { error: r.error } : {}),
+    ...(r.failureReasons ? { failureReasons: r.failureReasons } : {}),
+    ...(r.covered ? { covered: r.covered } : {}),
+  }));
+  return JSON.stringify({ stages, ok: s.ok }) + '\n';
+}
