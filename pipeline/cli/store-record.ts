@@ -10,6 +10,7 @@
  *
  * Paths inside the project are kept relative to it, so a copied project keeps working.
  */
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../store/atomic.ts';
 import { projectPath, readStoreRecord, STORE_RECORD } from './invocation.mjs';
@@ -51,7 +52,8 @@ export function rememberStore(o: { root: string; store: string; config: string; 
     config: projectPath(o.root, o.config),
     corpus: o.corpus === null ? null : projectPath(o.root, o.corpus),
     models: o.models === null ? null : projectPath(o.root, o.models),
-    imports: before?.imports ?? [],
+    // An import deleted from <store>/imports/ is out of the run: the record says so too.
+    imports: (before?.imports ?? []).filter((i) => existsSync(join(o.store, i.file))),
   };
   if (before && JSON.stringify(before) === JSON.stringify(next)) return;
   writeFileAtomic(join(o.store, STORE_RECORD), JSON.stringify(next, null, 2) + '\n');
