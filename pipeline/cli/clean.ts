@@ -20,8 +20,8 @@ export interface CleanReport {
 
 /**
  * Every temporary file a store's writers leave when killed between write and rename: anywhere in
- * the store, beside the warehouse (a refresh's new database and its WAL) and in the project's
- * .cdp folder (the no-op fingerprint).
+ * the store (the no-op fingerprint among them), beside the warehouse (a refresh's new database and
+ * its WAL) and in the project's .cdp folder (where earlier versions kept the fingerprint).
  */
 export function orphanedTempFiles(ws: Workspace): string[] {
   return [

@@ -37,6 +37,6 @@ export function readStoreRecord(store: string): Record<string, unknown> | null;
 export function projectPath(root: string, path: string): string;
 export function resolveInvocation(flags: CliFlags, env: Readonly<Record<string, string | undefined>>, cwd: string): Invocation;
 export function optionsHash(options: ResolvedOptions): string;
-export function fingerprintPath(options: Pick<ResolvedOptions, 'root' | 'store'>): string;
+export function fingerprintPath(options: Pick<ResolvedOptions, 'store'>): string;
 export function envReadsHash(reads: EnvReads, env: Readonly<Record<string, string | undefined>>): string;
 export type { OneModel };

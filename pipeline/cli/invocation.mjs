@@ -224,9 +224,9 @@ export function optionsHash(options) {
   return sha(JSON.stringify(options));
 }
 
-/** Where the no-op fingerprint of a store lives: the project's .cdp/, one file per store. */
+/** Where the no-op fingerprint of a store lives: in the store, so that each store has its own and takes it along. */
 export function fingerprintPath(options) {
-  return join(options.root, '.cdp', `noop-${sha(options.store).slice(0, 12)}.json`);
+  return join(options.store, 'noop-fingerprint.json');
 }
 
 /** The environment variables a configuration read through its options: values by hash, keys by presence only. */

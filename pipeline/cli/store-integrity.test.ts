@@ -316,7 +316,7 @@ test('cdp clean removes the temporary files a killed run leaves, and nothing cur
     tempPathFor(join(storeOf(p.root), 'ledger.json')),
     tempPathFor(warehouseOf(p.root)),
     tempPathFor(warehouseOf(p.root)) + '.wal',
-    tempPathFor(join(p.root, '.cdp', 'noop-0123456789ab.json')),
+    tempPathFor(join(storeOf(p.root), 'noop-fingerprint.json')),
   ];
   for (const f of orphans) writeFileSync(f, 'left by a kill');
   const bystander = join(p.root, 'data', 'notes.tmp');
