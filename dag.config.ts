@@ -14,7 +14,7 @@
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { defineDag, stage, files, configInput, projectPath, type Options } from './pipeline/index.ts';
+import { defineDag, stage, files, configInput, projectPath, type Options, type StageDecl } from './pipeline/index.ts';
 import type { Project } from './pipeline/cli/load.ts';
 import { BUNDLED_SAMPLE, modelsOf } from './stages/models/run-models.ts';
 import { embeddingJudgeSpecs } from './stages/models/embedding-judges.ts';
@@ -36,43 +36,292 @@ function importsOf(o: Options): { dir: string; any: boolean; legacy: string[] } 
   return { dir: projectPath(o.root, dir), any: list(dir).length > 0, legacy };
 }
 
+/** What the stages are wired with, decided once from the options: the roster, the corpus, the report folder, the imports. */
+function wiringOf(options: Options) {
+  const root = options.root;
+  const models = modelsOf(options);
+  const embeddingJudges = embeddingJudgeSpecs(options.env);
+  const { builder, evaluated, simulatedEvaluated, patient, simulatedPatient, judges, realJudges } = models;
+  // The embedding judge scores step similarity only: Prompt 9 (outcomes) needs a chat judge.
+  const embeddingJudgeNames = embeddingJudges.map((m) => m.name).filter((n) => judges.includes(n));
+  const chatJudges = judges.filter((j) => !embeddingJudgeNames.includes(j));
+  const judgeKinds = Object.fromEntries(
+    judges.map((j) => [j, realJudges.includes(j) && !embeddingJudgeNames.includes(j) ? 'llm' : 'similarity']),
+  );
+  // A smoke run: `cdp run --limit N` evaluates N test cases.
+  const limit = options.limit;
+  // §3.1: the cases QC flags (checks, and the builder's inspection when configured) are not evaluated.
+  const excludeFlagged = true;
+  const corpus = corpusOf(options);
+  const sampleCorpus = corpus === BUNDLED_SAMPLE;
+  // Reports belong to their store: reports/ for the default store, <store>/reports for another one, or --reports DIR.
+  const outDir = projectPath(root, options.reports);
+
+  // One unit per (test CDP × model), with the case's vignette, guideline and tree.
+  const taskInputs = { cdps: 'test_cases', vignettes: 'vignettes', guidelines: 'guidelines', trees: 'trees' };
+  // predicted_pathways reads the store's imports only when there are some, so a run without
+  // imports declares exactly what it did before.
+  const imports = importsOf(options);
+
+  const perCaseAndModel = {
+    input: 'cdps',
+    cross: { param: 'models', as: 'model' },
+    join: { vignettes: 'cdp_id', guidelines: 'guideline_id', trees: 'guideline_id' },
+  };
+  // One unit per (pathway × judge).
+  const perPathwayAndJudge = { input: 'predicted_pathways', cross: { param: 'judges', as: 'judge' } };
+  // The simulated agents' ground truth, as data: their plans (stages/agents/agent-plans.stage.ts).
+  const groundTruth = { predicted_pathways: 'predicted_pathways', agent_plans: 'agent_plans' };
+
+  return {
+    root,
+    models,
+    builder,
+    evaluated,
+    simulatedEvaluated,
+    patient,
+    simulatedPatient,
+    judges,
+    realJudges,
+    embeddingJudgeNames,
+    chatJudges,
+    judgeKinds,
+    limit,
+    excludeFlagged,
+    corpus,
+    sampleCorpus,
+    outDir,
+    taskInputs,
+    imports,
+    perCaseAndModel,
+    perPathwayAndJudge,
+    groundTruth,
+  };
+}
+type Wiring = ReturnType<typeof wiringOf>;
+
+/** §3.1 Guideline-to-case construction: the corpus, trees, paths, vignettes, narratives, QC. */
+function constructionStages(w: Wiring): StageDecl[] {
+  const { builder, excludeFlagged, sampleCorpus } = w;
+  return [
+    // §3.1 Guideline-to-case construction
+    stage('corpus', { module: 'stages/ingest/corpus.stage.ts', inputs: { files: 'corpus_files' } }),
+    stage('corpus_trees', { module: 'stages/construct/corpus-trees.stage.ts', inputs: { files: 'corpus_files' } }),
+    stage('guidelines', {
+      module: 'stages/ingest/guidelines.stage.ts',
+      inputs: { corpus: 'corpus' },
+      forEach: 'corpus',
+      concurrency: 1,
+    }),
+    stage('trees', {
+      module: 'stages/construct/trees.stage.ts',
+      inputs: { guidelines: 'guidelines', corpus_trees: 'corpus_trees' },
+      forEach: { input: 'guidelines', join: { corpus_trees: 'guideline_id' } },
+      params: { builder: builder.trees },
+    }),
+    stage('tree_nodes', { module: 'stages/construct/tree-nodes.stage.ts', inputs: { trees: 'trees' }, forEach: 'trees' }),
+    // The paper held out 440 of 2,274 guidelines (≈ 0.19), a corpus's default; on the six-guideline sample that
+    // would leave one test guideline, so the sample holds out half (in expectation: a guideline is
+    // test when its hash score < 0.5, stages/construct/split.ts). Seed 156 is the first seed that
+    // gives the sample the test set the former sampler drew (2 en + 1 zh); seed 42 would give 5 of 6.
+    stage('cdps', {
+      module: 'stages/construct/cdps.stage.ts',
+      inputs: { trees: 'trees', guidelines: 'guidelines' },
+      params: { testFraction: sampleCorpus ? 0.5 : 440 / 2274, seed: 156 },
+    }),
+    stage('cdp_length_stats', { module: 'stages/construct/cdp-length-stats.stage.ts', inputs: { cdps: 'cdps' } }),
+    stage('vignettes', {
+      module: 'stages/construct/vignettes.stage.ts',
+      inputs: { cdps: 'cdps' },
+      forEach: 'cdps',
+      params: { writer: builder.vignettes },
+      concurrency: 8,
+    }),
+    stage('narratives', {
+      module: 'stages/construct/narratives.stage.ts',
+      inputs: { cdps: 'cdps', vignettes: 'vignettes' },
+      forEach: { input: 'cdps', join: { vignettes: 'cdp_id' } },
+      params: { writer: builder.narratives },
+      concurrency: 8,
+    }),
+    stage('qc', {
+      module: 'stages/construct/qc.stage.ts',
+      inputs: { cdps: 'cdps', vignettes: 'vignettes', narratives: 'narratives', tree_nodes: 'tree_nodes' },
+      forEach: { input: 'cdps', join: { vignettes: 'cdp_id', narratives: 'cdp_id', tree_nodes: 'guideline_id' } },
+    }),
+    stage('qc_inspection', {
+      module: 'stages/construct/qc-inspection.stage.ts',
+      inputs: { qc: 'qc', cdps: 'cdps', vignettes: 'vignettes' },
+      forEach: { input: 'qc', join: { cdps: 'cdp_id', vignettes: 'cdp_id' } },
+      // Inspected by the builder model when one is configured; offline there is no inspector.
+      params: { inspector: builder.inspector },
+      concurrency: 8,
+    }),
+    stage('qc_summary', {
+      module: 'stages/construct/qc-summary.stage.ts',
+      inputs: { qc: 'qc', qc_inspection: 'qc_inspection', cdps: 'cdps' },
+      params: { excludeFlagged },
+    }),
+  ];
+}
+
+/** §3.2 Task settings, and the perturbation agents' plans. */
+function taskStages(w: Wiring): StageDecl[] {
+  const { evaluated, simulatedEvaluated, patient, simulatedPatient, limit, excludeFlagged, taskInputs, perCaseAndModel } = w;
+  return [
+    // §3.2 Task settings, on the test split without the cases QC flagged (or N of them with --limit N)
+    stage('test_cases', {
+      module: 'stages/tasks/test-cases.stage.ts',
+      inputs: { cdps: 'cdps', qc: 'qc', qc_inspection: 'qc_inspection' },
+      params: { limit, excludeFlagged },
+      covers: 'cdp_id',
+    }),
+    stage('predictions_single', {
+      module: 'stages/tasks/predictions-single.stage.ts',
+      inputs: taskInputs,
+      forEach: perCaseAndModel,
+      params: { models: evaluated, simulated: simulatedEvaluated },
+      concurrency: 8,
+      covers: 'cdp_id',
+    }),
+    stage('dialogues_multi', {
+      module: 'stages/tasks/dialogues-multi.stage.ts',
+      inputs: taskInputs,
+      forEach: perCaseAndModel,
+      params: { models: evaluated, simulated: simulatedEvaluated, patient, simulatedPatient },
+      concurrency: 8,
+      covers: 'cdp_id',
+    }),
+
+    // The perturbation agents' plans: ground truth for §4.3–4.4 and the deviation figure.
+    stage('agent_plans', {
+      module: 'stages/agents/agent-plans.stage.ts',
+      inputs: { cdps: 'test_cases', trees: 'trees' },
+      params: { models: simulatedEvaluated },
+    }),
+  ];
+}
+
+/** §3.3 CDP-oriented evaluation, §4.3–4.5, Appendices B and D. */
+function evaluationStages(w: Wiring): StageDecl[] {
+  const { models, judges, realJudges, embeddingJudgeNames, chatJudges, judgeKinds, imports, perPathwayAndJudge, groundTruth } = w;
+  return [
+    // §3.3 CDP-oriented evaluation, §4.3–4.5, Appendices B and D
+    stage('predicted_pathways', {
+      module: 'stages/evaluate/predicted-pathways.stage.ts',
+      inputs: {
+        predictions_single: 'predictions_single',
+        dialogues_multi: 'dialogues_multi',
+        cdps: 'cdps',
+        narratives: 'narratives',
+        ...(imports.any ? { imported_predictions: 'imported_predictions' } : {}),
+      },
+    }),
+    stage('step_scores', {
+      module: 'stages/evaluate/step-scores.stage.ts',
+      inputs: { predicted_pathways: 'predicted_pathways' },
+      forEach: perPathwayAndJudge,
+      params: {
+        judges,
+        realJudges,
+        judgeKinds,
+        maxPromptTokensByJudge: judgePromptBudgets(models.roster, chatJudges),
+        embeddingJudges: embeddingJudgeNames,
+      },
+      concurrency: 8,
+      covers: 'cdp_id',
+    }),
+    stage('outcome_scores', {
+      module: 'stages/evaluate/outcome-scores.stage.ts',
+      inputs: { predicted_pathways: 'predicted_pathways' },
+      forEach: perPathwayAndJudge,
+      params: { judges: chatJudges, realJudges },
+      concurrency: 8,
+      covers: 'cdp_id',
+    }),
+    stage('pathway_metrics', {
+      module: 'stages/evaluate/pathway-metrics.stage.ts',
+      inputs: { step_scores: 'step_scores' },
+      forEach: 'step_scores',
+      params: { calibration: models.calibration },
+      covers: 'cdp_id',
+    }),
+    stage('model_summary', {
+      module: 'stages/evaluate/model-summary.stage.ts',
+      inputs: { pathway_metrics: 'pathway_metrics', outcome_scores: 'outcome_scores', predicted_pathways: 'predicted_pathways' },
+      // Failed calls and unreadable answers score worst (SR over every test case, §4.1); see README.
+      params: { failurePolicy: 'worst', commonCases: false },
+    }),
+    // Table 2 compares the run's judges (the real ones first), never a fixed list.
+    stage('correlations', {
+      module: 'stages/evaluate/correlations.stage.ts',
+      inputs: { pathway_metrics: 'pathway_metrics' },
+      params: { judges },
+    }),
+    stage('threshold_analysis', {
+      module: 'stages/evaluate/threshold-analysis.stage.ts',
+      inputs: { step_scores: 'step_scores', ...groundTruth },
+    }),
+    stage('preference_agreement', {
+      module: 'stages/evaluate/preference-agreement.stage.ts',
+      inputs: { pathway_metrics: 'pathway_metrics', ...groundTruth },
+    }),
+    stage('deviation_profile', { module: 'stages/evaluate/deviation-profile.stage.ts', inputs: groundTruth }),
+  ];
+}
+
+/** The paper's tables and figures, the reproduction scorecard, the leaderboard, an index. */
+function reportStages(w: Wiring): StageDecl[] {
+  const { models, judges, outDir } = w;
+  return [
+    // Reports: the paper's tables and figures, the reproduction scorecard, an index (reports/)
+    stage('report_tables', {
+      module: 'stages/report/tables.stage.ts',
+      inputs: { model_summary: 'model_summary', correlations: 'correlations', cdp_length_stats: 'cdp_length_stats' },
+      params: { outDir, judges },
+    }),
+    stage('report_figures', {
+      module: 'stages/report/figures.stage.ts',
+      inputs: {
+        model_summary: 'model_summary',
+        threshold_analysis: 'threshold_analysis',
+        cdps: 'cdps',
+        cdp_length_stats: 'cdp_length_stats',
+        deviation_profile: 'deviation_profile',
+      },
+      params: { outDir, judges, pngFontFiles: ['data/fonts/DejaVuSans.ttf'] },
+    }),
+    // Models ranked, with paired differences between neighbours (stages/report/leaderboard.ts).
+    stage('report_leaderboard', {
+      module: 'stages/report/leaderboard.stage.ts',
+      inputs: { model_summary: 'model_summary', pathway_metrics: 'pathway_metrics', outcome_scores: 'outcome_scores' },
+      params: { outDir, judges, pngFontFiles: ['data/fonts/DejaVuSans.ttf'] },
+    }),
+    stage('report_scorecard', {
+      module: 'stages/report/scorecard.stage.ts',
+      inputs: { published: 'published_tables', model_summary: 'model_summary' },
+      // Only models that declare the paper model they stand for are compared with its numbers.
+      params: { outDir, paperNames: models.paperNames },
+    }),
+    stage('report_index', {
+      module: 'stages/report/index.stage.ts',
+      inputs: {
+        report_tables: 'report_tables',
+        report_figures: 'report_figures',
+        report_scorecard: 'report_scorecard',
+        report_leaderboard: 'report_leaderboard',
+        model_summary: 'model_summary',
+        qc_summary: 'qc_summary',
+      },
+      params: { outDir },
+    }),
+  ];
+}
+
 export default defineDag(
   (options) => {
-    const root = options.root;
-    const models = modelsOf(options);
-    const embeddingJudges = embeddingJudgeSpecs(options.env);
-    const { builder, evaluated, simulatedEvaluated, patient, simulatedPatient, judges, realJudges } = models;
-    // The embedding judge scores step similarity only: Prompt 9 (outcomes) needs a chat judge.
-    const embeddingJudgeNames = embeddingJudges.map((m) => m.name).filter((n) => judges.includes(n));
-    const chatJudges = judges.filter((j) => !embeddingJudgeNames.includes(j));
-    const judgeKinds = Object.fromEntries(
-      judges.map((j) => [j, realJudges.includes(j) && !embeddingJudgeNames.includes(j) ? 'llm' : 'similarity']),
-    );
-    // A smoke run: `cdp run --limit N` evaluates N test cases.
-    const limit = options.limit;
-    // §3.1: the cases QC flags (checks, and the builder's inspection when configured) are not evaluated.
-    const excludeFlagged = true;
-    const corpus = corpusOf(options);
-    const sampleCorpus = corpus === BUNDLED_SAMPLE;
-    // Reports belong to their store: reports/ for the default store, <store>/reports for another one, or --reports DIR.
-    const outDir = projectPath(root, options.reports);
-
-    // One unit per (test CDP × model), with the case's vignette, guideline and tree.
-    const taskInputs = { cdps: 'test_cases', vignettes: 'vignettes', guidelines: 'guidelines', trees: 'trees' };
-    // predicted_pathways reads the store's imports only when there are some, so a run without
-    // imports declares exactly what it did before.
-    const imports = importsOf(options);
-
-    const perCaseAndModel = {
-      input: 'cdps',
-      cross: { param: 'models', as: 'model' },
-      join: { vignettes: 'cdp_id', guidelines: 'guideline_id', trees: 'guideline_id' },
-    };
-    // One unit per (pathway × judge).
-    const perPathwayAndJudge = { input: 'predicted_pathways', cross: { param: 'judges', as: 'judge' } };
-    // The simulated agents' ground truth, as data: their plans (stages/agents/agent-plans.stage.ts).
-    const groundTruth = { predicted_pathways: 'predicted_pathways', agent_plans: 'agent_plans' };
-
+    const w = wiringOf(options);
+    const { root, models, corpus, imports } = w;
     return {
       sources: {
         corpus_files: files(`${corpus}/guidelines/**/*.{pdf,md,txt}`, `${corpus}/trees/*.json`, `${corpus}/guidelines.csv`),
@@ -95,201 +344,7 @@ export default defineDag(
             ]
           : []),
       ],
-      stages: [
-        // §3.1 Guideline-to-case construction
-        stage('corpus', { module: 'stages/ingest/corpus.stage.ts', inputs: { files: 'corpus_files' } }),
-        stage('corpus_trees', { module: 'stages/construct/corpus-trees.stage.ts', inputs: { files: 'corpus_files' } }),
-        stage('guidelines', {
-          module: 'stages/ingest/guidelines.stage.ts',
-          inputs: { corpus: 'corpus' },
-          forEach: 'corpus',
-          concurrency: 1,
-        }),
-        stage('trees', {
-          module: 'stages/construct/trees.stage.ts',
-          inputs: { guidelines: 'guidelines', corpus_trees: 'corpus_trees' },
-          forEach: { input: 'guidelines', join: { corpus_trees: 'guideline_id' } },
-          params: { builder: builder.trees },
-        }),
-        stage('tree_nodes', { module: 'stages/construct/tree-nodes.stage.ts', inputs: { trees: 'trees' }, forEach: 'trees' }),
-        // The paper held out 440 of 2,274 guidelines (≈ 0.19), a corpus's default; on the six-guideline sample that
-        // would leave one test guideline, so the sample holds out half (in expectation: a guideline is
-        // test when its hash score < 0.5, stages/construct/split.ts). Seed 156 is the first seed that
-        // gives the sample the test set the former sampler drew (2 en + 1 zh); seed 42 would give 5 of 6.
-        stage('cdps', {
-          module: 'stages/construct/cdps.stage.ts',
-          inputs: { trees: 'trees', guidelines: 'guidelines' },
-          params: { testFraction: sampleCorpus ? 0.5 : 440 / 2274, seed: 156 },
-        }),
-        stage('cdp_length_stats', { module: 'stages/construct/cdp-length-stats.stage.ts', inputs: { cdps: 'cdps' } }),
-        stage('vignettes', {
-          module: 'stages/construct/vignettes.stage.ts',
-          inputs: { cdps: 'cdps' },
-          forEach: 'cdps',
-          params: { writer: builder.vignettes },
-          concurrency: 8,
-        }),
-        stage('narratives', {
-          module: 'stages/construct/narratives.stage.ts',
-          inputs: { cdps: 'cdps', vignettes: 'vignettes' },
-          forEach: { input: 'cdps', join: { vignettes: 'cdp_id' } },
-          params: { writer: builder.narratives },
-          concurrency: 8,
-        }),
-        stage('qc', {
-          module: 'stages/construct/qc.stage.ts',
-          inputs: { cdps: 'cdps', vignettes: 'vignettes', narratives: 'narratives', tree_nodes: 'tree_nodes' },
-          forEach: { input: 'cdps', join: { vignettes: 'cdp_id', narratives: 'cdp_id', tree_nodes: 'guideline_id' } },
-        }),
-        stage('qc_inspection', {
-          module: 'stages/construct/qc-inspection.stage.ts',
-          inputs: { qc: 'qc', cdps: 'cdps', vignettes: 'vignettes' },
-          forEach: { input: 'qc', join: { cdps: 'cdp_id', vignettes: 'cdp_id' } },
-          // Inspected by the builder model when one is configured; offline there is no inspector.
-          params: { inspector: builder.inspector },
-          concurrency: 8,
-        }),
-        stage('qc_summary', {
-          module: 'stages/construct/qc-summary.stage.ts',
-          inputs: { qc: 'qc', qc_inspection: 'qc_inspection', cdps: 'cdps' },
-          params: { excludeFlagged },
-        }),
-
-        // §3.2 Task settings, on the test split without the cases QC flagged (or N of them with --limit N)
-        stage('test_cases', {
-          module: 'stages/tasks/test-cases.stage.ts',
-          inputs: { cdps: 'cdps', qc: 'qc', qc_inspection: 'qc_inspection' },
-          params: { limit, excludeFlagged },
-          covers: 'cdp_id',
-        }),
-        stage('predictions_single', {
-          module: 'stages/tasks/predictions-single.stage.ts',
-          inputs: taskInputs,
-          forEach: perCaseAndModel,
-          params: { models: evaluated, simulated: simulatedEvaluated },
-          concurrency: 8,
-          covers: 'cdp_id',
-        }),
-        stage('dialogues_multi', {
-          module: 'stages/tasks/dialogues-multi.stage.ts',
-          inputs: taskInputs,
-          forEach: perCaseAndModel,
-          params: { models: evaluated, simulated: simulatedEvaluated, patient, simulatedPatient },
-          concurrency: 8,
-          covers: 'cdp_id',
-        }),
-
-        // The perturbation agents' plans: ground truth for §4.3–4.4 and the deviation figure.
-        stage('agent_plans', {
-          module: 'stages/agents/agent-plans.stage.ts',
-          inputs: { cdps: 'test_cases', trees: 'trees' },
-          params: { models: simulatedEvaluated },
-        }),
-
-        // §3.3 CDP-oriented evaluation, §4.3–4.5, Appendices B and D
-        stage('predicted_pathways', {
-          module: 'stages/evaluate/predicted-pathways.stage.ts',
-          inputs: {
-            predictions_single: 'predictions_single',
-            dialogues_multi: 'dialogues_multi',
-            cdps: 'cdps',
-            narratives: 'narratives',
-            ...(imports.any ? { imported_predictions: 'imported_predictions' } : {}),
-          },
-        }),
-        stage('step_scores', {
-          module: 'stages/evaluate/step-scores.stage.ts',
-          inputs: { predicted_pathways: 'predicted_pathways' },
-          forEach: perPathwayAndJudge,
-          params: {
-            judges,
-            realJudges,
-            judgeKinds,
-            maxPromptTokensByJudge: judgePromptBudgets(models.roster, chatJudges),
-            embeddingJudges: embeddingJudgeNames,
-          },
-          concurrency: 8,
-          covers: 'cdp_id',
-        }),
-        stage('outcome_scores', {
-          module: 'stages/evaluate/outcome-scores.stage.ts',
-          inputs: { predicted_pathways: 'predicted_pathways' },
-          forEach: perPathwayAndJudge,
-          params: { judges: chatJudges, realJudges },
-          concurrency: 8,
-          covers: 'cdp_id',
-        }),
-        stage('pathway_metrics', {
-          module: 'stages/evaluate/pathway-metrics.stage.ts',
-          inputs: { step_scores: 'step_scores' },
-          forEach: 'step_scores',
-          params: { calibration: models.calibration },
-          covers: 'cdp_id',
-        }),
-        stage('model_summary', {
-          module: 'stages/evaluate/model-summary.stage.ts',
-          inputs: { pathway_metrics: 'pathway_metrics', outcome_scores: 'outcome_scores', predicted_pathways: 'predicted_pathways' },
-          // Failed calls and unreadable answers score worst (SR over every test case, §4.1); see README.
-          params: { failurePolicy: 'worst', commonCases: false },
-        }),
-        // Table 2 compares the run's judges (the real ones first), never a fixed list.
-        stage('correlations', {
-          module: 'stages/evaluate/correlations.stage.ts',
-          inputs: { pathway_metrics: 'pathway_metrics' },
-          params: { judges },
-        }),
-        stage('threshold_analysis', {
-          module: 'stages/evaluate/threshold-analysis.stage.ts',
-          inputs: { step_scores: 'step_scores', ...groundTruth },
-        }),
-        stage('preference_agreement', {
-          module: 'stages/evaluate/preference-agreement.stage.ts',
-          inputs: { pathway_metrics: 'pathway_metrics', ...groundTruth },
-        }),
-        stage('deviation_profile', { module: 'stages/evaluate/deviation-profile.stage.ts', inputs: groundTruth }),
-
-        // Reports: the paper's tables and figures, the reproduction scorecard, an index (reports/)
-        stage('report_tables', {
-          module: 'stages/report/tables.stage.ts',
-          inputs: { model_summary: 'model_summary', correlations: 'correlations', cdp_length_stats: 'cdp_length_stats' },
-          params: { outDir, judges },
-        }),
-        stage('report_figures', {
-          module: 'stages/report/figures.stage.ts',
-          inputs: {
-            model_summary: 'model_summary',
-            threshold_analysis: 'threshold_analysis',
-            cdps: 'cdps',
-            cdp_length_stats: 'cdp_length_stats',
-            deviation_profile: 'deviation_profile',
-          },
-          params: { outDir, judges, pngFontFiles: ['data/fonts/DejaVuSans.ttf'] },
-        }),
-        // Models ranked, with paired differences between neighbours (stages/report/leaderboard.ts).
-        stage('report_leaderboard', {
-          module: 'stages/report/leaderboard.stage.ts',
-          inputs: { model_summary: 'model_summary', pathway_metrics: 'pathway_metrics', outcome_scores: 'outcome_scores' },
-          params: { outDir, judges, pngFontFiles: ['data/fonts/DejaVuSans.ttf'] },
-        }),
-        stage('report_scorecard', {
-          module: 'stages/report/scorecard.stage.ts',
-          inputs: { published: 'published_tables', model_summary: 'model_summary' },
-          // Only models that declare the paper model they stand for are compared with its numbers.
-          params: { outDir, paperNames: models.paperNames },
-        }),
-        stage('report_index', {
-          module: 'stages/report/index.stage.ts',
-          inputs: {
-            report_tables: 'report_tables',
-            report_figures: 'report_figures',
-            report_scorecard: 'report_scorecard',
-            report_leaderboard: 'report_leaderboard',
-            model_summary: 'model_summary',
-            qc_summary: 'qc_summary',
-          },
-          params: { outDir },
-        }),
-      ],
+      stages: [...constructionStages(w), ...taskStages(w), ...evaluationStages(w), ...reportStages(w)],
     };
   },
   { corpus: BUNDLED_SAMPLE },
