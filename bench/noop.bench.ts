@@ -75,6 +75,7 @@ export default async function (): Promise<BenchReport> {
   const node = best(5, () => timed(['-e', '0'], {}, []));
   const rows: BenchRow[] = [{ name: 'bare Node.js start-up (`node -e 0`), for scale', value: node.s, unit: 's' }];
   const cpu: string[] = [];
+  let worstCpu = 0;
   let fastMisses = 0;
   for (const [name, args] of [...variants, ['all of them, then again in another order', all] as [string, string[]]]) {
     timed(['run', ...args]); // brings the store up to date with these options, and writes the fingerprint
@@ -92,15 +93,24 @@ export default async function (): Promise<BenchReport> {
       reference: { name: 'the full runner deciding it', value: full.s },
       target: { text: '< 0.2 s', met: fast.s < 0.2 },
     });
+    worstCpu = Math.max(worstCpu, fast.cpu);
     cpu.push(`${name.split(' (')[0]} ${fast.cpu.toFixed(2)} s (full runner ${full.cpu.toFixed(2)} s)`);
   }
+  rows.push({
+    name: 'fast-path CPU time (user + system), the largest over the options above',
+    value: worstCpu,
+    unit: 's',
+    reference: { name: 'bare Node.js start-up', value: node.cpu },
+    target: { text: '< 0.2 s', met: worstCpu < 0.2 },
+  });
   return {
     title: 'No-op `cdp run` of the bundled sample with each option (the fast path)',
     rows,
     notes: [
       'Each value is the best wall time of 9 fresh processes (Node start-up included), after a run that brought the store up to date with the same options; the reference is the best of 2 with CDP_NO_FAST_PATH=1 (TypeScript loaded, the DAG resolved, every stage decided).',
       `CPU time (user + system, best of the same runs): bare Node ${node.cpu.toFixed(2)} s; ${cpu.join('; ')}.`,
-      `Runs the fast path left to the full runner: ${fastMisses} of ${(rows.length - 1) * 9} (should be 0).`,
+      `Runs the fast path left to the full runner: ${fastMisses} of ${(rows.length - 2) * 9} (should be 0).`,
+      'Wall times on a shared machine follow its load (bare Node start-up is the scale); CPU time does not.',
     ],
   };
 }
