@@ -5,7 +5,8 @@ import { spawnSync } from 'node:child_process';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readRows } from '../store/artifacts.ts';
-import { closestName, required, resolveParams } from './params.ts';
+import { z } from 'zod';
+import { closestName, resolveParams } from './params.ts';
 import { resolveDag, DagConfigError } from './validate.ts';
 import { makeToyProject, type ToyProject } from '../testing/toy-project.ts';
 import { runDag } from '../exec/executor.ts';
@@ -13,12 +14,17 @@ import { workspaceFor } from '../exec/workspace.ts';
 import { readLedger } from '../store/ledger.ts';
 import type { DagConfig } from './define.ts';
 
-const declared = { models: required<string[]>(), simulated: undefined, capFactor: 2, capExtra: 4 };
+const declared = {
+  models: z.array(z.string()),
+  simulated: z.array(z.string()).optional(),
+  capFactor: z.number().min(0).max(20).default(2),
+  capExtra: z.number().min(0).default(4),
+};
 
 test('the config overrides the declared defaults; an undefined value counts as not given', () => {
   const r = resolveParams('dialogues_multi', declared, { models: ['m'], capFactor: 3, capExtra: undefined });
   assert.deepEqual(r, { params: { capFactor: 3, capExtra: 4, models: ['m'] }, problems: [] });
-  // A param declared `undefined` is known but stays absent unless given.
+  // An optional param without a default is known but stays absent unless given.
   assert.equal('simulated' in r.params, false);
   assert.deepEqual(resolveParams('x', declared, { models: [], simulated: ['s'] }).params.simulated, ['s']);
 });
@@ -35,7 +41,7 @@ test('an unknown param names the stage, the param, the likely intended one and t
 
 test('a required param the config does not give is refused, saying where to give it', () => {
   assert.deepEqual(resolveParams('dialogues_multi', declared, {}).problems, [
-    "stage 'dialogues_multi': param 'models' has no default; give it in dag.config.ts (params: { models: … })",
+    "stage 'dialogues_multi': param 'models' (a list of strings) has no default; give it in dag.config.ts (params: { models: … })",
   ]);
 });
 
@@ -106,7 +112,7 @@ export default defineDag(${JSON.stringify(config)});\n`,
   );
   assert.equal(runJson().stages.find((s) => s.stage === 'totals')!.status, 'ran');
   const totals = join(p.root, 'stages', 'totals.ts');
-  writeFileSync(totals, readFileSync(totals, 'utf8').replace('params: { scale: 1 }', 'params: { scale: 10 }'));
+  writeFileSync(totals, readFileSync(totals, 'utf8').replace('z.number().default(1)', 'z.number().default(10)'));
   const second = runJson().stages;
   const t = second.find((s) => s.stage === 'totals')!;
   assert.equal(t.status, 'ran');
