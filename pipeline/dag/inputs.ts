@@ -99,7 +99,7 @@ function mappingProblems(c: InputCheck, declared: InputsDecl): string[] {
     );
   }
   for (const name of joinedNames) {
-    if (!(name in c.bound) || name in (fe.join ?? {})) continue;
+    if (!(name in c.bound) || name in (fe.join ?? {}) || name === fe.input) continue;
     problems.push(
       `stage '${c.stage}': ${c.module} takes input '${name}' joined to each unit, but forEach.join does not join it; add join: { ${name}: '<column>' }`,
     );

@@ -50,7 +50,8 @@ const quote = (v: unknown) => (typeof v === 'string' ? `'${v}'` : typeof v === '
 
 function describe(s: JsonSchema): string {
   if (s.enum) return s.enum.length === 1 ? quote(s.enum[0]) : `one of ${s.enum.map(quote).join(', ')}`;
-  if ('const' in s) return quote(s.const);
+  // JSON has no Infinity: zod writes the literal (τ = Infinity, a balanced marginal) as a number const null.
+  if ('const' in s) return s.const === null && s.type === 'number' ? 'Infinity' : quote(s.const);
   const alternatives = s.anyOf ?? s.oneOf ?? (Array.isArray(s.type) ? s.type.map((type) => ({ ...s, type })) : null);
   if (alternatives) return alternatives.map(describe).join(' or ');
   switch (s.type) {

@@ -92,9 +92,12 @@ function paramProblems(stage: string, name: string, schema: unknown, present: bo
   }
   const r = schema.safeParse(value);
   if (r.success) return [];
-  // Where the value is a structure, say which part is wrong (zod's path and message) beside what is allowed.
-  const deep = r.error.issues.filter((i) => i.path.length > 0).slice(0, 3);
-  const where = deep.map((i) => `; at ${[name, ...i.path.map(String)].join('.')}: ${i.message}`).join('');
+  // Where the value is a structure, say which part is wrong (zod's path and message) beside what is
+  // allowed; a refinement (judges must be distinct) says its own rule.
+  const said = r.error.issues.filter((i) => i.path.length > 0 || i.code === 'custom').slice(0, 3);
+  const where = said
+    .map((i) => (i.path.length ? `; at ${[name, ...i.path.map(String)].join('.')}: ${i.message}` : `; ${i.message}`))
+    .join('');
   return [`${at} must be ${describeSchema(schema)}, got ${describeValue(value)} (${origin})${where}`];
 }
 

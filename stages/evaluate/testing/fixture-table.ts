@@ -8,6 +8,7 @@ import { tableStage, z, type Columns } from '../../../pipeline/stage.ts';
 export const fixtureTable = (columns: Columns) =>
   tableStage<{ rows: Record<string, unknown>[] }>({
     columns,
+    inputs: {},
     params: { rows: z.array(z.record(z.string(), z.unknown())) },
     run: (_inputs, ctx) => ctx.params.rows,
   });
