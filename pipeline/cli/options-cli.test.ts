@@ -24,9 +24,16 @@ const cdpBin = join(pipelineDir, '..', 'bin', 'cdp.mjs');
 function optionsConfig(p: ToyProject, file = 'dag.config.ts'): void {
   writeFileSync(
     join(p.root, 'stages', 'settings.ts'),
-    `import { tableStage } from ${JSON.stringify(join(pipelineDir, 'stage.ts'))};
+    `import { tableStage, z } from ${JSON.stringify(join(pipelineDir, 'stage.ts'))};
 export default tableStage<{ corpus: string; limit: number | null; reports: string; simulated: boolean; models: string }>({
-  params: { corpus: '', limit: null, reports: '', simulated: false, models: '' },
+  inputs: { docs: 'whole' },
+  params: {
+    corpus: z.string().default(''),
+    limit: z.int().min(1).nullable().default(null),
+    reports: z.string().default(''),
+    simulated: z.boolean().default(false),
+    models: z.string().default(''),
+  },
   columns: { name: 'VARCHAR', value: 'VARCHAR' },
   run(_inputs, ctx) {
     return Object.entries(ctx.params).map(([name, v]) => ({ name, value: JSON.stringify(v) }));
