@@ -30,7 +30,7 @@ test('every stage of dag.config.ts declares its params, and the config gives onl
 test("a typo in dialogues_multi's params names the stage, the param, the intended one and the known ones", async () => {
   const r = resolveParams('dialogues_multi', dialogues.params as Record<string, unknown>, { models: ['m'], patient: 'p', capFactr: 3 });
   assert.deepEqual(r.problems, [
-    "stage 'dialogues_multi': unknown param 'capFactr' (did you mean 'capFactor'?); known: models, simulated, patient, simulatedPatient, capFactor, capExtra",
+    "stage 'dialogues_multi': unknown param 'capFactr' (did you mean 'capFactor'?); known: models, patient, simulatedPatient, capFactor, capExtra",
   ]);
   const typo = {
     ...config,
@@ -66,7 +66,7 @@ test('cdp estimate refuses a --set param the stage does not declare before anyth
   assert.equal(r.code, 2, r.stderr);
   assert.equal(
     r.stderr,
-    "cdp: dag.config.ts with --set has 1 problem:\n  - --set outcome_scores.cutof=3: stage 'outcome_scores' has no param 'cutof' (did you mean 'cutoff'?); known: judges, realJudges, cutoff, maxReasks\n",
+    "cdp: dag.config.ts with --set has 1 problem:\n  - --set outcome_scores.cutof=3: stage 'outcome_scores' has no param 'cutof' (did you mean 'cutoff'?); known: judges, cutoff, maxReasks\n",
   );
   assert.equal(r.stdout, '');
   assert.equal(existsSync(store), false);

@@ -10,6 +10,7 @@ import { tableStage, type Row } from '../../pipeline/stage.ts';
 import type { BootstrapOptions } from '../stats/bootstrap.ts';
 import { figureFiles } from './figures.stage.ts';
 import { defaultJudge } from './judges.ts';
+import type { JudgeSpec } from '../roster/judge-spec.ts';
 import { caseValues, leaderboard, leaderboardData, leaderboardFigure, leaderboardTable } from './leaderboard.ts';
 import { REPORT_FILE_COLUMNS, resolveOutDir, writeReportFiles, type ReportFile } from './report-files.ts';
 import { tableCsv, tableMarkdown } from './report-table.ts';
@@ -17,7 +18,8 @@ import { summaryRows } from './summary-rows.ts';
 
 export interface LeaderboardParams extends BootstrapOptions {
   outDir?: string;
-  judges?: string[];
+  /** The run's judge specs: their order, kind and simulated flag. */
+  judges?: JudgeSpec[];
   pngFontFiles?: string[];
 }
 
