@@ -21,11 +21,12 @@ function project(): { p: ToyProject; config: (models: string[]) => DagConfig } {
   const p = makeToyProject();
   writeFileSync(
     join(p.root, 'stages', 'tag.ts'),
-    `import { rowStage, required } from ${stageImport};
+    `import { rowStage, z } from ${stageImport};
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 export default rowStage<{ models: string[] }>({
-  params: { models: required<string[]>() },
+  inputs: { words: 'drives' },
+  params: { models: z.array(z.string()) },
   columns: { path: 'VARCHAR', model: 'VARCHAR' },
   run({ row, cross }, ctx) {
     appendFileSync(join(ctx.root, 'compute.log'), 'tag:' + row.path + ':' + cross + '\\n');
@@ -96,12 +97,14 @@ test("an element's own settings key its units: changing one member of one elemen
   const p = makeToyProject();
   writeFileSync(
     join(p.root, 'stages', 'weigh.ts'),
-    `import { rowStage, required } from ${stageImport};
+    `import { rowStage, z } from ${stageImport};
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 type El = { name: string; settings: Record<string, number> };
+const el = z.object({ name: z.string(), settings: z.record(z.string(), z.number()) });
 export default rowStage<{ items: El[]; helper: El }>({
-  params: { items: required<El[]>(), helper: required<El>() },
+  inputs: { words: 'drives' },
+  params: { items: z.array(el), helper: el },
   columns: { path: 'VARCHAR', item: 'VARCHAR', w: 'DOUBLE' },
   run({ row, cross }, ctx) {
     const el = cross as El;

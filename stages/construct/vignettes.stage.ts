@@ -4,15 +4,16 @@
  * answer) is re-asked with the reason, up to `maxAttempts` answers, and then the row is a failure
  * whose answers are no longer served from the cache, so `cdp run --retry-failed` asks afresh.
  */
-import { askStructured, required, rowStage } from '../../pipeline/stage.ts';
+import { askStructured, rowStage, z } from '../../pipeline/stage.ts';
 import { loadTemplate } from '../prompts/templates.ts';
 import { promptMessage } from '../prompts/prompt-message.ts';
 import { conditionPathInput } from './prompt-inputs.ts';
 import { parseVignette } from './vignette-parse.ts';
-import { modelRefOf, type ModelRef } from '../roster/model-ref.ts';
+import { modelRefOf, modelRefSchema, type ModelRef } from '../roster/model-ref.ts';
 
 export default rowStage<{ writer: ModelRef; maxAttempts: number }>({
-  params: { writer: required<ModelRef>(), maxAttempts: 3 },
+  inputs: { cdps: 'drives' },
+  params: { writer: modelRefSchema, maxAttempts: z.int().min(1).max(10).default(3) },
   columns: { cdp_id: 'VARCHAR', vignette: 'VARCHAR', generator: 'VARCHAR', template: 'VARCHAR', format: 'VARCHAR' },
   async run({ row }, ctx) {
     const writer = modelRefOf(ctx.params.writer, "stage vignettes: param 'writer'").name;

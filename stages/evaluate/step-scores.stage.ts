@@ -17,11 +17,12 @@
  * reads its scores with. An empty candidate gives an m×0 C without a call. Unusable pathways
  * (see predicted_pathways) become failure rows.
  */
-import { required, rowStage } from '../../pipeline/stage.ts';
+import { rowStage, z } from '../../pipeline/stage.ts';
 import { judgeStepScores } from '../judge/judge-step-scores.ts';
 import { judgeByEmbeddings } from '../judge/embedding-judge.ts';
 import { CALL_COLUMNS, callColumns } from '../judge/call-refs.ts';
-import type { JudgeSpec } from '../roster/judge-spec.ts';
+import { distinctNames } from '../roster/model-ref.ts';
+import { judgeSpecSchema, type JudgeSpec } from '../roster/judge-spec.ts';
 import { UNIT_COLUMNS, judgeOf, settingOf, skipsPathway, stringArray, unitBase, unusable } from './pathway-unit.ts';
 
 export interface StepScoresParams {
@@ -42,13 +43,15 @@ export function matrixRows(C: Float64Array, m: number, n: number): number[][] {
 
 export default rowStage<StepScoresParams>({
   // minRunsOk: a majority of runs; blockRows, maxPromptTokens: judgeStepScores' own (no split).
+  inputs: { predicted_pathways: 'drives' },
   params: {
-    judges: required<JudgeSpec[]>(),
-    runs: 5,
-    maxReasks: 2,
-    minRunsOk: undefined,
-    blockRows: undefined,
-    maxPromptTokens: undefined,
+    judges: distinctNames(judgeSpecSchema),
+    // Bounded: every run is a judge call per pathway, and C is held per run.
+    runs: z.int().min(1).max(100).default(5),
+    maxReasks: z.int().min(0).max(10).default(2),
+    minRunsOk: z.int().min(1).optional(),
+    blockRows: z.int().min(1).optional(),
+    maxPromptTokens: z.int().min(1).optional(),
   },
   columns: {
     ...UNIT_COLUMNS,

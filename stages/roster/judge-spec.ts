@@ -11,6 +11,7 @@
  *
  * A real judge (simulated false) never scores a simulated agent's pathway.
  */
+import { z } from '../../pipeline/stage.ts';
 import { modelRefOf, type ModelRef } from './model-ref.ts';
 
 export type JudgeKind = 'llm' | 'similarity' | 'embedding';
@@ -30,6 +31,19 @@ export interface JudgeSpec extends ModelRef {
 }
 
 const KINDS: readonly string[] = ['llm', 'similarity', 'embedding'];
+
+export const judgeSpecSchema: z.ZodType<JudgeSpec> = z.object({
+  name: z.string().min(1),
+  simulated: z.boolean(),
+  model: z.string().min(1),
+  params: z.record(z.string(), z.unknown()),
+  independentSamples: z.boolean(),
+  seedRule: z.string().min(1),
+  kind: z.enum(['llm', 'similarity', 'embedding']),
+  calibration: z.object({ gamma: z.number().gt(0).max(1), beta: z.number().min(0), calibrated: z.boolean() }),
+  promptBudget: z.int().min(1).nullable(),
+  paper: z.string().min(1).nullable(),
+});
 
 /** The judge a crossed element holds, or an error saying what it should be. */
 export function judgeSpecOf(value: unknown, what = 'the crossed judge'): JudgeSpec {

@@ -6,7 +6,9 @@
  * another checkpoint or changing a sampling param recomputes that model's units and nothing
  * else. Endpoints, keys, timeouts, rate limits and prices are not here, so changing them
  * recomputes nothing. The wiring builds these values once (stages/models/model-identity.ts).
+ * The schemas declare them as stage params (pipeline/dag/params.ts).
  */
+import { z } from '../../pipeline/stage.ts';
 
 export interface ModelRef {
   /** The label of every row and table; what stages send as the request's model. */
@@ -28,6 +30,32 @@ export interface EvaluatedModel extends ModelRef {
   /** The paper's model it stands for (the scorecard compares only these), or null. */
   paper: string | null;
 }
+
+export const modelRefSchema: z.ZodType<ModelRef> = z.object({
+  name: z.string().min(1),
+  simulated: z.boolean(),
+  model: z.string().min(1),
+  params: z.record(z.string(), z.unknown()),
+  independentSamples: z.boolean(),
+  seedRule: z.string().min(1),
+});
+
+export const evaluatedModelSchema: z.ZodType<EvaluatedModel> = z.object({
+  name: z.string().min(1),
+  simulated: z.boolean(),
+  model: z.string().min(1),
+  params: z.record(z.string(), z.unknown()),
+  independentSamples: z.boolean(),
+  seedRule: z.string().min(1),
+  paper: z.string().min(1).nullable(),
+});
+
+/** A list of models with distinct names (they label rows, and a crossed param's units). */
+export const distinctNames = <T extends { name: string }>(schema: z.ZodType<T>, min = 0) =>
+  z
+    .array(schema)
+    .min(min)
+    .refine((xs) => new Set(xs.map((x) => x.name)).size === xs.length, 'names must be distinct');
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 

@@ -39,7 +39,7 @@
  * (null for an unreadable reply) and the reader's `format` (null for an unreadable reply). A
  * re-asked patient answer shows as two patient turns in a row, the unreadable one first.
  */
-import { required, rowStage, type ChatMessage } from '../../pipeline/stage.ts';
+import { rowStage, z, type ChatMessage } from '../../pipeline/stage.ts';
 import { doctorMessages, patientMessages, type DialogueTurn } from '../prompts/dialogue-messages.ts';
 import { loadTemplate, renderTemplate } from '../prompts/templates.ts';
 import { promptMessage } from '../prompts/prompt-message.ts';
@@ -50,7 +50,7 @@ import { accountDialogue, type DialogueEnd } from './dialogue-outcome.ts';
 import { patientReask } from './patient-reask.ts';
 import { DEFAULT_CAP_EXTRA, DEFAULT_CAP_FACTOR, turnCap } from './turn-cap.ts';
 import { caseInputs, modelOf, stageLlm, type TaskParamsBase } from './task-unit.ts';
-import { modelRefOf, type ModelRef } from '../roster/model-ref.ts';
+import { distinctNames, evaluatedModelSchema, modelRefOf, modelRefSchema, type ModelRef } from '../roster/model-ref.ts';
 
 export interface DialoguesMultiParams extends TaskParamsBase {
   /** The patient of real models' dialogues (the wiring's roster value: its settings key the dialogues). */
@@ -83,12 +83,14 @@ function answered(dialogue: readonly DialogueTurn[]): Array<{ question: string; 
 }
 
 export default rowStage<DialoguesMultiParams>({
+  inputs: { cdps: 'drives', vignettes: 'joined', guidelines: 'joined', trees: 'joined' },
   params: {
-    models: required<DialoguesMultiParams['models']>(),
-    patient: required<ModelRef>(),
-    simulatedPatient: undefined,
-    capFactor: DEFAULT_CAP_FACTOR,
-    capExtra: DEFAULT_CAP_EXTRA,
+    models: distinctNames(evaluatedModelSchema),
+    patient: modelRefSchema,
+    simulatedPatient: modelRefSchema.optional(),
+    // Bounded: every turn is a call of each side.
+    capFactor: z.number().min(0).max(20).default(DEFAULT_CAP_FACTOR),
+    capExtra: z.number().min(0).max(200).default(DEFAULT_CAP_EXTRA),
   },
   columns: {
     model: 'VARCHAR',

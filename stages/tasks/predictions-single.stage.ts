@@ -17,16 +17,18 @@
  *   the unit's rows as its `context` (unit-context.ts): offline providers answer from it, the
  *   client never sends it to a server and it is not part of the cache key.
  */
-import { required, rowStage } from '../../pipeline/stage.ts';
+import { rowStage, z } from '../../pipeline/stage.ts';
 import { loadTemplate } from '../prompts/templates.ts';
 import { promptMessage } from '../prompts/prompt-message.ts';
 import { parseSingleTurn } from './parse-single-turn.ts';
 import { caseInputs, modelOf, stageLlm, type TaskParamsBase } from './task-unit.ts';
+import { distinctNames, evaluatedModelSchema } from '../roster/model-ref.ts';
 
 export type PredictionsSingleParams = TaskParamsBase;
 
 export default rowStage<PredictionsSingleParams>({
-  params: { models: required<PredictionsSingleParams['models']>() },
+  inputs: { cdps: 'drives', vignettes: 'joined', guidelines: 'joined', trees: 'joined' },
+  params: { models: distinctNames(evaluatedModelSchema) },
   columns: {
     model: 'VARCHAR',
     cdp_id: 'VARCHAR',
