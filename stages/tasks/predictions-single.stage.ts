@@ -17,7 +17,7 @@
  *   the unit's rows as its `context` (unit-context.ts): offline providers answer from it, the
  *   client never sends it to a server and it is not part of the cache key.
  */
-import { rowStage, z } from '../../pipeline/stage.ts';
+import { rowStage } from '../../pipeline/stage.ts';
 import { loadTemplate } from '../prompts/templates.ts';
 import { promptMessage } from '../prompts/prompt-message.ts';
 import { parseSingleTurn } from './parse-single-turn.ts';
