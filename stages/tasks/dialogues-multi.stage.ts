@@ -20,9 +20,10 @@
  *   turn; a truncated reply (finish_reason 'length') is such a reply, its reason says so;
  * - 'turn-cap': `cap` doctor turns passed without a conclusion → success = false;
  * - 'patient-failure: <reason>': the patient's reply could not be read, and neither could its
- *   reply to one re-ask (patient-reask.ts: a follow-up naming the reader's reason) → success =
- *   null, success_strict = null, patient_failed = true: the patient model's failure, not the
- *   doctor's. Every other row has patient_failed = false.
+ *   reply to one re-ask (patient-reask.ts: a follow-up naming the reader's reason) → a failure
+ *   row (`error` set, `failure_kind` 'patient') that keeps the transcript, with success = null,
+ *   success_strict = null, patient_failed = true: the patient model's failure, not the doctor's,
+ *   and retried by `cdp run --retry-failed`. Every other row has patient_failed = false.
  * success is the paper's SR criterion read leniently: every doctor turn readable (variants
  * accepted) and a conclusion within the cap; success_strict also wants every doctor turn exactly
  * in Prompt 6's format. `format` is the dialogue's doctor format ('strict' when every doctor turn
@@ -30,9 +31,14 @@
  * ceil(capFactor × length + capExtra) with the reference CDP's length, defaults 2 and 4
  * (turn-cap.ts).
  *
- * A failed call of either side (HTTP errors after retries, context overflow) makes a failure row
- * with the reason and the transcript so far; `cdp run --retry-failed` replays the dialogue, whose
- * earlier calls come from the call cache.
+ * A failed call of either side (HTTP errors after retries, context overflow, an empty or cut-off
+ * 200) makes a failure row with the reason and the transcript so far, `failure_kind` 'server' for
+ * the doctor's and 'patient' for the patient's. `cdp run --retry-failed` replays the dialogue:
+ * its earlier calls come from the call cache (no earlier turn is sent again; the refused patient
+ * reply is asked afresh), so it resumes at the turn that failed.
+ * `failure_kind` is 'answer' on a dialogue that ended at an unreadable doctor turn (a result, not a
+ * failure row); `cdp run --retry-answers` replays those dialogues and, at the stored unreadable
+ * turn, refuses it and asks for a fresh sample; `resampled` counts the doctor's fresh samples.
  *
  * `questions` (the predicted CDP) are the parsed questions in order; `turns` the full transcript:
  * role 'doctor' | 'patient', the raw reply, the parsed question / conclusion / "Yes" | "No"
@@ -106,6 +112,8 @@ export default rowStage<DialoguesMultiParams>({
     goal: 'VARCHAR',
     patient: 'VARCHAR',
     simulated: 'BOOLEAN',
+    failure_kind: 'VARCHAR',
+    resampled: 'INTEGER',
   },
   async run(unit, ctx) {
     const { row } = unit;
@@ -141,24 +149,51 @@ export default rowStage<DialoguesMultiParams>({
     const turns: TranscriptTurn[] = [];
     const questions: string[] = [];
     const doctorFormats = () => turns.filter((t) => t.role === 'doctor').map((t) => t.format);
-    const end = (how: DialogueEnd) => ({ ...base, goal, turns, questions, ...accountDialogue(how, doctorFormats()) });
-    const failed = (error: string) => ({ ...base, goal, turns, questions, error });
+    let resampled = 0;
+    const end = (how: DialogueEnd, failure_kind: string | null = null) => ({
+      ...base,
+      goal,
+      turns,
+      questions,
+      ...accountDialogue(how, doctorFormats()),
+      failure_kind,
+      resampled,
+    });
+    const failed = (error: string, failure_kind: 'server' | 'patient') => ({
+      ...base,
+      goal,
+      turns,
+      questions,
+      error,
+      failure_kind,
+      resampled,
+    });
+    const retryAnswers = ctx.retrying?.includes('answer') ?? false;
 
     for (let k = 1; k <= cap; k++) {
       // The doctor's chat: its system message (with the guideline blob), then the exchange so far.
       const doctorContext = { ...unitContext, goal, dialogue: answered(dialogue) };
-      const d = await llm.chat({
+      const request = {
         model,
         messages: [doctorSystem, ...doctorMessages('', dialogue).slice(1)],
-        role: 'evaluated',
+        role: 'evaluated' as const,
         sample,
         context: doctorContext,
-      });
-      if (!d.ok) return failed(`doctor ${model}, turn ${k}: ${d.error}`);
-      const said = parseDoctorTurn(d.text, d.finishReason);
+      };
+      let d = await llm.chat(request);
+      if (!d.ok) return failed(`doctor ${model}, turn ${k}: ${d.error}`, 'server');
+      let said = parseDoctorTurn(d.text, d.finishReason);
+      if (said.kind === 'invalid' && retryAnswers && d.cached && d.call) {
+        // --retry-answers: the stored unreadable turn is refused, so this asks for a fresh sample of it.
+        await llm.reject(d, `unreadable doctor turn re-asked (--retry-answers): ${said.reason}`);
+        d = await llm.chat(request);
+        if (!d.ok) return failed(`doctor ${model}, turn ${k}: ${d.error}`, 'server');
+        said = parseDoctorTurn(d.text, d.finishReason);
+      }
+      resampled += d.call?.attempt ?? 0;
       if (said.kind === 'invalid') {
         turns.push({ role: 'doctor', text: d.text, parsed: null, via: null, node: null, format: null });
-        return end({ kind: 'invalid-turn', reason: said.reason });
+        return end({ kind: 'invalid-turn', reason: said.reason }, 'answer');
       }
       if (said.kind === 'conclusion') {
         turns.push({ role: 'doctor', text: d.text, parsed: said.conclusion, via: null, node: null, format: said.format });
@@ -171,7 +206,7 @@ export default rowStage<DialoguesMultiParams>({
       const patientContext = { ...unitContext, question: said.question };
       const asked = patientMessages(patientSystem, dialogue);
       let p = await llm.chat({ model: patient, messages: asked, role: 'patient', sample, context: patientContext });
-      if (!p.ok) return failed(`patient ${patient}, turn ${k}: ${p.error}`);
+      if (!p.ok) return failed(`patient ${patient}, turn ${k}: ${p.error}`, 'patient');
       let answer: PatientAnswer = parsePatientAnswer(p.text, p.finishReason);
       // What an offline patient says it used to answer (its route through the case); null for real models.
       const patientTurn = (r: typeof p, a: PatientAnswer): TranscriptTurn => ({
@@ -187,13 +222,15 @@ export default rowStage<DialoguesMultiParams>({
         // One re-ask naming the problem; a second unreadable reply is the patient's failure.
         const again = patientReask(asked, p.text, answer.reason, said.question, language);
         p = await llm.chat({ model: patient, messages: again, role: 'patient', sample, context: patientContext });
-        if (!p.ok) return failed(`patient ${patient}, turn ${k} (re-ask): ${p.error}`);
+        if (!p.ok) return failed(`patient ${patient}, turn ${k} (re-ask): ${p.error}`, 'patient');
         answer = parsePatientAnswer(p.text, p.finishReason);
         turns.push(patientTurn(p, answer));
         if (!answer.ok) {
           // Refused answers are not served again: a recompute of this dialogue asks afresh.
           await llm.reject(p, `patient answer unreadable: ${answer.reason}`);
-          return end({ kind: 'patient-failure', reason: answer.reason });
+          // A failure row: `cdp run --retry-failed` replays the dialogue up to here from the cache and asks the patient afresh.
+          const error = `patient ${patient}, turn ${k}: answer unreadable after a re-ask: ${answer.reason}`;
+          return { ...end({ kind: 'patient-failure', reason: answer.reason }, 'patient'), error };
         }
       }
       dialogue[dialogue.length - 1]!.answer = answer.answer;

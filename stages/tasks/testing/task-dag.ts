@@ -103,6 +103,8 @@ export function taskDag(data: TaskData, single: Record<string, unknown> | null, 
       { name: 'trees', module: fixed, params: { rows: data.trees } },
       { name: 'cdps', module: fixed, params: { rows: data.cdps } },
       { name: 'vignettes', module: fixed, params: { rows: data.vignettes } },
+      // The evaluation stages hold imports to the run's test cases: here every CDP of the fixture.
+      { name: 'test_cases', module: fixed, params: { rows: data.cdps } },
       ...taskStages(single, multi),
     ],
   };
