@@ -83,7 +83,7 @@ test('cdp import predictions copies the good lines to data/imports and says what
       src,
       [JSON.stringify({ setting: 'single', model: 'ext', cdp_id: 'c1', steps: ['a'], outcome: 'x' }), 'oops', ''].join('\n'),
     );
-    const r = await importPredictions(src, { root, warehouse: join(root, 'none.duckdb'), store: root }, KNOWN);
+    const r = await importPredictions(src, { root, warehouse: join(root, 'none.duckdb'), store: root }, { cases: KNOWN });
     assert.deepEqual([r.file, r.single, r.multi, r.models], ['data/imports/batch.jsonl', 1, 0, ['ext']]);
     assert.equal(
       readFileSync(join(root, 'data/imports/batch.jsonl'), 'utf8'),
@@ -141,6 +141,8 @@ test('imported predictions are judged, scored and summarised under their model n
         f('predictions_single'),
         f('dialogues_multi'),
         f('cdps'),
+        // Every case of the fixture is a test case of this run.
+        { ...f('cdps'), name: 'test_cases' },
         f('narratives'),
         {
           name: 'predicted_pathways',
@@ -150,6 +152,7 @@ test('imported predictions are judged, scored and summarised under their model n
             dialogues_multi: 'dialogues_multi',
             cdps: 'cdps',
             narratives: 'narratives',
+            test_cases: 'test_cases',
             imported_predictions: 'imported_predictions',
           },
         },
@@ -192,8 +195,14 @@ test('imported predictions are judged, scored and summarised under their model n
     }
     assert.equal(summary.ok, true, JSON.stringify(summary.stages.filter((s) => s.error)));
     const rows = (stage: string) => stageRows(ws, stage);
-    const pathways = rows('predicted_pathways');
-    assert.equal(pathways.length, cdps.length * 2, 'one pathway per imported line; the bad last line is skipped');
+    const pathways = rows('predicted_pathways').filter((p) => p.error == null);
+    assert.equal(pathways.length, cdps.length * 2, 'one pathway per imported line');
+    const bad = rows('predicted_pathways').filter((p) => p.error != null);
+    assert.deepEqual(
+      bad.map((p) => [p.failure_kind, p.error]),
+      [['import', `imported predictions data/imports/vllm.jsonl:${lines.length + 1}: "model" must be a non-empty string`]],
+      'the bad last line is a failure row naming the file and line',
+    );
     assert.ok(pathways.every((p) => p.model === 'vllm-batch' && p.usable === true && p.simulated === false));
     const metrics = rows('pathway_metrics').filter((r) => r.error == null);
     assert.equal(metrics.length, cdps.length * 2 * judges.length);

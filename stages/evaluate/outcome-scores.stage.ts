@@ -8,7 +8,7 @@
 import { required, rowStage } from '../../pipeline/stage.ts';
 import { DEFAULT_OUTCOME_CUTOFF, judgeOutcome } from '../judge/judge-outcome.ts';
 import { CALL_COLUMNS, callColumns } from '../judge/call-refs.ts';
-import { UNIT_COLUMNS, judgeName, unitBase, unusable } from './pathway-unit.ts';
+import { FAILURE_KIND_COLUMN, UNIT_COLUMNS, judgeName, unitBase, unusable } from './pathway-unit.ts';
 
 export interface OutcomeScoresParams {
   judges: string[];
@@ -22,6 +22,7 @@ export default rowStage<OutcomeScoresParams>({
   params: { judges: required<string[]>(), realJudges: [], cutoff: DEFAULT_OUTCOME_CUTOFF, maxReasks: 2 },
   columns: {
     ...UNIT_COLUMNS,
+    ...FAILURE_KIND_COLUMN,
     score: 'INTEGER',
     correct: 'BOOLEAN',
     cutoff: 'INTEGER',
@@ -37,9 +38,9 @@ export default rowStage<OutcomeScoresParams>({
     const cutoff = ctx.params.cutoff;
     const base = { ...unitBase(row, judge), cutoff };
     const refused = unusable(row);
-    if (refused) return { ...base, error: refused };
+    if (refused) return { ...base, failure_kind: 'upstream', error: refused };
     if (typeof row.reference_conclusion !== 'string' || row.reference_conclusion.trim() === '') {
-      return { ...base, error: `case ${String(row.cdp_id)} has no reference conclusion; check the cdps input` };
+      return { ...base, failure_kind: 'upstream', error: `case ${String(row.cdp_id)} has no reference conclusion; check the cdps input` };
     }
     const r = await judgeOutcome({
       client: ctx.llm,
@@ -50,7 +51,7 @@ export default rowStage<OutcomeScoresParams>({
       maxReasks: ctx.params.maxReasks,
       language: typeof row.language === 'string' ? row.language : 'en',
     });
-    if (!r.ok) return { ...base, calls: r.calls, problems: r.problems, ...callColumns(r.callRefs), error: r.reason };
+    if (!r.ok) return { ...base, calls: r.calls, problems: r.problems, ...callColumns(r.callRefs), failure_kind: 'judge', error: r.reason };
     return { ...base, score: r.score, correct: r.correct, calls: r.calls, problems: r.problems, ...callColumns(r.callRefs) };
   },
 });

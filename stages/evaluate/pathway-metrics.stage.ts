@@ -10,7 +10,7 @@ import { rowStage } from '../../pipeline/stage.ts';
 import { judgeParams, type JudgeKind } from '../metrics/judge-params.ts';
 import { OT_DEFAULTS } from '../metrics/ot.ts';
 import { scorePathway } from '../metrics/pathway-metrics.ts';
-import { UNIT_COLUMNS, unitBase } from './pathway-unit.ts';
+import { FAILURE_KIND_COLUMN, UNIT_COLUMNS, unitBase } from './pathway-unit.ts';
 
 export interface PathwayMetricsParams {
   /** γ and β per judge (the models file's "judge" calibration); judgeParams' values otherwise. */
@@ -24,6 +24,8 @@ export default rowStage<PathwayMetricsParams>({
   params: { calibration: {}, lambda: OT_DEFAULTS.lambda, tauA: OT_DEFAULTS.tauA, tauB: OT_DEFAULTS.tauB },
   columns: {
     ...UNIT_COLUMNS,
+    // 'upstream' on the failure row of a step_scores failure row (the runner's).
+    ...FAILURE_KIND_COLUMN,
     judge_kind: 'VARCHAR',
     m: 'INTEGER',
     n: 'INTEGER',

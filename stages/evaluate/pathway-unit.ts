@@ -15,6 +15,13 @@ export const UNIT_COLUMNS = {
   judge: 'VARCHAR',
 } as const;
 
+/**
+ * The judging stages' `failure_kind` (the runner's generic label of a failure row): 'upstream' for
+ * a pathway that cannot be judged (its case failed before judging: counted where it failed),
+ * 'judge' when the judge itself failed.
+ */
+export const FAILURE_KIND_COLUMN = { failure_kind: 'VARCHAR' } as const;
+
 export function unitBase(row: Row, judge: unknown): Row {
   return {
     setting: row.setting,

@@ -75,9 +75,9 @@ describe('predicted_pathways', () => {
       },
       {},
     );
-    assert.deepEqual([rows[0]!.candidate, rows[0]!.usable, rows[0]!.failure], [[], true, 'unreadable']);
+    assert.deepEqual([rows[0]!.candidate, rows[0]!.usable, rows[0]!.failure], [[], true, 'answer']);
     assert.match(String(rows[0]!.reason), /did not parse: no steps section/);
-    assert.deepEqual([rows[1]!.usable, rows[1]!.reason, rows[1]!.failure], [false, 'prediction failed: HTTP 500', 'failed-call']);
+    assert.deepEqual([rows[1]!.usable, rows[1]!.reason, rows[1]!.failure], [false, 'prediction failed: HTTP 500', 'server']);
     assert.deepEqual(
       [rows[2]!.usable, rows[2]!.reason, rows[2]!.failure],
       [false, 'no reference pathway: no narrative', null],
@@ -103,7 +103,7 @@ describe('predicted_pathways', () => {
       [
         ['multi', ['Is A?', 'Is B?'], ['q1', 'q2'], true, true, null],
         ['multi', ['Is A?', 'Is B?'], ['q1'], false, true, null],
-        ['multi', ['Is A?', 'Is B?'], ['q1', 'q2'], true, false, 'failed-call'],
+        ['multi', ['Is A?', 'Is B?'], ['q1', 'q2'], true, false, 'server'],
       ],
     );
     assert.match(String(rows[1]!.reason), /without success \(turn-cap\)/);
@@ -133,7 +133,7 @@ describe('predicted_pathways', () => {
     assert.deepEqual(
       rows.map((r) => [r.model, r.success, r.success_strict, r.usable, r.failure]),
       [
-        ['bad', false, false, true, 'unreadable'],
+        ['bad', false, false, true, 'answer'],
         ['p1', null, null, false, 'patient'],
         ['p2', null, null, false, 'patient'],
         ['p3', null, null, false, 'patient'],

@@ -20,7 +20,7 @@ import { judgeStepScores } from '../judge/judge-step-scores.ts';
 import { judgeByEmbeddings } from '../judge/embedding-judge.ts';
 import { inferJudgeKind, type JudgeKind } from '../metrics/judge-params.ts';
 import { CALL_COLUMNS, callColumns } from '../judge/call-refs.ts';
-import { UNIT_COLUMNS, judgeName, settingOf, stringArray, unitBase, unusable } from './pathway-unit.ts';
+import { FAILURE_KIND_COLUMN, UNIT_COLUMNS, judgeName, settingOf, stringArray, unitBase, unusable } from './pathway-unit.ts';
 
 export interface StepScoresParams {
   judges: string[];
@@ -62,6 +62,7 @@ export default rowStage<StepScoresParams>({
   },
   columns: {
     ...UNIT_COLUMNS,
+    ...FAILURE_KIND_COLUMN,
     judge_kind: 'VARCHAR',
     C: 'DOUBLE[][]',
     m: 'INTEGER',
@@ -81,7 +82,7 @@ export default rowStage<StepScoresParams>({
     const p = ctx.params;
     const base = { ...unitBase(row, judge), judge_kind: judgeKindOf(judge, p.judgeKinds) };
     const refused = unusable(row);
-    if (refused) return { ...base, error: refused };
+    if (refused) return { ...base, failure_kind: 'upstream', error: refused };
     if (p.embeddingJudges.includes(judge)) {
       const e = await judgeByEmbeddings(ctx.llm, judge, stringArray(row.reference), stringArray(row.candidate));
       const counts = {
@@ -96,7 +97,7 @@ export default rowStage<StepScoresParams>({
       };
       return e.ok
         ? { ...base, judge_kind: 'similarity', ...counts, C: matrixRows(e.C, e.m, e.n) }
-        : { ...base, judge_kind: 'similarity', ...counts, error: e.reason };
+        : { ...base, judge_kind: 'similarity', ...counts, failure_kind: 'judge', error: e.reason };
     }
     const maxPromptTokens = p.maxPromptTokensByJudge?.[judge] ?? p.maxPromptTokens;
     const r = await judgeStepScores({
@@ -122,7 +123,7 @@ export default rowStage<StepScoresParams>({
       problems: r.problems,
       ...callColumns(r.callRefs),
     };
-    if (!r.ok) return { ...base, ...counts, error: r.reason };
+    if (!r.ok) return { ...base, ...counts, failure_kind: 'judge', error: r.reason };
     return { ...base, ...counts, C: matrixRows(r.C, r.m, r.n) };
   },
 });
