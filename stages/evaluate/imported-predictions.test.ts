@@ -99,6 +99,55 @@ test('cdp import predictions copies the good lines to data/imports and says what
   }
 });
 
+test('imports are held to the test set: a non-test case is refused by line; the summary says how much of the test set a file covers', async () => {
+  const known = new Map<string, Row>([
+    ['c1', { cdp_id: 'c1', guideline_id: 'g1', language: 'en', split: 'test' }],
+    ['c2', { cdp_id: 'c2', guideline_id: 'g1', language: 'en', split: 'test' }],
+    ['c3', { cdp_id: 'c3', guideline_id: 'g2', language: 'en', split: 'test' }],
+    ['n1', { cdp_id: 'n1', guideline_id: 'g9', language: 'en', split: 'non-test' }],
+  ]);
+  const line = (cdp_id: string, model = 'ext') => JSON.stringify({ setting: 'single', model, cdp_id, steps: ['a'], outcome: 'x' });
+  const r = parseImportedPredictions('p.jsonl', [line('c1'), line('n1'), line('c2')].join('\n'), known);
+  assert.deepEqual(
+    r.problems.map((p) => [p.line, p.setting, p.model, p.cdp_id]),
+    [[2, 'single', 'ext', 'n1']],
+  );
+  assert.match(
+    r.problems[0]!.message,
+    /^cdp_id "n1" is not a test case of this build \(its guideline is in the non-test split\); only test cases are ranked$/,
+  );
+  assert.deepEqual(r.lines.single, [1, 3]);
+
+  const root = mkdtempSync(join(tmpdir(), 'cdp-import-held-'));
+  try {
+    const src = join(root, 'p.jsonl');
+    writeFileSync(src, [line('c1'), line('n1'), line('c2'), line('c3', 'other')].join('\n') + '\n');
+    // c2 is a test case the current build does not evaluate (--limit): counted, not refused.
+    const res = await importPredictions(
+      src,
+      { root, warehouse: join(root, 'none.duckdb'), store: root },
+      { cases: known, evaluated: new Set(['c1', 'c3']) },
+    );
+    assert.deepEqual(
+      [res.single, res.notEvaluated, res.testCases, res.covered],
+      [3, 1, 2, { ext: { single: 1, multi: 0 }, other: { single: 1, multi: 0 } }],
+    );
+    assert.equal(
+      importSummary(res),
+      [
+        'skipped p.jsonl:2: cdp_id "n1" is not a test case of this build (its guideline is in the non-test split); only test cases are ranked',
+        '1 line(s) are for test cases the current build does not evaluate (left out by QC or --limit): not ranked',
+        'ext: single-turn 1 of 2 test cases; each test case without a prediction counts as missing',
+        'other: single-turn 1 of 2 test cases; each test case without a prediction counts as missing',
+        'imported 3 single-turn and 0 multi-turn predictions of ext, other into data/imports/p.jsonl; `cdp run` judges and scores them',
+        '',
+      ].join('\n'),
+    );
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
 test('imported predictions are judged, scored and summarised under their model names', async () => {
   const root = mkdtempSync(join(tmpdir(), 'cdp-import-dag-'));
   try {

@@ -50,12 +50,14 @@ import { doctorMessages, patientMessages, type DialogueTurn } from '../prompts/d
 import { loadTemplate, renderTemplate } from '../prompts/templates.ts';
 import { promptMessage } from '../prompts/prompt-message.ts';
 import { clinicalInquiryGoal } from './inquiry-goal.ts';
-import { parseDoctorTurn } from './parse-doctor-turn.ts';
-import { parsePatientAnswer, type PatientAnswer } from './parse-patient-answer.ts';
 import { accountDialogue, type DialogueEnd } from './dialogue-outcome.ts';
-import { patientReask } from './patient-reask.ts';
+import { askDoctor } from './doctor-turn.ts';
+import { askPatient } from './patient-turn.ts';
+import type { TranscriptTurn } from './transcript-turn.ts';
 import { DEFAULT_CAP_EXTRA, DEFAULT_CAP_FACTOR, turnCap } from './turn-cap.ts';
 import { caseInputs, isSimulated, modelOf, stageLlm, type TaskParamsBase } from './task-unit.ts';
+
+export type { TranscriptTurn };
 
 export interface DialoguesMultiParams extends TaskParamsBase {
   /** Roster name of the patient of real models' dialogues (the wiring names it). */
@@ -65,21 +67,6 @@ export interface DialoguesMultiParams extends TaskParamsBase {
   /** Turn cap = ceil(capFactor × reference length + capExtra) doctor turns (defaults: turn-cap.ts). */
   capFactor: number;
   capExtra: number;
-}
-
-export interface TranscriptTurn {
-  role: 'doctor' | 'patient';
-  text: string;
-  parsed: string | null;
-  /**
-   * What the patient provider reported using (its response metadata): for the simulated patient
-   * 'path' — the question matched reference node `node`; 'vignette'; 'default' — "No". Null for
-   * the doctor and for providers that report nothing (real models).
-   */
-  via: string | null;
-  node: number | null;
-  /** The reader's format of the reply ('strict' or its variants), null when it was unreadable. */
-  format: string | null;
 }
 
 /** The exchange so far as the doctor's context holds it: only answered turns, answers as read. */
@@ -150,47 +137,23 @@ export default rowStage<DialoguesMultiParams>({
     const questions: string[] = [];
     const doctorFormats = () => turns.filter((t) => t.role === 'doctor').map((t) => t.format);
     let resampled = 0;
+    const so = () => ({ ...base, goal, turns, questions, resampled });
     const end = (how: DialogueEnd, failure_kind: string | null = null) => ({
-      ...base,
-      goal,
-      turns,
-      questions,
+      ...so(),
       ...accountDialogue(how, doctorFormats()),
       failure_kind,
-      resampled,
     });
-    const failed = (error: string, failure_kind: 'server' | 'patient') => ({
-      ...base,
-      goal,
-      turns,
-      questions,
-      error,
-      failure_kind,
-      resampled,
-    });
+    const failed = (error: string, failure_kind: 'server' | 'patient') => ({ ...so(), error, failure_kind });
     const retryAnswers = ctx.retrying?.includes('answer') ?? false;
 
     for (let k = 1; k <= cap; k++) {
       // The doctor's chat: its system message (with the guideline blob), then the exchange so far.
       const doctorContext = { ...unitContext, goal, dialogue: answered(dialogue) };
-      const request = {
-        model,
-        messages: [doctorSystem, ...doctorMessages('', dialogue).slice(1)],
-        role: 'evaluated' as const,
-        sample,
-        context: doctorContext,
-      };
-      let d = await llm.chat(request);
+      const messages = [doctorSystem, ...doctorMessages('', dialogue).slice(1)];
+      const d = await askDoctor(llm, { model, messages, role: 'evaluated', sample, context: doctorContext }, retryAnswers);
       if (!d.ok) return failed(`doctor ${model}, turn ${k}: ${d.error}`, 'server');
-      let said = parseDoctorTurn(d.text, d.finishReason);
-      if (said.kind === 'invalid' && retryAnswers && d.cached && d.call) {
-        // --retry-answers: the stored unreadable turn is refused, so this asks for a fresh sample of it.
-        await llm.reject(d, `unreadable doctor turn re-asked (--retry-answers): ${said.reason}`);
-        d = await llm.chat(request);
-        if (!d.ok) return failed(`doctor ${model}, turn ${k}: ${d.error}`, 'server');
-        said = parseDoctorTurn(d.text, d.finishReason);
-      }
-      resampled += d.call?.attempt ?? 0;
+      resampled += d.attempt;
+      const { said } = d;
       if (said.kind === 'invalid') {
         turns.push({ role: 'doctor', text: d.text, parsed: null, via: null, node: null, format: null });
         return end({ kind: 'invalid-turn', reason: said.reason }, 'answer');
@@ -203,37 +166,17 @@ export default rowStage<DialoguesMultiParams>({
       questions.push(said.question);
       dialogue.push({ question: said.question });
 
-      const patientContext = { ...unitContext, question: said.question };
+      const context = { ...unitContext, question: said.question };
       const asked = patientMessages(patientSystem, dialogue);
-      let p = await llm.chat({ model: patient, messages: asked, role: 'patient', sample, context: patientContext });
-      if (!p.ok) return failed(`patient ${patient}, turn ${k}: ${p.error}`, 'patient');
-      let answer: PatientAnswer = parsePatientAnswer(p.text, p.finishReason);
-      // What an offline patient says it used to answer (its route through the case); null for real models.
-      const patientTurn = (r: typeof p, a: PatientAnswer): TranscriptTurn => ({
-        role: 'patient',
-        text: r.ok ? r.text : '',
-        parsed: a.ok ? a.answer : null,
-        via: r.ok && typeof r.metadata?.via === 'string' ? r.metadata.via : null,
-        node: r.ok && typeof r.metadata?.node === 'number' ? r.metadata.node : null,
-        format: a.ok ? a.format : null,
-      });
-      turns.push(patientTurn(p, answer));
-      if (!answer.ok) {
-        // One re-ask naming the problem; a second unreadable reply is the patient's failure.
-        const again = patientReask(asked, p.text, answer.reason, said.question, language);
-        p = await llm.chat({ model: patient, messages: again, role: 'patient', sample, context: patientContext });
-        if (!p.ok) return failed(`patient ${patient}, turn ${k} (re-ask): ${p.error}`, 'patient');
-        answer = parsePatientAnswer(p.text, p.finishReason);
-        turns.push(patientTurn(p, answer));
-        if (!answer.ok) {
-          // Refused answers are not served again: a recompute of this dialogue asks afresh.
-          await llm.reject(p, `patient answer unreadable: ${answer.reason}`);
-          // A failure row: `cdp run --retry-failed` replays the dialogue up to here from the cache and asks the patient afresh.
-          const error = `patient ${patient}, turn ${k}: answer unreadable after a re-ask: ${answer.reason}`;
-          return { ...end({ kind: 'patient-failure', reason: answer.reason }, 'patient'), error };
-        }
+      const p = await askPatient(llm, { model: patient, asked, question: said.question, language, sample, context });
+      turns.push(...p.turns);
+      if (p.kind === 'failed-call') return failed(`patient ${patient}, turn ${k}${p.reask ? ' (re-ask)' : ''}: ${p.error}`, 'patient');
+      if (p.kind === 'unreadable') {
+        // A failure row: `cdp run --retry-failed` replays the dialogue up to here from the cache and asks the patient afresh.
+        const error = `patient ${patient}, turn ${k}: answer unreadable after a re-ask: ${p.reason}`;
+        return { ...end({ kind: 'patient-failure', reason: p.reason }, 'patient'), error };
       }
-      dialogue[dialogue.length - 1]!.answer = answer.answer;
+      dialogue[dialogue.length - 1]!.answer = p.answer;
     }
     return end({ kind: 'turn-cap' });
   },

@@ -112,7 +112,7 @@ export function taskDag(data: TaskData, single: Record<string, unknown> | null, 
 
 export interface TaskProject {
   root: string;
-  run(client: LlmClient, opts?: { retryFailed?: boolean }): Promise<RunSummary>;
+  run(client: LlmClient, opts?: { retryFailed?: boolean; retryKinds?: string[] }): Promise<RunSummary>;
   rows(stage: string): Row[];
   /** Removes the temporary project. */
   remove(): void;
@@ -127,7 +127,7 @@ export function taskProject(config: DagConfig): TaskProject & { cacheDir: string
     cacheDir: join(ws.store, 'llm'),
     async run(client, opts = {}) {
       const dag = await resolveDag(config, root);
-      return runDag(dag, ws, { llm: client, retryFailed: opts.retryFailed });
+      return runDag(dag, ws, { llm: client, retryFailed: opts.retryFailed, retryKinds: opts.retryKinds });
     },
     rows(stage) {
       return stageRows(ws, stage);
