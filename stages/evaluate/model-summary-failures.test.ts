@@ -132,7 +132,7 @@ async function build(params: object) {
     const qc_summary = await runTable(qcSummary, { qc, qc_inspection: [], cdps, vignettes, narratives }, {});
     const predicted_pathways = await runTable(
       predictedPathways,
-      { dialogues_multi, cdps, narratives, test_cases, imported_predictions: [{ path: 'data/imports/x.jsonl' }] },
+      { predictions_single: [], dialogues_multi, cdps, narratives, test_cases, imported_predictions: [{ path: 'data/imports/x.jsonl' }] },
       {},
       logs,
       root,
@@ -288,15 +288,17 @@ test('the board and Table 1: counts by kind, the incomplete model apart with wha
   assert.match(t1.caption, /1 model is incomplete/);
 });
 
+const NO_INPUTS = { pathway_metrics: [], outcome_scores: [], predicted_pathways: [] };
+
 test('a bad policy param or failure value is an error that says what to use', async () => {
   await assert.rejects(
-    runTable(modelSummary, {}, { failurePolicy: 'drop' as never }),
+    runTable(modelSummary, NO_INPUTS, { failurePolicy: 'drop' as never }),
     /failurePolicy is "drop"; use one of 'worst', 'exclude'$/,
   );
-  await assert.rejects(runTable(modelSummary, {}, { commonCases: 'yes' as never }), /commonCases is "yes"; use true or false/);
+  await assert.rejects(runTable(modelSummary, NO_INPUTS, { commonCases: 'yes' as never }), /commonCases is "yes"; use true or false/);
   const odd = { ...unit('C', 'c1'), usable: false, failure: 'failed-call' };
   await assert.rejects(
-    runTable(modelSummary, { predicted_pathways: [odd] }, {}),
+    runTable(modelSummary, { ...NO_INPUTS, predicted_pathways: [odd] }, {}),
     /row c1 \(C\) has failure "failed-call"; expected one of answer, server, patient, missing or null; rerun predicted_pathways/,
   );
 });

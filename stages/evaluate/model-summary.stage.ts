@@ -24,7 +24,7 @@
  * With a single guideline (`clusters` = 1, as in the bundled sample's test split) the cluster CI
  * is null: resampling one cluster cannot say anything about guideline-to-guideline variation.
  */
-import { tableStage, type Row } from '../../pipeline/stage.ts';
+import { tableStage, z, type Row } from '../../pipeline/stage.ts';
 import {
   clusterBootstrapMany,
   percentileBootstrapMany,
@@ -32,7 +32,14 @@ import {
   type BootstrapResult,
   type ClusterBootstrapResult,
 } from '../stats/bootstrap.ts';
-import { applyFailurePolicy, checkPolicyOptions, policyLabel, type FailurePolicy, type KindCounts } from './failure-policy.ts';
+import {
+  FAILURE_POLICIES,
+  applyFailurePolicy,
+  checkPolicyOptions,
+  policyLabel,
+  type FailurePolicy,
+  type KindCounts,
+} from './failure-policy.ts';
 import { ENTRY_READS, cellEntries } from './case-entries.ts';
 
 export { cellEntries };
@@ -137,7 +144,14 @@ export function summariseCells(cells: readonly Cell[], opts: BootstrapOptions): 
 }
 
 export default tableStage<ModelSummaryParams>({
-  params: { resamples: 10000, seed: 42, level: 0.95, failurePolicy: 'worst', commonCases: false },
+  inputs: { pathway_metrics: 'whole', outcome_scores: 'whole', predicted_pathways: 'whole' },
+  params: {
+    resamples: z.int().min(2).max(1_000_000).default(10000),
+    seed: z.int().default(42),
+    level: z.number().gt(0).lt(1).default(0.95),
+    failurePolicy: z.enum(FAILURE_POLICIES).default('worst'),
+    commonCases: z.boolean().default(false),
+  },
   // What a case is and what it scored; never the transcripts, step texts or matrices of these wide tables.
   reads: ENTRY_READS,
   columns: {

@@ -169,18 +169,32 @@ export function multiTurnPathway(d: Row, cdp: Row | undefined): Row {
 }
 
 export default tableStage({
+  // Imported predictions are bound only when `cdp import predictions` copied some (dag.config.ts).
+  inputs: {
+    predictions_single: 'whole',
+    dialogues_multi: 'whole',
+    cdps: 'whole',
+    narratives: 'whole',
+    // The run's test cases: imported predictions are held to them (imported-rows.ts).
+    test_cases: 'whole',
+    imported_predictions: 'optional whole',
+  },
   params: {},
   // Of the test cases only which they are.
   reads: { test_cases: ['cdp_id'] },
   columns: PREDICTED_PATHWAY_COLUMNS,
-  run({ predictions_single = [], dialogues_multi = [], cdps, narratives = [], test_cases, imported_predictions = [] }, ctx) {
-    const cdpById = new Map(cdps!.filter((c) => c.error == null).map((c) => [c.cdp_id as string, c]));
+  run({ predictions_single, dialogues_multi, cdps, narratives, test_cases, imported_predictions }, ctx) {
+    const cdpById = new Map(cdps.filter((c) => c.error == null).map((c) => [c.cdp_id as string, c]));
     const narrativeById = new Map(narratives.map((n) => [n.cdp_id as string, n]));
     const files = imported_predictions.filter((x) => String(x.path).endsWith('.jsonl'));
     const imported = files.length
       ? heldToTestSet(
           files.map((f) => ({ file: String(f.path), text: readFileSync(resolve(ctx.root, String(f.path)), 'utf8') })),
-          { cases: cdpById, testCases: testCaseIds(test_cases), own: { single: predictions_single, multi: dialogues_multi } },
+          {
+            cases: cdpById,
+            testCases: new Set(test_cases.map((c) => String(c.cdp_id))),
+            own: { single: predictions_single, multi: dialogues_multi },
+          },
           ctx.log,
         )
       : { single: [], multi: [], failures: [] };
@@ -194,13 +208,3 @@ export default tableStage({
     return [...out, ...imported.failures];
   },
 });
-
-/** The test cases of this run, from test_cases: needed to hold imported predictions to them. */
-function testCaseIds(testCases: Row[] | undefined): Set<string> {
-  if (!testCases) {
-    throw new Error(
-      "predicted_pathways: imported predictions need the input 'test_cases' to be held to the test set; wire test_cases: 'test_cases'",
-    );
-  }
-  return new Set(testCases.map((c) => String(c.cdp_id)));
-}

@@ -4,7 +4,8 @@ import { readFileSync } from 'node:fs';
 import type { Row } from '../../pipeline/stage.ts';
 import { pairedDifference } from '../stats/paired-bootstrap.ts';
 import { caseValues, leaderboard, leaderboardData, leaderboardFigure, leaderboardTable } from './leaderboard.ts';
-import { leaderboardFiles } from './leaderboard.stage.ts';
+import leaderboardStage, { leaderboardFiles } from './leaderboard.stage.ts';
+import { resolveParams } from '../../pipeline/stage.ts';
 import { valuesByCase } from './policy-values.ts';
 import { cellKey, summaryRows } from './summary-rows.ts';
 
@@ -199,11 +200,13 @@ test('leaderboard table, CSV and figure print n, the failures by kind, the incom
       ['sim 1. simulated-oracle', -9.17, 10.83],
     ],
   );
-  const files = leaderboardFiles(w, { judges: [JUDGE], resamples: 500 });
+  const files = leaderboardFiles(w, { judges: [JUDGE], resamples: 500, seed: 42, level: 0.95 });
   assert.deepEqual(
     files.map((f) => f.path),
     ['tables/leaderboard.md', 'tables/leaderboard.csv', 'figures/leaderboard.svg', 'figures/leaderboard.png'],
   );
   assert.match(String(files[2]!.content), /n=5 · server 1/);
-  assert.throws(() => leaderboardFiles(w, { judges: [JUDGE], cluster: 'yes' as never }), /param cluster is "yes"; use true or false/);
+  const bad = resolveParams('report_leaderboard', leaderboardStage.params, { cluster: 'yes' }).problems;
+  assert.deepEqual(bad.length, 1);
+  assert.match(bad[0]!, /stage 'report_leaderboard': param 'cluster' must be/);
 });
