@@ -131,16 +131,20 @@ export default defineDag({
     }),
     stage('qc_summary', {
       module: 'stages/construct/qc-summary.stage.ts',
-      inputs: { qc: 'qc', qc_inspection: 'qc_inspection', cdps: 'cdps' },
+      inputs: { qc: 'qc', qc_inspection: 'qc_inspection', cdps: 'cdps', vignettes: 'vignettes', narratives: 'narratives' },
       params: { excludeFlagged },
     }),
 
     // §3.2 Task settings, on the test split without the cases QC flagged (or N of them with --limit N)
     stage('test_cases', {
       module: 'stages/tasks/test-cases.stage.ts',
-      inputs: { cdps: 'cdps', qc: 'qc', qc_inspection: 'qc_inspection' },
+      // A case without a usable vignette or narrative is no test case (construction-failures.ts).
+      inputs: { cdps: 'cdps', qc: 'qc', qc_inspection: 'qc_inspection', vignettes: 'vignettes', narratives: 'narratives' },
       params: { limit, excludeFlagged },
       covers: 'cdp_id',
+      // No test case: the run ends with exit code 4 and says so (README, exit codes).
+      requiresRows:
+        'no test case is left to evaluate: QC excluded them all or their construction failed (see qc_summary), or no guideline is in the test split',
     }),
     stage('predictions_single', {
       module: 'stages/tasks/predictions-single.stage.ts',
@@ -174,6 +178,8 @@ export default defineDag({
         dialogues_multi: 'dialogues_multi',
         cdps: 'cdps',
         narratives: 'narratives',
+        // Imports are held to this run's test cases (imported-rows.ts).
+        test_cases: 'test_cases',
         ...(imported ? { imported_predictions: 'imported_predictions' } : {}),
       },
     }),
@@ -241,7 +247,13 @@ export default defineDag({
     // Models ranked, with paired differences between neighbours (stages/report/leaderboard.ts).
     stage('report_leaderboard', {
       module: 'stages/report/leaderboard.stage.ts',
-      inputs: { model_summary: 'model_summary', pathway_metrics: 'pathway_metrics', outcome_scores: 'outcome_scores' },
+      // The per-case values behind the means, so the paired differences use exactly their cases (policy-values.ts).
+      inputs: {
+        model_summary: 'model_summary',
+        pathway_metrics: 'pathway_metrics',
+        outcome_scores: 'outcome_scores',
+        predicted_pathways: 'predicted_pathways',
+      },
       params: { outDir, judges, pngFontFiles: ['data/fonts/DejaVuSans.ttf'] },
     }),
     stage('report_scorecard', {

@@ -105,6 +105,8 @@ test('evaluation DAG: simulated judges through the client, every analysis stage,
         f('predictions_single'),
         f('dialogues_multi'),
         f('cdps'),
+        // Every case of the fixture is a test case of this run.
+        { ...f('cdps'), name: 'test_cases' },
         f('narratives'),
         f('trees'),
         {
@@ -116,7 +118,13 @@ test('evaluation DAG: simulated judges through the client, every analysis stage,
         {
           name: 'predicted_pathways',
           module: m('predicted-pathways.stage.ts'),
-          inputs: { predictions_single: 'predictions_single', dialogues_multi: 'dialogues_multi', cdps: 'cdps', narratives: 'narratives' },
+          inputs: {
+            predictions_single: 'predictions_single',
+            dialogues_multi: 'dialogues_multi',
+            cdps: 'cdps',
+            narratives: 'narratives',
+            test_cases: 'test_cases',
+          },
         },
         {
           name: 'step_scores',

@@ -11,7 +11,7 @@ import { DEFAULT_OUTCOME_CUTOFF, judgeOutcome } from '../judge/judge-outcome.ts'
 import { CALL_COLUMNS, callColumns } from '../judge/call-refs.ts';
 import { distinctNames } from '../roster/model-ref.ts';
 import { judgeSpecSchema, type JudgeSpec } from '../roster/judge-spec.ts';
-import { UNIT_COLUMNS, judgeOf, skipsPathway, unitBase, unusable } from './pathway-unit.ts';
+import { FAILURE_KIND_COLUMN, UNIT_COLUMNS, judgeOf, skipsPathway, unitBase, unusable } from './pathway-unit.ts';
 
 export interface OutcomeScoresParams {
   /** The run's judges (the wiring's roster values), crossed as `judge`. */
@@ -30,6 +30,7 @@ export default rowStage<OutcomeScoresParams>({
   },
   columns: {
     ...UNIT_COLUMNS,
+    ...FAILURE_KIND_COLUMN,
     score: 'INTEGER',
     correct: 'BOOLEAN',
     cutoff: 'INTEGER',
@@ -46,9 +47,9 @@ export default rowStage<OutcomeScoresParams>({
     const cutoff = ctx.params.cutoff;
     const base = { ...unitBase(row, spec), cutoff };
     const refused = unusable(row);
-    if (refused) return { ...base, error: refused };
+    if (refused) return { ...base, failure_kind: 'upstream', error: refused };
     if (typeof row.reference_conclusion !== 'string' || row.reference_conclusion.trim() === '') {
-      return { ...base, error: `case ${String(row.cdp_id)} has no reference conclusion; check the cdps input` };
+      return { ...base, failure_kind: 'upstream', error: `case ${String(row.cdp_id)} has no reference conclusion; check the cdps input` };
     }
     const r = await judgeOutcome({
       client: ctx.llm,
@@ -59,7 +60,7 @@ export default rowStage<OutcomeScoresParams>({
       maxReasks: ctx.params.maxReasks,
       language: typeof row.language === 'string' ? row.language : 'en',
     });
-    if (!r.ok) return { ...base, calls: r.calls, problems: r.problems, ...callColumns(r.callRefs), error: r.reason };
+    if (!r.ok) return { ...base, calls: r.calls, problems: r.problems, ...callColumns(r.callRefs), failure_kind: 'judge', error: r.reason };
     return { ...base, score: r.score, correct: r.correct, calls: r.calls, problems: r.problems, ...callColumns(r.callRefs) };
   },
 });

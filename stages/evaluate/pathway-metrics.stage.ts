@@ -13,7 +13,7 @@ import { rowStage, z } from '../../pipeline/stage.ts';
 import { judgeParams, type JudgeKind } from '../metrics/judge-params.ts';
 import { OT_DEFAULTS } from '../metrics/ot.ts';
 import { scorePathway } from '../metrics/pathway-metrics.ts';
-import { UNIT_COLUMNS, unitBase } from './pathway-unit.ts';
+import { FAILURE_KIND_COLUMN, UNIT_COLUMNS, unitBase } from './pathway-unit.ts';
 
 export interface PathwayMetricsParams {
   lambda: number;
@@ -31,6 +31,8 @@ export default rowStage<PathwayMetricsParams>({
   },
   columns: {
     ...UNIT_COLUMNS,
+    // 'upstream' on the failure row of a step_scores failure row (the runner's).
+    ...FAILURE_KIND_COLUMN,
     judge_kind: 'VARCHAR',
     m: 'INTEGER',
     n: 'INTEGER',

@@ -18,6 +18,13 @@ export const UNIT_COLUMNS = {
   judge_simulated: 'BOOLEAN',
 } as const;
 
+/**
+ * The judging stages' `failure_kind` (the runner's generic label of a failure row): 'upstream' for
+ * a pathway that cannot be judged (its case failed before judging: counted where it failed),
+ * 'judge' when the judge itself failed.
+ */
+export const FAILURE_KIND_COLUMN = { failure_kind: 'VARCHAR' } as const;
+
 export function unitBase(row: Row, judge: Pick<JudgeSpec, 'name' | 'simulated'>): Row {
   return {
     setting: row.setting,

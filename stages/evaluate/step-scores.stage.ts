@@ -23,7 +23,7 @@ import { judgeByEmbeddings } from '../judge/embedding-judge.ts';
 import { CALL_COLUMNS, callColumns } from '../judge/call-refs.ts';
 import { distinctNames } from '../roster/model-ref.ts';
 import { judgeSpecSchema, type JudgeSpec } from '../roster/judge-spec.ts';
-import { UNIT_COLUMNS, judgeOf, settingOf, skipsPathway, stringArray, unitBase, unusable } from './pathway-unit.ts';
+import { FAILURE_KIND_COLUMN, UNIT_COLUMNS, judgeOf, settingOf, skipsPathway, stringArray, unitBase, unusable } from './pathway-unit.ts';
 
 export interface StepScoresParams {
   /** The run's judges (the wiring's roster values), crossed as `judge`. */
@@ -55,6 +55,7 @@ export default rowStage<StepScoresParams>({
   },
   columns: {
     ...UNIT_COLUMNS,
+    ...FAILURE_KIND_COLUMN,
     judge_kind: 'VARCHAR',
     C: 'DOUBLE[][]',
     m: 'INTEGER',
@@ -78,7 +79,7 @@ export default rowStage<StepScoresParams>({
     const { gamma, beta, calibrated } = spec.calibration;
     const base = { ...unitBase(row, spec), judge_kind: spec.kind, gamma, beta, gamma_calibrated: calibrated };
     const refused = unusable(row);
-    if (refused) return { ...base, error: refused };
+    if (refused) return { ...base, failure_kind: 'upstream', error: refused };
     if (spec.kind === 'embedding') {
       const e = await judgeByEmbeddings(ctx.llm, judge, stringArray(row.reference), stringArray(row.candidate));
       const counts = {
@@ -91,7 +92,7 @@ export default rowStage<StepScoresParams>({
         problems: [],
         ...callColumns([]),
       };
-      return e.ok ? { ...base, ...counts, C: matrixRows(e.C, e.m, e.n) } : { ...base, ...counts, error: e.reason };
+      return e.ok ? { ...base, ...counts, C: matrixRows(e.C, e.m, e.n) } : { ...base, ...counts, failure_kind: 'judge', error: e.reason };
     }
     const maxPromptTokens = spec.promptBudget ?? p.maxPromptTokens;
     const r = await judgeStepScores({
@@ -117,7 +118,7 @@ export default rowStage<StepScoresParams>({
       problems: r.problems,
       ...callColumns(r.callRefs),
     };
-    if (!r.ok) return { ...base, ...counts, error: r.reason };
+    if (!r.ok) return { ...base, ...counts, failure_kind: 'judge', error: r.reason };
     return { ...base, ...counts, C: matrixRows(r.C, r.m, r.n) };
   },
 });

@@ -157,9 +157,17 @@ test('DAG against the realistic server: every task-stage row is what its label s
     const ids = cases().cdps.map((c) => String(c.cdp_id));
     assert.equal(ps.length, evaluated.length * ids.length);
     assert.equal(dm.length, evaluated.length * ids.length);
+    // No call failed: every fault is a reading. A patient that stays unreadable is a failure row of
+    // kind 'patient' (retried by --retry-failed), never the doctor's.
     assert.ok(
-      [...ps, ...dm].every((r) => r.error == null),
+      [...ps, ...dm].every(
+        (r) => r.error == null || (r.failure_kind === 'patient' && String(r.end_reason).startsWith('patient-failure: ')),
+      ),
       'no call failed: every fault is a reading, not a failed call',
+    );
+    assert.ok(
+      ps.every((r) => r.failure_kind === (r.parse_ok ? null : 'answer')),
+      'an unreadable single-turn answer is an answer failure',
     );
     const at = (rows: Row[], a: LabelledAnswer, id: string) => rows.find((r) => r.model === modelFor(a) && r.cdp_id === id)!;
     for (const id of ids) {
