@@ -17,9 +17,7 @@ import { join, resolve } from 'node:path';
 import { defineDag, stage, files, configInput, projectPath, type Options, type StageDecl } from './pipeline/index.ts';
 import type { Project } from './pipeline/cli/load.ts';
 import { BUNDLED_SAMPLE, modelsOf } from './stages/models/run-models.ts';
-import { embeddingJudgeSpecs } from './stages/models/embedding-judges.ts';
 import { llmCallsViews } from './stages/models/llm-views.ts';
-import { judgePromptBudgets } from './stages/evaluate/judge-prompt-budgets.ts';
 import { cliCommands as projectCommands } from './stages/commands/index.ts';
 
 // The guideline corpus when none is given and the store remembers none: the bundled sample. A
@@ -40,14 +38,9 @@ function importsOf(o: Options): { dir: string; any: boolean; legacy: string[] } 
 function wiringOf(options: Options) {
   const root = options.root;
   const models = modelsOf(options);
-  const embeddingJudges = embeddingJudgeSpecs(options.env);
-  const { builder, evaluated, simulatedEvaluated, patient, simulatedPatient, judges, realJudges } = models;
-  // The embedding judge scores step similarity only: Prompt 9 (outcomes) needs a chat judge.
-  const embeddingJudgeNames = embeddingJudges.map((m) => m.name).filter((n) => judges.includes(n));
-  const chatJudges = judges.filter((j) => !embeddingJudgeNames.includes(j));
-  const judgeKinds = Object.fromEntries(
-    judges.map((j) => [j, realJudges.includes(j) && !embeddingJudgeNames.includes(j) ? 'llm' : 'similarity']),
-  );
+  // The roster as typed values (stages/roster/): each model's answer-relevant settings travel with it
+  // into the params, so they key exactly the units that call it.
+  const { builder, evaluated, patient, simulatedPatient, judges } = models;
   // A smoke run: `cdp run --limit N` evaluates N test cases.
   const limit = options.limit;
   // §3.1: the cases QC flags (checks, and the builder's inspection when configured) are not evaluated.
@@ -78,14 +71,9 @@ function wiringOf(options: Options) {
     models,
     builder,
     evaluated,
-    simulatedEvaluated,
     patient,
     simulatedPatient,
     judges,
-    realJudges,
-    embeddingJudgeNames,
-    chatJudges,
-    judgeKinds,
     limit,
     excludeFlagged,
     corpus,
@@ -159,7 +147,7 @@ function constructionStages(w: Wiring): StageDecl[] {
     }),
     stage('qc_summary', {
       module: 'stages/construct/qc-summary.stage.ts',
-      inputs: { qc: 'qc', qc_inspection: 'qc_inspection', cdps: 'cdps' },
+      inputs: { qc: 'qc', qc_inspection: 'qc_inspection', cdps: 'cdps', vignettes: 'vignettes', narratives: 'narratives' },
       params: { excludeFlagged },
     }),
   ];
@@ -167,20 +155,24 @@ function constructionStages(w: Wiring): StageDecl[] {
 
 /** §3.2 Task settings, and the perturbation agents' plans. */
 function taskStages(w: Wiring): StageDecl[] {
-  const { evaluated, simulatedEvaluated, patient, simulatedPatient, limit, excludeFlagged, taskInputs, perCaseAndModel } = w;
+  const { evaluated, patient, simulatedPatient, limit, excludeFlagged, taskInputs, perCaseAndModel } = w;
   return [
     // §3.2 Task settings, on the test split without the cases QC flagged (or N of them with --limit N)
     stage('test_cases', {
       module: 'stages/tasks/test-cases.stage.ts',
-      inputs: { cdps: 'cdps', qc: 'qc', qc_inspection: 'qc_inspection' },
+      // A case without a usable vignette or narrative is no test case (construction-failures.ts).
+      inputs: { cdps: 'cdps', qc: 'qc', qc_inspection: 'qc_inspection', vignettes: 'vignettes', narratives: 'narratives' },
       params: { limit, excludeFlagged },
       covers: 'cdp_id',
+      // No test case: the run ends with exit code 4 and says so (README, exit codes).
+      requiresRows:
+        'no test case is left to evaluate: QC excluded them all or their construction failed (see qc_summary), or no guideline is in the test split',
     }),
     stage('predictions_single', {
       module: 'stages/tasks/predictions-single.stage.ts',
       inputs: taskInputs,
       forEach: perCaseAndModel,
-      params: { models: evaluated, simulated: simulatedEvaluated },
+      params: { models: evaluated },
       concurrency: 8,
       covers: 'cdp_id',
     }),
@@ -188,7 +180,7 @@ function taskStages(w: Wiring): StageDecl[] {
       module: 'stages/tasks/dialogues-multi.stage.ts',
       inputs: taskInputs,
       forEach: perCaseAndModel,
-      params: { models: evaluated, simulated: simulatedEvaluated, patient, simulatedPatient },
+      params: { models: evaluated, patient, simulatedPatient },
       concurrency: 8,
       covers: 'cdp_id',
     }),
@@ -197,14 +189,14 @@ function taskStages(w: Wiring): StageDecl[] {
     stage('agent_plans', {
       module: 'stages/agents/agent-plans.stage.ts',
       inputs: { cdps: 'test_cases', trees: 'trees' },
-      params: { models: simulatedEvaluated },
+      params: { models: evaluated.filter((m) => m.simulated).map((m) => m.name) },
     }),
   ];
 }
 
 /** §3.3 CDP-oriented evaluation, §4.3–4.5, Appendices B and D. */
 function evaluationStages(w: Wiring): StageDecl[] {
-  const { models, judges, realJudges, embeddingJudgeNames, chatJudges, judgeKinds, imports, perPathwayAndJudge, groundTruth } = w;
+  const { judges, imports, perPathwayAndJudge, groundTruth } = w;
   return [
     // §3.3 CDP-oriented evaluation, §4.3–4.5, Appendices B and D
     stage('predicted_pathways', {
@@ -214,6 +206,8 @@ function evaluationStages(w: Wiring): StageDecl[] {
         dialogues_multi: 'dialogues_multi',
         cdps: 'cdps',
         narratives: 'narratives',
+        // Imports are held to this run's test cases (imported-rows.ts).
+        test_cases: 'test_cases',
         ...(imports.any ? { imported_predictions: 'imported_predictions' } : {}),
       },
     }),
@@ -221,13 +215,7 @@ function evaluationStages(w: Wiring): StageDecl[] {
       module: 'stages/evaluate/step-scores.stage.ts',
       inputs: { predicted_pathways: 'predicted_pathways' },
       forEach: perPathwayAndJudge,
-      params: {
-        judges,
-        realJudges,
-        judgeKinds,
-        maxPromptTokensByJudge: judgePromptBudgets(models.roster, chatJudges),
-        embeddingJudges: embeddingJudgeNames,
-      },
+      params: { judges },
       concurrency: 8,
       covers: 'cdp_id',
     }),
@@ -235,7 +223,7 @@ function evaluationStages(w: Wiring): StageDecl[] {
       module: 'stages/evaluate/outcome-scores.stage.ts',
       inputs: { predicted_pathways: 'predicted_pathways' },
       forEach: perPathwayAndJudge,
-      params: { judges: chatJudges, realJudges },
+      params: { judges },
       concurrency: 8,
       covers: 'cdp_id',
     }),
@@ -243,7 +231,6 @@ function evaluationStages(w: Wiring): StageDecl[] {
       module: 'stages/evaluate/pathway-metrics.stage.ts',
       inputs: { step_scores: 'step_scores' },
       forEach: 'step_scores',
-      params: { calibration: models.calibration },
       covers: 'cdp_id',
     }),
     stage('model_summary', {
@@ -272,7 +259,7 @@ function evaluationStages(w: Wiring): StageDecl[] {
 
 /** The paper's tables and figures, the reproduction scorecard, the leaderboard, an index. */
 function reportStages(w: Wiring): StageDecl[] {
-  const { models, judges, outDir } = w;
+  const { evaluated, judges, outDir } = w;
   return [
     // Reports: the paper's tables and figures, the reproduction scorecard, an index (reports/)
     stage('report_tables', {
@@ -294,14 +281,20 @@ function reportStages(w: Wiring): StageDecl[] {
     // Models ranked, with paired differences between neighbours (stages/report/leaderboard.ts).
     stage('report_leaderboard', {
       module: 'stages/report/leaderboard.stage.ts',
-      inputs: { model_summary: 'model_summary', pathway_metrics: 'pathway_metrics', outcome_scores: 'outcome_scores' },
+      // The per-case values behind the means, so the paired differences use exactly their cases (policy-values.ts).
+      inputs: {
+        model_summary: 'model_summary',
+        pathway_metrics: 'pathway_metrics',
+        outcome_scores: 'outcome_scores',
+        predicted_pathways: 'predicted_pathways',
+      },
       params: { outDir, judges, pngFontFiles: ['data/fonts/DejaVuSans.ttf'] },
     }),
     stage('report_scorecard', {
       module: 'stages/report/scorecard.stage.ts',
       inputs: { published: 'published_tables', model_summary: 'model_summary' },
       // Only models that declare the paper model they stand for are compared with its numbers.
-      params: { outDir, paperNames: models.paperNames },
+      params: { outDir, judges, models: evaluated },
     }),
     stage('report_index', {
       module: 'stages/report/index.stage.ts',

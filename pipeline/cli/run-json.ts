@@ -1,5 +1,7 @@
 /** `cdp run --json`: one object with each stage's outcome. */
 import type { RunSummary, StageResult } from '../exec/executor.ts';
+import { outstandingKinds } from './run-report.ts';
+import { runExitCode } from './exit-code.ts';
 
 export function jsonSummary(s: RunSummary): string {
   const stages = s.stages.map((r: StageResult) => ({
@@ -15,7 +17,9 @@ export function jsonSummary(s: RunSummary): string {
     ...(r.reasons ? { reasons: r.reasons } : {}),
     ...(r.error ? { error: r.error } : {}),
     ...(r.failureReasons ? { failureReasons: r.failureReasons } : {}),
+    ...(r.failureKinds ? { failureKinds: r.failureKinds } : {}),
     ...(r.covered ? { covered: r.covered } : {}),
+    ...(r.empty ? { empty: r.empty } : {}),
   }));
-  return JSON.stringify({ stages, ok: s.ok }) + '\n';
+  return JSON.stringify({ stages, ok: s.ok, outstanding: outstandingKinds(s.stages), exitCode: runExitCode(s) }) + '\n';
 }

@@ -5,6 +5,7 @@ import type { RegisterCommand, RunLlm } from '../extensions.ts';
 import { progressSink } from '../progress.ts';
 import { refuseOnProblems } from '../refuse.ts';
 import { runReport } from '../run-report.ts';
+import { runExitCode } from '../exit-code.ts';
 import { jsonSummary } from '../run-json.ts';
 import { rememberStore } from '../store-record.ts';
 import { writeNoopFingerprint } from '../noop-fingerprint.ts';
@@ -13,6 +14,7 @@ interface RunFlags {
   force?: boolean;
   dryRun?: boolean;
   retryFailed?: boolean;
+  retryAnswers?: boolean;
   json?: boolean;
   jobs?: number;
   wait: number;
@@ -25,7 +27,11 @@ export const run: RegisterCommand = (program, project) => {
     .argument('[stages...]', 'stages to run')
     .option('--force', 'rerun the selected stages even when their keys are unchanged')
     .option('--dry-run', 'say what would run and why, without running anything')
-    .option('--retry-failed', 'recompute the rows that failed last time (LLM errors, timeouts)')
+    .option('--retry-failed', 'recompute the rows that failed last time (server and patient failures, timeouts, every failure row)')
+    .option(
+      '--retry-answers',
+      'ask again, as fresh samples, the answers kept as answer failures (unreadable, cut off); labelled in their rows',
+    )
     .option('--json', 'print one JSON object with the per-stage outcome on stdout')
     .option('--jobs <n>', 'stages running at once', (v) => parseInt(v, 10))
     .option('--wait <seconds>', 'wait this long for another run on the same store to finish', (v) => parseFloat(v), 0)
@@ -35,7 +41,8 @@ export const run: RegisterCommand = (program, project) => {
       // Recorded before anything runs, so that a run killed half-way still says what its store is.
       if (!o.dryRun) rememberStore(p.options);
       const startedAt = Date.now();
-      const summary = await runWithInterrupt(p, stages, o);
+      const retryKinds = o.retryAnswers ? ['answer'] : [];
+      const summary = await runWithInterrupt(p, stages, o, retryKinds);
       if (!o.dryRun && summary.ok) writeNoopFingerprint(p, summary, { targets: stages, startedAt });
       if (o.json) process.stdout.write(jsonSummary(summary));
       else {
@@ -44,13 +51,13 @@ export const run: RegisterCommand = (program, project) => {
         process.stderr.write(`${summary.ok ? 'ok' : 'FAILED'}: ${[...counts].map(([k, v]) => `${v} ${k}`).join(', ')}\n`);
       }
       for (const f of summary.stages.filter((s) => s.status === 'failed')) process.stderr.write(`failed: ${f.stage}: ${f.error}\n`);
-      if (!o.dryRun) process.stderr.write(runReport(summary));
-      process.exitCode = summary.ok ? 0 : 1;
+      if (!o.dryRun) process.stderr.write(runReport(summary, { retryFailed: o.retryFailed, retryKinds }));
+      process.exitCode = o.dryRun ? (summary.ok ? 0 : 1) : runExitCode(summary);
     });
 };
 
 /** The run itself: progress shown, Ctrl-C finishing the units in flight, the LLM client made only when a stage needs it. */
-async function runWithInterrupt(p: Project, targets: string[], o: RunFlags): Promise<RunSummary> {
+async function runWithInterrupt(p: Project, targets: string[], o: RunFlags, retryKinds: string[]): Promise<RunSummary> {
   const progress = progressSink();
   const controller = new AbortController();
   const onSigint = (): void => {
@@ -69,6 +76,7 @@ async function runWithInterrupt(p: Project, targets: string[], o: RunFlags): Pro
       force: o.force,
       dryRun: o.dryRun,
       retryFailed: o.retryFailed,
+      retryKinds,
       jobs: o.jobs,
       waitSeconds: o.wait,
       llm: makeLlm,
