@@ -9,6 +9,7 @@ import { progressSink } from './progress.ts';
 import { renderDag, type DagFormat } from './render-dag.ts';
 import { explainStage } from './explain.ts';
 import { streamWarehouseQuery } from './sql.ts';
+import { DEFAULT_MEMORY_LIMIT, DEFAULT_TIMEOUT, sqlBounds } from './sql-bounds.ts';
 import { jsonArraySink, tableSink } from './sql-output.ts';
 import { exitQuietlyOnEpipe, pacedWriter } from './stdout.ts';
 import { cleanStore } from './clean.ts';
@@ -226,11 +227,14 @@ program
   .description('one read-only query on the warehouse (one view per stage), streamed')
   .argument('<query>')
   .option('--json', 'print a JSON array of row objects, one per line')
-  .action(async (query: string, o: { json?: boolean }) => {
+  .option('--memory-limit <size>', "DuckDB's memory limit for the query, e.g. 512MB, 8GB", DEFAULT_MEMORY_LIMIT)
+  .option('--timeout <duration>', 'stop the query after this much DuckDB time, e.g. 30s, 5m, or none', DEFAULT_TIMEOUT)
+  .action(async (query: string, o: { json?: boolean; memoryLimit: string; timeout: string }) => {
     exitQuietlyOnEpipe();
+    const bounds = sqlBounds(o);
     const p = await project();
     const write = pacedWriter(process.stdout);
-    await streamWarehouseQuery(p.ws, query, o.json ? jsonArraySink(write) : tableSink(write));
+    await streamWarehouseQuery(p.ws, query, o.json ? jsonArraySink(write) : tableSink(write), bounds);
   });
 
 program

@@ -10,11 +10,18 @@
  * and `EXPLAIN ANALYZE`, which runs the statement it explains. DuckDB's parser closes that: the
  * statement must parse as a query (json_serialize_sql serializes nothing else), and the prepared
  * statement's type must be SELECT.
+ *
+ * It runs under a memory limit and a time limit (sql-bounds.ts), and says which one stopped it.
+ * DuckDB's Node API ends a streamed result that fails midway as if it were complete (the C API's
+ * fetch returns nothing for both, and the error is not passed on); the result's statement type,
+ * which DuckDB sets to INVALID on an error, tells the two apart, and a query that failed midway is
+ * never printed as a whole result.
  */
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { DuckDBConnection, DuckDBExtractedStatements } from '@duckdb/node-api';
 import type { Workspace } from '../exec/workspace.ts';
+import { isOutOfMemory, outOfMemory, QueryClock, sqlBounds, timedOut, type SqlBounds } from './sql-bounds.ts';
 
 /** Where the warehouse is and the store directory its views read (artifacts, runs, llm). */
 export type WarehouseTarget = Pick<Workspace, 'warehouse' | 'store'>;
@@ -47,8 +54,9 @@ function sqlString(s: string): string {
 }
 
 /** The settings that fence the user's statement in; the lock comes last so the rest stay set. */
-function guardStatements(store: string): string[] {
+function guardStatements(store: string, bounds: SqlBounds): string[] {
   return [
+    `SET memory_limit = ${sqlString(bounds.memoryLimit)}`,
     // Views refer to artifacts relative to the store (older ones by absolute paths under it).
     `SET file_search_path = ${sqlString(store)}`,
     `SET allowed_directories = [${sqlString(store)}]`,
@@ -81,8 +89,9 @@ async function parsesAsQuery(con: DuckDBConnection, sql: string): Promise<boolea
 }
 
 /** DuckDB's file guard fires while a statement is bound or read: its refusal names the file. */
-function duckdbFailure(e: unknown, store: string, rowsSoFar?: number): Error {
+function duckdbFailure(e: unknown, store: string, rowsSoFar?: number, bounds?: SqlBounds): Error {
   const msg = firstLine(e);
+  if (bounds && isOutOfMemory(msg)) return outOfMemory(bounds, rowsSoFar);
   if (msg.startsWith('Permission Error')) {
     return new SqlRefused(`refused: ${msg}. cdp sql reads only files under the store (${store}) and writes none. ${ALLOWED}.`);
   }
@@ -98,7 +107,12 @@ function duckdbFailure(e: unknown, store: string, rowsSoFar?: number): Error {
  * file_search_path), so the query runs with the store as the working directory, restored after:
  * callers must not run anything else that depends on the working directory meanwhile.
  */
-export async function streamWarehouseQuery(target: WarehouseTarget, sql: string, sink: RowSink): Promise<number> {
+export async function streamWarehouseQuery(
+  target: WarehouseTarget,
+  sql: string,
+  sink: RowSink,
+  bounds: SqlBounds = sqlBounds(),
+): Promise<number> {
   const warehouse = resolve(target.warehouse);
   const store = resolve(target.store);
   if (!existsSync(warehouse)) throw new Error(`no warehouse at ${warehouse}; run \`cdp run\` first`);
@@ -110,7 +124,7 @@ export async function streamWarehouseQuery(target: WarehouseTarget, sql: string,
   const con = await db.connect();
   const cwd = process.cwd();
   try {
-    for (const s of guardStatements(store)) await con.run(s);
+    for (const s of guardStatements(store, bounds)) await con.run(s);
     process.chdir(store);
     let statements: DuckDBExtractedStatements | undefined;
     try {
@@ -141,22 +155,37 @@ export async function streamWarehouseQuery(target: WarehouseTarget, sql: string,
       const type = StatementType[prepared.statementType] ?? String(prepared.statementType);
       throw new SqlRefused(`refused: ${quote(sql)} is a ${type} statement, not a read-only query. ${ALLOWED}; ${REFUSED}.`);
     }
-    const result = await prepared.stream().catch((e: unknown) => {
-      throw duckdbFailure(e, store);
-    });
+    const clock = new QueryClock(bounds.timeoutMs, () => con.interrupt());
+    const failed = (e: unknown, rows?: number) => (clock.fired ? timedOut(bounds, rows) : duckdbFailure(e, store, rows, bounds));
+    let result;
+    clock.run();
+    try {
+      result = await prepared.stream();
+    } catch (e) {
+      throw failed(e);
+    } finally {
+      clock.pause();
+    }
     await sink.begin(result.deduplicatedColumnNames());
     const chunks = result.yieldRowObjectJson()[Symbol.asyncIterator]();
     let count = 0;
     for (;;) {
       let next;
+      clock.run();
       try {
         next = await chunks.next();
       } catch (e) {
-        throw duckdbFailure(e, store, count);
+        throw failed(e, count);
+      } finally {
+        clock.pause();
       }
       if (next.done) break;
       count += next.value.length;
       await sink.rows(next.value);
+    }
+    if (result.statementType === StatementType.INVALID) {
+      if (clock.fired) throw timedOut(bounds, count);
+      throw await whyItStopped(con, sql, count, store, bounds);
     }
     await sink.end(count);
     return count;
@@ -165,6 +194,35 @@ export async function streamWarehouseQuery(target: WarehouseTarget, sql: string,
     con.closeSync();
     db.closeSync();
   }
+}
+
+/**
+ * The error of a query whose streamed result ended early, which DuckDB's Node API does not pass
+ * on: the query runs again under a count of its whole rows (a row counted is a row computed, every
+ * column of it, and a count holds no rows), so the same failure is met again, this time with its
+ * message. Only a failed query pays for this.
+ */
+async function whyItStopped(con: DuckDBConnection, sql: string, rows: number, store: string, bounds: SqlBounds): Promise<Error> {
+  const unknown = new Error(`the query failed after ${rows} rows (DuckDB did not say why); the rows written are not the whole result`);
+  let probe;
+  try {
+    // On lines of their own, so that a trailing comment of the query stays a comment.
+    probe = await con.prepare(`select count(t) from (\n${sql.trim().replace(/;+$/, '')}\n) t`);
+  } catch {
+    return unknown;
+  }
+  const { StatementType } = await import('@duckdb/node-api');
+  if (probe.statementType !== StatementType.SELECT) return unknown;
+  const clock = new QueryClock(bounds.timeoutMs, () => con.interrupt());
+  clock.run();
+  try {
+    await probe.run();
+  } catch (e) {
+    return clock.fired ? unknown : duckdbFailure(e, store, rows, bounds);
+  } finally {
+    clock.pause();
+  }
+  return unknown;
 }
 
 /** The whole result as an array, for small results (the notebook data, tests). */
