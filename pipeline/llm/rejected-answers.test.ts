@@ -2,6 +2,7 @@
 // again, and asked afresh (a new seed) on the next run, so a server that recovers clears failures.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { z } from 'zod';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -32,11 +33,7 @@ const roster: ModelSpec[] = [
   },
   { name: 'sim', roles: ['judge'], provider: 'offline', simulated: true },
 ];
-const parse = jsonSchemaParser<{ score: number }>({
-  type: 'object',
-  required: ['score'],
-  properties: { score: { type: 'integer', minimum: 1, maximum: 5 } },
-});
+const parse = jsonSchemaParser(z.object({ score: z.int().min(1).max(5) }));
 const req: ChatRequest = {
   model: 'judge',
   messages: [{ role: 'user', content: 'Score the answer from 1 to 5 as {"score": n}.' }],

@@ -6,6 +6,7 @@
  */
 import { judgeParams } from '../metrics/judge-params.ts';
 import { MODEL_DEFAULTS, ModelsFileError, ROLES, type ModelsFile } from './models-file.ts';
+import { urlProblem } from './models-schema.ts';
 
 export const ENV_SOURCE = 'CDP_LLM_BASE_URL/CDP_LLM_MODEL';
 
@@ -23,7 +24,10 @@ export function modelsFromEnv(env: NodeJS.ProcessEnv): ModelsFile | null {
     .split(',')
     .map((u) => u.trim().replace(/\/+$/, ''))
     .filter(Boolean);
-  for (const u of baseURLs) if (!/^https?:\/\/[^\s/]+/.test(u)) problems.push(`CDP_LLM_BASE_URL: "${u}" is not an http(s) URL`);
+  for (const u of baseURLs) {
+    const problem = /^https?:\/\//.test(u) ? urlProblem(u) : 'does not start with http:// or https://';
+    if (problem) problems.push(`CDP_LLM_BASE_URL: "${u}" is not a usable http(s) URL: it ${problem}`);
+  }
   const int = (k: string): number | undefined => {
     const v = env[k]?.trim();
     if (!v) return undefined;

@@ -155,14 +155,14 @@ test('two models with one name, an unknown top-level key and broken JSON are ref
   assert.match(problems('{"simulated": true}')[0], /"models" must be an array/);
 });
 
-test('the paper roster ships as models/paper.json: 19 models, every one standing for itself, inactive until configured', () => {
+test('the paper roster ships as models/paper.json: 19 models, every one standing for a paper model, inactive until configured', () => {
   const f = parseModelsFile(readFileSync(join(repo, 'models', 'paper.json'), 'utf8'), 'models/paper.json');
   assert.deepEqual(
     f.models.filter((m) => m.roles.includes('evaluated')).map((m) => m.paper),
     [...PAPER_EVALUATED],
   );
   assert.deepEqual(
-    f.models.filter((m) => m.roles.includes('judge')).map((m) => m.name),
+    f.models.filter((m) => m.roles.includes('judge')).map((m) => m.paper),
     [...PAPER_JUDGES],
   );
   assert.deepEqual(
@@ -170,11 +170,12 @@ test('the paper roster ships as models/paper.json: 19 models, every one standing
     [PAPER_BUILDER],
   );
   for (const m of f.models) {
-    assert.equal(m.paper, m.name);
+    // The paper's Qwen3-8B judge and Qwen3-8B evaluated model differ only in case: one is renamed.
+    assert.equal(m.paper, m.name === 'judge-qwen3-8b' ? 'qwen3-8b' : m.name);
     assert.ok((m.contextWindow ?? 0) >= 40_000, `${m.name}: the paper's 40K floor`);
     assert.deepEqual(m.params, {}, `${m.name}: the paper used default configurations`);
     // Proprietary models need their provider's key; open ones are disabled until pointed at a server.
     assert.ok(m.apiKeyEnv || m.active === false, `${m.name} must not be active without configuration`);
   }
-  assert.deepEqual(f.models.find((m) => m.name === 'qwen3-8b')?.calibration, { gamma: 0.9, beta: 0.2, calibrated: true });
+  assert.deepEqual(f.models.find((m) => m.name === 'judge-qwen3-8b')?.calibration, { gamma: 0.9, beta: 0.2, calibrated: true });
 });
