@@ -145,9 +145,10 @@ describe('each bound stops the query and is named', () => {
     assert.equal(got.ended, false);
   });
 
-  test('the clock stops while a slow reader takes the rows: 3 chunks × 400 ms of writing under a 300 ms timeout', async () => {
-    const { sink, got } = recorder(400);
-    const n = await streamWarehouseQuery(w, 'select range from range(5000)', sink, sqlBounds({ timeout: '300ms' }));
+  test('the clock stops while a slow reader takes the rows: 3 chunks × 1.5 s of writing under a 2 s timeout', async () => {
+    // DuckDB needs milliseconds for these rows; the reader takes 4.5 s, more than twice the limit.
+    const { sink, got } = recorder(1500);
+    const n = await streamWarehouseQuery(w, 'select range from range(5000)', sink, sqlBounds({ timeout: '2s' }));
     assert.equal(n, 5000);
     assert.deepEqual(got, { rows: 5000, ended: true });
   });

@@ -21,6 +21,7 @@
 import { closeSync, existsSync, fstatSync, ftruncateSync, mkdirSync, openSync, readdirSync, readSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
+import { asDiskFull, isDiskFull } from '../store/disk-full.ts';
 
 export interface CallRecord {
   key: string;
@@ -276,9 +277,12 @@ export class CallStore {
           while (done < buf.length) done += (await w.fh.write(buf, done, buf.length - done, null)).bytesWritten;
           await w.fh.datasync();
         } catch (err) {
-          const e = new Error(
-            `call store: writing ${this.segments[w.segIndex].path} failed: ${(err as Error).message}; check free disk space and permissions`,
-          );
+          const path = this.segments[w.segIndex].path;
+          // What was written of the group is cut off again: the next group must not be glued to half a line.
+          await w.fh.truncate(w.size).catch(() => {});
+          const e = isDiskFull(err)
+            ? (asDiskFull(err, path) as Error)
+            : new Error(`call store: writing ${path} failed: ${(err as Error).message}; check free disk space and permissions`);
           for (const g of group) g.reject(e);
           continue;
         }

@@ -5,7 +5,7 @@
  * size) are the stage's output, which is how the runner tracks the files.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 
 export interface ReportFile {
@@ -44,14 +44,21 @@ export function writeIfChanged(absPath: string, bytes: Uint8Array): boolean {
   }
   mkdirSync(dirname(absPath), { recursive: true });
   const tmp = `${absPath}.tmp-${process.pid}`;
-  const fd = openSync(tmp, 'w');
   try {
-    writeSync(fd, bytes);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
+    const fd = openSync(tmp, 'w');
+    try {
+      writeSync(fd, bytes);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, absPath);
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    // A failed write names no file; the runner's message ("no space left on … while writing …") needs it.
+    if (e && typeof e === 'object' && !('path' in e)) Object.assign(e, { path: absPath });
+    throw e;
   }
-  renameSync(tmp, absPath);
   return true;
 }
 
