@@ -92,7 +92,8 @@ const models: RegisterCommand = (program: Command, project) => {
     .option('--check', "send one tiny request to every model the run uses, and read the server's context window")
     .action(async (o: { json?: boolean; check?: boolean }) => {
       const { modelsCommand } = await import('./models/models-command.ts');
-      process.exitCode = await modelsCommand((await project()).ws.root, o, (s) => process.stdout.write(s));
+      const p = await project();
+      process.exitCode = await modelsCommand(p.ws.root, { ...o, store: p.ws.store }, (s) => process.stdout.write(s));
     });
 };
 

@@ -311,6 +311,9 @@ describe('llm client against a local OpenAI-compatible server', () => {
         costUsd: (17 * 2 + 10 * 8) / 1e6,
         priced: true,
         overflows: 0,
+        // No stand-in is set: nothing answered either miss.
+        stoodIn: 0,
+        unanswered: 1,
       },
       {
         stage: 'score',
@@ -321,6 +324,8 @@ describe('llm client against a local OpenAI-compatible server', () => {
         costUsd: (11 * 2 + 100 * 8) / 1e6,
         priced: true,
         overflows: 0,
+        stoodIn: 0,
+        unanswered: 1,
       },
     ]);
   });

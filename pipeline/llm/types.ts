@@ -231,6 +231,13 @@ export interface EstimateRow {
   priced: boolean;
   /** Prompts larger than the model's context window: a real run refuses them before sending. */
   overflows: number;
+  /**
+   * Of the calls, those a stand-in answered in the model's place (the stages after them see the
+   * stand-in's answer, not the model's), and those nothing answered (they end as failure rows in
+   * the estimate): what comes after either rests on an assumption.
+   */
+  stoodIn: number;
+  unanswered: number;
 }
 
 export interface RetryPolicy {

@@ -7,7 +7,9 @@
 import { join } from 'node:path';
 import { createLlmClient } from '../../pipeline/llm/client.ts';
 import { formatEstimate } from '../../pipeline/llm/estimate-report.ts';
-import type { ChatRequest } from '../../pipeline/llm/types.ts';
+import type { ChatRequest, ModelSpec } from '../../pipeline/llm/types.ts';
+import { readServerWindows, windowFact, type WindowFact } from '../../pipeline/llm/server-windows.ts';
+import { estimateAssumptions, formatPlanWithAssumptions } from './estimate-assumptions.ts';
 import type { RunLlm } from '../../pipeline/cli/extensions.ts';
 import { CURATED_BUILDER_NAME, createCuratedBuilderHandler } from '../agents/curated-builder.ts';
 import { ORACLE_NAME } from '../agents/oracle.ts';
@@ -52,8 +54,24 @@ export function estimateStandIns(evaluated: readonly string[]): (req: ChatReques
   };
 }
 
+/**
+ * Each server-backed model's context window and where it comes from: the models file, the server
+ * (recorded by `cdp models --check`, server-windows.ts), or the default assumed.
+ */
+export function modelWindows(storeDir: string, models: RunModels): WindowFact[] {
+  const recorded = readServerWindows(storeDir);
+  return models.declared.filter((m) => m.provider !== 'offline').map((m) => windowFact(m, !!m.windowAssumed, recorded));
+}
+
+/** The roster with the windows servers reported in place of assumed (or larger declared) ones. */
+function withServerWindows(roster: readonly ModelSpec[], windows: readonly WindowFact[]): ModelSpec[] {
+  const served = new Map(windows.filter((w) => w.source === 'server').map((w) => [w.model, w.window!]));
+  return roster.map((m) => (served.has(m.name) ? { ...m, contextWindow: served.get(m.name)! } : m));
+}
+
 export function runLlm(storeDir: string, models: RunModels, mode: 'live' | 'estimate' = 'live'): RunLlm {
   const cacheDir = join(storeDir, 'llm');
+  const windows = modelWindows(storeDir, models);
   // The simulated agents answer from each call's unit context: no state is shared with the stages.
   const offlineHandlers = {
     [CURATED_BUILDER_NAME]: createCuratedBuilderHandler(),
@@ -63,15 +81,20 @@ export function runLlm(storeDir: string, models: RunModels, mode: 'live' | 'esti
   };
   const client = createLlmClient({
     cacheDir,
-    roster: models.roster,
+    roster: withServerWindows(models.roster, windows),
     offlineHandlers,
     mode,
     estimateStandIn: estimateStandIns(models.evaluated),
   });
   return {
     client,
-    estimate: () => formatEstimate(client.estimateReport()),
+    estimate: (facts) => {
+      const plan = formatEstimate(client.estimateReport());
+      return facts ? formatPlanWithAssumptions(estimateAssumptions(facts, models, windows), plan) : plan;
+    },
     estimateRows: () => client.estimateReport(),
+    estimateAssumptions: (facts) => estimateAssumptions(facts, models, windows),
+    windows: () => windows,
     views: () => llmCallsViews(storeDir),
     close: () => client.close(),
   };

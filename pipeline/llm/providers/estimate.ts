@@ -54,6 +54,8 @@ export class EstimateProvider implements Provider {
     const outputTokens =
       declared ?? (text !== null ? countTokens(text) : reserve ? Math.min(reserve, DEFAULT_OUTPUT_TOKENS) : DEFAULT_OUTPUT_TOKENS);
     const row = this.row(spec, stage);
+    if (text !== null) row.stoodIn++;
+    else row.unanswered++;
     row.calls++;
     row.inputTokens += inputTokens;
     row.outputTokens += outputTokens;
@@ -86,7 +88,8 @@ export class EstimateProvider implements Provider {
     let row = this.rows.get(id);
     if (!row) {
       const priced = !!spec.price && (spec.price.inputPerMTok > 0 || spec.price.outputPerMTok > 0);
-      this.rows.set(id, (row = { stage, model: spec.name, calls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, priced, overflows: 0 }));
+      const zero = { calls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, overflows: 0, stoodIn: 0, unanswered: 0 };
+      this.rows.set(id, (row = { stage, model: spec.name, priced, ...zero }));
     }
     return row;
   }
