@@ -19,7 +19,7 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { DuckDBConnection, DuckDBExtractedStatements } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBExtractedStatements, DuckDBPreparedStatement } from '@duckdb/node-api';
 import type { Workspace } from '../exec/workspace.ts';
 import { isOutOfMemory, outOfMemory, QueryClock, sqlBounds, timedOut, type SqlBounds } from './sql-bounds.ts';
 
@@ -155,38 +155,7 @@ export async function streamWarehouseQuery(
       const type = StatementType[prepared.statementType] ?? String(prepared.statementType);
       throw new SqlRefused(`refused: ${quote(sql)} is a ${type} statement, not a read-only query. ${ALLOWED}; ${REFUSED}.`);
     }
-    const clock = new QueryClock(bounds.timeoutMs, () => con.interrupt());
-    const failed = (e: unknown, rows?: number) => (clock.fired ? timedOut(bounds, rows) : duckdbFailure(e, store, rows, bounds));
-    let result;
-    clock.run();
-    try {
-      result = await prepared.stream();
-    } catch (e) {
-      throw failed(e);
-    } finally {
-      clock.pause();
-    }
-    await sink.begin(result.deduplicatedColumnNames());
-    const chunks = result.yieldRowObjectJson()[Symbol.asyncIterator]();
-    let count = 0;
-    for (;;) {
-      let next;
-      clock.run();
-      try {
-        next = await chunks.next();
-      } catch (e) {
-        throw failed(e, count);
-      } finally {
-        clock.pause();
-      }
-      if (next.done) break;
-      count += next.value.length;
-      await sink.rows(next.value);
-    }
-    if (result.statementType === StatementType.INVALID) {
-      if (clock.fired) throw timedOut(bounds, count);
-      throw await whyItStopped(con, sql, count, store, bounds);
-    }
+    const count = await streamRows(con, prepared, sink, { sql, store, bounds });
     await sink.end(count);
     return count;
   } finally {
@@ -194,6 +163,53 @@ export async function streamWarehouseQuery(
     con.closeSync();
     db.closeSync();
   }
+}
+
+/**
+ * Streams a prepared query's rows into the sink under the time limit (the clock runs only while
+ * DuckDB works, not while the sink writes); returns the row count, or throws naming the bound or
+ * the error that stopped it.
+ */
+async function streamRows(
+  con: DuckDBConnection,
+  prepared: DuckDBPreparedStatement,
+  sink: RowSink,
+  q: { sql: string; store: string; bounds: SqlBounds },
+): Promise<number> {
+  const { StatementType } = await import('@duckdb/node-api');
+  const clock = new QueryClock(q.bounds.timeoutMs, () => con.interrupt());
+  const failed = (e: unknown, rows?: number) => (clock.fired ? timedOut(q.bounds, rows) : duckdbFailure(e, q.store, rows, q.bounds));
+  let result;
+  clock.run();
+  try {
+    result = await prepared.stream();
+  } catch (e) {
+    throw failed(e);
+  } finally {
+    clock.pause();
+  }
+  await sink.begin(result.deduplicatedColumnNames());
+  const chunks = result.yieldRowObjectJson()[Symbol.asyncIterator]();
+  let count = 0;
+  for (;;) {
+    let next;
+    clock.run();
+    try {
+      next = await chunks.next();
+    } catch (e) {
+      throw failed(e, count);
+    } finally {
+      clock.pause();
+    }
+    if (next.done) break;
+    count += next.value.length;
+    await sink.rows(next.value);
+  }
+  if (result.statementType === StatementType.INVALID) {
+    if (clock.fired) throw timedOut(q.bounds, count);
+    throw await whyItStopped(con, q.sql, count, q.store, q.bounds);
+  }
+  return count;
 }
 
 /**
