@@ -13,7 +13,7 @@ function testCases(f: EstimateFacts, models: RunModels): string | null {
   const tc = f.stages.find((s) => s.stage === 'test_cases');
   if (!tc) return null;
   if (tc.standIns.length) {
-    const writer = models.builder.vignettes;
+    const writer = models.builder.vignettes.name;
     return (
       `assumes all ${tc.rows} test cases pass QC; QC needs the vignettes, which ${writer} has not written yet ` +
       `(the estimate stood in for it in ${tc.standIns.join(', ')}): after \`cdp run test_cases\` builds the benchmark, the estimate counts the real test cases`
@@ -24,7 +24,7 @@ function testCases(f: EstimateFacts, models: RunModels): string | null {
 }
 
 function dialogues(f: EstimateFacts, models: RunModels): string | null {
-  const real = new Set(models.evaluated.filter((m) => !models.simulatedEvaluated.includes(m)));
+  const real = new Set(models.evaluated.filter((m) => !m.simulated).map((m) => m.name));
   const asked = f.rows.some((r) => r.stage === 'dialogues_multi' && real.has(r.model) && r.calls > 0);
   if (!asked) return null;
   return "multi-turn dialogues run as long as the stand-in agents make them (they ask about the reference questions); a real model's may be longer or shorter";

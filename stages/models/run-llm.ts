@@ -84,7 +84,7 @@ export function runLlm(storeDir: string, models: RunModels, mode: 'live' | 'esti
     roster: withServerWindows(models.roster, windows),
     offlineHandlers,
     mode,
-    estimateStandIn: estimateStandIns(models.evaluated),
+    estimateStandIn: estimateStandIns(models.evaluated.map((m) => m.name)),
   });
   return {
     client,
