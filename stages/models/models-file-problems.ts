@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import { ModelEntrySchema, PRICE_MESSAGE, TOP_KEYS } from './models-schema.ts';
 
 const ENTRY_KEYS = Object.keys(ModelEntrySchema.shape);
+const RETRY_KEYS = ['waitForServerMs', 'maxAttempts'];
 
 function closest(word: string, known: readonly string[]): string {
   const w = word.toLowerCase();
@@ -30,6 +31,9 @@ function entryProblems(issue: z.core.$ZodIssue, entry: unknown, i: number): stri
     return [`${at}: ${issue.message}`];
   }
   if (field === 'price') return [`${at}: field "price": ${PRICE_MESSAGE((entry as { price?: unknown }).price)}`];
+  if (field === 'retry' && !rest.length && issue.code === 'unrecognized_keys') {
+    return [`${at}: field "retry": unknown key "${issue.keys[0]}"${closest(issue.keys[0], RETRY_KEYS)}; known: ${RETRY_KEYS.join(', ')}`];
+  }
   if (field === 'judge' && !rest.length && issue.code === 'unrecognized_keys') {
     return [
       `${at}: field "judge": unknown key "${issue.keys[0]}"; a judge's calibration has "gamma" (LNDS threshold) and "beta" (OT positional weight)`,

@@ -179,3 +179,18 @@ test('the paper roster ships as models/paper.json: 19 models, every one standing
   }
   assert.deepEqual(f.models.find((m) => m.name === 'judge-qwen3-8b')?.calibration, { gamma: 0.9, beta: 0.2, calibrated: true });
 });
+
+test("a model's retry settings are carried over; the wait budget may be 0; absent, the client's defaults apply", () => {
+  const f = parseModelsFile(
+    file([
+      { ...base, retry: { waitForServerMs: 600_000, maxAttempts: 8 } },
+      { ...base, name: 'fail-fast', retry: { waitForServerMs: 0 } },
+      { ...base, name: 'plain' },
+    ]),
+    'models.json',
+  );
+  assert.deepEqual(
+    f.models.map((m) => m.retry),
+    [{ waitForServerMs: 600_000, maxAttempts: 8 }, { waitForServerMs: 0 }, undefined],
+  );
+});

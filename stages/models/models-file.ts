@@ -16,6 +16,7 @@
  *         "contextWindow": 131072, "concurrency": 16, "rpm": 600, "tpm": 2000000,
  *         "price": { "inputPerMTok": 0.1, "outputPerMTok": 0.4 }, "batch": false,
  *         "timeoutMs": 600000, "independentSamples": true, "expectedOutputTokens": 2048, "enabled": true,
+ *         "retry": { "waitForServerMs": 300000, "maxAttempts": 5 },   // over the LLM client's defaults
  *         "judge": { "gamma": 0.7, "beta": 0.2 },   // judges only: LNDS γ and OT β
  *         "paper": "Qwen3-8B",               // the paper's model it stands for (scorecard)
  *         "note": "free text" } ] }
@@ -49,6 +50,8 @@ export interface RunModel extends ModelSpec {
   declaredIn: string;
   /** True when the window was not declared and MODEL_DEFAULTS.contextWindow is assumed. */
   windowAssumed?: boolean;
+  /** How long its calls wait for its server and how often other faults are retried (over the client's defaults). */
+  retry?: { waitForServerMs?: number; maxAttempts?: number };
 }
 
 export interface ModelsFile {
@@ -105,6 +108,7 @@ function runModel(e: ModelEntry, file: string): RunModel {
     price: e.price ?? { inputPerMTok: 0, outputPerMTok: 0 },
     batch: e.batch ?? false,
     timeoutMs: e.timeoutMs ?? MODEL_DEFAULTS.timeoutMs,
+    ...(e.retry ? { retry: { ...e.retry } } : {}),
     ...(e.expectedOutputTokens ? { expectedOutputTokens: e.expectedOutputTokens } : {}),
     independentSamples: e.independentSamples ?? MODEL_DEFAULTS.independentSamples,
     // resolveRoster names the reason ("disabled in the models file").

@@ -15,7 +15,7 @@ import { PAPER_MODEL_NAMES } from './paper-names.ts';
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const base = { name: 'my-med-llm', baseURL: 'http://127.0.0.1:8000/v1', roles: ['evaluated'] };
 const KNOWN =
-  'name, baseURL, model, roles, apiKeyEnv, params, contextWindow, concurrency, rpm, tpm, price, batch, timeoutMs, independentSamples, expectedOutputTokens, enabled, judge, paper, note';
+  'name, baseURL, model, roles, apiKeyEnv, params, contextWindow, concurrency, rpm, tpm, price, batch, timeoutMs, retry, independentSamples, expectedOutputTokens, enabled, judge, paper, note';
 const M = 'models.json: model "my-med-llm" (entry 1): field';
 const NAME_RULE =
   'has characters a name may not have: a name labels tables, figures and file names, so it holds only letters, digits, spaces and . _ - + ( ) : @, starting with a letter or digit (the id the server knows goes in "model")';
@@ -89,6 +89,14 @@ const ENTRIES: [unknown, string][] = [
   [{ ...base, model: '' }, `${M} "model": must be a non-empty string, got ""`],
   [{ ...base, note: 3 }, `${M} "note": must be a non-empty string, got 3`],
   ['my-med-llm', 'models.json: entry 1: must be an object with at least "name", "baseURL" and "roles"'],
+  // The LLM client's retry settings (H1's validator's messages).
+  [{ ...base, retry: 5 }, `${M} "retry": must be {"waitForServerMs": integer ≥ 0, "maxAttempts": integer ≥ 1}, got 5`],
+  [
+    { ...base, retry: { waitForServer: 1000 } },
+    `${M} "retry": unknown key "waitForServer" (did you mean "waitForServerMs"?); known: waitForServerMs, maxAttempts`,
+  ],
+  [{ ...base, retry: { waitForServerMs: -1 } }, `${M} "retry": "waitForServerMs" must be an integer of milliseconds ≥ 0, got -1`],
+  [{ ...base, retry: { maxAttempts: 0 } }, `${M} "retry": "maxAttempts" must be an integer ≥ 1, got 0`],
   // Issue 21: accepted before, refused now.
   [
     { ...base, baseURL: 'http://127.0.0.1:18000/v1 ; rm -rf /' },

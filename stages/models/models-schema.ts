@@ -152,6 +152,32 @@ const paper = z
   .optional()
   .meta({ description: "The paper's model this one stands for: only such models are compared with the published numbers." });
 
+/** The one message of a bad `retry` (see models-file-problems.ts), as the LLM client's retry settings read it. */
+export const RETRY_SHAPE = '{"waitForServerMs": integer ≥ 0, "maxAttempts": integer ≥ 1}';
+const waitMsg = (iss: { input?: unknown }) => `"waitForServerMs" must be an integer of milliseconds ≥ 0, got ${got(iss.input)}`;
+const attemptsMsg = (iss: { input?: unknown }) => `"maxAttempts" must be an integer ≥ 1, got ${got(iss.input)}`;
+const retry = z
+  .strictObject(
+    {
+      waitForServerMs: z
+        .int({ error: waitMsg })
+        .min(0, { error: waitMsg })
+        .optional()
+        .meta({
+          description:
+            'How long calls wait for a server that is not there (refused, 502, 503, 504), from the first such failure; 0 fails at once.',
+        }),
+      maxAttempts: z
+        .int({ error: attemptsMsg })
+        .min(1, { error: attemptsMsg })
+        .optional()
+        .meta({ description: 'Attempts for the other faults worth retrying (429, 500, timeouts, malformed bodies).' }),
+    },
+    { error: (iss) => (iss.code === 'unrecognized_keys' ? undefined : `must be ${RETRY_SHAPE}, got ${got(iss.input)}`) },
+  )
+  .optional()
+  .meta({ description: "How this model's calls are retried, over the client's defaults." });
+
 const modelId = z
   .string({ error: typed('must be a non-empty string') })
   .trim()
@@ -176,6 +202,7 @@ export const ModelEntrySchema = z
       price,
       batch: flag('Send through the OpenAI Batch API.'),
       timeoutMs: positiveInt('Per attempt, in milliseconds.'),
+      retry,
       independentSamples: flag('Repeated samples are independent draws (false: the server is deterministic).'),
       expectedOutputTokens: positiveInt('Output tokens per answer, for cdp estimate.'),
       enabled: flag('false: declared but not used.'),
