@@ -159,14 +159,10 @@ const attemptsMsg = (iss: { input?: unknown }) => `"maxAttempts" must be an inte
 const retry = z
   .strictObject(
     {
-      waitForServerMs: z
-        .int({ error: waitMsg })
-        .min(0, { error: waitMsg })
-        .optional()
-        .meta({
-          description:
-            'How long calls wait for a server that is not there (refused, 502, 503, 504), from the first such failure; 0 fails at once.',
-        }),
+      waitForServerMs: z.int({ error: waitMsg }).min(0, { error: waitMsg }).optional().meta({
+        description:
+          'How long calls wait for a server that is not there (refused, 502, 503, 504), from the first such failure; 0 fails at once.',
+      }),
       maxAttempts: z
         .int({ error: attemptsMsg })
         .min(1, { error: attemptsMsg })
