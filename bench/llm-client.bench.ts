@@ -13,7 +13,7 @@ import OpenAI from 'openai';
 import type { BenchReport, BenchRow } from './report.ts';
 import { createLlmClient } from '../pipeline/llm/client.ts';
 import { CallStore } from '../pipeline/llm/call-store.ts';
-import { callKey, promptHash } from '../pipeline/llm/request-key.ts';
+import { callKey, promptHash, seedOf } from '../pipeline/llm/request-key.ts';
 import { nodeFetch } from '../pipeline/llm/node-fetch.ts';
 import type { ChatMessage, ModelSpec } from '../pipeline/llm/types.ts';
 
@@ -88,7 +88,7 @@ export default async function bench(): Promise<BenchReport> {
       try {
         // As a stage does: every row's call at once, the model's concurrency limit doing the pacing.
         return await drive(n, n, async (i) => {
-          const r = await client.chat({ model: 'bench', messages: [{ role: 'user', content: `t${tag} q${i}` }] });
+          const r = await client.chat({ model: 'bench', role: 'judge', messages: [{ role: 'user', content: `t${tag} q${i}` }] });
           if (!r.ok) throw new Error(r.error);
         });
       } finally {
@@ -158,7 +158,7 @@ export default async function bench(): Promise<BenchReport> {
         const ph = promptHash(judgePrompt(i));
         ps.push(
           w.append({
-            key: callKey(modelId, ph, params, undefined, i % 5),
+            key: callKey(modelId, ph, params, undefined, i % 5, undefined, seedOf(params, { promptHash: ph, repeat: i % 5, attempt: 0 })),
             status: 'ok',
             model: 'judge',
             modelId,
@@ -198,7 +198,7 @@ export default async function bench(): Promise<BenchReport> {
     const openSecs = (performance.now() - t1) / 1000;
     let bad = 0;
     const replay = await drive(REPLAY_N, 64, async (i) => {
-      const r = await client.chat({ model: 'judge', stage: 'judge_steps', messages: judgePrompt(i), repeat: i % 5 });
+      const r = await client.chat({ model: 'judge', role: 'judge', stage: 'judge_steps', messages: judgePrompt(i), repeat: i % 5 });
       if (!r.ok || !r.cached || r.text !== answer) bad++;
     });
     await client.close();

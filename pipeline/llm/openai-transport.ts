@@ -1,11 +1,15 @@
 /**
  * One attempt at a chat completion through the `openai` package, with the SDK's own retries
  * off (the client retries, so it can count attempts, honour Retry-After and record failures),
- * and every way a request can fail turned into a short reason.
+ * and every way a request can fail turned into a short reason and its kind. An error status
+ * keeps the server's own words whatever the body's shape (server-error.ts): the SDK reads only
+ * OpenAI's nested `error` object and reports anything else as "status code (no body)", so the
+ * SDK subclass here hands the whole body on.
  */
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
 import { nodeFetch } from './node-fetch.ts';
-import { isRetryableStatus, parseRetryAfter, type AttemptFailure } from './retry.ts';
+import { isRetryableStatus, isUnavailableStatus, parseRetryAfter, type AttemptFailure } from './retry.ts';
+import { readServerError, trimMessage } from './server-error.ts';
 
 export type AttemptResult =
   { ok: true; text: string; inputTokens: number; outputTokens: number; finishReason?: string } | ({ ok: false } & AttemptFailure);
@@ -16,22 +20,60 @@ export interface SdkOptions {
   fetch?: typeof fetch;
 }
 
-export function makeSdk(o: SdkOptions): OpenAI {
-  return new OpenAI({ baseURL: o.baseURL, apiKey: o.apiKey || 'not-needed', maxRetries: 0, fetch: o.fetch ?? nodeFetch });
+/** The body of an error response, as the SDK parsed it (an object when it was JSON, else its text). */
+const RAW_BODY = Symbol('cdp raw error body');
+
+class CdpOpenAI extends OpenAI {
+  protected override makeStatusError(status: number, error: object, message: string | undefined, headers: Headers): APIError {
+    const err = super.makeStatusError(status, error, message, headers);
+    (err as unknown as Record<symbol, unknown>)[RAW_BODY] = error ?? message;
+    return err;
+  }
 }
 
-/** Reads the answer out of a chat-completions body; a body without one is malformed. */
+export function makeSdk(o: SdkOptions): OpenAI {
+  return new CdpOpenAI({ baseURL: o.baseURL, apiKey: o.apiKey || 'not-needed', maxRetries: 0, fetch: o.fetch ?? nodeFetch });
+}
+
+const malformed = (what: string): AttemptResult => ({
+  ok: false,
+  reason: `malformed response: ${what}`,
+  retryable: true,
+  kind: 'malformed',
+});
+
+/**
+ * Reads the answer out of a chat-completions body. What the model said is an answer, even when
+ * it ran out of tokens (`finish_reason: 'length'`, empty content included) or was filtered: its
+ * reader decides. A body the server cut short or filled wrongly is not: no choices, no message,
+ * empty content with no finish reason or a plain 'stop', a finish reason of `abort` or `error` (vLLM's aborted
+ * request, a gateway's failed upstream), or an error object in a 200.
+ */
 export function answerOf(body: unknown): AttemptResult {
   type Body = {
     choices?: { message?: { content?: unknown }; finish_reason?: unknown }[];
     usage?: { prompt_tokens?: number; completion_tokens?: number };
+    error?: unknown;
+    object?: unknown;
   };
+  if (typeof body === 'string') return malformed(`the body is not JSON (${JSON.stringify(trimMessage(body, 60))})`);
   const b = body as Body | null;
-  const content = b?.choices?.[0]?.message?.content;
-  if (typeof content !== 'string') return { ok: false, reason: 'malformed response: no choices[0].message.content', retryable: true };
-  const fr = b?.choices?.[0]?.finish_reason;
-  const usage = { inputTokens: b?.usage?.prompt_tokens ?? 0, outputTokens: b?.usage?.completion_tokens ?? 0 };
-  return { ok: true, text: content, ...usage, ...(typeof fr === 'string' ? { finishReason: fr } : {}) };
+  if (!b || typeof b !== 'object') return malformed('the body is not a JSON object');
+  if (b.error !== undefined || b.object === 'error') return malformed(`a 200 carrying an error: ${readServerError(b).message}`);
+  const choice = Array.isArray(b.choices) ? b.choices[0] : undefined;
+  if (!choice) return malformed('no choices');
+  const fr = typeof choice.finish_reason === 'string' ? choice.finish_reason : undefined;
+  if (fr === 'abort' || fr === 'error') return malformed(`finish_reason "${fr}": the server gave up on the request`);
+  const content = choice.message?.content;
+  const usage = { inputTokens: b.usage?.prompt_tokens ?? 0, outputTokens: b.usage?.completion_tokens ?? 0 };
+  if (content === null || content === undefined || content === '') {
+    // Cut at max_tokens (a reasoning model that spent them all thinking) or filtered: the model's
+    // doing, for its reader to refuse; asking again would give the same.
+    if (fr === 'length' || fr === 'content_filter') return { ok: true, text: '', ...usage, finishReason: fr };
+    return malformed(fr ? `empty content (finish_reason "${fr}")` : 'empty content and no finish_reason');
+  }
+  if (typeof content !== 'string') return malformed('choices[0].message.content is not text');
+  return { ok: true, text: content, ...usage, ...(fr ? { finishReason: fr } : {}) };
 }
 
 export async function chatAttempt(sdk: OpenAI, body: Record<string, unknown>, timeoutMs: number): Promise<AttemptResult> {
@@ -43,30 +85,45 @@ export async function chatAttempt(sdk: OpenAI, body: Record<string, unknown>, ti
   }
 }
 
+/** An error status: the server's words, and whether it is an overflow, a server not there, or worth another attempt. */
+function statusFailure(err: APIError & { status: number }): AttemptFailure {
+  const raw = (err as unknown as Record<symbol, unknown>)[RAW_BODY];
+  const said = readServerError(raw !== undefined ? raw : err.message.replace(/^\d{3}\s*/, ''));
+  const status = err.status;
+  const words = said.message && !/^status code \(no body\)$/.test(said.message) ? `: ${said.message}` : '';
+  const retryAfterMs = parseRetryAfter(err.headers as Headers | undefined);
+  const base = { status, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
+  if (status >= 400 && status < 500 && said.overflow)
+    return {
+      ...base,
+      reason: `HTTP ${status}${words}`,
+      retryable: false,
+      kind: 'context-overflow',
+      ...(said.window ? { window: said.window } : {}),
+    };
+  if (isUnavailableStatus(status)) return { ...base, reason: `HTTP ${status}${words}`, retryable: true, kind: 'unavailable' };
+  return { ...base, reason: `HTTP ${status}${words}`, retryable: isRetryableStatus(status), kind: 'http' };
+}
+
 /** A short, retry-aware description of anything the SDK or fetch can throw. */
 export function classifyError(err: unknown): AttemptFailure {
-  if (err instanceof APIConnectionTimeoutError) return { reason: 'timeout', retryable: true };
+  if (err instanceof APIConnectionTimeoutError) return { reason: 'timeout', retryable: true, kind: 'timeout' };
   if (err instanceof APIConnectionError) {
     const cause = (err as { cause?: { code?: string; message?: string; cause?: { code?: string } } }).cause;
     const code = cause?.code ?? cause?.cause?.code;
-    if (code === 'ERR_TRUNCATED_BODY') return { reason: 'truncated response: connection closed mid-body', retryable: true };
-    if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return { reason: 'connection reset', retryable: true };
-    if (code === 'ECONNREFUSED') return { reason: 'connection refused', retryable: true };
-    return { reason: `connection error${code ? ` (${code})` : ''}: ${cause?.message ?? err.message}`, retryable: true };
+    if (code === 'ERR_TRUNCATED_BODY')
+      return { reason: 'truncated response: connection closed mid-body', retryable: true, kind: 'malformed' };
+    if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return { reason: 'connection reset', retryable: true, kind: 'unavailable' };
+    if (code === 'ECONNREFUSED') return { reason: 'connection refused', retryable: true, kind: 'unavailable' };
+    return { reason: `connection error${code ? ` (${code})` : ''}: ${cause?.message ?? err.message}`, retryable: true, kind: 'connection' };
   }
-  if (err instanceof APIError && typeof err.status === 'number') {
-    const detail = err.message.replace(/^\d{3}\s*/, '').slice(0, 200);
-    return {
-      reason: `HTTP ${err.status}${detail && !isRetryableStatus(err.status) ? `: ${detail}` : ''}`,
-      retryable: isRetryableStatus(err.status),
-      retryAfterMs: parseRetryAfter(err.headers as Headers | undefined),
-    };
-  }
+  if (err instanceof APIError && typeof err.status === 'number') return statusFailure(err as APIError & { status: number });
   const e = err as { name?: string; message?: string; code?: string; cause?: { code?: string } };
-  if (e?.name === 'SyntaxError') return { reason: 'malformed response: body is not JSON', retryable: true };
+  if (e?.name === 'SyntaxError') return { reason: 'malformed response: the body is not JSON', retryable: true, kind: 'malformed' };
   const code = e?.code ?? e?.cause?.code;
   if (e?.message === 'terminated' || code === 'UND_ERR_SOCKET' || code === 'ECONNRESET')
-    return { reason: 'truncated response: connection closed mid-body', retryable: true };
-  if (e?.name === 'AbortError' || e?.name === 'TimeoutError') return { reason: 'timeout', retryable: true };
-  return { reason: `unexpected error: ${e?.message ?? String(err)}`, retryable: true };
+    return { reason: 'truncated response: connection closed mid-body', retryable: true, kind: 'malformed' };
+  if (code === 'ECONNREFUSED') return { reason: 'connection refused', retryable: true, kind: 'unavailable' };
+  if (e?.name === 'AbortError' || e?.name === 'TimeoutError') return { reason: 'timeout', retryable: true, kind: 'timeout' };
+  return { reason: `unexpected error: ${e?.message ?? String(err)}`, retryable: true, kind: 'connection' };
 }

@@ -20,7 +20,11 @@ export default rowStage<{ writer: string; maxAttempts: number }>({
     const expected = (row.steps as unknown[]).length + 1;
     const answer = await askStructured(
       llm,
-      { model: ctx.params.writer, messages: [promptMessage(llm, t, { Input: narrativeInput(row as never, v.vignette as string) })] },
+      {
+        model: ctx.params.writer,
+        role: 'builder',
+        messages: [promptMessage(llm, t, { Input: narrativeInput(row as never, v.vignette as string) })],
+      },
       (text, finishReason) => {
         const p = parseNarrative(text, expected, finishReason);
         return p.ok ? { ok: true, value: p.steps, format: p.format } : { ok: false, problems: p.problems };

@@ -54,7 +54,7 @@ export default rowStage<TreesParams>({
     let last: TreeCheck | null = null;
     const answer = await askStructured(
       llm,
-      { model: ctx.params.builder!, messages: [promptMessage(llm, t, { Guideline: markdown }, ['Guideline'])] },
+      { model: ctx.params.builder!, role: 'builder', messages: [promptMessage(llm, t, { Guideline: markdown }, ['Guideline'])] },
       (text, finishReason) => {
         const json = extractJson(text, { finishReason });
         if (!json.ok) return { ok: false, problems: [json.problem] };

@@ -16,6 +16,7 @@
  *         "contextWindow": 131072, "concurrency": 16, "rpm": 600, "tpm": 2000000,
  *         "price": { "inputPerMTok": 0.1, "outputPerMTok": 0.4 }, "batch": false,
  *         "timeoutMs": 600000, "independentSamples": true, "expectedOutputTokens": 2048, "enabled": true,
+ *         "retry": { "waitForServerMs": 300000, "maxAttempts": 5 },   // see parseRetry
  *         "judge": { "gamma": 0.7, "beta": 0.2 },   // judges only: LNDS γ and OT β
  *         "paper": "Qwen3-8B",               // the paper's model it stands for (scorecard)
  *         "note": "free text" } ] }
@@ -80,6 +81,7 @@ const ENTRY_KEYS = [
   'price',
   'batch',
   'timeoutMs',
+  'retry',
   'independentSamples',
   'expectedOutputTokens',
   'enabled',
@@ -237,6 +239,7 @@ function parseEntry(entry: unknown, i: number, file: string, problems: string[])
     if (!ok || extra.length) bad('price', `must be {"inputPerMTok": USD, "outputPerMTok": USD} with numbers ≥ 0, got ${JSON.stringify(p)}`);
     else price = { inputPerMTok: p.inputPerMTok as number, outputPerMTok: p.outputPerMTok as number };
   }
+  const retry = parseRetry(entry.retry, (what) => bad('retry', what));
   const batch = bool('batch');
   const independentSamples = bool('independentSamples');
   const enabled = bool('enabled');
@@ -283,6 +286,7 @@ function parseEntry(entry: unknown, i: number, file: string, problems: string[])
     price: price ?? { inputPerMTok: 0, outputPerMTok: 0 },
     batch: batch ?? false,
     timeoutMs: timeoutMs ?? MODEL_DEFAULTS.timeoutMs,
+    ...(retry ? { retry } : {}),
     ...(expectedOutputTokens ? { expectedOutputTokens } : {}),
     independentSamples: independentSamples ?? MODEL_DEFAULTS.independentSamples,
     // resolveRoster names the reason ("disabled in the models file").
@@ -292,4 +296,35 @@ function parseEntry(entry: unknown, i: number, file: string, problems: string[])
     ...(calibration ? { calibration } : {}),
     declaredIn: file,
   };
+}
+
+const RETRY_KEYS = ['waitForServerMs', 'maxAttempts'] as const;
+
+/**
+ * An entry's `retry`: how long its calls wait for a server that is not there (connection refused
+ * or reset, 502, 503, 504), in ms from the first such failure, 0 to fail at once (default
+ * 300000: 5 minutes); and how many attempts other faults worth retrying get (429, 500, timeouts,
+ * malformed bodies; default 5).
+ */
+function parseRetry(v: unknown, bad: (what: string) => void): ModelSpec['retry'] {
+  if (v === undefined) return undefined;
+  const shape = `{"waitForServerMs": integer ≥ 0, "maxAttempts": integer ≥ 1}`;
+  if (!isObject(v)) {
+    bad(`must be ${shape}, got ${JSON.stringify(v)}`);
+    return undefined;
+  }
+  const extra = Object.keys(v).filter((k) => !(RETRY_KEYS as readonly string[]).includes(k));
+  if (extra.length) bad(`unknown key "${extra[0]}"${closest(extra[0], RETRY_KEYS)}; known: ${RETRY_KEYS.join(', ')}`);
+  const out: NonNullable<ModelSpec['retry']> = {};
+  const w = v.waitForServerMs;
+  if (w !== undefined) {
+    if (typeof w === 'number' && Number.isInteger(w) && w >= 0) out.waitForServerMs = w;
+    else bad(`"waitForServerMs" must be an integer of milliseconds ≥ 0, got ${JSON.stringify(w)}`);
+  }
+  const a = v.maxAttempts;
+  if (a !== undefined) {
+    if (isPositiveInt(a)) out.maxAttempts = a;
+    else bad(`"maxAttempts" must be an integer ≥ 1, got ${JSON.stringify(a)}`);
+  }
+  return extra.length ? undefined : out;
 }
