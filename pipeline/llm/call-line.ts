@@ -12,25 +12,41 @@ import type { CallFailure, ModelSpec, ProviderResponse, StoredCall } from './typ
  */
 export function callLine(call: StoredCall, r: ProviderResponse, redact: (t: string) => string, store: string | undefined): CallRecord {
   const ok = r.error === undefined && r.output !== undefined;
-  const { contextWindow, ...rest } = call;
-  const f = r.failure;
-  const facts = ok || !f ? {} : { kind: f.kind, ...(f.status ? { httpStatus: f.status } : {}), ...(f.window ? { window: f.window } : {}) };
-  const keyedBy = !ok && f?.kind === 'context-overflow' && contextWindow ? { contextWindow } : {};
-  return {
-    ...rest,
+  // Built by assignment, in the order the line is written: this runs once per call.
+  const line: CallRecord = {
+    key: call.key,
     status: ok ? 'ok' : 'failed',
-    ...facts,
-    ...keyedBy,
-    ...(store ? { store } : {}),
-    ...(ok ? { text: r.output } : { error: redact(r.error ?? 'the provider gave no answer') }),
-    attempts: r.attempts ?? 1,
-    latencyMs: r.latencyMs ?? 0,
+    model: call.model,
+    modelId: call.modelId,
+    stage: call.stage,
+    promptHash: call.promptHash,
+    repeat: call.repeat,
     inputTokens: r.tokenUsage?.input ?? 0,
     outputTokens: r.tokenUsage?.output ?? 0,
-    ...(r.batchId ? { batchId: r.batchId } : {}),
-    ...(r.finishReason ? { finishReason: r.finishReason } : {}),
+    latencyMs: r.latencyMs ?? 0,
+    attempts: r.attempts ?? 1,
     ts: new Date().toISOString(),
   };
+  if (call.sample !== undefined) line.sample = call.sample;
+  if (call.role !== undefined) line.role = call.role;
+  if (call.attempt) line.attempt = call.attempt;
+  if (call.seed !== undefined) line.seed = call.seed;
+  if (store) line.store = store;
+  if (r.batchId) line.batchId = r.batchId;
+  if (r.finishReason) line.finishReason = r.finishReason;
+  if (ok) line.text = r.output;
+  else {
+    line.error = redact(r.error ?? 'the provider gave no answer');
+    const f = r.failure;
+    if (f) {
+      line.kind = f.kind;
+      if (f.status) line.httpStatus = f.status;
+      if (f.window) line.window = f.window;
+      // The declared window keys a remembered overflow; other lines do not need it.
+      if (f.kind === 'context-overflow' && call.contextWindow) line.contextWindow = call.contextWindow;
+    }
+  }
+  return line;
 }
 
 /**

@@ -23,6 +23,7 @@ export interface LlmClientOptions {
   env?: NodeJS.ProcessEnv;
   /** `estimate`: misses are counted and priced, never sent. */
   mode?: 'live' | 'estimate';
+  /** The fetch the `openai` SDK uses for embeddings, files and batches (chat calls go over node:http, http-post.ts). */
   fetch?: typeof fetch;
   log?: (line: string) => void;
   retry?: Partial<RetryPolicy>;

@@ -49,7 +49,7 @@ import { BatchProvider } from './providers/batch.ts';
 import { EstimateProvider } from './providers/estimate.ts';
 import { Endpoints, LiveProvider } from './providers/live.ts';
 import { answerOffline, offlineProvider } from './providers/offline.ts';
-import { callKey, callKeyCanonical, canonicalJson, promptHash, seedOf } from './request-key.ts';
+import { callKey, callKeyCanonical, canonicalJson, promptIdentity, seedOf } from './request-key.ts';
 import { DEFAULT_RETRY, Retrier } from './retry.ts';
 import { costOf, redact, resolveRoster } from './roster.ts';
 import { embedTexts } from './embeddings.ts';
@@ -208,7 +208,7 @@ class Client implements LlmClient {
     const modelId = spec.modelId ?? spec.name;
     const defaults = this.defaults.get(spec.name)!;
     const params = req.params ? { ...defaults.params, ...req.params } : defaults.params;
-    const prompt = promptHash(req.messages);
+    const { hash: prompt, bound } = promptIdentity(req.messages, this.blobs.bytes);
     const repeat = req.repeat ?? 0;
     if (!Number.isInteger(repeat) || repeat < 0) throw new Error(`llm client: repeat must be a non-negative integer, got ${repeat}`);
     const sample = spec.independentSamples !== false && req.sample !== undefined ? req.sample : undefined;
@@ -258,7 +258,7 @@ class Client implements LlmClient {
       ...(sent !== undefined ? { seed: sent } : {}),
       ...(spec.contextWindow ? { contextWindow: spec.contextWindow } : {}),
     };
-    const run = this.send(kind === 'batch' ? this.batch : this.liveOf(spec), spec, req, params, sample, call);
+    const run = this.send(kind === 'batch' ? this.batch : this.liveOf(spec), spec, req, params, sample, call, bound);
     this.inflight.set(key, run);
     let r: ChatResult;
     try {
@@ -372,17 +372,18 @@ class Client implements LlmClient {
     params: Record<string, unknown>,
     sample: string | undefined,
     call: StoredCall,
+    bound: number,
   ): Promise<ChatResult> {
-    const over = this.overflow(spec, req.messages, params);
+    const over = this.overflow(spec, req.messages, params, bound);
     if (over !== undefined) {
       const error = `context overflow (${over} tokens > window ${spec.contextWindow})`;
       const failure = { kind: 'context-overflow' as const, window: spec.contextWindow };
       await this.record(call, { error, attempts: 0, latencyMs: 0, tokenUsage: { input: over, output: 0 }, failure });
       return { ok: false, error, attempts: 0, ...failure, retryable: false };
     }
-    const seed = call.seed !== undefined ? { seed: call.seed } : {};
     const messages = this.blobs.resolve(req.messages);
-    const prompt: ProviderPrompt = { ...req, stage: call.stage, params, sample, ...seed, messages, call };
+    const prompt: ProviderPrompt = { ...req, stage: call.stage, params, sample, messages, call, inputBound: bound };
+    if (call.seed !== undefined) prompt.seed = call.seed;
     const r = await provider.callApi(prompt, req.context);
     if (r.error !== undefined || r.output === undefined) {
       const f = r.failure ?? { kind: 'http' as const };
@@ -403,10 +404,15 @@ class Client implements LlmClient {
    * The tokens of a prompt that does not fit the model's window (its output reservation
    * included), or undefined when it fits. The byte bound settles most prompts without counting.
    */
-  private overflow(spec: ModelSpec, messages: readonly ChatMessage[], params: Readonly<Record<string, unknown>>): number | undefined {
+  private overflow(
+    spec: ModelSpec,
+    messages: readonly ChatMessage[],
+    params: Readonly<Record<string, unknown>>,
+    bound: number,
+  ): number | undefined {
     if (!spec.contextWindow) return undefined;
     const reserve = outputReserve(params);
-    if (this.blobs.bound(messages) + reserve <= spec.contextWindow) return undefined;
+    if (bound + reserve <= spec.contextWindow) return undefined;
     const exact = this.blobs.tokens(messages) + reserve;
     return exact > spec.contextWindow ? exact : undefined;
   }

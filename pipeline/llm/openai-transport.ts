@@ -1,12 +1,20 @@
 /**
- * One attempt at a chat completion through the `openai` package, with the SDK's own retries
- * off (the client retries, so it can count attempts, honour Retry-After and record failures),
- * and every way a request can fail turned into a short reason and its kind. An error status
- * keeps the server's own words whatever the body's shape (server-error.ts): the SDK reads only
- * OpenAI's nested `error` object and reports anything else as "status code (no body)", so the
- * SDK subclass here hands the whole body on.
+ * One attempt at a chat completion, and every way a request can fail turned into a short reason
+ * and its kind (the client retries, so it can count attempts, honour Retry-After and record
+ * failures). An error status keeps the server's own words whatever the body's shape
+ * (server-error.ts).
+ *
+ * Chat calls are POSTed directly (http-post.ts), not through the `openai` SDK: measured against
+ * an instant local server (bench/llm-client.bench.ts), the SDK's per-request work — its Headers,
+ * URL and AbortSignal objects, request-option encoding and the debug details it formats even with
+ * logging off — costs about 100 µs of main-thread CPU per call, three times a plain node:http
+ * request, and held a DAG to under a third of the server's rate. The SDK stays for embeddings,
+ * files and the Batch API (`makeSdk`), few requests each; its subclass here hands an error's whole
+ * body on, since the SDK reads only OpenAI's nested `error` object and reports anything else as
+ * "status code (no body)".
  */
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
+import { post, type PostAnswer, type PostTarget } from './http-post.ts';
 import { nodeFetch } from './node-fetch.ts';
 import { isRetryableStatus, isUnavailableStatus, parseRetryAfter, type AttemptFailure } from './retry.ts';
 import { readServerError, trimMessage } from './server-error.ts';
@@ -76,22 +84,39 @@ export function answerOf(body: unknown): AttemptResult {
   return { ok: true, text: content, ...usage, ...(fr ? { finishReason: fr } : {}) };
 }
 
-export async function chatAttempt(sdk: OpenAI, body: Record<string, unknown>, timeoutMs: number): Promise<AttemptResult> {
+/** Where a model's chat requests go and the headers they carry (its key read when made). */
+export interface ChatEndpoint {
+  target: PostTarget;
+  headers: Record<string, string>;
+}
+
+export function chatHeaders(apiKey: string): Record<string, string> {
+  return { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${apiKey || 'not-needed'}` };
+}
+
+/** One chat request: `body` is the JSON text of the chat-completions body, made once per call. */
+export async function chatAttempt(ep: ChatEndpoint, body: string, timeoutMs: number): Promise<AttemptResult> {
+  let a: PostAnswer;
   try {
-    const res = await sdk.chat.completions.create(body as never, { timeout: timeoutMs, maxRetries: 0 });
-    return answerOf(res);
+    a = await post(ep.target, ep.headers, body, timeoutMs);
   } catch (err) {
     return { ok: false, ...classifyError(err) };
   }
+  if (a.status < 200 || a.status >= 300) return { ok: false, ...statusFailure(a.status, a.body.toString('utf8'), { get: a.header }) };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(a.body.toString('utf8'));
+  } catch {
+    return { ok: false, reason: 'malformed response: the body is not JSON', retryable: true, kind: 'malformed' };
+  }
+  return answerOf(parsed);
 }
 
 /** An error status: the server's words, and whether it is an overflow, a server not there, or worth another attempt. */
-function statusFailure(err: APIError & { status: number }): AttemptFailure {
-  const raw = (err as unknown as Record<symbol, unknown>)[RAW_BODY];
-  const said = readServerError(raw !== undefined ? raw : err.message.replace(/^\d{3}\s*/, ''));
-  const status = err.status;
+function statusFailure(status: number, raw: unknown, headers: { get(name: string): string | null } | undefined): AttemptFailure {
+  const said = readServerError(raw);
   const words = said.message && !/^status code \(no body\)$/.test(said.message) ? `: ${said.message}` : '';
-  const retryAfterMs = parseRetryAfter(err.headers as Headers | undefined);
+  const retryAfterMs = parseRetryAfter(headers);
   const base = { status, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
   if (status >= 400 && status < 500 && said.overflow)
     return {
@@ -117,13 +142,21 @@ export function classifyError(err: unknown): AttemptFailure {
     if (code === 'ECONNREFUSED') return { reason: 'connection refused', retryable: true, kind: 'unavailable' };
     return { reason: `connection error${code ? ` (${code})` : ''}: ${cause?.message ?? err.message}`, retryable: true, kind: 'connection' };
   }
-  if (err instanceof APIError && typeof err.status === 'number') return statusFailure(err as APIError & { status: number });
+  if (err instanceof APIError && typeof err.status === 'number') {
+    const raw = (err as unknown as Record<symbol, unknown>)[RAW_BODY];
+    return statusFailure(err.status, raw !== undefined ? raw : err.message.replace(/^\d{3}\s*/, ''), err.headers as Headers | undefined);
+  }
   const e = err as { name?: string; message?: string; code?: string; cause?: { code?: string } };
   if (e?.name === 'SyntaxError') return { reason: 'malformed response: the body is not JSON', retryable: true, kind: 'malformed' };
   const code = e?.code ?? e?.cause?.code;
-  if (e?.message === 'terminated' || code === 'UND_ERR_SOCKET' || code === 'ECONNRESET')
+  if (code === 'ERR_TRUNCATED_BODY' || e?.message === 'terminated')
     return { reason: 'truncated response: connection closed mid-body', retryable: true, kind: 'malformed' };
+  // Before any answer: the server closed the connection (restarting, or not ready to serve).
+  if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_SOCKET')
+    return { reason: 'connection reset', retryable: true, kind: 'unavailable' };
   if (code === 'ECONNREFUSED') return { reason: 'connection refused', retryable: true, kind: 'unavailable' };
-  if (e?.name === 'AbortError' || e?.name === 'TimeoutError') return { reason: 'timeout', retryable: true, kind: 'timeout' };
+  if (code === 'ETIMEDOUT' || e?.name === 'AbortError' || e?.name === 'TimeoutError')
+    return { reason: 'timeout', retryable: true, kind: 'timeout' };
+  if (code) return { reason: `connection error (${code}): ${e?.message ?? String(err)}`, retryable: true, kind: 'connection' };
   return { reason: `unexpected error: ${e?.message ?? String(err)}`, retryable: true, kind: 'connection' };
 }

@@ -6,6 +6,7 @@
  * hash, computed once when registered, so a 40K-token guideline is not rehashed per call.
  */
 import { hash } from 'node:crypto';
+import { tokenUpperBound, TOKENS_PER_MESSAGE, TOKENS_PER_REPLY } from './tokens.ts';
 import type { ChatMessage } from './types.ts';
 
 export function sha256Hex(s: string): string {
@@ -30,14 +31,36 @@ export function canonicalJson(v: unknown): string {
  * `t<len>:<text>` per part, then `;` — so no content can forge a message boundary.
  */
 export function promptHash(messages: readonly ChatMessage[]): string {
+  return promptIdentity(messages, () => 0).hash;
+}
+
+/**
+ * The prompt hash and, from the same pass over the messages, the prompt's byte bound on its
+ * tokens with chat framing (tokens.ts; a blob counts its registered size, `blobBytes`): a call's
+ * prompt is read once for its key, its context check and its rate limits.
+ */
+export function promptIdentity(messages: readonly ChatMessage[], blobBytes: (id: string) => number): { hash: string; bound: number } {
   let s = '';
+  let bound = TOKENS_PER_REPLY;
   for (const m of messages) {
+    bound += TOKENS_PER_MESSAGE;
     s += m.role + ':';
-    if (typeof m.content === 'string') s += 's' + m.content.length + ':' + m.content;
-    else for (const p of m.content) s += p.type === 'blob' ? 'b:' + p.blob : 't' + p.text.length + ':' + p.text;
+    if (typeof m.content === 'string') {
+      s += 's' + m.content.length + ':' + m.content;
+      bound += tokenUpperBound(m.content);
+    } else
+      for (const p of m.content) {
+        if (p.type === 'blob') {
+          s += 'b:' + p.blob;
+          bound += blobBytes(p.blob);
+        } else {
+          s += 't' + p.text.length + ':' + p.text;
+          bound += tokenUpperBound(p.text);
+        }
+      }
     s += ';';
   }
-  return sha256Hex(s);
+  return { hash: sha256Hex(s), bound };
 }
 
 /**

@@ -253,6 +253,8 @@ export interface ProviderPrompt extends ChatRequest {
   seed?: number;
   /** The messages' exact o200k count with chat framing, when the client counted it (blobs once). */
   inputTokens?: number;
+  /** The messages' byte bound on their tokens (tokens.ts), measured once by the client with the prompt hash. */
+  inputBound?: number;
 }
 
 /**

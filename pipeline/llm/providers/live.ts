@@ -10,9 +10,10 @@
  */
 import type OpenAI from 'openai';
 import { Semaphore, TokenBucket } from '../flow-control.ts';
-import { chatAttempt, makeSdk, type AttemptResult } from '../openai-transport.ts';
+import { postTarget } from '../http-post.ts';
+import { chatAttempt, chatHeaders, makeSdk, type AttemptResult, type ChatEndpoint } from '../openai-transport.ts';
 import type { Availability } from '../availability.ts';
-import { DEFAULT_RETRY, type AttemptFailure, type Retrier } from '../retry.ts';
+import { DEFAULT_RETRY, type AttemptFailure, type Retrier, type RunOptions } from '../retry.ts';
 import { redact } from '../roster.ts';
 import { outputReserve, tokenUpperBound, TOKENS_PER_MESSAGE, TOKENS_PER_REPLY } from '../tokens.ts';
 import type { EmbeddingResponse, ModelSpec, Provider, ProviderPrompt, ProviderResponse, RetryPolicy, StoredCall } from '../types.ts';
@@ -38,6 +39,7 @@ export interface Replica {
 export class Endpoints {
   private readonly replicas = new Map<string, Replica>();
   private readonly sdks = new Map<string, OpenAI>();
+  private readonly chats = new Map<string, ChatEndpoint>();
 
   constructor(private readonly o: { env: NodeJS.ProcessEnv; fetch?: typeof fetch }) {}
 
@@ -62,6 +64,15 @@ export class Endpoints {
   /** The model's API key, read now: a rotated key takes effect without a restart. */
   apiKey(spec: ModelSpec | undefined): string {
     return (spec?.apiKeyEnv && this.o.env[spec.apiKeyEnv]) || '';
+  }
+
+  /** Where a chat request to `baseURL` goes, with the model's key as it is now. */
+  chat(baseURL: string, spec: ModelSpec): ChatEndpoint {
+    const apiKey = this.apiKey(spec);
+    const id = `${baseURL}\u0000${apiKey}`;
+    let ep = this.chats.get(id);
+    if (!ep) this.chats.set(id, (ep = { target: postTarget(`${baseURL}/chat/completions`), headers: chatHeaders(apiKey) }));
+    return ep;
   }
 
   sdk(baseURL: string, spec: ModelSpec | undefined): OpenAI {
@@ -122,7 +133,7 @@ export class LiveProvider implements Provider {
 
   async callApi(prompt: ProviderPrompt, _context?: Readonly<Record<string, unknown>>): Promise<ProviderResponse> {
     const { spec } = this;
-    const body = chatBody(prompt, this.modelId);
+    const body = JSON.stringify(chatBody(prompt, this.modelId));
     const tpmCost = spec.tpm ? this.tpmCost(prompt) : 0;
     const t0 = performance.now();
     const { result, attempts } = await this.o.retry.run(
@@ -133,7 +144,7 @@ export class LiveProvider implements Provider {
         try {
           await rep.rpm?.take(1);
           await rep.tpm?.take(tpmCost);
-          return await chatAttempt(this.o.endpoints.sdk(rep.baseURL, spec), body, this.timeoutMs);
+          return await chatAttempt(this.o.endpoints.chat(rep.baseURL, spec), body, this.timeoutMs);
         } finally {
           rep.sem.release();
         }
@@ -157,9 +168,10 @@ export class LiveProvider implements Provider {
     return r;
   }
 
-  private runOptions() {
-    return { policy: this.policy, availability: this.availability };
+  private runOptions(): RunOptions {
+    return (this.run ??= { policy: this.policy, availability: this.availability });
   }
+  private run: RunOptions | undefined;
 
   /** Embeddings of `texts` in one request (floats), under the same replicas, limits and retries as chat calls. */
   async callEmbeddingApi(texts: readonly string[]): Promise<EmbeddingResponse> {
@@ -222,8 +234,9 @@ export class LiveProvider implements Provider {
 
   /** What a call takes from the tpm bucket: a rough input count (bytes / 4) plus the output it reserves or is expected to use. */
   private tpmCost(prompt: ProviderPrompt): number {
-    let inputBound = TOKENS_PER_REPLY;
-    for (const m of prompt.messages) inputBound += TOKENS_PER_MESSAGE + (typeof m.content === 'string' ? tokenUpperBound(m.content) : 0);
+    let inputBound = prompt.inputBound ?? TOKENS_PER_REPLY;
+    if (prompt.inputBound === undefined)
+      for (const m of prompt.messages) inputBound += TOKENS_PER_MESSAGE + (typeof m.content === 'string' ? tokenUpperBound(m.content) : 0);
     const expected = prompt.expectedOutputTokens ?? this.spec.expectedOutputTokens ?? this.o.expectedOutputTokens ?? 512;
     return Math.ceil(inputBound / 4) + (outputReserve(prompt.params) || expected);
   }
