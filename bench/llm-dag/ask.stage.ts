@@ -1,8 +1,9 @@
 /** Benchmark stage: one LLM call per row, as a judging stage makes them (bench/llm-client.bench.ts). */
-import { rowStage } from '../../pipeline/stage.ts';
+import { rowStage, z } from '../../pipeline/stage.ts';
 
 export default rowStage<{ model: string }>({
-  params: { model: 'bench' },
+  inputs: { rows: 'drives' },
+  params: { model: z.string().default('bench') },
   columns: { id: 'INTEGER', answer: 'VARCHAR' },
   async run(unit, ctx) {
     const r = await ctx.llm.chat({

@@ -11,9 +11,11 @@ import { join } from 'node:path';
 import type { Row } from '../dag/define.ts';
 import type { ResolvedStage } from '../dag/validate.ts';
 import type { StageContext } from '../dag/stage.ts';
+import { absentInputs, guardInputs } from '../dag/inputs.ts';
 import { hashValue, sha256 } from '../hash/canonical.ts';
 import { segmentLines, segmentPaths, StoredLine, type ArtifactPart, type SegmentRef } from '../store/artifacts.ts';
 import { checkSegment } from '../store/segments.ts';
+import { UPSTREAM_KIND } from '../store/segment-facts.ts';
 import type { KeyComponents, LedgerEntry, RowStageRecord } from '../store/ledger.ts';
 import { RowStore, type UnitLookup } from '../store/row-store.ts';
 import { unitsPath, readUnitKeys } from '../store/unit-keys.ts';
@@ -31,6 +33,8 @@ export interface Input {
 export interface RowStageEnv {
   store: string;
   retryFailed: boolean;
+  /** Failure kinds whose units are recomputed too (rows with such a `failure_kind`, failed or not). */
+  retryKinds?: readonly string[];
   ephemeral: boolean;
   /** Whether an input's rows are held in memory by this run (then they are read from there). */
   inMemory(from: string): boolean;
@@ -119,6 +123,7 @@ export async function runRowStage(
     rec.from.length === prev.segments.length &&
     !forced &&
     !env.retryFailed &&
+    !env.retryKinds?.length &&
     !env.ephemeral &&
     !!driving.segments &&
     joinNames.every((j) => inputs[j].segments && rec.joins[j]);
@@ -237,7 +242,19 @@ export async function runRowStage(
   }
   const joined$ = new Map<string, Map<string, { rows: Row[]; hashes: string[] }>>();
   for (const j of joinNames) joined$.set(j, joinIndex(env, inputs[j], fe.join![j], needed.get(j)!, zoneOf, keepZone));
-  const whole = Object.fromEntries(wholeNames.map((n) => [n, inputs[n].rows()]));
+  // A declared optional input the config leaves out is handed over as no rows, never left undefined.
+  const absent = absentInputs(impl.inputs, stage.decl.inputs);
+  const whole = guardInputs(
+    name,
+    'whole input',
+    { ...Object.fromEntries(wholeNames.map((n) => [n, inputs[n].rows()])), ...Object.fromEntries(absent.whole.map((n) => [n, []])) },
+    [...wholeNames, ...absent.whole],
+  );
+  const joinedOf = (j: Record<string, Row[]>): Record<string, Row[]> =>
+    guardInputs(name, 'joined input', absent.joined.length ? { ...j, ...Object.fromEntries(absent.joined.map((n) => [n, []])) } : j, [
+      ...joinNames,
+      ...absent.joined,
+    ]);
 
   const plans: Plan[] = [];
   for (const p of pending) {
@@ -273,6 +290,10 @@ export async function runRowStage(
       });
     }
   }
+  // A unit is asked again when a row it made is a failure row (--retry-failed) or of a retried kind.
+  const kinds = new Set(env.retryKinds ?? []);
+  const isRetried = (r: Row) =>
+    (env.retryFailed && r.error != null) || (kinds.size > 0 && r.failure_kind != null && kinds.has(String(r.failure_kind)));
   // The memo is read only when some unit has to be planned beyond those.
   const memoStore = new RowStore(join(store, 'units', name));
   let memo$: UnitLookup | null = null;
@@ -284,15 +305,16 @@ export async function runRowStage(
   let reused = 0;
   for (const p of plans) {
     if (p.upstreamError) {
-      results.set(p, [failureRow(stage, p, p.upstreamError)]);
+      results.set(p, [failureRow(stage, p, p.upstreamError, UPSTREAM_KIND)]);
       continue;
     }
     if (earlier?.rows.has(p.key)) {
       reused++;
       continue;
     }
-    const hit = forced || !memo().has(p.key) ? undefined : env.retryFailed ? memo().get(p.key) : [];
-    if (hit && !hit.some((r) => r.error != null)) reused++;
+    const retrying = env.retryFailed || !!env.retryKinds?.length;
+    const hit = forced || !memo().has(p.key) ? undefined : retrying ? memo().get(p.key) : [];
+    if (hit && !hit.some(isRetried)) reused++;
     else if (hasJoined(p)) todo.push(p);
     else throw new Error(`internal: unit ${p.key} of '${name}' was keyed from a replaced part that does not hold it`);
   }
@@ -312,7 +334,7 @@ export async function runRowStage(
       const p = todo[next++];
       let rows: Row[];
       try {
-        const got = await impl.run({ row: p.row, cross: p.cross, joined: p.joined, whole }, ctx);
+        const got = await impl.run({ row: p.row, cross: p.cross, joined: joinedOf(p.joined), whole }, ctx);
         rows = Array.isArray(got) ? got : [got];
         checkRows(name, stage, rows);
       } catch (err) {
@@ -495,9 +517,11 @@ function hasJoined<P extends { joined: Record<string, Row[]> | null }>(p: P): p 
   return p.joined !== null;
 }
 
-function failureRow(stage: ResolvedStage, unit: { row: Row; cross: unknown }, reason: string): Row {
+/** A unit's failure row; `kind` (UPSTREAM_KIND for a driving row that failed upstream) when the stage has a `failure_kind` column. */
+function failureRow(stage: ResolvedStage, unit: { row: Row; cross: unknown }, reason: string, kind?: string): Row {
   const out: Row = {};
-  for (const col of Object.keys(stage.columns)) if (col in unit.row && col !== 'error') out[col] = unit.row[col];
+  for (const col of Object.keys(stage.columns)) if (col in unit.row && col !== 'error' && col !== 'failure_kind') out[col] = unit.row[col];
+  if (kind && 'failure_kind' in stage.columns) out.failure_kind = kind;
   const cross = stage.forEach?.cross;
   if (cross && cross.as in stage.columns) {
     const v = unit.cross as { name?: unknown } | string | number;

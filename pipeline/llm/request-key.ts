@@ -99,7 +99,18 @@ export function callKeyCanonical(
   return sha256Hex(`cdp-llm-v2\u0000${modelId}\u0000${prompt}\u0000${canonicalParams}\u0000${rf}\u0000${repeat}${s}\u0000seed:${sd}`);
 }
 
-/** The reproducible seed of one sample: 31 bits of its hash, so every server accepts it as an int. */
+/**
+ * The version of which calls get which seed (seedOf). It is part of every model's identity in
+ * the stages' keys, so a new rule (new seeds, new answers) recomputes the units that call a
+ * model: change it whenever the seeds sent change. v2: every sampled call carries a seed (v1:
+ * only samples, repeats > 0 and fresh attempts).
+ */
+export const SEED_RULE = 'cdp-seed-v2';
+
+/**
+ * The reproducible seed of one sample: 31 bits of its hash, so every server accepts it as an
+ * int. Its derivation is unchanged since v1, so a case's seed is the one it always had.
+ */
 export function sampleSeed(sample: string, repeat: number): number {
   return parseInt(sha256Hex(`cdp-seed-v1\u0000${sample}\u0000${repeat}`).slice(0, 8), 16) & 0x7fffffff;
 }

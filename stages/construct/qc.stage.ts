@@ -2,13 +2,14 @@
  * Stage `qc`: deterministic consistency checks between tree, CDP, vignette and narrative for
  * every CDP, and the seeded sample chosen for LLM-based inspection.
  */
-import { rowStage } from '../../pipeline/stage.ts';
+import { rowStage, z } from '../../pipeline/stage.ts';
 import { checkInstance } from './qc-checks.ts';
 import { isSelectedForInspection } from './qc-sampler.ts';
 import type { Cdp, TreeNodeRow } from './types.ts';
 
 export default rowStage<{ inspectFraction: number; seed: number }>({
-  params: { inspectFraction: 0.05, seed: 42 },
+  inputs: { cdps: 'drives', vignettes: 'joined', narratives: 'joined', tree_nodes: 'joined' },
+  params: { inspectFraction: z.number().min(0).max(1).default(0.05), seed: z.int().default(42) },
   columns: {
     cdp_id: 'VARCHAR',
     guideline_id: 'VARCHAR',
@@ -17,6 +18,8 @@ export default rowStage<{ inspectFraction: number; seed: number }>({
     narrative_ok: 'BOOLEAN',
     problems: 'STRUCT(kind VARCHAR, scope VARCHAR, step INTEGER, message VARCHAR)[]',
     inspect: 'BOOLEAN',
+    // 'upstream' on the failure row of a case without a vignette: the vignette's failure is counted where it happened.
+    failure_kind: 'VARCHAR',
   },
   run({ row, joined }, ctx) {
     const cdp = row as unknown as Cdp;
@@ -26,7 +29,7 @@ export default rowStage<{ inspectFraction: number; seed: number }>({
       guideline_id: cdp.guideline_id,
       inspect: isSelectedForInspection(cdp.cdp_id, ctx.params.inspectFraction, ctx.params.seed),
     };
-    if (!v || v.error != null) return { ...base, error: `no vignette to check${v ? `: ${v.error}` : ''}` };
+    if (!v || v.error != null) return { ...base, failure_kind: 'upstream', error: `no vignette to check${v ? `: ${v.error}` : ''}` };
     const n = joined.narratives[0];
     const report = checkInstance({
       cdp,

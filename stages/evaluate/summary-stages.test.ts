@@ -6,6 +6,7 @@ import pathwayMetrics from './pathway-metrics.stage.ts';
 import modelSummary from './model-summary.stage.ts';
 import correlations from './correlations.stage.ts';
 import { runRows, runTable } from './test-support.ts';
+import { realJudge } from '../roster/testing/specs.ts';
 
 const scoreRow = (C: number[][], over: object = {}) => ({
   setting: 'single',
@@ -103,7 +104,7 @@ describe('model_summary', () => {
     const metrics = await runRows(pathwayMetrics, scores, {});
     const rows = await runTable(
       modelSummary,
-      { pathway_metrics: [...metrics, { ...metrics[0], cdp_id: 'c9', error: 'judge failed' }] },
+      { pathway_metrics: [...metrics, { ...metrics[0], cdp_id: 'c9', error: 'judge failed' }], outcome_scores: [], predicted_pathways: [] },
       { resamples: 1000 },
     );
     assert.deepEqual(
@@ -133,7 +134,11 @@ describe('model_summary', () => {
       [0, 1, 0, 'worst'],
       'the judge failure is excluded, not the model’s',
     );
-    const one = await runTable(modelSummary, { pathway_metrics: metrics.map((r) => ({ ...r, guideline_id: 'g0' })) }, { resamples: 1000 });
+    const one = await runTable(
+      modelSummary,
+      { pathway_metrics: metrics.map((r) => ({ ...r, guideline_id: 'g0' })), outcome_scores: [], predicted_pathways: [] },
+      { resamples: 1000 },
+    );
     assert.deepEqual(
       [one[0]!.clusters, one[0]!.cluster_ci_low, one[0]!.cluster_ci_high, one[0]!.ci_low],
       [1, null, null, 0],
@@ -165,7 +170,7 @@ describe('model_summary', () => {
       unit('c4', 'g3', { usable: true, success: true }),
       { ...unit('c1', 'g1', { usable: true }), setting: 'single' },
     ];
-    const rows = await runTable(modelSummary, { outcome_scores, predicted_pathways }, {});
+    const rows = await runTable(modelSummary, { pathway_metrics: [], outcome_scores, predicted_pathways }, {});
     const acc = rows.find((r) => r.metric === 'acc')!,
       sr = rows.find((r) => r.metric === 'sr')!;
     assert.deepEqual([acc.mean, acc.n, acc.clusters, acc.judge], [0.75, 4, 3, 'j']);
@@ -199,7 +204,7 @@ describe('correlations', () => {
       { setting: 'single', model: 'm', cdp_id: 'lonely', judge: 'j1', dtw_pcc: 0, ot_pcc: 0, lnds_pcs: 1 },
       { ...metricRows[0], cdp_id: 'c0', judge: 'j2', model: 'x', error: 'failed' },
     ];
-    const rows = await runTable(correlations, { pathway_metrics: [...metricRows, ...extra] }, { judges });
+    const rows = await runTable(correlations, { pathway_metrics: [...metricRows, ...extra] }, { judges: judges.map((j) => realJudge(j)) });
     const all = rows.filter((r) => r.setting === 'all');
     assert.equal(all.length, 18, '3 metrics + 3 judges, 3 pairs each');
     assert.deepEqual(

@@ -77,7 +77,7 @@ export function runLlm(storeDir: string, models: RunModels, o: RunLlmOptions): R
     roster: models.roster,
     offlineHandlers,
     mode,
-    estimateStandIn: estimateStandIns(models.evaluated),
+    estimateStandIn: estimateStandIns(models.evaluated.map((m) => m.name)),
   });
   return {
     client,

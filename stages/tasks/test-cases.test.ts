@@ -1,13 +1,13 @@
 // Stage test_cases: the test split without the cases QC flagged (issue 11 item 5), before --limit.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Row, StageContext, TableStage } from '../../pipeline/stage.ts';
+import { resolveParams, stageInputs, type Row, type StageContext, type TableStage } from '../../pipeline/stage.ts';
 import testCasesStage, { type TestCasesParams } from './test-cases.stage.ts';
 import { smokeOrder } from './case-selection.ts';
 
 const cdps: Row[] = [
-  ...['h1', 'h2', 'h3', 'h4'].map((id) => ({ cdp_id: id, guideline_id: 'htn', language: 'en', split: 'test' })),
-  ...['z1', 'z2'].map((id) => ({ cdp_id: id, guideline_id: 'ins', language: 'zh', split: 'test' })),
+  ...['h1', 'h2', 'h3', 'h4'].map((id) => ({ cdp_id: id, guideline_id: 'htn', language: 'en', split: 'test', length: 1 })),
+  ...['z1', 'z2'].map((id) => ({ cdp_id: id, guideline_id: 'ins', language: 'zh', split: 'test', length: 1 })),
   { cdp_id: 'n1', guideline_id: 'other', language: 'en', split: 'non-test' },
   { guideline_id: 'broken', error: 'tree failed' },
 ];
@@ -27,12 +27,19 @@ const inspection: Row[] = [
   { cdp_id: 'h3', consistent: true, problems: [] },
 ];
 
-async function run(given: Partial<TestCasesParams>, inputs: Record<string, Row[]>) {
+// Every case was built: a vignette and a narrative of length + 1 statements.
+const built = {
+  vignettes: cdps.filter((c) => c.cdp_id).map((c) => ({ cdp_id: c.cdp_id, vignette: `Case ${String(c.cdp_id)}.` })),
+  narratives: cdps.filter((c) => c.cdp_id).map((c) => ({ cdp_id: c.cdp_id, steps: ['So.'] })),
+};
+
+async function run(given: Partial<TestCasesParams>, given_inputs: Record<string, Row[]>) {
+  const inputs = { ...built, ...given_inputs };
   const logs: string[] = [];
-  // The declared defaults under what the test gives, as the runner merges them.
-  const params = { ...(testCasesStage.params as TestCasesParams), ...given };
+  // The declared defaults under what the test gives, and the inputs, as the runner hands them.
+  const params = resolveParams('test_cases', testCasesStage.params, given).params as unknown as TestCasesParams;
   const ctx = { stage: 'test_cases', params, log: (m: string) => logs.push(m) } as unknown as StageContext<TestCasesParams>;
-  const rows = await (testCasesStage as TableStage<TestCasesParams>).run(inputs, ctx);
+  const rows = await (testCasesStage as TableStage<TestCasesParams>).run(stageInputs('test_cases', testCasesStage.inputs, inputs), ctx);
   return { ids: rows.map((r) => String(r.cdp_id ?? `error:${String(r.guideline_id)}`)), logs };
 }
 
@@ -43,7 +50,7 @@ test('test_cases: flagged test cases are left out by default, with a log line na
     'QC: left out 2 of 6 test cases (1 by the checks, 1 by the inspection): h2 (vignette-preamble); z1 (inspection: gives the answer away)',
   ]);
   // The rows are the cdps rows themselves: the task units' keys do not depend on QC.
-  const rows = await (testCasesStage as TableStage<TestCasesParams>).run({ cdps, qc }, {
+  const rows = await (testCasesStage as TableStage<TestCasesParams>).run({ cdps, qc, qc_inspection: [], ...built }, {
     params: { limit: null, excludeFlagged: true },
     log: () => {},
   } as never);
@@ -51,10 +58,9 @@ test('test_cases: flagged test cases are left out by default, with a log line na
 });
 
 test('test_cases: without the inspection only the checks decide; excludeFlagged false keeps every test case', async () => {
-  assert.deepEqual((await run({ limit: null }, { cdps, qc })).ids, ['h1', 'h3', 'h4', 'z1', 'z2', 'error:broken']);
+  assert.deepEqual((await run({ limit: null }, { cdps, qc, qc_inspection: [] })).ids, ['h1', 'h3', 'h4', 'z1', 'z2', 'error:broken']);
   const kept = await run({ limit: null, excludeFlagged: false }, { cdps, qc, qc_inspection: inspection });
   assert.deepEqual([kept.ids, kept.logs], [['h1', 'h2', 'h3', 'h4', 'z1', 'z2', 'error:broken'], []]);
-  assert.deepEqual((await run({ limit: null, excludeFlagged: false }, { cdps })).ids.length, 7, 'no qc input needed when off');
 });
 
 test('test_cases: --limit chooses among the cases QC kept, in smoke order', async () => {
@@ -67,14 +73,31 @@ test('test_cases: --limit chooses among the cases QC kept, in smoke order', asyn
   assert.equal(r.logs[1], '--limit 2: 2 of 4 test cases, from 2 guidelines in 2 languages');
 });
 
-test('test_cases: bad params and a missing qc input are refused, saying what to do', async () => {
-  await assert.rejects(
-    run({ limit: null }, { cdps }),
-    /excludeFlagged is on but the stage has no input 'qc'; wire inputs qc: 'qc'.*or set excludeFlagged: false/,
+test('test_cases: a case whose construction failed is no test case, whatever excludeFlagged says, and the log says why', async () => {
+  const vignettes = built.vignettes.map((v) => (v.cdp_id === 'h3' ? { cdp_id: 'h3', error: 'writer: HTTP 500 after 5 attempts' } : v));
+  const narratives = built.narratives.map((n) =>
+    n.cdp_id === 'z2' ? { cdp_id: 'z2', steps: [] } : n.cdp_id === 'h4' ? { cdp_id: 'h4', error: 'no valid answer after 3 attempts' } : n,
   );
+  for (const excludeFlagged of [true, false]) {
+    const r = await run({ limit: null, excludeFlagged }, { cdps, qc, qc_inspection: [], vignettes, narratives });
+    assert.deepEqual(r.ids, excludeFlagged ? ['h1', 'z1', 'error:broken'] : ['h1', 'h2', 'z1', 'error:broken']);
+    assert.equal(
+      r.logs[0],
+      'construction failed for 3 of 6 test cases, left out of the test set: h3 (no usable vignette: writer: HTTP 500 after 5 attempts); ' +
+        'h4 (no usable narrative: no valid answer after 3 attempts); z2 (no usable narrative: 0 statements for 1 decision step)',
+    );
+  }
+  const empty = await run(
+    { limit: null },
+    { cdps, qc, qc_inspection: [], vignettes: built.vignettes.map((v) => (v.cdp_id === 'h1' ? { ...v, vignette: ' ' } : v)) },
+  );
+  assert.ok(!empty.ids.includes('h1'), 'an empty vignette is no usable vignette');
+});
+
+test('test_cases: bad params are refused, saying what to do', async () => {
   await assert.rejects(
-    run({ limit: null, excludeFlagged: 'yes' as never }, { cdps, qc }),
+    run({ limit: null, excludeFlagged: 'yes' as never }, { cdps, qc, qc_inspection: [] }),
     /excludeFlagged must be true or false, got "yes"/,
   );
-  await assert.rejects(run({ limit: 0 }, { cdps, qc }), /limit must be a positive integer or null, got 0/);
+  await assert.rejects(run({ limit: 0 }, { cdps, qc, qc_inspection: [] }), /limit must be a positive integer or null, got 0/);
 });
