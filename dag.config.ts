@@ -283,11 +283,11 @@ export default defineDag({
  */
 export async function llmClient(project: Project, opts: { mode?: 'live' | 'estimate' } = {}) {
   const { runLlm } = await import('./stages/models/run-llm.ts');
-  return runLlm(project.ws.store, models, opts.mode);
+  return runLlm(project.ws.store, models, { cacheDir: project.ws.llmCache, mode: opts.mode });
 }
 
 /** The warehouse views of the LLM call log (llm_calls), without creating a client. */
-export const llmViews = (project: Project) => llmCallsViews(project.ws.store);
+export const llmViews = (project: Project) => llmCallsViews(project.ws.store, project.ws.llmCache);
 
 /** Commands this project adds to `cdp` (models, ingest, pathway-metrics, notebooks). */
 export const cliCommands = projectCommands;

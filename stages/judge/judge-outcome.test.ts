@@ -10,7 +10,7 @@ function fakeClient(answers: (req: ChatRequest) => string | { fail: string }) {
     async chat(req: ChatRequest): Promise<ChatResult> {
       requests.push(structuredClone(req));
       const a = answers(req);
-      if (typeof a !== 'string') return { ok: false, error: a.fail, attempts: 1 };
+      if (typeof a !== 'string') return { ok: false, error: a.fail, attempts: 1, kind: 'http', retryable: true };
       return { ok: true, text: a, cached: false, usage: { inputTokens: 0, outputTokens: 0 }, latencyMs: 0 };
     },
   };

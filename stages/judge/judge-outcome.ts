@@ -82,6 +82,7 @@ export async function judgeOutcome(o: JudgeOutcomeOptions): Promise<OutcomeResul
     recordingCalls(o.client, repeat, callRefs),
     {
       model: o.judge,
+      role: 'judge',
       messages: [{ role: 'user', content: prompt }],
       context: outcomeContext,
       repeat,

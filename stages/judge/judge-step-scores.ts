@@ -143,6 +143,7 @@ export async function judgeStepScores(o: JudgeStepScoresOptions): Promise<StepSc
       recordingCalls(o.client, run, refs),
       {
         model: o.judge,
+        role: 'judge',
         messages: [{ role: 'user', content: prompts[k] }],
         context: blockContext(b),
         repeat: run,
