@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { openWarehouse, type WarehouseConnection } from '../pipeline/store/warehouse.ts';
 import { defaultJudge } from '../stages/report/judges.ts';
 import { caseValues, leaderboard, type LeaderboardEntry } from '../stages/report/leaderboard.ts';
+import { collectSettings, recordedBootstrap, RunSettings } from '../stages/report/run-settings.ts';
 import { summaryRows } from '../stages/report/summary-rows.ts';
 import { compareRuns } from './compare-data.ts';
 
@@ -20,7 +21,7 @@ export const NOTEBOOK_DATA: Record<string, string> = {
   cases: `select setting, model, cdp_id, guideline_id, language, reference, candidate, reference_conclusion,
       candidate_outcome, success, simulated, usable, reason
     from predicted_pathways order by setting, model, cdp_id`,
-  case_scores: `select s.setting, s.model, s.cdp_id, s.judge, s.simulated, s.C, s.m, s.n,
+  case_scores: `select s.setting, s.model, s.cdp_id, s.judge, s.simulated, s.C, s.m, s.n, s.calls, s.problems,
       p.dtw_pcc, p.ot_pcc, p.lnds_pcs, p.dtw_path, coalesce(s.error, p.error) as error
     from step_scores s left join pathway_metrics p using (setting, model, cdp_id, judge)
     order by s.setting, s.model, s.cdp_id, s.judge`,
@@ -56,7 +57,9 @@ const JUDGE_ANSWERS_SQL = `with refs as (
  * the call log (llm_calls) and the judge stages' call_keys.
  */
 export const OPTIONAL_NOTEBOOK_DATA: Record<string, string> = {
-  outcome_scores: `select setting, model, cdp_id, judge, score, correct, simulated, error from outcome_scores order by setting, model, cdp_id, judge`,
+  outcome_scores: `select setting, model, cdp_id, judge, score, correct, simulated, calls, problems, error
+    from outcome_scores order by setting, model, cdp_id, judge`,
+  run_settings: 'select * from run_settings order by stage, setting, judge nulls first, value',
   predictions: `select model, cdp_id, raw, parse_ok, parse_error, error from predictions_single order by model, cdp_id`,
   judge_answers: JUDGE_ANSWERS_SQL,
 };
@@ -110,7 +113,7 @@ export async function exportNotebookData(
   warehouse: string,
   storeDir: string,
   outDir: string,
-  opts: { compare?: CompareSource; resamples?: number } = {},
+  opts: { compare?: CompareSource } = {},
 ): Promise<Record<string, number>> {
   if (!existsSync(warehouse)) throw new Error(`no warehouse at ${warehouse}; run \`cdp run\` first`);
   if (opts.compare && !existsSync(opts.compare.warehouse))
@@ -142,10 +145,11 @@ export async function exportNotebookData(
   } finally {
     w.close();
   }
-  const resamples = opts.resamples ?? 10000;
+  // The paired differences use the bootstrap model_summary recorded, as the leaderboard report does.
+  const bootstrap = recordedBootstrap(new RunSettings(collectSettings({ model_summary: data.model_summary })));
   const summary = summaryRows(data.model_summary!);
   const judge = defaultJudge(summary.flatMap((r) => (r.judge === null ? [] : [r.judge])));
-  write('leaderboard', leaderboardRows(leaderboard(summary, caseValues(data, judge), [], { resamples, seed: 42 })));
+  write('leaderboard', leaderboardRows(leaderboard(summary, caseValues(data, judge), [], bootstrap)));
   let compare: Row[] = [];
   let labels: [string, string] = ['A', 'B'];
   if (opts.compare) {
@@ -167,11 +171,11 @@ export async function exportNotebookData(
     compare = compareRuns(
       other,
       { pathway_metrics: data.pathway_metrics!, outcome_scores: data.outcome_scores! },
-      { resamples, seed: 42 },
+      bootstrap,
     ) as unknown as Row[];
     labels = opts.compare.labels ?? [opts.compare.warehouse, warehouse];
   }
   write('compare', compare);
-  writeFileSync(join(outDir, 'compare_runs.json'), JSON.stringify({ available: !!opts.compare, a: labels[0], b: labels[1] }));
+  writeFileSync(join(outDir, 'compare_runs.json'), JSON.stringify({ available: !!opts.compare, a: labels[0], b: labels[1], bootstrap }));
   return counts;
 }

@@ -11,6 +11,9 @@
  * context window minus its answer budget; the runner does not expose the roster here) or for
  * all judges in `maxPromptTokens`; without either, one block per run.
  *
+ * Each row records the settings it was judged with: `runs` (judge runs asked for; 1 for an
+ * embedding judge) and `template` (the prompt template sent; null when no call was made).
+ *
  * judge_kind is inferred from the judge's name (judge-params.ts: similarity measures by name,
  * everything else an LLM); `judgeKinds` overrides it per judge. An empty candidate gives an
  * m×0 C without a call. Unusable pathways (see predicted_pathways) become failure rows.
@@ -66,11 +69,13 @@ export default rowStage<StepScoresParams>({
     C: 'DOUBLE[][]',
     m: 'INTEGER',
     n: 'INTEGER',
+    runs: 'INTEGER',
     runs_ok: 'INTEGER',
     runs_failed: 'INTEGER',
     blocks: 'INTEGER',
     calls: 'INTEGER',
     problems: 'VARCHAR[]',
+    template: 'VARCHAR',
     // The judge runs' stored calls (llm_calls key and attempt, run index), re-asks included; empty for offline judges.
     ...CALL_COLUMNS,
   },
@@ -87,6 +92,7 @@ export default rowStage<StepScoresParams>({
       const counts = {
         m: e.m,
         n: e.n,
+        runs: 1,
         runs_ok: e.ok ? 1 : 0,
         runs_failed: e.ok ? 0 : 1,
         blocks: 1,
@@ -115,11 +121,13 @@ export default rowStage<StepScoresParams>({
     const counts = {
       m: r.m,
       n: r.n,
+      runs: p.runs,
       runs_ok: r.runsOk,
       runs_failed: r.runsFailed,
       blocks: r.blocks,
       calls: r.calls,
       problems: r.problems,
+      template: r.template ?? null,
       ...callColumns(r.callRefs),
     };
     if (!r.ok) return { ...base, ...counts, error: r.reason };

@@ -1,21 +1,22 @@
 /**
  * Stage `report_leaderboard`: reports/tables/leaderboard.{md,csv} and
  * reports/figures/leaderboard.{svg,png} (leaderboard.ts). Params: outDir, judges (the run's judge
- * order; the default judge ranks), resamples / seed / level of the paired bootstrap (as
- * model_summary's), pngFontFiles (as report_figures').
+ * order; the default judge ranks), pngFontFiles (as report_figures'). The paired bootstrap uses
+ * the resamples, seed and level model_summary recorded (input run_settings), so the differences
+ * and the means beside them rest on one bootstrap, and the captions say which.
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { tableStage, type Row } from '../../pipeline/stage.ts';
-import type { BootstrapOptions } from '../stats/bootstrap.ts';
 import { figureFiles } from './figures.stage.ts';
 import { defaultJudge } from './judges.ts';
 import { caseValues, leaderboard, leaderboardData, leaderboardFigure, leaderboardTable } from './leaderboard.ts';
 import { REPORT_FILE_COLUMNS, resolveOutDir, writeReportFiles, type ReportFile } from './report-files.ts';
 import { tableCsv, tableMarkdown } from './report-table.ts';
+import { recordedBootstrap, RunSettings } from './run-settings.ts';
 import { summaryRows } from './summary-rows.ts';
 
-export interface LeaderboardParams extends BootstrapOptions {
+export interface LeaderboardParams {
   outDir?: string;
   judges?: string[];
   pngFontFiles?: string[];
@@ -28,18 +29,25 @@ export function leaderboardFiles(inputs: Record<string, Row[]>, params: Leaderbo
     summary.flatMap((r) => (r.judge === null ? [] : [r.judge])),
     judges,
   );
-  const opts = { resamples: params.resamples ?? 10000, seed: params.seed ?? 42, level: params.level ?? 0.95 };
-  const entries = leaderboard(summary, caseValues(inputs, judge), judges, opts);
-  const table = leaderboardTable(entries);
+  const settings = new RunSettings(inputs.run_settings ?? []);
+  const entries = leaderboard(summary, caseValues(inputs, judge), judges, recordedBootstrap(settings));
+  const table = leaderboardTable(entries, settings);
+  const absent = table.absent;
   return [
-    { path: 'tables/leaderboard.md', kind: 'table', title: table.title, content: tableMarkdown(table) },
-    { path: 'tables/leaderboard.csv', kind: 'table-csv', title: table.title, content: tableCsv(leaderboardData(entries)) },
-    ...figureFiles([leaderboardFigure(entries)], fonts),
+    { path: 'tables/leaderboard.md', kind: 'table', title: table.title, content: absent ? null : tableMarkdown(table), absent },
+    {
+      path: 'tables/leaderboard.csv',
+      kind: 'table-csv',
+      title: table.title,
+      content: absent ? null : tableCsv(leaderboardData(entries)),
+      absent,
+    },
+    ...figureFiles([leaderboardFigure(entries, settings)], fonts),
   ];
 }
 
 export default tableStage<LeaderboardParams>({
-  params: { outDir: 'reports', judges: [], pngFontFiles: [], resamples: 10000, seed: 42, level: 0.95 },
+  params: { outDir: 'reports', judges: [], pngFontFiles: [] },
   // Per case, the two ranked scores (caseValues); model_summary is read whole.
   reads: {
     pathway_metrics: ['setting', 'model', 'cdp_id', 'judge', 'error', 'dtw_pcc'],

@@ -2,9 +2,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import type { Row } from '../../pipeline/stage.ts';
-import { caseValues, leaderboard, leaderboardData, leaderboardFigure, leaderboardTable } from './leaderboard.ts';
+import { caseValues, diffCell, leaderboard, leaderboardData, leaderboardFigure, leaderboardTable } from './leaderboard.ts';
 import { leaderboardFiles } from './leaderboard.stage.ts';
 import { summaryRows } from './summary-rows.ts';
+import { settingRows } from './test-rows.ts';
 
 // NumPy's values on a hand-made warehouse: stages/report/fixtures/make_leaderboard_reference.py.
 type Pair = { n: number; diff: number; ci_low: number; ci_high: number };
@@ -142,10 +143,33 @@ test('leaderboard table, CSV and figure print n, failures and the differences', 
       ['sim 1. simulated-oracle', -9.17, 10.83],
     ],
   );
-  const files = leaderboardFiles(w, { judges: [JUDGE], resamples: 500 });
+  const files = leaderboardFiles(
+    { ...w, run_settings: settingRows({ model_summary: [{ policy: 'worst', resamples: 500, seed: 3, level: 0.9 }] }) },
+    { judges: [JUDGE] },
+  );
   assert.deepEqual(
     files.map((f) => f.path),
     ['tables/leaderboard.md', 'tables/leaderboard.csv', 'figures/leaderboard.svg', 'figures/leaderboard.png'],
   );
   assert.match(String(files[2]!.content), /n=5, failed 1/);
+  // The paired bootstrap is model_summary's as recorded (500 resamples, seed 3, 90%), and the captions say so.
+  const direct = leaderboard(summaryRows(w.model_summary!), caseValues(w, JUDGE), [JUDGE], { resamples: 500, seed: 3, level: 0.9 });
+  const md = String(files[0]!.content);
+  assert.ok(md.includes(`| ${diffCell(direct[0]!.next!.pcc)} |`), 'the differences use the recorded bootstrap');
+  assert.match(md, /mean in % \(90% case-bootstrap CI, 500 resamples, seed 3\)/);
+  assert.match(md, /with a 90% paired-bootstrap CI \(500 resamples, seed 3\)/);
+  assert.doesNotMatch(md, /95%|10,000/);
+  assert.match(String(files[2]!.content), /the whisker is the 90% case-bootstrap CI, 500 resamples, seed 3/);
+});
+
+test('a run with nothing ranked writes no leaderboard files and says why', () => {
+  const files = leaderboardFiles({ model_summary: [], pathway_metrics: [], outcome_scores: [] }, { judges: [] });
+  assert.deepEqual(
+    files.map((f) => [f.path, f.content, f.absent]),
+    ['tables/leaderboard.md', 'tables/leaderboard.csv', 'figures/leaderboard.svg', 'figures/leaderboard.png'].map((p) => [
+      p,
+      null,
+      'model_summary has no rows: no model was evaluated and scored in this run',
+    ]),
+  );
 });

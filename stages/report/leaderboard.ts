@@ -14,6 +14,8 @@ import { pct, pctWithCi } from './format.ts';
 import { defaultJudge } from './judges.ts';
 import { SETTINGS, SETTING_LABEL } from './paper-tables.ts';
 import type { ReportTable } from './report-table.ts';
+import { RunSettings } from './run-settings.ts';
+import { bootstrapDraws, caseCiText, ciLevel, policyText } from './setting-text.ts';
 import { cellKey, indexSummary, type SummaryRow } from './summary-rows.ts';
 
 export const LEADERBOARD_METRICS = ['dtw_pcc', 'acc', 'sr'] as const;
@@ -122,16 +124,18 @@ function simulatedLabel(entries: readonly LeaderboardEntry[]): string {
   return sim === 0 ? '' : sim === entries.length ? ' — simulated agents, not LLM results' : ' — includes simulated agents (ranked apart)';
 }
 
-export function leaderboardTable(entries: readonly LeaderboardEntry[]): ReportTable {
+const NO_ENTRIES = 'model_summary has no rows: no model was evaluated and scored in this run';
+
+export function leaderboardTable(entries: readonly LeaderboardEntry[], settings: RunSettings = new RunSettings([])): ReportTable {
   const judge = entries[0]?.judge ?? null;
   return {
     name: 'leaderboard',
     title: `Leaderboard: models ranked by DTW-PCC (judge: ${judge ?? 'none'})${simulatedLabel(entries)}`,
     caption:
       'Per setting, real models ranked by DTW-PCC (lower is better), then the simulated reference agents ranked apart. ' +
-      'Each metric: mean in % (95% case-bootstrap CI), then "n / failures": the cases in the mean and the test cases that were ' +
-      'failed calls or unreadable answers. Δ to next: the paired difference (this model − the next one of its group) in ' +
-      'percentage points over the cases both completed, with a 95% paired-bootstrap CI; a CI that contains 0 means the two ranks ' +
+      `Each metric: mean in % (${caseCiText(settings)}), then "n / failures": the cases in the mean and the test cases that were ` +
+      `failed calls or unreadable answers (${policyText(settings)}). Δ to next: the paired difference (this model − the next one of its group) in ` +
+      `percentage points over the cases both completed, with a ${ciLevel(settings)} paired-bootstrap CI (${bootstrapDraws(settings)}); a CI that contains 0 means the two ranks ` +
       'are not distinguishable on these cases. SR is multi-turn only.',
     columns: [
       'Setting',
@@ -164,6 +168,7 @@ export function leaderboardTable(entries: readonly LeaderboardEntry[]): ReportTa
         diffCell(e.next?.acc),
       ];
     }),
+    ...(entries.length ? {} : { absent: NO_ENTRIES }),
   };
 }
 
@@ -211,7 +216,7 @@ const r2 = (x: number) => Math.round(Number((x * 100).toPrecision(12))) / 100;
 const GROUPS = ['real model', 'simulated agent'];
 
 /** One panel per setting: each model's PCC with its CI whisker, ranked top to bottom, simulated agents hollow and grey. */
-export function leaderboardFigure(entries: readonly LeaderboardEntry[]): FigureSpec {
+export function leaderboardFigure(entries: readonly LeaderboardEntry[], recorded: RunSettings = new RunSettings([])): FigureSpec {
   const settings = SETTINGS.filter((s) => entries.some((e) => e.setting === s));
   const rowH = 22;
   let top = 0;
@@ -265,11 +270,12 @@ export function leaderboardFigure(entries: readonly LeaderboardEntry[]): FigureS
     name: 'leaderboard',
     title: `Leaderboard: DTW-PCC per model with 95% CIs (judge: ${judge ?? 'none'})${simulatedLabel(entries)}`,
     caption:
-      'Per setting, models ranked by DTW-PCC (lower is better), real models first; the whisker is the 95% case-bootstrap CI; ' +
+      `Per setting, models ranked by DTW-PCC (lower is better), real models first; the whisker is the ${caseCiText(recorded)}; ` +
       'simulated reference agents are hollow grey squares, ranked apart. n: cases in the mean; failed: failed calls or unreadable answers.',
     width: 720,
     height: Math.max(60, top),
     panels,
     legend: { label: 'Kind', domain: GROUPS, range: ['#4e79a7', '#9c9c9c'] },
+    ...(panels.length ? {} : { absent: entries.length ? 'no model has a DTW-PCC by the default judge' : NO_ENTRIES }),
   };
 }

@@ -1,24 +1,25 @@
 /**
  * Stage `report_tables`: the paper's Tables 1, 2, 4 and 5–7 from this run, as Markdown and CSV
  * under `<outDir>/tables/` (param outDir, default "reports", relative to the project root).
- * Its rows are the files written with their sha256. Param `judges`: the run's judge order
- * (evaluationJudges(roster)); the default judge of Table 1 is the first LLM judge in it.
- * Param `runParams`: the params the paper leaves open, as the computing stages got them
- * (open-choices.ts); Table 6 and the scorecard print them. Param `allJudges`: Tables 5–7 show every
- * judge (default: the LLM judges and one similarity judge).
+ * Its rows are the files written with their sha256 (a table with nothing to show: no file, and
+ * the row's `absent` says why). Param `judges`: the run's judge order (evaluationJudges(roster));
+ * the default judge of Table 1 is the first LLM judge in it. Input `run_settings`: the settings
+ * the captions state (λ, τ, cut-off, turn cap, γ, β, judge runs, policy, bootstrap), as the
+ * computing stages recorded them. Param `allJudges`: Tables 5–7 show every judge (default: the
+ * LLM judges and one similarity judge).
  */
 import { tableStage } from '../../pipeline/stage.ts';
-import { METRIC_TABLES, simulatedShare, table1, table2, table4, metricCiTable } from './paper-tables.ts';
-import { openChoices, type RunParams } from './open-choices.ts';
+import { METRIC_TABLES, simulatedShare, table1, table4, metricCiTable } from './paper-tables.ts';
 import { REPORT_FILE_COLUMNS, resolveOutDir, writeReportFiles, type ReportFile } from './report-files.ts';
 import { tableCsv, tableMarkdown, type ReportTable } from './report-table.ts';
+import { RunSettings } from './run-settings.ts';
 import { summaryRows } from './summary-rows.ts';
+import { table2 } from './table2.ts';
 import type { ParamsDecl, Row } from '../../pipeline/stage.ts';
 
 export interface ReportParams {
   outDir: string;
   judges: string[];
-  runParams?: RunParams;
 }
 
 export interface TablesParams extends ReportParams {
@@ -27,28 +28,23 @@ export interface TablesParams extends ReportParams {
 }
 
 /** Where and for which judges the report stages write, unless dag.config.ts says otherwise. */
-export const REPORT_DEFAULTS: ParamsDecl<ReportParams> = { outDir: 'reports', judges: [], runParams: undefined };
+export const REPORT_DEFAULTS: ParamsDecl<ReportParams> = { outDir: 'reports', judges: [] };
 
-export function paperTables(
-  inputs: Record<string, Row[]>,
-  judges: readonly string[] = [],
-  runParams: RunParams = {},
-  allJudges = false,
-): ReportTable[] {
+export function paperTables(inputs: Record<string, Row[]>, judges: readonly string[] = [], allJudges = false): ReportTable[] {
   const summary = summaryRows(inputs.model_summary ?? []);
-  const choices = openChoices(runParams);
+  const settings = new RunSettings(inputs.run_settings ?? []);
   return [
-    table1(summary, judges),
+    table1(summary, judges, settings),
     table2(inputs.correlations ?? [], simulatedShare(summary)),
     table4(inputs.cdp_length_stats ?? []),
-    ...METRIC_TABLES.map((t) => metricCiTable(summary, t.metric, judges, choices, allJudges)),
+    ...METRIC_TABLES.map((t) => metricCiTable(summary, t.metric, judges, settings, allJudges)),
   ];
 }
 
 export function tableFiles(tables: readonly ReportTable[]): ReportFile[] {
   return tables.flatMap((t) => [
-    { path: `tables/${t.name}.md`, kind: 'table', title: t.title, content: tableMarkdown(t) },
-    { path: `tables/${t.name}.csv`, kind: 'table-csv', title: t.title, content: tableCsv(t) },
+    { path: `tables/${t.name}.md`, kind: 'table', title: t.title, content: t.absent ? null : tableMarkdown(t), absent: t.absent },
+    { path: `tables/${t.name}.csv`, kind: 'table-csv', title: t.title, content: t.absent ? null : tableCsv(t), absent: t.absent },
   ]);
 }
 
@@ -56,7 +52,7 @@ export default tableStage<TablesParams>({
   params: { ...REPORT_DEFAULTS, allJudges: false },
   columns: REPORT_FILE_COLUMNS,
   run(inputs, ctx) {
-    const files = tableFiles(paperTables(inputs, ctx.params.judges, ctx.params.runParams, ctx.params.allJudges));
+    const files = tableFiles(paperTables(inputs, ctx.params.judges, ctx.params.allJudges));
     return writeReportFiles(ctx.root, resolveOutDir(ctx.root, ctx.params.outDir), files, ctx.persist);
   },
 });
