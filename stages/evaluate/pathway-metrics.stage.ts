@@ -2,8 +2,8 @@
  * Stage `pathway_metrics`: DTW-PCC, OT-PCC and LNDS-PCS (paper §3.3, Appendix B) of one step
  * score matrix; one unit per step_scores row. γ (LNDS threshold) and β (OT positional weight)
  * are the judge's (judgeParams(judge, judge_kind)); λ, τ_a, τ_b are params with the defaults of
- * stages/metrics/ot.ts. Every row records the values it was computed with (gamma, beta, lambda,
- * tau_a, tau_b), which is where the reports read them. `gamma_calibrated` is false when γ is the
+ * stages/metrics/ot.ts. Every row records the values it was computed with (gamma, beta, ot_lambda,
+ * ot_tau_a, ot_tau_b), which is where the reports read them. `gamma_calibrated` is false when γ is the
  * kind's fallback rather than a value the paper fitted to this judge. dtw_path holds the warping
  * path as [i, j] pairs.
  * A failed step_scores row yields a failure row (the runner does that before run is called).
@@ -36,9 +36,9 @@ export default rowStage<PathwayMetricsParams>({
     gamma: 'DOUBLE',
     beta: 'DOUBLE',
     gamma_calibrated: 'BOOLEAN',
-    lambda: 'DOUBLE',
-    tau_a: 'DOUBLE',
-    tau_b: 'DOUBLE',
+    ot_lambda: 'DOUBLE',
+    ot_tau_a: 'DOUBLE',
+    ot_tau_b: 'DOUBLE',
   },
   run({ row }, ctx) {
     const judge = String(row.judge);
@@ -52,9 +52,9 @@ export default rowStage<PathwayMetricsParams>({
       gamma: jp.gamma,
       beta: jp.beta,
       gamma_calibrated: jp.calibrated,
-      lambda: ctx.params.lambda,
-      tau_a: ctx.params.tauA,
-      tau_b: ctx.params.tauB,
+      ot_lambda: ctx.params.lambda,
+      ot_tau_a: ctx.params.tauA,
+      ot_tau_b: ctx.params.tauB,
     };
     const s = scorePathway(
       // γ and β resolved once, above, so the recorded values are the ones used.

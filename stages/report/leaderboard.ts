@@ -2,7 +2,7 @@
  * The leaderboard (pure: rows in, table and figure out). Per setting, models ranked by the
  * default judge's DTW-PCC (lower is better): real models first, simulated agents after them and
  * ranked apart, since an offline stand-in is a yardstick, not a competitor. Each cell is the
- * model_summary mean with its 95% CI, its n and its failures; for each pair of adjacent models
+ * model_summary mean with its CI, its n and its failures; for each pair of adjacent models
  * of one group, the paired difference of PCC and accuracy over their common cases with a
  * paired bootstrap CI (stages/stats/paired-bootstrap.ts), which tells whether the rank is real.
  */
@@ -15,7 +15,7 @@ import { defaultJudge } from './judges.ts';
 import { SETTINGS, SETTING_LABEL } from './paper-tables.ts';
 import type { ReportTable } from './report-table.ts';
 import { RunSettings } from './run-settings.ts';
-import { bootstrapDraws, caseCiText, ciLevel, policyText } from './setting-text.ts';
+import { bootstrapDraws, caseCiText, levelWord, policyText } from './setting-text.ts';
 import { cellKey, indexSummary, type SummaryRow } from './summary-rows.ts';
 
 export const LEADERBOARD_METRICS = ['dtw_pcc', 'acc', 'sr'] as const;
@@ -135,7 +135,7 @@ export function leaderboardTable(entries: readonly LeaderboardEntry[], settings:
       'Per setting, real models ranked by DTW-PCC (lower is better), then the simulated reference agents ranked apart. ' +
       `Each metric: mean in % (${caseCiText(settings)}), then "n / failures": the cases in the mean and the test cases that were ` +
       `failed calls or unreadable answers (${policyText(settings)}). Δ to next: the paired difference (this model − the next one of its group) in ` +
-      `percentage points over the cases both completed, with a ${ciLevel(settings)} paired-bootstrap CI (${bootstrapDraws(settings)}); a CI that contains 0 means the two ranks ` +
+      `percentage points over the cases both completed, with a ${levelWord(settings)}paired-bootstrap CI (${bootstrapDraws(settings)}); a CI that contains 0 means the two ranks ` +
       'are not distinguishable on these cases. SR is multi-turn only.',
     columns: [
       'Setting',
@@ -258,7 +258,7 @@ export function leaderboardFigure(entries: readonly LeaderboardEntry[], recorded
         marginRight: 30,
         marginBottom: 40,
         marginTop: 24,
-        x: { domain: [0, 100], label: `${SETTING_LABEL[setting]} — ↓ DTW-PCC (%), 95% CI`, grid: true },
+        x: { domain: [0, 100], label: `${SETTING_LABEL[setting]} — ↓ DTW-PCC (%), ${levelWord(recorded)}CI`, grid: true },
         y: { domain: points.map((p) => p.label), label: null },
         color: { domain: GROUPS, range: ['#4e79a7', '#9c9c9c'] },
       },
@@ -268,7 +268,7 @@ export function leaderboardFigure(entries: readonly LeaderboardEntry[], recorded
   const judge = entries[0]?.judge ?? null;
   return {
     name: 'leaderboard',
-    title: `Leaderboard: DTW-PCC per model with 95% CIs (judge: ${judge ?? 'none'})${simulatedLabel(entries)}`,
+    title: `Leaderboard: DTW-PCC per model with ${levelWord(recorded)}CIs (judge: ${judge ?? 'none'})${simulatedLabel(entries)}`,
     caption:
       `Per setting, models ranked by DTW-PCC (lower is better), real models first; the whisker is the ${caseCiText(recorded)}; ` +
       'simulated reference agents are hollow grey squares, ranked apart. n: cases in the mean; failed: failed calls or unreadable answers.',

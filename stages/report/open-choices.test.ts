@@ -35,7 +35,7 @@ describe('open choices, read from the rows that used them', () => {
   test('other values are printed as recorded; τ apart when they differ', () => {
     const c = openChoices(
       recorded({
-        pathway_metrics: [{ judge: 'j', lambda: 0.5, tau_a: 0.5, tau_b: 2 }],
+        pathway_metrics: [{ judge: 'j', ot_lambda: 0.5, ot_tau_a: 0.5, ot_tau_b: 2 }],
         outcome_scores: [{ cutoff: 3 }],
         dialogues_multi: [{ cap_factor: 1.5, cap_extra: 3 }],
       }),
@@ -47,8 +47,8 @@ describe('open choices, read from the rows that used them', () => {
 
   test('rows holding more than one value are printed as mixed, most rows first', () => {
     const rows = [
-      ...Array.from({ length: 3 }, () => ({ judge: 'j', lambda: 0.5, tau_a: 1, tau_b: 1 })),
-      { judge: 'j', lambda: 0.1, tau_a: 1, tau_b: 1 },
+      ...Array.from({ length: 3 }, () => ({ judge: 'j', ot_lambda: 0.5, ot_tau_a: 1, ot_tau_b: 1 })),
+      { judge: 'j', ot_lambda: 0.1, ot_tau_a: 1, ot_tau_b: 1 },
     ];
     const c = openChoices(recorded({ pathway_metrics: rows, outcome_scores: [{ cutoff: 4 }, { cutoff: 3 }] }));
     assert.equal(otChoiceText(c), 'λ: 0.5 and 0.1 (mixed), τa = τb = 1');

@@ -21,9 +21,9 @@ export interface OpenChoices {
 /** The recorded values of each open choice (several when the rows are mixed, none when not recorded). */
 export function openChoices(s: RunSettings): OpenChoices {
   return {
-    lambda: s.values('pathway_metrics', 'lambda'),
-    tauA: s.values('pathway_metrics', 'tau_a'),
-    tauB: s.values('pathway_metrics', 'tau_b'),
+    lambda: s.values('pathway_metrics', 'ot_lambda'),
+    tauA: s.values('pathway_metrics', 'ot_tau_a'),
+    tauB: s.values('pathway_metrics', 'ot_tau_b'),
     cutoff: s.values('outcome_scores', 'cutoff'),
     capFactor: s.values('dialogues_multi', 'cap_factor'),
     capExtra: s.values('dialogues_multi', 'cap_extra'),

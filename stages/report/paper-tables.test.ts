@@ -106,8 +106,8 @@ describe('Tables 5–7', () => {
   test('Tables 6 and 7 print the values the rows recorded, not the defaults; mixed rows say so', () => {
     const settings = recorded({
       pathway_metrics: [
-        { judge: 'gpt-5.4-mini', lambda: 1, tau_a: 2, tau_b: 3, gamma: 0.9, beta: 0.3, gamma_calibrated: false },
-        { judge: 'gpt-5.4-mini', lambda: 0.5, tau_a: 2, tau_b: 3, gamma: 0.9, beta: 0.3, gamma_calibrated: false },
+        { judge: 'gpt-5.4-mini', ot_lambda: 1, ot_tau_a: 2, ot_tau_b: 3, gamma: 0.9, beta: 0.3, gamma_calibrated: false },
+        { judge: 'gpt-5.4-mini', ot_lambda: 0.5, ot_tau_a: 2, ot_tau_b: 3, gamma: 0.9, beta: 0.3, gamma_calibrated: false },
       ],
       dialogues_multi: [{ cap_factor: 1.5, cap_extra: 3 }],
       model_summary: [{ policy: 'exclude+common', resamples: 2000, seed: 7, level: 0.9 }],

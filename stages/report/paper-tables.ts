@@ -12,7 +12,7 @@ import { capSentence, cutoffSentence, openChoices, otSentence } from './open-cho
 import { defaultJudge, isSimilarityJudge, tableJudges } from './judges.ts';
 import type { ReportTable } from './report-table.ts';
 import { RunSettings } from './run-settings.ts';
-import { calibrationText, caseCiText, ciLevel, judgeRunsText, policyText } from './setting-text.ts';
+import { calibrationText, caseCiText, ciLevel, judgeRunsText, levelWord, policyText } from './setting-text.ts';
 import { cellKey, indexSummary, orderModels, type SummaryRow } from './summary-rows.ts';
 
 export const SETTINGS = ['single', 'multi'] as const;
@@ -131,9 +131,10 @@ export function metricCiTable(
     }
   }
   const level = ciLevel(settings);
+  const word = levelWord(settings);
   const notes = [
     `Each entry: mean (${caseCiText(settings)}) with n (cases in the mean) and f (failed calls or unreadable answers; ${policyText(settings)}), ` +
-      `then the ${level} cluster-bootstrap CI over guidelines ("—" when the cases come from a single guideline).`,
+      `then the ${word}cluster-bootstrap CI over guidelines ("—" when the cases come from a single guideline).`,
     judgesNote(orderJudgesShown(present, js), js, allJudges),
     `Step scores: ${judgeRunsText(settings)}.`,
     ...(marked ? [clusterFootnote(level)] : []),
@@ -141,7 +142,7 @@ export function metricCiTable(
   ];
   return {
     name: spec.name,
-    title: `Table ${spec.table}: ${spec.label} with ${level} bootstrap CIs${simulatedNote(share)}`,
+    title: `Table ${spec.table}: ${spec.label} with ${word}bootstrap CIs${simulatedNote(share)}`,
     caption: notes.join(' '),
     columns: ['Setting', 'Model', ...js.flatMap((j) => [j, `${j} cluster CI`])],
     rows,

@@ -11,7 +11,7 @@ import { capSentence, cutoffSentence, openChoices, otSentence } from './open-cho
 import { factLines, producedBy } from './produced-by.ts';
 import type { RunFacts } from './run-facts.ts';
 import type { RunSettings } from './run-settings.ts';
-import { calibrationText, caseCiText, ciLevel, judgeRunsText, policyText, splitText } from './setting-text.ts';
+import { calibrationText, caseCiText, judgeRunsText, levelWord, policyText, splitText } from './setting-text.ts';
 
 /** The qc_summary measures (qc-summary.stage.ts) a reader needs to know what the means are over, and how the index names them. */
 export const QC_EXCLUSION_MEASURES = [
@@ -58,7 +58,7 @@ export function settingLines(s: RunSettings): string[] {
     `- ${cutoffSentence(c)}`,
     `- ${otSentence(c)}`,
     `- ${calibrationText(s)}.`,
-    `- Means: ${caseCiText(s)} and the ${ciLevel(s)} cluster-bootstrap CI over guidelines; ${policyText(s)}.`,
+    `- Means: ${caseCiText(s)} and the ${levelWord(s)}cluster-bootstrap CI over guidelines; ${policyText(s)}.`,
   ];
 }
 

@@ -188,7 +188,7 @@ describe('report stages', () => {
     const root = project();
     try {
       const settings = settingRows({
-        pathway_metrics: [{ judge: 'gpt-5.4-mini', lambda: 1, tau_a: 3, tau_b: 3, gamma: 0.7, beta: 0.2, gamma_calibrated: true }],
+        pathway_metrics: [{ judge: 'gpt-5.4-mini', ot_lambda: 1, ot_tau_a: 3, ot_tau_b: 3, gamma: 0.7, beta: 0.2, gamma_calibrated: true }],
         outcome_scores: [{ cutoff: 5 }],
         dialogues_multi: [{ cap_factor: 3, cap_extra: 1 }],
         model_summary: [{ policy: 'exclude', resamples: 2000, seed: 9, level: 0.9 }],

@@ -113,7 +113,7 @@ describe('scorecard: clusters and the settings the paper leaves open', () => {
     const sr = cell({ table: 'Table 1', metric: 'sr', setting: 'multi', judge: null, value: 97.65, ciLow: null, ciHigh: null });
     const rows = scorecard([cell(), sr], summary, { simulated: false });
     const settings = recorded({
-      pathway_metrics: [{ judge: 'judge-x', lambda: 1, tau_a: 2, tau_b: 2, gamma: 0.9, beta: 0.2, gamma_calibrated: true }],
+      pathway_metrics: [{ judge: 'judge-x', ot_lambda: 1, ot_tau_a: 2, ot_tau_b: 2, gamma: 0.9, beta: 0.2, gamma_calibrated: true }],
       outcome_scores: [{ cutoff: 3 }],
       step_scores: [{ judge: 'judge-x', runs: 5 }],
     });

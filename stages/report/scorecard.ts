@@ -15,7 +15,7 @@ import { hundredthsText, pct, pctCi, pctHundredths } from './format.ts';
 import { capSentence, cutoffSentence, openChoices, otSentence } from './open-choices.ts';
 import type { PublishedCell } from './published.ts';
 import type { RunSettings } from './run-settings.ts';
-import { calibrationText, caseCiText, ciLevel, judgeRunsText, policyText } from './setting-text.ts';
+import { calibrationText, caseCiText, ciLevel, judgeRunsText, levelWord, policyText } from './setting-text.ts';
 import { cellKey, indexSummary, type SummaryRow } from './summary-rows.ts';
 import type { ReportTable } from './report-table.ts';
 
@@ -198,7 +198,7 @@ function settingLines(s: RunSettings): string[] {
     `- ${cutoffSentence(c)}`,
     `- ${capSentence(c)}`,
     `- Step scores: ${judgeRunsText(s)}; ${calibrationText(s)}.`,
-    `- Means: ${caseCiText(s)} and the ${ciLevel(s)} cluster-bootstrap CI over guidelines; ${policyText(s)}.`,
+    `- Means: ${caseCiText(s)} and the ${levelWord(s)}cluster-bootstrap CI over guidelines; ${policyText(s)}.`,
   ];
 }
 
@@ -215,7 +215,7 @@ export function scorecardHeader(rows: readonly ScorecardRow[], opts: ScorecardHe
     `Cells: ${t.cells} published (Tables 1, 5, 6 and 7); ${t.run} present in this run, ${t.notRun} not run.` +
       (opts.simulated
         ? ''
-        : ` Published value inside the run's ${ciLevel(opts.settings)} case-bootstrap CI: ${t.insideCi}; outside: ${t.outsideCi}.`),
+        : ` Published value inside the run's ${levelWord(opts.settings)}case-bootstrap CI: ${t.insideCi}; outside: ${t.outsideCi}.`),
     '',
     `${matchingText(opts)} Difference = run − published in percentage points, both as printed with 2 decimals; ` +
       '"inside CI" compares the published value with the run\'s CI as printed, bounds included; ' +

@@ -6,11 +6,14 @@
  */
 import { grouped, percentLevel, settingText, valuesText, type RunSettings } from './run-settings.ts';
 
-/** "95%" (the recorded CI level), "95% and 90% (mixed)", or "the recorded" when none is. */
+/** "95%" (the recorded CI level), "95% and 90% (mixed)", or "" when no row records one. */
 export function ciLevel(s: RunSettings): string {
   const v = s.values('model_summary', 'level');
-  return v.length === 0 ? 'the' : valuesText(v, percentLevel);
+  return v.length === 0 ? '' : valuesText(v, percentLevel);
 }
+
+/** The level as a word before "…-bootstrap CI": "95% ", or nothing when not recorded. */
+export const levelWord = (s: RunSettings) => (ciLevel(s) ? `${ciLevel(s)} ` : '');
 
 /** "10,000 resamples, seed 42" as model_summary recorded them. */
 export function bootstrapDraws(s: RunSettings): string {
@@ -19,8 +22,11 @@ export function bootstrapDraws(s: RunSettings): string {
   return `${valuesText(s.values('model_summary', 'resamples'), grouped)} resamples, ${seed}`;
 }
 
-/** "95% case-bootstrap CI, 10,000 resamples, seed 42". */
-export const caseCiText = (s: RunSettings) => `${ciLevel(s)} case-bootstrap CI, ${bootstrapDraws(s)}`;
+/** "95% case-bootstrap CI, 10,000 resamples, seed 42" (its level, resamples and seed as model_summary recorded them). */
+export function caseCiText(s: RunSettings): string {
+  const none = ['level', 'resamples', 'seed'].every((x) => s.values('model_summary', x).length === 0);
+  return none ? 'case-bootstrap CI (level, resamples and seed not recorded)' : `${levelWord(s)}case-bootstrap CI, ${bootstrapDraws(s)}`;
+}
 
 /** "failure policy `worst`" (model_summary's `policy`). */
 export function policyText(s: RunSettings): string {

@@ -50,7 +50,7 @@ export const SETTING_ROWS: Record<string, Row[]> = {
   dialogues_multi: [{ cap_factor: 2, cap_extra: 4 }],
   step_scores: [{ judge: 'gpt-5.4-mini', runs: 5 }],
   outcome_scores: [{ cutoff: 4 }],
-  pathway_metrics: [{ judge: 'gpt-5.4-mini', lambda: 0.1, tau_a: 1, tau_b: 1, gamma: 0.7, beta: 0.2, gamma_calibrated: true }],
+  pathway_metrics: [{ judge: 'gpt-5.4-mini', ot_lambda: 0.1, ot_tau_a: 1, ot_tau_b: 1, gamma: 0.7, beta: 0.2, gamma_calibrated: true }],
   model_summary: [{ policy: 'worst', resamples: 10000, seed: 42, level: 0.95 }],
 };
 
