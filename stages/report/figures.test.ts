@@ -251,7 +251,7 @@ describe('figures with nothing to show', () => {
   test('Figure 1(c) states the CI its rows recorded', () => {
     assert.match(
       figure1c(SUMMARY, [], recorded({ model_summary: [{ resamples: 300, seed: 1, level: 0.8 }] })).caption,
-      /Whiskers: 80% case-bootstrap CI, 300 resamples, seed 1 of both/,
+      /Whiskers on both: the 80% case-bootstrap CI, 300 resamples, seed 1\. /,
     );
   });
 });

@@ -62,7 +62,7 @@ export function figure1c(
     title: `Figure 1(c): pathway consistency cost against outcome accuracy (judge: ${judge ?? 'none'})${{ all: ' — simulated agents', some: ' — includes simulated agents', none: '' }[share]}`,
     caption:
       `Each point is one model: DTW-PCC (lower is better) against outcome accuracy, both in % and judged by ${judge ?? 'no judge'}, one panel per setting. ` +
-      `Whiskers: ${caseCiText(settings)} of both. Filled circles: real models; hollow squares: simulated agents. Labels name the model.`,
+      `Whiskers on both: the ${caseCiText(settings)}. Filled circles: real models; hollow squares: simulated agents. Labels name the model.`,
     width: 720,
     height: 360,
     panels: [
