@@ -272,10 +272,7 @@ test('export benchmark → python json and Parquet give the same counts and valu
       [g11.qc_cdp_ok, g11.qc_vignette_ok, g11.qc_narrative_ok, g11.qc_inspector, g11.qc_inspection_consistent, g11.qc_inspection_problems],
       [true, true, true, 'builder-x', false, ['the vignette states the fever the CDP rules out']],
     );
-    assert.deepEqual(
-      [g11.excluded, g11.exclusion_reasons],
-      [true, ['inspection: the vignette states the fever the CDP rules out']],
-    );
+    assert.deepEqual([g11.excluded, g11.exclusion_reasons], [true, ['inspection: the vignette states the fever the CDP rules out']]);
     assert.deepEqual(
       (c.rows[0]!.reference_steps as Row[]).map((s) => s.evidence),
       [['quote 0'], ['quote 1']],
@@ -297,7 +294,10 @@ test('export benchmark → python json and Parquet give the same counts and valu
       /^- QC: of the 2 cases, 2 checked by the deterministic checks: 1 passed, 1 flagged \(.*\); 1 inspected by an LLM \(`qc_inspector`\): 1 found inconsistent \(`qc_inspection_problems`\); 1 test case excluded from the task settings \(`excluded`, `exclusion_reasons`\)\.$/m,
     );
     assert.equal(c.rows.filter((x) => x.excluded === true).length, 1);
-    assert.match(card, /^- prompts: `case-vignette-synthesis@abc`, `en\/1-reasoning-tree-extraction\.md`, `qc-inspection@1`, `reasoning-narrative-conversion@def` /m);
+    assert.match(
+      card,
+      /^- prompts: `case-vignette-synthesis@abc`, `en\/1-reasoning-tree-extraction\.md`, `qc-inspection@1`, `reasoning-narrative-conversion@def` /m,
+    );
     assert.match(card, /^- Test split: each guideline held out with probability 0\.25 \(split seed 7\)\.$/m);
     assert.match(card, /^\| g1 \| data\/sample\/guidelines\/en\/g1\.pdf \| CC BY 4\.0 \|$/m);
     assert.match(card, /^\| reference_steps \| STRUCT\(/m);
@@ -353,7 +353,10 @@ test('export results: every results table with the same rows in JSONL and Parque
     // The prompts the rows record, never "none recorded"; who produced it and the settings, from their rows.
     assert.match(card, /^- prompts: `en\/4-single-turn-inference\.md`, `en\/9-outcome-accuracy-scoring\.md` \(templates/m);
     assert.doesNotMatch(card, /none recorded/);
-    assert.match(card, /^- produced by: the corpus \/corpora\/mine \(0 guidelines\); .*evaluated: real models: gpt-test; simulated reference agents: simulated-oracle$/m);
+    assert.match(
+      card,
+      /^- produced by: the corpus \/corpora\/mine \(0 guidelines\); .*evaluated: real models: gpt-test; simulated reference agents: simulated-oracle$/m,
+    );
     assert.match(card, /^- Outcome accuracy counts a judge score ≥ 3 \(of 1–5\) as correct/m);
     assert.match(card, /^- Means: 95% case-bootstrap CI, 10,000 resamples, seed 42 /m);
     const partial = join(root, 'partial.duckdb');

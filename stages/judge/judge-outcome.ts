@@ -96,7 +96,14 @@ export async function judgeOutcome(o: JudgeOutcomeOptions): Promise<OutcomeResul
   );
   if (!r.ok) {
     const last = r.problems.length ? `: ${r.problems.join('; ')}` : '';
-    return { ok: false, reason: `outcome judge ${o.judge}: ${r.error}${last}`, calls: r.attempts, problems, callRefs, template: t.identity };
+    return {
+      ok: false,
+      reason: `outcome judge ${o.judge}: ${r.error}${last}`,
+      calls: r.attempts,
+      problems,
+      callRefs,
+      template: t.identity,
+    };
   }
   return { ok: true, score: r.value, correct: r.value >= cutoff, calls: r.attempts, problems, callRefs, template: t.identity };
 }

@@ -100,22 +100,15 @@ export class RunSettings {
 
   /** The distinct values recorded (most rows first); [] when no row recorded one. */
   values(stage: string, setting: string, judge: string | null = null): string[] {
-    return this.rows.filter((r) => r.stage === stage && r.setting === setting && r.judge === judge).map((r) => r.value);
-  }
-
-  /** The one value when all rows agree, else null (none recorded, or mixed). */
-  one(stage: string, setting: string, judge: string | null = null): string | null {
-    const v = this.values(stage, setting, judge);
-    return v.length === 1 ? v[0]! : null;
+    return this.rows
+      .filter((r) => r.stage === stage && r.setting === setting && r.judge === judge)
+      .sort((a, b) => b.rows - a.rows || byCodeUnit(a.value, b.value))
+      .map((r) => r.value);
   }
 
   /** The judges a per-judge setting was recorded for, in the order first recorded. */
   judges(stage: string, setting: string): string[] {
     return [...new Set(this.rows.filter((r) => r.stage === stage && r.setting === setting && r.judge !== null).map((r) => r.judge!))];
-  }
-
-  get empty(): boolean {
-    return this.rows.length === 0;
   }
 }
 

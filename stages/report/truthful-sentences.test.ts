@@ -112,7 +112,10 @@ test('own corpus, own builder, real models, a smoke run: every generated sentenc
     assert.match(idx, new RegExp(`^- Test cases flagged by the LLM inspection: ${qc['test cases flagged by the LLM inspection']}$`, 'm'));
     assert.match(
       idx,
-      new RegExp(`^- Test split: each guideline held out with probability ${String(440 / 2274).replace('.', '\\.')} \\(split seed 156\\); some guidelines pinned`, 'm'),
+      new RegExp(
+        `^- Test split: each guideline held out with probability ${String(440 / 2274).replace('.', '\\.')} \\(split seed 156\\); some guidelines pinned`,
+        'm',
+      ),
     );
     // No ground truth without the simulated agents: nothing drawn, the index says why, no file is there.
     for (const [title, file] of [
