@@ -10,23 +10,21 @@ import { REPORT_FILE_COLUMNS, resolveOutDir, writeReportFiles } from './report-f
 import { indexMarkdown } from './report-index.ts';
 import { RunFacts } from './run-facts.ts';
 import { RunSettings } from './run-settings.ts';
-import { REPORT_DEFAULTS, type ReportParams } from './tables.stage.ts';
+import { REPORT_PARAMS, type ReportParams } from './tables.stage.ts';
 
 export default tableStage<ReportParams>({
-  params: REPORT_DEFAULTS,
+  inputs: {
+    report_leaderboard: 'whole',
+    report_tables: 'whole',
+    report_figures: 'whole',
+    report_scorecard: 'whole',
+    qc_summary: 'whole',
+    run_facts: 'whole',
+    run_settings: 'whole',
+  },
+  params: REPORT_PARAMS,
   columns: REPORT_FILE_COLUMNS,
-  run(
-    {
-      report_leaderboard = [],
-      report_tables = [],
-      report_figures = [],
-      report_scorecard = [],
-      qc_summary = [],
-      run_facts = [],
-      run_settings = [],
-    },
-    ctx,
-  ) {
+  run({ report_leaderboard, report_tables, report_figures, report_scorecard, qc_summary, run_facts, run_settings }, ctx) {
     const outAbs = resolveOutDir(ctx.root, ctx.params.outDir);
     const outRel = relative(ctx.root, outAbs).split(sep).join('/');
     const files = [...report_leaderboard, ...report_tables, ...report_figures, ...report_scorecard];

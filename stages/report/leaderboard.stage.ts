@@ -7,7 +7,7 @@
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { tableStage, type Row } from '../../pipeline/stage.ts';
+import { tableStage, z, type Row } from '../../pipeline/stage.ts';
 import { figureFiles } from './figures.stage.ts';
 import { defaultJudge } from './judges.ts';
 import { caseValues, leaderboard, leaderboardData, leaderboardFigure, leaderboardTable } from './leaderboard.ts';
@@ -17,19 +17,23 @@ import { recordedBootstrap, RunSettings } from './run-settings.ts';
 import { summaryRows } from './summary-rows.ts';
 
 export interface LeaderboardParams {
-  outDir?: string;
-  judges?: string[];
-  pngFontFiles?: string[];
+  outDir: string;
+  judges: string[];
+  pngFontFiles: string[];
 }
 
-export function leaderboardFiles(inputs: Record<string, Row[]>, params: LeaderboardParams, fonts: readonly string[] = []): ReportFile[] {
-  const summary = summaryRows(inputs.model_summary ?? []);
-  const judges = params.judges ?? [];
+export function leaderboardFiles(
+  inputs: Record<string, Row[]>,
+  params: Pick<LeaderboardParams, 'judges'>,
+  fonts: readonly string[] = [],
+): ReportFile[] {
+  const summary = summaryRows(inputs.model_summary);
+  const judges = params.judges;
   const judge = defaultJudge(
     summary.flatMap((r) => (r.judge === null ? [] : [r.judge])),
     judges,
   );
-  const settings = new RunSettings(inputs.run_settings ?? []);
+  const settings = new RunSettings(inputs.run_settings);
   const entries = leaderboard(summary, caseValues(inputs, judge), judges, recordedBootstrap(settings));
   const table = leaderboardTable(entries, settings);
   const absent = table.absent;
@@ -47,7 +51,12 @@ export function leaderboardFiles(inputs: Record<string, Row[]>, params: Leaderbo
 }
 
 export default tableStage<LeaderboardParams>({
-  params: { outDir: 'reports', judges: [], pngFontFiles: [] },
+  inputs: { model_summary: 'whole', pathway_metrics: 'whole', outcome_scores: 'whole', run_settings: 'whole' },
+  params: {
+    outDir: z.string().min(1).default('reports'),
+    judges: z.array(z.string()).default([]),
+    pngFontFiles: z.array(z.string()).default([]),
+  },
   // Per case, the two ranked scores (caseValues); model_summary is read whole.
   reads: {
     pathway_metrics: ['setting', 'model', 'cdp_id', 'judge', 'error', 'dtw_pcc'],
@@ -55,7 +64,7 @@ export default tableStage<LeaderboardParams>({
   },
   columns: REPORT_FILE_COLUMNS,
   run(inputs, ctx) {
-    const fonts = (ctx.params.pngFontFiles ?? []).map((f) => resolve(ctx.root, f));
+    const fonts = ctx.params.pngFontFiles.map((f) => resolve(ctx.root, f));
     const missing = fonts.filter((f) => !existsSync(f));
     if (missing.length)
       throw new Error(

@@ -163,7 +163,7 @@ test('leaderboard table, CSV and figure print n, failures and the differences', 
 });
 
 test('a run with nothing ranked writes no leaderboard files and says why', () => {
-  const files = leaderboardFiles({ model_summary: [], pathway_metrics: [], outcome_scores: [] }, { judges: [] });
+  const files = leaderboardFiles({ model_summary: [], pathway_metrics: [], outcome_scores: [], run_settings: [] }, { judges: [] });
   assert.deepEqual(
     files.map((f) => [f.path, f.content, f.absent]),
     ['tables/leaderboard.md', 'tables/leaderboard.csv', 'figures/leaderboard.svg', 'figures/leaderboard.png'].map((p) => [

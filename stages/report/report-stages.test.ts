@@ -121,6 +121,7 @@ async function runAll(
     report_tables: t,
     report_figures: f,
     report_scorecard: s,
+    qc_summary: [],
     run_settings: inp.run_settings!,
     run_facts: inp.run_facts!,
   });

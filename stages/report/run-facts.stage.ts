@@ -1,15 +1,16 @@
 /**
  * Stage `run_facts`: who produced the run, one row per fact (run-facts.ts): the corpus, the
  * benchmark's builders, the models in each role and the case counts, read from the rows of the
- * stages that produced them (only the columns it needs). Param `corpus`: the corpus directory
- * and whether it is the bundled sample, as the wiring knows them. The report stages and
+ * stages that produced them (only the columns it needs). Param `corpus` (required): the corpus
+ * directory and whether it is the bundled sample, as the wiring knows them. The report stages and
  * `cdp export` say who produced the numbers from these rows.
  */
-import { tableStage } from '../../pipeline/stage.ts';
+import { tableStage, z } from '../../pipeline/stage.ts';
 import { collectFacts, FACT_COLUMNS, FACT_READS, type CorpusFact } from './run-facts.ts';
 
 export default tableStage<{ corpus: CorpusFact }>({
-  params: { corpus: { dir: 'data/sample', bundled: true } },
+  inputs: Object.fromEntries(Object.keys(FACT_READS).map((name) => [name, 'whole' as const])),
+  params: { corpus: z.object({ dir: z.string().min(1), bundled: z.boolean() }) },
   reads: FACT_READS,
   columns: FACT_COLUMNS,
   run(inputs, ctx) {

@@ -10,6 +10,7 @@ import { tableStage } from '../../pipeline/stage.ts';
 import { collectSettings, SETTING_COLUMNS, settingReads } from './run-settings.ts';
 
 export default tableStage({
+  inputs: Object.fromEntries(Object.keys(settingReads()).map((name) => [name, 'whole' as const])),
   params: {},
   reads: settingReads(),
   columns: SETTING_COLUMNS,

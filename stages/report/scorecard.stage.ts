@@ -8,7 +8,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
-import { tableStage } from '../../pipeline/stage.ts';
+import { tableStage, z } from '../../pipeline/stage.ts';
 import { publishedCells } from './published.ts';
 import { REPORT_FILE_COLUMNS, resolveOutDir, writeReportFiles, type ReportFile } from './report-files.ts';
 import { tableCsv, tableMarkdown } from './report-table.ts';
@@ -17,7 +17,7 @@ import { RunFacts } from './run-facts.ts';
 import { RunSettings } from './run-settings.ts';
 import { scorecard, scorecardHeader, scorecardTable } from './scorecard.ts';
 import { summaryRows, type SummaryRow } from './summary-rows.ts';
-import { REPORT_DEFAULTS, type ReportParams } from './tables.stage.ts';
+import { REPORT_PARAMS, type ReportParams } from './tables.stage.ts';
 import { isSimulatedJudge } from './judges.ts';
 
 export interface ScorecardRun {
@@ -67,9 +67,10 @@ export function asPaperRows(rows: readonly SummaryRow[], paperNames: Record<stri
 }
 
 export default tableStage<ScorecardParams>({
-  params: { ...REPORT_DEFAULTS, paperNames: undefined },
+  inputs: { published: 'whole', model_summary: 'whole', run_settings: 'whole', run_facts: 'whole' },
+  params: { ...REPORT_PARAMS, paperNames: z.record(z.string(), z.string()).optional() },
   columns: REPORT_FILE_COLUMNS,
-  run({ published = [], model_summary = [], run_settings = [], run_facts = [] }, ctx) {
+  run({ published, model_summary, run_settings, run_facts }, ctx) {
     const texts: Record<string, string> = {};
     for (const f of published) texts[basename(String(f.path))] = readFileSync(resolve(ctx.root, String(f.path)), 'utf8');
     const paperNames = ctx.params.paperNames;

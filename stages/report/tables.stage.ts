@@ -8,7 +8,7 @@
  * computing stages recorded them. Param `allJudges`: Tables 5–7 show every judge (default: the
  * LLM judges and one similarity judge).
  */
-import { tableStage } from '../../pipeline/stage.ts';
+import { tableStage, z } from '../../pipeline/stage.ts';
 import { METRIC_TABLES, simulatedShare, table1, table4, metricCiTable } from './paper-tables.ts';
 import { REPORT_FILE_COLUMNS, resolveOutDir, writeReportFiles, type ReportFile } from './report-files.ts';
 import { tableCsv, tableMarkdown, type ReportTable } from './report-table.ts';
@@ -28,15 +28,18 @@ export interface TablesParams extends ReportParams {
 }
 
 /** Where and for which judges the report stages write, unless dag.config.ts says otherwise. */
-export const REPORT_DEFAULTS: ParamsDecl<ReportParams> = { outDir: 'reports', judges: [] };
+export const REPORT_PARAMS: ParamsDecl<ReportParams> = {
+  outDir: z.string().min(1).default('reports'),
+  judges: z.array(z.string()).default([]),
+};
 
 export function paperTables(inputs: Record<string, Row[]>, judges: readonly string[] = [], allJudges = false): ReportTable[] {
-  const summary = summaryRows(inputs.model_summary ?? []);
-  const settings = new RunSettings(inputs.run_settings ?? []);
+  const summary = summaryRows(inputs.model_summary);
+  const settings = new RunSettings(inputs.run_settings);
   return [
     table1(summary, judges, settings),
-    table2(inputs.correlations ?? [], simulatedShare(summary)),
-    table4(inputs.cdp_length_stats ?? []),
+    table2(inputs.correlations, simulatedShare(summary)),
+    table4(inputs.cdp_length_stats),
     ...METRIC_TABLES.map((t) => metricCiTable(summary, t.metric, judges, settings, allJudges)),
   ];
 }
@@ -49,7 +52,8 @@ export function tableFiles(tables: readonly ReportTable[]): ReportFile[] {
 }
 
 export default tableStage<TablesParams>({
-  params: { ...REPORT_DEFAULTS, allJudges: false },
+  inputs: { model_summary: 'whole', correlations: 'whole', cdp_length_stats: 'whole', run_settings: 'whole' },
+  params: { ...REPORT_PARAMS, allJudges: z.boolean().default(false) },
   columns: REPORT_FILE_COLUMNS,
   run(inputs, ctx) {
     const files = tableFiles(paperTables(inputs, ctx.params.judges, ctx.params.allJudges));

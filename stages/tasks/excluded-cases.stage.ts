@@ -5,11 +5,12 @@
  * same `excludeFlagged` (dag.config.ts passes both stages one value). `cdp export` carries these
  * verdicts with every case; `qc_summary` counts them.
  */
-import { tableStage } from '../../pipeline/stage.ts';
+import { tableStage, z } from '../../pipeline/stage.ts';
 import { qcFlags } from '../construct/qc-exclusion.ts';
 
 export default tableStage<{ excludeFlagged: boolean }>({
-  params: { excludeFlagged: true },
+  inputs: { cdps: 'whole', qc: 'whole', qc_inspection: 'whole' },
+  params: { excludeFlagged: z.boolean().default(true) },
   reads: { cdps: ['cdp_id', 'guideline_id', 'split'] },
   columns: {
     cdp_id: 'VARCHAR',
@@ -18,10 +19,8 @@ export default tableStage<{ excludeFlagged: boolean }>({
     reasons: 'VARCHAR[]',
     excluded: 'BOOLEAN',
   },
-  run({ cdps = [], qc = [], qc_inspection = [] }, ctx) {
+  run({ cdps, qc, qc_inspection }, ctx) {
     const exclude = ctx.params.excludeFlagged;
-    if (typeof exclude !== 'boolean')
-      throw new Error(`excluded_cases: excludeFlagged must be true or false, got ${JSON.stringify(exclude)}; pass test_cases' value`);
     const flags = qcFlags(qc, qc_inspection);
     return cdps
       .filter((c) => c.split === 'test' && flags.has(String(c.cdp_id)))
