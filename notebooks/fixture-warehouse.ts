@@ -112,8 +112,8 @@ const MODELS = [
 ];
 const SETTINGS = ['single', 'multi'];
 const JUDGES = [
-  { judge: 'judge-llm', kind: 'llm' },
-  { judge: 'simulated-tfidf', kind: 'similarity' },
+  { judge: 'judge-llm', kind: 'llm', judge_simulated: false },
+  { judge: 'simulated-tfidf', kind: 'similarity', judge_simulated: true },
 ];
 
 /** The oracle predicts the reference; gpt-test leaves out the middle step. */
@@ -202,6 +202,7 @@ export function fixtureRows(variant: { gptTestDtw?: number } = {}): Record<strin
         tables.outcome_scores.push({
           ...shared,
           judge: 'judge-llm',
+          judge_simulated: false,
           score: wrong ? 1 : 5,
           correct: !wrong,
           cutoff: 4,
@@ -232,7 +233,7 @@ export function fixtureRows(variant: { gptTestDtw?: number } = {}): Record<strin
             error: null,
           });
         }
-        for (const { judge, kind } of JUDGES) {
+        for (const { judge, kind, judge_simulated } of JUDGES) {
           const C = matrix(m, n, model);
           // judge-llm's five runs; on `wrong` the fifth run's answer and its re-ask were refused.
           const refs: { key: string; run: number }[] = [];
@@ -250,6 +251,7 @@ export function fixtureRows(variant: { gptTestDtw?: number } = {}): Record<strin
           tables.step_scores.push({
             ...shared,
             judge,
+            judge_simulated,
             judge_kind: kind,
             C,
             m,
@@ -269,6 +271,7 @@ export function fixtureRows(variant: { gptTestDtw?: number } = {}): Record<strin
           tables.pathway_metrics.push({
             ...shared,
             judge,
+            judge_simulated,
             judge_kind: kind,
             m,
             n,
@@ -300,7 +303,10 @@ export function fixtureRows(variant: { gptTestDtw?: number } = {}): Record<strin
             ci_low: mean - 0.1,
             ci_high: mean + 0.1,
             n: 2,
+            cases: 2,
+            // gpt-test's single-turn failure: an unreadable answer, scored worst (in n).
             failures,
+            answer_failures: failures,
             excluded: 0,
             policy: 'worst',
             cluster_ci_low: null,
@@ -339,6 +345,7 @@ export function fixtureRows(variant: { gptTestDtw?: number } = {}): Record<strin
     language: 'zh',
     simulated: false,
     judge: 'simulated-char-ngram',
+    judge_simulated: true,
     judge_kind: 'similarity',
     m: 2,
     n: 2,

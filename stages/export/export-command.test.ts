@@ -151,7 +151,11 @@ async function benchmarkTables(): Promise<Record<string, Row[]>> {
 /** The build's tables with the stages' own record of the exclusions and settings, as a run writes them. */
 async function builtTables(): Promise<Record<string, Row[]>> {
   const t = await benchmarkTables();
-  const excluded_cases = await runTable(excludedCases, { cdps: t.cdps!, qc: t.qc!, qc_inspection: t.qc_inspection! }, {});
+  const excluded_cases = await runTable(
+    excludedCases,
+    { cdps: t.cdps!, qc: t.qc!, qc_inspection: t.qc_inspection!, vignettes: t.vignettes!, narratives: t.narratives! },
+    {},
+  );
   const run_settings = collectSettings({ cdps: [{ split_by: 'fraction', test_fraction: 0.25, split_seed: 7 }] });
   return { ...t, excluded_cases, run_settings };
 }

@@ -8,11 +8,13 @@
 import type { Row } from '../../pipeline/stage.ts';
 import { clusterCiCell, clusterFootnote, UNRELIABLE_MARK } from './cluster-ci.ts';
 import { count2, pctCell } from './format.ts';
+import { KINDS_SENTENCE, coverageNote, incompleteNote, policySentence } from './failure-counts.ts';
 import { capSentence, cutoffSentence, openChoices, otSentence } from './open-choices.ts';
-import { defaultJudge, isSimilarityJudge, tableJudges } from './judges.ts';
+import { defaultJudge, isSimilarityJudge, judgeFacts, tableJudges } from './judges.ts';
+import type { JudgeFacts } from '../roster/judge-spec.ts';
 import type { ReportTable } from './report-table.ts';
 import { RunSettings } from './run-settings.ts';
-import { calibrationText, caseCiText, ciLevel, judgeRunsText, levelWord, policyText } from './setting-text.ts';
+import { calibrationText, caseCiText, ciLevel, judgeRunsText, levelWord } from './setting-text.ts';
 import { cellKey, indexSummary, orderModels, type SummaryRow } from './summary-rows.ts';
 
 export const SETTINGS = ['single', 'multi'] as const;
@@ -48,7 +50,7 @@ const NO_SETTINGS = new RunSettings([]);
 
 export function table1(
   summary: readonly SummaryRow[],
-  judges: readonly string[] = [],
+  judges: readonly JudgeFacts[] = [],
   settings: RunSettings = NO_SETTINGS,
 ): ReportTable & { judge: string | null } {
   const judge = defaultJudge(
@@ -57,16 +59,24 @@ export function table1(
   );
   const at = indexSummary(summary);
   const share = simulatedShare(summary);
-  const rows = orderModels(summary).map((model) => [
-    model,
-    ...TABLE1_COLUMNS.map(([, setting, metric]) => pctCell(at.get(cellKey(setting, metric === 'sr' ? null : judge, metric, model)))),
-  ]);
+  let incomplete = 0;
+  const rows = orderModels(summary).map((model) => {
+    const cells = TABLE1_COLUMNS.map(([, setting, metric]) => at.get(cellKey(setting, metric === 'sr' ? null : judge, metric, model)));
+    // The model's name says when its means are incomplete or over part of the test set, so the CSV says it too.
+    const notes = [incompleteNote(cells), ...new Set(cells.map(coverageNote).filter((x) => x !== null))].filter((x) => x !== null);
+    if (notes[0]?.startsWith('incomplete')) incomplete++;
+    return [notes.length ? `${model} (${notes.join('; ')})` : model, ...cells.map(pctCell)];
+  });
   return {
     name: 'table1_main_results',
     title: `Table 1: main results (judge: ${judge ?? 'none'})${simulatedNote(share)}`,
     caption:
       `Per model, the mean over test cases. PCC is the DTW-based pathway consistency cost (lower is better), Acc the outcome accuracy and SR the multi-turn success rate (higher is better). PCC and Acc are judged by ${judge ?? 'no judge'}; SR needs no judge. ` +
-      `Each cell: mean (${caseCiText(settings)}), n = cases in the mean, f = the model's test cases that were failed calls or unreadable answers (${policyText(settings)}). "—": not run. ` +
+      `Each cell: mean (${caseCiText(settings)}), then n and the failures by kind. ${KINDS_SENTENCE} ${policySentence(summary)}` +
+      (incomplete
+        ? ` ${incomplete} model${incomplete === 1 ? ' is' : 's are'} incomplete: its means leave out cases a retry may still score.`
+        : '') +
+      ' "—": not run. ' +
       `${cutoffSentence(openChoices(settings))} ${capSentence(openChoices(settings))}`,
     // The judge is named in the column headers too, so the CSV (which has no title) says it.
     columns: ['Model', ...TABLE1_COLUMNS.map(([h, , metric]) => (metric === 'sr' || judge === null ? h : `${h} [${judge}]`))],
@@ -77,9 +87,15 @@ export function table1(
 }
 
 /** Which judges a Table 5–7 shows, said from the judges present and shown (never promising one that is not there). */
-export function judgesNote(present: readonly string[], shown: readonly string[], allJudges: boolean): string {
-  const llm = shown.filter((j) => !isSimilarityJudge(j));
-  const similarity = shown.filter(isSimilarityJudge);
+export function judgesNote(
+  present: readonly string[],
+  shown: readonly string[],
+  allJudges: boolean,
+  judges: readonly JudgeFacts[] = [],
+): string {
+  const similar = (j: string) => isSimilarityJudge(judgeFacts(j, judges));
+  const llm = shown.filter((j) => !similar(j));
+  const similarity = shown.filter(similar);
   const hidden = present.filter((j) => !shown.includes(j));
   if (allJudges) return `Judges: every judge of the run (${shown.join(', ') || 'none'}).`;
   const parts = [
@@ -106,7 +122,7 @@ function metricSettings(metric: string, settings: RunSettings, judges: readonly 
 export function metricCiTable(
   summary: readonly SummaryRow[],
   metric: string,
-  judges: readonly string[] = [],
+  judges: readonly JudgeFacts[] = [],
   settings: RunSettings = NO_SETTINGS,
   allJudges = false,
 ): ReportTable {
@@ -127,15 +143,18 @@ export function metricCiTable(
       if (cells.every((c) => c === undefined)) continue;
       const clusterCis = cells.map((c) => clusterCiCell(c?.cluster_ci_low, c?.cluster_ci_high, c?.clusters));
       marked ||= clusterCis.some((t) => t.includes(UNRELIABLE_MARK));
-      rows.push([SETTING_LABEL[setting]!, model, ...cells.flatMap((c, k) => [pctCell(c), clusterCis[k]!])]);
+      const note = incompleteNote(cells);
+      rows.push([SETTING_LABEL[setting]!, note ? `${model} (${note})` : model, ...cells.flatMap((c, k) => [pctCell(c), clusterCis[k]!])]);
     }
   }
   const level = ciLevel(settings);
   const word = levelWord(settings);
   const notes = [
-    `Each entry: mean (${caseCiText(settings)}) with n (cases in the mean) and f (failed calls or unreadable answers; ${policyText(settings)}), ` +
+    `Each entry: mean (${caseCiText(settings)}) with n and the failures by kind, ` +
       `then the ${word}cluster-bootstrap CI over guidelines ("—" when the cases come from a single guideline).`,
-    judgesNote(orderJudgesShown(present, js), js, allJudges),
+    KINDS_SENTENCE,
+    policySentence(mine),
+    judgesNote(orderJudgesShown(present, js), js, allJudges, judges),
     `Step scores: ${judgeRunsText(settings)}.`,
     ...(marked ? [clusterFootnote(level)] : []),
     ...metricSettings(metric, settings, js),

@@ -16,6 +16,10 @@ import { calibrationText, caseCiText, judgeRunsText, levelWord, policyText, spli
 /** The qc_summary measures (qc-summary.stage.ts) a reader needs to know what the means are over, and how the index names them. */
 export const QC_EXCLUSION_MEASURES = [
   ['test cases', 'Test cases in the test split'],
+  [
+    'test cases whose construction failed (no usable vignette or narrative)',
+    'Test cases whose construction failed (no usable vignette or narrative)',
+  ],
   ['test cases flagged by the QC checks', 'Test cases flagged by the QC checks'],
   ['test cases flagged by the LLM inspection', 'Test cases flagged by the LLM inspection'],
   ['test cases excluded from the task settings', 'Test cases excluded from the task settings'],

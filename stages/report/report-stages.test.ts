@@ -29,12 +29,14 @@ function factRows(summary: readonly { model: string; simulated: boolean }[]): Ro
       trees: [{ builder: 'imported' }],
       vignettes: [{ generator: 'simulated-vignette-writer' }],
       narratives: [{ generator: 'simulated-narrative-writer' }],
+      dialogues_multi: models.map((m) => ({ model: m.model, simulated: m.simulated, patient: 'simulated-patient' })),
       predicted_pathways: models.map((m) => ({ model: m.model, simulated: m.simulated })),
       predictions_single: models.map((m) => ({ model: m.model, simulated: m.simulated })),
       cdps: [{ split: 'test' }],
       test_cases: [{ split: 'test' }],
     },
     { dir: 'data/sample', bundled: true },
+    ['simulated-vignette-writer', 'simulated-narrative-writer', 'simulated-patient'].map((name) => ({ name, simulated: true })),
   );
 }
 
@@ -177,7 +179,7 @@ describe('report stages', () => {
       const card = readFileSync(join(root, 'out/rep/scorecard.csv'), 'utf8');
       assert.match(
         card,
-        /^Table 5,dtw_pcc,single,Qwen3-8B,gpt-5\.4-mini,47\.88,\(47\.41–48\.35\),44\.61,\(44\.07–45\.16\),8,2,-3\.27,no,no †,3$/m,
+        /^Table 5,dtw_pcc,single,Qwen3-8B,gpt-5\.4-mini,47\.88,\(47\.41–48\.35\),44\.61,\(44\.07–45\.16\),9,2,-3\.27,no,no †,3$/m,
       );
       assert.match(card, /^Table 1,sr,multi,Qwen3-8B,,97\.65,,78\.17,—,10,0,-19\.48,—,—,1$/m);
     } finally {
@@ -208,11 +210,10 @@ describe('report stages', () => {
         assert.match(text, /after ceil\(3 × length \+ 1\) doctor turns/);
       }
       for (const text of [t1!, card!, idx!]) assert.match(text, /score ≥ 5 \(of 1–5\)/);
-      for (const text of [t1!, t6!, board!, card!, idx!]) {
-        assert.match(text, /90% case-bootstrap CI, 2,000 resamples, seed 9/);
-        assert.match(text, /failure policy `exclude`/);
-        assert.doesNotMatch(text, /λ = 0\.1|score ≥ 4|10,000/);
-      }
+      for (const text of [t1!, t6!, card!, idx!]) assert.match(text, /90% case-bootstrap CI, 2,000 resamples, seed 9/);
+      assert.match(board!, /90% bootstrap CI resampling cases, 2,000 resamples, seed 9/);
+      for (const text of [card!, idx!]) assert.match(text, /failure policy `exclude`/);
+      for (const text of [t1!, t6!, board!, card!, idx!]) assert.doesNotMatch(text, /λ = 0\.1|score ≥ 4|10,000/);
       for (const stage of [tables, figures, scorecard, leaderboardStage, index] as TableStage<never>[])
         assert.deepEqual(
           resolveParams('report', stage.params, { runParams: {}, resamples: 10 }).problems.map((p) => p.split(';')[0]),

@@ -3,7 +3,9 @@
  * it is the bundled sample, from the wiring), how many guidelines and cases it gave, who built
  * the benchmark (the trees' builder or imported trees, the vignette and narrative writers, the
  * QC inspector) and which models played which role (evaluated, imported, patient, judges),
- * each read from the rows they produced. `producedBy` and `factLines` write the sentences the
+ * each read from the rows they produced; whether one is a simulated stand-in comes from its rows'
+ * flag (`simulated`, `judge_simulated`) or, for the writers and the patient, whose rows carry none,
+ * from the wiring's roster values. `producedBy` and `factLines` write the sentences the
  * reports print about it; nothing of it is a report param. Pure.
  */
 import type { Row } from '../../pipeline/stage.ts';
@@ -45,7 +47,7 @@ export const FACT_READS: Record<string, string[]> = {
   predictions_single: ['model', 'simulated'],
   dialogues_multi: ['model', 'patient', 'simulated'],
   predicted_pathways: ['model', 'simulated'],
-  step_scores: ['judge', 'judge_kind'],
+  step_scores: ['judge', 'judge_kind', 'judge_simulated'],
   cdps: ['split'],
   test_cases: ['split'],
 };
@@ -57,11 +59,11 @@ export interface CorpusFact {
   bundled: boolean;
 }
 
-/**
- * Offline stand-ins are named "…simulated…" (a models file refuses the word in a name), so a
- * name says it; a row's own flag wins where the row has one for that name.
- */
-const namedSimulated = (name: string) => name.includes('simulated');
+/** A model the wiring knows, with whether it is an offline stand-in (its roster value's flag). */
+export interface KnownModel {
+  name: string;
+  simulated: boolean;
+}
 
 function tally(rows: readonly Row[] | undefined, column: string, ok: (r: Row) => boolean = () => true): Map<string, number> {
   const m = new Map<string, number>();
@@ -72,34 +74,49 @@ function tally(rows: readonly Row[] | undefined, column: string, ok: (r: Row) =>
   return m;
 }
 
-const named = (fact: FactKind, counts: Map<string, number>, detail: (n: string) => string | null = () => null): FactRow[] =>
-  [...counts].map(([name, count]) => ({ fact, name, simulated: namedSimulated(name), detail: detail(name), count }));
+/** Each name's simulated flag: its rows' own where they carry one (`flag` column), else the wiring's, else unknown (null). */
+function flags(known: readonly KnownModel[]) {
+  const fromRows = new Map<string, boolean>();
+  const wiring = new Map(known.map((k) => [k.name, k.simulated]));
+  return {
+    read(rows: readonly Row[] | undefined, name: string, flag: string) {
+      for (const r of rows ?? []) {
+        if (typeof r[flag] !== 'boolean') continue;
+        const n = String(r[name]);
+        fromRows.set(n, fromRows.get(n) === true || r[flag] === true);
+      }
+    },
+    of: (name: string): boolean | null => fromRows.get(name) ?? wiring.get(name) ?? null,
+  };
+}
 
-export function collectFacts(inputs: Record<string, readonly Row[] | undefined>, corpus: CorpusFact): FactRow[] {
+export function collectFacts(
+  inputs: Record<string, readonly Row[] | undefined>,
+  corpus: CorpusFact,
+  known: readonly KnownModel[] = [],
+): FactRow[] {
   const ok = (r: Row) => r.error == null;
   const count = (fact: FactKind, n: number): FactRow => ({ fact, name: null, simulated: null, detail: null, count: n });
+  const simulated = flags(known);
+  for (const rows of [inputs.predicted_pathways, inputs.predictions_single, inputs.dialogues_multi])
+    simulated.read(rows, 'model', 'simulated');
+  simulated.read(inputs.step_scores, 'judge', 'judge_simulated');
+  const named = (fact: FactKind, counts: Map<string, number>, detail: (n: string) => string | null = () => null): FactRow[] =>
+    [...counts].map(([name, n]) => ({ fact, name, simulated: simulated.of(name), detail: detail(name), count: n }));
   const guidelines = (inputs.guidelines ?? []).filter(ok).length;
   const ran = new Set([...tally(inputs.predictions_single, 'model').keys(), ...tally(inputs.dialogues_multi, 'model').keys()]);
-  const simulatedModel = new Map<string, boolean>();
-  for (const r of [...(inputs.predicted_pathways ?? []), ...(inputs.predictions_single ?? []), ...(inputs.dialogues_multi ?? [])])
-    simulatedModel.set(String(r.model), (simulatedModel.get(String(r.model)) ?? false) || r.simulated === true);
   const evaluated = tally(inputs.predicted_pathways, 'model');
   for (const m of ran) if (!evaluated.has(m)) evaluated.set(m, 0);
   const kinds = new Map((inputs.step_scores ?? []).map((r) => [String(r.judge), r.judge_kind == null ? null : String(r.judge_kind)]));
   return [
     { fact: 'corpus', name: corpus.dir, simulated: null, detail: corpus.bundled ? 'bundled sample' : null, count: guidelines },
     count('guidelines', guidelines),
+    // 'imported' is no model: the corpus's own trees.
     ...named('tree builder', tally(inputs.trees, 'builder', ok)).map((f) => (f.name === 'imported' ? { ...f, simulated: false } : f)),
     ...named('vignette writer', tally(inputs.vignettes, 'generator', ok)),
     ...named('narrative writer', tally(inputs.narratives, 'generator', ok)),
     ...named('QC inspector', tally(inputs.qc_inspection, 'inspector')),
-    ...[...evaluated].map(([name, n]): FactRow => ({
-      fact: 'evaluated model',
-      name,
-      simulated: simulatedModel.get(name) === true || namedSimulated(name),
-      detail: ran.has(name) ? null : 'imported',
-      count: n,
-    })),
+    ...named('evaluated model', evaluated, (m) => (ran.has(m) ? null : 'imported')),
     ...named('patient', tally(inputs.dialogues_multi, 'patient')),
     ...named('judge', tally(inputs.step_scores, 'judge'), (j) => kinds.get(j) ?? null),
     count('test split cases', (inputs.cdps ?? []).filter((r) => r.split === 'test').length),
@@ -144,7 +161,7 @@ export class RunFacts {
   }
   private get simulatedNames(): string[] {
     return this.of('evaluated model')
-      .filter((f) => f.simulated)
+      .filter((f) => f.simulated === true)
       .map((f) => f.name!);
   }
   /** Every evaluated model is a simulated stand-in (and there is at least one). */

@@ -2,11 +2,11 @@
  * Stage `report_tables`: the paper's Tables 1, 2, 4 and 5–7 from this run, as Markdown and CSV
  * under `<outDir>/tables/` (param outDir, default "reports", relative to the project root).
  * Its rows are the files written with their sha256 (a table with nothing to show: no file, and
- * the row's `absent` says why). Param `judges`: the run's judge order (evaluationJudges(roster));
- * the default judge of Table 1 is the first LLM judge in it. Input `run_settings`: the settings
- * the captions state (λ, τ, cut-off, turn cap, γ, β, judge runs, policy, bootstrap), as the
- * computing stages recorded them. Param `allJudges`: Tables 5–7 show every judge (default: the
- * LLM judges and one similarity judge).
+ * the row's `absent` says why). Param `judges`: the run's judge specs, in order (their kind and
+ * simulated flag say which are LLM judges); the default judge of Table 1 is the first real LLM
+ * judge in it. Input `run_settings`: the settings the captions state (λ, τ, cut-off, turn cap,
+ * γ, β, judge runs, bootstrap), as the computing stages recorded them. Param `allJudges`: Tables
+ * 5–7 show every judge (default: the LLM judges and one similarity judge).
  */
 import { tableStage, z } from '../../pipeline/stage.ts';
 import { METRIC_TABLES, simulatedShare, table1, table4, metricCiTable } from './paper-tables.ts';
@@ -16,10 +16,12 @@ import { RunSettings } from './run-settings.ts';
 import { summaryRows } from './summary-rows.ts';
 import { table2 } from './table2.ts';
 import type { ParamsDecl, Row } from '../../pipeline/stage.ts';
+import { judgeSpecSchema, type JudgeSpec } from '../roster/judge-spec.ts';
 
 export interface ReportParams {
   outDir: string;
-  judges: string[];
+  /** The run's judge specs (the wiring's roster values). */
+  judges: JudgeSpec[];
 }
 
 export interface TablesParams extends ReportParams {
@@ -30,10 +32,10 @@ export interface TablesParams extends ReportParams {
 /** Where and for which judges the report stages write, unless dag.config.ts says otherwise. */
 export const REPORT_PARAMS: ParamsDecl<ReportParams> = {
   outDir: z.string().min(1).default('reports'),
-  judges: z.array(z.string()).default([]),
+  judges: z.array(judgeSpecSchema).default([]),
 };
 
-export function paperTables(inputs: Record<string, Row[]>, judges: readonly string[] = [], allJudges = false): ReportTable[] {
+export function paperTables(inputs: Record<string, Row[]>, judges: readonly JudgeSpec[] = [], allJudges = false): ReportTable[] {
   const summary = summaryRows(inputs.model_summary);
   const settings = new RunSettings(inputs.run_settings);
   return [

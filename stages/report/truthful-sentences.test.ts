@@ -68,7 +68,8 @@ test('own corpus, own builder, real models, a smoke run: every generated sentenc
         models: [
           model('builder-x', ['builder']),
           model('my-llm', ['evaluated']),
-          model('judge-a', ['judge']),
+          // A calibration of its own: the reports state γ and β as its rows recorded them.
+          { ...model('judge-a', ['judge']), judge: { gamma: 0.45, beta: 0.35 } },
           model('judge-b', ['judge']),
           model('patient-x', ['patient']),
         ],
@@ -141,6 +142,13 @@ test('own corpus, own builder, real models, a smoke run: every generated sentenc
       assert.match(md, /Judges: the run's LLM judges \(judge-a, judge-b\) and no similarity judge\./, t);
       assert.doesNotMatch(md, /one similarity judge/, t);
     }
+    // The judges' calibration, as their pathway_metrics rows recorded it (judge-a's from the models file).
+    assert.deepEqual(await sql('select distinct judge, gamma, beta from pathway_metrics where error is null order by judge'), [
+      { judge: 'judge-a', gamma: 0.45, beta: 0.35 },
+      { judge: 'judge-b', gamma: 0.7, beta: 0.2 },
+    ]);
+    for (const text of [report('tables/table6_ot_pcc_ci.md'), report('tables/table7_lnds_pcs_ci.md'), card, idx])
+      assert.match(text, /judge-a: γ = 0\.45, β = 0\.35; judge-b: γ = 0\.7, β = 0\.2 \(γ not calibrated for this judge\)/);
     const t2 = report('tables/table2_correlations.md');
     assert.match(
       t2,
