@@ -97,8 +97,9 @@ export default async function (): Promise<BenchReport> {
   const fraction = Number(process.env.CDP_SCALE_FRACTION ?? 1);
   const corpus = writeScaleCorpus(mkdtempSync(join(tmpdir(), 'cdp-scale-corpus-')), fraction);
   const store = mkdtempSync(join(tmpdir(), 'cdp-scale-store-'));
-  // The corpus is given once: the store remembers it (reports go to <store>/reports).
-  const env = { CDP_STORE: store };
+  // The corpus is given once: the store remembers it (reports go to <store>/reports). The store's
+  // own call cache: the bench neither reads nor fills the project's.
+  const env = { CDP_STORE: store, CDP_LLM_CACHE: join(store, 'llm-cache') };
   const rows: BenchRow[] = [];
   const st = lengthStats(corpus.lengths);
 

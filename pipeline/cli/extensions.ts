@@ -4,18 +4,28 @@
  * module, so the runner itself stays free of anything the benchmark is about.
  */
 import type { Command } from 'commander';
-import type { Project } from './load.ts';
+import type { CommandOptions, Project } from './load.ts';
 import type { LlmLike } from '../exec/executor.ts';
 
-/** One command: registered on the program, given a way to load the command's project. */
-export type RegisterCommand = (program: Command, project: () => Promise<Project>) => void;
+/**
+ * One command: registered on the program, given a way to load the command's project (its DAG
+ * built and validated) and one to load only its options (for commands that need no DAG).
+ */
+export type RegisterCommand = (program: Command, project: () => Promise<Project>, options: () => Promise<CommandOptions>) => void;
 
 export interface RunLlm {
   client: LlmLike;
-  /** In estimate mode: the calls the run would have sent, formatted per stage and model. */
-  estimate?(): string;
+  /**
+   * In estimate mode: the plan (the calls the run would send, per stage and model) and, given what
+   * the estimate computed (`facts`), what it assumes.
+   */
+  estimate?(facts?: import('./estimate-plan.ts').EstimateFacts): string;
   /** The same as rows (per stage × model), for `cdp estimate --json`. */
   estimateRows?(): import('../llm/types.ts').EstimateRow[];
+  /** What the estimate assumes, one sentence each, for `cdp estimate --json`. */
+  estimateAssumptions?(facts: import('./estimate-plan.ts').EstimateFacts): string[];
+  /** Each server-backed model's context window and its source, for `cdp estimate --json`. */
+  windows?(): import('../llm/server-windows.ts').WindowFact[];
   /** Warehouse views the client contributes (name → SQL relation), e.g. llm_calls. */
   views(): Record<string, string>;
   close(): Promise<void>;

@@ -3,7 +3,7 @@
 // successful run (pipeline/cli/noop-fingerprint.ts) still matches the options (resolved by
 // invocation.mjs, exactly as the full CLI resolves them) and every file, directory and
 // environment variable it lists; on any doubt it returns false and the full runner decides.
-import { statSync, readFileSync, appendFileSync } from 'node:fs';
+import { statSync, readFileSync, openSync, fstatSync, readSync, writeSync, ftruncateSync, closeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { envReadsHash, fingerprintPath, optionsHash, parseArgv, resolveInvocation } from './invocation.mjs';
 
@@ -15,6 +15,43 @@ function sameStat(path, expected) {
     return expected === null;
   }
   return expected !== null && s.size === expected[0] && s.mtimeMs === expected[1];
+}
+
+/**
+ * Appends whole lines to the run log, or nothing: a failed write (a full disk) is cut off again
+ * and reported as false, and so is a log whose last line is torn. The full runner then decides,
+ * and says what is wrong (pipeline/store/disk-full.ts; its test seam is honoured here too).
+ */
+function appendWhole(file, text) {
+  const data = Buffer.from(text, 'utf8');
+  let fd;
+  try {
+    fd = openSync(file, 'a+');
+  } catch {
+    return false;
+  }
+  let size = 0;
+  try {
+    size = fstatSync(fd).size;
+    if (size > 0) {
+      const last = Buffer.alloc(1);
+      readSync(fd, last, 0, 1, size - 1);
+      if (last[0] !== 0x0a) return false;
+    }
+    const fits = Math.min(data.length, globalThis[Symbol.for('cdp.writeFault')]?.(file, data.length) ?? data.length);
+    for (let done = 0; done < fits;) done += writeSync(fd, data, done, fits - done);
+    if (fits < data.length) throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+    return true;
+  } catch {
+    try {
+      ftruncateSync(fd, size);
+    } catch {
+      // Nothing more can be done here; the full runner reports the disk.
+    }
+    return false;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /**
@@ -98,7 +135,7 @@ export function tryFastNoop(argv, cwd = process.cwd(), env = process.env) {
       error: null,
     }),
   );
-  appendFileSync(fp.runsLog, records.join('\n') + '\n');
+  if (!appendWhole(fp.runsLog, records.join('\n') + '\n')) return false;
   // The last run's exit code and the end of its summary: the failures it left are still there.
   const exitCode = fp.exitCode ?? 0;
   if (json) process.stdout.write(JSON.stringify({ stages, ok: true, outstanding: fp.outstanding, exitCode }) + '\n');

@@ -3,7 +3,7 @@
 // JavaScript because the no-op fast path (fast-noop.mjs) needs exactly this, in exactly the same
 // way as the full CLI (program.ts, which registers these options on commander and resolves them
 // here too). Types: invocation.d.mts. The environment is read here and nowhere else in the
-// runner's start-up: CDP_STORE, CDP_WAREHOUSE and CDP_MODELS as fallbacks of their flags, and
+// runner's start-up: CDP_STORE, CDP_WAREHOUSE, CDP_MODELS and CDP_LLM_CACHE as fallbacks of their flags, and
 // CDP_LLM_* for one model in every role.
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
@@ -54,7 +54,12 @@ export const OPTION_FLAGS = [
     description:
       "a stage param's value for this command, over the configuration's (repeatable; JSON when it parses, else a string), e.g. --set outcome_scores.cutoff=3",
   },
-  { flags: '--call-cache <dir>', key: 'callCache', description: "the durable LLM call cache (default: the LLM client's)" },
+  {
+    flags: '--call-cache <dir>',
+    key: 'callCache',
+    env: 'CDP_LLM_CACHE',
+    description: 'the durable LLM call cache every store of the project shares (default: data/llm-cache)',
+  },
 ];
 
 /** Variables that used to stand for flags: set, they are refused rather than silently ignored. */
@@ -211,7 +216,7 @@ export function resolveInvocation(flags, env, cwd) {
     limit,
     simulated: flags.simulated === true,
     sets: [...(flags.set ?? [])],
-    callCache: at(flags.callCache) ?? null,
+    callCache: at(flags.callCache ?? env.CDP_LLM_CACHE) ?? join(root, 'data', 'llm-cache'),
     llm: oneModel(env),
   };
   return { options, notices, problems };

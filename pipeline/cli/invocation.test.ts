@@ -103,20 +103,27 @@ test('flags over their environment fallbacks, paths relative to the current dire
     limit: 7,
     simulated: false,
     sets: ['x.y=1'],
-    callCache: null,
+    // The project's one call cache, whatever the store or the configuration.
+    callCache: join(root, 'data', 'llm-cache'),
     llm: null,
   });
-  const env = { CDP_STORE: join(root, 'st'), CDP_MODELS: join(root, 'env.json'), CDP_WAREHOUSE: join(root, 'w.duckdb') };
+  const env = {
+    CDP_STORE: join(root, 'st'),
+    CDP_MODELS: join(root, 'env.json'),
+    CDP_WAREHOUSE: join(root, 'w.duckdb'),
+    CDP_LLM_CACHE: join(root, 'cache'),
+  };
   const b = resolveInvocation(flags({}), env, root).options;
   assert.deepEqual(
-    [b.store, b.models, b.warehouse, b.reports],
-    [env.CDP_STORE, env.CDP_MODELS, env.CDP_WAREHOUSE, join(env.CDP_STORE, 'reports')],
+    [b.store, b.models, b.warehouse, b.reports, b.callCache],
+    [env.CDP_STORE, env.CDP_MODELS, env.CDP_WAREHOUSE, join(env.CDP_STORE, 'reports'), env.CDP_LLM_CACHE],
   );
+  assert.equal(resolveInvocation(flags({ callCache: 'c2' }), env, root).options.callCache, join(root, 'c2'), 'the flag wins');
   assert.equal(resolveInvocation(flags({ store: 'flag' }), env, root).options.store, join(root, 'flag'), 'the flag wins');
   const other = resolveInvocation(flags({ config: 'other.config.ts' }), {}, root).options;
   assert.deepEqual(
-    [other.name, other.store, other.reports],
-    ['other', join(root, 'data', 'other', 'store'), join(root, 'reports', 'other')],
+    [other.name, other.store, other.reports, other.callCache],
+    ['other', join(root, 'data', 'other', 'store'), join(root, 'reports', 'other'), join(root, 'data', 'llm-cache')],
   );
 
   const retired = resolveInvocation(flags({}), { CDP_CORPUS: '/x', CDP_LIMIT: '3', CDP_REPORTS: '/r', CDP_SIMULATED: '1' }, root);

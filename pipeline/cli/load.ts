@@ -43,10 +43,24 @@ export async function importConfig(file: string): Promise<ConfigModule> {
   return (await import(pathToFileURL(file).href)) as ConfigModule;
 }
 
-export async function loadProject(
+/**
+ * What a command knows before its DAG is built: the configuration module, the options resolved
+ * from the command line, the store and the configuration's own defaults, and the workspace. A
+ * command that only reads the options (`cdp models`) uses this, so that a configuration whose
+ * DAG cannot be built (a role nobody plays leaves a stage without its judges) still shows them.
+ */
+export interface CommandOptions {
+  options: Options;
+  ws: Workspace;
+  mod: ConfigModule;
+  notices: string[];
+  envReads(): EnvReads;
+}
+
+export async function loadOptions(
   flags: CliFlags,
   o: { cwd?: string; env?: Readonly<Record<string, string | undefined>> } = {},
-): Promise<Project> {
+): Promise<CommandOptions> {
   const cwd = o.cwd ?? process.cwd();
   const env = o.env ?? process.env;
   const inv = resolveInvocation(flags, env, cwd);
@@ -58,17 +72,27 @@ export async function loadProject(
   const view = recordingEnv(env);
   const corpus = inv.options.corpus ?? (def.defaults.corpus ? resolve(root, def.defaults.corpus) : null);
   const options: Options = { ...inv.options, corpus, env: view };
+  const ws = workspaceFor(root, { store: options.store, warehouse: options.warehouse, llmCache: options.callCache ?? undefined });
+  return { options, ws, mod, notices: inv.notices, envReads: view.reads };
+}
+
+export async function loadProject(
+  flags: CliFlags,
+  o: { cwd?: string; env?: Readonly<Record<string, string | undefined>> } = {},
+): Promise<Project> {
+  const c = await loadOptions(flags, o);
   const overrides = parseOverrides(flags.set);
-  const dag = await resolveDag(def.build(options), root, { overrides, file: basename(options.config) });
+  const def = asDefinition(c.mod.default)!;
+  const dag = await resolveDag(def.build(c.options), c.options.root, { overrides, file: basename(c.options.config) });
   return {
     dag,
-    ws: workspaceFor(root, { store: options.store, warehouse: options.warehouse }),
-    configFile: options.config,
+    ws: c.ws,
+    configFile: c.options.config,
     sets: overrides.map((x) => x.text),
-    options,
-    envReads: view.reads,
-    extensions: projectExtensions(mod),
-    notices: inv.notices,
-    invocation: { flags, cwd },
+    options: c.options,
+    envReads: c.envReads,
+    extensions: projectExtensions(c.mod),
+    notices: c.notices,
+    invocation: { flags, cwd: o.cwd ?? process.cwd() },
   };
 }

@@ -6,7 +6,7 @@
 import { Command } from 'commander';
 import type { CliFlags } from '../dag/options.ts';
 import { OPTION_FLAGS } from './invocation.mjs';
-import { loadProject, type Project } from './load.ts';
+import { loadOptions, loadProject, type CommandOptions, type Project } from './load.ts';
 import type { RegisterCommand } from './extensions.ts';
 
 export function buildProgram(commands: readonly RegisterCommand[]): Command {
@@ -17,12 +17,14 @@ export function buildProgram(commands: readonly RegisterCommand[]): Command {
     if (o.repeatable) program.option(o.flags, description, (v: string, prev: string[]) => [...prev, v], [] as string[]);
     else program.option(o.flags, description);
   }
+  const noted = <T extends { notices: string[] }>(p: T): T => {
+    for (const n of p.notices) process.stderr.write(`note: ${n}\n`);
+    return p;
+  };
   let loaded: Promise<Project> | null = null;
-  const project = (): Promise<Project> =>
-    (loaded ??= loadProject(program.opts<CliFlags>()).then((p) => {
-      for (const n of p.notices) process.stderr.write(`note: ${n}\n`);
-      return p;
-    }));
-  for (const register of commands) register(program, project);
+  const project = (): Promise<Project> => (loaded ??= loadProject(program.opts<CliFlags>()).then(noted));
+  let optionsLoaded: Promise<CommandOptions> | null = null;
+  const options = (): Promise<CommandOptions> => (optionsLoaded ??= loadOptions(program.opts<CliFlags>()).then(noted));
+  for (const register of commands) register(program, project, options);
   return program;
 }

@@ -3,21 +3,29 @@
  *
  * The guards are DuckDB's own. The warehouse is opened READ_ONLY; before the user's statement
  * runs, external access is switched off except for the store directory (the views' artifacts,
- * the run log and the LLM call log all live there), extension autoloading and autoinstalling
+ * the run log and the store's part of the LLM call log live there) and the project's shared LLM
+ * call cache (the rest of the call log, which llm_calls reads), extension autoloading and autoinstalling
  * are off, and the configuration is locked, so no statement can switch any of it back on.
  * Those guards leave open what writes inside the allowed store (`COPY … TO`, `EXPORT DATABASE`,
  * `ATTACH … (READ_WRITE)`), session changes (`USE`, `SET VARIABLE`, PRAGMAs that run a function)
  * and `EXPLAIN ANALYZE`, which runs the statement it explains. DuckDB's parser closes that: the
  * statement must parse as a query (json_serialize_sql serializes nothing else), and the prepared
  * statement's type must be SELECT.
+ *
+ * It runs under a memory limit and a time limit (sql-bounds.ts), and says which one stopped it.
+ * DuckDB's Node API ends a streamed result that fails midway as if it were complete (the C API's
+ * fetch returns nothing for both, and the error is not passed on); the result's statement type,
+ * which DuckDB sets to INVALID on an error, tells the two apart, and a query that failed midway is
+ * never printed as a whole result.
  */
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { DuckDBConnection, DuckDBExtractedStatements } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBExtractedStatements, DuckDBPreparedStatement } from '@duckdb/node-api';
 import type { Workspace } from '../exec/workspace.ts';
+import { isOutOfMemory, outOfMemory, QueryClock, sqlBounds, timedOut, type SqlBounds } from './sql-bounds.ts';
 
-/** Where the warehouse is and the store directory its views read (artifacts, runs, llm). */
-export type WarehouseTarget = Pick<Workspace, 'warehouse' | 'store'>;
+/** Where the warehouse is and the directories its views read: the store (artifacts, runs, llm) and the call cache. */
+export type WarehouseTarget = Pick<Workspace, 'warehouse' | 'store'> & Partial<Pick<Workspace, 'llmCache'>>;
 
 /** A row as JSON-safe values (BIGINT as string, DATE as ISO text, LIST as array, …). */
 export type JsonRow = Record<string, unknown>;
@@ -47,11 +55,13 @@ function sqlString(s: string): string {
 }
 
 /** The settings that fence the user's statement in; the lock comes last so the rest stay set. */
-function guardStatements(store: string): string[] {
+function guardStatements(store: string, bounds: SqlBounds, llmCache: string | undefined): string[] {
+  const dirs = [store, ...(llmCache ? [llmCache] : [])].map(sqlString).join(', ');
   return [
+    `SET memory_limit = ${sqlString(bounds.memoryLimit)}`,
     // Views refer to artifacts relative to the store (older ones by absolute paths under it).
     `SET file_search_path = ${sqlString(store)}`,
-    `SET allowed_directories = [${sqlString(store)}]`,
+    `SET allowed_directories = [${dirs}]`,
     'SET enable_external_access = false',
     'SET autoload_known_extensions = false',
     'SET autoinstall_known_extensions = false',
@@ -81,8 +91,9 @@ async function parsesAsQuery(con: DuckDBConnection, sql: string): Promise<boolea
 }
 
 /** DuckDB's file guard fires while a statement is bound or read: its refusal names the file. */
-function duckdbFailure(e: unknown, store: string, rowsSoFar?: number): Error {
+function duckdbFailure(e: unknown, store: string, rowsSoFar?: number, bounds?: SqlBounds): Error {
   const msg = firstLine(e);
+  if (bounds && isOutOfMemory(msg)) return outOfMemory(bounds, rowsSoFar);
   if (msg.startsWith('Permission Error')) {
     return new SqlRefused(`refused: ${msg}. cdp sql reads only files under the store (${store}) and writes none. ${ALLOWED}.`);
   }
@@ -98,7 +109,12 @@ function duckdbFailure(e: unknown, store: string, rowsSoFar?: number): Error {
  * file_search_path), so the query runs with the store as the working directory, restored after:
  * callers must not run anything else that depends on the working directory meanwhile.
  */
-export async function streamWarehouseQuery(target: WarehouseTarget, sql: string, sink: RowSink): Promise<number> {
+export async function streamWarehouseQuery(
+  target: WarehouseTarget,
+  sql: string,
+  sink: RowSink,
+  bounds: SqlBounds = sqlBounds(),
+): Promise<number> {
   const warehouse = resolve(target.warehouse);
   const store = resolve(target.store);
   if (!existsSync(warehouse)) throw new Error(`no warehouse at ${warehouse}; run \`cdp run\` first`);
@@ -110,7 +126,8 @@ export async function streamWarehouseQuery(target: WarehouseTarget, sql: string,
   const con = await db.connect();
   const cwd = process.cwd();
   try {
-    for (const s of guardStatements(store)) await con.run(s);
+    const llmCache = target.llmCache ? resolve(target.llmCache) : undefined;
+    for (const s of guardStatements(store, bounds, llmCache)) await con.run(s);
     process.chdir(store);
     let statements: DuckDBExtractedStatements | undefined;
     try {
@@ -141,23 +158,7 @@ export async function streamWarehouseQuery(target: WarehouseTarget, sql: string,
       const type = StatementType[prepared.statementType] ?? String(prepared.statementType);
       throw new SqlRefused(`refused: ${quote(sql)} is a ${type} statement, not a read-only query. ${ALLOWED}; ${REFUSED}.`);
     }
-    const result = await prepared.stream().catch((e: unknown) => {
-      throw duckdbFailure(e, store);
-    });
-    await sink.begin(result.deduplicatedColumnNames());
-    const chunks = result.yieldRowObjectJson()[Symbol.asyncIterator]();
-    let count = 0;
-    for (;;) {
-      let next;
-      try {
-        next = await chunks.next();
-      } catch (e) {
-        throw duckdbFailure(e, store, count);
-      }
-      if (next.done) break;
-      count += next.value.length;
-      await sink.rows(next.value);
-    }
+    const count = await streamRows(con, prepared, sink, { sql, store, bounds });
     await sink.end(count);
     return count;
   } finally {
@@ -165,6 +166,82 @@ export async function streamWarehouseQuery(target: WarehouseTarget, sql: string,
     con.closeSync();
     db.closeSync();
   }
+}
+
+/**
+ * Streams a prepared query's rows into the sink under the time limit (the clock runs only while
+ * DuckDB works, not while the sink writes); returns the row count, or throws naming the bound or
+ * the error that stopped it.
+ */
+async function streamRows(
+  con: DuckDBConnection,
+  prepared: DuckDBPreparedStatement,
+  sink: RowSink,
+  q: { sql: string; store: string; bounds: SqlBounds },
+): Promise<number> {
+  const { StatementType } = await import('@duckdb/node-api');
+  const clock = new QueryClock(q.bounds.timeoutMs, () => con.interrupt());
+  const failed = (e: unknown, rows?: number) => (clock.fired ? timedOut(q.bounds, rows) : duckdbFailure(e, q.store, rows, q.bounds));
+  let result;
+  clock.run();
+  try {
+    result = await prepared.stream();
+  } catch (e) {
+    throw failed(e);
+  } finally {
+    clock.pause();
+  }
+  await sink.begin(result.deduplicatedColumnNames());
+  const chunks = result.yieldRowObjectJson()[Symbol.asyncIterator]();
+  let count = 0;
+  for (;;) {
+    let next;
+    clock.run();
+    try {
+      next = await chunks.next();
+    } catch (e) {
+      throw failed(e, count);
+    } finally {
+      clock.pause();
+    }
+    if (next.done) break;
+    count += next.value.length;
+    await sink.rows(next.value);
+  }
+  if (result.statementType === StatementType.INVALID) {
+    if (clock.fired) throw timedOut(q.bounds, count);
+    throw await whyItStopped(con, q.sql, count, q.store, q.bounds);
+  }
+  return count;
+}
+
+/**
+ * The error of a query whose streamed result ended early, which DuckDB's Node API does not pass
+ * on: the query runs again under a count of its whole rows (a row counted is a row computed, every
+ * column of it, and a count holds no rows), so the same failure is met again, this time with its
+ * message. Only a failed query pays for this.
+ */
+async function whyItStopped(con: DuckDBConnection, sql: string, rows: number, store: string, bounds: SqlBounds): Promise<Error> {
+  const unknown = new Error(`the query failed after ${rows} rows (DuckDB did not say why); the rows written are not the whole result`);
+  let probe;
+  try {
+    // On lines of their own, so that a trailing comment of the query stays a comment.
+    probe = await con.prepare(`select count(t) from (\n${sql.trim().replace(/;+$/, '')}\n) t`);
+  } catch {
+    return unknown;
+  }
+  const { StatementType } = await import('@duckdb/node-api');
+  if (probe.statementType !== StatementType.SELECT) return unknown;
+  const clock = new QueryClock(bounds.timeoutMs, () => con.interrupt());
+  clock.run();
+  try {
+    await probe.run();
+  } catch (e) {
+    return clock.fired ? unknown : duckdbFailure(e, store, rows, bounds);
+  } finally {
+    clock.pause();
+  }
+  return unknown;
 }
 
 /** The whole result as an array, for small results (the notebook data, tests). */

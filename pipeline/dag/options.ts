@@ -47,7 +47,7 @@ export interface ResolvedOptions {
   simulated: boolean;
   /** `--set stage.param=value` overrides, in order (the runner applies them to the resolved DAG). */
   sets: readonly string[];
-  /** The durable LLM call cache; null: the client's default. */
+  /** The durable LLM call cache every store shares; null: data/llm-cache (Workspace.llmCache). */
   callCache: string | null;
   llm: OneModel | null;
 }

@@ -4,7 +4,7 @@
  * and commit finished units in batches, so a killed run resumes where it stopped. A failing
  * stage marks its descendants not-run; the other branches finish.
  */
-import { existsSync, renameSync } from 'node:fs';
+import { existsSync, renameSync, rmSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { DuckDBInstance, DuckDBConnection } from '@duckdb/node-api';
@@ -24,6 +24,7 @@ import {
   hashParts,
   hashRows,
   checkArtifact,
+  ledgerEntryProblem,
   type ArtifactCheck,
   StoredLine,
   type ArtifactPart,
@@ -44,6 +45,7 @@ import { runRowStage, type Input } from './row-stage.ts';
 import { artifactFacts, reusedFacts, rowFacts } from './row-facts.ts';
 import { LineWriter } from '../store/lines.ts';
 import { tempPathFor } from '../store/atomic.ts';
+import { errorMessage } from '../store/disk-full.ts';
 import { acquireRunLock } from '../store/run-lock.ts';
 import { appendRunRecords, refreshWarehouse, type RunRecord } from '../store/warehouse.ts';
 import { sourceRows } from './sources.ts';
@@ -119,6 +121,12 @@ export interface RunOptions {
   extraViews?: () => Record<string, string>;
   onEvent?: (e: RunEvent) => void;
   signal?: AbortSignal;
+  /**
+   * `cdp verify`: every artifact reused is hashed in full and its ledger entry checked against its
+   * segments; what does not match is rebuilt (with `dryRun`, only reported: `cdp status --verify`).
+   * A stage stale for another reason is not run, only reported, as in a dry run.
+   */
+  verify?: boolean;
 }
 
 interface Outcome {
@@ -233,7 +241,14 @@ class Execution {
     }
     await Promise.all(this.outcomes.values());
     // An ephemeral run (cdp estimate) leaves the store exactly as it found it, stat cache included.
-    if (!this.opts.ephemeral) this.stat.save();
+    if (!this.opts.ephemeral) {
+      try {
+        this.stat.save();
+      } catch (err) {
+        // A cache: losing it costs the next run some hashing, nothing else.
+        this.warn(`the stat cache was not saved: ${errorMessage(err, { dir: this.ws.statCache, what: `writing ${this.ws.statCache}` })}`);
+      }
+    }
     if (this.duckInstance) {
       const { db, con } = await this.duckInstance;
       con.closeSync();
@@ -243,14 +258,15 @@ class Execution {
     if (!this.opts.dryRun && !this.opts.ephemeral) {
       if (this.ledgerDirty) await this.saveLedger({ now: true });
       await this.ledgerWrite;
-      appendRunRecords(this.ws.runsLog, this.records);
+      appendRunRecords(this.ws.runsLog, this.records, (m) => this.warn(m));
       try {
         await this.refreshWarehouse();
       } catch (err) {
         // The stages' results are safe in the store; only the views are behind. Not ok, so no
         // no-op fingerprint is written and the next run tries the refresh again.
         warehouseOk = false;
-        this.warn(`the warehouse ${this.ws.warehouse} could not be refreshed (${(err as Error).message}); rerun \`cdp run\` to rebuild it`);
+        const why = errorMessage(err, { dir: this.ws.warehouse, what: `writing ${this.ws.warehouse}` });
+        this.warn(`the warehouse ${this.ws.warehouse} could not be refreshed (${why}); rerun \`cdp run\` to rebuild it`);
       }
     }
     const order = new Map(this.dag.order.map((n, i) => [n, i]));
@@ -282,7 +298,9 @@ class Execution {
    */
   private verify(name: string, entry: LedgerEntry | undefined): ArtifactCheck {
     if (!entry) return { ok: false, reason: 'never ran' };
-    const check = checkArtifact(this.ws.store, name, entry.segments);
+    const problem = this.opts.verify ? ledgerEntryProblem(entry) : null;
+    if (problem) return { ok: false, reason: problem };
+    const check = checkArtifact(this.ws.store, name, entry.segments, this.opts.verify);
     if (check.ok && check.restat && !this.opts.dryRun && !this.opts.ephemeral) {
       entry.segments = check.restat;
       this.ledgerDirty = true;
@@ -422,7 +440,7 @@ class Execution {
     }
     const { reasons } = decision;
     const forced = reasons[0] === '--force';
-    if (this.opts.dryRun) {
+    if (this.opts.dryRun || (this.opts.verify && !decision.rebuildOnly)) {
       this.finish(name, { status: 'would-run', reasons }, started, key, components);
       // Rebuilding a damaged artifact under an unchanged key gives back the rows the key names:
       // its descendants' keys stay as they are.
@@ -490,6 +508,8 @@ class Execution {
           ephemeral: !!this.opts.ephemeral,
           inMemory: (from: string) => this.rowsCache.has(from),
           emit: (e: RunEvent) => this.emit(e),
+          warn: (m: string) => this.warn(m),
+          fullChecks: !!this.opts.verify,
         };
         out = await runRowStage(env, name, stage, components, inputs$, ctx, reasons, forced, prev);
         // Awaited in commit; a rejection before that is not an unhandled one.
@@ -521,8 +541,8 @@ class Execution {
       this.finish(name, { ...status, ...done.facts, ...counted }, started, key, components);
       return { ok: true, hash: done.hash, segments: done.segments };
     } catch (err) {
-      const e = err as Error;
-      this.finish(name, { status: 'failed', error: e.message, reasons, ...readCounters(llmView) }, started, key, components);
+      const error = errorMessage(err, { dir: this.dag.root, what: `stage '${name}' was writing` });
+      this.finish(name, { status: 'failed', error, reasons, ...readCounters(llmView) }, started, key, components);
       return NONE;
     } finally {
       jobs.release();
@@ -541,7 +561,7 @@ class Execution {
       const stale = prev ? 'files changed' : 'never ran';
       const check: ArtifactCheck = sameKey ? this.verify(name, prev) : { ok: false, reason: stale };
       const decision = decideReuse({ sameKey, check, staleness: () => [stale] });
-      if (this.opts.dryRun) {
+      if (this.opts.dryRun || (this.opts.verify && decision.run && !decision.rebuildOnly)) {
         // Rewriting a source's artifact changes nothing downstream, so a dry run has no pending hash.
         const reasons = decision.run ? decision.reasons : undefined;
         this.finish(name, { status: decision.run ? 'would-run' : 'reused', rowsReused: rows.length, reasons }, started, hash);
@@ -558,7 +578,11 @@ class Execution {
       this.finish(name, { status: 'ran', rowsComputed: rows.length, ...shown }, started, hash);
       return { ok: true, hash: done.hash, segments: done.segments };
     } catch (err) {
-      this.finish(name, { status: 'failed', error: (err as Error).message }, started);
+      this.finish(
+        name,
+        { status: 'failed', error: errorMessage(err, { dir: this.ws.store, what: `source '${name}' was written` }) },
+        started,
+      );
       return NONE;
     }
   }
@@ -590,7 +614,10 @@ class Execution {
       this.rowsCache.set(name, kept);
       return { hash: hashParts(replay, columns, name).hash, segments: null, failed: 0, facts: rowFacts(kept, entry.covers) };
     }
-    const artifact = await writeArtifact(this.ws.store, name, parts, columns, this.duck, prev?.segments, { covers: entry.covers });
+    const artifact = await writeArtifact(this.ws.store, name, parts, columns, this.duck, prev?.segments, {
+      covers: entry.covers,
+      fullChecks: this.opts.verify,
+    });
     // The stage is done only once the units it computed are on disk too.
     await entry.durable;
     // Summed from what each segment recorded when it was written: a reused segment is not read.
@@ -667,10 +694,18 @@ function writeUnitKeys(path: string, keys: string[], rows?: number[]): void {
   // Renamed into place whole, but not fsynced: a units file is checked against its segment's rows
   // before it is used (row-stage.ts), and one lost to a crash only makes the memo serve those units.
   const tmp = tempPathFor(path);
-  const out = new LineWriter(tmp);
-  keys.forEach((k, i) => out.write(rows ? `${k}\t${rows[i]}` : k));
-  out.close({ sync: false });
-  renameSync(tmp, path);
+  try {
+    const out = new LineWriter(tmp);
+    try {
+      keys.forEach((k, i) => out.write(rows ? `${k}\t${rows[i]}` : k));
+    } finally {
+      out.close({ sync: false });
+    }
+    renameSync(tmp, path);
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    throw err;
+  }
 }
 
 /**

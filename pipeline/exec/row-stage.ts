@@ -15,6 +15,7 @@ import { absentInputs, guardInputs } from '../dag/inputs.ts';
 import { hashValue, sha256 } from '../hash/canonical.ts';
 import { segmentLines, segmentPaths, StoredLine, type ArtifactPart, type SegmentRef } from '../store/artifacts.ts';
 import { checkSegment } from '../store/segments.ts';
+import { errorMessage } from '../store/disk-full.ts';
 import { UPSTREAM_KIND } from '../store/segment-facts.ts';
 import type { KeyComponents, LedgerEntry, RowStageRecord } from '../store/ledger.ts';
 import { RowStore, type UnitLookup } from '../store/row-store.ts';
@@ -39,6 +40,10 @@ export interface RowStageEnv {
   /** Whether an input's rows are held in memory by this run (then they are read from there). */
   inMemory(from: string): boolean;
   emit(e: RunEvent): void;
+  /** A problem of the store worth the user's attention (printed, and kept in the run summary). */
+  warn?(message: string): void;
+  /** Hash every standing part's files in full instead of comparing their stat (`cdp verify`). */
+  fullChecks?: boolean;
 }
 
 /**
@@ -190,7 +195,7 @@ export async function runRowStage(
     let todo: { at: number; cross: number }[] | null = null;
     crossValues.forEach((_, ci) => {
       const old = !isTouched ? standing?.get(`${seg.hash}\u0000${crossHashes[ci]}`) : undefined;
-      const check = old ? checkSegment(segmentPaths(store, name, old.ref.hash), old.ref.files) : null;
+      const check = old ? checkSegment(segmentPaths(store, name, old.ref.hash), old.ref.files, env.fullChecks) : null;
       if (old && check?.ok) {
         parts.push({ reuse: check.restat ? { ...old.ref, files: check.restat } : old.ref });
         from.push({ drive: seg.hash ?? '', cross: crossHashes[ci], units: old.units });
@@ -303,6 +308,8 @@ export async function runRowStage(
   const results = new Map<Plan, Row[]>();
   const todo: (Plan & { joined: Record<string, Row[]> })[] = [];
   let reused = 0;
+  // Memo lines whose checksum does not match (edited in place) or that have none: recomputed.
+  let unverified = 0;
   for (const p of plans) {
     if (p.upstreamError) {
       results.set(p, [failureRow(stage, p, p.upstreamError, UPSTREAM_KIND)]);
@@ -312,13 +319,21 @@ export async function runRowStage(
       reused++;
       continue;
     }
+    const inMemo = !forced && memo().has(p.key);
+    const intact = inMemo && memo().intact(p.key);
+    if (inMemo && !intact) unverified++;
     const retrying = env.retryFailed || !!env.retryKinds?.length;
-    const hit = forced || !memo().has(p.key) ? undefined : retrying ? memo().get(p.key) : [];
+    const hit = !intact ? undefined : retrying ? memo().get(p.key) : [];
     if (hit && !hit.some(isRetried)) reused++;
     else if (hasJoined(p)) todo.push(p);
     else throw new Error(`internal: unit ${p.key} of '${name}' was keyed from a replaced part that does not hold it`);
   }
 
+  if (unverified) {
+    env.warn?.(
+      `stage '${name}': ${unverified} memo unit${unverified === 1 ? '' : 's'} failed ${unverified === 1 ? 'its' : 'their'} checksum (a memo file edited behind cdp's back, or one written before memo lines had checksums): computed again; \`cdp verify\` checks the whole store`,
+    );
+  }
   const total = plans.length;
   env.emit({ type: 'stage-start', stage: name, total, reasons });
   let done = total - todo.length;
@@ -338,7 +353,7 @@ export async function runRowStage(
         rows = Array.isArray(got) ? got : [got];
         checkRows(name, stage, rows);
       } catch (err) {
-        rows = [failureRow(stage, p, (err as Error).message || String(err))];
+        rows = [failureRow(stage, p, errorMessage(err, { dir: store, what: `a unit of '${name}' was writing` }) || String(err))];
       }
       if (writer) memo().add(p.key, writer.append(p.key, rows));
       else results.set(p, rows);

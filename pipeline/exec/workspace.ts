@@ -9,14 +9,17 @@ export interface Workspace {
   statCache: string;
   runsLog: string;
   lock: string;
+  /** The project's one LLM call cache, shared by every store (--call-cache or CDP_LLM_CACHE; default data/llm-cache). */
+  llmCache: string;
 }
 
 /**
  * The workspace of a store (default data/store) and its warehouse (default
  * data/warehouse.duckdb), relative to the project root. The CLI passes the options' locations
- * (pipeline/cli/invocation.mjs decides them); nothing here reads the environment.
+ * (pipeline/cli/invocation.mjs decides them, and the call cache every store shares: --call-cache,
+ * default data/llm-cache); nothing here reads the environment.
  */
-export function workspaceFor(root: string, at: { store?: string; warehouse?: string } = {}): Workspace {
+export function workspaceFor(root: string, at: { store?: string; warehouse?: string; llmCache?: string } = {}): Workspace {
   const store = resolve(root, at.store ?? 'data/store');
   return {
     root,
@@ -26,5 +29,6 @@ export function workspaceFor(root: string, at: { store?: string; warehouse?: str
     statCache: join(store, 'stat-cache.json'),
     runsLog: join(store, 'runs.ndjson'),
     lock: join(store, 'run.lock'),
+    llmCache: resolve(root, at.llmCache ?? 'data/llm-cache'),
   };
 }

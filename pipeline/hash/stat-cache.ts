@@ -2,7 +2,7 @@
  * Content hashes of files, remembered by (path, size, mtime) so an unchanged large file is not
  * read again: a no-op rerun stats every input and code file but reads none of them.
  */
-import { readFileSync, statSync, writeFileSync, renameSync, mkdirSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync, renameSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { sha256 } from './canonical.ts';
 
@@ -46,8 +46,13 @@ export class StatCache {
     if (!this.file || !this.dirty) return;
     mkdirSync(dirname(this.file), { recursive: true });
     const tmp = `${this.file}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify(Object.fromEntries(this.entries)));
-    renameSync(tmp, this.file);
+    try {
+      writeFileSync(tmp, JSON.stringify(Object.fromEntries(this.entries)));
+      renameSync(tmp, this.file);
+    } catch (err) {
+      rmSync(tmp, { force: true });
+      throw err;
+    }
     this.dirty = false;
   }
 }

@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { z } from 'zod';
 import { askStructured, jsonSchemaParser, reaskMessage, type Chatter } from './ask-structured.ts';
 import type { ChatRequest, ChatResult } from './types.ts';
 
@@ -11,17 +12,13 @@ function scripted(answers: (string | { fail: string })[]): Chatter & { asked: Ch
     async chat(req): Promise<ChatResult> {
       asked.push(req);
       const a = answers[asked.length - 1];
-      if (typeof a !== 'string') return { ok: false, error: a.fail, attempts: 3 };
+      if (typeof a !== 'string') return { ok: false, error: a.fail, attempts: 3, kind: 'http', retryable: true };
       return { ok: true, text: a, cached: false, usage: { inputTokens: 1, outputTokens: 1 }, latencyMs: 1 };
     },
   };
 }
 
-const parse = jsonSchemaParser<{ score: number }>({
-  type: 'object',
-  required: ['score'],
-  properties: { score: { type: 'integer', minimum: 1, maximum: 5 } },
-});
+const parse = jsonSchemaParser(z.object({ score: z.int().min(1).max(5) }));
 const req: ChatRequest = { model: 'm', messages: [{ role: 'user', content: 'Score it.' }] };
 
 test('a chatty, fenced answer with a reasoning block parses on the first try', async () => {

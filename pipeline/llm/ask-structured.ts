@@ -10,7 +10,8 @@
  */
 import type { AnswerFormat } from './answer-format.ts';
 import { extractJson } from './structured.ts';
-import { validateSchema, type Schema } from './schema.ts';
+import type { z } from 'zod';
+import { answerProblems } from './schema.ts';
 import type { ChatMessage, ChatRequest, ChatResult } from './types.ts';
 
 /** A parser's verdict; `format` ('strict' or variant labels, see answer-format.ts) says how it read an accepted answer. */
@@ -91,12 +92,12 @@ export function finishReasonOf(r: ChatResult): string | undefined {
   return typeof v === 'string' ? v : undefined;
 }
 
-/** A parser for `askStructured`: JSON dug out of the answer, then checked against a schema. */
-export function jsonSchemaParser<T = unknown>(schema: Schema): AnswerParser<T> {
+/** A parser for `askStructured`: JSON dug out of the answer, then checked against a zod schema. */
+export function jsonSchemaParser<T>(schema: z.ZodType<T>): AnswerParser<T> {
   return (text, finishReason) => {
     const j = extractJson(text, { finishReason });
     if (!j.ok) return { ok: false, problems: [j.problem] };
-    const problems = validateSchema(j.value, schema);
+    const problems = answerProblems(j.value, schema);
     return problems.length ? { ok: false, problems } : { ok: true, value: j.value as T, format: j.format };
   };
 }

@@ -3,10 +3,14 @@
  */
 import type { EstimateRow } from './types.ts';
 
-/** A plain-text table with a total line; unpriced models are flagged rather than shown as free. */
+/**
+ * The plan as a plain-text table, per stage × model: the requests the cache lacks, their tokens
+ * and cost, and the prompts over the model's window (refused before sending); a total line.
+ * Unpriced models are flagged rather than shown as free.
+ */
 export function formatEstimate(rows: readonly EstimateRow[]): string {
   if (!rows.length) return 'nothing to send: every call is cached';
-  const head = ['stage', 'model', 'calls', 'input tokens', 'output tokens', 'cost (USD)'];
+  const head = ['stage', 'model', 'requests', 'input tokens', 'output tokens', 'cost (USD)', 'overflows'];
   const body = rows.map((r) => [
     r.stage,
     r.model,
@@ -14,24 +18,31 @@ export function formatEstimate(rows: readonly EstimateRow[]): string {
     String(r.inputTokens),
     String(r.outputTokens),
     r.priced ? r.costUsd.toFixed(2) : 'price not set',
+    String(r.overflows),
   ]);
-  const t = rows.reduce((a, r) => ({ calls: a.calls + r.calls, i: a.i + r.inputTokens, o: a.o + r.outputTokens, c: a.c + r.costUsd }), {
-    calls: 0,
-    i: 0,
-    o: 0,
-    c: 0,
-  });
-  const unpriced = rows.some((r) => !r.priced);
-  body.push(['total', '', String(t.calls), String(t.i), String(t.o), t.c.toFixed(2) + (unpriced ? ' + unpriced' : '')]);
+  const t = totals(rows);
+  body.push([
+    'total',
+    '',
+    String(t.requests),
+    String(t.inputTokens),
+    String(t.outputTokens),
+    t.cost.toFixed(2) + (t.priced ? '' : ' + unpriced'),
+    String(t.overflows),
+  ]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i >= 2 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ');
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => (i >= 2 ? c.padStart(widths[i]) : c.padEnd(widths[i])))
+      .join('  ')
+      .trimEnd();
   const overflow = rows
     .filter((r) => r.overflows > 0)
     .map(
       (r) =>
         `warning: ${r.overflows} ${r.stage} prompt(s) exceed ${r.model}'s context window; they would fail before sending (raise contextWindow if the server serves more, or use a model with a larger window)`,
     );
-  return [line(head), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(line), ...overflow].join('\n');
+  return [line(head), line(widths.map((w) => '-'.repeat(w))), ...body.map(line), ...overflow].join('\n');
 }
 
 interface Totals {

@@ -6,7 +6,7 @@ export { createLlmClient, llmCacheLayout, type LlmClientOptions } from './client
 export { resolveRoster, redact } from './roster.ts';
 export { llmCallsRelation, LLM_CALLS_COLUMNS } from './call-log.ts';
 export { askStructured, jsonSchemaParser, reaskMessage, type Chatter, type ParseOutcome, type StructuredResult } from './ask-structured.ts';
-export { validateSchema, type Schema, type JsonType } from './schema.ts';
+export { answerProblems } from './schema.ts';
 export { stripReasoning, extractJson, type JsonExtraction } from './structured.ts';
 export { formatEstimate } from './estimate-report.ts';
 export { countTokens } from './tokens.ts';

@@ -1,79 +1,84 @@
 /**
- * A small JSON-Schema subset for checking model answers: type (including unions and
- * "integer"), required, properties, additionalProperties: false, items, enum, minLength,
- * minItems, maxItems, minimum, maximum. Problems come back as sentences a model can act on
- * when re-asked, each naming the path it concerns.
+ * Checking a model's structured answer against a zod schema, with the problems as sentences a
+ * model can act on when re-asked, each naming the path it concerns ("answer.score must be at most
+ * 5, but is 9"). The schema is zod's (the project's one schema library); only the wording is ours.
  */
+import type { z } from 'zod';
 
-export interface Schema {
-  type?: JsonType | JsonType[];
-  required?: string[];
-  properties?: Record<string, Schema>;
-  additionalProperties?: boolean;
-  items?: Schema;
-  enum?: readonly unknown[];
-  minLength?: number;
-  minItems?: number;
-  maxItems?: number;
-  minimum?: number;
-  maximum?: number;
-  description?: string;
+type Issue = z.core.$ZodIssue;
+type Path = readonly PropertyKey[];
+
+function pathText(root: string, path: Path): string {
+  return path.reduce<string>((s, k) => (typeof k === 'number' ? `${s}[${k}]` : `${s}.${String(k)}`), root);
 }
 
-export type JsonType = 'object' | 'array' | 'string' | 'number' | 'integer' | 'boolean' | 'null';
-
-function typeOf(v: unknown): JsonType | 'undefined' {
+function kindOf(v: unknown): string {
+  if (v === undefined) return 'missing';
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'array';
-  const t = typeof v;
-  if (t === 'number') return Number.isInteger(v) ? 'integer' : 'number';
-  if (t === 'string' || t === 'boolean' || t === 'object') return t;
-  return 'undefined';
+  if (typeof v === 'number') return Number.isInteger(v) ? 'integer' : 'number';
+  return typeof v;
 }
 
-function matchesType(v: unknown, t: JsonType): boolean {
-  const actual = typeOf(v);
-  return actual === t || (t === 'number' && actual === 'integer');
+const plural = (n: number | bigint, one: string) => `${n} ${one}${Number(n) === 1 ? '' : 's'}`;
+
+/** The value at `path` of `value`, for the "but is …" of a message. */
+function at(value: unknown, path: Path): unknown {
+  return path.reduce<unknown>((v, k) => (v !== null && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[k] : undefined), value);
 }
 
-/** Every way `value` breaks `schema`; empty when it conforms. `path` prefixes messages (default "answer"). */
-export function validateSchema(value: unknown, schema: Schema, path = 'answer'): string[] {
-  const problems: string[] = [];
-  walk(value, schema, path, problems);
-  return problems;
-}
-
-function walk(v: unknown, s: Schema, path: string, out: string[]): void {
-  if (s.type !== undefined) {
-    const types = Array.isArray(s.type) ? s.type : [s.type];
-    if (!types.some((t) => matchesType(v, t))) {
-      out.push(`${path} must be ${types.join(' or ')}, but is ${typeOf(v) === 'undefined' ? 'missing' : typeOf(v)}`);
-      return;
+/** The keys an object schema at `path` allows (through arrays, optionals and nullables). */
+function allowedKeys(schema: z.ZodType, path: Path): string[] {
+  let s = schema as unknown as { _zod: { def: Record<string, unknown> } };
+  const unwrap = () => {
+    for (;;) {
+      const def = s._zod.def;
+      if (def.type === 'optional' || def.type === 'nullable' || def.type === 'default') s = def.innerType as typeof s;
+      else return;
     }
+  };
+  for (const k of path) {
+    unwrap();
+    const def = s._zod.def;
+    if (def.type === 'array') s = def.element as typeof s;
+    else if (def.type === 'object') s = (def.shape as Record<string, typeof s>)[String(k)];
+    if (!s) return [];
   }
-  if (s.enum && !s.enum.some((e) => JSON.stringify(e) === JSON.stringify(v)))
-    out.push(`${path} must be one of ${s.enum.map((e) => JSON.stringify(e)).join(', ')}, but is ${JSON.stringify(v)}`);
-  if (typeof v === 'string' && s.minLength !== undefined && [...v].length < s.minLength)
-    out.push(`${path} must have at least ${s.minLength} character${s.minLength === 1 ? '' : 's'}`);
-  if (typeof v === 'number') {
-    if (s.minimum !== undefined && v < s.minimum) out.push(`${path} must be at least ${s.minimum}, but is ${v}`);
-    if (s.maximum !== undefined && v > s.maximum) out.push(`${path} must be at most ${s.maximum}, but is ${v}`);
-  }
-  if (Array.isArray(v)) {
-    if (s.minItems !== undefined && v.length < s.minItems)
-      out.push(`${path} must have at least ${s.minItems} item${s.minItems === 1 ? '' : 's'}, but has ${v.length}`);
-    if (s.maxItems !== undefined && v.length > s.maxItems)
-      out.push(`${path} must have at most ${s.maxItems} item${s.maxItems === 1 ? '' : 's'}, but has ${v.length}`);
-    if (s.items) v.forEach((item, i) => walk(item, s.items!, `${path}[${i}]`, out));
-  }
-  if (typeOf(v) === 'object') {
-    const o = v as Record<string, unknown>;
-    for (const k of s.required ?? []) if (!(k in o)) out.push(`${path}.${k} is required but missing`);
-    for (const [k, sub] of Object.entries(s.properties ?? {})) if (k in o) walk(o[k], sub, `${path}.${k}`, out);
-    if (s.additionalProperties === false) {
-      const allowed = new Set(Object.keys(s.properties ?? {}));
-      for (const k of Object.keys(o))
-        if (!allowed.has(k)) out.push(`${path}.${k} is not allowed (allowed: ${[...allowed].join(', ') || 'none'})`);
+  unwrap();
+  const shape = s._zod.def.shape as Record<string, unknown> | undefined;
+  return shape ? Object.keys(shape) : [];
+}
+
+function sentences(issue: Issue, value: unknown, schema: z.ZodType, root: string): string[] {
+  const where = pathText(root, issue.path);
+  const v = at(value, issue.path);
+  if (v === undefined && issue.code !== 'unrecognized_keys' && issue.code !== 'custom') return [`${where} is required but missing`];
+  switch (issue.code) {
+    case 'invalid_type':
+      return [`${where} must be ${issue.expected === 'int' ? 'integer' : issue.expected}, but is ${kindOf(v)}`];
+    case 'too_small':
+      if (issue.origin === 'string') return [`${where} must have at least ${plural(issue.minimum, 'character')}`];
+      if (issue.origin === 'array')
+        return [`${where} must have at least ${plural(issue.minimum, 'item')}, but has ${(v as unknown[]).length}`];
+      return [`${where} must be ${issue.inclusive === false ? 'more than' : 'at least'} ${issue.minimum}, but is ${JSON.stringify(v)}`];
+    case 'too_big':
+      if (issue.origin === 'string') return [`${where} must have at most ${plural(issue.maximum, 'character')}`];
+      if (issue.origin === 'array')
+        return [`${where} must have at most ${plural(issue.maximum, 'item')}, but has ${(v as unknown[]).length}`];
+      return [`${where} must be ${issue.inclusive === false ? 'less than' : 'at most'} ${issue.maximum}, but is ${JSON.stringify(v)}`];
+    case 'invalid_value':
+      return [`${where} must be one of ${issue.values.map((x) => JSON.stringify(x)).join(', ')}, but is ${JSON.stringify(v)}`];
+    case 'unrecognized_keys': {
+      const allowed = allowedKeys(schema, issue.path).join(', ') || 'none';
+      return issue.keys.map((k) => `${pathText(root, [...issue.path, k])} is not allowed (allowed: ${allowed})`);
     }
+    default:
+      return [`${where}: ${issue.message}`];
   }
+}
+
+/** Every way `value` breaks `schema`, as sentences; empty when it conforms. `root` names the value (default "answer"). */
+export function answerProblems(value: unknown, schema: z.ZodType, root = 'answer'): string[] {
+  const r = schema.safeParse(value);
+  return r.success ? [] : r.error.issues.flatMap((i) => sentences(i, value, schema, root));
 }

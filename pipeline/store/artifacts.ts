@@ -52,12 +52,12 @@ export function checkColumns(row: Row, columns: Columns, stage: string): void {
  */
 export type ArtifactCheck = { ok: true; restat: SegmentRef[] | null } | { ok: false; reason: string };
 
-export function checkArtifact(storeDir: string, stage: string, segments: readonly SegmentRef[] | undefined): ArtifactCheck {
+export function checkArtifact(storeDir: string, stage: string, segments: readonly SegmentRef[] | undefined, full = false): ArtifactCheck {
   if (!segments?.length) return { ok: false, reason: 'artifact has no recorded segments (written by an older cdp): rebuilding it' };
   let restat: SegmentRef[] | null = null;
   for (let i = 0; i < segments.length; i++) {
     const s = segments[i];
-    const check = checkSegment(segmentPaths(storeDir, stage, s.hash), s.files);
+    const check = checkSegment(segmentPaths(storeDir, stage, s.hash), s.files, full);
     if (!check.ok) return check;
     if (check.restat) {
       restat ??= segments.slice();
@@ -65,6 +65,23 @@ export function checkArtifact(storeDir: string, stage: string, segments: readonl
     }
   }
   return { ok: true, restat };
+}
+
+/**
+ * What is wrong with a ledger entry as a record of its segments, or null: its artifact's name must
+ * be the hash of its segments' names, and its row and failure counts their sums. Checked in full
+ * by `cdp verify`: an entry edited by hand is rebuilt like a damaged artifact.
+ */
+export function ledgerEntryProblem(e: { artifact: string; rows: number; failed: number; segments?: readonly SegmentRef[] }): string | null {
+  const segments = e.segments ?? [];
+  if (!segments.length) return null;
+  if (artifactHash(segments) !== e.artifact)
+    return `ledger entry names artifact ${e.artifact.slice(0, 12)}…, not the one its segments make`;
+  const rows = segments.reduce((n, s) => n + s.rows, 0);
+  if (rows !== e.rows) return `ledger entry says ${e.rows} rows, its segments hold ${rows}`;
+  const failed = segments.reduce((n, s) => n + (s.failed ?? 0), 0);
+  if (failed !== e.failed) return `ledger entry says ${e.failed} failed rows, its segments hold ${failed}`;
+  return null;
 }
 
 /** One segment's rows, read through a bounded buffer. */
@@ -154,7 +171,7 @@ export async function writeArtifact(
   columns: Columns,
   duck: () => Promise<DuckDBConnection>,
   previous?: readonly SegmentRef[],
-  opts: { covers?: string } = {},
+  opts: { covers?: string; fullChecks?: boolean } = {},
 ): Promise<ArtifactRef> {
   mkdirSync(join(storeDir, 'artifacts', stage), { recursive: true });
   const known = new Map<string, SegmentRef>();
@@ -166,7 +183,7 @@ export async function writeArtifact(
     if (!open) return;
     const w = open;
     open = null;
-    const ref = await w.finish(columns, duck, lookup);
+    const ref = await w.finish(columns, duck, lookup, opts.fullChecks);
     known.set(ref.hash, ref);
     segments.push(ref);
   };

@@ -1,5 +1,6 @@
 /** Writes that are all-or-nothing: a temporary file in the same directory, fsynced, then renamed over the target. */
-import { openSync, writeSync, fsyncSync, closeSync, renameSync, mkdirSync, readdirSync } from 'node:fs';
+import { openSync, fsyncSync, closeSync, renameSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { asDiskFull, writeAll } from './disk-full.ts';
 import { dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 
@@ -32,16 +33,24 @@ export function findTempFiles(dir: string, opts: { recursive?: boolean; prefix?:
   return out;
 }
 
-export function writeFileAtomic(target: string, data: string | Uint8Array): void {
-  mkdirSync(dirname(target), { recursive: true });
+/**
+ * A failed write (a full disk) leaves the target as it was and no temporary file. `sync: false`
+ * for a cache, which is checked when read, so that losing it to a crash costs only a recompute.
+ */
+export function writeFileAtomic(target: string, data: string | Uint8Array, opts: { sync?: boolean } = {}): void {
   const tmp = tempPathFor(target);
-  const fd = openSync(tmp, 'w');
   try {
-    if (typeof data === 'string') writeSync(fd, data);
-    else writeSync(fd, data);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
+    mkdirSync(dirname(target), { recursive: true });
+    const fd = openSync(tmp, 'w');
+    try {
+      writeAll(fd, typeof data === 'string' ? Buffer.from(data, 'utf8') : data, target);
+      if (opts.sync !== false) fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, target);
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    throw asDiskFull(err, target);
   }
-  renameSync(tmp, target);
 }

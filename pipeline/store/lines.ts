@@ -5,7 +5,8 @@
  * flushed in bounded batches. `maxStringChars` is the longest string this module ever builds;
  * tests lower it to prove that a table many times its size passes through.
  */
-import { openSync, readSync, writeSync, fsync, fsyncSync, closeSync } from 'node:fs';
+import { openSync, readSync, fsync, fsyncSync, closeSync } from 'node:fs';
+import { asDiskFull, writeAll } from './disk-full.ts';
 
 const NODE_MAX_STRING = 2 ** 29 - 24;
 let maxStringChars = NODE_MAX_STRING;
@@ -89,6 +90,7 @@ export function readLineAt(fd: number, offset: number, bytes: number, path: stri
  */
 export class LineWriter {
   private fd: number;
+  private closed = false;
   private batch: string[] = [];
   private batchLength = 0;
   private readonly batchChars: number;
@@ -98,7 +100,11 @@ export class LineWriter {
     readonly path: string,
     opts: { batchChars?: number; flags?: string } = {},
   ) {
-    this.fd = openSync(path, opts.flags ?? 'w');
+    try {
+      this.fd = openSync(path, opts.flags ?? 'w');
+    } catch (err) {
+      throw asDiskFull(err, path);
+    }
     this.batchChars = Math.max(1, Math.min(opts.batchChars ?? 1 << 20, maxStringChars));
   }
 
@@ -124,29 +130,38 @@ export class LineWriter {
 
   private put(s: string): void {
     const b = Buffer.from(s, 'utf8');
-    writeSync(this.fd, b);
+    writeAll(this.fd, b, this.path);
     this.bytesWritten += b.length;
   }
 
   /** Flushes, fsyncs (unless `sync: false`, for a file that is a cache and is checked when read) and closes. */
   close(opts: { sync?: boolean } = {}): void {
-    this.flush();
-    if (opts.sync !== false) fsyncSync(this.fd);
-    closeSync(this.fd);
+    try {
+      this.flush();
+      if (opts.sync !== false) fsyncSync(this.fd);
+    } catch (err) {
+      throw asDiskFull(err, this.path);
+    } finally {
+      this.abandon();
+    }
   }
 
   /** close(), with the fsync on libuv's thread pool: the main thread goes on with other stages meanwhile. */
   async closeAsync(): Promise<void> {
-    this.flush();
     try {
+      this.flush();
       await fsyncOffThread(this.fd);
+    } catch (err) {
+      throw asDiskFull(err, this.path);
     } finally {
-      closeSync(this.fd);
+      this.abandon();
     }
   }
 
-  /** Closes without the fsync, for a file about to be removed. */
+  /** Closes without the fsync, for a file about to be removed; closing twice is nothing. */
   abandon(): void {
+    if (this.closed) return;
+    this.closed = true;
     closeSync(this.fd);
   }
 }

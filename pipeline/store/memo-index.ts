@@ -11,9 +11,9 @@
  * few lines costs less than creating one more file (about 0.6 ms of kernel time here), and a
  * one-row change leaves a memo file of one unit in every stage it reaches.
  */
-import { existsSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createHash } from 'node:crypto';
-import { tempPathFor } from './atomic.ts';
+import { writeFileAtomic } from './atomic.ts';
 
 const MAGIC = Buffer.from('CDPIDX01');
 const HEADER = 8 + 8 + 4;
@@ -55,9 +55,8 @@ export class MemoIndexBuilder {
       buf.writeDoubleLE(this.offsets[e], at + 32);
       buf.writeUInt32LE(this.lengths[e], at + 40);
     });
-    const tmp = tempPathFor(path);
-    writeFileSync(tmp, buf);
-    renameSync(tmp, path);
+    // A cache (checked against its data file when opened): not fsynced.
+    writeFileAtomic(path, buf, { sync: false });
   }
 }
 

@@ -3,13 +3,15 @@
  * segment files, one per writer, fsynced in batches, so a run killed at any moment keeps every
  * unit committed before the kill; a torn last line is ignored on load.
  */
-import { openSync, writeSync, fsyncSync, closeSync, readdirSync, mkdirSync, rmSync, renameSync, readSync } from 'node:fs';
+import { openSync, fsyncSync, ftruncateSync, closeSync, readdirSync, mkdirSync, rmSync, renameSync, readSync } from 'node:fs';
+import { asDiskFull, writeAll } from './disk-full.ts';
 import { basename, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Row } from '../dag/define.ts';
 import { tempPathFor } from './atomic.ts';
 import { LineWriter, fsyncOffThread, readLines, readLineAt, getMaxStringChars } from './lines.ts';
 import { MemoIndex, MemoIndexBuilder, keyDigest } from './memo-index.ts';
+import { checkMemoLine, LINE_KEY, memoLine } from './memo-line.ts';
 
 let writers = 0;
 
@@ -21,6 +23,8 @@ const READ_AHEAD = 256 << 10;
 
 export interface UnitRecord {
   k: string;
+  /** The rows' checksum (memo-line.ts); absent on lines of an older cdp. */
+  c?: string;
   r: Row[];
 }
 
@@ -76,6 +80,15 @@ export class UnitIndex {
   get(key: string): Row[] | undefined {
     const line = this.line(key);
     return line === undefined ? undefined : (JSON.parse(line) as UnitRecord).r;
+  }
+
+  /**
+   * Whether a unit's line is what its writer wrote (its checksum matches): checked before a unit
+   * is reused. A unit that is not here is not intact either.
+   */
+  intact(key: string): boolean {
+    const line = this.line(key);
+    return line !== undefined && checkMemoLine(line) === 'intact';
   }
 
   // Segment files stay open between reads (a stage reads thousands of units) until close().
@@ -188,9 +201,9 @@ export class UnitLookup extends UnitIndex {
 function scanFile(dir: string, file: string, into: Map<string, UnitLocation>): void {
   // A torn tail (a line never completed) is not yielded: that unit was never committed.
   for (const { line, offset, bytes } of readLines(join(dir, file))) {
-    // The key is the record's first field (`{"k":"…","r":…}`, as append writes it), read
-    // without parsing the rows; a line that does not start so is corrupt and skipped.
-    const m = /^\{"k":"([^"\\]*)","r":/.exec(line.slice(0, 200));
+    // The key is the record's first field (memo-line.ts), read without parsing the rows; a line
+    // that does not start so is corrupt and skipped.
+    const m = LINE_KEY.exec(line.slice(0, 200));
     if (!m || !line.endsWith('}')) continue;
     into.set(m[1], { file, offset, bytes });
   }
@@ -284,15 +297,18 @@ export class RowStoreWriter {
   // either way, and commit() writes the batch before its fsync.
   private batch: Buffer[] = [];
   private batchBytes = 0;
+  /** The fsync a commit() started, while it runs. */
+  private syncing: Promise<void> | null = null;
+  private syncError: Error | null = null;
 
   constructor(readonly path: string) {}
 
   private position = 0;
   private readonly index = new MemoIndexBuilder();
 
-  /** Appends one unit; durable after the next commit(). Returns where the line lies, for the memo's index. */
+  /** Appends one unit; durable once the next commit's fsync (or closeAsync) is done. Returns where the line lies, for the memo's index. */
   append(key: string, rows: Row[]): UnitLocation {
-    const line = JSON.stringify({ k: key, r: rows });
+    const line = memoLine(key, rows);
     if (line.length > getMaxStringChars()) throw new Error(`one unit's rows are ${line.length} characters, over the store's string limit`);
     const bytes = Buffer.from(line + '\n', 'utf8');
     this.batch.push(bytes);
@@ -306,42 +322,80 @@ export class RowStoreWriter {
   }
 
   private flush(): void {
+    if (this.failed) throw this.failed;
     if (!this.batch.length) return;
-    if (this.fd === null) this.fd = openSync(this.path, 'a');
-    // One write call per batch, each line whole in it: a kill tears at most the batch's last line.
-    writeSync(this.fd, this.batch.length === 1 ? this.batch[0] : Buffer.concat(this.batch, this.batchBytes));
+    const start = this.position - this.batchBytes;
+    try {
+      this.fd ??= openSync(this.path, 'a');
+      // One write call per batch, each line whole in it: a kill tears at most the batch's last line.
+      writeAll(this.fd, this.batch.length === 1 ? this.batch[0] : Buffer.concat(this.batch, this.batchBytes), this.path);
+    } catch (err) {
+      // A full disk: what was written of the batch is cut off again, and the writer takes no
+      // more (its units were never committed; the next run computes them again).
+      if (this.fd !== null) ftruncateSync(this.fd, start);
+      this.failed = asDiskFull(err, this.path) as Error;
+      throw this.failed;
+    }
     this.batch = [];
     this.batchBytes = 0;
   }
 
+  /** Set once a write failed: the file holds only what was committed before it. */
+  private failed: Error | null = null;
+
+  /**
+   * Writes the batch (whole lines, one write: what a kill leaves is readable) and starts its
+   * fsync on libuv's thread pool, so the main thread — answering LLM calls meanwhile — never
+   * waits for the disk mid-stage. One fsync is in flight at a time; lines written during it are
+   * taken by the next. The stage counts as done only after closeAsync(), which waits for both.
+   */
   commit(): void {
     this.flush();
-    if (this.fd !== null && this.pending) {
-      fsyncSync(this.fd);
-      this.pending = 0;
-    }
+    if (this.fd === null || !this.pending || this.syncing) return;
+    this.pending = 0;
+    this.syncing = fsyncOffThread(this.fd).then(
+      () => void (this.syncing = null),
+      (err: unknown) => {
+        this.syncing = null;
+        this.syncError ??= asDiskFull(err, this.path) as Error;
+      },
+    );
   }
 
   /** Commits, closes, and writes the file's key index (a writer killed before this leaves none). */
   close(): void {
-    this.commit();
+    // A writer whose write failed says so first: that, not the fsync still in flight, is what to fix.
+    if (this.failed) throw this.failed;
+    if (this.syncing) throw new Error(`memo ${this.path}: close() while a commit's fsync is in flight; use closeAsync()`);
+    this.flush();
+    if (this.fd !== null && this.pending) fsyncSync(this.fd);
+    this.pending = 0;
     this.closeCommitted();
   }
 
   /** close(), with its last fsync off the main thread (lines.ts's fsyncOffThread). */
   async closeAsync(): Promise<void> {
-    this.flush();
-    if (this.fd !== null && this.pending) {
-      await fsyncOffThread(this.fd);
-      this.pending = 0;
+    try {
+      // Written before anything is awaited: the stage reads its units' lines back meanwhile.
+      this.flush();
+      while (this.syncing) await this.syncing;
+      if (this.syncError) throw this.syncError;
+      if (this.fd !== null && this.pending) {
+        await fsyncOffThread(this.fd).catch((err: unknown) => {
+          throw asDiskFull(err, this.path);
+        });
+        this.pending = 0;
+      }
+    } finally {
+      this.closeCommitted();
     }
-    this.closeCommitted();
   }
 
   private closeCommitted(): void {
     if (this.fd !== null) {
       closeSync(this.fd);
-      this.index.write(`${this.path}.idx`, this.position);
+      // A writer whose write failed wrote less than its index would say: it gets none (its file is scanned).
+      if (!this.failed) this.index.write(`${this.path}.idx`, this.position);
     }
     this.fd = null;
   }

@@ -5,6 +5,7 @@
  * second run waits for the first, up to a limit, then refuses with a message naming the holder.
  */
 import { openSync, writeSync, closeSync, readFileSync, rmSync, mkdirSync, renameSync } from 'node:fs';
+import { asDiskFull, writeAll } from './disk-full.ts';
 import { dirname } from 'node:path';
 import { tempPathFor } from './atomic.ts';
 
@@ -95,11 +96,17 @@ export async function acquireRunLock(path: string, opts: { waitSeconds?: number;
   for (;;) {
     try {
       const fd = openSync(path, 'wx');
-      writeSync(fd, me);
+      try {
+        writeAll(fd, Buffer.from(me), path);
+      } catch (err) {
+        closeSync(fd);
+        rmSync(path, { force: true });
+        throw err;
+      }
       closeSync(fd);
       return heldLock(path);
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw asDiskFull(err, path);
     }
     const holder = readHolder(path);
     if (!holder || !alive(holder)) {

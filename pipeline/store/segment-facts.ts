@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { LineWriter, readLines } from './lines.ts';
 import { tempPathFor } from './atomic.ts';
-import { renameSync } from 'node:fs';
+import { renameSync, rmSync } from 'node:fs';
 import type { Row } from '../dag/define.ts';
 
 export interface Reason {
@@ -103,10 +103,18 @@ export function coversPath(storeDir: string, stage: string, hash: string, column
 export function writeCovered(path: string, values: ReadonlySet<string>): void {
   if (existsSync(path)) return;
   const tmp = tempPathFor(path);
-  const out = new LineWriter(tmp);
-  for (const v of values) out.write(JSON.stringify(v));
-  out.close();
-  renameSync(tmp, path);
+  try {
+    const out = new LineWriter(tmp);
+    try {
+      for (const v of values) out.write(JSON.stringify(v));
+    } finally {
+      out.close();
+    }
+    renameSync(tmp, path);
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    throw err;
+  }
 }
 
 /** A segment's covered values, or null when the file was never written (a segment of an older cdp). */

@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { tempPathFor } from './atomic.ts';
+import { asDiskFull, isDiskFull } from './disk-full.ts';
 import { LineWriter } from './lines.ts';
 import type { Columns, Row } from '../dag/define.ts';
 import { FactTally, coversPath, writeCovered, type FailureKinds, type Reason } from './segment-facts.ts';
@@ -139,7 +140,11 @@ function recordFile(path: string, sha256 = sha256File(path)): FileRecord {
  */
 export type SegmentCheck = { ok: true; restat: SegmentFiles | null } | { ok: false; reason: string };
 
-export function checkSegment(paths: { ndjson: string; parquet: string }, recorded: SegmentFiles | undefined): SegmentCheck {
+/**
+ * `full` (`cdp verify`, `cdp status --verify`): every file is hashed whatever its stat says, so a
+ * file rewritten to the same size with its mtime put back is found too; a normal run stats.
+ */
+export function checkSegment(paths: { ndjson: string; parquet: string }, recorded: SegmentFiles | undefined, full = false): SegmentCheck {
   // One stat a file (every reused segment of every stage is checked on each run), none to ask whether it exists.
   const stats = { ndjson: statSync(paths.ndjson, { throwIfNoEntry: false }), parquet: statSync(paths.parquet, { throwIfNoEntry: false }) };
   if (!stats.ndjson || !stats.parquet) return { ok: false, reason: 'artifact missing from the store' };
@@ -151,7 +156,14 @@ export function checkSegment(paths: { ndjson: string; parquet: string }, recorde
     const path = paths[kind];
     const want = recorded[kind];
     const s = stats[kind]!;
-    if (s.size === want.size && s.mtimeMs === want.mtimeMs) continue;
+    if (s.size === want.size && s.mtimeMs === want.mtimeMs && !full) continue;
+    if (full && s.size === want.size && sha256File(path) === want.sha256) {
+      if (s.mtimeMs !== want.mtimeMs) {
+        restat ??= { ...recorded };
+        restat[kind] = { ...want, mtimeMs: s.mtimeMs };
+      }
+      continue;
+    }
     if (s.size !== want.size || sha256File(path) !== want.sha256) return { ok: false, reason: `artifact changed on disk: ${path}` };
     restat ??= { ...recorded };
     restat[kind] = { ...want, mtimeMs: s.mtimeMs };
@@ -219,6 +231,7 @@ export class SegmentWriter {
     columns: Columns,
     duck: () => Promise<DuckDBConnection>,
     known?: (hash: string) => SegmentRef | undefined,
+    fullChecks = false,
   ): Promise<SegmentRef> {
     const hash = this.h.digest('hex');
     const paths = segmentPaths(this.storeDir, this.stage, hash);
@@ -228,7 +241,7 @@ export class SegmentWriter {
     };
     if (this.covers) writeCovered(coversPath(this.storeDir, this.stage, hash, this.covers), this.tally.covered);
     const recorded = known?.(hash);
-    const check = recorded ? checkSegment(paths, recorded.files) : null;
+    const check = recorded ? checkSegment(paths, recorded.files, fullChecks) : null;
     if (recorded && check?.ok) {
       // The segment is already in place: the copy is dropped unsynced.
       this.out.abandon();
@@ -251,6 +264,8 @@ export class SegmentWriter {
       rmSync(tmpParquet, { force: true });
       if (sync.status === 'rejected') throw sync.reason;
       const err = (copy as PromiseRejectedResult).reason as Error;
+      // DuckDB names a full disk in its message: that is not the rows' fault.
+      if (isDiskFull(err)) throw asDiskFull(err, paths.parquet);
       throw new Error(`stage '${this.stage}': its rows do not fit its declared columns: ${err.message}`, { cause: err });
     }
     // Parquet first: a segment counts as present only when its NDJSON exists, so a crash between

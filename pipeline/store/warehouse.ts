@@ -9,12 +9,13 @@
  * warehouse or the new one, never a mix, and a reader holding the old file open (even the
  * writer lock) cannot make the refresh fail.
  */
-import { existsSync, appendFileSync, mkdirSync, readFileSync, rmSync, renameSync, statSync, openSync, fsyncSync, closeSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, renameSync, statSync, openSync, fsyncSync, closeSync } from 'node:fs';
 import { basename, dirname, isAbsolute, relative, resolve } from 'node:path';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { hashValue } from '../hash/canonical.ts';
 import { findTempFiles, tempPathFor, writeFileAtomic } from './atomic.ts';
 import { columnsSql } from './artifacts.ts';
+import { appendWhole } from './disk-full.ts';
 
 export interface RunRecord {
   run_id: string;
@@ -59,10 +60,16 @@ const RUN_COLUMNS = {
   error: 'VARCHAR',
 };
 
-export function appendRunRecords(runsLog: string, records: RunRecord[]): void {
+/**
+ * Appends the run's records to the run log, whole or not at all (a full disk leaves the log as it
+ * was); a last line torn by a process killed mid-write is cut off first, and `warn` told.
+ */
+export function appendRunRecords(runsLog: string, records: RunRecord[], warn?: (message: string) => void): void {
   if (!records.length) return;
   mkdirSync(dirname(runsLog), { recursive: true });
-  appendFileSync(runsLog, records.map((r) => JSON.stringify(r)).join('\n') + '\n');
+  appendWhole(runsLog, records.map((r) => JSON.stringify(r)).join('\n') + '\n', (bytes) =>
+    warn?.(`${runsLog} ended in a torn line (${bytes} bytes, a run killed mid-write); it was cut off`),
+  );
 }
 
 function quoteIdent(s: string): string {
@@ -158,7 +165,8 @@ export function warehouseViews(spec: WarehouseSpec): [string, string][] {
   out.push([
     'runs',
     existsSync(spec.runsLog)
-      ? `select * from read_json(${rel(spec.runsLog)}, format = 'newline_delimited', columns = ${columnsSql(RUN_COLUMNS)})`
+      ? // A torn line (a run killed mid-write, cut off by the next run) reads as all nulls, never as an error that breaks the view.
+        `select * from read_json(${rel(spec.runsLog)}, format = 'newline_delimited', columns = ${columnsSql(RUN_COLUMNS)}, ignore_errors = true) where run_id is not null`
       : `select * from (select ${Object.entries(RUN_COLUMNS)
           .map(([k, t]) => `null::${t} as ${quoteIdent(k)}`)
           .join(', ')}) where false`,

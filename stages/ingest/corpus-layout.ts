@@ -50,6 +50,17 @@ export function isCorpusFile(path: string): boolean {
   return DOCUMENT.test(path) || TREE.test(path) || CSV.test(path);
 }
 
+/**
+ * A CSV row that cannot be used. A `repeat` (an id listed again) is an error of its own line only:
+ * the guideline keeps the row it was first listed on.
+ */
+interface CsvError {
+  line: number;
+  id: string;
+  error: string;
+  repeat?: boolean;
+}
+
 interface CsvEntry {
   line: number;
   language: string | null;
@@ -61,12 +72,11 @@ interface CsvEntry {
 }
 
 /** The CSV's rows by guideline id, and an error entry for each row that cannot be used. */
-export function parseGuidelinesCsv(
-  path: string,
-  text: string,
-): { rows: Map<string, CsvEntry>; errors: { line: number; id: string; error: string }[] } {
+export function parseGuidelinesCsv(path: string, text: string): { rows: Map<string, CsvEntry>; errors: CsvError[] } {
   const rows = new Map<string, CsvEntry>();
-  const errors: { line: number; id: string; error: string }[] = [];
+  const errors: CsvError[] = [];
+  // The line each id is first listed on, whether that row is usable or not: it is the guideline's row.
+  const firstLine = new Map<string, number>();
   const parsed = Papa.parse<Record<string, string>>(text.replace(/^\uFEFF/, ''), { header: true, skipEmptyLines: 'greedy' });
   const header = parsed.meta.fields ?? [];
   if (!header.includes('guideline_id')) {
@@ -88,7 +98,17 @@ export function parseGuidelinesCsv(
     if (badRows.has(i))
       return fail(`unreadable row (${parsed.errors.find((e) => e.row === i)!.message}); each row needs ${header.length} fields`);
     if (!id) return fail('empty guideline_id');
-    if (rows.has(id)) return fail(`guideline_id '${id}' is already listed on line ${rows.get(id)!.line}; list each guideline once`);
+    const first = firstLine.get(id);
+    if (first !== undefined) {
+      errors.push({
+        line,
+        id,
+        repeat: true,
+        error: `${at}: guideline_id '${id}' is already listed on line ${first}, which is the one used; list each guideline once`,
+      });
+      return;
+    }
+    firstLine.set(id, line);
     const language = (r.language ?? '').trim() || null;
     if (language && !(CORPUS_LANGUAGES as readonly string[]).includes(language)) {
       return fail(`unknown language '${language}' for '${id}'; the prompts exist for ${CORPUS_LANGUAGES.join(', ')}`);
@@ -138,7 +158,7 @@ export function readCorpus(
       });
       continue;
     }
-    const bad = meta.errors.find((e) => e.id === id);
+    const bad = meta.errors.find((e) => e.id === id && !e.repeat);
     if (bad) {
       documents.push({ ...blank, guideline_id: id, path: doc.path, error: bad.error });
       continue;
@@ -171,8 +191,10 @@ export function readCorpus(
     });
   }
   for (const e of meta.errors) {
-    if (byId.has(e.id)) continue;
-    documents.push({ ...blank, guideline_id: e.id || `${csv!.path}:${e.line}`, path: csv!.path, error: e.error });
+    if (byId.has(e.id) && !e.repeat) continue;
+    // Named by its line when its id belongs to another row: one id is one guideline downstream.
+    const named = e.id && !e.repeat ? e.id : `${csv!.path}:${e.line}`;
+    documents.push({ ...blank, guideline_id: named, path: csv!.path, error: e.error });
   }
   for (const [id, m] of meta.rows) {
     if (!byId.has(id)) {

@@ -62,15 +62,54 @@ describe('corpus layout', () => {
     assert.match(err.nodoc!, /^c\/guidelines\.csv line 5: 'nodoc' has no document guidelines\/nodoc\.\{pdf,md,txt\}/);
     assert.match(err['c/guidelines.csv:6']!, /^c\/guidelines\.csv line 6: empty guideline_id$/);
     assert.match(err.yr!, /line 7: year 'twenty' for 'yr' is not a whole number/);
-    // A guideline listed twice is ambiguous: its document becomes the error, naming both lines.
-    assert.match(err.ok!, /line 8: guideline_id 'ok' is already listed on line 2/);
+    // A guideline listed again keeps its first row; the repeated line is an error row of its own.
+    assert.equal(err.ok, null);
+    assert.equal(
+      err['c/guidelines.csv:8'],
+      "c/guidelines.csv line 8: guideline_id 'ok' is already listed on line 2, which is the one used; list each guideline once",
+    );
+    assert.deepEqual(
+      documents.filter((d) => d.guideline_id === 'ok').map((d) => [d.language, d.split, d.path]),
+      [['en', null, 'c/guidelines/ok.md']],
+      "line 2's values, not line 8's (split test)",
+    );
     assert.match(err.short!, /line 9: unreadable row .*each row needs 4 fields/);
     assert.match(err.folder!, /^c\/guidelines\/fr\/folder\.pdf: unknown language folder 'fr'/);
     assert.match(err.dup!, /guideline 'dup' has 2 documents \(c\/guidelines\/dup\.pdf, c\/guidelines\/dup\.txt\); keep one/);
-    assert.equal(documents.length, 9);
+    assert.equal(documents.length, 10);
     assert.deepEqual(
       trees.map((t) => [t.guideline_id, t.error]),
       [['orphan', 'c/trees/orphan.json: a tree for no document (no guidelines/orphan.{pdf,md,txt}); add the document or remove the tree']],
+    );
+  });
+
+  test('an id listed twice: the guideline is its first row, good or bad; every later line is an error row of its own', () => {
+    const csv = ['guideline_id,language,title', 'a,en,First', 'b,fr,Bad first', 'a,zh,Second', 'b,en,Good second', 'a,en,Third'].join('\n');
+    const { documents } = readCorpus([f('c/guidelines/a.md'), f('c/guidelines/b.md')], { path: 'c/guidelines.csv', text: csv });
+    assert.deepEqual(
+      documents.map((d) => [d.guideline_id, d.language, d.title, d.error]),
+      [
+        ['a', 'en', 'First', null],
+        ['b', null, null, "c/guidelines.csv line 3: unknown language 'fr' for 'b'; the prompts exist for en, zh"],
+        [
+          'c/guidelines.csv:4',
+          null,
+          null,
+          "c/guidelines.csv line 4: guideline_id 'a' is already listed on line 2, which is the one used; list each guideline once",
+        ],
+        [
+          'c/guidelines.csv:5',
+          null,
+          null,
+          "c/guidelines.csv line 5: guideline_id 'b' is already listed on line 3, which is the one used; list each guideline once",
+        ],
+        [
+          'c/guidelines.csv:6',
+          null,
+          null,
+          "c/guidelines.csv line 6: guideline_id 'a' is already listed on line 2, which is the one used; list each guideline once",
+        ],
+      ],
     );
   });
 

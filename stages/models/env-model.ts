@@ -7,6 +7,7 @@
 import type { OneModel } from '../../pipeline/index.ts';
 import { judgeParams } from '../metrics/judge-params.ts';
 import { MODEL_DEFAULTS, ModelsFileError, ROLES, type ModelsFile } from './models-file.ts';
+import { urlProblem } from './models-schema.ts';
 
 export const ENV_SOURCE = 'CDP_LLM_BASE_URL/CDP_LLM_MODEL';
 
@@ -24,7 +25,10 @@ export function modelsFromEnv(llm: OneModel | null): ModelsFile | null {
     .split(',')
     .map((u) => u.trim().replace(/\/+$/, ''))
     .filter(Boolean);
-  for (const u of baseURLs) if (!/^https?:\/\/[^\s/]+/.test(u)) problems.push(`CDP_LLM_BASE_URL: "${u}" is not an http(s) URL`);
+  for (const u of baseURLs) {
+    const problem = /^https?:\/\//.test(u) ? urlProblem(u) : 'does not start with http:// or https://';
+    if (problem) problems.push(`CDP_LLM_BASE_URL: "${u}" is not a usable http(s) URL: it ${problem}`);
+  }
   const given = { CDP_LLM_CONTEXT_WINDOW: llm!.contextWindow, CDP_LLM_CONCURRENCY: llm!.concurrency };
   const int = (k: keyof typeof given): number | undefined => {
     const v = given[k]?.trim();

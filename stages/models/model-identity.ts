@@ -38,6 +38,8 @@ export const FIELD_ROLES: Record<keyof RunModel, 'answer' | 'label' | 'transport
   expectedOutputTokens: 'transport',
   batch: 'transport',
   timeoutMs: 'transport',
+  // How long to wait for a server and how often to retry: how a request is sent, not what it asks.
+  retry: 'transport',
   active: 'transport',
   inactiveReason: 'transport',
   note: 'transport',

@@ -28,11 +28,18 @@ test("windows: an assumed one, one below the paper's 40K floor, one larger than 
     listing({ name: 'c', check: { name: 'c', ok: true, detail: '', latencyMs: 1, serverContextWindow: 32768 } }),
     listing({ name: 'd', contextWindow: 8192, active: false }),
     listing({ name: 'e' }),
+    // Assumed, but a check recorded the server's: that one is used, and it is large enough.
+    listing({ name: 'f', contextWindow: 32768, contextWindowAssumed: true, serverContextWindow: 65536 }),
   ]);
-  assert.equal(w.length, 3);
+  assert.equal(w.length, 4);
   assert.match(w[0], /^a: no contextWindow declared, 32768 tokens assumed/);
   assert.match(w[1], /^b: a 16384-token window is below the paper's 40K floor/);
-  assert.match(w[2], /^c: the server serves 32768 tokens, less than the declared 131072/);
+  // The server's window is the one used: below the floor too.
+  assert.match(w[2], /^c: a 32768-token window is below the paper's 40K floor/);
+  assert.equal(
+    w[3],
+    "c: the server serves 32768 tokens, less than the declared 131072; runs and estimates on this store use the server's 32768 (recorded by cdp models --check)",
+  );
 });
 
 const stage = (over: Partial<StageResult>): StageResult => ({

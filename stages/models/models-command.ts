@@ -6,6 +6,7 @@
  */
 import { checkModel, type ModelCheck } from '../../pipeline/llm/check-model.ts';
 import type { Options } from '../../pipeline/index.ts';
+import { readServerWindows, recordServerWindows, serverWindowOf } from '../../pipeline/llm/server-windows.ts';
 import { modelsOf, type RunModels } from './run-models.ts';
 import type { RunModel } from './models-file.ts';
 
@@ -26,6 +27,8 @@ export interface ModelListing {
   paper: string | null;
   declaredIn: string;
   check?: ModelCheck;
+  /** The window the server reported when last checked (recorded in the store), if it was. */
+  serverContextWindow?: number;
 }
 
 function uses(m: RunModel, r: RunModels): string[] {
@@ -66,17 +69,20 @@ export function windowWarnings(listing: readonly ModelListing[]): string[] {
   const out: string[] = [];
   for (const m of listing) {
     if (!m.active) continue;
-    if (m.contextWindowAssumed)
+    const served = m.serverContextWindow ?? m.check?.serverContextWindow ?? undefined;
+    const declared = m.contextWindowAssumed ? undefined : (m.contextWindow ?? undefined);
+    const window = served !== undefined && (declared === undefined || declared > served) ? served : m.contextWindow;
+    if (m.contextWindowAssumed && served === undefined)
       out.push(
         `${m.name}: no contextWindow declared, ${m.contextWindow} tokens assumed; prompts over it are refused before sending (set "contextWindow", or run cdp models --check to read the server's)`,
       );
-    else if (m.contextWindow !== null && m.contextWindow < PAPER_CONTEXT_FLOOR)
+    else if (window !== null && window < PAPER_CONTEXT_FLOOR)
       out.push(
-        `${m.name}: a ${m.contextWindow}-token window is below the paper's 40K floor; long guidelines will be failure rows "context overflow" (cdp estimate counts them)`,
+        `${m.name}: a ${window}-token window is below the paper's 40K floor; long guidelines will be failure rows "context overflow" (cdp estimate counts them)`,
       );
-    if (m.check?.serverContextWindow && m.contextWindow !== null && m.check.serverContextWindow < m.contextWindow) {
+    if (served !== undefined && declared !== undefined && served < declared) {
       out.push(
-        `${m.name}: the server serves ${m.check.serverContextWindow} tokens, less than the declared ${m.contextWindow}; lower "contextWindow" or prompts will fail at the server`,
+        `${m.name}: the server serves ${served} tokens, less than the declared ${declared}; runs and estimates on this store use the server's ${served} (recorded by cdp models --check)`,
       );
     }
   }
@@ -96,6 +102,13 @@ function roleLines(r: RunModels): string[] {
   ];
 }
 
+function windowCell(m: ModelListing): string {
+  const served = m.serverContextWindow;
+  if (served !== undefined && (m.contextWindowAssumed || (m.contextWindow ?? Infinity) > served)) return `${served} (server)`;
+  if (m.contextWindow === null) return '?';
+  return `${m.contextWindow}${m.contextWindowAssumed ? ' (assumed)' : ''}`;
+}
+
 function table(listing: readonly ModelListing[]): string {
   if (!listing.length) return '(no models declared: every role is played by the offline stand-ins)\n';
   const head = ['name', 'roles', 'used', 'endpoint', 'model', 'window', 'price in/out per MTok', 'status'];
@@ -105,7 +118,7 @@ function table(listing: readonly ModelListing[]): string {
     m.active ? 'yes' : 'no',
     m.endpoint.join(' '),
     m.model,
-    m.contextWindow === null ? '?' : `${m.contextWindow}${m.contextWindowAssumed ? ' (assumed)' : ''}`,
+    windowCell(m),
     m.price && (m.price.inputPerMTok || m.price.outputPerMTok) ? `${m.price.inputPerMTok}/${m.price.outputPerMTok}` : 'not set',
     m.check ? `${m.check.ok ? 'ok' : 'FAILED'}: ${m.check.detail}` : m.reason,
   ]);
@@ -118,27 +131,35 @@ function table(listing: readonly ModelListing[]): string {
   return [line(head), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n') + '\n';
 }
 
-/** `env`: where `--check` reads the keys it sends (at call time, as the client does). */
+/**
+ * `env`: where `--check` reads the keys it sends (at call time, as the client does). `store`:
+ * where the windows servers report are recorded (server-windows.ts), so that later runs and
+ * estimates use them.
+ */
 export async function modelsCommand(
   options: Options,
-  o: { json?: boolean; check?: boolean },
+  o: { json?: boolean; check?: boolean; store?: string },
   out: (s: string) => void,
   env: NodeJS.ProcessEnv,
 ): Promise<number> {
   const r = modelsOf(options);
   const listing = listModels(r);
   if (o.check) {
-    const checks = await Promise.all(
-      listing.map((m) =>
-        m.active
-          ? checkModel(
-              r.declared.find((d) => d.name === m.name)!,
-              env,
-            )
-          : Promise.resolve(undefined),
-      ),
-    );
+    const specs = listing.map((m) => r.declared.find((d) => d.name === m.name)!);
+    const checks = await Promise.all(listing.map((m, i) => (m.active ? checkModel(specs[i], env) : Promise.resolve(undefined))));
     listing.forEach((m, i) => checks[i] && (m.check = checks[i]));
+    if (o.store) {
+      const read = checks.flatMap((c, i) => (c?.serverContextWindow ? [{ spec: specs[i], window: c.serverContextWindow }] : []));
+      recordServerWindows(o.store, read);
+    }
+  }
+  if (o.store) {
+    const recorded = readServerWindows(o.store);
+    for (const m of listing) {
+      const spec = r.declared.find((d) => d.name === m.name)!;
+      const w = serverWindowOf(spec, recorded);
+      if (w) m.serverContextWindow = w.window;
+    }
   }
   const warnings = [...r.warnings, ...windowWarnings(listing)];
   const failedChecks = listing.filter((m) => m.check && !m.check.ok).length;

@@ -135,6 +135,10 @@ test('each validation error names the file, the model and the field', () => {
     [{ ...base, params: { messages: [] } }, /field "params": "messages" is set by the client/],
     [{ ...base, paper: 'GPT-9' }, /field "paper": "GPT-9" is not a model of the paper; known: gpt-5.2, Gemini-3.1-Pro-Preview/],
     [{ ...base, batch: 'yes' }, /field "batch": must be true or false/],
+    [{ ...base, retry: 5 }, /field "retry": must be \{"waitForServerMs": integer ≥ 0, "maxAttempts": integer ≥ 1\}, got 5/],
+    [{ ...base, retry: { waitForServer: 1000 } }, /field "retry": unknown key "waitForServer" \(did you mean "waitForServerMs"\?\)/],
+    [{ ...base, retry: { waitForServerMs: -1 } }, /field "retry": "waitForServerMs" must be an integer of milliseconds ≥ 0, got -1/],
+    [{ ...base, retry: { maxAttempts: 0 } }, /field "retry": "maxAttempts" must be an integer ≥ 1, got 0/],
   ];
   for (const [entry, expected] of cases) {
     const p = problems(file([entry]));
@@ -155,14 +159,14 @@ test('two models with one name, an unknown top-level key and broken JSON are ref
   assert.match(problems('{"simulated": true}')[0], /"models" must be an array/);
 });
 
-test('the paper roster ships as models/paper.json: 19 models, every one standing for itself, inactive until configured', () => {
+test('the paper roster ships as models/paper.json: 19 models, every one standing for a paper model, inactive until configured', () => {
   const f = parseModelsFile(readFileSync(join(repo, 'models', 'paper.json'), 'utf8'), 'models/paper.json');
   assert.deepEqual(
     f.models.filter((m) => m.roles.includes('evaluated')).map((m) => m.paper),
     [...PAPER_EVALUATED],
   );
   assert.deepEqual(
-    f.models.filter((m) => m.roles.includes('judge')).map((m) => m.name),
+    f.models.filter((m) => m.roles.includes('judge')).map((m) => m.paper),
     [...PAPER_JUDGES],
   );
   assert.deepEqual(
@@ -170,11 +174,42 @@ test('the paper roster ships as models/paper.json: 19 models, every one standing
     [PAPER_BUILDER],
   );
   for (const m of f.models) {
-    assert.equal(m.paper, m.name);
+    // The paper's Qwen3-8B judge and Qwen3-8B evaluated model differ only in case: one is renamed.
+    assert.equal(m.paper, m.name === 'judge-qwen3-8b' ? 'qwen3-8b' : m.name);
     assert.ok((m.contextWindow ?? 0) >= 40_000, `${m.name}: the paper's 40K floor`);
     assert.deepEqual(m.params, {}, `${m.name}: the paper used default configurations`);
     // Proprietary models need their provider's key; open ones are disabled until pointed at a server.
     assert.ok(m.apiKeyEnv || m.active === false, `${m.name} must not be active without configuration`);
   }
-  assert.deepEqual(f.models.find((m) => m.name === 'qwen3-8b')?.calibration, { gamma: 0.9, beta: 0.2, calibrated: true });
+  assert.deepEqual(f.models.find((m) => m.name === 'judge-qwen3-8b')?.calibration, { gamma: 0.9, beta: 0.2, calibrated: true });
+});
+
+test("a model's retry settings are carried over; the wait budget may be 0; absent, the client's defaults apply", () => {
+  const f = parseModelsFile(
+    file([
+      { ...base, retry: { waitForServerMs: 600_000, maxAttempts: 8 } },
+      { ...base, name: 'fail-fast', retry: { waitForServerMs: 0 } },
+      { ...base, name: 'plain' },
+    ]),
+    'models.json',
+  );
+  assert.deepEqual(
+    f.models.map((m) => m.retry),
+    [{ waitForServerMs: 600_000, maxAttempts: 8 }, { waitForServerMs: 0 }, undefined],
+  );
+});
+
+test("a model's retry settings are carried over; the wait budget may be 0; absent, the client's defaults apply", () => {
+  const f = parseModelsFile(
+    file([
+      { ...base, retry: { waitForServerMs: 600_000, maxAttempts: 8 } },
+      { ...base, name: 'fail-fast', retry: { waitForServerMs: 0 } },
+      { ...base, name: 'plain' },
+    ]),
+    'models.json',
+  );
+  assert.deepEqual(
+    f.models.map((m) => m.retry),
+    [{ waitForServerMs: 600_000, maxAttempts: 8 }, { waitForServerMs: 0 }, undefined],
+  );
 });

@@ -16,17 +16,19 @@
  *         "contextWindow": 131072, "concurrency": 16, "rpm": 600, "tpm": 2000000,
  *         "price": { "inputPerMTok": 0.1, "outputPerMTok": 0.4 }, "batch": false,
  *         "timeoutMs": 600000, "independentSamples": true, "expectedOutputTokens": 2048, "enabled": true,
+ *         "retry": { "waitForServerMs": 300000, "maxAttempts": 5 },   // over the LLM client's defaults
  *         "judge": { "gamma": 0.7, "beta": 0.2 },   // judges only: LNDS γ and OT β
  *         "paper": "Qwen3-8B",               // the paper's model it stands for (scorecard)
  *         "note": "free text" } ] }
  *
  * A bare array of models is accepted as the `models` list.
  */
-import type { LlmRole, ModelSpec } from '../../pipeline/llm/types.ts';
+import type { ModelSpec } from '../../pipeline/llm/types.ts';
 import { judgeParams } from '../metrics/judge-params.ts';
-import { PAPER_MODEL_NAMES } from './paper-names.ts';
+import { ModelsFileSchema, ROLES, type ModelEntry } from './models-schema.ts';
+import { modelsFileProblems } from './models-file-problems.ts';
 
-export const ROLES: readonly LlmRole[] = ['builder', 'evaluated', 'patient', 'judge'];
+export { ROLES };
 
 /** Defaults for what an entry leaves out; each is documented in the README's models-file table. */
 export const MODEL_DEFAULTS = {
@@ -48,6 +50,8 @@ export interface RunModel extends ModelSpec {
   declaredIn: string;
   /** True when the window was not declared and MODEL_DEFAULTS.contextWindow is assumed. */
   windowAssumed?: boolean;
+  /** How long its calls wait for its server and how often other faults are retried (over the client's defaults). */
+  retry?: { waitForServerMs?: number; maxAttempts?: number };
 }
 
 export interface ModelsFile {
@@ -66,230 +70,60 @@ export class ModelsFileError extends Error {
   }
 }
 
-const ENTRY_KEYS = [
-  'name',
-  'baseURL',
-  'model',
-  'roles',
-  'apiKeyEnv',
-  'params',
-  'contextWindow',
-  'concurrency',
-  'rpm',
-  'tpm',
-  'price',
-  'batch',
-  'timeoutMs',
-  'independentSamples',
-  'expectedOutputTokens',
-  'enabled',
-  'judge',
-  'paper',
-  'note',
-] as const;
-const TOP_KEYS = ['models', 'simulated', '$schema', 'description'] as const;
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isPositiveInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v > 0;
-
-function closest(word: string, known: readonly string[]): string {
-  const w = word.toLowerCase();
-  const hit = known.find((k) => k.toLowerCase() === w || k.toLowerCase().startsWith(w.slice(0, 4)));
-  return hit ? ` (did you mean "${hit}"?)` : '';
-}
-
-/** Parses and validates a models file's text; `file` names it in every message. */
+/**
+ * Parses and validates a models file's text (models-schema.ts); `file` names it in every message.
+ * A UTF-8 byte order mark, which Windows editors write, is dropped.
+ */
 export function parseModelsFile(text: string, file: string): ModelsFile {
   let doc: unknown;
   try {
-    doc = JSON.parse(text);
+    doc = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch (err) {
     throw new ModelsFileError(file, [`not valid JSON: ${(err as Error).message}`]);
   }
-  const problems: string[] = [];
-  let entries: unknown;
-  let simulated = false;
-  if (Array.isArray(doc)) entries = doc;
-  else if (isObject(doc)) {
-    for (const k of Object.keys(doc)) {
-      if (!(TOP_KEYS as readonly string[]).includes(k))
-        problems.push(`unknown top-level key "${k}"${closest(k, TOP_KEYS)}; known: ${TOP_KEYS.join(', ')}`);
-    }
-    entries = doc.models;
-    if (doc.simulated !== undefined) {
-      if (typeof doc.simulated !== 'boolean') problems.push(`"simulated" must be true or false, got ${JSON.stringify(doc.simulated)}`);
-      else simulated = doc.simulated;
-    }
-  } else throw new ModelsFileError(file, ['must be a JSON object {"models": [...]} or an array of models']);
-  if (!Array.isArray(entries)) throw new ModelsFileError(file, [...problems, '"models" must be an array of model entries']);
-
-  const models: RunModel[] = [];
-  const seen = new Map<string, number>();
-  entries.forEach((entry, i) => {
-    const m = parseEntry(entry, i, file, problems);
-    if (!m) return;
-    const first = seen.get(m.name);
-    if (first !== undefined)
-      problems.push(
-        `model "${m.name}" (entry ${i + 1}): field "name": entry ${first + 1} has the same name; names label every table, so they must be unique`,
-      );
-    else seen.set(m.name, i);
-    models.push(m);
-  });
-  if (problems.length) throw new ModelsFileError(file, problems);
-  return { file, simulated, models };
+  // A bare array of models is the models list.
+  const wrapped = Array.isArray(doc) ? { models: doc } : doc;
+  const parsed = ModelsFileSchema.safeParse(wrapped);
+  if (!parsed.success) throw new ModelsFileError(file, modelsFileProblems(parsed.error.issues, (wrapped ?? {}) as { models?: unknown }));
+  return { file, simulated: parsed.data.simulated ?? false, models: parsed.data.models.map((m) => runModel(m, file)) };
 }
 
-function parseEntry(entry: unknown, i: number, file: string, problems: string[]): RunModel | null {
-  if (!isObject(entry)) {
-    problems.push(`entry ${i + 1}: must be an object with at least "name", "baseURL" and "roles"`);
-    return null;
-  }
-  const label = typeof entry.name === 'string' && entry.name.trim() ? `model "${entry.name}" (entry ${i + 1})` : `entry ${i + 1}`;
-  const bad = (field: string, what: string) => problems.push(`${label}: field "${field}": ${what}`);
-  for (const k of Object.keys(entry)) {
-    if (!(ENTRY_KEYS as readonly string[]).includes(k)) bad(k, `unknown key${closest(k, ENTRY_KEYS)}; known: ${ENTRY_KEYS.join(', ')}`);
-  }
-  const before = problems.length;
-  const name = typeof entry.name === 'string' ? entry.name.trim() : '';
-  if (!name) bad('name', 'missing or empty: every model needs the name its tables show');
-  if (name.includes('simulated')) bad('name', '"simulated" is reserved for the offline stand-ins, so no reader mistakes one for the other');
-
-  let baseURLs: string[] = [];
-  if (entry.baseURL === undefined) bad('baseURL', 'missing: the server\'s OpenAI-compatible base URL, e.g. "http://127.0.0.1:8000/v1"');
-  else {
-    const list = Array.isArray(entry.baseURL) ? entry.baseURL : [entry.baseURL];
-    if (!list.length) bad('baseURL', 'an empty list: give at least one URL');
-    for (const u of list) {
-      if (typeof u !== 'string' || !/^https?:\/\/[^\s/]+/.test(u.trim())) bad('baseURL', `${JSON.stringify(u)} is not an http(s) URL`);
-      else baseURLs.push(u.trim().replace(/\/+$/, ''));
-    }
-    baseURLs = [...new Set(baseURLs)];
-  }
-
-  const roles: LlmRole[] = [];
-  if (!Array.isArray(entry.roles) || !entry.roles.length) bad('roles', `missing or empty: a list of any of ${ROLES.join(', ')}`);
-  else {
-    for (const r of entry.roles) {
-      if (typeof r !== 'string' || !(ROLES as readonly string[]).includes(r))
-        bad('roles', `unknown role ${JSON.stringify(r)}; roles are ${ROLES.join(', ')}`);
-      else if (!roles.includes(r as LlmRole)) roles.push(r as LlmRole);
-    }
-  }
-  const str = (k: string): string | undefined => {
-    const v = entry[k];
-    if (v === undefined) return undefined;
-    if (typeof v !== 'string' || !v.trim()) {
-      bad(k, `must be a non-empty string, got ${JSON.stringify(v)}`);
-      return undefined;
-    }
-    return v.trim();
-  };
-  const int = (k: string): number | undefined => {
-    const v = entry[k];
-    if (v === undefined) return undefined;
-    if (!isPositiveInt(v)) {
-      bad(k, `must be a positive integer, got ${JSON.stringify(v)}`);
-      return undefined;
-    }
-    return v;
-  };
-  const bool = (k: string): boolean | undefined => {
-    const v = entry[k];
-    if (v === undefined) return undefined;
-    if (typeof v !== 'boolean') {
-      bad(k, `must be true or false, got ${JSON.stringify(v)}`);
-      return undefined;
-    }
-    return v;
-  };
-  const modelId = str('model');
-  const apiKeyEnv = str('apiKeyEnv');
-  if (apiKeyEnv && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(apiKeyEnv)) {
-    bad(
-      'apiKeyEnv',
-      `must be the NAME of an environment variable (e.g. "OPENAI_API_KEY"), not ${apiKeyEnv.length > 12 ? 'a key' : JSON.stringify(apiKeyEnv)}`,
-    );
-  }
-  let params: Record<string, unknown> = {};
-  if (entry.params !== undefined) {
-    if (!isObject(entry.params)) bad('params', 'must be an object of sampling parameters, e.g. {"temperature": 0.6, "max_tokens": 4096}');
-    else params = { ...entry.params };
-    for (const k of ['model', 'messages', 'stream'])
-      if (isObject(entry.params) && k in entry.params) bad('params', `"${k}" is set by the client, not a sampling parameter`);
-  }
-  const contextWindow = int('contextWindow');
-  const concurrency = int('concurrency');
-  const rpm = int('rpm');
-  const tpm = int('tpm');
-  const timeoutMs = int('timeoutMs');
-  const expectedOutputTokens = int('expectedOutputTokens');
-  let price: ModelSpec['price'];
-  if (entry.price !== undefined) {
-    const p = entry.price;
-    const ok =
-      isObject(p) &&
-      typeof p.inputPerMTok === 'number' &&
-      typeof p.outputPerMTok === 'number' &&
-      p.inputPerMTok >= 0 &&
-      p.outputPerMTok >= 0;
-    const extra = isObject(p) ? Object.keys(p).filter((k) => k !== 'inputPerMTok' && k !== 'outputPerMTok') : [];
-    if (!ok || extra.length) bad('price', `must be {"inputPerMTok": USD, "outputPerMTok": USD} with numbers ≥ 0, got ${JSON.stringify(p)}`);
-    else price = { inputPerMTok: p.inputPerMTok as number, outputPerMTok: p.outputPerMTok as number };
-  }
-  const batch = bool('batch');
-  const independentSamples = bool('independentSamples');
-  const enabled = bool('enabled');
-  const note = str('note');
-  const paper = str('paper');
-  if (paper && !PAPER_MODEL_NAMES.includes(paper))
-    bad('paper', `"${paper}" is not a model of the paper; known: ${PAPER_MODEL_NAMES.join(', ')}`);
-
-  let calibration: RunModel['calibration'];
-  if (entry.judge !== undefined && !roles.includes('judge'))
-    bad('judge', 'a calibration for a model without the "judge" role; add "judge" to roles or drop the field');
-  if (roles.includes('judge')) {
-    const fallback = judgeParams(paper ?? name, 'llm');
-    const j = entry.judge;
-    if (j === undefined) calibration = { gamma: fallback.gamma, beta: fallback.beta, calibrated: fallback.calibrated };
-    else if (!isObject(j)) bad('judge', 'must be {"gamma": number in (0, 1], "beta": number ≥ 0}');
-    else {
-      const extra = Object.keys(j).filter((k) => k !== 'gamma' && k !== 'beta');
-      if (extra.length)
-        bad('judge', `unknown key "${extra[0]}"; a judge's calibration has "gamma" (LNDS threshold) and "beta" (OT positional weight)`);
-      const gamma = j.gamma ?? fallback.gamma;
-      const beta = j.beta ?? fallback.beta;
-      if (typeof gamma !== 'number' || !(gamma > 0 && gamma <= 1))
-        bad('judge', `"gamma" must be a number in (0, 1] (the LNDS matching threshold on C), got ${JSON.stringify(j.gamma)}`);
-      else if (typeof beta !== 'number' || !(beta >= 0) || !Number.isFinite(beta))
-        bad('judge', `"beta" must be a finite number ≥ 0 (the OT positional weight), got ${JSON.stringify(j.beta)}`);
-      else calibration = { gamma, beta, calibrated: j.gamma !== undefined || fallback.calibrated };
-    }
-  }
-  if (problems.length > before) return null;
+/** A valid entry as the client's spec: defaults filled in, replicas' URLs without trailing slashes. */
+function runModel(e: ModelEntry, file: string): RunModel {
+  const urls = (Array.isArray(e.baseURL) ? e.baseURL : [e.baseURL]).map((u) => u.replace(/\/+$/, ''));
+  const roles = [...new Set(e.roles)];
   return {
-    name,
+    name: e.name,
     roles,
     provider: 'openai-compatible',
-    baseURLs,
-    ...(apiKeyEnv ? { apiKeyEnv } : {}),
-    modelId: modelId ?? name,
-    params,
-    contextWindow: contextWindow ?? MODEL_DEFAULTS.contextWindow,
-    ...(contextWindow === undefined ? { windowAssumed: true } : {}),
-    concurrency: concurrency ?? MODEL_DEFAULTS.concurrency,
-    ...(rpm ? { rpm } : {}),
-    ...(tpm ? { tpm } : {}),
-    price: price ?? { inputPerMTok: 0, outputPerMTok: 0 },
-    batch: batch ?? false,
-    timeoutMs: timeoutMs ?? MODEL_DEFAULTS.timeoutMs,
-    ...(expectedOutputTokens ? { expectedOutputTokens } : {}),
-    independentSamples: independentSamples ?? MODEL_DEFAULTS.independentSamples,
+    baseURLs: [...new Set(urls)],
+    ...(e.apiKeyEnv ? { apiKeyEnv: e.apiKeyEnv } : {}),
+    modelId: e.model ?? e.name,
+    params: { ...(e.params ?? {}) },
+    contextWindow: e.contextWindow ?? MODEL_DEFAULTS.contextWindow,
+    ...(e.contextWindow === undefined ? { windowAssumed: true } : {}),
+    concurrency: e.concurrency ?? MODEL_DEFAULTS.concurrency,
+    ...(e.rpm ? { rpm: e.rpm } : {}),
+    ...(e.tpm ? { tpm: e.tpm } : {}),
+    price: e.price ?? { inputPerMTok: 0, outputPerMTok: 0 },
+    batch: e.batch ?? false,
+    timeoutMs: e.timeoutMs ?? MODEL_DEFAULTS.timeoutMs,
+    ...(e.retry ? { retry: { ...e.retry } } : {}),
+    ...(e.expectedOutputTokens ? { expectedOutputTokens: e.expectedOutputTokens } : {}),
+    independentSamples: e.independentSamples ?? MODEL_DEFAULTS.independentSamples,
     // resolveRoster names the reason ("disabled in the models file").
-    ...(enabled === false ? { active: false } : {}),
-    ...(note ? { note } : {}),
-    ...(paper ? { paper } : {}),
-    ...(calibration ? { calibration } : {}),
+    ...(e.enabled === false ? { active: false } : {}),
+    ...(e.note ? { note: e.note } : {}),
+    ...(e.paper ? { paper: e.paper } : {}),
+    ...(roles.includes('judge') ? { calibration: calibrationOf(e) } : {}),
     declaredIn: file,
   };
+}
+
+/** A judge's γ and β: as given, the rest from the paper's calibration of the model it stands for, else the fallback. */
+function calibrationOf(e: ModelEntry): NonNullable<RunModel['calibration']> {
+  const fallback = judgeParams(e.paper ?? e.name, 'llm');
+  const gamma = e.judge?.gamma ?? fallback.gamma;
+  const beta = e.judge?.beta ?? fallback.beta;
+  return { gamma, beta, calibrated: e.judge?.gamma !== undefined || fallback.calibrated };
 }

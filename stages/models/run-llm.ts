@@ -1,13 +1,16 @@
 /**
  * The LLM client of one `cdp run`: the run's models, the offline stand-ins' providers, the
- * durable call cache under the store, and the `llm_calls` view. In estimate mode a real model's
+ * project's durable call cache (shared by every store; the store keeps its own part of the log
+ * under `<store>/llm/`), and the `llm_calls` view of the calls this store used. In estimate mode a real model's
  * miss is answered by the stand-in for its role, so every stage after it is estimated too
  * (trees → vignettes → both settings → judges), not only the first.
  */
 import { join } from 'node:path';
 import { createLlmClient } from '../../pipeline/llm/client.ts';
 import { formatEstimate } from '../../pipeline/llm/estimate-report.ts';
-import type { ChatRequest } from '../../pipeline/llm/types.ts';
+import type { ChatRequest, ModelSpec } from '../../pipeline/llm/types.ts';
+import { readServerWindows, windowFact, type WindowFact } from '../../pipeline/llm/server-windows.ts';
+import { estimateAssumptions, formatPlanWithAssumptions } from './estimate-assumptions.ts';
 import type { RunLlm } from '../../pipeline/cli/extensions.ts';
 import { CURATED_BUILDER_NAME, createCuratedBuilderHandler } from '../agents/curated-builder.ts';
 import { ORACLE_NAME } from '../agents/oracle.ts';
@@ -52,9 +55,32 @@ export function estimateStandIns(evaluated: readonly string[]): (req: ChatReques
   };
 }
 
-/** `callCache`: where the durable call cache lives (--call-cache); by default under the store. */
-export function runLlm(storeDir: string, models: RunModels, mode: 'live' | 'estimate' = 'live', callCache: string | null = null): RunLlm {
-  const cacheDir = callCache ?? join(storeDir, 'llm');
+/**
+ * Each server-backed model's context window and where it comes from: the models file, the server
+ * (recorded by `cdp models --check`, server-windows.ts), or the default assumed.
+ */
+export function modelWindows(storeDir: string, models: RunModels): WindowFact[] {
+  const recorded = readServerWindows(storeDir);
+  return models.declared.filter((m) => m.provider !== 'offline').map((m) => windowFact(m, !!m.windowAssumed, recorded));
+}
+
+/** The roster with the windows servers reported in place of assumed (or larger declared) ones. */
+function withServerWindows(roster: readonly ModelSpec[], windows: readonly WindowFact[]): ModelSpec[] {
+  const served = new Map(windows.filter((w) => w.source === 'server').map((w) => [w.model, w.window!]));
+  return roster.map((m) => (served.has(m.name) ? { ...m, contextWindow: served.get(m.name)! } : m));
+}
+
+export interface RunLlmOptions {
+  /** The project's call cache, shared by every store (Workspace.llmCache). */
+  cacheDir: string;
+  mode?: 'live' | 'estimate';
+  /** Where the "waiting for the server" progress lines go (default: stderr). */
+  progress?: (line: string) => void;
+}
+
+export function runLlm(storeDir: string, models: RunModels, o: RunLlmOptions): RunLlm {
+  const mode = o.mode ?? 'live';
+  const windows = modelWindows(storeDir, models);
   // The simulated agents answer from each call's unit context: no state is shared with the stages.
   const offlineHandlers = {
     [CURATED_BUILDER_NAME]: createCuratedBuilderHandler(),
@@ -63,17 +89,24 @@ export function runLlm(storeDir: string, models: RunModels, mode: 'live' | 'esti
     ...simulatedJudgeHandlers(),
   };
   const client = createLlmClient({
-    cacheDir,
-    roster: models.roster,
+    cacheDir: o.cacheDir,
+    storeLogDir: join(storeDir, 'llm'),
+    ...(o.progress ? { progress: o.progress } : {}),
+    roster: withServerWindows(models.roster, windows),
     offlineHandlers,
     mode,
     estimateStandIn: estimateStandIns(models.evaluated.map((m) => m.name)),
   });
   return {
     client,
-    estimate: () => formatEstimate(client.estimateReport()),
+    estimate: (facts) => {
+      const plan = formatEstimate(client.estimateReport());
+      return facts ? formatPlanWithAssumptions(estimateAssumptions(facts, models, windows), plan) : plan;
+    },
     estimateRows: () => client.estimateReport(),
-    views: () => llmCallsViews(storeDir, cacheDir),
+    estimateAssumptions: (facts) => estimateAssumptions(facts, models, windows),
+    windows: () => windows,
+    views: () => llmCallsViews(storeDir, o.cacheDir),
     close: () => client.close(),
   };
 }

@@ -17,7 +17,7 @@
  * Problems are collected rather than thrown: `cdp run` and `cdp estimate` refuse to start on
  * them, while `cdp models`, `cdp status` and `cdp dag` still show the configuration.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { configInput, projectPath, type EnvView, type OneModel, type Options } from '../../pipeline/index.ts';
 import { envSlug, resolveRoster } from '../../pipeline/llm/roster.ts';
@@ -140,12 +140,13 @@ export function locateModels(
     const shown = relative(root, path).startsWith('..') ? path : relative(root, path);
     if (envUrl)
       problems.push(`both ${shown} (${via}) and CDP_LLM_BASE_URL are set: declare the model in ${shown}, or unset CDP_LLM_BASE_URL`);
-    if (!existsSync(path))
-      return { source: { kind: 'file', path, via }, file: null, problems: [...problems, `models file ${path} does not exist (${via})`] };
+    const source: ModelsSource = { kind: 'file', path, via };
+    const unreadable = unreadableModelsFile(path, via);
+    if (unreadable) return { source, file: null, problems: [...problems, unreadable] };
     try {
-      return { source: { kind: 'file', path, via }, file: parseModelsFile(readFileSync(path, 'utf8'), shown), problems };
+      return { source, file: parseModelsFile(readFileSync(path, 'utf8'), shown), problems };
     } catch (err) {
-      if (err instanceof ModelsFileError) return { source: { kind: 'file', path, via }, file: null, problems: [...problems, err.message] };
+      if (err instanceof ModelsFileError) return { source, file: null, problems: [...problems, err.message] };
       throw err;
     }
   }
@@ -159,6 +160,26 @@ export function locateModels(
     }
   }
   return { source: { kind: 'none', path: null, via: 'no models file: offline stand-ins' }, file: null, problems };
+}
+
+/** Why a models file path cannot be read as one (missing, a directory, not readable), or null. */
+function unreadableModelsFile(path: string, via: string): string | null {
+  let st;
+  try {
+    st = statSync(path);
+  } catch {
+    return `models file ${path} does not exist (${via})`;
+  }
+  if (st.isDirectory()) {
+    const inside = existsSync(join(path, 'models.json')) ? `, e.g. ${join(path, 'models.json')}` : '';
+    return `models file ${path} is a directory (${via}); give the JSON file itself${inside}`;
+  }
+  try {
+    accessSync(path, constants.R_OK);
+  } catch (err) {
+    return `models file ${path} cannot be read (${(err as NodeJS.ErrnoException).code}, ${via}); check its permissions`;
+  }
+  return null;
 }
 
 const holders = (models: readonly RunModel[], role: LlmRole) => models.filter((m) => m.roles.includes(role));

@@ -1,18 +1,21 @@
-/** `cdp estimate [stage…]`: what the stages would send to LLMs (cache misses, tokens, cost); nothing is sent or stored. */
-import { runDag } from '../../exec/executor.ts';
+/** `cdp estimate [stage…]`: a plan of what the stages would send to LLMs, with what it assumes; nothing is sent or stored. */
+import { runDag, type RunSummary } from '../../exec/executor.ts';
 import { estimateJson } from '../../llm/estimate-report.ts';
 import type { RegisterCommand } from '../extensions.ts';
-import { progressSink } from '../progress.ts';
+import { estimateFacts } from '../estimate-plan.ts';
 import { refuseOnProblems } from '../refuse.ts';
 
 export const estimate: RegisterCommand = (program, project) => {
   program
     .command('estimate')
     .description(
-      'what the named stages (all when none) would send to LLMs: calls missing from the cache, tokens and cost; nothing is sent or stored',
+      'a plan of what the named stages (all when none) would send to LLMs: requests missing from the cache, tokens, cost and prompts over a window, per stage and model, with what it assumes; nothing is sent or stored',
     )
     .argument('[stages...]', 'stages to estimate')
-    .option('--json', 'print {"stages", "models", "total", "rows"} with requests, inputTokens, outputTokens and cost')
+    .option(
+      '--json',
+      'print {"stages", "models", "total", "rows", "assumptions", "windows"}: the plan with requests, tokens, cost and overflows, what it assumes, each model\'s window and its source',
+    )
     .action(async (stages: string[], o: { json?: boolean }) => {
       const p = await project();
       if (refuseOnProblems(p)) return;
@@ -20,22 +23,22 @@ export const estimate: RegisterCommand = (program, project) => {
       if (!llmClient) throw new Error('this project defines no LLM client (export llmClient from its configuration)');
       const llm = await llmClient(p, { mode: 'estimate' });
       if (!llm?.estimate) throw new Error('the project LLM client cannot estimate');
-      const progress = progressSink();
+      let summary: RunSummary;
       try {
         // Stale stages are computed without persisting anything: offline (simulated) models
-        // answer as usual, real models' cache misses are counted instead of sent.
-        await runDag(p.dag, p.ws, { targets: stages, ephemeral: true, llm: llm.client, onEvent: progress.sink });
+        // answer as usual, real models' cache misses are counted instead of sent. No progress
+        // lines: what is printed is a plan, not a run.
+        summary = await runDag(p.dag, p.ws, { targets: stages, ephemeral: true, llm: llm.client });
       } finally {
-        progress.stop();
         await llm.close();
       }
+      const rows = llm.estimateRows?.() ?? [];
+      const facts = estimateFacts(p.dag, summary, rows);
       if (o.json) {
-        process.stdout.write(JSON.stringify(estimateJson(llm.estimateRows?.() ?? [])) + '\n');
+        const assumptions = llm.estimateAssumptions?.(facts) ?? [];
+        process.stdout.write(JSON.stringify({ ...estimateJson(rows), assumptions, windows: llm.windows?.() ?? [] }) + '\n');
         return;
       }
-      process.stdout.write(llm.estimate() + '\n');
-      process.stdout.write(
-        "Identical requests are counted once. Real models' answers are stood in for by the simulated agents (who ask about the reference questions), so the stages after them are estimated too; output tokens are the stand-ins' unless a model declares expectedOutputTokens.\n",
-      );
+      process.stdout.write(llm.estimate(facts) + '\n');
     });
 };

@@ -7,5 +7,6 @@ import { dag } from './dag.ts';
 import { explain } from './explain.ts';
 import { sql } from './sql.ts';
 import { clean } from './clean.ts';
+import { verify } from './verify.ts';
 
-export const runnerCommands: RegisterCommand[] = [run, estimate, status, dag, explain, sql, clean];
+export const runnerCommands: RegisterCommand[] = [run, estimate, status, verify, dag, explain, sql, clean];

@@ -37,13 +37,14 @@ export const run: RegisterCommand = (program, project) => {
     .option('--wait <seconds>', 'wait this long for another run on the same store to finish', (v) => parseFloat(v), 0)
     .action(async (stages: string[], o: RunFlags) => {
       const p = await project();
-      if (!o.dryRun && refuseOnProblems(p)) return;
+      // A dry run says what `cdp run` would do, and `cdp run` would refuse: so does it.
+      if (refuseOnProblems(p)) return;
       // Recorded before anything runs, so that a run killed half-way still says what its store is.
       if (!o.dryRun) rememberStore(p.options);
       const startedAt = Date.now();
       const retryKinds = o.retryAnswers ? ['answer'] : [];
       const summary = await runWithInterrupt(p, stages, o, retryKinds);
-      if (!o.dryRun && summary.ok) writeNoopFingerprint(p, summary, { targets: stages, startedAt });
+      if (!o.dryRun && summary.ok) fingerprint(p, summary, stages, startedAt);
       if (o.json) process.stdout.write(jsonSummary(summary));
       else {
         const counts = new Map<string, number>();
@@ -55,6 +56,15 @@ export const run: RegisterCommand = (program, project) => {
       process.exitCode = o.dryRun ? (summary.ok ? 0 : 1) : runExitCode(summary);
     });
 };
+
+/** The next no-op's fingerprint; only that no-op's speed depends on it, so a failure to write it is a warning. */
+function fingerprint(p: Project, summary: RunSummary, targets: string[], startedAt: number): void {
+  try {
+    writeNoopFingerprint(p, summary, { targets, startedAt });
+  } catch (err) {
+    process.stderr.write(`warning: the no-op fingerprint was not written: ${(err as Error).message}\n`);
+  }
+}
 
 /** The run itself: progress shown, Ctrl-C finishing the units in flight, the LLM client made only when a stage needs it. */
 async function runWithInterrupt(p: Project, targets: string[], o: RunFlags, retryKinds: string[]): Promise<RunSummary> {

@@ -1,16 +1,27 @@
-/** `cdp status`: every stage fresh, stale or missing, and why. */
+/** `cdp status [--verify]`: every stage fresh, stale or missing, and why; or the store's full integrity check. */
 import { runDag } from '../../exec/executor.ts';
 import type { RegisterCommand } from '../extensions.ts';
 import { exitQuietlyOnEpipe } from '../stdout.ts';
+import { formatVerify, verifyStore } from '../verify.ts';
 
 export const status: RegisterCommand = (program, project) => {
   program
     .command('status')
     .description('every stage fresh, stale or missing, and why')
     .option('--json', 'print JSON')
-    .action(async (o: { json?: boolean }) => {
+    .option(
+      '--verify',
+      'hash every artifact, memo line and ledger entry in full and say what does not match (exit 1 if any); cdp verify rebuilds it',
+    )
+    .action(async (o: { json?: boolean; verify?: boolean }) => {
       exitQuietlyOnEpipe();
       const p = await project();
+      if (o.verify) {
+        const r = await verifyStore(p, { rebuild: false });
+        process.stdout.write(o.json ? JSON.stringify(r) + '\n' : formatVerify(r, false));
+        process.exitCode = r.ok ? 0 : 1;
+        return;
+      }
       const plan = await runDag(p.dag, p.ws, { dryRun: true });
       const rows = plan.stages.map((s) => ({
         stage: s.stage,

@@ -51,7 +51,11 @@ test('a prompt over the window is refused before counting, and reported as an ov
   const e = estimator();
   const text = 'hello world '.repeat(20);
   const over = await e.callApi(ask({ text }), undefined);
-  assert.deepEqual(over, { error: `context overflow (${countTokens(text) + 7} tokens > window 40)`, attempts: 0 });
+  assert.deepEqual(over, {
+    error: `context overflow (${countTokens(text) + 7} tokens > window 40)`,
+    attempts: 0,
+    failure: { kind: 'context-overflow', window: 40 },
+  });
   // The output reservation counts against the window: 11 + 30 > 40.
   const reserved = await e.callApi(ask({ params: { max_tokens: 30 } }), undefined);
   assert.equal(reserved.error, 'context overflow (41 tokens > window 40)');
@@ -59,7 +63,19 @@ test('a prompt over the window is refused before counting, and reported as an ov
   const counted = await e.callApi(ask({ text: 'short', inputTokens: 1000 }), undefined);
   assert.equal(counted.error, 'context overflow (1000 tokens > window 40)');
   assert.deepEqual(e.estimateReport(), [
-    { stage: 'score', model: 'judge-a', calls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, priced: true, overflows: 3 },
+    // Overflows are refused as a real run refuses them: neither stood in for nor unanswered.
+    {
+      stage: 'score',
+      model: 'judge-a',
+      calls: 0,
+      inputTokens: 0,
+      outputTokens: 0,
+      costUsd: 0,
+      priced: true,
+      overflows: 3,
+      stoodIn: 0,
+      unanswered: 0,
+    },
   ]);
 });
 
@@ -103,8 +119,21 @@ test("a stand-in answers the miss; its answer's length is the output guess unles
       costUsd: (HELLO * 2 + 512 * 8) / 1e6,
       priced: true,
       overflows: 0,
+      stoodIn: 0,
+      unanswered: 1,
     },
-    { stage: 'later', model: 'local', calls: 1, inputTokens: HELLO, outputTokens: 100, costUsd: 0, priced: false, overflows: 0 },
+    {
+      stage: 'later',
+      model: 'local',
+      calls: 1,
+      inputTokens: HELLO,
+      outputTokens: 100,
+      costUsd: 0,
+      priced: false,
+      overflows: 0,
+      stoodIn: 0,
+      unanswered: 1,
+    },
     {
       stage: 'score',
       model: 'judge-a',
@@ -114,6 +143,9 @@ test("a stand-in answers the miss; its answer's length is the output guess unles
       costUsd: (HELLO * 2 + out * 8) / 1e6 + (hello * 2 + 10 * 8) / 1e6,
       priced: true,
       overflows: 0,
+      // Both answered by the stand-in: what follows them rests on its answers.
+      stoodIn: 2,
+      unanswered: 0,
     },
   ]);
 });

@@ -45,7 +45,8 @@ export class EstimateProvider implements Provider {
     const inputTokens = prompt.inputTokens ?? messageTokens(prompt.messages);
     if (spec.contextWindow && inputTokens + reserve > spec.contextWindow) {
       this.row(spec, stage).overflows++;
-      return { error: `context overflow (${inputTokens + reserve} tokens > window ${spec.contextWindow})`, attempts: 0 };
+      const error = `context overflow (${inputTokens + reserve} tokens > window ${spec.contextWindow})`;
+      return { error, attempts: 0, failure: { kind: 'context-overflow', window: spec.contextWindow } };
     }
     const text = await this.standInAnswer(prompt, context);
     // A stand-in's answer has the shape of the real one (a tree, a score grid), so its length is
@@ -54,6 +55,8 @@ export class EstimateProvider implements Provider {
     const outputTokens =
       declared ?? (text !== null ? countTokens(text) : reserve ? Math.min(reserve, DEFAULT_OUTPUT_TOKENS) : DEFAULT_OUTPUT_TOKENS);
     const row = this.row(spec, stage);
+    if (text !== null) row.stoodIn++;
+    else row.unanswered++;
     row.calls++;
     row.inputTokens += inputTokens;
     row.outputTokens += outputTokens;
@@ -86,7 +89,8 @@ export class EstimateProvider implements Provider {
     let row = this.rows.get(id);
     if (!row) {
       const priced = !!spec.price && (spec.price.inputPerMTok > 0 || spec.price.outputPerMTok > 0);
-      this.rows.set(id, (row = { stage, model: spec.name, calls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, priced, overflows: 0 }));
+      const zero = { calls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, overflows: 0, stoodIn: 0, unanswered: 0 };
+      this.rows.set(id, (row = { stage, model: spec.name, priced, ...zero }));
     }
     return row;
   }
@@ -95,5 +99,13 @@ export class EstimateProvider implements Provider {
 /** The key of a prompt that came without one (a direct call), as the client keys a request of plain text. */
 function keyOf(spec: ModelSpec, prompt: ProviderPrompt): string {
   const params = { ...spec.params, ...prompt.params };
-  return callKey(spec.modelId ?? spec.name, promptHash(prompt.messages), params, prompt.responseFormat, prompt.repeat ?? 0, prompt.sample);
+  return callKey(
+    spec.modelId ?? spec.name,
+    promptHash(prompt.messages),
+    params,
+    prompt.responseFormat,
+    prompt.repeat ?? 0,
+    prompt.sample,
+    prompt.seed,
+  );
 }
