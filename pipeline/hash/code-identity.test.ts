@@ -6,7 +6,6 @@ import { join } from 'node:path';
 import { CodeHasher } from './code-identity.ts';
 import { IMPORT_SCANNER } from './imports.ts';
 import { StatCache } from './stat-cache.ts';
-import { globToRegExp, expandGlobs } from './glob.ts';
 import { canonicalJson } from './canonical.ts';
 
 test('code identity follows local imports transitively and records package versions', () => {
@@ -62,18 +61,6 @@ test('a missing import is an error naming the importing file', () => {
     () => new CodeHasher(root, new StatCache(null)).identity('stage.ts'),
     /stage\.ts imports '\.\/nowhere\.ts', which resolves to no file/,
   );
-});
-
-test('globs', () => {
-  assert.ok(globToRegExp('data/**/*.pdf').test('data/sample/en/x.pdf'));
-  assert.ok(globToRegExp('data/**/*.pdf').test('data/x.pdf'));
-  assert.ok(!globToRegExp('data/*.pdf').test('data/en/x.pdf'));
-  assert.ok(globToRegExp('d/{a,b}.txt').test('d/b.txt'));
-  const root = mkdtempSync(join(tmpdir(), 'cdp-glob-'));
-  mkdirSync(join(root, 'd', 'e'), { recursive: true });
-  for (const f of ['d/b.txt', 'd/a.txt', 'd/e/c.txt', 'd/e/c.md']) writeFileSync(join(root, f), f);
-  assert.deepEqual(expandGlobs(root, ['d/**/*.txt']), ['d/a.txt', 'd/b.txt', 'd/e/c.txt']);
-  assert.deepEqual(expandGlobs(root, ['d/e/c.md', 'd/*.txt']), ['d/a.txt', 'd/b.txt', 'd/e/c.md']);
 });
 
 test('canonical JSON sorts keys, drops undefined, rejects non-finite numbers', () => {
