@@ -23,6 +23,8 @@
  * A bare array of models is accepted as the `models` list.
  */
 import type { LlmRole, ModelSpec } from '../../pipeline/llm/types.ts';
+// The runner's one did-you-mean rule, so a typo in the models file is hinted as in dag.config.ts.
+import { closestName } from '../../pipeline/dag/params.ts';
 import { judgeParams } from '../metrics/judge-params.ts';
 import { PAPER_MODEL_NAMES } from './paper-names.ts';
 
@@ -93,8 +95,7 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 const isPositiveInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v > 0;
 
 function closest(word: string, known: readonly string[]): string {
-  const w = word.toLowerCase();
-  const hit = known.find((k) => k.toLowerCase() === w || k.toLowerCase().startsWith(w.slice(0, 4)));
+  const hit = closestName(word, known);
   return hit ? ` (did you mean "${hit}"?)` : '';
 }
 
