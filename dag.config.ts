@@ -18,19 +18,14 @@ import type { Project } from './pipeline/cli/load.ts';
 import { runModels } from './stages/models/run-models.ts';
 import { embeddingJudgeSpecs } from './stages/models/embedding-judges.ts';
 import { llmCallsViews } from './stages/models/llm-views.ts';
-import { judgePromptBudgets } from './stages/evaluate/judge-prompt-budgets.ts';
 import { cliCommands as projectCommands } from './stages/cli-commands.ts';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 const embeddingJudges = embeddingJudgeSpecs();
 export const models = runModels({ root, extra: embeddingJudges });
-const { builder, evaluated, simulatedEvaluated, patient, simulatedPatient, judges, realJudges } = models;
-// The embedding judge scores step similarity only: Prompt 9 (outcomes) needs a chat judge.
-const embeddingJudgeNames = embeddingJudges.map((m) => m.name).filter((n) => judges.includes(n));
-const chatJudges = judges.filter((j) => !embeddingJudgeNames.includes(j));
-const judgeKinds = Object.fromEntries(
-  judges.map((j) => [j, realJudges.includes(j) && !embeddingJudgeNames.includes(j) ? 'llm' : 'similarity']),
-);
+// The roster as typed values (stages/roster/): each model's answer-relevant settings travel with it
+// into the params, so they key exactly the units that call it.
+const { builder, evaluated, patient, simulatedPatient, judges } = models;
 // A smoke run: `cdp run --limit N` evaluates N test cases (CDP_LIMIT).
 const limit = process.env.CDP_LIMIT ? Number(process.env.CDP_LIMIT) : null;
 const limitProblems =
@@ -151,7 +146,7 @@ export default defineDag({
       module: 'stages/tasks/predictions-single.stage.ts',
       inputs: taskInputs,
       forEach: perCaseAndModel,
-      params: { models: evaluated, simulated: simulatedEvaluated },
+      params: { models: evaluated },
       concurrency: 8,
       covers: 'cdp_id',
     }),
@@ -159,7 +154,7 @@ export default defineDag({
       module: 'stages/tasks/dialogues-multi.stage.ts',
       inputs: taskInputs,
       forEach: perCaseAndModel,
-      params: { models: evaluated, simulated: simulatedEvaluated, patient, simulatedPatient },
+      params: { models: evaluated, patient, simulatedPatient },
       concurrency: 8,
       covers: 'cdp_id',
     }),
@@ -168,7 +163,7 @@ export default defineDag({
     stage('agent_plans', {
       module: 'stages/agents/agent-plans.stage.ts',
       inputs: { cdps: 'test_cases', trees: 'trees' },
-      params: { models: simulatedEvaluated },
+      params: { models: evaluated.filter((m) => m.simulated).map((m) => m.name) },
     }),
 
     // §3.3 CDP-oriented evaluation, §4.3–4.5, Appendices B and D
@@ -186,13 +181,7 @@ export default defineDag({
       module: 'stages/evaluate/step-scores.stage.ts',
       inputs: { predicted_pathways: 'predicted_pathways' },
       forEach: perPathwayAndJudge,
-      params: {
-        judges,
-        realJudges,
-        judgeKinds,
-        maxPromptTokensByJudge: judgePromptBudgets(models.roster, chatJudges),
-        embeddingJudges: embeddingJudgeNames,
-      },
+      params: { judges },
       concurrency: 8,
       covers: 'cdp_id',
     }),
@@ -200,7 +189,7 @@ export default defineDag({
       module: 'stages/evaluate/outcome-scores.stage.ts',
       inputs: { predicted_pathways: 'predicted_pathways' },
       forEach: perPathwayAndJudge,
-      params: { judges: chatJudges, realJudges },
+      params: { judges },
       concurrency: 8,
       covers: 'cdp_id',
     }),
@@ -208,7 +197,6 @@ export default defineDag({
       module: 'stages/evaluate/pathway-metrics.stage.ts',
       inputs: { step_scores: 'step_scores' },
       forEach: 'step_scores',
-      params: { calibration: models.calibration },
       covers: 'cdp_id',
     }),
     stage('model_summary', {
@@ -260,7 +248,7 @@ export default defineDag({
       module: 'stages/report/scorecard.stage.ts',
       inputs: { published: 'published_tables', model_summary: 'model_summary' },
       // Only models that declare the paper model they stand for are compared with its numbers.
-      params: { outDir, paperNames: models.paperNames },
+      params: { outDir, judges, models: evaluated },
     }),
     stage('report_index', {
       module: 'stages/report/index.stage.ts',

@@ -15,8 +15,9 @@ import type { DagConfig } from '../../pipeline/dag/define.ts';
 import { buildFixture, HTN_TREE, INSOMNIA_TREE } from '../agents/test-fixtures.ts';
 import { planCase, questionsOf } from '../agents/perturbation-agent.ts';
 import { profileFromName } from '../agents/perturbation-profile.ts';
-import { SIMULATED_JUDGE_NAMES, simulatedJudgeHandlers, simulatedJudgeSpecs } from '../judge/simulated-judges.ts';
+import { simulatedJudgeHandlers, simulatedJudgeSpecs } from '../judge/simulated-judges.ts';
 import { cdpRow } from './test-support.ts';
+import { simulatedJudges } from '../roster/testing/specs.ts';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const AGENTS = ['simulated-oracle', 'simulated-omission-1', 'simulated-mixed-0.5'];
@@ -97,7 +98,7 @@ test('evaluation DAG: simulated judges through the client, every analysis stage,
       params: { rows: tables[name as keyof typeof tables] },
     });
     const m = (file: string) => join(repo, 'stages/evaluate', file);
-    const judges = [...SIMULATED_JUDGE_NAMES];
+    const judges = simulatedJudges();
     const config: DagConfig = {
       sources: {},
       stages: [
@@ -230,7 +231,7 @@ test('evaluation DAG: simulated judges through the client, every analysis stage,
     );
 
     const threshold = rows('threshold_analysis');
-    assert.deepEqual([...new Set(threshold.map((r) => r.judge))].sort(), [...judges].sort());
+    assert.deepEqual([...new Set(threshold.map((r) => r.judge))].sort(), judges.map((j) => j.name).sort());
     assert.ok(threshold.every((r) => r.simulated === true && r.model !== 'real-model'));
 
     const prefs = rows('preference_agreement');

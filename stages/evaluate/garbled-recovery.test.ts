@@ -26,6 +26,7 @@ import { SIMULATED_ROSTER } from '../agents/roster.ts';
 import { simulatedJudge } from '../judge/simulated-judges.ts';
 import { answerPrompt } from '../judge/testing/prompt-judge.ts';
 import dagConfig from '../../dag.config.ts';
+import { realJudge, realModel, simulatedPatient } from '../roster/testing/specs.ts';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const WHO = 'who-2021-hypertension-pharmacological-treatment-retypeset';
@@ -141,19 +142,24 @@ test('garbled answers, then recovery: --retry-failed clears every failure row an
     });
     const patient = SIMULATED_ROSTER.filter((m) => m.name === PATIENT_NAME);
     const roster = [spec('builder', ['builder']), spec('doc', ['evaluated']), spec('judge', ['judge']), ...patient];
-    const judgeParams = { judges: ['judge'], realJudges: ['judge'] };
+    const judgeParams = { judges: [realJudge('judge', { modelId: 'judge-id', contextWindow: 200_000 })] };
+    const builder = realModel('builder', { modelId: 'builder-id' });
     const stages = configStages(dagConfig, STAGES, repo, {
-      trees: { builder: 'builder' },
+      trees: { builder },
       cdps: { testIds: [WHO] },
-      vignettes: { writer: 'builder' },
-      narratives: { writer: 'builder' },
+      vignettes: { writer: builder },
+      narratives: { writer: builder },
       qc: { inspectFraction: 1 },
-      qc_inspection: { inspector: 'builder' },
+      qc_inspection: { inspector: builder },
       // QC exclusion has its own tests; here every test case must reach the task stages.
       test_cases: { limit: null, excludeFlagged: false },
-      predictions_single: { models: ['doc'], simulated: [] },
-      dialogues_multi: { models: ['doc'], simulated: [], patient: PATIENT_NAME, simulatedPatient: PATIENT_NAME },
-      step_scores: { ...judgeParams, judgeKinds: { judge: 'llm' }, maxPromptTokensByJudge: {}, embeddingJudges: [] },
+      predictions_single: { models: [realModel('doc', { modelId: 'doc-id' })] },
+      dialogues_multi: {
+        models: [realModel('doc', { modelId: 'doc-id' })],
+        patient: simulatedPatient(),
+        simulatedPatient: simulatedPatient(),
+      },
+      step_scores: judgeParams,
       outcome_scores: judgeParams,
     });
     const corpusFiles = {

@@ -14,10 +14,11 @@ import { workspaceFor } from '../../pipeline/exec/workspace.ts';
 import { stageRows } from '../../pipeline/testing/stage-rows.ts';
 import type { Row } from '../../pipeline/stage.ts';
 import { buildFixture } from '../agents/test-fixtures.ts';
-import { SIMULATED_JUDGE_NAMES, simulatedJudgeHandlers, simulatedJudgeSpecs } from '../judge/simulated-judges.ts';
+import { simulatedJudgeHandlers, simulatedJudgeSpecs } from '../judge/simulated-judges.ts';
 import { parseImportedPredictions } from './imported-predictions.ts';
 import { importPredictions, importSummary } from './import-command.ts';
 import { cdpRow } from './test-support.ts';
+import { simulatedJudges } from '../roster/testing/specs.ts';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const KNOWN = new Map<string, Row>([
@@ -134,7 +135,7 @@ test('imported predictions are judged, scored and summarised under their model n
       params: { rows: tables[name] },
     });
     const m = (file: string) => join(repo, 'stages/evaluate', file);
-    const judges = [...SIMULATED_JUDGE_NAMES];
+    const judges = simulatedJudges();
     const config: DagConfig = {
       sources: { imported_predictions: files('data/imports/*.jsonl', 'data/imports/README.md') },
       stages: [

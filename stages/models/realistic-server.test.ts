@@ -21,6 +21,7 @@ import dagConfig from '../../dag.config.ts';
 import { REALISTIC_ANSWERS, answersFor, expectedReason, type Expect, type LabelledAnswer } from './testing/realistic-answers.ts';
 import { readLabelled, type Reading } from './testing/realistic-reading.ts';
 import { modelFor, realisticModels, realisticRoster, startRealisticServer } from './testing/realistic-server.ts';
+import { realJudge, realModel, simulatedWriter } from '../roster/testing/specs.ts';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const FIXED = join(repo, 'stages/tasks/testing/fixed-rows.stage.ts');
@@ -110,19 +111,11 @@ function config(evaluated: string[], judges: string[]): DagConfig {
         repo,
         {
           // The reference narratives by the offline writer: the judges' reference steps.
-          narratives: { writer: NARRATIVE_GENERATOR },
-          predictions_single: { models: evaluated, simulated: [] },
-          dialogues_multi: { models: evaluated, simulated: [], patient: PATIENT, capFactor: 1, capExtra: 2 },
-          step_scores: {
-            judges,
-            realJudges: judges,
-            judgeKinds: Object.fromEntries(judges.map((j) => [j, 'llm'])),
-            runs: 1,
-            maxReasks: 1,
-            maxPromptTokensByJudge: {},
-            embeddingJudges: [],
-          },
-          outcome_scores: { judges, realJudges: judges, maxReasks: 1 },
+          narratives: { writer: simulatedWriter(NARRATIVE_GENERATOR) },
+          predictions_single: { models: evaluated.map((m) => realModel(m)) },
+          dialogues_multi: { models: evaluated.map((m) => realModel(m)), patient: realModel(PATIENT), capFactor: 1, capExtra: 2 },
+          step_scores: { judges: judges.map((j) => realJudge(j)), runs: 1, maxReasks: 1 },
+          outcome_scores: { judges: judges.map((j) => realJudge(j)), maxReasks: 1 },
         },
       ),
     ],

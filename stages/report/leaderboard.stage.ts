@@ -9,6 +9,7 @@ import { resolve } from 'node:path';
 import { tableStage, z, type Row } from '../../pipeline/stage.ts';
 import { figureFiles } from './figures.stage.ts';
 import { defaultJudge } from './judges.ts';
+import { judgeSpecSchema, type JudgeSpec } from '../roster/judge-spec.ts';
 import { caseValues, leaderboard, leaderboardData, leaderboardFigure, leaderboardTable } from './leaderboard.ts';
 import { REPORT_FILE_COLUMNS, resolveOutDir, writeReportFiles, type ReportFile } from './report-files.ts';
 import { tableCsv, tableMarkdown } from './report-table.ts';
@@ -16,7 +17,8 @@ import { summaryRows } from './summary-rows.ts';
 
 export interface LeaderboardParams {
   outDir: string;
-  judges: string[];
+  /** The run's judge specs: their order, kind and simulated flag. */
+  judges: JudgeSpec[];
   pngFontFiles: string[];
   /** The paired bootstrap's (as model_summary's). */
   resamples: number;
@@ -49,7 +51,7 @@ export default tableStage<LeaderboardParams>({
   inputs: { model_summary: 'whole', pathway_metrics: 'whole', outcome_scores: 'whole' },
   params: {
     outDir: z.string().min(1).default('reports'),
-    judges: z.array(z.string()).default([]),
+    judges: z.array(judgeSpecSchema).default([]),
     pngFontFiles: z.array(z.string()).default([]),
     resamples: z.int().min(2).max(1_000_000).default(10000),
     seed: z.int().default(42),

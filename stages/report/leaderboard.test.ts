@@ -5,6 +5,7 @@ import type { Row } from '../../pipeline/stage.ts';
 import { caseValues, leaderboard, leaderboardData, leaderboardFigure, leaderboardTable } from './leaderboard.ts';
 import { leaderboardFiles } from './leaderboard.stage.ts';
 import { summaryRows } from './summary-rows.ts';
+import { realJudge } from '../roster/testing/specs.ts';
 
 // NumPy's values on a hand-made warehouse: stages/report/fixtures/make_leaderboard_reference.py.
 type Pair = { n: number; diff: number; ci_low: number; ci_high: number };
@@ -76,7 +77,7 @@ const close = (a: number, b: number, tol: number, what: string) =>
 test('leaderboard on a hand-made warehouse: rank, n, failures and paired differences as NumPy computes them', () => {
   const w = warehouse();
   const summary = summaryRows(w.model_summary!);
-  const entries = leaderboard(summary, caseValues(w, JUDGE), [JUDGE], { resamples: 10000, seed: 42 });
+  const entries = leaderboard(summary, caseValues(w, JUDGE), [realJudge(JUDGE)], { resamples: 10000, seed: 42 });
   assert.deepEqual(
     entries.map((e) => [e.model, e.rank, e.simulated]),
     [
@@ -119,7 +120,7 @@ test('leaderboard on a hand-made warehouse: rank, n, failures and paired differe
 
 test('leaderboard table, CSV and figure print n, failures and the differences', () => {
   const w = warehouse();
-  const entries = leaderboard(summaryRows(w.model_summary!), caseValues(w, JUDGE), [JUDGE], { resamples: 10000, seed: 42 });
+  const entries = leaderboard(summaryRows(w.model_summary!), caseValues(w, JUDGE), [realJudge(JUDGE)], { resamples: 10000, seed: 42 });
   const t = leaderboardTable(entries);
   assert.equal(t.rows.length, 4);
   assert.deepEqual(t.rows[1]!.slice(0, 5), ['single-turn', '2', 'model-b', '41.80 (31.80–51.80)', '5 / 1']);
@@ -142,7 +143,7 @@ test('leaderboard table, CSV and figure print n, failures and the differences', 
       ['sim 1. simulated-oracle', -9.17, 10.83],
     ],
   );
-  const files = leaderboardFiles(w, { judges: [JUDGE], resamples: 500, seed: 42, level: 0.95 });
+  const files = leaderboardFiles(w, { judges: [realJudge(JUDGE)], resamples: 500, seed: 42, level: 0.95 });
   assert.deepEqual(
     files.map((f) => f.path),
     ['tables/leaderboard.md', 'tables/leaderboard.csv', 'figures/leaderboard.svg', 'figures/leaderboard.png'],

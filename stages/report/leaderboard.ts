@@ -12,6 +12,7 @@ import { pairedDifference, type PairedDifference } from '../stats/paired-bootstr
 import type { FigureSpec, MarkSpec } from './figure-spec.ts';
 import { pct, pctWithCi } from './format.ts';
 import { defaultJudge } from './judges.ts';
+import type { JudgeFacts } from '../roster/judge-spec.ts';
 import { SETTINGS, SETTING_LABEL } from './paper-tables.ts';
 import type { ReportTable } from './report-table.ts';
 import { cellKey, indexSummary, type SummaryRow } from './summary-rows.ts';
@@ -60,7 +61,7 @@ export function caseValues(
 export function leaderboard(
   summary: readonly SummaryRow[],
   values: CaseValues,
-  judges: readonly string[] = [],
+  judges: readonly JudgeFacts[] = [],
   opts: BootstrapOptions = {},
 ): LeaderboardEntry[] {
   const judge = defaultJudge(

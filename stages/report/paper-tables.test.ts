@@ -3,11 +3,11 @@ import assert from 'node:assert/strict';
 import { metricCiTable, table1, table2, table4 } from './paper-tables.ts';
 import { tableCsv, tableMarkdown } from './report-table.ts';
 import { openChoices } from './open-choices.ts';
-import { SUMMARY, srow } from './test-rows.ts';
+import { JUDGES, SUMMARY, srow } from './test-rows.ts';
 
 describe('Table 1', () => {
   test('golden Markdown: default judge gpt-5.4-mini (the simulated judge\'s row is not shown), paper order, simulated last, "—" for cells not run', () => {
-    const t = table1(SUMMARY);
+    const t = table1(SUMMARY, JUDGES);
     assert.equal(t.judge, 'gpt-5.4-mini');
     assert.equal(
       tableMarkdown(t),
@@ -29,11 +29,17 @@ describe('Table 1', () => {
 
   test('only real models: no "simulated" in the title; only simulated judges: the first simulated judge is the default', () => {
     const real = SUMMARY.filter((r) => !r.simulated);
-    assert.equal(table1(real).title, 'Table 1: main results (judge: gpt-5.4-mini)');
-    assert.match(table1(SUMMARY.map((r) => ({ ...r, simulated: true }))).title, / — simulated agents, not LLM results$/);
+    assert.equal(table1(real, JUDGES).title, 'Table 1: main results (judge: gpt-5.4-mini)');
+    assert.match(
+      table1(
+        SUMMARY.map((r) => ({ ...r, simulated: true })),
+        JUDGES,
+      ).title,
+      / — simulated agents, not LLM results$/,
+    );
     const simOnly = SUMMARY.filter((r) => r.judge === 'simulated-token-f1');
-    assert.equal(table1(simOnly).judge, 'simulated-token-f1');
-    assert.deepEqual(table1(simOnly).rows, [['Qwen3-8B', '90.00 n=10 f=0', '—', '—', '—', '—']]);
+    assert.equal(table1(simOnly, JUDGES).judge, 'simulated-token-f1');
+    assert.deepEqual(table1(simOnly, JUDGES).rows, [['Qwen3-8B', '90.00 n=10 f=0', '—', '—', '—', '—']]);
   });
 });
 
@@ -112,13 +118,13 @@ describe('Tables 5–7', () => {
     const judges = ['gpt-5.4-mini', 'qwen3-8b', 'simulated-token-f1', 'simulated-char-ngram', 'simulated-tfidf'];
     const rows = judges.map((j, k) => ({ ...srow('single', j, 'dtw_pcc', 'Qwen3-8B', 0.1 * (k + 1)), n: 10 - k, failures: k }));
     const header = (t: { columns: string[] }) => t.columns.filter((c) => !c.endsWith('cluster CI')).slice(2);
-    assert.deepEqual(header(metricCiTable(rows, 'dtw_pcc')), ['gpt-5.4-mini', 'qwen3-8b', 'simulated-token-f1']);
-    assert.deepEqual(header(metricCiTable(rows, 'dtw_pcc', [], openChoices(), true)), judges);
+    assert.deepEqual(header(metricCiTable(rows, 'dtw_pcc', JUDGES)), ['gpt-5.4-mini', 'qwen3-8b', 'simulated-token-f1']);
+    assert.deepEqual(header(metricCiTable(rows, 'dtw_pcc', JUDGES, openChoices(), true)), judges);
     const withEmbedding = [...rows, srow('single', 'embed-bge-m3', 'dtw_pcc', 'Qwen3-8B', 0.7)];
-    assert.deepEqual(header(metricCiTable(withEmbedding, 'dtw_pcc')), ['gpt-5.4-mini', 'qwen3-8b', 'embed-bge-m3']);
+    assert.deepEqual(header(metricCiTable(withEmbedding, 'dtw_pcc', JUDGES)), ['gpt-5.4-mini', 'qwen3-8b', 'embed-bge-m3']);
     // Each shown cell carries its own n and failures.
     assert.deepEqual(
-      metricCiTable(rows, 'dtw_pcc').rows[0]!.filter((_, i) => i >= 2 && i % 2 === 0),
+      metricCiTable(rows, 'dtw_pcc', JUDGES).rows[0]!.filter((_, i) => i >= 2 && i % 2 === 0),
       ['10.00 n=10 f=0', '20.00 n=9 f=1', '30.00 n=8 f=2'],
     );
   });

@@ -8,6 +8,7 @@ import { clusterCiCell, clusterFootnote, UNRELIABLE_MARK } from './cluster-ci.ts
 import { count2, fixed2, pctCell } from './format.ts';
 import { capSentence, openChoices, otSentence, type OpenChoices } from './open-choices.ts';
 import { defaultJudge, tableJudges } from './judges.ts';
+import type { JudgeFacts } from '../roster/judge-spec.ts';
 import type { ReportTable } from './report-table.ts';
 import { cellKey, indexSummary, orderModels, type SummaryRow } from './summary-rows.ts';
 
@@ -40,7 +41,7 @@ export const TABLE1_COLUMNS = [
   ['Multi SR (%) ↑', 'multi', 'sr'],
 ] as const;
 
-export function table1(summary: readonly SummaryRow[], judges: readonly string[] = []): ReportTable & { judge: string | null } {
+export function table1(summary: readonly SummaryRow[], judges: readonly JudgeFacts[] = []): ReportTable & { judge: string | null } {
   const judge = defaultJudge(
     summary.flatMap((r) => (r.judge === null ? [] : [r.judge])),
     judges,
@@ -72,7 +73,7 @@ export function table1(summary: readonly SummaryRow[], judges: readonly string[]
 export function metricCiTable(
   summary: readonly SummaryRow[],
   metric: string,
-  judges: readonly string[] = [],
+  judges: readonly JudgeFacts[] = [],
   choices: OpenChoices = openChoices(),
   allJudges = false,
 ): ReportTable {

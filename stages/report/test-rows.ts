@@ -1,5 +1,18 @@
 /** Small fixed model_summary rows for the report tests (fractions, as the stage stores them). */
 import type { SummaryRow } from './summary-rows.ts';
+import type { JudgeFacts } from '../roster/judge-spec.ts';
+
+/** What the run's judge specs say of the judges these rows name (the reports read it, never the names). */
+export const JUDGES: JudgeFacts[] = [
+  { name: 'gpt-5.4-mini', kind: 'llm', simulated: false },
+  { name: 'qwen3-8b', kind: 'llm', simulated: false },
+  { name: 'embed-bge-m3', kind: 'embedding', simulated: false },
+  ...['simulated-token-f1', 'simulated-char-ngram', 'simulated-tfidf'].map((name) => ({
+    name,
+    kind: 'similarity' as const,
+    simulated: true,
+  })),
+];
 
 export const srow = (
   setting: string,

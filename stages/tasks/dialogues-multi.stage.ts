@@ -7,7 +7,7 @@
  *   guideline "<title>"."), then its parsed questions and the patient's parsed answers as
  *   alternating turns (stages/prompts/dialogue-messages.ts). Each reply is read with
  *   `parseDoctorTurn`: one Yes/No question, or "Final Conclusion: …".
- * - Patient: the `patient` param's model (the wiring's roster name), system message = Prompt 7
+ * - Patient: the `patient` param's model (the wiring's roster value), system message = Prompt 7
  *   with the vignette; each reply is read with `parsePatientAnswer`.
  * - Every doctor and patient call carries the unit's rows as its `context` (unit-context.ts),
  *   with the goal and the exchange so far for the doctor and the question for the patient, for
@@ -49,13 +49,14 @@ import { parsePatientAnswer, type PatientAnswer } from './parse-patient-answer.t
 import { accountDialogue, type DialogueEnd } from './dialogue-outcome.ts';
 import { patientReask } from './patient-reask.ts';
 import { DEFAULT_CAP_EXTRA, DEFAULT_CAP_FACTOR, turnCap } from './turn-cap.ts';
-import { caseInputs, isSimulated, modelOf, stageLlm, type TaskParamsBase } from './task-unit.ts';
+import { caseInputs, modelOf, stageLlm, type TaskParamsBase } from './task-unit.ts';
+import { distinctNames, evaluatedModelSchema, modelRefOf, modelRefSchema, type ModelRef } from '../roster/model-ref.ts';
 
 export interface DialoguesMultiParams extends TaskParamsBase {
-  /** Roster name of the patient of real models' dialogues (the wiring names it). */
-  patient: string;
+  /** The patient of real models' dialogues (the wiring's roster value: its settings key the dialogues). */
+  patient: ModelRef;
   /** The patient of simulated agents' dialogues, so no real patient call is spent on a stand-in (default: `patient`). */
-  simulatedPatient?: string;
+  simulatedPatient?: ModelRef;
   /** Turn cap = ceil(capFactor × reference length + capExtra) doctor turns (defaults: turn-cap.ts). */
   capFactor: number;
   capExtra: number;
@@ -84,10 +85,9 @@ function answered(dialogue: readonly DialogueTurn[]): Array<{ question: string; 
 export default rowStage<DialoguesMultiParams>({
   inputs: { cdps: 'drives', vignettes: 'joined', guidelines: 'joined', trees: 'joined' },
   params: {
-    models: z.array(z.string()),
-    simulated: z.array(z.string()).optional(),
-    patient: z.string().min(1),
-    simulatedPatient: z.string().min(1).optional(),
+    models: distinctNames(evaluatedModelSchema),
+    patient: modelRefSchema,
+    simulatedPatient: modelRefSchema.optional(),
     // Bounded: every turn is a call of each side.
     capFactor: z.number().min(0).max(20).default(DEFAULT_CAP_FACTOR),
     capExtra: z.number().min(0).max(200).default(DEFAULT_CAP_EXTRA),
@@ -112,12 +112,13 @@ export default rowStage<DialoguesMultiParams>({
   async run(unit, ctx) {
     const { row } = unit;
     if (row.split !== 'test') return [];
-    const model = modelOf(unit.cross);
-    const simulated = isSimulated(model, ctx.params.simulated);
-    const patient = simulated ? (ctx.params.simulatedPatient ?? ctx.params.patient) : ctx.params.patient;
-    if (typeof patient !== 'string' || patient === '') {
-      throw new Error(`stage ${ctx.stage}: no patient model; set the "patient" param to the patient's roster name (in dag.config.ts)`);
-    }
+    const spec = modelOf(unit.cross);
+    const model = spec.name;
+    const simulated = spec.simulated;
+    const patient = modelRefOf(
+      simulated ? (ctx.params.simulatedPatient ?? ctx.params.patient) : ctx.params.patient,
+      `stage ${ctx.stage}: the patient (param 'patient')`,
+    ).name;
     const base = { model, cdp_id: row.cdp_id, guideline_id: row.guideline_id, language: row.language, patient, simulated };
     const inputs = caseInputs(unit);
     if (!inputs.ok) return { ...base, error: inputs.error };

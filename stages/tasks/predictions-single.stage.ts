@@ -13,21 +13,22 @@
  * - A failed call (HTTP errors after the client's retries, a context overflow "context overflow
  *   (N tokens > window W)", an inactive model) is a failure row carrying the client's reason;
  *   `cdp run --retry-failed` asks again.
- * - `simulated` says whether the model is an offline agent (see task-unit.ts). Every call carries
+ * - `simulated` is the model's flag (an offline agent, stages/roster/model-ref.ts). Every call carries
  *   the unit's rows as its `context` (unit-context.ts): offline providers answer from it, the
  *   client never sends it to a server and it is not part of the cache key.
  */
-import { rowStage, z } from '../../pipeline/stage.ts';
+import { rowStage } from '../../pipeline/stage.ts';
 import { loadTemplate } from '../prompts/templates.ts';
 import { promptMessage } from '../prompts/prompt-message.ts';
 import { parseSingleTurn } from './parse-single-turn.ts';
-import { caseInputs, isSimulated, modelOf, stageLlm, type TaskParamsBase } from './task-unit.ts';
+import { caseInputs, modelOf, stageLlm, type TaskParamsBase } from './task-unit.ts';
+import { distinctNames, evaluatedModelSchema } from '../roster/model-ref.ts';
 
 export type PredictionsSingleParams = TaskParamsBase;
 
 export default rowStage<PredictionsSingleParams>({
   inputs: { cdps: 'drives', vignettes: 'joined', guidelines: 'joined', trees: 'joined' },
-  params: { models: z.array(z.string()), simulated: z.array(z.string()).optional() },
+  params: { models: distinctNames(evaluatedModelSchema) },
   columns: {
     model: 'VARCHAR',
     cdp_id: 'VARCHAR',
@@ -45,13 +46,14 @@ export default rowStage<PredictionsSingleParams>({
   async run(unit, ctx) {
     const { row } = unit;
     if (row.split !== 'test') return [];
-    const model = modelOf(unit.cross);
+    const spec = modelOf(unit.cross);
+    const model = spec.name;
     const base = {
       model,
       cdp_id: row.cdp_id,
       guideline_id: row.guideline_id,
       language: row.language,
-      simulated: isSimulated(model, ctx.params.simulated),
+      simulated: spec.simulated,
     };
     const inputs = caseInputs(unit);
     if (!inputs.ok) return { ...base, error: inputs.error };

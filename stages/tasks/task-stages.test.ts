@@ -7,6 +7,7 @@ import { createLlmClient } from '../../pipeline/llm/client.ts';
 import type { ModelSpec } from '../../pipeline/llm/types.ts';
 import type { Row } from '../../pipeline/dag/define.ts';
 import { fixtureData, taskDag, taskProject, HTN_TITLE, INSOMNIA_TITLE } from './testing/task-dag.ts';
+import { realModel } from '../roster/testing/specs.ts';
 
 const SINGLE = ['st-plain', 'st-bold', 'st-think', 'st-no-outcome', 'st-500', 'st-tiny'];
 const DOCTORS = ['dr-good', 'dr-breaks', 'dr-endless', 'dr-maybe', 'dr-500'];
@@ -103,7 +104,11 @@ test('task stages: parsed answers, dialogue endings, failure rows, a reused reru
   const tests = data.cdps.filter((c) => c.split === 'test');
   assert.equal(tests.length, 3);
   const nonTest = data.cdps.find((c) => c.split === 'non-test')!;
-  const config = taskDag(data, { models: SINGLE }, { models: DOCTORS, patient: 'pt-script', capFactor: 1, capExtra: 1 });
+  const config = taskDag(
+    data,
+    { models: SINGLE.map((n) => realModel(n)) },
+    { models: DOCTORS.map((n) => realModel(n)), patient: realModel('pt-script'), capFactor: 1, capExtra: 1 },
+  );
   const project = taskProject(config);
   const run = async (opts: { retryFailed?: boolean } = {}) => {
     const client = createLlmClient({
