@@ -1,0 +1,121 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { percentileBootstrap } from '../../stats/bootstrap.ts';
+import { computeRates, groupItems, type CellOutcomes, type Item, type RateRow, type Task } from './rates.ts';
+
+// A hand-made set: 3 guidelines, 4 recommendations each, in 2 regions, 2 specialties, 2 languages;
+// the first two recommendations of g1 and of g3 are safety-critical.
+const ITEMS: Item[] = ['g1', 'g2', 'g3'].flatMap((g, gi) =>
+  [1, 2, 3, 4].map((n) => ({
+    recommendation_id: `${g}#${n}`,
+    guideline_id: g,
+    region: gi === 1 ? 'Germany' : 'United Kingdom',
+    specialty: gi === 2 ? 'Pediatrics' : 'Internal Medicine',
+    language: gi === 1 ? 'de' : 'en',
+    safety_critical: gi !== 1 && n <= 2,
+  })),
+);
+
+const all = (v: 0 | 1 | null) => new Map(ITEMS.map((i) => [i.recommendation_id, v]));
+const cell = (model: string, outcomes: Record<Task, Map<string, 0 | 1 | null>>): CellOutcomes => ({
+  model,
+  judge: 'j',
+  simulated: true,
+  outcomes,
+});
+const everyOther = new Map(ITEMS.map((i) => [i.recommendation_id, (Number(i.recommendation_id.split('#')[1]) % 2 === 0 ? 1 : 0) as 0 | 1]));
+
+const OPTS = { resamples: 2000, seed: 7 };
+const find = (rows: RateRow[], model: string, task: string, grouping: string, group: string) => {
+  const r = rows.find((x) => x.model === model && x.task === task && x.grouping === grouping && x.group === group);
+  assert.ok(r, `${model} ${task} ${grouping}/${group}`);
+  return r;
+};
+
+test('the groups: overall, each region, specialty and language, and the safety-critical subset', () => {
+  assert.deepEqual(
+    groupItems(ITEMS).map((g) => [g.grouping, g.group, g.items.length]),
+    [
+      ['overall', 'all', 12],
+      ['region', 'Germany', 4],
+      ['region', 'United Kingdom', 8],
+      ['specialty', 'Internal Medicine', 8],
+      ['specialty', 'Pediatrics', 4],
+      ['language', 'de', 4],
+      ['language', 'en', 8],
+      ['safety', 'safety-critical', 4],
+    ],
+  );
+});
+
+test('known rates: an oracle 100% everywhere, a model without titles 0% titles, one adhering every other time 50% in every group', () => {
+  const rows = computeRates(
+    ITEMS,
+    [
+      cell('oracle', { content_detection: all(1), title_grounding: all(1), adherence: all(1) }),
+      cell('no-titles', { content_detection: all(1), title_grounding: all(0), adherence: all(1) }),
+      cell('every-other', { content_detection: all(1), title_grounding: all(1), adherence: everyOther }),
+    ],
+    OPTS,
+  );
+  assert.equal(rows.length, 3 * 4 * 8);
+  for (const r of rows) {
+    const expected =
+      r.model === 'oracle'
+        ? 1
+        : r.model === 'no-titles'
+          ? ({ title_grounding: 0, average: 2 / 3 }[r.task as string] ?? 1)
+          : ({ adherence: 0.5, average: 2.5 / 3 }[r.task as string] ?? 1);
+    assert.ok(Math.abs(r.rate - expected) < 1e-15, `${r.model} ${r.task} ${r.grouping}/${r.group}: ${r.rate}`);
+    assert.equal(r.failures, 0);
+    // Every item has the same value, or each guideline holds exactly half: no resample can move the rate.
+    if (r.model !== 'every-other' || (r.task !== 'adherence' && r.task !== 'average')) {
+      assert.ok(Math.abs(r.ci_low - expected) < 1e-12 && Math.abs(r.ci_high - expected) < 1e-12, `${r.model} ${r.task} ${r.group}`);
+    }
+    if (r.guidelines >= 2)
+      assert.ok(
+        Math.abs(r.cluster_ci_low! - expected) < 1e-12 && Math.abs(r.cluster_ci_high! - expected) < 1e-12,
+        `${r.model} ${r.task} ${r.group} cluster`,
+      );
+    else assert.equal(r.cluster_ci_low, null, 'one guideline: no cluster CI');
+    assert.equal(r.few_guidelines, true, 'three guidelines are fewer than 10');
+  }
+  const adh = find(rows, 'every-other', 'adherence', 'overall', 'all');
+  assert.deepEqual([adh.n, adh.correct, adh.guidelines, adh.rate_scored], [12, 6, 3, 0.5]);
+  // The case CI is the case bootstrap of the 0/1 values in item order; it is wide, the cluster CI is not.
+  const ref = percentileBootstrap(
+    Float64Array.from(
+      [...ITEMS].sort((a, b) => (a.recommendation_id < b.recommendation_id ? -1 : 1)).map((i) => everyOther.get(i.recommendation_id)!),
+    ),
+    OPTS,
+  );
+  assert.deepEqual([adh.ci_low, adh.ci_high], [ref.ciLow, ref.ciHigh]);
+  assert.ok(adh.ci_low < 0.5 && adh.ci_high > 0.5 && adh.ci_high - adh.ci_low > 0.3);
+  const safety = find(rows, 'every-other', 'adherence', 'safety', 'safety-critical');
+  assert.deepEqual([safety.n, safety.correct, safety.guidelines, safety.rate], [4, 2, 2, 0.5]);
+  assert.equal(find(rows, 'no-titles', 'title_grounding', 'language', 'de').correct, 0);
+});
+
+test('failures and missing judgements stay in the denominator, counted as not correct and shown', () => {
+  const content = all(1);
+  content.set('g1#1', null); // the judge's answer was unreadable
+  content.delete('g2#3'); // no row at all
+  const rows = computeRates(ITEMS, [cell('m', { content_detection: content, title_grounding: all(0), adherence: all(1) })], OPTS);
+  const r = find(rows, 'm', 'content_detection', 'overall', 'all');
+  assert.deepEqual([r.n, r.correct, r.failures, r.missing], [12, 10, 2, 1]);
+  assert.equal(r.rate, 10 / 12);
+  assert.equal(r.rate_scored, 1);
+  const avg = find(rows, 'm', 'average', 'overall', 'all');
+  assert.equal(avg.failures, 2);
+  assert.ok(Math.abs(avg.rate - (10 / 12 + 0 + 1) / 3) < 1e-15, 'the average of the three rates');
+  assert.ok(Math.abs(avg.rate_scored! - 2 / 3) < 1e-15, 'over the 10 items without a failure');
+  const de = find(rows, 'm', 'content_detection', 'region', 'Germany');
+  assert.deepEqual([de.n, de.correct, de.failures], [4, 3, 1]);
+});
+
+test('the rows do not depend on the order items and outcomes come in', () => {
+  const cells = [cell('every-other', { content_detection: all(1), title_grounding: everyOther, adherence: everyOther })];
+  const a = computeRates(ITEMS, cells, OPTS);
+  const b = computeRates([...ITEMS].reverse(), cells, OPTS);
+  assert.deepEqual(a, b);
+});
