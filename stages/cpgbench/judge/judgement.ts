@@ -92,40 +92,55 @@ function fieldsOf(o: Record<string, unknown>, variants: FormatVariant[]): { fiel
 }
 
 function readScore(v: unknown, variants: FormatVariant[]): 0 | 1 | string {
-  const ask = 'give "score": 1 when the ground truth is present in the response, 0 otherwise';
   if (v === 0 || v === 1) return v;
-  if (typeof v === 'boolean') return (variants.push('yes-no-synonym'), v ? 1 : 0);
-  if (typeof v === 'string') {
-    const t = foldWidth(v).text.trim();
-    if (t === '0' || t === '1') return (variants.push('lenient-json:string-number'), t === '1' ? 1 : 0);
-    if (YES.test(t) || NO.test(t)) {
-      variants.push('yes-no-synonym');
-      if (/\p{Script=Han}/u.test(t)) variants.push('chinese-marker');
-      if (/^(ja|nein)$/i.test(t)) variants.push('german-marker');
-      return YES.test(t) ? 1 : 0;
-    }
+  if (typeof v === 'boolean') {
+    variants.push('yes-no-synonym');
+    return v ? 1 : 0;
   }
-  return `"score" is ${JSON.stringify(v)}, not 0 or 1; ${ask}`;
+  const t = typeof v === 'string' ? foldWidth(v).text.trim() : null;
+  if (t === '0' || t === '1') {
+    variants.push('lenient-json:string-number');
+    return t === '1' ? 1 : 0;
+  }
+  if (t !== null && (YES.test(t) || NO.test(t))) {
+    variants.push('yes-no-synonym');
+    if (/\p{Script=Han}/u.test(t)) variants.push('chinese-marker');
+    if (/^(ja|nein)$/i.test(t)) variants.push('german-marker');
+    return YES.test(t) ? 1 : 0;
+  }
+  return `"score" is ${JSON.stringify(v)}, not 0 or 1; give "score": 1 when the ground truth is present in the response, 0 otherwise`;
 }
 
-function readConfidence(v: unknown, variants: FormatVariant[]): { value: number | null; text: string | null } | string {
-  const ask = '"confidence" must be a number from 0 to 1';
+type Confidence = { value: number | null; text: string | null };
+
+function readConfidence(v: unknown, variants: FormatVariant[]): Confidence | string {
+  const refuse = (shown: unknown) =>
+    `"confidence" is ${typeof shown === 'string' ? shown : JSON.stringify(shown)}; it must be a number from 0 to 1`;
   let x: number | null = typeof v === 'number' ? v : null;
   if (typeof v === 'string') {
     const t = foldWidth(v).text.trim();
-    if (CONFIDENCE_WORDS.test(t)) return (variants.push('confidence-word'), { value: null, text: t });
+    if (CONFIDENCE_WORDS.test(t)) {
+      variants.push('confidence-word');
+      return { value: null, text: t };
+    }
     const pct = /^(\d+(?:\.\d+)?)\s*%$/.exec(t);
-    if (pct)
-      return (
-        variants.push('percent'),
-        Number(pct[1]) <= 100 ? { value: Number(pct[1]) / 100, text: null } : `"confidence" is ${t}; ${ask}`
-      );
-    if (t !== '' && Number.isFinite(Number(t))) ((x = Number(t)), variants.push('lenient-json:string-number'));
+    if (pct) {
+      if (Number(pct[1]) > 100) return refuse(t);
+      variants.push('percent');
+      return { value: Number(pct[1]) / 100, text: null };
+    }
+    if (t !== '' && Number.isFinite(Number(t))) {
+      x = Number(t);
+      variants.push('lenient-json:string-number');
+    }
   }
-  if (x === null || !Number.isFinite(x)) return `"confidence" is ${JSON.stringify(v)}; ${ask}`;
+  if (x === null || !Number.isFinite(x)) return refuse(v);
   if (x >= 0 && x <= 1) return { value: x, text: null };
-  if (x > 1 && x <= 100) return (variants.push('percent'), { value: x / 100, text: null });
-  return `"confidence" is ${x}; ${ask}`;
+  if (x > 1 && x <= 100) {
+    variants.push('percent');
+    return { value: x / 100, text: null };
+  }
+  return refuse(x);
 }
 
 export function parseJudgement(text: string, finishReason?: string | null): JudgementParse {
@@ -157,7 +172,7 @@ export function parseJudgement(text: string, finishReason?: string | null): Judg
   if (supporting === null)
     problems.push('"supporting_text" is null; quote the words of the response, or give "" when none support the score');
   if (problems.length) return { ok: false, problems };
-  const c = confidence as { value: number | null; text: string | null };
+  const c = confidence as Confidence;
   return {
     ok: true,
     value: {
