@@ -1,0 +1,56 @@
+/**
+ * Stage `cpg_rates`: every rate of rates.ts — model × judge × task (and their average) ×
+ * grouping (overall, region, specialty, language, safety-critical) with n, correct, failures and
+ * the case and guideline-cluster bootstrap CIs (`resamples`, `seed`, `level`: 10,000, 42, 0.95).
+ */
+import { tableStage } from '../../../pipeline/stage.ts';
+import { computeRates } from './rates.ts';
+import { cellsOf, itemsOf } from './outcomes.ts';
+
+export interface CpgRatesParams {
+  realJudges: string[];
+  simulated?: string[];
+  resamples: number;
+  seed: number;
+  level: number;
+}
+
+export const RESULT_READS = {
+  cpg_task_inputs: ['recommendation_id', 'guideline_id', 'language', 'error'],
+  cpg_recommendations: ['recommendation_id', 'region', 'specialty', 'error'],
+  cpg_safety: ['recommendation_id', 'safety_critical', 'error'],
+  cpg_detection_judgements: ['model', 'judge', 'task', 'recommendation_id', 'score', 'error'],
+  cpg_adherence_judgements: ['model', 'judge', 'task', 'recommendation_id', 'score', 'error'],
+};
+
+export default tableStage<CpgRatesParams>({
+  params: { realJudges: [], simulated: undefined, resamples: 10000, seed: 42, level: 0.95 },
+  reads: RESULT_READS,
+  columns: {
+    model: 'VARCHAR',
+    judge: 'VARCHAR',
+    simulated: 'BOOLEAN',
+    task: 'VARCHAR',
+    grouping: 'VARCHAR',
+    group: 'VARCHAR',
+    n: 'INTEGER',
+    correct: 'DOUBLE',
+    failures: 'INTEGER',
+    missing: 'INTEGER',
+    rate: 'DOUBLE',
+    rate_scored: 'DOUBLE',
+    ci_low: 'DOUBLE',
+    ci_high: 'DOUBLE',
+    cluster_ci_low: 'DOUBLE',
+    cluster_ci_high: 'DOUBLE',
+    guidelines: 'INTEGER',
+    few_guidelines: 'BOOLEAN',
+    resamples: 'INTEGER',
+    level: 'DOUBLE',
+  },
+  run(inputs, ctx) {
+    const { resamples, seed, level } = ctx.params;
+    const rows = computeRates(itemsOf(inputs), cellsOf(inputs, ctx.params), { resamples, seed, level });
+    return rows.map((r) => ({ ...r, resamples, level }));
+  },
+});
