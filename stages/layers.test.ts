@@ -19,9 +19,34 @@ function sources(dir: string, out = new Map<string, string>()): Map<string, stri
 
 test('the tree keeps its layers: agents only from the wiring, pipeline apart, no folder cycle', () => {
   const files = sources(join(repo, 'stages'), sources(join(repo, 'pipeline')));
-  files.set('dag.config.ts', readFileSync(join(repo, 'dag.config.ts'), 'utf8'));
+  for (const config of ['dag.config.ts', 'cpgbench.config.ts']) files.set(config, readFileSync(join(repo, config), 'utf8'));
   assert.ok(files.size > 200, `${files.size} files read`);
+  assert.ok(
+    [...files.keys()].some((f) => f.startsWith('stages/cpgbench/')),
+    'CPGBench is read too',
+  );
   assert.deepEqual(layerViolations(files), []);
+});
+
+test('CPGBench: its families are layers of their own, may not import the stand-ins, and its wiring may', () => {
+  const files = new Map([
+    ['stages/cpgbench/tasks/bad.ts', "import { simulatedJudge } from '../../agents/cpgbench/simulated-judge.ts';\n"],
+    ['stages/cpgbench/judge/j.ts', "import { x } from '../results/r.ts';\n"],
+    ['stages/cpgbench/results/r.ts', "import { y } from '../judge/j.ts';\n"],
+    ['cpgbench.config.ts', "import { cpgOfflineHandlers } from './stages/agents/cpgbench/roster.ts';\n"],
+    ['stages/models/cpgbench-llm.ts', "import { r } from '../agents/cpgbench/roster.ts';\n"],
+  ]);
+  assert.deepEqual(
+    layerViolations(files).map((v) => [v.file, v.rule, v.detail]),
+    [
+      [
+        'stages/cpgbench/tasks/bad.ts',
+        'only the wiring imports stages/agents',
+        'imports stages/agents/cpgbench/simulated-judge.ts; pass what it needs as data or through the LLM client',
+      ],
+      ['stages/cpgbench/judge', 'no folder cycle', 'stages/cpgbench/judge → stages/cpgbench/results → stages/cpgbench/judge'],
+    ],
+  );
 });
 
 test('imports are read by the TypeScript scanner: static, type-only, re-exports and dynamic, never comments or strings', () => {

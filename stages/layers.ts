@@ -1,12 +1,15 @@
 /**
  * The project's layers as rules over its imports, checked by layers.test.ts against the tree:
  *
- * - the simulated agents (stages/agents) hang off the side: no file under stages/tasks,
- *   stages/evaluate, stages/judge, stages/construct or stages/metrics imports them; only the
- *   wiring (dag.config.ts, stages/models) does;
+ * - the simulated agents (stages/agents, CPGBench's under stages/agents/cpgbench) hang off the
+ *   side: no file under stages/tasks, stages/evaluate, stages/judge, stages/construct,
+ *   stages/metrics or stages/cpgbench imports them; only the wiring (dag.config.ts,
+ *   cpgbench.config.ts, stages/models) does;
  * - pipeline/ imports nothing of stages/ or of the wiring, and its runner (pipeline/exec,
  *   pipeline/store) never names simulation;
- * - the folders of stages/ (and pipeline/ with them) import each other without a cycle.
+ * - the folders of stages/ (and pipeline/ with them) import each other without a cycle; each
+ *   family folder of stages/cpgbench (construct, tasks, judge, results, report, read) is a
+ *   layer of its own.
  *
  * Test code (tests, test support, fixtures, `testing/` folders) is left out: a test may set up
  * its subject with anything, and is no layer of the program.
@@ -36,13 +39,18 @@ export function importsOf(file: string, source: string): string[] {
     .map((f) => normalize(join(dirname(file), f)).replace(/\\/g, '/'));
 }
 
-/** The layer a file belongs to: `stages/<folder>`, `pipeline`, `wiring` (dag.config.ts), or null. */
+/** The layer a file belongs to: `stages/<folder>`, `stages/cpgbench/<folder>`, `pipeline`, `wiring` (a top-level *.config.ts), or null. */
 export function layerOf(file: string): string | null {
-  if (file === 'dag.config.ts') return 'wiring';
+  if (/^[^/]+\.config\.ts$/.test(file)) return 'wiring';
   if (file.startsWith('pipeline/')) return 'pipeline';
+  const family = /^stages\/cpgbench\/([^/]+)\//.exec(file);
+  if (family) return `stages/cpgbench/${family[1]}`;
   const m = /^stages\/([^/]+)\//.exec(file);
   return m ? `stages/${m[1]}` : null;
 }
+
+/** Whether a layer may not import stages/agents: the benchmark's families of both benchmarks. */
+const agentFree = (layer: string) => AGENT_FREE.some((f) => layer === `stages/${f}`) || layer.startsWith('stages/cpgbench/');
 
 function cycles(edges: Map<string, Set<string>>): string[][] {
   const out: string[][] = [];
@@ -77,7 +85,7 @@ export function layerViolations(files: ReadonlyMap<string, string>): Violation[]
     for (const target of importsOf(file, source)) {
       const to = layerOf(target);
       if (to === null || to === from) continue;
-      if (to === 'stages/agents' && AGENT_FREE.some((f) => from === `stages/${f}`)) {
+      if (to === 'stages/agents' && agentFree(from)) {
         const detail = `imports ${target}; pass what it needs as data or through the LLM client`;
         out.push({ file, rule: 'only the wiring imports stages/agents', detail });
       }

@@ -1,5 +1,6 @@
-// Every stage of the MEGA-CDP DAG declares its params, so a typo in dag.config.ts is refused
-// before anything runs rather than silently changing the key and being ignored.
+// Every stage of both DAGs (MEGA-CDP's dag.config.ts, CPGBench's cpgbench.config.ts) declares
+// its params, so a typo in a config is refused before anything runs rather than silently
+// changing the key and being ignored.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
@@ -7,6 +8,7 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import config from '../dag.config.ts';
+import cpgConfig from '../cpgbench.config.ts';
 import { resolveDag, DagConfigError } from '../pipeline/index.ts';
 import { resolveParams } from '../pipeline/stage.ts';
 import { parseOverrides } from '../pipeline/dag/overrides.ts';
@@ -25,6 +27,33 @@ test('every stage of dag.config.ts declares its params, and the config gives onl
   assert.equal(config.stages.find((s) => s.name === 'step_scores')!.params?.runs, undefined);
   assert.equal(dag.stages.get('step_scores')!.decl.params!.runs, 5);
   assert.equal(dag.stages.get('dialogues_multi')!.decl.params!.capFactor, 2);
+});
+
+test('every stage of cpgbench.config.ts declares its params, and the config gives only known ones; the paper values are the defaults', async () => {
+  const dag = await resolveDag(cpgConfig, root);
+  const undeclared = [...dag.stages].filter(([, s]) => s.impl.params === undefined).map(([name]) => name);
+  assert.deepEqual(undeclared, []);
+  assert.ok(dag.stages.size >= 16, `${dag.stages.size} stages`);
+  const params = (stage: string) => dag.stages.get(stage)!.decl.params!;
+  assert.equal(params('cpg_documents').minYear, 2015);
+  assert.equal(params('cpg_documents').maxTokens, 128000);
+  assert.equal(params('cpg_recommendations').maxTokens, 128000);
+  assert.match(String(params('cpg_safety').criterion), /severe patient harm, permanent disability, or death within hours to days/);
+  assert.equal(params('cpg_conversations').maxAttempts, 5);
+  const typo = {
+    ...cpgConfig,
+    stages: cpgConfig.stages.map((s) => (s.name === 'cpg_documents' ? { ...s, params: { ...s.params, minYaer: 2010 } } : s)),
+  };
+  await assert.rejects(
+    resolveDag(typo, root),
+    (err: unknown) =>
+      err instanceof DagConfigError &&
+      err.problems.some((p) =>
+        p.startsWith(
+          "stage 'cpg_documents': unknown param 'minYaer' (did you mean 'minYear'?); known: builder, minYear, maxTokens, maxAttempts",
+        ),
+      ),
+  );
 });
 
 test("a typo in dialogues_multi's params names the stage, the param, the intended one and the known ones", async () => {
