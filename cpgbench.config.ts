@@ -52,6 +52,7 @@ export function cpgbenchDag(o: CpgbenchOptions): DagConfig {
     join: { cpg_recommendations: 'recommendation_id' },
   });
   const judgeParams = { judges: m.judges, realJudges: m.realJudges };
+  const report = { outDir: o.reportsDir, judges: m.judges };
   const results = {
     cpg_task_inputs: 'cpg_task_inputs',
     cpg_recommendations: 'cpg_recommendations',
@@ -182,6 +183,44 @@ export function cpgbenchDag(o: CpgbenchOptions): DagConfig {
           cpg_detection_judgements: 'cpg_detection_judgements',
           cpg_adherence_judgements: 'cpg_adherence_judgements',
         },
+      }),
+      // Reports: Tables 1 and 3, Figures 3–5, the leaderboard, the scorecard, an index (reports/cpgbench/)
+      stage('cpg_report_tables', {
+        module: 'stages/cpgbench/report/cpg-report-tables.stage.ts',
+        inputs: {
+          cpg_rates: 'cpg_rates',
+          cpg_specialty_tests: 'cpg_specialty_tests',
+          cpg_agreement: 'cpg_agreement',
+          cpg_construction_summary: 'cpg_construction_summary',
+        },
+        params: report,
+      }),
+      stage('cpg_report_figures', {
+        module: 'stages/cpgbench/report/cpg-report-figures.stage.ts',
+        inputs: { cpg_rates: 'cpg_rates' },
+        params: { ...report, pngFontFiles: ['data/fonts/DejaVuSans.ttf'] },
+      }),
+      stage('cpg_report_leaderboard', {
+        module: 'stages/cpgbench/report/cpg-report-leaderboard.stage.ts',
+        inputs: { ...results, cpg_rates: 'cpg_rates' },
+        params: { ...report, realJudges: m.realJudges },
+      }),
+      stage('cpg_report_scorecard', {
+        module: 'stages/cpgbench/report/cpg-report-scorecard.stage.ts',
+        inputs: { published: 'cpg_published', cpg_rates: 'cpg_rates' },
+        // Only models that declare the paper model they stand for are compared with its numbers.
+        params: { ...report, paperNames: m.paperNames },
+      }),
+      stage('cpg_report_index', {
+        module: 'stages/cpgbench/report/cpg-report-index.stage.ts',
+        inputs: {
+          cpg_report_leaderboard: 'cpg_report_leaderboard',
+          cpg_report_tables: 'cpg_report_tables',
+          cpg_report_figures: 'cpg_report_figures',
+          cpg_report_scorecard: 'cpg_report_scorecard',
+          cpg_rates: 'cpg_rates',
+        },
+        params: report,
       }),
     ],
   });

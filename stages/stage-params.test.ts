@@ -33,7 +33,9 @@ test('every stage of cpgbench.config.ts declares its params, and the config give
   const dag = await resolveDag(cpgConfig, root);
   const undeclared = [...dag.stages].filter(([, s]) => s.impl.params === undefined).map(([name]) => name);
   assert.deepEqual(undeclared, []);
-  assert.ok(dag.stages.size >= 16, `${dag.stages.size} stages`);
+  assert.deepEqual([...dag.stages.keys()].filter((n) => !n.startsWith('cpg_')), ['guidelines'], 'the one shared stage module: ingestion');
+  assert.equal(dag.stages.get('guidelines')!.decl.module, 'stages/ingest/guidelines.stage.ts');
+  assert.equal([...dag.stages.keys()].length, 21);
   const params = (stage: string) => dag.stages.get(stage)!.decl.params!;
   assert.equal(params('cpg_documents').minYear, 2015);
   assert.equal(params('cpg_documents').maxTokens, 128000);

@@ -1,0 +1,87 @@
+/**
+ * The CPGBench leaderboard (pure): models ranked by the average of the three rates (Table 1's
+ * "Average") under the report's judge, real models first and simulated stand-ins ranked apart;
+ * each with its three rates, and the paired difference of the average to the next model of its
+ * group over the same items, with a paired-bootstrap CI (stages/stats/paired-bootstrap.ts),
+ * which says whether the rank is real.
+ */
+import type { BootstrapOptions } from '../../stats/bootstrap.ts';
+import { pairedDifference, type PairedDifference } from '../../stats/paired-bootstrap.ts';
+import type { ReportTable } from '../../report/report-table.ts';
+import { diffCell } from '../../report/leaderboard.ts';
+import { TASKS, type CellOutcomes, type Item, type RateRow } from '../results/rates.ts';
+import { rateCell } from './rate-cells.ts';
+import { REPORT_TASKS, SIMULATED_TITLE, TASK_LABEL, boardOrder, lookup } from './rate-rows.ts';
+
+export interface BoardEntry {
+  rank: number;
+  model: string;
+  simulated: boolean;
+  judge: string | null;
+  cells: RateRow[];
+  next: { model: string; diff: PairedDifference | null } | null;
+}
+
+/** Each model's per-item average of the three tasks under `judge` (a failure counts 0, as in the rates). */
+export function itemAverages(
+  items: readonly Item[],
+  cells: readonly CellOutcomes[],
+  judge: string | null,
+): Map<string, Map<string, number>> {
+  const out = new Map<string, Map<string, number>>();
+  for (const c of cells.filter((x) => x.judge === judge)) {
+    const m = new Map<string, number>();
+    for (const i of items)
+      m.set(i.recommendation_id, TASKS.reduce((s, t) => s + (c.outcomes[t].get(i.recommendation_id) ?? 0), 0) / TASKS.length);
+    out.set(c.model, m);
+  }
+  return out;
+}
+
+export function leaderboard(
+  rows: readonly RateRow[],
+  averages: Map<string, Map<string, number>>,
+  judge: string | null,
+  opts: BootstrapOptions = {},
+): BoardEntry[] {
+  const at = lookup(rows, judge);
+  const order = boardOrder(rows, judge);
+  const sim = (m: string) => rows.some((r) => r.model === m && r.simulated);
+  const out: BoardEntry[] = [];
+  for (const group of [false, true]) {
+    const ranked = order.filter((m) => sim(m) === group);
+    ranked.forEach((model, i) => {
+      const next = ranked[i + 1];
+      const a = averages.get(model),
+        b = next ? averages.get(next) : undefined;
+      out.push({
+        rank: i + 1,
+        model,
+        simulated: group,
+        judge,
+        cells: REPORT_TASKS.flatMap((t) => at(model, t, 'overall', 'all') ?? []),
+        next: next ? { model: next, diff: a && b ? pairedDifference(a, b, opts) : null } : null,
+      });
+    });
+  }
+  return out;
+}
+
+export function leaderboardTable(entries: readonly BoardEntry[]): ReportTable {
+  const share = entries.length && entries.every((e) => e.simulated) ? 'all' : entries.some((e) => e.simulated) ? 'some' : 'none';
+  return {
+    name: 'cpgbench_leaderboard',
+    title: `CPGBench leaderboard: models ranked by the average of the three rates (judge: ${entries[0]?.judge ?? 'none'})${SIMULATED_TITLE[share]}`,
+    caption:
+      'Real models ranked by the average rate (higher is better), then the simulated stand-ins ranked apart. Each rate in % with its case and guideline CIs and its counts. ' +
+      'Δ average to next: the paired difference (this model − the next of its group) in percentage points over the same items, with a 95% paired-bootstrap CI; a CI containing 0 means the two ranks are not distinguishable on these items.',
+    columns: ['Rank', 'Model', ...REPORT_TASKS.map((t) => TASK_LABEL[t]), 'Next model', 'Δ average to next (pp)'],
+    rows: entries.map((e) => [
+      e.simulated ? `sim ${e.rank}` : String(e.rank),
+      e.model,
+      ...REPORT_TASKS.map((t) => rateCell(e.cells.find((c) => c.task === t))),
+      e.next?.model ?? '',
+      diffCell(e.next?.diff),
+    ]),
+  };
+}
