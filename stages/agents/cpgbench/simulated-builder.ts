@@ -7,22 +7,9 @@
  * say "recommend", "should", "soll", "empfohlen", "建议", "推荐" or "应" (at most 20).
  */
 import type { OfflineHandler } from '../../../pipeline/llm/types.ts';
-import { loadTemplate } from '../../prompts/templates.ts';
-import type { TemplateId } from '../../prompts/prompt-registry.ts';
+import { cpgPromptKind } from './prompt-kind.ts';
 
 export const CPG_BUILDER_NAME = 'simulated-cpg-builder';
-
-const opening = (id: TemplateId) => loadTemplate(id, 'en').text.slice(0, 60);
-const OPENINGS: [TemplateId, string][] = (
-  [
-    'cpg-country',
-    'cpg-document-filter',
-    'cpg-safety-critical',
-    'cpg-recommendation-extraction',
-    'cpg-document-information',
-    'cpg-specialty',
-  ] as const
-).map((id) => [id, opening(id)]);
 
 const RECOMMENDING = /recommend|should|\bsoll|empfohlen|建议|推荐|应/i;
 
@@ -60,7 +47,7 @@ function recommendations(document: string) {
 export const simulatedBuilder: OfflineHandler = (prompt) => {
   const m = prompt.messages[0];
   const text = typeof m?.content === 'string' ? m.content : (m?.content ?? []).map((p) => (p.type === 'text' ? p.text : '')).join('');
-  const id = OPENINGS.find(([, o]) => text.startsWith(o))?.[0];
+  const id = cpgPromptKind(text);
   const document = /## Document:\n([\s\S]*?)\n## Your Output:/.exec(text)?.[1] ?? '';
   switch (id) {
     case 'cpg-country':

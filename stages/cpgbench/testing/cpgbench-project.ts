@@ -24,6 +24,8 @@ export interface CpgProject {
   corpus: string;
   reports: string;
   run(models?: CpgRunModels): Promise<RunSummary>;
+  /** A run with the models that `env` declares (CDP_MODELS, CDP_SIMULATED …), resolved afresh. */
+  runWith(env: NodeJS.ProcessEnv): Promise<RunSummary>;
   rows(stage: string): Row[];
   remove(): void;
 }
@@ -49,6 +51,9 @@ export function cpgProject(opts: { corpus?: string; env?: NodeJS.ProcessEnv } = 
       } finally {
         await llm.close();
       }
+    },
+    runWith(env) {
+      return this.run(cpgRunModels({ root: dir, env }));
     },
     rows: (stage) => stageRows(ws(), stage),
     remove: () => rmSync(dir, { recursive: true, force: true }),
