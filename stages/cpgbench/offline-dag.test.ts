@@ -179,3 +179,42 @@ test('a guideline added to the corpus computes only its own rows', async () => {
     p.remove();
   }
 });
+
+test('human labels added to the corpus later: κ of the judge against them, in the agreement table', async () => {
+  const p = cpgProject();
+  try {
+    assert.equal((await p.run()).ok, true);
+    const ids = p
+      .rows('cpg_task_inputs')
+      .map((r) => String(r.recommendation_id))
+      .sort();
+    // The judge scores every-other's adherence 1 on even-numbered recommendations; the human agrees on 8 of 10.
+    const judged = (id: string) => (Number(id.split('#')[1]) % 2 === 0 ? 1 : 0);
+    const human = ids.map((id, i) => (i === 0 || i === 1 ? 1 - judged(id) : judged(id)));
+    const lines = [
+      'task,recommendation_id,model,annotator,human',
+      ...ids.map((id, i) => `adherence,${id},simulated-cpg-every-other,clinician,${human[i]}`),
+    ];
+    lines.push(`title_grounding,${ids[0]},simulated-cpg-no-titles,clinician,0.5`);
+    writeFileSync(join(p.corpus, 'human-labels.csv'), lines.join('\n') + '\n');
+    const second = await p.run();
+    assert.equal(second.ok, true);
+    assert.deepEqual(computed(second).cpg_agreement, ['ran', 2]);
+    const rows = p.rows('cpg_agreement');
+    const adherence = rows.find((r) => r.task === 'adherence')!;
+    assert.deepEqual(
+      [adherence.kind, adherence.first, adherence.second, adherence.n, adherence.half],
+      ['judge-human', 'simulated-cpg-judge', 'clinician', 10, 0],
+    );
+    // Confusion [[4, 1], [1, 4]]: p_o 0.8, p_e 0.5, κ 0.6.
+    assert.ok(Math.abs(Number(adherence.kappa) - 0.6) < 1e-12);
+    const title = rows.find((r) => r.task === 'title_grounding')!;
+    assert.deepEqual([title.n, title.kappa, title.half, title.half_judged_1], [0, null, 1, 0]);
+    assert.match(
+      readFileSync(join(p.reports, 'tables', 'cpgbench_judge_agreement.md'), 'utf8'),
+      /\| judge-human \| Adherence \| simulated-cpg-judge \| clinician \| 10 \| 0\.60 \|/,
+    );
+  } finally {
+    p.remove();
+  }
+});
