@@ -33,7 +33,11 @@ test('every stage of cpgbench.config.ts declares its params, and the config give
   const dag = await resolveDag(cpgConfig, root);
   const undeclared = [...dag.stages].filter(([, s]) => s.impl.params === undefined).map(([name]) => name);
   assert.deepEqual(undeclared, []);
-  assert.deepEqual([...dag.stages.keys()].filter((n) => !n.startsWith('cpg_')), ['guidelines'], 'the one shared stage module: ingestion');
+  assert.deepEqual(
+    [...dag.stages.keys()].filter((n) => !n.startsWith('cpg_')),
+    ['guidelines'],
+    'the one shared stage module: ingestion',
+  );
   assert.equal(dag.stages.get('guidelines')!.decl.module, 'stages/ingest/guidelines.stage.ts');
   assert.equal([...dag.stages.keys()].length, 21);
   const params = (stage: string) => dag.stages.get(stage)!.decl.params!;
