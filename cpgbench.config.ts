@@ -15,6 +15,7 @@ import { defineDag, stage, files, type DagConfig } from './pipeline/index.ts';
 import type { Project } from './pipeline/cli/load.ts';
 import { cpgRunModels, type CpgRunModels } from './stages/models/cpgbench-models.ts';
 import { llmCallsViews } from './stages/models/llm-views.ts';
+import { cpgCliCommands } from './stages/cpgbench/cli-commands.ts';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 
@@ -241,3 +242,6 @@ export async function llmClient(project: Project, opts: { mode?: 'live' | 'estim
 
 /** The warehouse views of the LLM call log (llm_calls), without creating a client. */
 export const llmViews = (project: Project) => llmCallsViews(project.ws.store);
+
+/** Commands CPGBench adds to `cdp` (notebooks, serve). */
+export const cliCommands = cpgCliCommands;
