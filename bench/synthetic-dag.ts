@@ -47,6 +47,7 @@ export function writeCdpProject(rows: number): { root: string; changeOneRow(): v
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 export default tableStage({
+  inputs: { src: 'whole' },
   columns: { id: 'INTEGER', v: 'BIGINT' },
   run(inputs, ctx) {
     const text = readFileSync(join(ctx.root, inputs.src[0].path as string), 'utf8');
@@ -59,6 +60,7 @@ export default tableStage({
     join(root, 'stages', 'mix.ts'),
     `import { rowStage } from ${stageTs};
 export default rowStage({
+  inputs: { main: 'drives', side: 'joined' },
   columns: { id: 'INTEGER', v: 'BIGINT' },
   run({ row, joined }) {
     const side = joined.side[0];

@@ -6,8 +6,12 @@
  */
 export { tableStage, rowStage, missingLlm } from './dag/stage.ts';
 export type { StageContext, StageLlm, TableStage, RowStage, Unit, StageImpl } from './dag/stage.ts';
-export { required, resolveParams } from './dag/params.ts';
+export { resolveParams } from './dag/params.ts';
 export type { ParamsDecl } from './dag/params.ts';
+export { stageInputs } from './dag/inputs.ts';
+export type { InputDecl, InputsDecl } from './dag/inputs.ts';
+// The params' schemas: a stage declares each param's type, range and default with zod.
+export { z } from 'zod';
 export type { Row, Columns } from './dag/define.ts';
 // What stages that call models use, so no stage imports pipeline/llm/* itself.
 export type { ChatMessage, ChatRequest, ChatResult, ContentPart, EmbedRequest, EmbedResult } from './llm/types.ts';

@@ -54,6 +54,23 @@ test('an unknown stage or param stops run, status, explain and --dry-run before 
   assert.equal(existsSync(join(p.root, 'data', 'store', 'ledger.json')), false, 'nothing was written');
 });
 
+test('a value outside its param type stops run, status, explain and --dry-run before anything runs, naming the allowed values', () => {
+  const p = makeToyProject();
+  p.writeConfigFile();
+  for (const args of [['run'], ['run', '--dry-run'], ['status', '--json'], ['explain', 'totals']]) {
+    const r = cdp(p, ...args, '--set', 'totals.scale=abc');
+    assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
+    assert.equal(r.stdout, '', args.join(' '));
+    assert.equal(
+      r.stderr,
+      `cdp: dag.config.ts with --set has 1 problem:\n  - stage 'totals': param 'scale' must be a number, got "abc" (from --set totals.scale=abc)\n`,
+      args.join(' '),
+    );
+  }
+  assert.deepEqual(p.computed(), []);
+  assert.equal(existsSync(join(p.root, 'data', 'store', 'ledger.json')), false, 'nothing was written');
+});
+
 test('a changed value is seen by status, explain and --dry-run, and reruns only its stage and its descendants', () => {
   const p = makeToyProject();
   p.writeConfigFile();

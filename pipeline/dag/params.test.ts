@@ -5,7 +5,8 @@ import { spawnSync } from 'node:child_process';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readRows } from '../store/artifacts.ts';
-import { closestName, required, resolveParams } from './params.ts';
+import { z } from 'zod';
+import { closestName, resolveParams } from './params.ts';
 import { resolveDag, DagConfigError } from './validate.ts';
 import { makeToyProject, type ToyProject } from '../testing/toy-project.ts';
 import { runDag } from '../exec/executor.ts';
@@ -13,12 +14,17 @@ import { workspaceFor } from '../exec/workspace.ts';
 import { readLedger } from '../store/ledger.ts';
 import type { DagConfig } from './define.ts';
 
-const declared = { models: required<string[]>(), simulated: undefined, capFactor: 2, capExtra: 4 };
+const declared = {
+  models: z.array(z.string()),
+  simulated: z.array(z.string()).optional(),
+  capFactor: z.number().min(0).max(20).default(2),
+  capExtra: z.number().min(0).default(4),
+};
 
 test('the config overrides the declared defaults; an undefined value counts as not given', () => {
   const r = resolveParams('dialogues_multi', declared, { models: ['m'], capFactor: 3, capExtra: undefined });
   assert.deepEqual(r, { params: { capFactor: 3, capExtra: 4, models: ['m'] }, problems: [] });
-  // A param declared `undefined` is known but stays absent unless given.
+  // An optional param without a default is known but stays absent unless given.
   assert.equal('simulated' in r.params, false);
   assert.deepEqual(resolveParams('x', declared, { models: [], simulated: ['s'] }).params.simulated, ['s']);
 });
@@ -35,7 +41,7 @@ test('an unknown param names the stage, the param, the likely intended one and t
 
 test('a required param the config does not give is refused, saying where to give it', () => {
   assert.deepEqual(resolveParams('dialogues_multi', declared, {}).problems, [
-    "stage 'dialogues_multi': param 'models' has no default; give it in dag.config.ts (params: { models: … })",
+    "stage 'dialogues_multi': param 'models' (a list of strings) has no default; give it in dag.config.ts (params: { models: … })",
   ]);
 });
 
@@ -106,7 +112,7 @@ export default defineDag(${JSON.stringify(config)});\n`,
   );
   assert.equal(runJson().stages.find((s) => s.stage === 'totals')!.status, 'ran');
   const totals = join(p.root, 'stages', 'totals.ts');
-  writeFileSync(totals, readFileSync(totals, 'utf8').replace('params: { scale: 1 }', 'params: { scale: 10 }'));
+  writeFileSync(totals, readFileSync(totals, 'utf8').replace('z.number().default(1)', 'z.number().default(10)'));
   const second = runJson().stages;
   const t = second.find((s) => s.stage === 'totals')!;
   assert.equal(t.status, 'ran');
@@ -121,3 +127,79 @@ function rowsOf(p: ToyProject, stage: string): Record<string, unknown>[] {
   const e = readLedger(workspaceFor(p.root, {}).ledger).entries[stage]!;
   return readRows(workspaceFor(p.root, {}).store, stage, e.segments!);
 }
+
+// Each bad value as `--set` or dag.config.ts would give it, refused with the allowed values in words.
+const BAD_VALUES: [string, z.ZodType, unknown, string][] = [
+  ['cutoff', z.int().min(1).max(5).default(4), 'abc', 'must be an integer from 1 to 5, got "abc"'],
+  ['cutoff', z.int().min(1).max(5).default(4), -1, 'must be an integer from 1 to 5, got -1'],
+  ['cutoff', z.int().min(1).max(5).default(4), 3.5, 'must be an integer from 1 to 5, got 3.5'],
+  ['runs', z.int().min(1).max(100).default(5), 0, 'must be an integer from 1 to 100, got 0'],
+  ['runs', z.int().min(1).max(100).default(5), 1e9, 'must be an integer from 1 to 100, got 1000000000'],
+  ['maxReasks', z.int().min(0).default(2), '2', 'must be an integer ≥ 0, got "2"'],
+  ['lambda', z.number().gt(0).default(0.1), 0, 'must be a number > 0, got 0'],
+  ['level', z.number().gt(0).lt(1).default(0.95), 1, 'must be a number > 0 and < 1, got 1'],
+  ['raterNoise', z.number().min(0).max(1).default(0.1), 1.5, 'must be a number from 0 to 1, got 1.5'],
+  ['tauA', z.union([z.number().gt(0), z.literal(Infinity)]).default(1), -2, 'must be a number > 0 or Infinity, got -2'],
+  ['failurePolicy', z.enum(['worst', 'exclude']).default('worst'), 'worse', `must be one of 'worst', 'exclude', got "worse"`],
+  ['commonCases', z.boolean().default(false), 'yes', 'must be true or false, got "yes"'],
+  ['limit', z.int().min(1).nullable().default(null), 0, 'must be an integer ≥ 1 or null, got 0'],
+  ['simulatedPatient', z.string().min(1).optional(), '', 'must be a non-empty string, got ""'],
+  [
+    'judges',
+    z.array(z.string()),
+    ['a', 3],
+    'must be a list of strings, got ["a",3] (ORIGIN); at judges.1: Invalid input: expected string, received number',
+  ],
+  [
+    'judges',
+    z
+      .array(z.string())
+      .min(1)
+      .refine((j) => new Set(j).size === j.length, 'judges must be distinct'),
+    ['a', 'a'],
+    'must be a non-empty list of strings, got ["a","a"] (ORIGIN); judges must be distinct',
+  ],
+  [
+    'calibration',
+    z.record(z.string(), z.object({ gamma: z.number().gt(0).max(1), beta: z.number().min(0) })).default({}),
+    { j: { gamma: 2, beta: 0 } },
+    'must be an object whose values are each an object {gamma: a number > 0 and ≤ 1, beta: a number ≥ 0}, got {"j":{"gamma":2,"beta":0}} (ORIGIN); at calibration.j.gamma: Too big: expected number to be <=1',
+  ],
+];
+
+test('a value outside its type or range is refused, naming the stage, the param, the allowed values and where it came from', () => {
+  for (const [name, schema, value, message] of BAD_VALUES) {
+    for (const origin of [`--set s.${name}=${String(value)}`, 'dag.config.ts']) {
+      const r = resolveParams('s', { [name]: schema }, { [name]: value }, { origin: () => origin });
+      const full = message.includes('(ORIGIN)') ? message.replace('ORIGIN', `from ${origin}`) : `${message} (from ${origin})`;
+      assert.deepEqual(r.problems, [`stage 's': param '${name}' ${full}`], `${name} = ${JSON.stringify(value)}`);
+    }
+  }
+  // Without an origin the value is the config's.
+  assert.deepEqual(resolveParams('s', { runs: z.int().min(1).default(5) }, { runs: 0 }).problems, [
+    "stage 's': param 'runs' must be an integer ≥ 1, got 0 (from dag.config.ts)",
+  ]);
+});
+
+test('values in range pass as given: the schema checks, it never rewrites (so no key changes)', () => {
+  const declared = {
+    calibration: z.record(z.string(), z.object({ gamma: z.number() })).default({}),
+    runs: z.int().min(1).default(5),
+    tauA: z.union([z.number().gt(0), z.literal(Infinity)]).default(1),
+  };
+  // An unknown member of an object is stripped by zod's parse; the params keep it, as given.
+  const given = { calibration: { j: { gamma: 0.5, note: 'kept' } }, runs: 3, tauA: Infinity };
+  const r = resolveParams('s', declared, given);
+  assert.deepEqual(r, { params: given, problems: [] });
+  assert.equal(r.params.calibration, given.calibration, 'the very object given');
+  assert.deepEqual(resolveParams('s', declared, {}).params, { calibration: {}, runs: 5, tauA: 1 });
+});
+
+test('a default out of its own range and a param declared without a type are refused, naming the module', () => {
+  assert.deepEqual(resolveParams('s', { runs: z.int().min(1).default(0) }, {}, { module: 'stages/s.stage.ts' }).problems, [
+    "stage 's': param 'runs' must be an integer ≥ 1, got 0 (its default in stages/s.stage.ts)",
+  ]);
+  assert.deepEqual(resolveParams('s', { runs: 5 }, {}).problems, [
+    "stage 's': param 'runs' is declared without a type (5); declare it as a schema in the stage module, e.g. runs: z.int().min(1).default(5) (DESIGN.md, \"Adding a param\")",
+  ]);
+});

@@ -1,52 +1,60 @@
 /**
- * A stage's params: declared once in the stage module (`rowStage({ params: { runs: 5 }, … })`),
- * overridden by `dag.config.ts`. The declaration is the list of params the stage knows and their
- * defaults; `required<T>()` marks one the config must give. The merged values are what the stage
- * sees and what enters its key, so editing a default reruns the stage like editing the config.
+ * A stage's params: declared once in the stage module, each as a schema that holds its type, its
+ * range and its default (`params: { runs: z.int().min(1).max(100).default(5) }`), overridden by
+ * `dag.config.ts` and `--set`. A schema without `.default()` is a param the config must give;
+ * `.optional()` is one whose absence means something ("no list given: use the naming rule").
+ * The merged values are what the stage sees and what enters its key, exactly as given: the
+ * schema checks a value, it never rewrites it, so typing a param changes no key.
  */
+import { z } from 'zod';
+import { describeSchema, describeValue } from './param-describe.ts';
 
-// Symbol.for: a stage module loaded from a temporary project imports this file by another path
-// in tests, and the marker must still be recognised.
-const REQUIRED = Symbol.for('cdp.requiredParam');
+/** What a stage module declares: for every param it reads, a schema whose output is the param's type. */
+export type ParamsDecl<P> = { [K in keyof Required<P>]: z.ZodType<P[K]> };
 
-interface RequiredMarker {
-  readonly [REQUIRED]: true;
+export function isParamSchema(v: unknown): v is z.ZodType {
+  return v instanceof z.ZodType;
 }
 
 /**
- * A param without a default: `params: { models: required<string[]>(), runs: 5 }`. Typed as T so
- * the declaration infers the stage's params type; the value itself is a marker, never seen by
- * `run` (validation refuses a config that does not give it).
+ * A schema's default, `undefined` for an optional param, or REQUIRED when it has neither. Read
+ * by parsing "not given", so `.default()`, `.optional()` and their combinations mean what zod says.
  */
-export function required<T>(): T {
-  return Object.freeze({ [REQUIRED]: true }) as unknown as T;
+const REQUIRED = Symbol('required');
+function declaredDefault(schema: z.ZodType): unknown {
+  const r = schema.safeParse(undefined);
+  return r.success ? r.data : REQUIRED;
 }
 
-export function isRequiredParam(v: unknown): boolean {
-  return typeof v === 'object' && v !== null && (v as Partial<RequiredMarker>)[REQUIRED] === true;
-}
-
-/**
- * What a stage module declares: every param it reads, with its default, `required()`, or, for an
- * optional param whose absence means something ("no list given: use the naming rule"), `undefined`.
- */
-export type ParamsDecl<P> = { [K in keyof Required<P>]: P[K] };
-
-/** The declared defaults only (required params and those declared `undefined` left out). */
+/** The declared defaults only (required params and optional ones without a default left out). */
 export function declaredDefaults(declared: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(declared).filter(([, v]) => v !== undefined && !isRequiredParam(v)));
+  const out: Record<string, unknown> = {};
+  for (const [name, schema] of Object.entries(declared)) {
+    if (!isParamSchema(schema)) continue;
+    const d = declaredDefault(schema);
+    if (d !== undefined && d !== REQUIRED) out[name] = d;
+  }
+  return out;
+}
+
+export interface ResolveParamsOptions {
+  /** Where a given value came from, for messages: "from dag.config.ts", "from --set a.b=1". Default: dag.config.ts. */
+  origin?(name: string): string;
+  /** The stage's module, named when a declared default is out of its own range. */
+  module?: string;
 }
 
 /**
- * The params a stage runs with: its defaults overridden by the config's values. A config value
- * `undefined` counts as not given (a computed param that is absent falls back to the default).
- * Without a declaration the config's params pass unchecked (the runner's own test stages); every
- * stage of the benchmark declares its params (tested).
+ * The params a stage runs with: its defaults overridden by the config's values, each checked
+ * against its schema. A config value `undefined` counts as not given (a computed param that is
+ * absent falls back to the default). Without a declaration the config's params pass unchecked
+ * (the runner's own test stages); every stage of the benchmark declares its params (tested).
  */
 export function resolveParams(
   stage: string,
   declared: Record<string, unknown> | undefined,
   given: Record<string, unknown> | undefined,
+  opts: ResolveParamsOptions = {},
 ): { params: Record<string, unknown>; problems: string[] } {
   const defined = Object.fromEntries(Object.entries(given ?? {}).filter(([, v]) => v !== undefined));
   if (declared === undefined) return { params: defined, problems: [] };
@@ -60,12 +68,37 @@ export function resolveParams(
         `known: ${known.join(', ') || 'none (the stage takes no params)'}`,
     );
   }
-  for (const [name, v] of Object.entries(declared)) {
-    if (isRequiredParam(v) && !(name in defined)) {
-      problems.push(`stage '${stage}': param '${name}' has no default; give it in dag.config.ts (params: { ${name}: … })`);
-    }
+  const params = { ...declaredDefaults(declared), ...defined };
+  for (const [name, schema] of Object.entries(declared)) {
+    const origin =
+      name in defined ? `from ${opts.origin?.(name) ?? 'dag.config.ts'}` : `its default in ${opts.module ?? 'the stage module'}`;
+    problems.push(...paramProblems(stage, name, schema, name in params, params[name], origin));
   }
-  return { params: { ...declaredDefaults(declared), ...defined }, problems };
+  return { params, problems };
+}
+
+/** What is wrong with one param's declaration or value: nothing, a missing required value, or a value out of range. */
+function paramProblems(stage: string, name: string, schema: unknown, present: boolean, value: unknown, origin: string): string[] {
+  const at = `stage '${stage}': param '${name}'`;
+  if (!isParamSchema(schema)) {
+    return [
+      `${at} is declared without a type (${describeValue(schema)}); declare it as a schema in the stage module, ` +
+        `e.g. ${name}: z.int().min(1).default(5) (DESIGN.md, "Adding a param")`,
+    ];
+  }
+  if (!present) {
+    if (declaredDefault(schema) !== REQUIRED) return [];
+    return [`${at} (${describeSchema(schema)}) has no default; give it in dag.config.ts (params: { ${name}: … })`];
+  }
+  const r = schema.safeParse(value);
+  if (r.success) return [];
+  // Where the value is a structure, say which part is wrong (zod's path and message) beside what is
+  // allowed; a refinement (judges must be distinct) says its own rule.
+  const said = r.error.issues.filter((i) => i.path.length > 0 || i.code === 'custom').slice(0, 3);
+  const where = said
+    .map((i) => (i.path.length ? `; at ${[name, ...i.path.map(String)].join('.')}: ${i.message}` : `; ${i.message}`))
+    .join('');
+  return [`${at} must be ${describeSchema(schema)}, got ${describeValue(value)} (${origin})${where}`];
 }
 
 /** The known name a typo most likely meant: edit distance ≤ max(1, a third of its length), or a case-only difference. */

@@ -5,6 +5,7 @@
 import type { Columns, Row } from './define.ts';
 import type { CallCounters, LlmStageClient } from '../llm/types.ts';
 import type { ParamsDecl } from './params.ts';
+import type { InputsDecl } from './inputs.ts';
 
 /** The run's LLM client as one stage sees it: calls are tagged with the stage and counted apart. */
 export type StageLlm = LlmStageClient;
@@ -28,7 +29,9 @@ export interface StageContext<P = Record<string, unknown>> {
 export interface TableStage<P = Record<string, unknown>> {
   kind: 'table';
   columns: Columns;
-  /** Every param the stage reads, with its default or `required<T>()` (see params.ts). */
+  /** Every input the stage reads: 'whole', or 'optional whole' when the config may leave it out (see inputs.ts). */
+  inputs?: InputsDecl;
+  /** Every param the stage reads, as a schema with its type, range and default (see params.ts). */
   params?: ParamsDecl<P>;
   /**
    * The columns the stage reads of an input, when not all of them: the runner hands it rows with
@@ -44,16 +47,18 @@ export interface Unit {
   row: Row;
   /** The element of the cross param for this unit, when the stage crosses one. */
   cross?: unknown;
-  /** For each joined input, its rows that share the join column with `row`. */
+  /** For each joined input, its rows that share the join column with `row` (none for an absent optional one). */
   joined: Record<string, Row[]>;
-  /** Inputs passed whole (neither driving nor joined). */
+  /** Inputs passed whole (neither driving nor joined); an absent optional one is []. */
   whole: Record<string, Row[]>;
 }
 
 export interface RowStage<P = Record<string, unknown>> {
   kind: 'row';
   columns: Columns;
-  /** Every param the stage reads, with its default or `required<T>()` (see params.ts). */
+  /** Every input the stage reads: the one it 'drives' by, those 'joined' to each unit, those taken 'whole' (see inputs.ts). */
+  inputs?: InputsDecl;
+  /** Every param the stage reads, as a schema with its type, range and default (see params.ts). */
   params?: ParamsDecl<P>;
   /** One unit's output rows. Throwing makes a failure row; returning rows with `error` set does too. */
   run(unit: Unit, ctx: StageContext<P>): Row | Row[] | Promise<Row | Row[]>;

@@ -9,6 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { normaliseForEach, FILE_SOURCE_COLUMNS, type DagConfig, type StageDecl, type ForEach, type Columns } from './define.ts';
 import type { StageImpl } from './stage.ts';
 import { resolveParams } from './params.ts';
+import { inputProblems } from './inputs.ts';
 import { applyOverrides, overrideProblems, type ParamOverride } from './overrides.ts';
 
 export class DagConfigError extends Error {
@@ -160,18 +161,41 @@ export async function resolveDag(given: DagConfig, root: string, opts: ResolveOp
     if (!forEach && impl.kind === 'row')
       problems.push(`stage '${decl.name}': '${decl.module}' exports a rowStage, so the config must say what it maps over (forEach)`);
     const columns = impl.kind === 'row' && !('error' in impl.columns) ? { ...impl.columns, error: 'VARCHAR' } : impl.columns;
+    const reads = impl.kind === 'table' ? impl.reads : undefined;
+    problems.push(
+      ...inputProblems({
+        stage: decl.name,
+        module: decl.module,
+        kind: impl.kind,
+        declared: impl.inputs,
+        bound: decl.inputs ?? {},
+        forEach,
+        reads,
+      }),
+    );
     const declared = impl.params as Record<string, unknown> | undefined;
     const fromConfig = givenParams.get(decl.name);
     const bad = overrideProblems(decl.name, declared, fromConfig, overrides);
     problems.push(...bad.problems);
     // An unknown param set on the command line is reported once, as the --set's problem.
     const params = Object.fromEntries(Object.entries(decl.params ?? {}).filter(([k]) => !bad.unknown.has(k) || k in (fromConfig ?? {})));
-    const resolved = resolveParams(decl.name, declared, params);
+    const resolved = resolveParams(decl.name, declared, params, { origin: setBy(decl.name, overrides), module: decl.module });
     problems.push(...resolved.problems);
     stages.set(decl.name, { decl: { ...decl, params: resolved.params }, forEach, impl, columns });
   }
-  if (problems.length) throw new DagConfigError(problems, overrides.length ? 'dag.config.ts with --set' : 'dag.config.ts');
+  // The configuration's own problems (a models file that does not validate) come first: they are
+  // usually why a computed param is out of its range (no judge configured: an empty judges list).
+  if (problems.length)
+    throw new DagConfigError([...(given.problems ?? []), ...problems], overrides.length ? 'dag.config.ts with --set' : 'dag.config.ts');
   return { root, config, graph, order: alg.topsort(graph), stages, sources: new Set(Object.keys(config.sources)) };
+}
+
+/** Where a param's value came from: the last `--set` of it, else dag.config.ts. */
+function setBy(stage: string, overrides: readonly ParamOverride[]): (param: string) => string {
+  return (param) => {
+    const last = overrides.filter((o) => o.stage === stage && o.param === param).at(-1);
+    return last ? `--set ${last.text}` : 'dag.config.ts';
+  };
 }
 
 export function outputColumns(dag: ResolvedDag, name: string): Columns {

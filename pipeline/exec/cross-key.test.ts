@@ -21,11 +21,12 @@ function project(): { p: ToyProject; config: (models: string[]) => DagConfig } {
   const p = makeToyProject();
   writeFileSync(
     join(p.root, 'stages', 'tag.ts'),
-    `import { rowStage, required } from ${stageImport};
+    `import { rowStage, z } from ${stageImport};
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 export default rowStage<{ models: string[] }>({
-  params: { models: required<string[]>() },
+  inputs: { words: 'drives' },
+  params: { models: z.array(z.string()) },
   columns: { path: 'VARCHAR', model: 'VARCHAR' },
   run({ row, cross }, ctx) {
     appendFileSync(join(ctx.root, 'compute.log'), 'tag:' + row.path + ':' + cross + '\\n');

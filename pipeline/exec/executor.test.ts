@@ -116,7 +116,7 @@ describe('failures', () => {
     const p = makeToyProject();
     writeFileSync(
       join(p.root, 'stages', 'totals.ts'),
-      `import { tableStage } from ${JSON.stringify(join(import.meta.dirname, '..', 'stage.ts'))};\nexport default tableStage({ columns: { docs: 'INTEGER' }, run() { throw new Error('totals exploded'); } });\n`,
+      `import { tableStage } from ${JSON.stringify(join(import.meta.dirname, '..', 'stage.ts'))};\nexport default tableStage({ inputs: { words: 'whole' }, columns: { docs: 'INTEGER' }, run() { throw new Error('totals exploded'); } });\n`,
     );
     const s = await run(p, p.config());
     assert.equal(s.ok, false);
@@ -153,7 +153,7 @@ describe('failures', () => {
     const p = makeToyProject();
     writeFileSync(
       join(p.root, 'stages', 'totals.ts'),
-      `import { tableStage } from ${JSON.stringify(join(import.meta.dirname, '..', 'stage.ts'))};\nexport default tableStage({ columns: { docs: 'INTEGER' }, run() { return [{ docs: 'many' }]; } });\n`,
+      `import { tableStage } from ${JSON.stringify(join(import.meta.dirname, '..', 'stage.ts'))};\nexport default tableStage({ inputs: { words: 'whole' }, columns: { docs: 'INTEGER' }, run() { return [{ docs: 'many' }]; } });\n`,
     );
     const s = await run(p, p.config(), { targets: ['totals'] });
     assert.match(s.stages.find((r) => r.stage === 'totals')!.error!, /stage 'totals': its rows do not fit its declared columns/);

@@ -11,6 +11,7 @@ import type { DuckDBInstance, DuckDBConnection } from '@duckdb/node-api';
 import type { ResolvedDag, ResolvedStage } from '../dag/validate.ts';
 import { FILE_SOURCE_COLUMNS, type Row } from '../dag/define.ts';
 import { missingLlm, type StageContext, type StageLlm } from '../dag/stage.ts';
+import { absentInputs, guardInputs } from '../dag/inputs.ts';
 import { StatCache } from '../hash/stat-cache.ts';
 import { CodeHasher } from '../hash/code-identity.ts';
 import {
@@ -457,7 +458,9 @@ class Execution {
         const all = Object.fromEntries(
           Object.entries(inputs$).map(([k, f]) => [k, reads[k] ? this.projectedRows(name, k, f, reads[k]) : f.rows()]),
         );
-        const rows = await stage.impl.run(all, ctx);
+        // A declared optional input the config leaves out is handed over as no rows, never left undefined.
+        for (const k of absentInputs(stage.impl.inputs, stage.decl.inputs).whole) all[k] = [];
+        const rows = await stage.impl.run(guardInputs(name, 'input', all, Object.keys(all)), ctx);
         if (!Array.isArray(rows)) throw new Error(`stage '${name}' must return an array of rows, got ${typeof rows}`);
         out = { parts: [{ rows, chunk: true }], computed: rows.length, reused: 0 };
       } else {

@@ -41,6 +41,7 @@ function project(): { root: string; config: DagConfig; setNumber(i: number, v: n
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 export default tableStage({
+  inputs: { src: 'whole' },
   columns: { id: 'INTEGER', v: 'BIGINT' },
   run(inputs, ctx) {
     return readFileSync(join(ctx.root, inputs.src[0].path as string), 'utf8').split('\\n').filter(Boolean).map((l, id) => ({ id, v: Number(l) }));
@@ -50,10 +51,11 @@ export default tableStage({
   );
   writeFileSync(
     join(root, 'stages', 'scale.ts'),
-    `import { rowStage } from ${stageTs};
+    `import { rowStage, z } from ${stageTs};
 import { appendFileSync } from 'node:fs';
 export default rowStage<{ k: number; bump: number }>({
-  params: { k: 1, bump: -1 },
+  inputs: { seed: 'drives' },
+  params: { k: z.number().default(1), bump: z.int().default(-1) },
   columns: { id: 'INTEGER', v: 'BIGINT' },
   run({ row }, ctx) {
     appendFileSync(${log}, ctx.stage + ':' + row.id + '\\n');
@@ -67,6 +69,7 @@ export default rowStage<{ k: number; bump: number }>({
     `import { rowStage } from ${stageTs};
 import { appendFileSync } from 'node:fs';
 export default rowStage({
+  inputs: { left: 'drives', right: 'joined' },
   columns: { id: 'INTEGER', v: 'BIGINT' },
   run({ row, joined }) {
     appendFileSync(${log}, 'mix:' + row.id + '\\n');

@@ -88,6 +88,7 @@ test('two table stages reading one input share its projection, each sees its own
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 export default tableStage({
+  inputs: { src: 'whole' },
   columns: { id: 'INTEGER', v: 'BIGINT', note: 'VARCHAR' },
   run(inputs, ctx) {
     return readFileSync(join(ctx.root, inputs.src[0].path as string), 'utf8').split('\\n').filter(Boolean)
@@ -102,6 +103,7 @@ export default tableStage({
     join(root, 'stages', 'count.ts'),
     `import { tableStage } from ${stageTs};
 export default tableStage({
+  inputs: { seed: 'whole' },
   reads: { seed: ['id', 'note'] },
   columns: { n: 'INTEGER', ids: 'BIGINT', last: 'VARCHAR' },
   run({ seed }) {
@@ -114,6 +116,7 @@ export default tableStage({
     join(root, 'stages', 'values.ts'),
     `import { tableStage } from ${stageTs};
 export default tableStage({
+  inputs: { seed: 'whole' },
   reads: { seed: ['id', 'v'] },
   columns: { total: 'BIGINT', sees_note: 'VARCHAR' },
   run({ seed }) {

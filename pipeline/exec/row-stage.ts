@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import type { Row } from '../dag/define.ts';
 import type { ResolvedStage } from '../dag/validate.ts';
 import type { StageContext } from '../dag/stage.ts';
+import { absentInputs, guardInputs } from '../dag/inputs.ts';
 import { hashValue, sha256 } from '../hash/canonical.ts';
 import { segmentLines, segmentPaths, StoredLine, type ArtifactPart, type SegmentRef } from '../store/artifacts.ts';
 import { checkSegment } from '../store/segments.ts';
@@ -237,7 +238,19 @@ export async function runRowStage(
   }
   const joined$ = new Map<string, Map<string, { rows: Row[]; hashes: string[] }>>();
   for (const j of joinNames) joined$.set(j, joinIndex(env, inputs[j], fe.join![j], needed.get(j)!, zoneOf, keepZone));
-  const whole = Object.fromEntries(wholeNames.map((n) => [n, inputs[n].rows()]));
+  // A declared optional input the config leaves out is handed over as no rows, never left undefined.
+  const absent = absentInputs(impl.inputs, stage.decl.inputs);
+  const whole = guardInputs(
+    name,
+    'whole input',
+    { ...Object.fromEntries(wholeNames.map((n) => [n, inputs[n].rows()])), ...Object.fromEntries(absent.whole.map((n) => [n, []])) },
+    [...wholeNames, ...absent.whole],
+  );
+  const joinedOf = (j: Record<string, Row[]>): Record<string, Row[]> =>
+    guardInputs(name, 'joined input', absent.joined.length ? { ...j, ...Object.fromEntries(absent.joined.map((n) => [n, []])) } : j, [
+      ...joinNames,
+      ...absent.joined,
+    ]);
 
   const plans: Plan[] = [];
   for (const p of pending) {
@@ -312,7 +325,7 @@ export async function runRowStage(
       const p = todo[next++];
       let rows: Row[];
       try {
-        const got = await impl.run({ row: p.row, cross: p.cross, joined: p.joined, whole }, ctx);
+        const got = await impl.run({ row: p.row, cross: p.cross, joined: joinedOf(p.joined), whole }, ctx);
         rows = Array.isArray(got) ? got : [got];
         checkRows(name, stage, rows);
       } catch (err) {

@@ -119,6 +119,7 @@ describe('artifacts and memos larger than the string limit', () => {
       join(p.root, 'stages', 'bulk.ts'),
       `import { rowStage } from ${JSON.stringify(join(import.meta.dirname, '..', 'stage.ts'))};
 export default rowStage({
+  inputs: { words: 'drives' },
   columns: { path: 'VARCHAR', j: 'INTEGER', blob: 'VARCHAR' },
   run({ row }) {
     return Array.from({ length: 3 }, (_, j) => ({ path: row.path, j, blob: String(row.path).repeat(90) + j }));

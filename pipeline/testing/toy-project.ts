@@ -49,11 +49,12 @@ export function makeToyProject(
   );
   writeFileSync(
     join(root, 'stages', 'words.ts'),
-    `import { rowStage } from ${stageImport};
+    `import { rowStage, z } from ${stageImport};
 import { readFileSync, appendFileSync } from 'node:fs';
 import { join } from 'node:path';
-export default rowStage<{ delayMs?: number; failOn?: string }>({
-  params: { delayMs: 0, failOn: undefined },
+export default rowStage<{ delayMs: number; failOn?: string }>({
+  inputs: { docs: 'drives' },
+  params: { delayMs: z.number().min(0).default(0), failOn: z.string().optional() },
   columns: { path: 'VARCHAR', text: 'VARCHAR', n_words: 'INTEGER' },
   async run({ row }, ctx) {
     const path = row.path as string;
@@ -72,6 +73,7 @@ export default rowStage<{ delayMs?: number; failOn?: string }>({
 import { appendFileSync } from 'node:fs';
 import { shout } from './helpers/shout.ts';
 export default rowStage({
+  inputs: { words: 'drives' },
   columns: { path: 'VARCHAR', loud: 'VARCHAR' },
   run({ row }) {
     appendFileSync(${log}, 'shout:' + row.path + '\\n');
@@ -82,9 +84,10 @@ export default rowStage({
   );
   writeFileSync(
     join(root, 'stages', 'totals.ts'),
-    `import { tableStage } from ${stageImport};
+    `import { tableStage, z } from ${stageImport};
 export default tableStage<{ scale: number }>({
-  params: { scale: 1 },
+  inputs: { words: 'whole' },
+  params: { scale: z.number().default(1) },
   columns: { docs: 'INTEGER', words: 'DOUBLE' },
   run({ words }, ctx) {
     return [{ docs: words.length, words: words.reduce((s, r) => s + (r.n_words as number ?? 0), 0) * ctx.params.scale }];
@@ -96,6 +99,7 @@ export default tableStage<{ scale: number }>({
     join(root, 'stages', 'report.ts'),
     `import { tableStage } from ${stageImport};
 export default tableStage({
+  inputs: { totals: 'whole', shout: 'whole' },
   columns: { line: 'VARCHAR' },
   run({ totals, shout }) {
     return [{ line: 'docs=' + totals[0].docs + ' words=' + totals[0].words }, ...shout.map((r) => ({ line: String(r.loud) }))];

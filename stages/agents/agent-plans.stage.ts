@@ -11,7 +11,7 @@
  * plan and get no row. Cases with an error upstream are skipped; a case whose guideline has no
  * usable tree is planned without distractors or other conclusions, as the agent itself did.
  */
-import { required, tableStage, type Row } from '../../pipeline/stage.ts';
+import { tableStage, z, type Row } from '../../pipeline/stage.ts';
 import type { Cdp } from '../construct/types.ts';
 import { treeOfRow } from '../tasks/unit-context.ts';
 import { deviationsOf } from './perturb.ts';
@@ -70,9 +70,10 @@ export function agentPlanRows(models: readonly string[], cdps: readonly Row[], t
 }
 
 export default tableStage<AgentPlansParams>({
-  params: { models: required<string[]>() },
+  inputs: { cdps: 'whole', trees: 'whole' },
+  params: { models: z.array(z.string()) },
   columns: AGENT_PLAN_COLUMNS,
-  run({ cdps = [], trees = [] }, ctx) {
+  run({ cdps, trees }, ctx) {
     if (!Array.isArray(ctx.params.models)) {
       const got = JSON.stringify(ctx.params.models);
       throw new Error(`stage ${ctx.stage}: param "models" must list the simulated evaluated models' names (got ${got})`);

@@ -4,6 +4,7 @@ import { cdpLengthStats } from './length-stats.ts';
 import type { Cdp } from './types.ts';
 
 export default tableStage({
+  inputs: { cdps: 'whole' },
   params: {},
   reads: { cdps: ['length', 'split'] },
   columns: { split: 'VARCHAR', statistic: 'VARCHAR', value: 'DOUBLE' },

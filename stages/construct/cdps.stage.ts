@@ -13,7 +13,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { tableStage } from '../../pipeline/stage.ts';
+import { tableStage, z } from '../../pipeline/stage.ts';
 import { enumeratePaths } from './paths.ts';
 import { splitGuidelines, unusedPins, type Split } from './split.ts';
 import { parseSplitPins } from './split-pins.ts';
@@ -29,7 +29,16 @@ export interface CdpsParams {
 }
 
 export default tableStage<CdpsParams>({
-  params: { testFraction: 440 / 2274, seed: 42, testIds: undefined },
+  inputs: { trees: 'whole', guidelines: 'whole', split_pins: 'optional whole' },
+  params: {
+    testFraction: z
+      .number()
+      .min(0)
+      .max(1)
+      .default(440 / 2274),
+    seed: z.int().default(42),
+    testIds: z.array(z.string()).optional(),
+  },
   columns: {
     cdp_id: 'VARCHAR',
     guideline_id: 'VARCHAR',
@@ -43,7 +52,7 @@ export default tableStage<CdpsParams>({
     leaf_index: 'INTEGER',
     reference_questions: 'VARCHAR[]',
   },
-  run({ trees = [], guidelines = [], split_pins = [] }, ctx) {
+  run({ trees, guidelines, split_pins }, ctx) {
     const usable = guidelines
       .filter((g) => g.error == null)
       .map((g) => ({ guideline_id: g.guideline_id as string, language: g.language as string }));

@@ -96,7 +96,7 @@ test('construction stages: trees re-asked until valid, vignettes, narratives re-
     const config: DagConfig = {
       sources: { pdfs: { kind: 'files', patterns: ['pdfs/**/*.pdf'] } },
       stages: [
-        { name: 'guidelines', module: m('ingest/guidelines.stage.ts'), inputs: { pdfs: 'pdfs' }, forEach: 'pdfs' },
+        { name: 'guidelines', module: m('ingest/guidelines.stage.ts'), inputs: { corpus: 'pdfs' }, forEach: 'corpus' },
         {
           name: 'trees',
           module: m('construct/trees.stage.ts'),
@@ -195,7 +195,12 @@ test('estimate: stale stages computed without persisting; real-model misses coun
     const config: DagConfig = {
       sources: { pdfs: { kind: 'files', patterns: ['pdfs/**/*.pdf'] } },
       stages: [
-        { name: 'guidelines', module: join(repo, 'stages', 'ingest', 'guidelines.stage.ts'), inputs: { pdfs: 'pdfs' }, forEach: 'pdfs' },
+        {
+          name: 'guidelines',
+          module: join(repo, 'stages', 'ingest', 'guidelines.stage.ts'),
+          inputs: { corpus: 'pdfs' },
+          forEach: 'corpus',
+        },
         {
           name: 'trees',
           module: join(repo, 'stages', 'construct', 'trees.stage.ts'),

@@ -8,9 +8,10 @@ import { tableStage } from '../../pipeline/stage.ts';
 import { corpusOf } from '../ingest/corpus.stage.ts';
 
 export default tableStage({
+  inputs: { files: 'whole' },
   params: {},
   columns: { guideline_id: 'VARCHAR', path: 'VARCHAR', sha256: 'VARCHAR', error: 'VARCHAR' },
-  run({ files = [] }, ctx) {
+  run({ files }, ctx) {
     const { trees } = corpusOf(files, ctx.root);
     for (const t of trees) if (t.error) ctx.log(t.error);
     return trees.map((t) => ({ ...t }));

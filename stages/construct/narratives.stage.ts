@@ -2,14 +2,15 @@
  * Stage `narratives`: the reference CDP as reasoning statements (Prompt 3), one per decision step
  * plus a closing statement; the single-turn judge compares predicted steps against these.
  */
-import { askStructured, required, rowStage } from '../../pipeline/stage.ts';
+import { askStructured, rowStage, z } from '../../pipeline/stage.ts';
 import { parseNarrative } from './narrative-parse.ts';
 import { loadTemplate } from '../prompts/templates.ts';
 import { promptMessage } from '../prompts/prompt-message.ts';
 import { narrativeInput } from './prompt-inputs.ts';
 
 export default rowStage<{ writer: string; maxAttempts: number }>({
-  params: { writer: required<string>(), maxAttempts: 3 },
+  inputs: { cdps: 'drives', vignettes: 'joined' },
+  params: { writer: z.string().min(1), maxAttempts: z.int().min(1).max(10).default(3) },
   columns: { cdp_id: 'VARCHAR', steps: 'VARCHAR[]', generator: 'VARCHAR', template: 'VARCHAR' },
   async run({ row, joined }, ctx) {
     const llm = ctx.llm;

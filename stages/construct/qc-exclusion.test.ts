@@ -1,7 +1,7 @@
 // Which cases QC flags for exclusion, and what qc_summary reports about them (issue 11 item 5).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Row, StageContext, TableStage } from '../../pipeline/stage.ts';
+import { resolveParams, type Row, type StageContext, type TableStage } from '../../pipeline/stage.ts';
 import { exclusionCounts, qcFlags } from './qc-exclusion.ts';
 import qcSummaryStage from './qc-summary.stage.ts';
 
@@ -60,7 +60,7 @@ test('qc_summary: test cases flagged and excluded, following excludeFlagged', as
   const run = async (excludeFlagged: boolean | undefined) => {
     const ctx = {
       stage: 'qc_summary',
-      params: { ...(qcSummaryStage.params as { excludeFlagged: boolean }), ...(excludeFlagged === undefined ? {} : { excludeFlagged }) },
+      params: resolveParams('qc_summary', qcSummaryStage.params, excludeFlagged === undefined ? {} : { excludeFlagged }).params,
       log: () => {},
     } as unknown as StageContext<{ excludeFlagged?: boolean }>;
     const rows = await (qcSummaryStage as TableStage<{ excludeFlagged?: boolean }>).run({ qc: QC, qc_inspection: INSPECTION, cdps }, ctx);

@@ -3,13 +3,14 @@
  * `inspect`, when an inspector model is configured (param `inspector`: a roster name, or null
  * offline, in which case no case is inspected: there is no simulated stand-in for judgement).
  */
-import { askStructured, required, rowStage } from '../../pipeline/stage.ts';
+import { askStructured, rowStage, z } from '../../pipeline/stage.ts';
 import { parseQcVerdict } from './qc-verdict-parse.ts';
 import { qcInspectionPrompt, QC_INSPECTION_PROMPT_ID } from './qc-inspection-prompt.ts';
 import type { Cdp } from './types.ts';
 
 export default rowStage<{ inspector: string | null; maxAttempts: number }>({
-  params: { inspector: required<string | null>(), maxAttempts: 2 },
+  inputs: { qc: 'drives', cdps: 'joined', vignettes: 'joined' },
+  params: { inspector: z.string().min(1).nullable(), maxAttempts: z.int().min(1).max(10).default(2) },
   columns: { cdp_id: 'VARCHAR', inspector: 'VARCHAR', consistent: 'BOOLEAN', problems: 'VARCHAR[]', prompt: 'VARCHAR' },
   async run({ row, joined }, ctx) {
     const inspector = ctx.params.inspector;

@@ -1,15 +1,16 @@
 /**
  * Stage `qc_summary`: problem rates over all CDPs, beside the paper's (< 0.5% of CDPs, < 1% of
- * vignettes), and, with input `cdps`, how many test cases QC flags and how many the task settings
+ * vignettes), and, from input `cdps`, how many test cases QC flags and how many the task settings
  * leave out (`excludeFlagged`: the same value as test_cases's param, default true).
  */
-import { tableStage, type Row } from '../../pipeline/stage.ts';
+import { tableStage, z, type Row } from '../../pipeline/stage.ts';
 import { summariseQc, PAPER_MAX_CDP_PROBLEM_RATE, PAPER_MAX_VIGNETTE_PROBLEM_RATE } from './qc-summary.ts';
 import { exclusionCounts, qcFlags } from './qc-exclusion.ts';
 import type { QcReport } from './qc-checks.ts';
 
 export default tableStage<{ excludeFlagged: boolean }>({
-  params: { excludeFlagged: true },
+  inputs: { qc: 'whole', qc_inspection: 'whole', cdps: 'whole' },
+  params: { excludeFlagged: z.boolean().default(true) },
   // Of the cases only which are test cases: not their steps, vignettes or narratives.
   reads: { cdps: ['cdp_id', 'split'] },
   columns: { measure: 'VARCHAR', value: 'DOUBLE', paper_bound: 'DOUBLE', within_paper: 'BOOLEAN' },
@@ -36,8 +37,8 @@ export default tableStage<{ excludeFlagged: boolean }>({
       },
       { measure: 'narrative problem rate', value: s.narrativeProblemRate },
       ...Object.entries(s.byKind).map(([kind, n]) => ({ measure: `instances with ${kind}`, value: n })),
-      ...inspectionRows(qc_inspection ?? []),
-      ...(cdps ? exclusionRows(cdps, qc, qc_inspection ?? [], ctx.params.excludeFlagged) : []),
+      ...inspectionRows(qc_inspection),
+      ...exclusionRows(cdps, qc, qc_inspection, ctx.params.excludeFlagged),
     ];
   },
 });

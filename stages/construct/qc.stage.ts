@@ -2,13 +2,14 @@
  * Stage `qc`: deterministic consistency checks between tree, CDP, vignette and narrative for
  * every CDP, and the seeded sample chosen for LLM-based inspection.
  */
-import { rowStage } from '../../pipeline/stage.ts';
+import { rowStage, z } from '../../pipeline/stage.ts';
 import { checkInstance } from './qc-checks.ts';
 import { isSelectedForInspection } from './qc-sampler.ts';
 import type { Cdp, TreeNodeRow } from './types.ts';
 
 export default rowStage<{ inspectFraction: number; seed: number }>({
-  params: { inspectFraction: 0.05, seed: 42 },
+  inputs: { cdps: 'drives', vignettes: 'joined', narratives: 'joined', tree_nodes: 'joined' },
+  params: { inspectFraction: z.number().min(0).max(1).default(0.05), seed: z.int().default(42) },
   columns: {
     cdp_id: 'VARCHAR',
     guideline_id: 'VARCHAR',

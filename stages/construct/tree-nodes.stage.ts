@@ -4,6 +4,7 @@ import { treeNodeRows } from './tree-nodes.ts';
 import type { ReasoningTree } from './types.ts';
 
 export default rowStage({
+  inputs: { trees: 'drives' },
   params: {},
   columns: {
     guideline_id: 'VARCHAR',

@@ -7,7 +7,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { askStructured, extractJson, required, rowStage } from '../../pipeline/stage.ts';
+import { askStructured, extractJson, rowStage, z } from '../../pipeline/stage.ts';
 import { loadTemplate } from '../prompts/templates.ts';
 import { promptMessage } from '../prompts/prompt-message.ts';
 import { checkTreeAnswer, type TreeCheck } from './tree-check.ts';
@@ -22,7 +22,9 @@ export interface TreesParams {
 }
 
 export default rowStage<TreesParams>({
-  params: { builder: required<string | null>(), maxAttempts: 3 },
+  // A corpus without trees of its own (or a DAG without corpus_trees) has every tree built.
+  inputs: { guidelines: 'drives', corpus_trees: 'optional joined' },
+  params: { builder: z.string().min(1).nullable(), maxAttempts: z.int().min(1).max(10).default(3) },
   columns: {
     guideline_id: 'VARCHAR',
     builder: 'VARCHAR',
@@ -37,7 +39,7 @@ export default rowStage<TreesParams>({
   async run({ row, joined }, ctx) {
     const markdown = row.markdown as string;
     const t = loadTemplate('reasoning-tree-extraction', row.language as string);
-    const own = joined.corpus_trees?.find((r) => r.error == null);
+    const own = joined.corpus_trees.find((r) => r.error == null);
     if (own) return importTree(row.guideline_id as string, String(own.path), markdown, t.identity, ctx.root);
     if (!ctx.params.builder) {
       return {

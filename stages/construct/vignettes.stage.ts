@@ -4,14 +4,15 @@
  * answer) is re-asked with the reason, up to `maxAttempts` answers, and then the row is a failure
  * whose answers are no longer served from the cache, so `cdp run --retry-failed` asks afresh.
  */
-import { askStructured, required, rowStage } from '../../pipeline/stage.ts';
+import { askStructured, rowStage, z } from '../../pipeline/stage.ts';
 import { loadTemplate } from '../prompts/templates.ts';
 import { promptMessage } from '../prompts/prompt-message.ts';
 import { conditionPathInput } from './prompt-inputs.ts';
 import { parseVignette } from './vignette-parse.ts';
 
 export default rowStage<{ writer: string; maxAttempts: number }>({
-  params: { writer: required<string>(), maxAttempts: 3 },
+  inputs: { cdps: 'drives' },
+  params: { writer: z.string().min(1), maxAttempts: z.int().min(1).max(10).default(3) },
   columns: { cdp_id: 'VARCHAR', vignette: 'VARCHAR', generator: 'VARCHAR', template: 'VARCHAR', format: 'VARCHAR' },
   async run({ row }, ctx) {
     const llm = ctx.llm;

@@ -11,7 +11,7 @@
  * Param `judges`: the run's judges, real ones first (dag.config.ts passes them; the default, the
  * three simulated similarity judges, is for tests). With one judge only the metric pairs exist.
  */
-import { tableStage, type Row } from '../../pipeline/stage.ts';
+import { tableStage, z, type Row } from '../../pipeline/stage.ts';
 import { SIMULATED_JUDGE_NAMES } from '../judge/simulated-judges.ts';
 import { correlationTable } from '../stats/correlation-table.ts';
 
@@ -52,7 +52,15 @@ export function instanceCorrelations(rows: readonly Row[], judges: readonly stri
 }
 
 export default tableStage<CorrelationsParams>({
-  params: { judges: [...SIMULATED_JUDGE_NAMES], minInstances: 3 },
+  inputs: { pathway_metrics: 'whole' },
+  params: {
+    judges: z
+      .array(z.string())
+      .min(1)
+      .refine((j) => new Set(j).size === j.length, 'judges must be distinct')
+      .default([...SIMULATED_JUDGE_NAMES]),
+    minInstances: z.int().min(2).default(3),
+  },
   // Of the wide pathway_metrics rows (the DTW path among them) only what an instance is and its scores.
   reads: { pathway_metrics: ['setting', 'model', 'cdp_id', 'judge', 'error', ...CORRELATION_METRICS] },
   columns: {
@@ -65,7 +73,7 @@ export default tableStage<CorrelationsParams>({
     kendall_w: 'DOUBLE',
     n: 'INTEGER',
   },
-  run({ pathway_metrics = [] }, ctx) {
+  run({ pathway_metrics }, ctx) {
     const judges = ctx.params.judges;
     const min = ctx.params.minInstances;
     // One judge still gives the metric pairs (DTW vs OT vs LNDS); judge pairs need two.

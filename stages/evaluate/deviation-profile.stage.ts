@@ -53,6 +53,7 @@ export function deviationProfile(pathways: readonly Row[], plans: readonly Row[]
 }
 
 export default tableStage({
+  inputs: { predicted_pathways: 'whole', agent_plans: 'whole' },
   params: {},
   reads: { predicted_pathways: ['setting', 'model', 'cdp_id', 'usable', 'candidate'] },
   columns: {
@@ -67,7 +68,7 @@ export default tableStage({
     total: 'INTEGER',
     wrong_outcomes: 'INTEGER',
   },
-  run({ predicted_pathways = [], agent_plans = [] }) {
+  run({ predicted_pathways, agent_plans }) {
     return deviationProfile(predicted_pathways, agent_plans);
   },
 });

@@ -12,7 +12,13 @@ test('human label CSVs (files-source rows, paths relative to the root) feed the 
   try {
     writeFileSync(join(root, 'labels.csv'), 'judge,model,score,human\nj,m,0.9,yes\nj,m,0.6,no\nj,m,0.8,yes\nj,m,oops,yes\n');
     const logs: string[] = [];
-    const rows = await runTable(thresholdStage, { human_labels: [{ path: 'labels.csv', sha256: 'x', size: 1 }] }, {}, logs, root);
+    const rows = await runTable(
+      thresholdStage,
+      { step_scores: [], predicted_pathways: [], agent_plans: [], human_labels: [{ path: 'labels.csv', sha256: 'x', size: 1 }] },
+      {},
+      logs,
+      root,
+    );
     const pooled = rows.filter((r) => r.model === null);
     assert.ok(rows.every((r) => r.source === 'human' && r.simulated === false && r.setting === 'all'));
     // 0.9 ✓, 0.8 ✓, 0.6 ✗: F1 = 1 for t in (0.6, 0.8]; best at the smallest, 0.65.
@@ -33,7 +39,13 @@ test('human label CSVs (files-source rows, paths relative to the root) feed the 
     const file = (path: string) => ({ path, sha256: 'x', size: 1 });
     const prefs = await runTable(
       preferenceStage,
-      { human_preferences: [file('prefs.csv')], human_pair_pcc: [file('pcc.csv')] },
+      {
+        pathway_metrics: [],
+        predicted_pathways: [],
+        agent_plans: [],
+        human_preferences: [file('prefs.csv')],
+        human_pair_pcc: [file('pcc.csv')],
+      },
       {},
       [],
       root,

@@ -100,8 +100,10 @@ const outcome_scores = [
   correct('B', 'c5', true),
 ];
 
+const NO_INPUTS = { pathway_metrics: [], outcome_scores: [], predicted_pathways: [] };
+
 async function summary(params: object): Promise<(metric: string, model: string) => Row> {
-  const predicted_pathways = await runTable(predictedPathways, { dialogues_multi, cdps }, {});
+  const predicted_pathways = await runTable(predictedPathways, { predictions_single: [], dialogues_multi, cdps, narratives: [] }, {});
   const rows = await runTable(modelSummary, { pathway_metrics, outcome_scores, predicted_pathways }, { resamples: 200, ...params });
   return (metric, model) => {
     const r = rows.filter((x) => x.metric === metric && x.model === model);
@@ -172,7 +174,7 @@ describe('model_summary: failures, n and SR over every test case', () => {
 
   test('a cell with nothing to average keeps its row: n 0, null mean and CIs, its failures counted', async () => {
     const only = { ...unit('C', 'c1'), usable: false, failure: 'failed-call', success: true };
-    const inputs = { predicted_pathways: [only], outcome_scores: [failed('C', 'c1', 'pathway not judged')] };
+    const inputs = { pathway_metrics: [], predicted_pathways: [only], outcome_scores: [failed('C', 'c1', 'pathway not judged')] };
     const rows = await runTable(modelSummary, inputs, { failurePolicy: 'exclude', resamples: 200 });
     assert.deepEqual(
       rows.map((r) => [r.metric, r.mean, r.ci_low, r.cluster_ci_low, r.n, r.failures, r.excluded, r.clusters]),
@@ -186,13 +188,13 @@ describe('model_summary: failures, n and SR over every test case', () => {
 
   test('a bad policy param or failure value is an error that says what to use', async () => {
     await assert.rejects(
-      runTable(modelSummary, {}, { failurePolicy: 'drop' as never }),
+      runTable(modelSummary, NO_INPUTS, { failurePolicy: 'drop' as never }),
       /failurePolicy is "drop"; use one of 'worst', 'exclude'$/,
     );
-    await assert.rejects(runTable(modelSummary, {}, { commonCases: 'yes' as never }), /commonCases is "yes"; use true or false/);
+    await assert.rejects(runTable(modelSummary, NO_INPUTS, { commonCases: 'yes' as never }), /commonCases is "yes"; use true or false/);
     const odd = { ...unit('C', 'c1'), usable: false, failure: 'timeout' };
     await assert.rejects(
-      runTable(modelSummary, { predicted_pathways: [odd] }, {}),
+      runTable(modelSummary, { ...NO_INPUTS, predicted_pathways: [odd] }, {}),
       /row c1 \(C\) has failure "timeout"; expected one of failed-call, unreadable, patient or null; rerun predicted_pathways/,
     );
   });

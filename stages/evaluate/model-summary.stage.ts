@@ -22,7 +22,7 @@
  * With a single guideline (`clusters` = 1, as in the bundled sample's test split) the cluster CI
  * is null: resampling one cluster cannot say anything about guideline-to-guideline variation.
  */
-import { tableStage, type Row } from '../../pipeline/stage.ts';
+import { tableStage, z, type Row } from '../../pipeline/stage.ts';
 import {
   clusterBootstrapMany,
   percentileBootstrapMany,
@@ -32,6 +32,7 @@ import {
 } from '../stats/bootstrap.ts';
 import {
   CASE_FAILURES,
+  FAILURE_POLICIES,
   applyFailurePolicy,
   checkPolicyOptions,
   policyLabel,
@@ -147,7 +148,7 @@ function failureOf(p: Row | undefined): CaseFailure | null {
 }
 
 /** Every case's entry in every cell, before the failure policy. */
-export function cellEntries({ pathway_metrics = [], outcome_scores = [], predicted_pathways = [] }: Record<string, Row[]>): CellEntries[] {
+export function cellEntries({ pathway_metrics, outcome_scores, predicted_pathways }: Record<string, Row[]>): CellEntries[] {
   const pathways = new Map(predicted_pathways.map((p) => [caseKey(p), p]));
   const cells = new Map<string, CellEntries>();
   const add = (r: Row, judge: string | null, metric: PolicyMetric, value: number | null, failure: CaseFailure | null) => {
@@ -179,7 +180,14 @@ export function cellEntries({ pathway_metrics = [], outcome_scores = [], predict
 }
 
 export default tableStage<ModelSummaryParams>({
-  params: { resamples: 10000, seed: 42, level: 0.95, failurePolicy: 'worst', commonCases: false },
+  inputs: { pathway_metrics: 'whole', outcome_scores: 'whole', predicted_pathways: 'whole' },
+  params: {
+    resamples: z.int().min(2).max(1_000_000).default(10000),
+    seed: z.int().default(42),
+    level: z.number().gt(0).lt(1).default(0.95),
+    failurePolicy: z.enum(FAILURE_POLICIES).default('worst'),
+    commonCases: z.boolean().default(false),
+  },
   // What a case is and what it scored; never the transcripts, step texts or matrices of these wide tables.
   reads: {
     pathway_metrics: [...CASE_COLUMNS, 'judge', 'error', 'dtw_pcc', 'ot_pcc', 'lnds_pcs'],

@@ -5,7 +5,7 @@
  * paper does not state its cut-off, see judge-outcome.ts). An empty candidate conclusion scores
  * 1 without a call. Unusable pathways become failure rows.
  */
-import { required, rowStage } from '../../pipeline/stage.ts';
+import { rowStage, z } from '../../pipeline/stage.ts';
 import { DEFAULT_OUTCOME_CUTOFF, judgeOutcome } from '../judge/judge-outcome.ts';
 import { CALL_COLUMNS, callColumns } from '../judge/call-refs.ts';
 import { UNIT_COLUMNS, judgeName, unitBase, unusable } from './pathway-unit.ts';
@@ -19,7 +19,14 @@ export interface OutcomeScoresParams {
 }
 
 export default rowStage<OutcomeScoresParams>({
-  params: { judges: required<string[]>(), realJudges: [], cutoff: DEFAULT_OUTCOME_CUTOFF, maxReasks: 2 },
+  inputs: { predicted_pathways: 'drives' },
+  params: {
+    judges: z.array(z.string()),
+    realJudges: z.array(z.string()).default([]),
+    // Prompt 9 scores 1–5, and the cut-off is stored in an INTEGER column.
+    cutoff: z.int().min(1).max(5).default(DEFAULT_OUTCOME_CUTOFF),
+    maxReasks: z.int().min(0).max(10).default(2),
+  },
   columns: {
     ...UNIT_COLUMNS,
     score: 'INTEGER',

@@ -6,7 +6,7 @@
  * a value the paper fitted to this judge. dtw_path holds the warping path as [i, j] pairs.
  * A failed step_scores row yields a failure row (the runner does that before run is called).
  */
-import { rowStage } from '../../pipeline/stage.ts';
+import { rowStage, z } from '../../pipeline/stage.ts';
 import { judgeParams, type JudgeKind } from '../metrics/judge-params.ts';
 import { OT_DEFAULTS } from '../metrics/ot.ts';
 import { scorePathway } from '../metrics/pathway-metrics.ts';
@@ -21,7 +21,16 @@ export interface PathwayMetricsParams {
 }
 
 export default rowStage<PathwayMetricsParams>({
-  params: { calibration: {}, lambda: OT_DEFAULTS.lambda, tauA: OT_DEFAULTS.tauA, tauB: OT_DEFAULTS.tauB },
+  inputs: { step_scores: 'drives' },
+  params: {
+    calibration: z
+      .record(z.string(), z.object({ gamma: z.number().gt(0).max(1), beta: z.number().min(0), calibrated: z.boolean() }))
+      .default({}),
+    lambda: z.number().gt(0).default(OT_DEFAULTS.lambda),
+    // Infinity: a balanced marginal (stages/metrics/ot.ts).
+    tauA: z.union([z.number().gt(0), z.literal(Infinity)]).default(OT_DEFAULTS.tauA),
+    tauB: z.union([z.number().gt(0), z.literal(Infinity)]).default(OT_DEFAULTS.tauB),
+  },
   columns: {
     ...UNIT_COLUMNS,
     judge_kind: 'VARCHAR',

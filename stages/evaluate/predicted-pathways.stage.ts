@@ -144,10 +144,18 @@ export function multiTurnPathway(d: Row, cdp: Row | undefined): Row {
 }
 
 export default tableStage({
+  // Imported predictions are bound only when `cdp import predictions` copied some (dag.config.ts).
+  inputs: {
+    predictions_single: 'whole',
+    dialogues_multi: 'whole',
+    cdps: 'whole',
+    narratives: 'whole',
+    imported_predictions: 'optional whole',
+  },
   params: {},
   columns: PREDICTED_PATHWAY_COLUMNS,
-  run({ predictions_single = [], dialogues_multi = [], cdps, narratives = [], imported_predictions = [] }, ctx) {
-    const cdpById = new Map(cdps!.filter((c) => c.error == null).map((c) => [c.cdp_id as string, c]));
+  run({ predictions_single, dialogues_multi, cdps, narratives, imported_predictions }, ctx) {
+    const cdpById = new Map(cdps.filter((c) => c.error == null).map((c) => [c.cdp_id as string, c]));
     const narrativeById = new Map(narratives.map((n) => [n.cdp_id as string, n]));
     const single = [...predictions_single],
       multi = [...dialogues_multi];

@@ -41,7 +41,7 @@ const multi = (over: object) => ({
 
 describe('predicted_pathways', () => {
   test('single: the first m narrative statements are the reference; the closing statement is left out', async () => {
-    const [r] = await runTable(stage, { predictions_single: [single({})], cdps: [cdp], narratives: [narrative] }, {});
+    const [r] = await runTable(stage, { predictions_single: [single({})], dialogues_multi: [], cdps: [cdp], narratives: [narrative] }, {});
     assert.deepEqual(r, {
       setting: 'single',
       model: 'm',
@@ -70,6 +70,7 @@ describe('predicted_pathways', () => {
           single({ model: 'broken', error: 'HTTP 500' }),
           single({ cdp_id: 'c2' }),
         ],
+        dialogues_multi: [],
         cdps: [cdp, { ...cdp, cdp_id: 'c2' }],
         narratives: [narrative],
       },
@@ -95,6 +96,8 @@ describe('predicted_pathways', () => {
           multi({ model: 'm3', error: 'doctor m3, turn 2: HTTP 500' }),
         ],
         cdps: [cdp],
+        predictions_single: [],
+        narratives: [],
       },
       {},
     );
@@ -127,6 +130,8 @@ describe('predicted_pathways', () => {
           multi({ model: 'p3', error: 'patient simulated-patient, turn 1: HTTP 503', questions: ['q1'] }),
         ],
         cdps: [cdp],
+        predictions_single: [],
+        narratives: [],
       },
       {},
     );
@@ -154,6 +159,8 @@ describe('predicted_pathways', () => {
           multi({ model: 'm4', success: false, end_reason: 'turn-cap' }),
         ],
         cdps: [cdp],
+        predictions_single: [],
+        narratives: [],
       },
       {},
     );

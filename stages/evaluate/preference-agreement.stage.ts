@@ -15,7 +15,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
-import { tableStage, type Row } from '../../pipeline/stage.ts';
+import { tableStage, z, type Row } from '../../pipeline/stage.ts';
 import {
   agreementOfPairs,
   groupPreferences,
@@ -82,7 +82,18 @@ export function agreementRows(
 const pathwayKey = (setting: unknown, model: unknown, cdpId: unknown) => `${String(setting)}\u0000${String(model)}\u0000${String(cdpId)}`;
 
 export default tableStage<PreferenceParams>({
-  params: { raterNoise: 0.1, seed: 42, tieTolerance: 0 },
+  inputs: {
+    pathway_metrics: 'whole',
+    predicted_pathways: 'whole',
+    agent_plans: 'whole',
+    human_preferences: 'optional whole',
+    human_pair_pcc: 'optional whole',
+  },
+  params: {
+    raterNoise: z.number().min(0).max(1).default(0.1),
+    seed: z.int().default(42),
+    tieTolerance: z.number().min(0).default(0),
+  },
   // The scores and what a pathway is; not the DTW paths or the step texts.
   reads: {
     pathway_metrics: ['setting', 'model', 'cdp_id', 'judge', 'error', 'dtw_pcc', 'ot_pcc', 'lnds_pcs'],
@@ -102,7 +113,7 @@ export default tableStage<PreferenceParams>({
     kappa: 'DOUBLE',
     kappa_n: 'INTEGER',
   },
-  run({ pathway_metrics = [], predicted_pathways = [], agent_plans = [], human_preferences = [], human_pair_pcc = [] }, ctx) {
+  run({ pathway_metrics, predicted_pathways, agent_plans, human_preferences, human_pair_pcc }, ctx) {
     const tieTolerance = ctx.params.tieTolerance;
     const pairs = simulatedPairs(predicted_pathways, planIndex(agent_plans));
     const choices = simulatedChoices(pairs, ctx.params.raterNoise, ctx.params.seed);

@@ -15,7 +15,7 @@
  * everything else an LLM); `judgeKinds` overrides it per judge. An empty candidate gives an
  * m×0 C without a call. Unusable pathways (see predicted_pathways) become failure rows.
  */
-import { required, rowStage } from '../../pipeline/stage.ts';
+import { rowStage, z } from '../../pipeline/stage.ts';
 import { judgeStepScores } from '../judge/judge-step-scores.ts';
 import { judgeByEmbeddings } from '../judge/embedding-judge.ts';
 import { inferJudgeKind, type JudgeKind } from '../metrics/judge-params.ts';
@@ -48,17 +48,19 @@ export function judgeKindOf(judge: string, overrides: Record<string, JudgeKind> 
 
 export default rowStage<StepScoresParams>({
   // minRunsOk: a majority of runs; blockRows, maxPromptTokens: judgeStepScores' own (no split).
+  inputs: { predicted_pathways: 'drives' },
   params: {
-    judges: required<string[]>(),
-    realJudges: [],
-    runs: 5,
-    maxReasks: 2,
-    minRunsOk: undefined,
-    blockRows: undefined,
-    maxPromptTokens: undefined,
-    maxPromptTokensByJudge: undefined,
-    judgeKinds: undefined,
-    embeddingJudges: [],
+    judges: z.array(z.string()),
+    realJudges: z.array(z.string()).default([]),
+    // Bounded: every run is a judge call per pathway, and C is held per run.
+    runs: z.int().min(1).max(100).default(5),
+    maxReasks: z.int().min(0).max(10).default(2),
+    minRunsOk: z.int().min(1).optional(),
+    blockRows: z.int().min(1).optional(),
+    maxPromptTokens: z.int().min(1).optional(),
+    maxPromptTokensByJudge: z.record(z.string(), z.int().min(1)).optional(),
+    judgeKinds: z.record(z.string(), z.enum(['llm', 'similarity'])).optional(),
+    embeddingJudges: z.array(z.string()).default([]),
   },
   columns: {
     ...UNIT_COLUMNS,

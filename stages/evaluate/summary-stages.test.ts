@@ -103,7 +103,7 @@ describe('model_summary', () => {
     const metrics = await runRows(pathwayMetrics, scores, {});
     const rows = await runTable(
       modelSummary,
-      { pathway_metrics: [...metrics, { ...metrics[0], cdp_id: 'c9', error: 'judge failed' }] },
+      { pathway_metrics: [...metrics, { ...metrics[0], cdp_id: 'c9', error: 'judge failed' }], outcome_scores: [], predicted_pathways: [] },
       { resamples: 1000 },
     );
     assert.deepEqual(
@@ -133,7 +133,11 @@ describe('model_summary', () => {
       [0, 1, 0, 'worst'],
       'the judge failure is excluded, not the model’s',
     );
-    const one = await runTable(modelSummary, { pathway_metrics: metrics.map((r) => ({ ...r, guideline_id: 'g0' })) }, { resamples: 1000 });
+    const one = await runTable(
+      modelSummary,
+      { pathway_metrics: metrics.map((r) => ({ ...r, guideline_id: 'g0' })), outcome_scores: [], predicted_pathways: [] },
+      { resamples: 1000 },
+    );
     assert.deepEqual(
       [one[0]!.clusters, one[0]!.cluster_ci_low, one[0]!.cluster_ci_high, one[0]!.ci_low],
       [1, null, null, 0],
@@ -165,7 +169,7 @@ describe('model_summary', () => {
       unit('c4', 'g3', { usable: true, success: true }),
       { ...unit('c1', 'g1', { usable: true }), setting: 'single' },
     ];
-    const rows = await runTable(modelSummary, { outcome_scores, predicted_pathways }, {});
+    const rows = await runTable(modelSummary, { pathway_metrics: [], outcome_scores, predicted_pathways }, {});
     const acc = rows.find((r) => r.metric === 'acc')!,
       sr = rows.find((r) => r.metric === 'sr')!;
     assert.deepEqual([acc.mean, acc.n, acc.clusters, acc.judge], [0.75, 4, 3, 'j']);

@@ -3,7 +3,7 @@
  * benchmark rows for a small hand-built case set (the agents' hypertension fixture) with the
  * perturbation agents' true plans, so stage tests need neither a runner nor a model.
  */
-import { missingLlm, resolveParams, type Row, type StageContext, type StageLlm } from '../../pipeline/stage.ts';
+import { missingLlm, resolveParams, stageInputs, type Row, type StageContext, type StageLlm } from '../../pipeline/stage.ts';
 import type { ChatRequest, ChatResult } from '../../pipeline/llm/types.ts';
 import type { RowStage, TableStage } from '../../pipeline/stage.ts';
 import type { Cdp, ReasoningTree } from '../construct/types.ts';
@@ -22,6 +22,7 @@ export function withDefaults<P>(stage: TableStage<P> | RowStage<P>, params: Part
   return r.params as P;
 }
 
+/** Runs a table stage as the runner would: every required input given, an optional one not given as []. */
 export async function runTable<P>(
   stage: TableStage<P>,
   inputs: Record<string, Row[]>,
@@ -29,7 +30,7 @@ export async function runTable<P>(
   logs: string[] = [],
   root?: string,
 ): Promise<Row[]> {
-  return stage.run(inputs, fakeCtx(withDefaults(stage, params), undefined, logs, root));
+  return stage.run(stageInputs('test', stage.inputs, inputs), fakeCtx(withDefaults(stage, params), undefined, logs, root));
 }
 
 export async function runRows<P>(

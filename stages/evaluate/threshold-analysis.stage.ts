@@ -13,7 +13,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
-import { tableStage, type Row } from '../../pipeline/stage.ts';
+import { tableStage, z, type Row } from '../../pipeline/stage.ts';
 import { parseThresholdLabels } from '../stats/read-csv.ts';
 import { thresholdAnalysis, thresholdGrid, type ThresholdCurve, type ThresholdRow } from '../stats/threshold.ts';
 import { planIndex } from './agent-plans.ts';
@@ -61,7 +61,9 @@ export function curveRows(
 }
 
 export default tableStage<ThresholdParams>({
-  params: { gridStep: 0.05, tolerance: 0.02 },
+  inputs: { step_scores: 'whole', predicted_pathways: 'whole', agent_plans: 'whole', human_labels: 'optional whole' },
+  // A grid of at most 1,000 thresholds over [0, 1].
+  params: { gridStep: z.number().min(0.001).max(1).default(0.05), tolerance: z.number().min(0).max(1).default(0.02) },
   // The score matrices and what a pathway is; not the step texts of predicted_pathways.
   reads: {
     step_scores: ['setting', 'model', 'cdp_id', 'judge', 'error', 'n', 'C'],
@@ -90,7 +92,7 @@ export default tableStage<ThresholdParams>({
     common_low: 'DOUBLE',
     common_high: 'DOUBLE',
   },
-  run({ step_scores = [], predicted_pathways = [], agent_plans = [], human_labels = [] }, ctx) {
+  run({ step_scores, predicted_pathways, agent_plans, human_labels }, ctx) {
     const opts = { grid: thresholdGrid(ctx.params.gridStep), tolerance: ctx.params.tolerance };
     const { labels, skipped } = simulatedStepLabels(step_scores, predicted_pathways, planIndex(agent_plans));
     for (const [why, count] of Object.entries(skipped)) ctx.log(`threshold labels: ${count} pathway(s) left out: ${why}`);

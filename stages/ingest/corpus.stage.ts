@@ -44,9 +44,10 @@ export function corpusOf(files: readonly Record<string, unknown>[], root: string
 }
 
 export default tableStage({
+  inputs: { files: 'whole' },
   params: {},
   columns: CORPUS_DOCUMENT_COLUMNS,
-  run({ files = [] }, ctx) {
+  run({ files }, ctx) {
     const { documents } = corpusOf(files, ctx.root);
     for (const d of documents) if (d.error) ctx.log(d.error);
     return documents.map((d) => ({ ...d }));

@@ -8,12 +8,13 @@
  */
 import { readFile } from 'node:fs/promises';
 import { basename, extname, resolve } from 'node:path';
-import { rowStage } from '../../pipeline/stage.ts';
+import { rowStage, z } from '../../pipeline/stage.ts';
 import { languageOfText } from './corpus-layout.ts';
 
 export default rowStage<{ ocrDpi: number }>({
+  inputs: { corpus: 'drives' },
   // Tesseract's recommended resolution for body text.
-  params: { ocrDpi: 300 },
+  params: { ocrDpi: z.int().min(72).max(1200).default(300) },
   columns: {
     guideline_id: 'VARCHAR',
     language: 'VARCHAR',

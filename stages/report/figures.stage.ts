@@ -6,13 +6,13 @@
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { tableStage, type Row } from '../../pipeline/stage.ts';
+import { tableStage, z, type Row } from '../../pipeline/stage.ts';
 import type { FigureSpec } from './figure-spec.ts';
 import { deviationFigure, figure1c, figure4, figure5 } from './figures.ts';
 import { renderPng, renderSvg } from './render-figure.ts';
 import { REPORT_FILE_COLUMNS, resolveOutDir, writeReportFiles, type ReportFile } from './report-files.ts';
 import { summaryRows } from './summary-rows.ts';
-import { REPORT_DEFAULTS, type ReportParams } from './tables.stage.ts';
+import { REPORT_PARAMS, type ReportParams } from './tables.stage.ts';
 
 export interface FigureParams extends ReportParams {
   pngFontFiles: string[];
@@ -20,10 +20,10 @@ export interface FigureParams extends ReportParams {
 
 export function paperFigures(inputs: Record<string, Row[]>, judges: readonly string[] = []): FigureSpec[] {
   return [
-    figure1c(summaryRows(inputs.model_summary ?? []), judges),
-    figure4(inputs.threshold_analysis ?? [], judges),
-    figure5(inputs.cdps ?? [], inputs.cdp_length_stats ?? []),
-    deviationFigure(inputs.deviation_profile ?? []),
+    figure1c(summaryRows(inputs.model_summary), judges),
+    figure4(inputs.threshold_analysis, judges),
+    figure5(inputs.cdps, inputs.cdp_length_stats),
+    deviationFigure(inputs.deviation_profile),
   ];
 }
 
@@ -38,7 +38,8 @@ export function figureFiles(specs: readonly FigureSpec[], fontFiles: readonly st
 }
 
 export default tableStage<FigureParams>({
-  params: { ...REPORT_DEFAULTS, pngFontFiles: [] },
+  inputs: { model_summary: 'whole', threshold_analysis: 'whole', cdps: 'whole', cdp_length_stats: 'whole', deviation_profile: 'whole' },
+  params: { ...REPORT_PARAMS, pngFontFiles: z.array(z.string()).default([]) },
   // Figure 5 counts the cases by split and length; nothing else of them.
   reads: { cdps: ['length', 'split'] },
   columns: REPORT_FILE_COLUMNS,

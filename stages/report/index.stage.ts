@@ -8,15 +8,20 @@ import { tableStage } from '../../pipeline/stage.ts';
 import { REPORT_FILE_COLUMNS, resolveOutDir, writeReportFiles } from './report-files.ts';
 import { indexMarkdown } from './report-index.ts';
 import { runProfile, summaryRows } from './summary-rows.ts';
-import { REPORT_DEFAULTS, type ReportParams } from './tables.stage.ts';
+import { REPORT_PARAMS, type ReportParams } from './tables.stage.ts';
 
 export default tableStage<ReportParams>({
-  params: REPORT_DEFAULTS,
+  inputs: {
+    report_leaderboard: 'whole',
+    report_tables: 'whole',
+    report_figures: 'whole',
+    report_scorecard: 'whole',
+    model_summary: 'whole',
+    qc_summary: 'whole',
+  },
+  params: REPORT_PARAMS,
   columns: REPORT_FILE_COLUMNS,
-  run(
-    { report_leaderboard = [], report_tables = [], report_figures = [], report_scorecard = [], model_summary = [], qc_summary = [] },
-    ctx,
-  ) {
+  run({ report_leaderboard, report_tables, report_figures, report_scorecard, model_summary, qc_summary }, ctx) {
     const outAbs = resolveOutDir(ctx.root, ctx.params.outDir);
     const outRel = relative(ctx.root, outAbs).split(sep).join('/');
     const profile = runProfile(summaryRows(model_summary)).text;

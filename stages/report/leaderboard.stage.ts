@@ -6,8 +6,7 @@
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { tableStage, type Row } from '../../pipeline/stage.ts';
-import type { BootstrapOptions } from '../stats/bootstrap.ts';
+import { tableStage, z, type Row } from '../../pipeline/stage.ts';
 import { figureFiles } from './figures.stage.ts';
 import { defaultJudge } from './judges.ts';
 import { caseValues, leaderboard, leaderboardData, leaderboardFigure, leaderboardTable } from './leaderboard.ts';
@@ -15,20 +14,28 @@ import { REPORT_FILE_COLUMNS, resolveOutDir, writeReportFiles, type ReportFile }
 import { tableCsv, tableMarkdown } from './report-table.ts';
 import { summaryRows } from './summary-rows.ts';
 
-export interface LeaderboardParams extends BootstrapOptions {
-  outDir?: string;
-  judges?: string[];
-  pngFontFiles?: string[];
+export interface LeaderboardParams {
+  outDir: string;
+  judges: string[];
+  pngFontFiles: string[];
+  /** The paired bootstrap's (as model_summary's). */
+  resamples: number;
+  seed: number;
+  level: number;
 }
 
-export function leaderboardFiles(inputs: Record<string, Row[]>, params: LeaderboardParams, fonts: readonly string[] = []): ReportFile[] {
-  const summary = summaryRows(inputs.model_summary ?? []);
-  const judges = params.judges ?? [];
+export function leaderboardFiles(
+  inputs: Record<string, Row[]>,
+  params: Pick<LeaderboardParams, 'judges' | 'resamples' | 'seed' | 'level'>,
+  fonts: readonly string[] = [],
+): ReportFile[] {
+  const summary = summaryRows(inputs.model_summary);
+  const judges = params.judges;
   const judge = defaultJudge(
     summary.flatMap((r) => (r.judge === null ? [] : [r.judge])),
     judges,
   );
-  const opts = { resamples: params.resamples ?? 10000, seed: params.seed ?? 42, level: params.level ?? 0.95 };
+  const opts = { resamples: params.resamples, seed: params.seed, level: params.level };
   const entries = leaderboard(summary, caseValues(inputs, judge), judges, opts);
   const table = leaderboardTable(entries);
   return [
@@ -39,7 +46,15 @@ export function leaderboardFiles(inputs: Record<string, Row[]>, params: Leaderbo
 }
 
 export default tableStage<LeaderboardParams>({
-  params: { outDir: 'reports', judges: [], pngFontFiles: [], resamples: 10000, seed: 42, level: 0.95 },
+  inputs: { model_summary: 'whole', pathway_metrics: 'whole', outcome_scores: 'whole' },
+  params: {
+    outDir: z.string().min(1).default('reports'),
+    judges: z.array(z.string()).default([]),
+    pngFontFiles: z.array(z.string()).default([]),
+    resamples: z.int().min(2).max(1_000_000).default(10000),
+    seed: z.int().default(42),
+    level: z.number().gt(0).lt(1).default(0.95),
+  },
   // Per case, the two ranked scores (caseValues); model_summary is read whole.
   reads: {
     pathway_metrics: ['setting', 'model', 'cdp_id', 'judge', 'error', 'dtw_pcc'],
@@ -47,7 +62,7 @@ export default tableStage<LeaderboardParams>({
   },
   columns: REPORT_FILE_COLUMNS,
   run(inputs, ctx) {
-    const fonts = (ctx.params.pngFontFiles ?? []).map((f) => resolve(ctx.root, f));
+    const fonts = ctx.params.pngFontFiles.map((f) => resolve(ctx.root, f));
     const missing = fonts.filter((f) => !existsSync(f));
     if (missing.length)
       throw new Error(

@@ -142,7 +142,7 @@ test('leaderboard table, CSV and figure print n, failures and the differences', 
       ['sim 1. simulated-oracle', -9.17, 10.83],
     ],
   );
-  const files = leaderboardFiles(w, { judges: [JUDGE], resamples: 500 });
+  const files = leaderboardFiles(w, { judges: [JUDGE], resamples: 500, seed: 42, level: 0.95 });
   assert.deepEqual(
     files.map((f) => f.path),
     ['tables/leaderboard.md', 'tables/leaderboard.csv', 'figures/leaderboard.svg', 'figures/leaderboard.png'],

@@ -7,14 +7,14 @@
  */
 import { readFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
-import { tableStage } from '../../pipeline/stage.ts';
+import { tableStage, z } from '../../pipeline/stage.ts';
 import { publishedCells } from './published.ts';
 import { REPORT_FILE_COLUMNS, resolveOutDir, writeReportFiles, type ReportFile } from './report-files.ts';
 import { tableCsv, tableMarkdown } from './report-table.ts';
 import { openChoices, type RunParams } from './open-choices.ts';
 import { scorecard, scorecardHeader, scorecardTable } from './scorecard.ts';
 import { runProfile, summaryRows, type SummaryRow } from './summary-rows.ts';
-import { REPORT_DEFAULTS, type ReportParams } from './tables.stage.ts';
+import { REPORT_PARAMS, type ReportParams } from './tables.stage.ts';
 import { isSimulatedJudge } from './judges.ts';
 
 export function scorecardFiles(
@@ -55,9 +55,10 @@ export function asPaperRows(rows: readonly SummaryRow[], paperNames: Record<stri
 }
 
 export default tableStage<ScorecardParams>({
-  params: { ...REPORT_DEFAULTS, paperNames: undefined },
+  inputs: { published: 'whole', model_summary: 'whole' },
+  params: { ...REPORT_PARAMS, paperNames: z.record(z.string(), z.string()).optional() },
   columns: REPORT_FILE_COLUMNS,
-  run({ published = [], model_summary = [] }, ctx) {
+  run({ published, model_summary }, ctx) {
     const texts: Record<string, string> = {};
     for (const f of published) texts[basename(String(f.path))] = readFileSync(resolve(ctx.root, String(f.path)), 'utf8');
     const files = scorecardFiles(texts, asPaperRows(summaryRows(model_summary), ctx.params.paperNames), ctx.params.runParams);

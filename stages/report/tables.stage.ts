@@ -7,7 +7,7 @@
  * (open-choices.ts); Table 6 and the scorecard print them. Param `allJudges`: Tables 5–7 show every
  * judge (default: the LLM judges and one similarity judge).
  */
-import { tableStage } from '../../pipeline/stage.ts';
+import { tableStage, z } from '../../pipeline/stage.ts';
 import { METRIC_TABLES, simulatedShare, table1, table2, table4, metricCiTable } from './paper-tables.ts';
 import { openChoices, type RunParams } from './open-choices.ts';
 import { REPORT_FILE_COLUMNS, resolveOutDir, writeReportFiles, type ReportFile } from './report-files.ts';
@@ -26,8 +26,20 @@ export interface TablesParams extends ReportParams {
   allJudges: boolean;
 }
 
+const tau = z.union([z.number().gt(0), z.literal(Infinity)]);
+
 /** Where and for which judges the report stages write, unless dag.config.ts says otherwise. */
-export const REPORT_DEFAULTS: ParamsDecl<ReportParams> = { outDir: 'reports', judges: [], runParams: undefined };
+export const REPORT_PARAMS: ParamsDecl<ReportParams> = {
+  outDir: z.string().min(1).default('reports'),
+  judges: z.array(z.string()).default([]),
+  runParams: z
+    .object({
+      pathway_metrics: z.object({ lambda: z.number().gt(0).optional(), tauA: tau.optional(), tauB: tau.optional() }).optional(),
+      outcome_scores: z.object({ cutoff: z.number().min(1).max(5).optional() }).optional(),
+      dialogues_multi: z.object({ capFactor: z.number().optional(), capExtra: z.number().optional() }).optional(),
+    })
+    .optional(),
+};
 
 export function paperTables(
   inputs: Record<string, Row[]>,
@@ -35,12 +47,12 @@ export function paperTables(
   runParams: RunParams = {},
   allJudges = false,
 ): ReportTable[] {
-  const summary = summaryRows(inputs.model_summary ?? []);
+  const summary = summaryRows(inputs.model_summary);
   const choices = openChoices(runParams);
   return [
     table1(summary, judges),
-    table2(inputs.correlations ?? [], simulatedShare(summary)),
-    table4(inputs.cdp_length_stats ?? []),
+    table2(inputs.correlations, simulatedShare(summary)),
+    table4(inputs.cdp_length_stats),
     ...METRIC_TABLES.map((t) => metricCiTable(summary, t.metric, judges, choices, allJudges)),
   ];
 }
@@ -53,7 +65,8 @@ export function tableFiles(tables: readonly ReportTable[]): ReportFile[] {
 }
 
 export default tableStage<TablesParams>({
-  params: { ...REPORT_DEFAULTS, allJudges: false },
+  inputs: { model_summary: 'whole', correlations: 'whole', cdp_length_stats: 'whole' },
+  params: { ...REPORT_PARAMS, allJudges: z.boolean().default(false) },
   columns: REPORT_FILE_COLUMNS,
   run(inputs, ctx) {
     const files = tableFiles(paperTables(inputs, ctx.params.judges, ctx.params.runParams, ctx.params.allJudges));

@@ -39,7 +39,7 @@
  * (null for an unreadable reply) and the reader's `format` (null for an unreadable reply). A
  * re-asked patient answer shows as two patient turns in a row, the unreadable one first.
  */
-import { required, rowStage, type ChatMessage } from '../../pipeline/stage.ts';
+import { rowStage, z, type ChatMessage } from '../../pipeline/stage.ts';
 import { doctorMessages, patientMessages, type DialogueTurn } from '../prompts/dialogue-messages.ts';
 import { loadTemplate, renderTemplate } from '../prompts/templates.ts';
 import { promptMessage } from '../prompts/prompt-message.ts';
@@ -82,13 +82,15 @@ function answered(dialogue: readonly DialogueTurn[]): Array<{ question: string; 
 }
 
 export default rowStage<DialoguesMultiParams>({
+  inputs: { cdps: 'drives', vignettes: 'joined', guidelines: 'joined', trees: 'joined' },
   params: {
-    models: required<string[]>(),
-    simulated: undefined,
-    patient: required<string>(),
-    simulatedPatient: undefined,
-    capFactor: DEFAULT_CAP_FACTOR,
-    capExtra: DEFAULT_CAP_EXTRA,
+    models: z.array(z.string()),
+    simulated: z.array(z.string()).optional(),
+    patient: z.string().min(1),
+    simulatedPatient: z.string().min(1).optional(),
+    // Bounded: every turn is a call of each side.
+    capFactor: z.number().min(0).max(20).default(DEFAULT_CAP_FACTOR),
+    capExtra: z.number().min(0).max(200).default(DEFAULT_CAP_EXTRA),
   },
   columns: {
     model: 'VARCHAR',

@@ -17,7 +17,7 @@
  *   the unit's rows as its `context` (unit-context.ts): offline providers answer from it, the
  *   client never sends it to a server and it is not part of the cache key.
  */
-import { required, rowStage } from '../../pipeline/stage.ts';
+import { rowStage, z } from '../../pipeline/stage.ts';
 import { loadTemplate } from '../prompts/templates.ts';
 import { promptMessage } from '../prompts/prompt-message.ts';
 import { parseSingleTurn } from './parse-single-turn.ts';
@@ -26,7 +26,8 @@ import { caseInputs, isSimulated, modelOf, stageLlm, type TaskParamsBase } from 
 export type PredictionsSingleParams = TaskParamsBase;
 
 export default rowStage<PredictionsSingleParams>({
-  params: { models: required<string[]>(), simulated: undefined },
+  inputs: { cdps: 'drives', vignettes: 'joined', guidelines: 'joined', trees: 'joined' },
+  params: { models: z.array(z.string()), simulated: z.array(z.string()).optional() },
   columns: {
     model: 'VARCHAR',
     cdp_id: 'VARCHAR',

@@ -12,7 +12,7 @@
  * log names every excluded case and why, and `qc_summary` reports the counts. false keeps
  * them, for a run that wants to see how the flagged cases fare.
  */
-import { tableStage } from '../../pipeline/stage.ts';
+import { tableStage, z } from '../../pipeline/stage.ts';
 import cdpsStage from '../construct/cdps.stage.ts';
 import { exclusionCounts, qcFlags } from '../construct/qc-exclusion.ts';
 import { selectCases, type CaseRef } from './case-selection.ts';
@@ -25,7 +25,8 @@ export interface TestCasesParams {
 }
 
 export default tableStage<TestCasesParams>({
-  params: { limit: null, excludeFlagged: true },
+  inputs: { cdps: 'whole', qc: 'whole', qc_inspection: 'whole' },
+  params: { limit: z.int().min(1).nullable().default(null), excludeFlagged: z.boolean().default(true) },
   columns: cdpsStage.columns,
   run({ cdps, qc, qc_inspection }, ctx) {
     const limit = ctx.params.limit;
@@ -33,14 +34,10 @@ export default tableStage<TestCasesParams>({
       throw new Error(`test_cases: limit must be a positive integer or null, got ${JSON.stringify(limit)}`);
     const exclude = ctx.params.excludeFlagged;
     if (typeof exclude !== 'boolean') throw new Error(`test_cases: excludeFlagged must be true or false, got ${JSON.stringify(exclude)}`);
-    if (exclude && !qc) {
-      const todo = "wire inputs qc: 'qc' (and qc_inspection) or set excludeFlagged: false";
-      throw new Error(`test_cases: excludeFlagged is on but the stage has no input 'qc'; ${todo}`);
-    }
     const allTest = cdps.filter((r) => r.error == null && r.split === 'test') as unknown as CaseRef[];
     let test = allTest;
     if (exclude) {
-      const flags = qcFlags(qc!, qc_inspection ?? []);
+      const flags = qcFlags(qc, qc_inspection);
       const c = exclusionCounts(
         allTest.map((t) => t.cdp_id),
         flags,

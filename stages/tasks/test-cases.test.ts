@@ -1,7 +1,7 @@
 // Stage test_cases: the test split without the cases QC flagged (issue 11 item 5), before --limit.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Row, StageContext, TableStage } from '../../pipeline/stage.ts';
+import { resolveParams, stageInputs, type Row, type StageContext, type TableStage } from '../../pipeline/stage.ts';
 import testCasesStage, { type TestCasesParams } from './test-cases.stage.ts';
 import { smokeOrder } from './case-selection.ts';
 
@@ -29,10 +29,10 @@ const inspection: Row[] = [
 
 async function run(given: Partial<TestCasesParams>, inputs: Record<string, Row[]>) {
   const logs: string[] = [];
-  // The declared defaults under what the test gives, as the runner merges them.
-  const params = { ...(testCasesStage.params as TestCasesParams), ...given };
+  // The declared defaults under what the test gives, and the inputs, as the runner hands them.
+  const params = resolveParams('test_cases', testCasesStage.params, given).params as unknown as TestCasesParams;
   const ctx = { stage: 'test_cases', params, log: (m: string) => logs.push(m) } as unknown as StageContext<TestCasesParams>;
-  const rows = await (testCasesStage as TableStage<TestCasesParams>).run(inputs, ctx);
+  const rows = await (testCasesStage as TableStage<TestCasesParams>).run(stageInputs('test_cases', testCasesStage.inputs, inputs), ctx);
   return { ids: rows.map((r) => String(r.cdp_id ?? `error:${String(r.guideline_id)}`)), logs };
 }
 
@@ -43,7 +43,7 @@ test('test_cases: flagged test cases are left out by default, with a log line na
     'QC: left out 2 of 6 test cases (1 by the checks, 1 by the inspection): h2 (vignette-preamble); z1 (inspection: gives the answer away)',
   ]);
   // The rows are the cdps rows themselves: the task units' keys do not depend on QC.
-  const rows = await (testCasesStage as TableStage<TestCasesParams>).run({ cdps, qc }, {
+  const rows = await (testCasesStage as TableStage<TestCasesParams>).run({ cdps, qc, qc_inspection: [] }, {
     params: { limit: null, excludeFlagged: true },
     log: () => {},
   } as never);
@@ -51,10 +51,9 @@ test('test_cases: flagged test cases are left out by default, with a log line na
 });
 
 test('test_cases: without the inspection only the checks decide; excludeFlagged false keeps every test case', async () => {
-  assert.deepEqual((await run({ limit: null }, { cdps, qc })).ids, ['h1', 'h3', 'h4', 'z1', 'z2', 'error:broken']);
+  assert.deepEqual((await run({ limit: null }, { cdps, qc, qc_inspection: [] })).ids, ['h1', 'h3', 'h4', 'z1', 'z2', 'error:broken']);
   const kept = await run({ limit: null, excludeFlagged: false }, { cdps, qc, qc_inspection: inspection });
   assert.deepEqual([kept.ids, kept.logs], [['h1', 'h2', 'h3', 'h4', 'z1', 'z2', 'error:broken'], []]);
-  assert.deepEqual((await run({ limit: null, excludeFlagged: false }, { cdps })).ids.length, 7, 'no qc input needed when off');
 });
 
 test('test_cases: --limit chooses among the cases QC kept, in smoke order', async () => {
@@ -67,14 +66,10 @@ test('test_cases: --limit chooses among the cases QC kept, in smoke order', asyn
   assert.equal(r.logs[1], '--limit 2: 2 of 4 test cases, from 2 guidelines in 2 languages');
 });
 
-test('test_cases: bad params and a missing qc input are refused, saying what to do', async () => {
+test('test_cases: bad params are refused, saying what to do', async () => {
   await assert.rejects(
-    run({ limit: null }, { cdps }),
-    /excludeFlagged is on but the stage has no input 'qc'; wire inputs qc: 'qc'.*or set excludeFlagged: false/,
-  );
-  await assert.rejects(
-    run({ limit: null, excludeFlagged: 'yes' as never }, { cdps, qc }),
+    run({ limit: null, excludeFlagged: 'yes' as never }, { cdps, qc, qc_inspection: [] }),
     /excludeFlagged must be true or false, got "yes"/,
   );
-  await assert.rejects(run({ limit: 0 }, { cdps, qc }), /limit must be a positive integer or null, got 0/);
+  await assert.rejects(run({ limit: 0 }, { cdps, qc, qc_inspection: [] }), /limit must be a positive integer or null, got 0/);
 });

@@ -3,6 +3,13 @@ import { tableStage } from '../../../pipeline/stage.ts';
 import { constructionSummary } from './construction-summary.ts';
 
 export default tableStage({
+  inputs: {
+    cpg_documents: 'whole',
+    cpg_recommendations: 'whole',
+    cpg_safety: 'whole',
+    cpg_conversations: 'whole',
+    cpg_task_inputs: 'whole',
+  },
   params: {},
   reads: {
     cpg_documents: ['error', 'bona_fide', 'bona_fide_source', 'included', 'min_year', 'cut', 'max_tokens'],

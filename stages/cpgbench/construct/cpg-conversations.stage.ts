@@ -11,7 +11,7 @@
  * attempt's failed check and reason, and its answers are withdrawn from the cache
  * (`reject`), so `cdp run --retry-failed` writes fresh ones.
  */
-import { required, rowStage, type ChatResult } from '../../../pipeline/stage.ts';
+import { rowStage, z, type ChatResult } from '../../../pipeline/stage.ts';
 import { loadTemplate } from '../../prompts/templates.ts';
 import { promptMessage } from '../../prompts/prompt-message.ts';
 import { checkConversation } from './conversation.ts';
@@ -23,7 +23,8 @@ export interface CpgConversationsParams {
 }
 
 export default rowStage<CpgConversationsParams>({
-  params: { writer: required<string>(), maxAttempts: 5 },
+  inputs: { cpg_recommendations: 'drives' },
+  params: { writer: z.string().min(1), maxAttempts: z.int().min(1).max(50).default(5) },
   columns: {
     recommendation_id: 'VARCHAR',
     guideline_id: 'VARCHAR',
@@ -39,8 +40,6 @@ export default rowStage<CpgConversationsParams>({
   },
   async run({ row }, ctx) {
     const { writer, maxAttempts } = ctx.params;
-    if (!(Number.isInteger(maxAttempts) && maxAttempts >= 1))
-      throw new Error(`cpg_conversations: maxAttempts must be a whole number ≥ 1, got ${maxAttempts}`);
     const t = loadTemplate('cpg-conversation-generation', String(row.language));
     const facts = factsOf(row);
     const message = promptMessage(ctx.llm, t, {

@@ -9,6 +9,7 @@ import { csvOf } from '../../ingest/corpus.stage.ts';
 import { readCpgCorpus, recommendationFiles } from './cpg-corpus.ts';
 
 export default tableStage({
+  inputs: { files: 'whole' },
   params: {},
   columns: { guideline_id: 'VARCHAR', path: 'VARCHAR', sha256: 'VARCHAR', error: 'VARCHAR' },
   run({ files = [] }, ctx) {

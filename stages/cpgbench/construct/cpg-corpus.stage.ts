@@ -17,6 +17,7 @@ export const CPG_CORPUS_COLUMNS = {
 } as const;
 
 export default tableStage({
+  inputs: { files: 'whole' },
   params: {},
   columns: CPG_CORPUS_COLUMNS,
   run({ files = [] }, ctx) {

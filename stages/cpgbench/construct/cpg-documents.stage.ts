@@ -12,7 +12,7 @@
  * non-CPG and was published in or after `minYear` (the paper's 2015); `excluded_reason` says why
  * not. A builder call that fails makes the row a failure naming the prompt and the reason.
  */
-import { required, rowStage } from '../../../pipeline/stage.ts';
+import { rowStage, z } from '../../../pipeline/stage.ts';
 import type { Row, StageLlm } from '../../../pipeline/stage.ts';
 import { firstTokens } from '../../../pipeline/llm/tokens.ts';
 import { askBuilder, type BuilderQuestion } from './builder-ask.ts';
@@ -29,7 +29,13 @@ export interface CpgDocumentsParams {
 type Source = 'corpus' | string | null;
 
 export default rowStage<CpgDocumentsParams>({
-  params: { builder: required<string | null>(), minYear: 2015, maxTokens: 128000, maxAttempts: 3 },
+  inputs: { guidelines: 'drives', cpg_corpus: 'joined' },
+  params: {
+    builder: z.string().min(1).nullable(),
+    minYear: z.int().min(1900).max(2100).default(2015),
+    maxTokens: z.int().min(1).default(128000),
+    maxAttempts: z.int().min(1).max(10).default(3),
+  },
   columns: {
     guideline_id: 'VARCHAR',
     language: 'VARCHAR',

@@ -9,7 +9,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { required, rowStage, type Row, type StageContext } from '../../../pipeline/stage.ts';
+import { rowStage, z, type Row, type StageContext } from '../../../pipeline/stage.ts';
 import { firstTokens } from '../../../pipeline/llm/tokens.ts';
 import { formatOf } from '../../../pipeline/llm/answer-format.ts';
 import { readStructuredAnswer } from '../read/structured-answer.ts';
@@ -48,7 +48,12 @@ export const RECOMMENDATION_COLUMNS = {
 } as const;
 
 export default rowStage<CpgRecommendationsParams>({
-  params: { builder: required<string | null>(), maxTokens: 128000, maxAttempts: 3 },
+  inputs: { cpg_documents: 'drives', guidelines: 'joined', cpg_corpus_recommendations: 'joined' },
+  params: {
+    builder: z.string().min(1).nullable(),
+    maxTokens: z.int().min(1).default(128000),
+    maxAttempts: z.int().min(1).max(10).default(3),
+  },
   columns: RECOMMENDATION_COLUMNS,
   async run({ row, joined }, ctx) {
     if (row.included !== true) return [];

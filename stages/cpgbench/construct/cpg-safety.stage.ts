@@ -6,7 +6,7 @@
  * source null), and the reports count how many are unknown. A failed builder call is a failure
  * row with its reason.
  */
-import { required, rowStage } from '../../../pipeline/stage.ts';
+import { rowStage, z } from '../../../pipeline/stage.ts';
 import { askBuilder } from './builder-ask.ts';
 import { parseSafetyCritical } from './builder-answers.ts';
 import { IMPORTED } from './cpg-recommendations.stage.ts';
@@ -22,7 +22,12 @@ export interface CpgSafetyParams {
 }
 
 export default rowStage<CpgSafetyParams>({
-  params: { builder: required<string | null>(), criterion: PAPER_SAFETY_CRITERION, maxAttempts: 3 },
+  inputs: { cpg_recommendations: 'drives' },
+  params: {
+    builder: z.string().min(1).nullable(),
+    criterion: z.string().min(1).default(PAPER_SAFETY_CRITERION),
+    maxAttempts: z.int().min(1).max(10).default(3),
+  },
   columns: {
     recommendation_id: 'VARCHAR',
     guideline_id: 'VARCHAR',

@@ -11,6 +11,7 @@ import { adherenceMessages, detectionConversation, type Message } from './conver
 const MESSAGES = 'STRUCT(role VARCHAR, content VARCHAR)[]';
 
 export default rowStage({
+  inputs: { cpg_conversations: 'drives' },
   params: {},
   columns: {
     recommendation_id: 'VARCHAR',

@@ -3,11 +3,12 @@
  * truncated conversation) adheres to the ground-truth recommendation, by each judge (Prompt 14):
  * 1 if it does, 0 otherwise (§4.5).
  */
-import { required, rowStage } from '../../../pipeline/stage.ts';
-import { JUDGEMENT_COLUMNS, JUDGE_DEFAULTS, judgeOne, skipsUnit, type CpgJudgeParams } from './judge-call.ts';
+import { rowStage } from '../../../pipeline/stage.ts';
+import { JUDGEMENT_COLUMNS, JUDGE_PARAMS, judgeOne, skipsUnit, type CpgJudgeParams } from './judge-call.ts';
 
 export default rowStage<CpgJudgeParams>({
-  params: { judges: required<string[]>(), ...JUDGE_DEFAULTS },
+  inputs: { cpg_adherence: 'drives', cpg_recommendations: 'joined' },
+  params: JUDGE_PARAMS,
   columns: JUDGEMENT_COLUMNS,
   async run(unit, ctx) {
     if (skipsUnit(unit, ctx.params)) return [];

@@ -6,11 +6,12 @@
  * failed detection call upstream becomes a failure row here (the runner's, without a task), which
  * the rates count as a failure of both tasks.
  */
-import { required, rowStage } from '../../../pipeline/stage.ts';
-import { JUDGEMENT_COLUMNS, JUDGE_DEFAULTS, judgeOne, skipsUnit, type CpgJudgeParams } from './judge-call.ts';
+import { rowStage } from '../../../pipeline/stage.ts';
+import { JUDGEMENT_COLUMNS, JUDGE_PARAMS, judgeOne, skipsUnit, type CpgJudgeParams } from './judge-call.ts';
 
 export default rowStage<CpgJudgeParams>({
-  params: { judges: required<string[]>(), ...JUDGE_DEFAULTS },
+  inputs: { cpg_detection: 'drives', cpg_recommendations: 'joined' },
+  params: JUDGE_PARAMS,
   columns: JUDGEMENT_COLUMNS,
   async run(unit, ctx) {
     if (skipsUnit(unit, ctx.params)) return [];

@@ -8,7 +8,7 @@
  * Real judges never score a simulated model's answer (the units yield no row): a stand-in's
  * answers are scored by the simulated judge only, so no real call is spent on them.
  */
-import { askStructured, type Row, type StageLlm, type Unit } from '../../../pipeline/stage.ts';
+import { askStructured, z, type Row, type StageLlm, type Unit } from '../../../pipeline/stage.ts';
 import { loadTemplate, type TemplateId } from '../../prompts/templates.ts';
 import { promptMessage } from '../../prompts/prompt-message.ts';
 import { factsOf, type CpgCallContext, type JudgedTask, type RecommendationFacts } from '../construct/call-context.ts';
@@ -21,7 +21,11 @@ export interface CpgJudgeParams {
   maxAttempts: number;
 }
 
-export const JUDGE_DEFAULTS = { realJudges: [] as string[], maxAttempts: 3 };
+export const JUDGE_PARAMS = {
+  judges: z.array(z.string().min(1)),
+  realJudges: z.array(z.string()).default([]),
+  maxAttempts: z.int().min(1).max(10).default(3),
+};
 
 export const JUDGEMENT_COLUMNS = {
   model: 'VARCHAR',

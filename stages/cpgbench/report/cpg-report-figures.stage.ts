@@ -4,14 +4,15 @@
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { tableStage } from '../../../pipeline/stage.ts';
+import { tableStage, z } from '../../../pipeline/stage.ts';
 import { REPORT_FILE_COLUMNS, resolveOutDir, writeReportFiles } from '../../report/report-files.ts';
 import { figure3, figure4, figure5 } from './figures.ts';
 import { rateRows, reportJudge } from './rate-rows.ts';
 import { CPG_REPORT_DEFAULTS, figureFiles, type CpgReportParams } from './report-params.ts';
 
 export default tableStage<CpgReportParams & { pngFontFiles: string[] }>({
-  params: { ...CPG_REPORT_DEFAULTS, pngFontFiles: [] },
+  inputs: { cpg_rates: 'whole' },
+  params: { ...CPG_REPORT_DEFAULTS, pngFontFiles: z.array(z.string()).default([]) },
   columns: REPORT_FILE_COLUMNS,
   run({ cpg_rates = [] }, ctx) {
     const fonts = ctx.params.pngFontFiles.map((f) => resolve(ctx.root, f));

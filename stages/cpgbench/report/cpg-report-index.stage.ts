@@ -19,6 +19,13 @@ function profile(rates: readonly Row[]): string {
 }
 
 export default tableStage<CpgReportParams>({
+  inputs: {
+    cpg_report_leaderboard: 'whole',
+    cpg_report_tables: 'whole',
+    cpg_report_figures: 'whole',
+    cpg_report_scorecard: 'whole',
+    cpg_rates: 'whole',
+  },
   params: CPG_REPORT_DEFAULTS,
   columns: REPORT_FILE_COLUMNS,
   run({ cpg_report_leaderboard = [], cpg_report_tables = [], cpg_report_figures = [], cpg_report_scorecard = [], cpg_rates = [] }, ctx) {

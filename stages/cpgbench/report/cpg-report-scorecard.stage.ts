@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
-import { tableStage } from '../../../pipeline/stage.ts';
+import { tableStage, z } from '../../../pipeline/stage.ts';
 import { REPORT_FILE_COLUMNS, resolveOutDir, writeReportFiles, type ReportFile } from '../../report/report-files.ts';
 import { tableCsv, tableMarkdown } from '../../report/report-table.ts';
 import { publishedRates } from './published.ts';
@@ -15,7 +15,8 @@ import { CPG_REPORT_DEFAULTS, type CpgReportParams } from './report-params.ts';
 import { scoreValues, scorecardTables } from './scorecard.ts';
 
 export default tableStage<CpgReportParams & { paperNames: Record<string, string> }>({
-  params: { ...CPG_REPORT_DEFAULTS, paperNames: {} },
+  inputs: { published: 'whole', cpg_rates: 'whole' },
+  params: { ...CPG_REPORT_DEFAULTS, paperNames: z.record(z.string(), z.string()).default({}) },
   columns: REPORT_FILE_COLUMNS,
   run({ published = [], cpg_rates = [] }, ctx) {
     const texts: Record<string, string> = {};

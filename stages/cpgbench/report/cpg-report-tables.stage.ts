@@ -10,6 +10,7 @@ import { rateRows, reportJudge } from './rate-rows.ts';
 import { CPG_REPORT_DEFAULTS, tableFiles, type CpgReportParams } from './report-params.ts';
 
 export default tableStage<CpgReportParams>({
+  inputs: { cpg_rates: 'whole', cpg_specialty_tests: 'whole', cpg_agreement: 'whole', cpg_construction_summary: 'whole' },
   params: CPG_REPORT_DEFAULTS,
   columns: REPORT_FILE_COLUMNS,
   run({ cpg_rates = [], cpg_specialty_tests = [], cpg_agreement = [], cpg_construction_summary = [] }, ctx) {

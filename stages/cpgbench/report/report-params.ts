@@ -2,7 +2,7 @@
  * What every CPGBench report stage takes, and how its tables and figures become files (the
  * shared renderings: report-table.ts for Markdown and CSV, render-figure.ts for SVG and PNG).
  */
-import type { ParamsDecl } from '../../../pipeline/stage.ts';
+import { z, type ParamsDecl } from '../../../pipeline/stage.ts';
 import type { ReportFile } from '../../report/report-files.ts';
 import { tableCsv, tableMarkdown, type ReportTable } from '../../report/report-table.ts';
 import type { FigureSpec } from '../../report/figure-spec.ts';
@@ -14,7 +14,10 @@ export interface CpgReportParams {
   judges: string[];
 }
 
-export const CPG_REPORT_DEFAULTS: ParamsDecl<CpgReportParams> = { outDir: 'reports/cpgbench', judges: [] };
+export const CPG_REPORT_DEFAULTS: ParamsDecl<CpgReportParams> = {
+  outDir: z.string().min(1).default('reports/cpgbench'),
+  judges: z.array(z.string()).default([]),
+};
 
 export const tableFiles = (tables: readonly ReportTable[]): ReportFile[] =>
   tables.flatMap((t) => [

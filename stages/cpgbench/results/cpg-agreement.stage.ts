@@ -25,6 +25,7 @@ function scoresOf(rows: readonly Row[]): JudgeScores {
 }
 
 export default tableStage({
+  inputs: { labels: 'optional whole', cpg_detection_judgements: 'whole', cpg_adherence_judgements: 'whole' },
   params: {},
   reads: {
     cpg_detection_judgements: ['model', 'judge', 'task', 'recommendation_id', 'score', 'error'],
@@ -44,7 +45,7 @@ export default tableStage({
     labels_file: 'VARCHAR',
   },
   run(inputs, ctx) {
-    const files = (inputs.labels ?? []).filter((f) => /(?:^|\/)human-labels\.csv$/.test(String(f.path)));
+    const files = inputs.labels!.filter((f) => /(?:^|\/)human-labels\.csv$/.test(String(f.path)));
     const labels: HumanLabel[] = [];
     for (const f of files) {
       const parsed = parseHumanLabels(readFileSync(resolve(ctx.root, String(f.path)), 'utf8'), String(f.path));
@@ -52,7 +53,7 @@ export default tableStage({
       labels.push(...parsed.rows.map(({ line: _line, ...l }) => l));
     }
     if (!labels.length) return [];
-    const scores = scoresOf([...(inputs.cpg_detection_judgements ?? []), ...(inputs.cpg_adherence_judgements ?? [])]);
+    const scores = scoresOf([...inputs.cpg_detection_judgements!, ...inputs.cpg_adherence_judgements!]);
     const file = files.map((f) => String(f.path)).join(', ');
     return judgeAgreement(labels, scores).map((r) => ({ ...r, labels_file: file }));
   },

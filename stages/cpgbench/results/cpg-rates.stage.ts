@@ -3,7 +3,7 @@
  * grouping (overall, region, specialty, language, safety-critical) with n, correct, failures and
  * the case and guideline-cluster bootstrap CIs (`resamples`, `seed`, `level`: 10,000, 42, 0.95).
  */
-import { tableStage } from '../../../pipeline/stage.ts';
+import { tableStage, z } from '../../../pipeline/stage.ts';
 import { computeRates } from './rates.ts';
 import { cellsOf, itemsOf } from './outcomes.ts';
 
@@ -15,6 +15,17 @@ export interface CpgRatesParams {
   level: number;
 }
 
+/** The outcome's params: which judges are LLMs, which models simulated (outcomes.ts). */
+export const OUTCOME_PARAMS = { realJudges: z.array(z.string()).default([]), simulated: z.array(z.string()).optional() };
+
+export const RESULT_INPUTS = {
+  cpg_task_inputs: 'whole',
+  cpg_recommendations: 'whole',
+  cpg_safety: 'whole',
+  cpg_detection_judgements: 'whole',
+  cpg_adherence_judgements: 'whole',
+} as const;
+
 export const RESULT_READS = {
   cpg_task_inputs: ['recommendation_id', 'guideline_id', 'language', 'error'],
   cpg_recommendations: ['recommendation_id', 'region', 'specialty', 'error'],
@@ -24,7 +35,13 @@ export const RESULT_READS = {
 };
 
 export default tableStage<CpgRatesParams>({
-  params: { realJudges: [], simulated: undefined, resamples: 10000, seed: 42, level: 0.95 },
+  inputs: RESULT_INPUTS,
+  params: {
+    ...OUTCOME_PARAMS,
+    resamples: z.int().min(2).max(1_000_000).default(10000),
+    seed: z.int().default(42),
+    level: z.number().gt(0).lt(1).default(0.95),
+  },
   reads: RESULT_READS,
   columns: {
     model: 'VARCHAR',

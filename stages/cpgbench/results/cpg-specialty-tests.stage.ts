@@ -5,10 +5,11 @@
 import { tableStage } from '../../../pipeline/stage.ts';
 import { cellsOf, itemsOf } from './outcomes.ts';
 import { specialtyTests } from './specialty-test.ts';
-import { RESULT_READS } from './cpg-rates.stage.ts';
+import { OUTCOME_PARAMS, RESULT_INPUTS, RESULT_READS } from './cpg-rates.stage.ts';
 
 export default tableStage<{ realJudges: string[]; simulated?: string[] }>({
-  params: { realJudges: [], simulated: undefined },
+  inputs: RESULT_INPUTS,
+  params: OUTCOME_PARAMS,
   reads: RESULT_READS,
   columns: {
     model: 'VARCHAR',

@@ -6,11 +6,12 @@
  * additional instructions"). The model's next turn is the answer, judged by
  * `cpg_adherence_judgements`.
  */
-import { required, rowStage, type ChatMessage } from '../../../pipeline/stage.ts';
+import { rowStage, z, type ChatMessage } from '../../../pipeline/stage.ts';
 import { ANSWER_COLUMNS, answerTask, type CpgTaskParams } from './task-call.ts';
 
 export default rowStage<CpgTaskParams>({
-  params: { models: required<string[]>(), simulated: undefined },
+  inputs: { cpg_task_inputs: 'drives', cpg_recommendations: 'joined' },
+  params: { models: z.array(z.string().min(1)), simulated: z.array(z.string()).optional() },
   columns: ANSWER_COLUMNS,
   async run(unit, ctx) {
     const messages = (unit.row.adherence_messages as { role: 'user' | 'assistant'; content: string }[]).map((m): ChatMessage => ({

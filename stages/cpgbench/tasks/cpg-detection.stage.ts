@@ -4,13 +4,14 @@
  * messages it is), which asks whether it holds guideline recommendations, their content and
  * their guidelines' titles; the free-text answer is judged by `cpg_detection_judgements`.
  */
-import { required, rowStage } from '../../../pipeline/stage.ts';
+import { rowStage, z } from '../../../pipeline/stage.ts';
 import { loadTemplate } from '../../prompts/templates.ts';
 import { promptMessage } from '../../prompts/prompt-message.ts';
 import { ANSWER_COLUMNS, answerTask, type CpgTaskParams } from './task-call.ts';
 
 export default rowStage<CpgTaskParams>({
-  params: { models: required<string[]>(), simulated: undefined },
+  inputs: { cpg_task_inputs: 'drives', cpg_recommendations: 'joined' },
+  params: { models: z.array(z.string().min(1)), simulated: z.array(z.string()).optional() },
   columns: ANSWER_COLUMNS,
   async run(unit, ctx) {
     const t = loadTemplate('cpg-detection', String(unit.row.language));

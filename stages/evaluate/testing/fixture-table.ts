@@ -3,10 +3,15 @@
  * evaluation consumes (predictions_single, dialogues_multi, cdps, narratives, trees), so an
  * evaluation DAG can be run without the construction and task stages.
  */
-import { required, tableStage, type Columns } from '../../../pipeline/stage.ts';
+import { tableStage, z, type Columns } from '../../../pipeline/stage.ts';
 
 export const fixtureTable = (columns: Columns) =>
-  tableStage<{ rows: Record<string, unknown>[] }>({ columns, params: { rows: required() }, run: (_inputs, ctx) => ctx.params.rows });
+  tableStage<{ rows: Record<string, unknown>[] }>({
+    columns,
+    inputs: {},
+    params: { rows: z.array(z.record(z.string(), z.unknown())) },
+    run: (_inputs, ctx) => ctx.params.rows,
+  });
 
 export const FIXTURE_COLUMNS: Record<string, Columns> = {
   predictions_single: {

@@ -3,7 +3,7 @@
  * construction tables (guidelines, trees, cdps, vignettes) with hand-built rows. Its columns are
  * the union of those stages' columns; a table fills only its own.
  */
-import { tableStage } from '../../../pipeline/stage.ts';
+import { tableStage, z } from '../../../pipeline/stage.ts';
 import type { Row } from '../../../pipeline/stage.ts';
 import guidelines from '../../ingest/guidelines.stage.ts';
 import trees from '../../construct/trees.stage.ts';
@@ -14,6 +14,8 @@ import vignettes from '../../construct/vignettes.stage.ts';
 const COLUMNS = { ...guidelines.columns, ...trees.columns, ...cdps.columns, ...vignettes.columns, error: 'VARCHAR' };
 
 export default tableStage<{ rows: Row[] }>({
+  inputs: {},
+  params: { rows: z.array(z.record(z.string(), z.unknown())) },
   columns: COLUMNS,
   run(_inputs, ctx) {
     // Rows copied from the real tables carry more columns than the task stages read; keep ours.
