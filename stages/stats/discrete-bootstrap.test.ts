@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { binomialDraw, discreteBootstrap, discreteBootstrapMeans } from './discrete-bootstrap.ts';
+import { binomialDraw, binomialSampler, discreteBootstrap, discreteBootstrapMeans } from './discrete-bootstrap.ts';
 import { percentileBootstrap } from './bootstrap.ts';
 import { lnGamma, chiSquareSurvival } from './chi-square.ts';
 import { createRng } from './rng.ts';
@@ -14,26 +14,31 @@ test('binomial draws follow the binomial pmf: a χ² goodness-of-fit over 200,00
     [12, 0.9],
     [400, 0.02],
   ] as const) {
-    const rng = createRng(11);
-    const counts = new Float64Array(n + 1);
-    const draws = 200000;
-    for (let i = 0; i < draws; i++) counts[binomialDraw(n, p, rng)]!++;
-    // Pool the tails so every expected count is ≥ 5, then test.
-    let stat = 0,
-      cells = 0,
-      pooledObs = 0,
-      pooledExp = 0;
-    for (let k = 0; k <= n; k++) {
-      pooledObs += counts[k]!;
-      pooledExp += draws * pmf(n, p, k);
-      if (pooledExp >= 5) {
-        stat += (pooledObs - pooledExp) ** 2 / pooledExp;
-        cells++;
-        pooledObs = pooledExp = 0;
+    for (const [how, draw] of [
+      ['walk from the mode', (r: ReturnType<typeof createRng>) => binomialDraw(n, p, r)],
+      ['tabulated CDF', binomialSampler(n, p)],
+    ] as const) {
+      const rng = createRng(11);
+      const counts = new Float64Array(n + 1);
+      const draws = 200000;
+      for (let i = 0; i < draws; i++) counts[draw(rng)]!++;
+      // Pool the tails so every expected count is ≥ 5, then test.
+      let stat = 0,
+        cells = 0,
+        pooledObs = 0,
+        pooledExp = 0;
+      for (let k = 0; k <= n; k++) {
+        pooledObs += counts[k]!;
+        pooledExp += draws * pmf(n, p, k);
+        if (pooledExp >= 5) {
+          stat += (pooledObs - pooledExp) ** 2 / pooledExp;
+          cells++;
+          pooledObs = pooledExp = 0;
+        }
       }
+      const pValue = chiSquareSurvival(stat, cells - 1);
+      assert.ok(pValue > 1e-4, `Binomial(${n}, ${p}), ${how}: χ² ${stat.toFixed(1)} on ${cells - 1} df, p ${pValue}`);
     }
-    const pValue = chiSquareSurvival(stat, cells - 1);
-    assert.ok(pValue > 1e-4, `Binomial(${n}, ${p}): χ² ${stat.toFixed(1)} on ${cells - 1} df, p ${pValue}`);
   }
   const rng = createRng(5);
   const big = Float64Array.from({ length: 20000 }, () => binomialDraw(32155, 0.5, rng));
@@ -42,6 +47,7 @@ test('binomial draws follow the binomial pmf: a χ² goodness-of-fit over 200,00
   assert.ok(Math.abs(mean - 16077.5) < 4 * Math.sqrt(8038.75 / 20000), `mean ${mean}`);
   assert.ok(Math.abs(variance / 8038.75 - 1) < 0.05, `variance ${variance}`);
   assert.deepEqual([binomialDraw(0, 0.5, rng), binomialDraw(9, 0, rng), binomialDraw(9, 1, rng)], [0, 0, 9]);
+  assert.deepEqual([binomialSampler(0, 0.5)(rng), binomialSampler(9, 0)(rng), binomialSampler(9, 1)(rng)], [0, 0, 9]);
 });
 
 /** The exact case-bootstrap percentile interval of a proportion: the Binomial(n, p̂) quantiles, over n. */

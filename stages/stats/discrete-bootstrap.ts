@@ -10,8 +10,9 @@
  * The CI is read from the B resampled means as bootstrap.ts reads it (NumPy's linear quantiles),
  * so with the same B both estimate the same interval; their Monte Carlo draws differ.
  *
- * Binomials are drawn exactly by inversion from the mode (the pmf walked outwards from its
- * largest term, computed from ln Γ), about √(n p q) steps each. Values with more than
+ * Binomials are drawn exactly by inversion: the first level's from its tabulated CDF (a binary
+ * search), the conditional ones from the mode outwards (the pmf walked from its largest term,
+ * computed from ln Γ), about √(n p q) steps each. Values with more than
  * MAX_LEVELS levels go to percentileBootstrap.
  */
 import { percentileBootstrap, quantileSorted, type BootstrapOptions, type BootstrapResult } from './bootstrap.ts';
@@ -57,6 +58,37 @@ export function binomialDraw(n: number, p: number, rng: Rng): number {
   }
 }
 
+/**
+ * A sampler of Binomial(n, p) by inversion of its CDF, tabulated once (n + 1 terms, computed from
+ * the mode outwards by the pmf's ratios so no term underflows before it is negligible): each draw
+ * is then a binary search. For the many draws of one (n, p): the first level of every resample.
+ */
+export function binomialSampler(n: number, p: number): (rng: Rng) => number {
+  if (n <= 0 || p <= 0) return () => 0;
+  if (p >= 1) return () => n;
+  const pmf = new Float64Array(n + 1);
+  const mode = Math.min(n, Math.floor((n + 1) * p));
+  const ratio = p / (1 - p);
+  pmf[mode] = 1;
+  for (let k = mode; k < n && pmf[k]! > 1e-300; k++) pmf[k + 1] = pmf[k]! * ((n - k) / (k + 1)) * ratio;
+  for (let k = mode; k > 0 && pmf[k]! > 1e-300; k--) pmf[k - 1] = (pmf[k]! * (k / (n - k + 1))) / ratio;
+  const cdf = new Float64Array(n + 1);
+  let total = 0;
+  for (let k = 0; k <= n; k++) cdf[k] = total += pmf[k]!;
+  for (let k = 0; k <= n; k++) cdf[k] = cdf[k]! / total;
+  return (rng) => {
+    const u = uniform(rng);
+    let lo = 0,
+      hi = n;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (cdf[mid]! >= u) hi = mid;
+      else lo = mid + 1;
+    }
+    return lo;
+  };
+}
+
 /** The distinct values and their counts, or null when there are more than MAX_LEVELS. */
 function levelsOf(values: Float64Array): { levels: number[]; counts: number[] } | null {
   const counts = new Map<number, number>();
@@ -81,13 +113,15 @@ export function discreteBootstrapMeans(values: Float64Array, opts: BootstrapOpti
   const n = values.length;
   const rng = createRng(seed);
   const out = new Float64Array(resamples);
+  // The first level's count is Binomial(n, share) in every resample: tabulated once.
+  const first = binomialSampler(n, l.counts[0]! / n);
   for (let r = 0; r < resamples; r++) {
     let left = n,
       share = 1,
       sum = 0;
     for (let k = 0; k < l.levels.length - 1 && left > 0; k++) {
       const p = l.counts[k]! / n / share;
-      const m = binomialDraw(left, Math.min(1, p), rng);
+      const m = k === 0 ? first(rng) : binomialDraw(left, Math.min(1, p), rng);
       sum += m * l.levels[k]!;
       left -= m;
       share -= l.counts[k]! / n;

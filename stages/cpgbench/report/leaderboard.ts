@@ -6,7 +6,8 @@
  * which says whether the rank is real.
  */
 import type { BootstrapOptions } from '../../stats/bootstrap.ts';
-import { pairedDifference, type PairedDifference } from '../../stats/paired-bootstrap.ts';
+import { discreteBootstrap } from '../../stats/discrete-bootstrap.ts';
+import type { PairedDifference } from '../../stats/paired-bootstrap.ts';
 import type { ReportTable } from '../../report/report-table.ts';
 import { diffCell } from '../../report/leaderboard.ts';
 import { TASKS, type CellOutcomes, type Item, type RateRow } from '../results/rates.ts';
@@ -38,6 +39,24 @@ export function itemAverages(
   return out;
 }
 
+/**
+ * The paired difference of two models' per-item averages over their common items: the case
+ * bootstrap of the differences (paired-bootstrap.ts's definition), drawn by level counts since
+ * the differences are thirds from −1 to 1.
+ */
+export function pairedAverageDifference(
+  a: ReadonlyMap<string, number>,
+  b: ReadonlyMap<string, number>,
+  opts: BootstrapOptions = {},
+): PairedDifference | null {
+  const common = [...a.keys()].filter((k) => b.has(k)).sort();
+  if (!common.length) return null;
+  const d = Float64Array.from(common, (k) => Math.round((a.get(k)! - b.get(k)!) * 3) / 3);
+  const r = discreteBootstrap(d, opts);
+  const mean = (m: ReadonlyMap<string, number>) => common.reduce((s, k) => s + m.get(k)!, 0) / common.length;
+  return { n: common.length, diff: r.mean, ciLow: r.ciLow, ciHigh: r.ciHigh, meanA: mean(a), meanB: mean(b) };
+}
+
 export function leaderboard(
   rows: readonly RateRow[],
   averages: Map<string, Map<string, number>>,
@@ -60,7 +79,7 @@ export function leaderboard(
         simulated: group,
         judge,
         cells: REPORT_TASKS.flatMap((t) => at(model, t, 'overall', 'all') ?? []),
-        next: next ? { model: next, diff: a && b ? pairedDifference(a, b, opts) : null } : null,
+        next: next ? { model: next, diff: a && b ? pairedAverageDifference(a, b, opts) : null } : null,
       });
     });
   }

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { percentileBootstrap } from '../../stats/bootstrap.ts';
+import { discreteBootstrap } from '../../stats/discrete-bootstrap.ts';
 import { computeRates, groupItems, type CellOutcomes, type Item, type RateRow, type Task } from './rates.ts';
 
 // A hand-made set: 3 guidelines, 4 recommendations each, in 2 regions, 2 specialties, 2 languages;
@@ -83,7 +83,7 @@ test('known rates: an oracle 100% everywhere, a model without titles 0% titles, 
   const adh = find(rows, 'every-other', 'adherence', 'overall', 'all');
   assert.deepEqual([adh.n, adh.correct, adh.guidelines, adh.rate_scored], [12, 6, 3, 0.5]);
   // The case CI is the case bootstrap of the 0/1 values in item order; it is wide, the cluster CI is not.
-  const ref = percentileBootstrap(
+  const ref = discreteBootstrap(
     Float64Array.from(
       [...ITEMS].sort((a, b) => (a.recommendation_id < b.recommendation_id ? -1 : 1)).map((i) => everyOther.get(i.recommendation_id)!),
     ),

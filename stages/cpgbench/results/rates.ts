@@ -11,11 +11,14 @@
  *   the mean of the three per item, so its rate is the average of the three rates (Table 1's
  *   "Average") and its CIs come from the same resamples.
  * - Groupings: overall, region, specialty, language, and the safety-critical subset (Table 3).
- * - CIs: the case bootstrap over the group's items, and the cluster bootstrap over its guidelines
- *   (items of one guideline share its difficulty, stages/stats/bootstrap.ts); the cluster CI is
- *   null with one guideline and flagged `few_guidelines` under MIN_RELIABLE_GUIDELINES.
+ * - CIs: the case bootstrap over the group's items (drawn as level counts, which is exact for 0/1
+ *   values and independent of n: stages/stats/discrete-bootstrap.ts), and the cluster bootstrap
+ *   over its guidelines (items of one guideline share its difficulty, stages/stats/bootstrap.ts);
+ *   the cluster CI is null with one guideline and flagged `few_guidelines` under
+ *   MIN_RELIABLE_GUIDELINES.
  */
-import { clusterBootstrapMany, percentileBootstrapMany, type BootstrapOptions } from '../../stats/bootstrap.ts';
+import { clusterBootstrapMany, type BootstrapOptions } from '../../stats/bootstrap.ts';
+import { discreteBootstrap } from '../../stats/discrete-bootstrap.ts';
 
 export const TASKS = ['content_detection', 'title_grounding', 'adherence'] as const;
 export type Task = (typeof TASKS)[number];
@@ -98,21 +101,31 @@ interface Column {
   scoredSum: number;
 }
 
-function column(cell: CellOutcomes, task: Task | 'average', items: readonly Item[]): Column {
-  const values = new Float64Array(items.length);
+/** A task's outcomes over the sorted items: 1, 0, FAILED (null) or MISSING (no row). */
+const FAILED = -1,
+  MISSING = -2;
+function codes(outcomes: ReadonlyMap<string, 0 | 1 | null>, items: readonly Item[]): Int8Array {
+  return Int8Array.from(items, (i) => {
+    const o = outcomes.get(i.recommendation_id);
+    return o === undefined ? MISSING : o === null ? FAILED : o;
+  });
+}
+
+function column(cell: CellOutcomes, coded: readonly Int8Array[], task: Task | 'average', at: Int32Array): Column {
+  const values = new Float64Array(at.length);
+  const tasks = task === 'average' ? [0, 1, 2] : [TASKS.indexOf(task)];
   let correct = 0,
     failures = 0,
     missing = 0,
     scoredSum = 0;
-  items.forEach((item, k) => {
-    const tasks = task === 'average' ? TASKS : [task];
+  for (let k = 0; k < at.length; k++) {
     let sum = 0,
       failed = false,
       absent = false;
     for (const t of tasks) {
-      const o = cell.outcomes[t].get(item.recommendation_id);
-      if (o === undefined) absent = true;
-      if (o === undefined || o === null) failed = true;
+      const o = coded[t]![at[k]!]!;
+      if (o === MISSING) absent = true;
+      if (o < 0) failed = true;
       else sum += o;
     }
     values[k] = sum / tasks.length;
@@ -120,7 +133,7 @@ function column(cell: CellOutcomes, task: Task | 'average', items: readonly Item
     else scoredSum += values[k]!;
     if (absent) missing++;
     if (task !== 'average' && values[k] === 1) correct++;
-  });
+  }
   return { cell, task, values, correct, failures, missing, scoredSum };
 }
 
@@ -128,18 +141,21 @@ function column(cell: CellOutcomes, task: Task | 'average', items: readonly Item
 export function computeRates(items: readonly Item[], cells: readonly CellOutcomes[], opts: BootstrapOptions = {}): RateRow[] {
   const out: RateRow[] = [];
   if (items.length === 0) return out;
-  for (const g of groupItems(items)) {
-    const columns = cells.flatMap((cell) => [...TASKS, 'average' as const].map((t) => column(cell, t, g.items)));
+  const groups = groupItems(items);
+  const all = groups[0]!.items;
+  const index = new Map(all.map((i, k) => [i.recommendation_id, k]));
+  const coded = cells.map((cell) => TASKS.map((t) => codes(cell.outcomes[t], all)));
+  for (const g of groups) {
+    const at = Int32Array.from(g.items, (i) => index.get(i.recommendation_id)!);
+    const columns = cells.flatMap((cell, c) => [...TASKS, 'average' as const].map((t) => column(cell, coded[c]!, t, at)));
     if (!columns.length) continue;
     const labels = new Map<string, number>();
     const clusters = Int32Array.from(
       g.items,
       (i) => labels.get(i.guideline_id) ?? labels.set(i.guideline_id, labels.size).get(i.guideline_id)!,
     );
-    const cases = percentileBootstrapMany(
-      columns.map((c) => c.values),
-      opts,
-    );
+    // Values are 0/1 (the average in thirds): the case bootstrap by level counts (discrete-bootstrap.ts).
+    const cases = columns.map((c) => discreteBootstrap(c.values, opts));
     const guidelines = labels.size;
     const clustered =
       guidelines >= 2
