@@ -52,7 +52,8 @@ export function cpgbenchDag(o: CpgbenchOptions): DagConfig {
     cross: { param: 'judges', as: 'judge' },
     join: { cpg_recommendations: 'recommendation_id' },
   });
-  const judgeParams = { judges: m.judges, realJudges: m.realJudges };
+  const judgeParams = { judges: m.judges };
+  const roster = { models: m.evaluated, judges: m.judges };
   const report = { outDir: o.reportsDir, judges: m.judges };
   const results = {
     cpg_task_inputs: 'cpg_task_inputs',
@@ -171,11 +172,11 @@ export function cpgbenchDag(o: CpgbenchOptions): DagConfig {
         covers: 'recommendation_id',
       }),
       // §2.3–2.6 Rates, the χ² across specialties, judge–human agreement
-      stage('cpg_rates', { module: 'stages/cpgbench/results/cpg-rates.stage.ts', inputs: results, params: { realJudges: m.realJudges } }),
+      stage('cpg_rates', { module: 'stages/cpgbench/results/cpg-rates.stage.ts', inputs: results, params: roster }),
       stage('cpg_specialty_tests', {
         module: 'stages/cpgbench/results/cpg-specialty-tests.stage.ts',
         inputs: results,
-        params: { realJudges: m.realJudges },
+        params: roster,
       }),
       stage('cpg_agreement', {
         module: 'stages/cpgbench/results/cpg-agreement.stage.ts',
@@ -204,7 +205,7 @@ export function cpgbenchDag(o: CpgbenchOptions): DagConfig {
       stage('cpg_report_leaderboard', {
         module: 'stages/cpgbench/report/cpg-report-leaderboard.stage.ts',
         inputs: { ...results, cpg_rates: 'cpg_rates' },
-        params: { ...report, realJudges: m.realJudges },
+        params: { ...report, models: m.evaluated },
       }),
       stage('cpg_report_scorecard', {
         module: 'stages/cpgbench/report/cpg-report-scorecard.stage.ts',

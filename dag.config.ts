@@ -18,19 +18,14 @@ import type { Project } from './pipeline/cli/load.ts';
 import { runModels } from './stages/models/run-models.ts';
 import { embeddingJudgeSpecs } from './stages/models/embedding-judges.ts';
 import { llmCallsViews } from './stages/models/llm-views.ts';
-import { judgePromptBudgets } from './stages/evaluate/judge-prompt-budgets.ts';
 import { cliCommands as projectCommands } from './stages/cli-commands.ts';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 const embeddingJudges = embeddingJudgeSpecs();
 export const models = runModels({ root, extra: embeddingJudges });
-const { builder, evaluated, simulatedEvaluated, patient, simulatedPatient, judges, realJudges } = models;
-// The embedding judge scores step similarity only: Prompt 9 (outcomes) needs a chat judge.
-const embeddingJudgeNames = embeddingJudges.map((m) => m.name).filter((n) => judges.includes(n));
-const chatJudges = judges.filter((j) => !embeddingJudgeNames.includes(j));
-const judgeKinds = Object.fromEntries(
-  judges.map((j) => [j, realJudges.includes(j) && !embeddingJudgeNames.includes(j) ? 'llm' : 'similarity']),
-);
+// The roster as typed values (stages/roster/): each model's answer-relevant settings travel with it
+// into the params, so they key exactly the units that call it.
+const { builder, evaluated, patient, simulatedPatient, judges } = models;
 // A smoke run: `cdp run --limit N` evaluates N test cases (CDP_LIMIT).
 const limit = process.env.CDP_LIMIT ? Number(process.env.CDP_LIMIT) : null;
 const limitProblems =
@@ -136,22 +131,26 @@ export default defineDag({
     }),
     stage('qc_summary', {
       module: 'stages/construct/qc-summary.stage.ts',
-      inputs: { qc: 'qc', qc_inspection: 'qc_inspection', cdps: 'cdps' },
+      inputs: { qc: 'qc', qc_inspection: 'qc_inspection', cdps: 'cdps', vignettes: 'vignettes', narratives: 'narratives' },
       params: { excludeFlagged },
     }),
 
     // §3.2 Task settings, on the test split without the cases QC flagged (or N of them with --limit N)
     stage('test_cases', {
       module: 'stages/tasks/test-cases.stage.ts',
-      inputs: { cdps: 'cdps', qc: 'qc', qc_inspection: 'qc_inspection' },
+      // A case without a usable vignette or narrative is no test case (construction-failures.ts).
+      inputs: { cdps: 'cdps', qc: 'qc', qc_inspection: 'qc_inspection', vignettes: 'vignettes', narratives: 'narratives' },
       params: { limit, excludeFlagged },
       covers: 'cdp_id',
+      // No test case: the run ends with exit code 4 and says so (README, exit codes).
+      requiresRows:
+        'no test case is left to evaluate: QC excluded them all or their construction failed (see qc_summary), or no guideline is in the test split',
     }),
     stage('predictions_single', {
       module: 'stages/tasks/predictions-single.stage.ts',
       inputs: taskInputs,
       forEach: perCaseAndModel,
-      params: { models: evaluated, simulated: simulatedEvaluated },
+      params: { models: evaluated },
       concurrency: 8,
       covers: 'cdp_id',
     }),
@@ -159,7 +158,7 @@ export default defineDag({
       module: 'stages/tasks/dialogues-multi.stage.ts',
       inputs: taskInputs,
       forEach: perCaseAndModel,
-      params: { models: evaluated, simulated: simulatedEvaluated, patient, simulatedPatient },
+      params: { models: evaluated, patient, simulatedPatient },
       concurrency: 8,
       covers: 'cdp_id',
     }),
@@ -168,7 +167,7 @@ export default defineDag({
     stage('agent_plans', {
       module: 'stages/agents/agent-plans.stage.ts',
       inputs: { cdps: 'test_cases', trees: 'trees' },
-      params: { models: simulatedEvaluated },
+      params: { models: evaluated.filter((m) => m.simulated).map((m) => m.name) },
     }),
 
     // §3.3 CDP-oriented evaluation, §4.3–4.5, Appendices B and D
@@ -179,6 +178,8 @@ export default defineDag({
         dialogues_multi: 'dialogues_multi',
         cdps: 'cdps',
         narratives: 'narratives',
+        // Imports are held to this run's test cases (imported-rows.ts).
+        test_cases: 'test_cases',
         ...(imported ? { imported_predictions: 'imported_predictions' } : {}),
       },
     }),
@@ -186,13 +187,7 @@ export default defineDag({
       module: 'stages/evaluate/step-scores.stage.ts',
       inputs: { predicted_pathways: 'predicted_pathways' },
       forEach: perPathwayAndJudge,
-      params: {
-        judges,
-        realJudges,
-        judgeKinds,
-        maxPromptTokensByJudge: judgePromptBudgets(models.roster, chatJudges),
-        embeddingJudges: embeddingJudgeNames,
-      },
+      params: { judges },
       concurrency: 8,
       covers: 'cdp_id',
     }),
@@ -200,7 +195,7 @@ export default defineDag({
       module: 'stages/evaluate/outcome-scores.stage.ts',
       inputs: { predicted_pathways: 'predicted_pathways' },
       forEach: perPathwayAndJudge,
-      params: { judges: chatJudges, realJudges },
+      params: { judges },
       concurrency: 8,
       covers: 'cdp_id',
     }),
@@ -208,7 +203,6 @@ export default defineDag({
       module: 'stages/evaluate/pathway-metrics.stage.ts',
       inputs: { step_scores: 'step_scores' },
       forEach: 'step_scores',
-      params: { calibration: models.calibration },
       covers: 'cdp_id',
     }),
     stage('model_summary', {
@@ -253,14 +247,20 @@ export default defineDag({
     // Models ranked, with paired differences between neighbours (stages/report/leaderboard.ts).
     stage('report_leaderboard', {
       module: 'stages/report/leaderboard.stage.ts',
-      inputs: { model_summary: 'model_summary', pathway_metrics: 'pathway_metrics', outcome_scores: 'outcome_scores' },
+      // The per-case values behind the means, so the paired differences use exactly their cases (policy-values.ts).
+      inputs: {
+        model_summary: 'model_summary',
+        pathway_metrics: 'pathway_metrics',
+        outcome_scores: 'outcome_scores',
+        predicted_pathways: 'predicted_pathways',
+      },
       params: { outDir, judges, pngFontFiles: ['data/fonts/DejaVuSans.ttf'] },
     }),
     stage('report_scorecard', {
       module: 'stages/report/scorecard.stage.ts',
       inputs: { published: 'published_tables', model_summary: 'model_summary' },
       // Only models that declare the paper model they stand for are compared with its numbers.
-      params: { outDir, paperNames: models.paperNames },
+      params: { outDir, judges, models: evaluated },
     }),
     stage('report_index', {
       module: 'stages/report/index.stage.ts',

@@ -1,17 +1,25 @@
 /**
- * Two runs side by side (pure): per (setting, judge, metric, model) each run's mean over its own
- * scored cases (n) and its failed rows (failures: an error instead of a value), the difference B − A over the cases both scored with a paired-bootstrap CI, and
- * the cases that moved most, each with a link into the case viewer. Runs are two stores, or two
- * states of one store (before and after a param change).
+ * Two runs side by side (pure): per (setting, judge, metric, model) each run's mean with its n and
+ * failures by kind, computed as model_summary computes them (the same code: the failure policy each
+ * run's model_summary records, applied to its per-case rows; stages/report/policy-values.ts), the
+ * difference B − A over the cases both means use, with the values they use, and a paired-bootstrap
+ * CI, and the cases that moved most, each with a link into the case viewer. Runs are two stores, or
+ * two states of one store (before and after a param change).
  */
 import type { BootstrapOptions } from '../stages/stats/bootstrap.ts';
 import { pairedDifference } from '../stages/stats/paired-bootstrap.ts';
+import type { PolicyCell } from '../stages/evaluate/failure-policy.ts';
+import { policyValues, summaryPolicy, valuesByCase, type PolicyValues } from '../stages/report/policy-values.ts';
 
 type Row = Record<string, unknown>;
 
 export interface RunRows {
   pathway_metrics: readonly Row[];
   outcome_scores?: readonly Row[];
+  /** The run's predicted_pathways (its `failure` column): without it every case counts as scored or unscored. */
+  predicted_pathways?: readonly Row[];
+  /** The run's model_summary, for the failure policy its means used ('worst' when absent). */
+  model_summary?: readonly Row[];
 }
 
 export interface MovedCase {
@@ -32,9 +40,14 @@ export interface CompareRow {
   b_mean: number | null;
   a_n: number;
   b_n: number;
-  /** Rows of the run with an error instead of a value (a failed judging, an unusable pathway). */
+  /** The cell's failures of every kind (answer, server, patient, missing, unscored). */
   a_failures: number;
   b_failures: number;
+  /** "n=37 · answer 2 · server 1", as the reports print a cell. */
+  a_counts: string;
+  b_counts: string;
+  a_policy: string;
+  b_policy: string;
   n_common: number;
   diff: number | null;
   ci_low: number | null;
@@ -44,51 +57,38 @@ export interface CompareRow {
 
 export const COMPARE_METRICS = ['dtw_pcc', 'ot_pcc', 'lnds_pcs', 'acc'] as const;
 
-/** (setting, judge, metric, model) → cdp_id → value, over the scored rows of one run. */
-function perCase(run: RunRows): Map<string, Map<string, number>> {
-  const out = new Map<string, Map<string, number>>();
-  const put = (r: Row, metric: string, v: unknown) => {
-    if (typeof v !== 'number' || !Number.isFinite(v)) return;
-    const k = JSON.stringify([r.setting, r.judge, metric, r.model]);
-    if (!out.has(k)) out.set(k, new Map());
-    out.get(k)!.set(String(r.cdp_id), v);
-  };
-  for (const r of run.pathway_metrics) if (r.error == null) for (const m of ['dtw_pcc', 'ot_pcc', 'lnds_pcs']) put(r, m, r[m]);
-  for (const r of run.outcome_scores ?? []) if (r.error == null && typeof r.correct === 'boolean') put(r, 'acc', r.correct ? 1 : 0);
-  return out;
+function runValues(run: RunRows): PolicyValues {
+  const policy = (run.model_summary ?? []).map((r) => ({ policy: r.policy == null ? null : String(r.policy) }));
+  return policyValues({ ...run }, summaryPolicy(policy));
 }
 
-/** (setting, judge, metric, model) → rows with an error, keyed like perCase. */
-function failuresOf(run: RunRows): Map<string, number> {
-  const out = new Map<string, number>();
-  const add = (r: Row, metric: string) => {
-    const k = JSON.stringify([r.setting, r.judge, metric, r.model]);
-    out.set(k, (out.get(k) ?? 0) + 1);
-  };
-  for (const r of run.pathway_metrics) if (r.error != null) for (const m of ['dtw_pcc', 'ot_pcc', 'lnds_pcs']) add(r, m);
-  for (const r of run.outcome_scores ?? []) if (r.error != null) add(r, 'acc');
-  return out;
-}
-
-const mean = (m: Map<string, number> | undefined) => (m && m.size ? [...m.values()].reduce((s, v) => s + v, 0) / m.size : null);
+const mean = (c: PolicyCell | undefined) => (c && c.values.length ? c.values.reduce((s, v) => s + v, 0) / c.values.length : null);
+const failures = (c: PolicyCell | undefined) => (c ? Object.values(c.kinds).reduce((a, b) => a + b, 0) : 0);
+const KIND_LABELS = ['answer', 'server', 'patient', 'missing', 'unscored'] as const;
+const countsOf = (c: PolicyCell | undefined) =>
+  [`n=${c?.values.length ?? 0}`, ...KIND_LABELS.filter((k) => (c?.kinds[k] ?? 0) > 0).map((k) => `${k} ${c!.kinds[k]}`)].join(' · ');
+const label = (v: PolicyValues) => (v.options.commonCases ? `${v.options.policy}+common` : v.options.policy);
 
 export function caseLink(setting: string, model: string, cdp_id: string, judge: string): string {
   return `./case-viewer.html#${new URLSearchParams({ setting, model, cdp_id, judge }).toString()}`;
 }
 
 export function compareRuns(a: RunRows, b: RunRows, opts: BootstrapOptions & { moved?: number } = {}): CompareRow[] {
-  const ca = perCase(a),
-    cb = perCase(b);
-  const fa = failuresOf(a),
-    fb = failuresOf(b);
+  const pa = runValues(a),
+    pb = runValues(b);
+  const metric = (k: string) => (JSON.parse(k) as string[])[2]!;
   // A key with failures only is kept: its row shows n = 0 beside the failures.
-  const keys = [...new Set([...ca.keys(), ...cb.keys(), ...fa.keys(), ...fb.keys()])].sort();
+  const keys = [...new Set([...pa.cells.keys(), ...pb.cells.keys()])]
+    .filter((k) => (COMPARE_METRICS as readonly string[]).includes(metric(k)))
+    .sort();
   return keys.map((k) => {
-    const [setting, judge, metric, model] = JSON.parse(k) as string[];
-    const va = ca.get(k),
-      vb = cb.get(k);
+    const [setting, judge, m, model] = JSON.parse(k) as string[];
+    const ca = pa.cells.get(k),
+      cb = pb.cells.get(k);
+    const va = valuesByCase(ca),
+      vb = valuesByCase(cb);
     // B − A: positive means the second run's value is higher.
-    const d = va && vb ? pairedDifference(vb, va, opts) : null;
+    const d = va && vb ? pairedDifference(vb, va, { ...opts, guidelineOf: pb.guidelineOf }) : null;
     const moved =
       va && vb
         ? [...va.keys()]
@@ -106,14 +106,18 @@ export function compareRuns(a: RunRows, b: RunRows, opts: BootstrapOptions & { m
     return {
       setting: setting!,
       judge: judge!,
-      metric: metric!,
+      metric: m!,
       model: model!,
-      a_mean: mean(va),
-      b_mean: mean(vb),
-      a_n: va?.size ?? 0,
-      b_n: vb?.size ?? 0,
-      a_failures: fa.get(k) ?? 0,
-      b_failures: fb.get(k) ?? 0,
+      a_mean: mean(ca),
+      b_mean: mean(cb),
+      a_n: ca?.values.length ?? 0,
+      b_n: cb?.values.length ?? 0,
+      a_failures: failures(ca),
+      b_failures: failures(cb),
+      a_counts: countsOf(ca),
+      b_counts: countsOf(cb),
+      a_policy: label(pa),
+      b_policy: label(pb),
       n_common: d?.n ?? 0,
       diff: d?.diff ?? null,
       ci_low: d?.ciLow ?? null,

@@ -19,13 +19,13 @@ export const CPG_NOTEBOOK_DATA: Record<string, string> = {
     from cpg_task_inputs t join cpg_recommendations r using (recommendation_id)
       join cpg_conversations c using (recommendation_id) left join cpg_safety s using (recommendation_id)
     where t.error is null order by t.recommendation_id`,
-  answers: `select 'detection' as task, model, recommendation_id, answer, response, finish_reason, simulated, error from cpg_detection
-    union all select 'adherence', model, recommendation_id, answer, response, finish_reason, simulated, error from cpg_adherence
+  answers: `select 'detection' as task, model, recommendation_id, answer, response, finish_reason, simulated, failure_kind, error from cpg_detection
+    union all select 'adherence', model, recommendation_id, answer, response, finish_reason, simulated, failure_kind, error from cpg_adherence
     order by recommendation_id, model, task`,
   judgements: `select model, judge, task, recommendation_id, score, rationale, supporting_text, confidence, confidence_text,
-      answer_format, attempts, simulated, error from cpg_detection_judgements
+      answer_format, attempts, simulated, judge_simulated, failure_kind, error from cpg_detection_judgements
     union all select model, judge, task, recommendation_id, score, rationale, supporting_text, confidence, confidence_text,
-      answer_format, attempts, simulated, error from cpg_adherence_judgements
+      answer_format, attempts, simulated, judge_simulated, failure_kind, error from cpg_adherence_judgements
     order by recommendation_id, model, judge, task`,
   construction: 'select * from cpg_construction_summary',
   failures: `select 'cpg_conversations' as stage, recommendation_id, null as model, error from cpg_conversations where error is not null
@@ -66,8 +66,7 @@ export async function exportCpgNotebookData(warehouse: string, storeDir: string,
     cpg_detection_judgements: data.judgements!.filter((j) => j.task !== 'adherence'),
     cpg_adherence_judgements: data.judgements!.filter((j) => j.task === 'adherence'),
   };
-  const realJudges = [...new Set(data.judgements!.map((j) => String(j.judge)).filter((j) => !j.includes('simulated')))];
-  const board = leaderboard(rates, itemAverages(itemsOf(inputs), cellsOf(inputs, { realJudges }), judge), judge, {
+  const board = leaderboard(rates, itemAverages(itemsOf(inputs), cellsOf(inputs, { models: [], judges: [] }), judge), judge, {
     resamples: 10000,
     seed: 42,
   });
@@ -77,7 +76,20 @@ export async function exportCpgNotebookData(warehouse: string, storeDir: string,
     simulated: e.simulated,
     judge: e.judge,
     rates: Object.fromEntries(
-      e.cells.map((c) => [c.task, { rate: c.rate, ci_low: c.ci_low, ci_high: c.ci_high, n: c.n, failures: c.failures }]),
+      e.cells.map((c) => [
+        c.task,
+        {
+          rate: c.rate,
+          ci_low: c.ci_low,
+          ci_high: c.ci_high,
+          n: c.n,
+          answer_failures: c.answer_failures,
+          server_failures: c.server_failures,
+          unscored: c.unscored,
+          missing_cases: c.missing_cases,
+          incomplete: c.incomplete,
+        },
+      ]),
     ),
     next_model: e.next?.model ?? null,
     diff: e.next?.diff ? { diff: e.next.diff.diff, ci_low: e.next.diff.ciLow, ci_high: e.next.diff.ciHigh, n: e.next.diff.n } : null,

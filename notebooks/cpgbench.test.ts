@@ -94,7 +94,7 @@ test('the overview: the leaderboard of the three stand-ins, the rates by group, 
     'simulated-cpg-no-titles',
   ]);
   const adherence = await column(o.page, 'leaderboard', 'adherence');
-  assert.match(adherence[1]!, /^50\.00 \(\d+\.\d\d–\d+\.\d\d\) n=10 f=0$/);
+  assert.match(adherence[1]!, /^50\.00 \(\d+\.\d\d–\d+\.\d\d\) n=10$/);
   await o.page.waitForSelector('table[data-name="rates_by_group"]');
   assert.equal(await rows(o.page, 'rates_by_group'), 3, 'overall: one row per model');
   assert.ok((await column(o.page, 'construction', 'step')).includes('benchmark items'));

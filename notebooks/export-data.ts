@@ -7,7 +7,8 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openWarehouse, type WarehouseConnection } from '../pipeline/store/warehouse.ts';
 import { defaultJudge } from '../stages/report/judges.ts';
-import { caseValues, leaderboard, type LeaderboardEntry } from '../stages/report/leaderboard.ts';
+import { caseValues, leaderboard, rankLabel, type LeaderboardEntry } from '../stages/report/leaderboard.ts';
+import { countsText } from '../stages/report/failure-counts.ts';
 import { summaryRows } from '../stages/report/summary-rows.ts';
 import { compareRuns } from './compare-data.ts';
 
@@ -18,7 +19,7 @@ export const NOTEBOOK_DATA: Record<string, string> = {
       dtw_pcc, ot_pcc, lnds_pcs, error
     from pathway_metrics order by setting, model, cdp_id, judge`,
   cases: `select setting, model, cdp_id, guideline_id, language, reference, candidate, reference_conclusion,
-      candidate_outcome, success, simulated, usable, reason
+      candidate_outcome, success, success_strict, simulated, usable, reason, failure, error
     from predicted_pathways order by setting, model, cdp_id`,
   case_scores: `select s.setting, s.model, s.cdp_id, s.judge, s.simulated, s.C, s.m, s.n,
       p.dtw_pcc, p.ot_pcc, p.lnds_pcs, p.dtw_path, coalesce(s.error, p.error) as error
@@ -80,14 +81,18 @@ export function leaderboardRows(entries: readonly LeaderboardEntry[]): Row[] {
   return entries.map((e) => {
     const cell = (m: 'dtw_pcc' | 'acc' | 'sr') => {
       const c = e.cells[m];
-      return c ? { mean: c.mean, ci_low: c.ci_low, ci_high: c.ci_high, n: c.n, failures: c.failures } : null;
+      return c ? { mean: c.mean, ci_low: c.ci_low, ci_high: c.ci_high, n: c.n, failures: c.failures, counts: countsText(c) } : null;
     };
-    const diff = (d: { diff: number; ciLow: number; ciHigh: number; n: number } | null | undefined) =>
-      d ? { diff: d.diff, ci_low: d.ciLow, ci_high: d.ciHigh, n: d.n } : null;
+    const diff = (d: { diff: number; ciLow: number | null; ciHigh: number | null; n: number; guidelines?: number } | null | undefined) =>
+      d ? { diff: d.diff, ci_low: d.ciLow, ci_high: d.ciHigh, n: d.n, guidelines: d.guidelines ?? null } : null;
     return {
       setting: e.setting,
       rank: e.rank,
+      rank_label: rankLabel(e),
+      group: e.group,
       model: e.model,
+      note: e.note,
+      incomplete: e.incomplete,
       simulated: e.simulated,
       judge: e.judge,
       pcc: cell('dtw_pcc'),
@@ -145,12 +150,17 @@ export async function exportNotebookData(
   const resamples = opts.resamples ?? 10000;
   const summary = summaryRows(data.model_summary!);
   const judge = defaultJudge(summary.flatMap((r) => (r.judge === null ? [] : [r.judge])));
-  write('leaderboard', leaderboardRows(leaderboard(summary, caseValues(data, judge), [], { resamples, seed: 42 })));
+  const values = caseValues(
+    { pathway_metrics: data.pathway_metrics, outcome_scores: data.outcome_scores, predicted_pathways: data.cases },
+    summary,
+    judge,
+  );
+  write('leaderboard', leaderboardRows(leaderboard(summary, values, [], { resamples, seed: 42 })));
   let compare: Row[] = [];
   let labels: [string, string] = ['A', 'B'];
   if (opts.compare) {
     const c = await openWarehouse(opts.compare.warehouse, opts.compare.store, { readOnly: true });
-    let other: { pathway_metrics: Row[]; outcome_scores: Row[] };
+    let other: { pathway_metrics: Row[]; outcome_scores: Row[]; predicted_pathways: Row[]; model_summary: Row[] };
     try {
       other = {
         pathway_metrics: await readAll(c, NOTEBOOK_DATA.pathway_metrics!).catch((e: Error) => {
@@ -159,6 +169,9 @@ export async function exportNotebookData(
           );
         }),
         outcome_scores: await readAll(c, OPTIONAL_NOTEBOOK_DATA.outcome_scores!).catch(() => []),
+        // Its failure kinds and policy, so its means and differences are computed as its model_summary's were.
+        predicted_pathways: await readAll(c, NOTEBOOK_DATA.cases!).catch(() => []),
+        model_summary: await readAll(c, NOTEBOOK_DATA.model_summary!).catch(() => []),
       };
     } finally {
       c.close();
@@ -166,7 +179,12 @@ export async function exportNotebookData(
     // This store is B (the current run), the other one A (the baseline it is compared with).
     compare = compareRuns(
       other,
-      { pathway_metrics: data.pathway_metrics!, outcome_scores: data.outcome_scores! },
+      {
+        pathway_metrics: data.pathway_metrics!,
+        outcome_scores: data.outcome_scores!,
+        predicted_pathways: data.cases!,
+        model_summary: data.model_summary!,
+      },
       { resamples, seed: 42 },
     ) as unknown as Row[];
     labels = opts.compare.labels ?? [opts.compare.warehouse, warehouse];

@@ -291,7 +291,10 @@ export function fixtureRows(variant: { gptTestDtw?: number } = {}): Record<strin
             ci_low: mean - 0.1,
             ci_high: mean + 0.1,
             n: 2,
+            cases: 2,
+            // gpt-test's single-turn failure: an unreadable answer, scored worst (in n).
             failures,
+            answer_failures: failures,
             excluded: 0,
             policy: 'worst',
             cluster_ci_low: null,

@@ -264,10 +264,10 @@ describe('notebook site in Chromium', () => {
     await expectRows(page, 'leaderboard', 4);
     assert.deepEqual(await column(page, 'leaderboard', 'rank'), ['1', 'sim 1', '1', 'sim 1']);
     assert.deepEqual(await column(page, 'leaderboard', 'PCC (%) ↓'), [
-      '50.00 (40.00–60.00) n=2 f=1',
-      '10.00 (0.00–20.00) n=2 f=0',
-      '50.00 (40.00–60.00) n=2 f=0',
-      '10.00 (0.00–20.00) n=2 f=0',
+      '50.00 (40.00–60.00) n=2 · answer 1',
+      '10.00 (0.00–20.00) n=2',
+      '50.00 (40.00–60.00) n=2',
+      '10.00 (0.00–20.00) n=2',
     ]);
     assert.equal(
       await page.locator('[data-name="leaderboard_chart"] g[aria-label="dot"] circle').count(),
@@ -284,17 +284,17 @@ describe('notebook site in Chromium', () => {
     // Table 1 layout: one row per model (real first), judge-llm, cells with CI, n and failures, at full page width.
     await expectRows(page, 'table1', 2);
     assert.deepEqual(await column(page, 'table1', 'model'), ['gpt-test', 'simulated-oracle']);
-    assert.deepEqual(await column(page, 'table1', 'single dtw_pcc'), ['50.00 (40.00–60.00) n=2 f=1', '10.00 (0.00–20.00) n=2 f=0']);
-    assert.deepEqual(await column(page, 'table1', 'multi sr'), ['100.00 (100.00–100.00) n=2 f=0', '100.00 (100.00–100.00) n=2 f=0']);
+    assert.deepEqual(await column(page, 'table1', 'single dtw_pcc'), ['50.00 (40.00–60.00) n=2 · answer 1', '10.00 (0.00–20.00) n=2']);
+    assert.deepEqual(await column(page, 'table1', 'multi sr'), ['100.00 (100.00–100.00) n=2', '100.00 (100.00–100.00) n=2']);
     const wideBox = await page.locator('.cdp-wide:has(table[data-name="table1"])').boundingBox();
     assert.ok(wideBox && wideBox.width > 1100, `Table 1 spans the page (${wideBox?.width} px of 1280)`);
     // Tables 5–7 layout: 2 settings × 2 models, one column per judge.
     await expectRows(page, 'tables5_7', 4);
     assert.deepEqual(await column(page, 'tables5_7', 'simulated-tfidf'), [
-      '50.00 (40.00–60.00) n=2 f=1',
-      '10.00 (0.00–20.00) n=2 f=0',
-      '50.00 (40.00–60.00) n=2 f=0',
-      '10.00 (0.00–20.00) n=2 f=0',
+      '50.00 (40.00–60.00) n=2 · answer 1',
+      '10.00 (0.00–20.00) n=2',
+      '50.00 (40.00–60.00) n=2',
+      '10.00 (0.00–20.00) n=2',
     ]);
     assert.match(
       (await page.locator('[data-name="model_summary_note"]').textContent()) ?? '',
@@ -311,13 +311,13 @@ describe('notebook site in Chromium', () => {
     await page.waitForFunction(
       () => document.querySelector('table[data-name="table1"] thead th:nth-child(2)')?.textContent === 'single ot_pcc',
     );
-    assert.deepEqual(await column(page, 'table1', 'single ot_pcc'), ['50.00 (40.00–60.00) n=2 f=1', '50.00 (40.00–60.00) n=2 f=0']);
+    assert.deepEqual(await column(page, 'table1', 'single ot_pcc'), ['50.00 (40.00–60.00) n=2 · answer 1', '50.00 (40.00–60.00) n=2']);
     await choose(page, 'metric', 'dtw_pcc');
     await choose(page, 'model', 'gpt-test');
     await expectRows(page, 'model_summary', 2);
     assert.deepEqual(await column(page, 'model_summary', 'mean'), ['0.500', '0.500']);
     await expectRows(page, 'table1', 1);
-    assert.deepEqual(await column(page, 'tables5_7', 'judge-llm'), ['50.00 (40.00–60.00) n=2 f=1']);
+    assert.deepEqual(await column(page, 'tables5_7', 'judge-llm'), ['50.00 (40.00–60.00) n=2 · answer 1']);
     assert.match(
       (await page.locator('[data-name="model_summary_note"]').textContent()) ?? '',
       /^1 of 2 rows shown involve simulated agents/,
@@ -487,15 +487,15 @@ describe('notebook site in Chromium', () => {
     await choose(page, 'setting', 'single');
     await choose(page, 'judge', 'simulated-char-ngram');
     await expectRows(page, 'compare', 1);
-    assert.deepEqual(await column(page, 'compare', 'A'), ['— n=0 f=1']);
-    assert.deepEqual(await column(page, 'compare', 'B'), ['— n=0 f=1']);
+    assert.deepEqual(await column(page, 'compare', 'A'), ['— n=0 · unscored 1']);
+    assert.deepEqual(await column(page, 'compare', 'B'), ['— n=0 · unscored 1']);
     await choose(page, 'judge', 'judge-llm');
     await expectRows(page, 'compare', 2);
     await choose(page, 'model', 'gpt-test');
     await expectRows(page, 'compare', 1);
     // A: (0.8 + 0.5) / 2; B: 0.5 on both cases; B − A over the 2 common cases: (−0.3 + 0) / 2, paired CI from resamples {−0.3, −0.15, 0}.
-    assert.deepEqual(await column(page, 'compare', 'A'), ['65.00 n=2 f=0']);
-    assert.deepEqual(await column(page, 'compare', 'B'), ['50.00 n=2 f=0']);
+    assert.deepEqual(await column(page, 'compare', 'A'), ['65.00 n=2']);
+    assert.deepEqual(await column(page, 'compare', 'B'), ['50.00 n=2']);
     assert.deepEqual(await column(page, 'compare', 'B − A (pp)'), ['-15.00 (-30.00–0.00)']);
     await expectRows(page, 'moved_cases', 1);
     assert.deepEqual(await column(page, 'moved_cases', 'cdp_id'), ['cdp-a']);

@@ -4,6 +4,8 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { importsOf, layerViolations } from './layers.ts';
+import { runModels } from './models/run-models.ts';
+import { cpgRunModels } from './models/cpgbench-models.ts';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -17,7 +19,15 @@ function sources(dir: string, out = new Map<string, string>()): Map<string, stri
   return out;
 }
 
-test('the tree keeps its layers: agents only from the wiring, pipeline apart, no folder cycle', () => {
+// Every simulated model the run's roster knows (agents, patient, judges, construction stand-ins).
+const standInNames = [
+  ...runModels({ root: repo, env: { CDP_MODELS: '' } }).roster,
+  ...cpgRunModels({ root: repo, env: { CDP_MODELS: '' } }).roster,
+]
+  .filter((m) => m.simulated)
+  .map((m) => m.name);
+
+test('the tree keeps its layers: agents only from the wiring, stand-ins named only by themselves, pipeline apart, no folder cycle', () => {
   const files = sources(join(repo, 'stages'), sources(join(repo, 'pipeline')));
   for (const config of ['dag.config.ts', 'cpgbench.config.ts']) files.set(config, readFileSync(join(repo, config), 'utf8'));
   assert.ok(files.size > 200, `${files.size} files read`);
@@ -25,7 +35,39 @@ test('the tree keeps its layers: agents only from the wiring, pipeline apart, no
     [...files.keys()].some((f) => f.startsWith('stages/cpgbench/')),
     'CPGBench is read too',
   );
-  assert.deepEqual(layerViolations(files), []);
+  assert.ok(standInNames.includes('simulated-oracle') && standInNames.includes('simulated-tfidf'), standInNames.join(', '));
+  assert.ok(standInNames.includes('simulated-cpg-oracle') && standInNames.includes('simulated-cpg-judge'), standInNames.join(', '));
+  assert.deepEqual(layerViolations(files, standInNames), []);
+});
+
+test('naming a simulated model outside the stand-ins fails: an import of their names, a spelled name, a test by name', () => {
+  const files = new Map([
+    ['stages/report/judges.ts', "import { SIMULATED_JUDGE_NAMES } from '../judge/simulated-judges.ts';\n"],
+    ['stages/evaluate/correlations.stage.ts', "const judges = ['simulated-token-f1', 'gpt-5.4-mini'];\n"],
+    ['stages/tasks/task-unit.ts', "export const isSimulated = (m: string) => m.includes('simulated');\n"],
+    ['stages/report/figures.ts', 'const sim = (m: string) => /simulated-/.test(m) || m.startsWith(`simulated`);\n'],
+    // Allowed: the stand-ins and the wiring, test code, the word in prose, a flag read from a row.
+    ['stages/judge/simulated-judges.ts', "export const SIMULATED_JUDGE_NAMES = ['simulated-token-f1'];\n"],
+    ['stages/models/run-llm.ts', "import { SIMULATED_JUDGE_NAMES } from '../judge/simulated-judges.ts';\n"],
+    ['stages/report/judges.test.ts', "const j = 'simulated-token-f1'.includes('simulated');\n"],
+    [
+      'stages/report/leaderboard.ts',
+      "// simulated-oracle ranks apart\nconst t = 'simulated agents, ranked apart';\nconst s = (r: { simulated: boolean }) => r.simulated;\n",
+    ],
+  ]);
+  const v = layerViolations(files, ['simulated-token-f1', 'simulated-oracle']).filter(
+    (x) => x.rule === 'only the stand-ins name a simulated model',
+  );
+  assert.deepEqual(
+    v.map((x) => [x.file, x.detail.split(';')[0]]),
+    [
+      ['stages/evaluate/correlations.stage.ts', "spells the stand-in name 'simulated-token-f1'"],
+      ['stages/report/figures.ts', 'tells a model by "simulated" in its name (.test)'],
+      ['stages/report/figures.ts', 'tells a model by "simulated" in its name (.startsWith)'],
+      ['stages/report/judges.ts', 'imports stages/judge/simulated-judges.ts'],
+      ['stages/tasks/task-unit.ts', 'tells a model by "simulated" in its name (.includes)'],
+    ],
+  );
 });
 
 test('CPGBench: its families are layers of their own, may not import the stand-ins, and its wiring may', () => {

@@ -2,9 +2,11 @@
  * The project's layers as rules over its imports, checked by layers.test.ts against the tree:
  *
  * - the simulated agents (stages/agents, CPGBench's under stages/agents/cpgbench) hang off the
- *   side: no file under stages/tasks, stages/evaluate, stages/judge, stages/construct,
- *   stages/metrics or stages/cpgbench imports them; only the wiring (dag.config.ts,
- *   cpgbench.config.ts, stages/models) does;
+ *   side: only the wiring (dag.config.ts, cpgbench.config.ts, stages/models) and the other
+ *   stand-ins import them;
+ * - only the stand-ins and the wiring name a simulated model (simulated-names.ts): no other file
+ *   imports the stand-ins' modules, spells a stand-in's name, or tells a stand-in by its name
+ *   (`name.includes('simulated')`); a model's or judge's spec carries a `simulated` flag instead;
  * - pipeline/ imports nothing of stages/ or of the wiring, and its runner (pipeline/exec,
  *   pipeline/store) never names simulation;
  * - the folders of stages/ (and pipeline/ with them) import each other without a cycle; each
@@ -16,6 +18,7 @@
  */
 import { preProcessFile } from 'typescript';
 import { dirname, join, normalize } from 'node:path';
+import { isStandIn, simulatedNaming } from './simulated-names.ts';
 
 export interface Violation {
   file: string;
@@ -23,8 +26,8 @@ export interface Violation {
   detail: string;
 }
 
-const TEST_CODE = /(\.test\.ts$|(^|\/)testing\/|test-support\.ts$|test-fixtures?\.ts$|\.fixture\.ts$)/;
-const AGENT_FREE = ['tasks', 'evaluate', 'judge', 'construct', 'metrics'];
+// Tests, `testing/` folders, fixtures, and test data modules (test-support.ts, test-rows.ts, …).
+const TEST_CODE = /(\.test\.ts$|(^|\/)testing\/|(^|\/)test-[a-z-]+\.ts$|\.fixture\.ts$)/;
 
 export function isTestCode(file: string): boolean {
   return TEST_CODE.test(file);
@@ -49,9 +52,6 @@ export function layerOf(file: string): string | null {
   return m ? `stages/${m[1]}` : null;
 }
 
-/** Whether a layer may not import stages/agents: the benchmark's families of both benchmarks. */
-const agentFree = (layer: string) => AGENT_FREE.some((f) => layer === `stages/${f}`) || layer.startsWith('stages/cpgbench/');
-
 function cycles(edges: Map<string, Set<string>>): string[][] {
   const out: string[][] = [];
   const state = new Map<string, 'open' | 'done'>();
@@ -70,14 +70,19 @@ function cycles(edges: Map<string, Set<string>>): string[][] {
   return out;
 }
 
-/** Every broken rule of a tree given as repository path → source text. */
-export function layerViolations(files: ReadonlyMap<string, string>): Violation[] {
+/**
+ * Every broken rule of a tree given as repository path → source text. `standInNames`: the
+ * simulated models' names (the run's roster), which no file but the stand-ins may spell.
+ */
+export function layerViolations(files: ReadonlyMap<string, string>, standInNames: readonly string[] = []): Violation[] {
   const out: Violation[] = [];
   const edges = new Map<string, Set<string>>();
   for (const [file, source] of [...files].sort(([a], [b]) => (a < b ? -1 : 1))) {
     if (isTestCode(file)) continue;
     const from = layerOf(file);
     if (from === null) continue;
+    for (const detail of simulatedNaming(file, source, importsOf(file, source), standInNames))
+      out.push({ file, rule: 'only the stand-ins name a simulated model', detail });
     if (/^pipeline\/(exec|store)\//.test(file) && /simulat/i.test(source)) {
       const detail = 'the text names simulation; report generic counters instead';
       out.push({ file, rule: 'the runner knows nothing of simulation', detail });
@@ -85,7 +90,7 @@ export function layerViolations(files: ReadonlyMap<string, string>): Violation[]
     for (const target of importsOf(file, source)) {
       const to = layerOf(target);
       if (to === null || to === from) continue;
-      if (to === 'stages/agents' && agentFree(from)) {
+      if (to === 'stages/agents' && !isStandIn(file)) {
         const detail = `imports ${target}; pass what it needs as data or through the LLM client`;
         out.push({ file, rule: 'only the wiring imports stages/agents', detail });
       }

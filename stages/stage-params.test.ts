@@ -18,6 +18,7 @@ import { keyedParams } from '../pipeline/exec/keys.ts';
 import { hashValue } from '../pipeline/hash/canonical.ts';
 import { runCdp } from '../pipeline/testing/cdp-process.ts';
 import dialogues from './tasks/dialogues-multi.stage.ts';
+import { realJudge, realModel } from './roster/testing/specs.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -101,9 +102,13 @@ test('cpgbench.config.ts: a misnamed input, a missing one and a value out of ran
 });
 
 test("a typo in dialogues_multi's params names the stage, the param, the intended one and the known ones", async () => {
-  const r = resolveParams('dialogues_multi', dialogues.params as Record<string, unknown>, { models: ['m'], patient: 'p', capFactr: 3 });
+  const r = resolveParams('dialogues_multi', dialogues.params as Record<string, unknown>, {
+    models: [realModel('m')],
+    patient: realModel('p'),
+    capFactr: 3,
+  });
   assert.deepEqual(r.problems, [
-    "stage 'dialogues_multi': unknown param 'capFactr' (did you mean 'capFactor'?); known: models, simulated, patient, simulatedPatient, capFactor, capExtra",
+    "stage 'dialogues_multi': unknown param 'capFactr' (did you mean 'capFactor'?); known: models, patient, simulatedPatient, capFactor, capExtra",
   ]);
   const typo = {
     ...config,
@@ -139,11 +144,16 @@ test('cdp estimate refuses a --set param the stage does not declare before anyth
   assert.equal(r.code, 2, r.stderr);
   assert.equal(
     r.stderr,
-    "cdp: dag.config.ts with --set has 1 problem:\n  - --set outcome_scores.cutof=3: stage 'outcome_scores' has no param 'cutof' (did you mean 'cutoff'?); known: judges, realJudges, cutoff, maxReasks\n",
+    "cdp: dag.config.ts with --set has 1 problem:\n  - --set outcome_scores.cutof=3: stage 'outcome_scores' has no param 'cutof' (did you mean 'cutoff'?); known: judges, cutoff, maxReasks\n",
   );
   assert.equal(r.stdout, '');
   assert.equal(existsSync(store), false);
 });
+
+// What a roster value is, as the schema says it (stages/roster/).
+const MODEL_REF =
+  'name: a non-empty string, simulated: true or false, model: a non-empty string, params: an object whose values are each any value, independentSamples: true or false, seedRule: a non-empty string';
+const JUDGE_SPEC = `an object {${MODEL_REF}, kind: one of 'llm', 'similarity', 'embedding', calibration: an object {gamma: a number > 0 and ≤ 1, beta: a number ≥ 0, calibrated: true or false}, promptBudget: an integer ≥ 1 or null, paper: a non-empty string or null}`;
 
 // What --set once let through: cutoff=abc or -1 and runs=0 each made 1,680 failure rows and exited 0;
 // cutoff=3.5 was accepted; runs=1e9 grew the store to 4.1 GB.
@@ -160,7 +170,7 @@ const BAD_SETS: [string, string][] = [
   ['dialogues_multi.capFactor=1e6', `stage 'dialogues_multi': param 'capFactor' must be a number from 0 to 20, got 1000000`],
   ['threshold_analysis.gridStep=1e-9', `stage 'threshold_analysis': param 'gridStep' must be a number from 0.001 to 1, got 1e-9`],
   ['test_cases.limit=0', `stage 'test_cases': param 'limit' must be an integer ≥ 1 or null, got 0`],
-  ['step_scores.embeddingJudges="j"', `stage 'step_scores': param 'embeddingJudges' must be a list of strings, got "j"`],
+  ['dialogues_multi.patient="p"', `stage 'dialogues_multi': param 'patient' must be an object {${MODEL_REF}}, got "p"`],
 ];
 
 test('each --set value outside its param type or range is refused by resolveDag, naming stage, param, allowed values and the --set', async () => {
@@ -194,14 +204,19 @@ test('a value of the wrong type in dag.config.ts is refused the same way, naming
       `stage 'outcome_scores': param 'cutoff' must be an integer from 1 to 5, got "4" (from dag.config.ts)`,
     ],
     [
-      'pathway_metrics',
-      { calibration: { j: { gamma: 0.7, beta: -1, calibrated: true } } },
-      `stage 'pathway_metrics': param 'calibration' must be an object whose values are each an object {gamma: a number > 0 and ≤ 1, beta: a number ≥ 0, calibrated: true or false}, got {"j":{"gamma":0.7,"beta":-1,"calibrated":true}} (from dag.config.ts); at calibration.j.beta: Too small: expected number to be >=0`,
+      'step_scores',
+      { judges: [{ ...realJudge('j'), calibration: { gamma: 0.7, beta: -1, calibrated: true } }] },
+      `stage 'step_scores': param 'judges' must be a list of items each ${JUDGE_SPEC}, got [{"name":"j","simulated":false,"model":"j","params":{},"independentSamples":tru… (from dag.config.ts); at judges.0.calibration.beta: Too small: expected number to be >=0`,
+    ],
+    [
+      'step_scores',
+      { judges: [realJudge('j'), realJudge('j')] },
+      `stage 'step_scores': param 'judges' must be a list of items each ${JUDGE_SPEC}, got [{"name":"j","simulated":false,"model":"j","params":{},"independentSamples":tru… (from dag.config.ts); names must be distinct`,
     ],
     [
       'dialogues_multi',
-      { patient: '' },
-      `stage 'dialogues_multi': param 'patient' must be a non-empty string, got "" (from dag.config.ts)`,
+      { patient: 'patient-x' },
+      `stage 'dialogues_multi': param 'patient' must be an object {${MODEL_REF}}, got "patient-x" (from dag.config.ts)`,
     ],
   ];
   for (const [stage, params, message] of cases) {

@@ -123,9 +123,21 @@ export function pctCi(lo, hi) {
   return lo === null || lo === undefined || hi === null || hi === undefined ? '' : `(${pct(lo)}–${pct(hi)})`;
 }
 
-/** A cell's counts: "n=120 f=3" (cases in the mean; failed calls or unreadable answers, 0 when not recorded). */
+const KIND_COUNTS = [
+  ['answer', 'answer_failures'],
+  ['server', 'server_failures'],
+  ['patient', 'patient_failures'],
+  ['missing', 'missing_cases'],
+  ['unscored', 'unscored'],
+];
+
+/** A cell's counts as the reports print them: "n=37 · answer 2 · server 1" (cases in the mean, then the failures by kind). */
 export function counts(c) {
-  return `n=${c?.n ?? 0} f=${c?.failures ?? 0}`;
+  if (typeof c?.counts === 'string') return c.counts;
+  const parts = [`n=${c?.n ?? 0}`, ...KIND_COUNTS.filter(([, k]) => (c?.[k] ?? 0) > 0).map(([label, k]) => `${label} ${c[k]}`)];
+  // A summary row of an older store has only the total.
+  if (parts.length === 1 && (c?.failures ?? 0) > 0) parts.push(`failures ${c.failures}`);
+  return parts.join(' · ');
 }
 
 /** A block that spans the page width, out of the notebook's narrow text column. */

@@ -94,6 +94,7 @@ export function tryFastNoop(argv, cwd = process.cwd(), env = process.env) {
     rowsComputed: 0,
     rowsReused: s.rows,
     rowsFailed: s.failed,
+    ...(s.failureKinds ? { failureKinds: s.failureKinds } : {}),
     llmCalls: 0,
     llmCached: 0,
     counters: {},
@@ -122,7 +123,10 @@ export function tryFastNoop(argv, cwd = process.cwd(), env = process.env) {
     }),
   );
   appendFileSync(fp.runsLog, records.join('\n') + '\n');
-  if (json) process.stdout.write(JSON.stringify({ stages, ok: true }) + '\n');
-  else process.stderr.write(`ok: ${stages.length} reused (nothing changed since the last run)\n`);
+  // The last run's exit code and the end of its summary: the failures it left are still there.
+  const exitCode = fp.exitCode ?? 0;
+  if (json) process.stdout.write(JSON.stringify({ stages, ok: true, outstanding: fp.outstanding, exitCode }) + '\n');
+  else process.stderr.write(`ok: ${stages.length} reused (nothing changed since the last run)\n${fp.report ?? ''}`);
+  process.exitCode = exitCode;
   return true;
 }

@@ -16,7 +16,8 @@ import { extensionCommands, type RunLlm } from './extensions.ts';
 import { startRecordingEnv, stopRecordingEnv } from './env-reads.ts';
 import { writeNoopFingerprint } from './noop-fingerprint.ts';
 import { applyConfigOptions, readConfigOptions, registerConfigOptions } from './config-options.ts';
-import { configProblems, runReport } from './run-report.ts';
+import { configProblems, outstandingKinds, runReport } from './run-report.ts';
+import { runExitCode } from './exit-code.ts';
 import { estimateJson } from '../llm/estimate-report.ts';
 import { configFromArgv } from './load.ts';
 import { dirname } from 'node:path';
@@ -86,9 +87,11 @@ function jsonSummary(s: RunSummary): string {
     ...(r.reasons ? { reasons: r.reasons } : {}),
     ...(r.error ? { error: r.error } : {}),
     ...(r.failureReasons ? { failureReasons: r.failureReasons } : {}),
+    ...(r.failureKinds ? { failureKinds: r.failureKinds } : {}),
     ...(r.covered ? { covered: r.covered } : {}),
+    ...(r.empty ? { empty: r.empty } : {}),
   }));
-  return JSON.stringify({ stages, ok: s.ok }) + '\n';
+  return JSON.stringify({ stages, ok: s.ok, outstanding: outstandingKinds(s.stages), exitCode: runExitCode(s) }) + '\n';
 }
 
 program
@@ -97,19 +100,24 @@ program
   .argument('[stages...]', 'stages to run')
   .option('--force', 'rerun the selected stages even when their keys are unchanged')
   .option('--dry-run', 'say what would run and why, without running anything')
-  .option('--retry-failed', 'recompute the rows that failed last time (LLM errors, timeouts)')
+  .option('--retry-failed', 'recompute the rows that failed last time (server and patient failures, timeouts, every failure row)')
+  .option(
+    '--retry-answers',
+    'ask again, as fresh samples, the answers kept as answer failures (unreadable, cut off); labelled in their rows',
+  )
   .option('--json', 'print one JSON object with the per-stage outcome on stdout')
   .option('--jobs <n>', 'stages running at once', (v) => parseInt(v, 10))
   .option('--wait <seconds>', 'wait this long for another run on the same store to finish', (v) => parseFloat(v), 0)
   .action(
     async (
       stages: string[],
-      o: { force?: boolean; dryRun?: boolean; retryFailed?: boolean; json?: boolean; jobs?: number; wait: number },
+      o: { force?: boolean; dryRun?: boolean; retryFailed?: boolean; retryAnswers?: boolean; json?: boolean; jobs?: number; wait: number },
     ) => {
       const p = await project();
       const envKeys = stopRecordingEnv();
       if (!o.dryRun && refuseOnProblems(p)) return;
       const startedAt = Date.now();
+      const retryKinds = o.retryAnswers ? ['answer'] : [];
       const progress = progressSink();
       const controller = new AbortController();
       const onSigint = (): void => {
@@ -129,6 +137,7 @@ program
           force: o.force,
           dryRun: o.dryRun,
           retryFailed: o.retryFailed,
+          retryKinds,
           jobs: o.jobs,
           waitSeconds: o.wait,
           llm: makeLlm,
@@ -150,8 +159,8 @@ program
         process.stderr.write(`${summary.ok ? 'ok' : 'FAILED'}: ${[...counts].map(([k, v]) => `${v} ${k}`).join(', ')}\n`);
       }
       for (const f of failed) process.stderr.write(`failed: ${f.stage}: ${f.error}\n`);
-      if (!o.dryRun) process.stderr.write(runReport(summary));
-      process.exitCode = summary.ok ? 0 : 1;
+      if (!o.dryRun) process.stderr.write(runReport(summary, { retryFailed: o.retryFailed, retryKinds }));
+      process.exitCode = o.dryRun ? (summary.ok ? 0 : 1) : runExitCode(summary);
     },
   );
 

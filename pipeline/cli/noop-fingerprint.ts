@@ -18,6 +18,8 @@ import { CodeHasher } from '../hash/code-identity.ts';
 import { StatCache } from '../hash/stat-cache.ts';
 import { writeFileAtomic } from '../store/atomic.ts';
 import { configInputs } from '../dag/config-inputs.ts';
+import { outstandingKinds, runReport } from './run-report.ts';
+import { runExitCode } from './exit-code.ts';
 
 export const FINGERPRINT_VERSION = 1;
 
@@ -116,7 +118,14 @@ export function writeNoopFingerprint(
   if (Object.values(files).some((s) => s && s[1] >= o.startedAt) || Object.values(dirs).some((m) => m >= o.startedAt)) return;
   for (const s of summary.stages) {
     const e = ledger.entries[s.stage];
-    records.push({ stage: s.stage, key: e?.key ?? null, rows: e?.rows ?? 0, failed: e?.failed ?? 0 });
+    const kinds = e?.facts?.failureKinds;
+    records.push({
+      stage: s.stage,
+      key: e?.key ?? null,
+      rows: e?.rows ?? 0,
+      failed: e?.failed ?? 0,
+      ...(kinds ? { failureKinds: kinds } : {}),
+    });
   }
   const path = fingerprintPath(dag.root, process.env);
   mkdirSync(join(dag.root, '.cdp'), { recursive: true });
@@ -135,6 +144,11 @@ export function writeNoopFingerprint(
       files: { ...files, ...outputs },
       dirs,
       stages: records,
+      // What the run's summary ended with (covered, failure rows, outstanding failures and the
+      // retry command) and its exit code: a no-op says where the run stands, as the run did.
+      report: runReport(summary),
+      outstanding: outstandingKinds(summary.stages),
+      exitCode: runExitCode(summary),
     }),
   );
 }

@@ -53,6 +53,12 @@ export interface StageDecl {
    * shows how much of the data each stage saw. Not part of the key.
    */
   covers?: string;
+  /**
+   * What it means when this stage has no row but failure rows, e.g. "no test case left: …". The
+   * run then says so and ends with exit code 4 (nothing to evaluate), whatever else it did.
+   * Not part of the key.
+   */
+  requiresRows?: string;
 }
 
 export interface DagConfig {

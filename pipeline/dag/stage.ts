@@ -24,6 +24,12 @@ export interface StageContext<P = Record<string, unknown>> {
    * (report files) computes its rows but writes nothing.
    */
   persist: boolean;
+  /**
+   * The failure kinds this run asks again (`cdp run --retry-answers`: ['answer']): a unit whose
+   * rows carry such a `failure_kind` is recomputed, and the stage may then refuse the stored
+   * answer that made it one (`llm.reject`) to get a fresh sample. Empty in an ordinary run.
+   */
+  retrying?: readonly string[];
 }
 
 export interface TableStage<P = Record<string, unknown>> {

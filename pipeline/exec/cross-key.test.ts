@@ -92,3 +92,63 @@ test('adding an element of a crossed param reruns the stage and computes only it
   assert.equal(reordered.rowsComputed, 3);
   assert.deepEqual(reordered.reasons, ["crossed param 'models': added m3"]);
 });
+
+test("an element's own settings key its units: changing one member of one element reruns that element's units, and the reason names it", async () => {
+  const p = makeToyProject();
+  writeFileSync(
+    join(p.root, 'stages', 'weigh.ts'),
+    `import { rowStage, z } from ${stageImport};
+import { appendFileSync } from 'node:fs';
+import { join } from 'node:path';
+type El = { name: string; settings: Record<string, number> };
+const el = z.object({ name: z.string(), settings: z.record(z.string(), z.number()) });
+export default rowStage<{ items: El[]; helper: El }>({
+  inputs: { words: 'drives' },
+  params: { items: z.array(el), helper: el },
+  columns: { path: 'VARCHAR', item: 'VARCHAR', w: 'DOUBLE' },
+  run({ row, cross }, ctx) {
+    const el = cross as El;
+    appendFileSync(join(ctx.root, 'compute.log'), 'weigh:' + row.path + ':' + el.name + '\\n');
+    return { path: row.path, item: el.name, w: el.settings.weight * ctx.params.helper.settings.scale };
+  },
+});
+`,
+  );
+  const ws = workspaceFor(p.root, {});
+  const el = (name: string, weight: number, extra: Record<string, number> = {}) => ({ name, settings: { weight, ...extra } });
+  const run = async (items: unknown[], helper: unknown, dryRun = false) => {
+    const config = p.config({
+      extraStages: [
+        {
+          name: 'weigh',
+          module: 'stages/weigh.ts',
+          inputs: { words: 'words' },
+          forEach: { input: 'words', cross: { param: 'items', as: 'item' } },
+          params: { items, helper },
+        },
+      ],
+    });
+    return (await runDag(await resolveDag(config, p.root), ws, { dryRun })).stages.find((s) => s.stage === 'weigh')!;
+  };
+  const weighed = () => p.computed().filter((l) => l.startsWith('weigh:'));
+  const h1 = { name: 'h', settings: { scale: 1 } };
+  assert.equal((await run([el('a', 1), el('b', 2)], h1)).rowsComputed, 6);
+
+  const dry = await run([el('a', 1), el('b', 3, { bias: 0 })], h1, true);
+  assert.deepEqual(dry.reasons, ["crossed param 'items': b changed: settings.bias, settings.weight"]);
+  const changed = await run([el('a', 1), el('b', 3, { bias: 0 })], h1);
+  assert.deepEqual([changed.rowsComputed, changed.rowsReused], [3, 3], "only b's units");
+  assert.deepEqual(
+    weighed()
+      .slice(6)
+      .map((l) => l.split(':')[2]),
+    ['b', 'b', 'b'],
+  );
+
+  // A non-crossed param shared by every unit: all of them rerun, and the reason says which member changed.
+  const rescaled = await run([el('a', 1), el('b', 3, { bias: 0 })], { name: 'h', settings: { scale: 2 } });
+  assert.deepEqual(rescaled.reasons, ['params changed: helper (h changed: settings.scale)']);
+  assert.equal(rescaled.rowsComputed, 6);
+  const swapped = await run([el('a', 1), el('b', 3, { bias: 0 }), el('c', 1)], { name: 'h2', settings: { scale: 2 } }, true);
+  assert.deepEqual(swapped.reasons, ['params changed: helper (h → h2)', "crossed param 'items': added c"]);
+});

@@ -72,6 +72,10 @@ export interface StageResult extends RowFacts {
   /** Why it ran (or would run). */
   reasons?: string[];
   error?: string;
+  /** When it ran over an artifact of the same stage: that artifact's failure rows and rows by kind (what a retry cleared). */
+  previous?: { rowsFailed: number; failureKinds?: RowFacts['failureKinds'] };
+  /** The stage's `requiresRows` sentence, when it has no row but failure rows. */
+  empty?: string;
 }
 
 export interface RunSummary {
@@ -102,6 +106,8 @@ export interface RunOptions {
    */
   ephemeral?: boolean;
   retryFailed?: boolean;
+  /** Failure kinds to ask again besides failure rows (`cdp run --retry-answers`: ['answer']); see StageContext.retrying. */
+  retryKinds?: string[];
   jobs?: number;
   waitSeconds?: number;
   /**
@@ -249,8 +255,18 @@ class Execution {
     }
     const order = new Map(this.dag.order.map((n, i) => [n, i]));
     const stages = this.results.sort((a, b) => order.get(a.stage)! - order.get(b.stage)!);
+    if (!this.opts.dryRun && !this.opts.ephemeral) this.markEmpty(stages);
     const ok = warehouseOk && stages.every((s) => s.status !== 'failed' && s.status !== 'not-run');
     return { ok, stages, ...(this.warnings.length ? { warnings: this.warnings } : {}) };
+  }
+
+  /** A stage that declares `requiresRows` and holds nothing but failure rows says so. */
+  private markEmpty(stages: StageResult[]): void {
+    for (const s of stages) {
+      const need = this.dag.stages.get(s.stage)?.decl.requiresRows;
+      const e = this.ledger.entries[s.stage];
+      if (need && e && (s.status === 'ran' || s.status === 'reused') && e.rows - e.failed === 0) s.empty = need;
+    }
   }
 
   private warn(message: string): void {
@@ -395,6 +411,8 @@ class Execution {
       forced: !!this.opts.force && (!this.opts.targets?.length || this.opts.targets.includes(name)),
       retryFailed: this.opts.retryFailed,
       failedRows: prev?.failed,
+      retryKinds: this.opts.retryKinds,
+      kinds: prev?.facts?.failureKinds,
       staleness: () => explainStaleness(components, prev),
     });
     if (!decision.run) {
@@ -436,6 +454,7 @@ class Execution {
       log: (m) => process.stderr.write(`[${name}] ${m}\n`),
       signal: this.opts.signal ?? new AbortController().signal,
       persist: !this.opts.ephemeral,
+      retrying: this.opts.retryKinds ?? [],
     };
     try {
       const inputs$: Record<string, Input> = {};
@@ -467,6 +486,7 @@ class Execution {
         const env = {
           store: this.ws.store,
           retryFailed: !!this.opts.retryFailed,
+          retryKinds: this.opts.retryKinds ?? [],
           ephemeral: !!this.opts.ephemeral,
           inMemory: (from: string) => this.rowsCache.has(from),
           emit: (e: RunEvent) => this.emit(e),
@@ -489,7 +509,15 @@ class Execution {
         }
       }
       const counted = readCounters(llmView);
-      const status = { status: 'ran' as const, rowsComputed: out.computed, rowsReused: out.reused, rowsFailed: done.failed, reasons };
+      const previous = prev ? { rowsFailed: prev.failed, failureKinds: prev.facts?.failureKinds } : undefined;
+      const status = {
+        status: 'ran' as const,
+        rowsComputed: out.computed,
+        rowsReused: out.reused,
+        rowsFailed: done.failed,
+        reasons,
+        previous,
+      };
       this.finish(name, { ...status, ...done.facts, ...counted }, started, key, components);
       return { ok: true, hash: done.hash, segments: done.segments };
     } catch (err) {

@@ -2,12 +2,14 @@
  * A stage's key: the hash of its code identity, canonical params, input artifact hashes and
  * declared shape, and for a row-mapped stage that crosses a param, that param's elements. Two runs
  * with equal keys would compute equal artifacts, so an equal key means reuse. `explainStaleness`
- * turns a key mismatch into the reasons a person needs.
+ * turns a key mismatch into the reasons a person needs, down to the changed member of a param
+ * (value-diff.ts): "params changed: patient (p changed: model)".
  */
 import { hashValue } from '../hash/canonical.ts';
 import type { CodeHasher } from '../hash/code-identity.ts';
 import type { KeyComponents, LedgerEntry } from '../store/ledger.ts';
 import type { ResolvedStage } from '../dag/validate.ts';
+import { describeChange, listChanges } from './value-diff.ts';
 
 /** Params that enter the stage-wide key: all but the param a row-mapped stage crosses over. */
 export function keyedParams(stage: ResolvedStage): Record<string, unknown> {
@@ -46,19 +48,10 @@ export function keyOf(c: KeyComponents): string {
   });
 }
 
-/** How an element of a crossed param is named in a reason: its name, or its JSON. */
-const elementName = (v: unknown): string =>
-  typeof v === 'string' ? v : typeof v === 'object' && v !== null && 'name' in v ? String(v.name) : JSON.stringify(v);
-
 function crossReason(now: NonNullable<KeyComponents['cross']>, was: KeyComponents['cross']): string | null {
   if (was?.hash === now.hash) return null;
   if (!was) return `crossed param '${now.param}': the last run did not record its elements`;
-  const before = new Set(was.value.map((v) => hashValue(v)));
-  const after = new Set(now.value.map((v) => hashValue(v)));
-  const added = now.value.filter((v) => !before.has(hashValue(v))).map(elementName);
-  const removed = was.value.filter((v) => !after.has(hashValue(v))).map(elementName);
-  const parts = [...(added.length ? [`added ${added.join(', ')}`] : []), ...(removed.length ? [`removed ${removed.join(', ')}`] : [])];
-  return `crossed param '${now.param}': ${parts.join('; ') || 'elements reordered'}`;
+  return `crossed param '${now.param}': ${listChanges(was.value, now.value).join('; ')}`;
 }
 
 /** Why the current components differ from those the stage last ran with, most specific first. */
@@ -77,7 +70,11 @@ export function explainStaleness(now: KeyComponents, before: LedgerEntry | undef
     const a = now.params.value as Record<string, unknown>;
     const b = (was.params.value ?? {}) as Record<string, unknown>;
     const changed = [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => hashValue(a[k] ?? null) !== hashValue(b[k] ?? null));
-    reasons.push(`params changed: ${changed.join(', ') || '(values)'}`);
+    const said = changed.map((k) => {
+      const how = describeChange(b[k], a[k]);
+      return how ? `${k} (${how})` : k;
+    });
+    reasons.push(`params changed: ${said.join(', ') || '(values)'}`);
   }
   const cross = now.cross ? crossReason(now.cross, was.cross) : null;
   if (cross) reasons.push(cross);

@@ -1,7 +1,7 @@
 /**
- * What the run summary says of a stage's rows — its most common failure reasons and how many
- * distinct values of its `covers` column it holds — from rows, from the segments' records, or
- * from the ledger for a reused stage.
+ * What the run summary says of a stage's rows — its most common failure reasons, its rows by
+ * `failure_kind`, and how many distinct values of its `covers` column it holds — from rows, from
+ * the segments' records, or from the ledger for a reused stage.
  */
 import { existsSync } from 'node:fs';
 import type { Row } from '../dag/define.ts';
@@ -13,6 +13,7 @@ function factsOf(t: FactTally): RowFacts {
   const failureReasons = t.top(3);
   return {
     ...(failureReasons.length ? { failureReasons } : {}),
+    ...(Object.keys(t.kinds).length ? { failureKinds: t.kinds } : {}),
     ...(t.covers ? { covered: { column: t.covers, count: t.covered.size } } : {}),
   };
 }
@@ -41,7 +42,7 @@ export function artifactFacts(
       for (const r of iterSegment(storeDir, stage, seg.hash)) t.add(r);
       continue;
     }
-    t.merge(seg.failed ?? 0, seg.reasons, path ? readCovered(path) : []);
+    t.merge(seg.failed ?? 0, seg.reasons, path ? readCovered(path) : [], seg.kinds);
   }
   return { failed: t.failed, facts: factsOf(t) };
 }

@@ -15,6 +15,7 @@ import { absentInputs, guardInputs } from '../dag/inputs.ts';
 import { hashValue, sha256 } from '../hash/canonical.ts';
 import { segmentLines, segmentPaths, StoredLine, type ArtifactPart, type SegmentRef } from '../store/artifacts.ts';
 import { checkSegment } from '../store/segments.ts';
+import { UPSTREAM_KIND } from '../store/segment-facts.ts';
 import type { KeyComponents, LedgerEntry, RowStageRecord } from '../store/ledger.ts';
 import { RowStore, type UnitLookup } from '../store/row-store.ts';
 import { unitsPath, readUnitKeys } from '../store/unit-keys.ts';
@@ -32,6 +33,8 @@ export interface Input {
 export interface RowStageEnv {
   store: string;
   retryFailed: boolean;
+  /** Failure kinds whose units are recomputed too (rows with such a `failure_kind`, failed or not). */
+  retryKinds?: readonly string[];
   ephemeral: boolean;
   /** Whether an input's rows are held in memory by this run (then they are read from there). */
   inMemory(from: string): boolean;
@@ -120,6 +123,7 @@ export async function runRowStage(
     rec.from.length === prev.segments.length &&
     !forced &&
     !env.retryFailed &&
+    !env.retryKinds?.length &&
     !env.ephemeral &&
     !!driving.segments &&
     joinNames.every((j) => inputs[j].segments && rec.joins[j]);
@@ -286,6 +290,10 @@ export async function runRowStage(
       });
     }
   }
+  // A unit is asked again when a row it made is a failure row (--retry-failed) or of a retried kind.
+  const kinds = new Set(env.retryKinds ?? []);
+  const isRetried = (r: Row) =>
+    (env.retryFailed && r.error != null) || (kinds.size > 0 && r.failure_kind != null && kinds.has(String(r.failure_kind)));
   // The memo is read only when some unit has to be planned beyond those.
   const memoStore = new RowStore(join(store, 'units', name));
   let memo$: UnitLookup | null = null;
@@ -297,15 +305,16 @@ export async function runRowStage(
   let reused = 0;
   for (const p of plans) {
     if (p.upstreamError) {
-      results.set(p, [failureRow(stage, p, p.upstreamError)]);
+      results.set(p, [failureRow(stage, p, p.upstreamError, UPSTREAM_KIND)]);
       continue;
     }
     if (earlier?.rows.has(p.key)) {
       reused++;
       continue;
     }
-    const hit = forced || !memo().has(p.key) ? undefined : env.retryFailed ? memo().get(p.key) : [];
-    if (hit && !hit.some((r) => r.error != null)) reused++;
+    const retrying = env.retryFailed || !!env.retryKinds?.length;
+    const hit = forced || !memo().has(p.key) ? undefined : retrying ? memo().get(p.key) : [];
+    if (hit && !hit.some(isRetried)) reused++;
     else if (hasJoined(p)) todo.push(p);
     else throw new Error(`internal: unit ${p.key} of '${name}' was keyed from a replaced part that does not hold it`);
   }
@@ -508,9 +517,11 @@ function hasJoined<P extends { joined: Record<string, Row[]> | null }>(p: P): p 
   return p.joined !== null;
 }
 
-function failureRow(stage: ResolvedStage, unit: { row: Row; cross: unknown }, reason: string): Row {
+/** A unit's failure row; `kind` (UPSTREAM_KIND for a driving row that failed upstream) when the stage has a `failure_kind` column. */
+function failureRow(stage: ResolvedStage, unit: { row: Row; cross: unknown }, reason: string, kind?: string): Row {
   const out: Row = {};
-  for (const col of Object.keys(stage.columns)) if (col in unit.row && col !== 'error') out[col] = unit.row[col];
+  for (const col of Object.keys(stage.columns)) if (col in unit.row && col !== 'error' && col !== 'failure_kind') out[col] = unit.row[col];
+  if (kind && 'failure_kind' in stage.columns) out.failure_kind = kind;
   const cross = stage.forEach?.cross;
   if (cross && cross.as in stage.columns) {
     const v = unit.cross as { name?: unknown } | string | number;

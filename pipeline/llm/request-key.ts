@@ -67,7 +67,14 @@ export function callKeyCanonical(
   return sha256Hex(`cdp-llm-v1\u0000${modelId}\u0000${prompt}\u0000${canonicalParams}\u0000${rf}\u0000${repeat}${tail}`);
 }
 
+/**
+ * The version of how a sample's seed is derived (here and in providers/live.ts). It is part of
+ * every model's identity in the stages' keys, so a new rule (new seeds, new answers) recomputes
+ * the units that call a model: change it whenever the seeds sent change.
+ */
+export const SEED_RULE = 'cdp-seed-v1';
+
 /** The reproducible seed of one sample: 31 bits of its hash, so every server accepts it as an int. */
 export function sampleSeed(sample: string, repeat: number): number {
-  return parseInt(sha256Hex(`cdp-seed-v1\u0000${sample}\u0000${repeat}`).slice(0, 8), 16) & 0x7fffffff;
+  return parseInt(sha256Hex(`${SEED_RULE}\u0000${sample}\u0000${repeat}`).slice(0, 8), 16) & 0x7fffffff;
 }

@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { writeFileAtomic } from './atomic.ts';
 import type { SegmentRef } from './segments.ts';
+import type { FailureKinds } from './segment-facts.ts';
 
 export interface KeyComponents {
   code: { hash: string; files: Record<string, string>; packages: Record<string, string> };
@@ -58,9 +59,13 @@ export interface RowStageRecord {
   zones?: Record<string, Record<string, [string, string] | null>>;
 }
 
-/** A stage's most common failure reasons (numbers folded to N) and the distinct values of its `covers` column. */
+/**
+ * A stage's most common failure reasons (numbers folded to N), its rows by `failure_kind` (see
+ * segment-facts.ts) and the distinct values of its `covers` column.
+ */
 export interface RowFacts {
   failureReasons?: { reason: string; count: number; example: string }[];
+  failureKinds?: FailureKinds;
   covered?: { column: string; count: number };
 }
 

@@ -18,6 +18,31 @@ export interface Reason {
   example: string;
 }
 
+/**
+ * Rows of one `failure_kind` (a stage's own label of a failure, a generic column): `failed` with
+ * an `error` (failure rows, which `--retry-failed` recomputes), `results` without one (a failure
+ * the stage keeps as its result, which only a retry of that kind recomputes).
+ */
+export interface KindCount {
+  failed: number;
+  results: number;
+}
+
+export type FailureKinds = Record<string, KindCount>;
+
+/** The kind failure rows without a `failure_kind` are counted under. */
+export const UNLABELLED_KIND = 'other';
+/** The kind of a failure row made for a row that failed upstream (the runner's, and stages' own): counted where it failed. */
+export const UPSTREAM_KIND = 'upstream';
+
+export function addKinds(into: FailureKinds, from: FailureKinds | undefined): void {
+  for (const [k, c] of Object.entries(from ?? {})) {
+    const t = (into[k] ??= { failed: 0, results: 0 });
+    t.failed += c.failed;
+    t.results += c.results;
+  }
+}
+
 /** The distinct reasons a segment keeps (beyond them, only the count grows). */
 const MAX_REASONS = 20;
 
@@ -31,10 +56,17 @@ export class FactTally {
   failed = 0;
   readonly reasons = new Map<string, Reason>();
   readonly covered = new Set<string>();
+  readonly kinds: FailureKinds = {};
 
   constructor(readonly covers?: string) {}
 
   add(r: Row): void {
+    const kind = r.failure_kind == null ? null : String(r.failure_kind);
+    if (kind !== null || r.error != null) {
+      const k = (this.kinds[kind ?? UNLABELLED_KIND] ??= { failed: 0, results: 0 });
+      if (r.error != null) k.failed++;
+      else k.results++;
+    }
     if (r.error != null) {
       this.failed++;
       const { reason, example } = foldReason(r.error);
@@ -45,8 +77,10 @@ export class FactTally {
   }
 
   /** Adds what a segment recorded. */
-  merge(failed: number, reasons: readonly Reason[] | undefined, covered: Iterable<string>): void {
+  merge(failed: number, reasons: readonly Reason[] | undefined, covered: Iterable<string>, kinds?: FailureKinds): void {
     this.failed += failed;
+    // A segment written before kinds were recorded: its failure rows count as unlabelled.
+    addKinds(this.kinds, kinds ?? (failed ? { [UNLABELLED_KIND]: { failed, results: 0 } } : undefined));
     for (const r of reasons ?? []) {
       const g = this.reasons.get(r.reason);
       if (g) g.count += r.count;

@@ -20,7 +20,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { tempPathFor } from './atomic.ts';
 import { LineWriter } from './lines.ts';
 import type { Columns, Row } from '../dag/define.ts';
-import { FactTally, coversPath, writeCovered, type Reason } from './segment-facts.ts';
+import { FactTally, coversPath, writeCovered, type FailureKinds, type Reason } from './segment-facts.ts';
 
 /** What the ledger knows of one file: its stat for the cheap check, its sha256 for the full one. */
 export interface FileRecord {
@@ -42,6 +42,8 @@ export interface SegmentRef {
   /** Its failure rows (those with an `error`) and their folded reasons, when it has any. */
   failed?: number;
   reasons?: Reason[];
+  /** Its rows by `failure_kind` (failure rows without one as 'other'), when it has any. */
+  kinds?: FailureKinds;
 }
 
 /** Rows per segment a content-defined cut aims at, on average. */
@@ -200,7 +202,7 @@ export class SegmentWriter {
   /** One row and its canonical line; a stored line is parsed for its facts only when they could be in it. */
   write(line: string, row: Row | StoredLine): void {
     if (!(row instanceof StoredLine)) this.tally.add(row);
-    else if (this.covers || line.includes('"error":')) this.tally.add(row.row());
+    else if (this.covers || line.includes('"error":') || line.includes('"failure_kind":"')) this.tally.add(row.row());
     this.h.update(line);
     this.h.update('\n');
     this.out.write(line);
@@ -220,7 +222,10 @@ export class SegmentWriter {
   ): Promise<SegmentRef> {
     const hash = this.h.digest('hex');
     const paths = segmentPaths(this.storeDir, this.stage, hash);
-    const failures = this.tally.failed ? { failed: this.tally.failed, reasons: [...this.tally.reasons.values()] } : {};
+    const failures = {
+      ...(this.tally.failed ? { failed: this.tally.failed, reasons: [...this.tally.reasons.values()] } : {}),
+      ...(Object.keys(this.tally.kinds).length ? { kinds: this.tally.kinds } : {}),
+    };
     if (this.covers) writeCovered(coversPath(this.storeDir, this.stage, hash, this.covers), this.tally.covered);
     const recorded = known?.(hash);
     const check = recorded ? checkSegment(paths, recorded.files) : null;

@@ -15,6 +15,7 @@ import { readLedger } from '../../pipeline/store/ledger.ts';
 import { stageRows } from '../../pipeline/testing/stage-rows.ts';
 import type { DagConfig } from '../../pipeline/dag/define.ts';
 import type { ModelSpec } from '../../pipeline/llm/types.ts';
+import { realModel } from '../roster/testing/specs.ts';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const WHO = 'who-2021-hypertension-pharmacological-treatment-retypeset';
@@ -102,7 +103,7 @@ test('construction stages: trees re-asked until valid, vignettes, narratives re-
           module: m('construct/trees.stage.ts'),
           inputs: { guidelines: 'guidelines' },
           forEach: 'guidelines',
-          params: { builder: model, maxAttempts: 3 },
+          params: { builder: realModel(model), maxAttempts: 3 },
         },
         {
           name: 'cdps',
@@ -115,14 +116,14 @@ test('construction stages: trees re-asked until valid, vignettes, narratives re-
           module: m('construct/vignettes.stage.ts'),
           inputs: { cdps: 'cdps' },
           forEach: 'cdps',
-          params: { writer: model },
+          params: { writer: realModel(model) },
         },
         {
           name: 'narratives',
           module: m('construct/narratives.stage.ts'),
           inputs: { cdps: 'cdps', vignettes: 'vignettes' },
           forEach: { input: 'cdps', join: { vignettes: 'cdp_id' } },
-          params: { writer: model, maxAttempts: 2 },
+          params: { writer: realModel(model), maxAttempts: 2 },
         },
       ],
     };
@@ -206,7 +207,7 @@ test('estimate: stale stages computed without persisting; real-model misses coun
           module: join(repo, 'stages', 'construct', 'trees.stage.ts'),
           inputs: { guidelines: 'guidelines' },
           forEach: 'guidelines',
-          params: { builder: model, maxAttempts: 3 },
+          params: { builder: realModel(model), maxAttempts: 3 },
         },
       ],
     };

@@ -53,7 +53,7 @@ test('exclusionCounts: over the test ids only, a case flagged twice counted once
   assert.deepEqual(exclusionCounts([], flags), { byChecks: 0, byInspection: 0, flagged: 0 });
 });
 
-test('qc_summary: test cases flagged and excluded, following excludeFlagged', async () => {
+test('qc_summary: test cases flagged, failed in construction and excluded, following excludeFlagged', async () => {
   const cdps: Row[] = ['a', 'b', 'c', 'd', 'e', 'f'].map((id, i) => ({ cdp_id: id, split: i < 4 || id === 'f' ? 'test' : 'non-test' }));
   // b, c, d and f are test; e is non-test; c is test and flagged by both.
   cdps[1] = { cdp_id: 'b', split: 'non-test' };
@@ -63,11 +63,23 @@ test('qc_summary: test cases flagged and excluded, following excludeFlagged', as
       params: resolveParams('qc_summary', qcSummaryStage.params, excludeFlagged === undefined ? {} : { excludeFlagged }).params,
       log: () => {},
     } as unknown as StageContext<{ excludeFlagged?: boolean }>;
-    const rows = await (qcSummaryStage as TableStage<{ excludeFlagged?: boolean }>).run({ qc: QC, qc_inspection: INSPECTION, cdps }, ctx);
+    // f's vignette failed: no test case, whatever excludeFlagged says (the others were built).
+    const vignettes = cdps.map((c) =>
+      c.cdp_id === 'f' ? { cdp_id: 'f', error: 'writer: HTTP 500' } : { cdp_id: c.cdp_id, vignette: 'V.' },
+    );
+    const narratives = cdps.map((c) => ({ cdp_id: c.cdp_id, steps: ['S.'] }));
+    const inputs = { qc: QC, qc_inspection: INSPECTION, cdps, vignettes, narratives };
+    const rows = await (qcSummaryStage as TableStage<{ excludeFlagged?: boolean }>).run(inputs, ctx);
     return Object.fromEntries(rows.filter((r) => /^test cases/.test(String(r.measure))).map((r) => [r.measure, r.value]));
   };
-  const want = { 'test cases': 4, 'test cases flagged by the QC checks': 1, 'test cases flagged by the LLM inspection': 2 };
-  assert.deepEqual(await run(undefined), { ...want, 'test cases excluded from the task settings': 2 });
-  assert.deepEqual(await run(true), { ...want, 'test cases excluded from the task settings': 2 });
-  assert.deepEqual(await run(false), { ...want, 'test cases excluded from the task settings': 0 });
+  const want = {
+    'test cases': 4,
+    'test cases whose construction failed (no usable vignette or narrative)': 1,
+    'test cases flagged by the QC checks': 1,
+    'test cases flagged by the LLM inspection': 2,
+  };
+  // Flagged c and d, and f whose construction failed; without exclusion still f.
+  assert.deepEqual(await run(undefined), { ...want, 'test cases excluded from the task settings': 3 });
+  assert.deepEqual(await run(true), { ...want, 'test cases excluded from the task settings': 3 });
+  assert.deepEqual(await run(false), { ...want, 'test cases excluded from the task settings': 1 });
 });

@@ -1,20 +1,21 @@
 /**
  * Stage `qc_inspection`: LLM-based inspection of the seeded sample of cases that `qc` flags
- * `inspect`, when an inspector model is configured (param `inspector`: a roster name, or null
+ * `inspect`, when an inspector model is configured (param `inspector`: the wiring's roster value, or null
  * offline, in which case no case is inspected: there is no simulated stand-in for judgement).
  */
 import { askStructured, rowStage, z } from '../../pipeline/stage.ts';
 import { parseQcVerdict } from './qc-verdict-parse.ts';
 import { qcInspectionPrompt, QC_INSPECTION_PROMPT_ID } from './qc-inspection-prompt.ts';
 import type { Cdp } from './types.ts';
+import { modelRefOf, modelRefSchema, type ModelRef } from '../roster/model-ref.ts';
 
-export default rowStage<{ inspector: string | null; maxAttempts: number }>({
+export default rowStage<{ inspector: ModelRef | null; maxAttempts: number }>({
   inputs: { qc: 'drives', cdps: 'joined', vignettes: 'joined' },
-  params: { inspector: z.string().min(1).nullable(), maxAttempts: z.int().min(1).max(10).default(2) },
+  params: { inspector: modelRefSchema.nullable(), maxAttempts: z.int().min(1).max(10).default(2) },
   columns: { cdp_id: 'VARCHAR', inspector: 'VARCHAR', consistent: 'BOOLEAN', problems: 'VARCHAR[]', prompt: 'VARCHAR' },
   async run({ row, joined }, ctx) {
-    const inspector = ctx.params.inspector;
-    if (!inspector || !row.inspect) return [];
+    if (!ctx.params.inspector || !row.inspect) return [];
+    const inspector = modelRefOf(ctx.params.inspector, "stage qc_inspection: param 'inspector'").name;
     const base = { cdp_id: row.cdp_id, inspector, prompt: QC_INSPECTION_PROMPT_ID };
     const cdp = joined.cdps[0] as unknown as Cdp | undefined;
     const v = joined.vignettes[0];

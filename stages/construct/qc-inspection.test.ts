@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import stage from './qc-inspection.stage.ts';
 import type { ChatRequest, ChatResult } from '../../pipeline/llm/types.ts';
 import type { StageContext, RowStage } from '../../pipeline/dag/stage.ts';
+import { realModel } from '../roster/testing/specs.ts';
+import type { ModelRef } from '../roster/model-ref.ts';
 
 const cdp = {
   cdp_id: 'g-1',
@@ -11,7 +13,8 @@ const cdp = {
   conclusion: 'Start treatment.',
 };
 
-function ctx(answers: string[], inspector: string | null) {
+function ctx(answers: string[], inspectorName: string | null) {
+  const inspector = inspectorName === null ? null : realModel(inspectorName);
   const asked: ChatRequest[] = [];
   const llm = {
     async chat(req: ChatRequest): Promise<ChatResult> {
@@ -26,12 +29,12 @@ function ctx(answers: string[], inspector: string | null) {
     llm,
     log() {},
     signal: new AbortController().signal,
-  } as unknown as StageContext<{ inspector: string | null; maxAttempts: number }>;
+  } as unknown as StageContext<{ inspector: ModelRef | null; maxAttempts: number }>;
   return { c, asked };
 }
 
-const run = (row: Record<string, unknown>, c: StageContext<{ inspector: string | null; maxAttempts: number }>) =>
-  (stage as RowStage<{ inspector: string | null; maxAttempts: number }>).run(
+const run = (row: Record<string, unknown>, c: StageContext<{ inspector: ModelRef | null; maxAttempts: number }>) =>
+  (stage as RowStage<{ inspector: ModelRef | null; maxAttempts: number }>).run(
     { row, joined: { cdps: [cdp], vignettes: [{ cdp_id: 'g-1', vignette: 'Systolic pressure was 128 mmHg.' }] }, whole: {} },
     c,
   );

@@ -1,20 +1,23 @@
 /**
  * Stage `qc_summary`: problem rates over all CDPs, beside the paper's (< 0.5% of CDPs, < 1% of
- * vignettes), and, from input `cdps`, how many test cases QC flags and how many the task settings
- * leave out (`excludeFlagged`: the same value as test_cases's param, default true).
+ * vignettes), and, from input `cdps`, how many test cases QC flags, how many failed construction
+ * (no usable vignette or narrative, from inputs `vignettes` and `narratives`; construction-failures.ts)
+ * and how many the task settings leave out: the construction failures always, the flagged cases
+ * when `excludeFlagged` (the same value as test_cases's param, default true).
  */
 import { tableStage, z, type Row } from '../../pipeline/stage.ts';
 import { summariseQc, PAPER_MAX_CDP_PROBLEM_RATE, PAPER_MAX_VIGNETTE_PROBLEM_RATE } from './qc-summary.ts';
 import { exclusionCounts, qcFlags } from './qc-exclusion.ts';
+import { CONSTRUCTION_READS, constructionFailures } from './construction-failures.ts';
 import type { QcReport } from './qc-checks.ts';
 
 export default tableStage<{ excludeFlagged: boolean }>({
-  inputs: { qc: 'whole', qc_inspection: 'whole', cdps: 'whole' },
+  inputs: { qc: 'whole', qc_inspection: 'whole', cdps: 'whole', vignettes: 'whole', narratives: 'whole' },
   params: { excludeFlagged: z.boolean().default(true) },
   // Of the cases only which are test cases: not their steps, vignettes or narratives.
-  reads: { cdps: ['cdp_id', 'split'] },
+  reads: { cdps: ['cdp_id', 'split', 'length'], ...CONSTRUCTION_READS },
   columns: { measure: 'VARCHAR', value: 'DOUBLE', paper_bound: 'DOUBLE', within_paper: 'BOOLEAN' },
-  run({ qc, qc_inspection, cdps }, ctx) {
+  run({ qc, qc_inspection, cdps, vignettes, narratives }, ctx) {
     const reports: QcReport[] = qc
       .filter((r) => r.error == null)
       .map((r) => ({
@@ -38,7 +41,7 @@ export default tableStage<{ excludeFlagged: boolean }>({
       { measure: 'narrative problem rate', value: s.narrativeProblemRate },
       ...Object.entries(s.byKind).map(([kind, n]) => ({ measure: `instances with ${kind}`, value: n })),
       ...inspectionRows(qc_inspection),
-      ...exclusionRows(cdps, qc, qc_inspection, ctx.params.excludeFlagged),
+      ...exclusionRows(cdps, qc, qc_inspection, ctx.params.excludeFlagged, { vignettes, narratives }),
     ];
   },
 });
@@ -57,14 +60,19 @@ function inspectionRows(rows: Record<string, unknown>[]): { measure: string; val
   ];
 }
 
-/** Test cases QC flags, and those the task settings leave out (test_cases, same rule). */
-function exclusionRows(cdps: Row[], qc: Row[], inspection: Row[], exclude: boolean) {
-  const test = cdps.filter((r) => r.error == null && r.split === 'test').map((r) => String(r.cdp_id));
-  const c = exclusionCounts(test, qcFlags(qc, inspection));
+/** Test cases QC flags, those whose construction failed, and those the task settings leave out (test_cases, same rule). */
+function exclusionRows(cdps: Row[], qc: Row[], inspection: Row[], exclude: boolean, built: { vignettes: Row[]; narratives: Row[] }) {
+  const testRows = cdps.filter((r) => r.error == null && r.split === 'test');
+  const test = testRows.map((r) => String(r.cdp_id));
+  const flags = qcFlags(qc, inspection);
+  const c = exclusionCounts(test, flags);
+  const broken = constructionFailures(testRows, built.vignettes, built.narratives);
+  const left = test.filter((id) => broken.has(id) || (exclude && flags.has(id))).length;
   return [
     { measure: 'test cases', value: test.length },
+    { measure: 'test cases whose construction failed (no usable vignette or narrative)', value: broken.size },
     { measure: 'test cases flagged by the QC checks', value: c.byChecks },
     { measure: 'test cases flagged by the LLM inspection', value: c.byInspection },
-    { measure: 'test cases excluded from the task settings', value: exclude ? c.flagged : 0 },
+    { measure: 'test cases excluded from the task settings', value: left },
   ];
 }

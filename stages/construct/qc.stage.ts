@@ -18,6 +18,8 @@ export default rowStage<{ inspectFraction: number; seed: number }>({
     narrative_ok: 'BOOLEAN',
     problems: 'STRUCT(kind VARCHAR, scope VARCHAR, step INTEGER, message VARCHAR)[]',
     inspect: 'BOOLEAN',
+    // 'upstream' on the failure row of a case without a vignette: the vignette's failure is counted where it happened.
+    failure_kind: 'VARCHAR',
   },
   run({ row, joined }, ctx) {
     const cdp = row as unknown as Cdp;
@@ -27,7 +29,7 @@ export default rowStage<{ inspectFraction: number; seed: number }>({
       guideline_id: cdp.guideline_id,
       inspect: isSelectedForInspection(cdp.cdp_id, ctx.params.inspectFraction, ctx.params.seed),
     };
-    if (!v || v.error != null) return { ...base, error: `no vignette to check${v ? `: ${v.error}` : ''}` };
+    if (!v || v.error != null) return { ...base, failure_kind: 'upstream', error: `no vignette to check${v ? `: ${v.error}` : ''}` };
     const n = joined.narratives[0];
     const report = checkInstance({
       cdp,

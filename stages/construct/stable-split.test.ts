@@ -13,7 +13,6 @@ import { createLlmClient } from '../../pipeline/llm/client.ts';
 import { configStages } from '../../pipeline/testing/config-stages.ts';
 import { HTN_MARKDOWN, HTN_TREE, INSOMNIA_MARKDOWN, INSOMNIA_TREE } from '../agents/test-fixtures.ts';
 import { ORACLE_NAME } from '../agents/oracle.ts';
-import { PATIENT_NAME } from '../agents/offline-patient.ts';
 import { offlineHandlers as agentProviders, SIMULATED_ROSTER } from '../agents/roster.ts';
 import { CONSTRUCTION_STAND_INS } from '../models/run-models.ts';
 import { createRng } from '../stats/rng.ts';
@@ -28,6 +27,7 @@ import { enumeratePaths } from './paths.ts';
 import { splitScore } from './split.ts';
 import cdpsStage from './cdps.stage.ts';
 import dagConfig from '../../dag.config.ts';
+import { simulatedAgents, simulatedPatient, simulatedWriter } from '../roster/testing/specs.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, '..', '..');
@@ -107,7 +107,7 @@ test('DAG: adding a guideline computes only its rows downstream of cdps; adding 
   const base = [guideline('htn-a', 'htn'), guideline('htn-b', 'htn'), guideline('ins-a', 'ins'), guideline('ins-b', 'ins')];
   const added = guideline('htn-d', 'htn'); // test under the config's rule (score 0.023)
   const failed = guideline('ins-d', 'ins', false);
-  const models = [ORACLE_NAME, 'simulated-omission-0.3'];
+  const models = simulatedAgents([ORACLE_NAME, 'simulated-omission-0.3']);
   const downstream = ['vignettes', 'narratives', 'predictions_single', 'dialogues_multi'];
   const config = (gs: { guideline: Row; tree: Row }[]): DagConfig => ({
     sources: {},
@@ -116,10 +116,10 @@ test('DAG: adding a guideline computes only its rows downstream of cdps; adding 
       { name: 'trees', module: join(repo, 'stages/tasks/testing/fixed-rows.stage.ts'), params: { rows: gs.map((g) => g.tree) } },
       // test_cases leaves out what QC flags, so the QC stages come along (the fixture's cases are clean).
       ...configStages(dagConfig, ['cdps', 'tree_nodes', 'qc', 'qc_inspection', 'test_cases', ...downstream], repo, {
-        vignettes: { writer: VIGNETTE_GENERATOR },
-        narratives: { writer: NARRATIVE_GENERATOR },
+        vignettes: { writer: simulatedWriter(VIGNETTE_GENERATOR) },
+        narratives: { writer: simulatedWriter(NARRATIVE_GENERATOR) },
         predictions_single: { models },
-        dialogues_multi: { models, patient: PATIENT_NAME },
+        dialogues_multi: { models, patient: simulatedPatient() },
       }),
     ],
   });

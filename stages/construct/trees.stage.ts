@@ -12,19 +12,20 @@ import { loadTemplate } from '../prompts/templates.ts';
 import { promptMessage } from '../prompts/prompt-message.ts';
 import { checkTreeAnswer, type TreeCheck } from './tree-check.ts';
 import { isEvidenceNotFound } from './tree-validate.ts';
+import { modelRefOf, modelRefSchema, type ModelRef } from '../roster/model-ref.ts';
 
 export const IMPORTED_BUILDER = 'imported';
 
 export interface TreesParams {
-  /** Roster name of the builder model; null when none is configured (every tree must be imported). */
-  builder: string | null;
+  /** The builder model (the wiring's roster value); null when none is configured (every tree must be imported). */
+  builder: ModelRef | null;
   maxAttempts: number;
 }
 
 export default rowStage<TreesParams>({
   // A corpus without trees of its own (or a DAG without corpus_trees) has every tree built.
   inputs: { guidelines: 'drives', corpus_trees: 'optional joined' },
-  params: { builder: z.string().min(1).nullable(), maxAttempts: z.int().min(1).max(10).default(3) },
+  params: { builder: modelRefSchema.nullable(), maxAttempts: z.int().min(1).max(10).default(3) },
   columns: {
     guideline_id: 'VARCHAR',
     builder: 'VARCHAR',
@@ -52,11 +53,12 @@ export default rowStage<TreesParams>({
         error: `no tree for '${row.guideline_id}': the corpus has no trees/${row.guideline_id}.json and no builder model is configured; add the tree or give a model the builder role`,
       };
     }
+    const builder = modelRefOf(ctx.params.builder, "stage trees: param 'builder'").name;
     const llm = ctx.llm;
     let last: TreeCheck | null = null;
     const answer = await askStructured(
       llm,
-      { model: ctx.params.builder!, messages: [promptMessage(llm, t, { Guideline: markdown }, ['Guideline'])] },
+      { model: builder, messages: [promptMessage(llm, t, { Guideline: markdown }, ['Guideline'])] },
       (text, finishReason) => {
         const json = extractJson(text, { finishReason });
         if (!json.ok) return { ok: false, problems: [json.problem] };
@@ -66,7 +68,7 @@ export default rowStage<TreesParams>({
       },
       { maxAttempts: ctx.params.maxAttempts },
     );
-    const base = { guideline_id: row.guideline_id, builder: ctx.params.builder, template: t.identity };
+    const base = { guideline_id: row.guideline_id, builder, template: t.identity };
     const check: TreeCheck | null = answer.ok ? answer.value : last;
     if (!check?.tree)
       return {

@@ -9,19 +9,21 @@ import { loadTemplate } from '../prompts/templates.ts';
 import { promptMessage } from '../prompts/prompt-message.ts';
 import { conditionPathInput } from './prompt-inputs.ts';
 import { parseVignette } from './vignette-parse.ts';
+import { modelRefOf, modelRefSchema, type ModelRef } from '../roster/model-ref.ts';
 
-export default rowStage<{ writer: string; maxAttempts: number }>({
+export default rowStage<{ writer: ModelRef; maxAttempts: number }>({
   inputs: { cdps: 'drives' },
-  params: { writer: z.string().min(1), maxAttempts: z.int().min(1).max(10).default(3) },
+  params: { writer: modelRefSchema, maxAttempts: z.int().min(1).max(10).default(3) },
   columns: { cdp_id: 'VARCHAR', vignette: 'VARCHAR', generator: 'VARCHAR', template: 'VARCHAR', format: 'VARCHAR' },
   async run({ row }, ctx) {
+    const writer = modelRefOf(ctx.params.writer, "stage vignettes: param 'writer'").name;
     const llm = ctx.llm;
     const t = loadTemplate('case-vignette-synthesis', row.language as string);
     const vars = { Primary_Clinical_Focus: row.focus as string, Condition_Path: conditionPathInput(row as never) };
-    const base = { cdp_id: row.cdp_id, generator: ctx.params.writer, template: t.identity };
+    const base = { cdp_id: row.cdp_id, generator: writer, template: t.identity };
     const answer = await askStructured(
       llm,
-      { model: ctx.params.writer, messages: [promptMessage(llm, t, vars)], role: 'builder' },
+      { model: writer, messages: [promptMessage(llm, t, vars)], role: 'builder' },
       (text, finishReason) => {
         const p = parseVignette(text, finishReason);
         return p.ok ? { ok: true, value: p.vignette, format: p.format } : { ok: false, problems: [p.reason] };
@@ -30,6 +32,6 @@ export default rowStage<{ writer: string; maxAttempts: number }>({
     );
     if (answer.ok) return { ...base, vignette: answer.value, format: answer.format ?? null };
     const problems = answer.problems.length ? `: ${answer.problems.join('; ')}` : '';
-    return { ...base, error: `vignette writer ${ctx.params.writer}: ${answer.error}${problems}` };
+    return { ...base, error: `vignette writer ${writer}: ${answer.error}${problems}` };
   },
 });

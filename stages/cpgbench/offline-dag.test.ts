@@ -86,7 +86,7 @@ test('offline on the bundled sample: construction, both tasks, judging and the s
     for (const r of rates) {
       const want = EXPECTED[String(r.model)]![String(r.task)]!;
       assert.ok(Math.abs(Number(r.rate) - want) < 1e-12, `${r.model} ${r.task} ${r.grouping}/${r.group}: ${r.rate}`);
-      assert.equal(r.failures, 0);
+      assert.deepEqual([r.answer_failures, r.server_failures, r.unscored, r.missing_cases, r.incomplete], [0, 0, 0, 0, false]);
       assert.equal(r.judge, 'simulated-cpg-judge');
       assert.equal(r.few_guidelines, true);
       // Each guideline holds two recommendations, one even: every guideline resample keeps the rate.

@@ -8,15 +8,16 @@
  * (setting 'all') and per setting. A group with fewer than 3 instances is left out; an
  * undefined statistic (a constant vector) is null.
  *
- * Param `judges`: the run's judges, real ones first (dag.config.ts passes them; the default, the
- * three simulated similarity judges, is for tests). With one judge only the metric pairs exist.
+ * Param `judges`: the run's judge specs, real ones first (the wiring passes them); the table
+ * pairs them by name. With one judge only the metric pairs exist.
  */
 import { tableStage, z, type Row } from '../../pipeline/stage.ts';
-import { SIMULATED_JUDGE_NAMES } from '../judge/simulated-judges.ts';
+import { distinctNames } from '../roster/model-ref.ts';
+import { judgeSpecSchema, type JudgeSpec } from '../roster/judge-spec.ts';
 import { correlationTable } from '../stats/correlation-table.ts';
 
 export interface CorrelationsParams {
-  judges: string[];
+  judges: JudgeSpec[];
   minInstances: number;
 }
 
@@ -54,11 +55,7 @@ export function instanceCorrelations(rows: readonly Row[], judges: readonly stri
 export default tableStage<CorrelationsParams>({
   inputs: { pathway_metrics: 'whole' },
   params: {
-    judges: z
-      .array(z.string())
-      .min(1)
-      .refine((j) => new Set(j).size === j.length, 'judges must be distinct')
-      .default([...SIMULATED_JUDGE_NAMES]),
+    judges: distinctNames(judgeSpecSchema, 1),
     minInstances: z.int().min(2).default(3),
   },
   // Of the wide pathway_metrics rows (the DTW path among them) only what an instance is and its scores.
@@ -74,7 +71,7 @@ export default tableStage<CorrelationsParams>({
     n: 'INTEGER',
   },
   run({ pathway_metrics }, ctx) {
-    const judges = ctx.params.judges;
+    const judges = ctx.params.judges.map((j) => j.name);
     const min = ctx.params.minInstances;
     // One judge still gives the metric pairs (DTW vs OT vs LNDS); judge pairs need two.
     if (new Set(judges).size !== judges.length || judges.length < 1)

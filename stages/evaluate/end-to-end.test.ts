@@ -6,11 +6,10 @@ import { resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createLlmClient } from '../../pipeline/llm/client.ts';
 import { ORACLE_NAME } from '../agents/oracle.ts';
-import { PATIENT_NAME } from '../agents/offline-patient.ts';
 import { offlineHandlers as agentProviders, SIMULATED_ROSTER } from '../agents/roster.ts';
 import { simulatedJudgeHandlers, simulatedJudgeSpecs } from '../judge/simulated-judges.ts';
 import { fixtureData, taskDag, taskProject } from '../tasks/testing/task-dag.ts';
-import { evaluationJudges } from './evaluation-judges.ts';
+import { simulatedAgents, simulatedJudges, simulatedPatient } from '../roster/testing/specs.ts';
 import { configStages } from '../../pipeline/testing/config-stages.ts';
 import dagConfig from '../../dag.config.ts';
 
@@ -32,16 +31,16 @@ const MODELS = [ORACLE_NAME, 'simulated-omission-0.3', PERTURBED];
 
 test('end to end: task stages with offline agents, then every evaluation stage with the simulated judges', async () => {
   const data = fixtureData();
-  const config = taskDag(data, { models: MODELS }, { models: MODELS, patient: PATIENT_NAME });
+  const config = taskDag(data, { models: simulatedAgents(MODELS) }, { models: simulatedAgents(MODELS), patient: simulatedPatient() });
   const narratives = data.cdps.map((c) => ({
     cdp_id: c.cdp_id,
     steps: [...(c.steps as { condition: string }[]).map((s) => `The decision: ${s.condition}`), String(c.conclusion)],
   }));
-  const judges = evaluationJudges(SIMULATED_ROSTER);
+  const judges = simulatedJudges();
   config.stages.push(
     { name: 'narratives', module: resolve(here, 'testing/narratives.fixture.ts'), params: { rows: narratives } },
     ...configStages(dagConfig, EVALUATION_STAGES, repo, {
-      step_scores: { judges, maxPromptTokensByJudge: {} },
+      step_scores: { judges },
       outcome_scores: { judges },
     }),
   );

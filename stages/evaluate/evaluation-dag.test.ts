@@ -15,8 +15,9 @@ import type { DagConfig } from '../../pipeline/dag/define.ts';
 import { buildFixture, HTN_TREE, INSOMNIA_TREE } from '../agents/test-fixtures.ts';
 import { planCase, questionsOf } from '../agents/perturbation-agent.ts';
 import { profileFromName } from '../agents/perturbation-profile.ts';
-import { SIMULATED_JUDGE_NAMES, simulatedJudgeHandlers, simulatedJudgeSpecs } from '../judge/simulated-judges.ts';
+import { simulatedJudgeHandlers, simulatedJudgeSpecs } from '../judge/simulated-judges.ts';
 import { cdpRow } from './test-support.ts';
+import { simulatedJudges } from '../roster/testing/specs.ts';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const AGENTS = ['simulated-oracle', 'simulated-omission-1', 'simulated-mixed-0.5'];
@@ -97,13 +98,15 @@ test('evaluation DAG: simulated judges through the client, every analysis stage,
       params: { rows: tables[name as keyof typeof tables] },
     });
     const m = (file: string) => join(repo, 'stages/evaluate', file);
-    const judges = [...SIMULATED_JUDGE_NAMES];
+    const judges = simulatedJudges();
     const config: DagConfig = {
       sources: {},
       stages: [
         f('predictions_single'),
         f('dialogues_multi'),
         f('cdps'),
+        // Every case of the fixture is a test case of this run.
+        { ...f('cdps'), name: 'test_cases' },
         f('narratives'),
         f('trees'),
         {
@@ -115,7 +118,13 @@ test('evaluation DAG: simulated judges through the client, every analysis stage,
         {
           name: 'predicted_pathways',
           module: m('predicted-pathways.stage.ts'),
-          inputs: { predictions_single: 'predictions_single', dialogues_multi: 'dialogues_multi', cdps: 'cdps', narratives: 'narratives' },
+          inputs: {
+            predictions_single: 'predictions_single',
+            dialogues_multi: 'dialogues_multi',
+            cdps: 'cdps',
+            narratives: 'narratives',
+            test_cases: 'test_cases',
+          },
         },
         {
           name: 'step_scores',
@@ -230,7 +239,7 @@ test('evaluation DAG: simulated judges through the client, every analysis stage,
     );
 
     const threshold = rows('threshold_analysis');
-    assert.deepEqual([...new Set(threshold.map((r) => r.judge))].sort(), [...judges].sort());
+    assert.deepEqual([...new Set(threshold.map((r) => r.judge))].sort(), judges.map((j) => j.name).sort());
     assert.ok(threshold.every((r) => r.simulated === true && r.model !== 'real-model'));
 
     const prefs = rows('preference_agreement');

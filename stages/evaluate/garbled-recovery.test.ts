@@ -26,6 +26,7 @@ import { SIMULATED_ROSTER } from '../agents/roster.ts';
 import { simulatedJudge } from '../judge/simulated-judges.ts';
 import { answerPrompt } from '../judge/testing/prompt-judge.ts';
 import dagConfig from '../../dag.config.ts';
+import { realJudge, realModel, simulatedPatient } from '../roster/testing/specs.ts';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const WHO = 'who-2021-hypertension-pharmacological-treatment-retypeset';
@@ -141,19 +142,24 @@ test('garbled answers, then recovery: --retry-failed clears every failure row an
     });
     const patient = SIMULATED_ROSTER.filter((m) => m.name === PATIENT_NAME);
     const roster = [spec('builder', ['builder']), spec('doc', ['evaluated']), spec('judge', ['judge']), ...patient];
-    const judgeParams = { judges: ['judge'], realJudges: ['judge'] };
+    const judgeParams = { judges: [realJudge('judge', { modelId: 'judge-id', contextWindow: 200_000 })] };
+    const builder = realModel('builder', { modelId: 'builder-id' });
     const stages = configStages(dagConfig, STAGES, repo, {
-      trees: { builder: 'builder' },
+      trees: { builder },
       cdps: { testIds: [WHO] },
-      vignettes: { writer: 'builder' },
-      narratives: { writer: 'builder' },
+      vignettes: { writer: builder },
+      narratives: { writer: builder },
       qc: { inspectFraction: 1 },
-      qc_inspection: { inspector: 'builder' },
+      qc_inspection: { inspector: builder },
       // QC exclusion has its own tests; here every test case must reach the task stages.
       test_cases: { limit: null, excludeFlagged: false },
-      predictions_single: { models: ['doc'], simulated: [] },
-      dialogues_multi: { models: ['doc'], simulated: [], patient: PATIENT_NAME, simulatedPatient: PATIENT_NAME },
-      step_scores: { ...judgeParams, judgeKinds: { judge: 'llm' }, maxPromptTokensByJudge: {}, embeddingJudges: [] },
+      predictions_single: { models: [realModel('doc', { modelId: 'doc-id' })] },
+      dialogues_multi: {
+        models: [realModel('doc', { modelId: 'doc-id' })],
+        patient: simulatedPatient(),
+        simulatedPatient: simulatedPatient(),
+      },
+      step_scores: judgeParams,
       outcome_scores: judgeParams,
     });
     const corpusFiles = {
@@ -220,8 +226,16 @@ test('garbled answers, then recovery: --retry-failed clears every failure row an
     assert.equal(f2.trees, undefined);
     assert.equal(f2.vignettes, cases, 'every garbled vignette is a failure row, none is stored');
     assert.equal(f2.narratives, cases);
-    assert.equal(f2.predictions_single, cases, 'nothing is shown to the evaluated model without a vignette');
-    assert.equal(f2.dialogues_multi, cases);
+    // A case without a usable vignette or narrative is no test case: nothing is shown to the
+    // evaluated model, and nothing is charged to it.
+    assert.equal(rows('test_cases').length, 0, 'construction failed for every case: no test case');
+    assert.deepEqual([f2.predictions_single, f2.dialogues_multi], [undefined, undefined]);
+    assert.deepEqual([rows('predictions_single').length, rows('dialogues_multi').length], [0, 0]);
+    assert.equal(
+      second.stages.find((s) => s.stage === 'test_cases')!.empty !== undefined,
+      true,
+      'the run says there is nothing to evaluate',
+    );
     assertClean('garbled vignettes');
 
     // 3. Vignettes recover; narratives and judges still garble.
@@ -230,6 +244,7 @@ test('garbled answers, then recovery: --retry-failed clears every failure row an
     const f3 = failures();
     const f3Tasks = [f3.vignettes, f3.narratives, f3.predictions_single, f3.dialogues_multi];
     assert.deepEqual(f3Tasks, [undefined, cases, undefined, undefined], JSON.stringify(f3));
+    assert.equal(rows('test_cases').length, 0, 'still no usable narrative: still no test case');
     assert.equal(f3.qc_inspection, cases, 'every garbled QC verdict is a failure row');
     assertClean('garbled narratives');
 
@@ -239,6 +254,7 @@ test('garbled answers, then recovery: --retry-failed clears every failure row an
     assert.equal((await run(true)).ok, true);
     const f4 = failures();
     assert.deepEqual(f4, { step_scores: 2 * cases, outcome_scores: 2 * cases });
+    assert.equal(rows('test_cases').length, cases, 'built at last: every case is a test case');
     const judged = rows('step_scores');
     assert.ok(
       judged.every((r) => /^only 0 of 5 judge runs of judge gave a complete/.test(String(r.error))),

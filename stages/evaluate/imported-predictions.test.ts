@@ -14,10 +14,11 @@ import { workspaceFor } from '../../pipeline/exec/workspace.ts';
 import { stageRows } from '../../pipeline/testing/stage-rows.ts';
 import type { Row } from '../../pipeline/stage.ts';
 import { buildFixture } from '../agents/test-fixtures.ts';
-import { SIMULATED_JUDGE_NAMES, simulatedJudgeHandlers, simulatedJudgeSpecs } from '../judge/simulated-judges.ts';
+import { simulatedJudgeHandlers, simulatedJudgeSpecs } from '../judge/simulated-judges.ts';
 import { parseImportedPredictions } from './imported-predictions.ts';
 import { importPredictions, importSummary } from './import-command.ts';
 import { cdpRow } from './test-support.ts';
+import { simulatedJudges } from '../roster/testing/specs.ts';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const KNOWN = new Map<string, Row>([
@@ -83,7 +84,7 @@ test('cdp import predictions copies the good lines to data/imports and says what
       src,
       [JSON.stringify({ setting: 'single', model: 'ext', cdp_id: 'c1', steps: ['a'], outcome: 'x' }), 'oops', ''].join('\n'),
     );
-    const r = await importPredictions(src, { root, warehouse: join(root, 'none.duckdb'), store: root }, KNOWN);
+    const r = await importPredictions(src, { root, warehouse: join(root, 'none.duckdb'), store: root }, { cases: KNOWN });
     assert.deepEqual([r.file, r.single, r.multi, r.models], ['data/imports/batch.jsonl', 1, 0, ['ext']]);
     assert.equal(
       readFileSync(join(root, 'data/imports/batch.jsonl'), 'utf8'),
@@ -93,6 +94,55 @@ test('cdp import predictions copies the good lines to data/imports and says what
     await assert.rejects(
       importPredictions(src, { root, warehouse: join(root, 'none.duckdb'), store: root }),
       /no warehouse at .*run `cdp run` first so the cases exist/,
+    );
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('imports are held to the test set: a non-test case is refused by line; the summary says how much of the test set a file covers', async () => {
+  const known = new Map<string, Row>([
+    ['c1', { cdp_id: 'c1', guideline_id: 'g1', language: 'en', split: 'test' }],
+    ['c2', { cdp_id: 'c2', guideline_id: 'g1', language: 'en', split: 'test' }],
+    ['c3', { cdp_id: 'c3', guideline_id: 'g2', language: 'en', split: 'test' }],
+    ['n1', { cdp_id: 'n1', guideline_id: 'g9', language: 'en', split: 'non-test' }],
+  ]);
+  const line = (cdp_id: string, model = 'ext') => JSON.stringify({ setting: 'single', model, cdp_id, steps: ['a'], outcome: 'x' });
+  const r = parseImportedPredictions('p.jsonl', [line('c1'), line('n1'), line('c2')].join('\n'), known);
+  assert.deepEqual(
+    r.problems.map((p) => [p.line, p.setting, p.model, p.cdp_id]),
+    [[2, 'single', 'ext', 'n1']],
+  );
+  assert.match(
+    r.problems[0]!.message,
+    /^cdp_id "n1" is not a test case of this build \(its guideline is in the non-test split\); only test cases are ranked$/,
+  );
+  assert.deepEqual(r.lines.single, [1, 3]);
+
+  const root = mkdtempSync(join(tmpdir(), 'cdp-import-held-'));
+  try {
+    const src = join(root, 'p.jsonl');
+    writeFileSync(src, [line('c1'), line('n1'), line('c2'), line('c3', 'other')].join('\n') + '\n');
+    // c2 is a test case the current build does not evaluate (--limit): counted, not refused.
+    const res = await importPredictions(
+      src,
+      { root, warehouse: join(root, 'none.duckdb'), store: root },
+      { cases: known, evaluated: new Set(['c1', 'c3']) },
+    );
+    assert.deepEqual(
+      [res.single, res.notEvaluated, res.testCases, res.covered],
+      [3, 1, 2, { ext: { single: 1, multi: 0 }, other: { single: 1, multi: 0 } }],
+    );
+    assert.equal(
+      importSummary(res),
+      [
+        'skipped p.jsonl:2: cdp_id "n1" is not a test case of this build (its guideline is in the non-test split); only test cases are ranked',
+        '1 line(s) are for test cases the current build does not evaluate (left out by QC or --limit): not ranked',
+        'ext: single-turn 1 of 2 test cases; each test case without a prediction counts as missing',
+        'other: single-turn 1 of 2 test cases; each test case without a prediction counts as missing',
+        'imported 3 single-turn and 0 multi-turn predictions of ext, other into data/imports/p.jsonl; `cdp run` judges and scores them',
+        '',
+      ].join('\n'),
     );
   } finally {
     rmSync(root, { recursive: true, force: true });
@@ -134,13 +184,15 @@ test('imported predictions are judged, scored and summarised under their model n
       params: { rows: tables[name] },
     });
     const m = (file: string) => join(repo, 'stages/evaluate', file);
-    const judges = [...SIMULATED_JUDGE_NAMES];
+    const judges = simulatedJudges();
     const config: DagConfig = {
       sources: { imported_predictions: files('data/imports/*.jsonl', 'data/imports/README.md') },
       stages: [
         f('predictions_single'),
         f('dialogues_multi'),
         f('cdps'),
+        // Every case of the fixture is a test case of this run.
+        { ...f('cdps'), name: 'test_cases' },
         f('narratives'),
         {
           name: 'predicted_pathways',
@@ -150,6 +202,7 @@ test('imported predictions are judged, scored and summarised under their model n
             dialogues_multi: 'dialogues_multi',
             cdps: 'cdps',
             narratives: 'narratives',
+            test_cases: 'test_cases',
             imported_predictions: 'imported_predictions',
           },
         },
@@ -192,8 +245,14 @@ test('imported predictions are judged, scored and summarised under their model n
     }
     assert.equal(summary.ok, true, JSON.stringify(summary.stages.filter((s) => s.error)));
     const rows = (stage: string) => stageRows(ws, stage);
-    const pathways = rows('predicted_pathways');
-    assert.equal(pathways.length, cdps.length * 2, 'one pathway per imported line; the bad last line is skipped');
+    const pathways = rows('predicted_pathways').filter((p) => p.error == null);
+    assert.equal(pathways.length, cdps.length * 2, 'one pathway per imported line');
+    const bad = rows('predicted_pathways').filter((p) => p.error != null);
+    assert.deepEqual(
+      bad.map((p) => [p.failure_kind, p.error]),
+      [['import', `imported predictions data/imports/vllm.jsonl:${lines.length + 1}: "model" must be a non-empty string`]],
+      'the bad last line is a failure row naming the file and line',
+    );
     assert.ok(pathways.every((p) => p.model === 'vllm-batch' && p.usable === true && p.simulated === false));
     const metrics = rows('pathway_metrics').filter((r) => r.error == null);
     assert.equal(metrics.length, cdps.length * 2 * judges.length);

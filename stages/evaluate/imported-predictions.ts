@@ -6,7 +6,8 @@
  * They become rows shaped like predictions_single / dialogues_multi, so predicted_pathways turns
  * them into pathways that are judged, scored and reported like the project's own, under their
  * model names. A multi-turn line without `success` counts as a success when it has an outcome
- * (the dialogue reached a conclusion). A bad line is reported with its number and skipped.
+ * (the dialogue reached a conclusion). A bad line is reported with its number (and, in a run, is
+ * a failure row: imported-rows.ts); a line for a case outside the test split is a bad line.
  */
 import type { Row } from '../../pipeline/stage.ts';
 
@@ -14,6 +15,10 @@ export interface ImportProblem {
   file: string;
   line: number;
   message: string;
+  /** What the line names, when it could be read that far. */
+  setting?: string;
+  model?: string;
+  cdp_id?: string;
 }
 
 export interface ImportedPredictions {
@@ -22,6 +27,8 @@ export interface ImportedPredictions {
   problems: ImportProblem[];
   /** The 1-based numbers of the lines taken. */
   accepted: number[];
+  /** The line of each row of `single` and of `multi` (parallel to them). */
+  lines: { single: number[]; multi: number[] };
 }
 
 const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
@@ -58,9 +65,20 @@ function readLine(obj: unknown): { setting: 'single' | 'multi'; row: Row } | str
   };
 }
 
-/** Parses one file's text; `known` maps a cdp_id to its guideline and language (the cases of this build). */
+/** What a line names, for the failure row of a line that is refused. */
+function named(obj: unknown): Pick<ImportProblem, 'setting' | 'model' | 'cdp_id'> {
+  if (typeof obj !== 'object' || obj === null) return {};
+  const o = obj as Record<string, unknown>;
+  const str = (v: unknown) => (typeof v === 'string' && v ? v : undefined);
+  return { setting: str(o.setting), model: str(o.model), cdp_id: str(o.cdp_id) };
+}
+
+/**
+ * Parses one file's text; `known` maps a cdp_id to its row in cdps (guideline, language, split):
+ * the cases of this build. A case whose split is not 'test' is refused: it is no test case.
+ */
 export function parseImportedPredictions(file: string, text: string, known: ReadonlyMap<string, Row>): ImportedPredictions {
-  const out: ImportedPredictions = { single: [], multi: [], problems: [], accepted: [] };
+  const out: ImportedPredictions = { single: [], multi: [], problems: [], accepted: [], lines: { single: [], multi: [] } };
   const seen = new Set<string>();
   text.split(/\r?\n/).forEach((raw, i) => {
     const line = i + 1;
@@ -74,26 +92,32 @@ export function parseImportedPredictions(file: string, text: string, known: Read
     }
     const r = readLine(obj);
     if (typeof r === 'string') {
-      out.problems.push({ file, line, message: r });
+      out.problems.push({ file, line, message: r, ...named(obj) });
       return;
     }
     const id = String(r.row.cdp_id);
     const c = known.get(id);
+    const at = { file, line, ...named(obj) };
     if (!c) {
-      out.problems.push({ file, line, message: `cdp_id "${id}" is not a case of this build; \`cdp export benchmark\` lists the cases` });
+      out.problems.push({ ...at, message: `cdp_id "${id}" is not a case of this build; \`cdp export benchmark\` lists the cases` });
+      return;
+    }
+    if (c.split !== undefined && c.split !== 'test') {
+      const message = `cdp_id "${id}" is not a test case of this build (its guideline is in the ${String(c.split)} split); only test cases are ranked`;
+      out.problems.push({ ...at, message });
       return;
     }
     const key = JSON.stringify([r.setting, r.row.model, id]);
     if (seen.has(key)) {
       out.problems.push({
-        file,
-        line,
+        ...at,
         message: `a second ${r.setting}-turn prediction of model "${String(r.row.model)}" for ${id}; the first one is kept`,
       });
       return;
     }
     seen.add(key);
     out.accepted.push(line);
+    out.lines[r.setting].push(line);
     out[r.setting].push({ ...r.row, guideline_id: c.guideline_id, language: c.language });
   });
   return out;

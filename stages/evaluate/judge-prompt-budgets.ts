@@ -1,7 +1,7 @@
 /**
- * Prompt token budgets of the judges, from their roster context windows, for step_scores'
- * `maxPromptTokensByJudge` param (the stage sees the client, not the roster, so the budget
- * must arrive as a param — which also puts it in the stage key). Budget = context window −
+ * Prompt token budgets of the judges, from their roster context windows, for their judge specs'
+ * `promptBudget` (stages/models/judge-specs.ts; the stage sees the client, not the roster, so the
+ * budget must arrive in the crossed judge — which also puts it in that judge's units' keys). Budget = context window −
  * answer reserve; the reserve defaults to 8,192 tokens, room for a 32×32 score grid at
  * ANSWER_TOKENS_PER_PAIR tokens a pair. Judges without a known window get no entry (one block).
  */

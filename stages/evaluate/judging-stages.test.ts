@@ -11,6 +11,9 @@ import { simulatedJudgeHandlers, simulatedJudgeSpecs } from '../judge/simulated-
 import stepScores from './step-scores.stage.ts';
 import outcomeScores from './outcome-scores.stage.ts';
 import { runRows, scriptedClient } from './test-support.ts';
+import { realJudge, simulatedJudges } from '../roster/testing/specs.ts';
+
+const tokenF1 = simulatedJudges(['simulated-token-f1'])[0]!;
 
 const pathway = (over: object = {}) => ({
   setting: 'single',
@@ -37,7 +40,7 @@ const diagonal = (_: unknown, prompt: string) => {
 describe('step_scores', () => {
   test('five runs (repeat 0..4) averaged and normalised into an m×n C, LLM judge kind', async () => {
     const client = scriptedClient(diagonal);
-    const [r] = await runRows(stepScores, [pathway()], { judges: ['judge-x'] }, 'judge-x', client);
+    const [r] = await runRows(stepScores, [pathway()], { judges: [realJudge('judge-x')] }, realJudge('judge-x'), client);
     assert.equal(r!.error, undefined);
     assert.deepEqual(r!.C, [
       [1, 0, 0],
@@ -54,13 +57,13 @@ describe('step_scores', () => {
     assert.ok(client.requests.every((q) => q.model === 'judge-x'));
   });
 
-  test('the multi-turn setting uses Prompt 8, runs is a param, and maxPromptTokensByJudge splits the reference into blocks', async () => {
+  test('the multi-turn setting uses Prompt 8, runs is a param, and blockRows splits the reference into blocks', async () => {
     const client = scriptedClient(diagonal);
     const [r] = await runRows(
       stepScores,
       [pathway({ setting: 'multi' })],
-      { judges: ['judge-x'], runs: 2, blockRows: 1 },
-      'judge-x',
+      { judges: [realJudge('judge-x')], runs: 2, blockRows: 1 },
+      realJudge('judge-x'),
       client,
     );
     assert.deepEqual([r!.runs_ok, r!.blocks, r!.calls], [2, 2, 4]);
@@ -76,13 +79,17 @@ describe('step_scores', () => {
     assert.equal(client.requests[0]!.messages[0]!.content, prompt8);
   });
 
-  test('maxPromptTokensByJudge applies to its judge only: a budget no block fits fails that judge’s unit', async () => {
+  test('a judge spec’s prompt budget applies to its judge only: a budget no block fits fails that judge’s unit', async () => {
     const client = scriptedClient(diagonal);
-    const params = { judges: ['tiny', 'roomy'], runs: 1, maxPromptTokensByJudge: { tiny: 10 } };
-    const [tiny] = await runRows(stepScores, [pathway()], params, 'tiny', client);
+    // A 10-token budget: a context window 10 tokens above the answer reserve.
+    const tinyJudge = realJudge('tiny', { contextWindow: 8192 + 10 });
+    const roomyJudge = realJudge('roomy');
+    assert.deepEqual([tinyJudge.promptBudget, roomyJudge.promptBudget], [10, null]);
+    const params = { judges: [tinyJudge, roomyJudge], runs: 1 };
+    const [tiny] = await runRows(stepScores, [pathway()], params, tinyJudge, client);
     assert.match(String(tiny!.error), /10/);
     assert.equal(client.requests.length, 0);
-    const [roomy] = await runRows(stepScores, [pathway()], params, 'roomy', client);
+    const [roomy] = await runRows(stepScores, [pathway()], params, roomyJudge, client);
     assert.deepEqual([roomy!.error, roomy!.runs_ok], [undefined, 1]);
   });
 
@@ -91,8 +98,8 @@ describe('step_scores', () => {
     const rows = await runRows(
       stepScores,
       [pathway({ candidate: [] }), pathway({ usable: false, reason: 'prediction failed: HTTP 500' }), pathway()],
-      { judges: ['j'], maxReasks: 0 },
-      'j',
+      { judges: [realJudge('j')], maxReasks: 0 },
+      realJudge('j'),
       client,
     );
     assert.deepEqual([rows[0]!.C, rows[0]!.n, rows[0]!.error], [[[], []], 0, undefined]);
@@ -109,13 +116,7 @@ describe('step_scores', () => {
         reference: ['fever above 38 degrees', 'rash'],
         candidate: ['fever below 38 degrees', 'rash on arms', 'headache'],
       });
-      const [r] = await runRows(
-        stepScores,
-        [row],
-        { judges: ['simulated-token-f1'] },
-        'simulated-token-f1',
-        client.forStage('step_scores'),
-      );
+      const [r] = await runRows(stepScores, [row], { judges: [tokenF1] }, tokenF1, client.forStage('step_scores'));
       // Token F1: R1-C1 = 6/8 → Likert 4, R2-C2 = 2/3 → 4, others 0 → 1; (s − 1)/4.
       assert.deepEqual(r!.C, [
         [0.75, 0, 0],
@@ -123,13 +124,7 @@ describe('step_scores', () => {
       ]);
       assert.equal(r!.judge_kind, 'similarity');
       assert.equal(client.counters().calls, 5);
-      const [o] = await runRows(
-        outcomeScores,
-        [row],
-        { judges: ['simulated-token-f1'] },
-        'simulated-token-f1',
-        client.forStage('outcome_scores'),
-      );
+      const [o] = await runRows(outcomeScores, [row], { judges: [tokenF1] }, tokenF1, client.forStage('outcome_scores'));
       // "Treat as pneumonia." vs "Pneumonia, treat it.": the same content words → F1 1 → 5.
       assert.deepEqual([o!.score, o!.correct, o!.cutoff], [5, true, 4]);
     } finally {
@@ -137,18 +132,59 @@ describe('step_scores', () => {
       rmSync(cacheDir, { recursive: true, force: true });
     }
   });
+
+  test('the judge spec decides: a real judge skips simulated agents, rows carry its kind, flag and calibration', async () => {
+    const client = scriptedClient(diagonal);
+    const judge = realJudge('judge-x', { calibration: { gamma: 0.55, beta: 0.3, calibrated: true } });
+    const rows = await runRows(
+      stepScores,
+      [pathway(), pathway({ model: 'simulated-oracle', simulated: true })],
+      { judges: [judge] },
+      judge,
+      client,
+    );
+    assert.equal(rows.length, 1, 'no row, and no call, for the simulated agent');
+    assert.equal(client.requests.length, 5);
+    assert.deepEqual(
+      [rows[0]!.judge, rows[0]!.judge_kind, rows[0]!.judge_simulated, rows[0]!.gamma, rows[0]!.beta, rows[0]!.gamma_calibrated],
+      ['judge-x', 'llm', false, 0.55, 0.3, true],
+    );
+    const sim = await runRows(
+      stepScores,
+      [pathway({ model: 'simulated-oracle', simulated: true })],
+      { judges: [tokenF1] },
+      tokenF1,
+      scriptedClient(diagonal),
+    );
+    assert.deepEqual([sim[0]!.judge_kind, sim[0]!.judge_simulated, sim[0]!.gamma, sim[0]!.beta], ['similarity', true, 0.2, 0.1]);
+  });
+
+  test('a bare judge name is refused with what to pass instead', async () => {
+    await assert.rejects(
+      runRows(stepScores, [pathway()], { judges: [realJudge('j')] }, 'j', scriptedClient(diagonal)),
+      /the crossed judge \(param 'judges', crossed as 'judge'\) is "j", not a model; pass the roster's value/,
+    );
+  });
 });
 
 describe('outcome_scores', () => {
+  test('an embedding judge scores no outcomes; a real judge no simulated agent', async () => {
+    const client = scriptedClient(() => '5');
+    const embed = realJudge('embed-e5', { kind: 'embedding' });
+    assert.deepEqual(await runRows(outcomeScores, [pathway()], { judges: [embed] }, embed, client), []);
+    const j = realJudge('j');
+    assert.deepEqual(await runRows(outcomeScores, [pathway({ simulated: true })], { judges: [j] }, j, client), []);
+    assert.equal(client.requests.length, 0);
+  });
   test('score from the judge, correct = score ≥ cutoff (default 4)', async () => {
     let answer = '4';
     const client = scriptedClient(() => answer);
-    const [four] = await runRows(outcomeScores, [pathway()], { judges: ['j'] }, 'j', client);
+    const [four] = await runRows(outcomeScores, [pathway()], { judges: [realJudge('j')] }, realJudge('j'), client);
     assert.deepEqual([four!.score, four!.correct, four!.cutoff], [4, true, 4]);
-    const [strict] = await runRows(outcomeScores, [pathway()], { judges: ['j'], cutoff: 5 }, 'j', client);
+    const [strict] = await runRows(outcomeScores, [pathway()], { judges: [realJudge('j')], cutoff: 5 }, realJudge('j'), client);
     assert.deepEqual([strict!.score, strict!.correct], [4, false]);
     answer = 'Score: 2';
-    const [two] = await runRows(outcomeScores, [pathway()], { judges: ['j'] }, 'j', client);
+    const [two] = await runRows(outcomeScores, [pathway()], { judges: [realJudge('j')] }, realJudge('j'), client);
     assert.deepEqual([two!.score, two!.correct], [2, false]);
   });
 
@@ -157,8 +193,8 @@ describe('outcome_scores', () => {
     const rows = await runRows(
       outcomeScores,
       [pathway({ candidate_outcome: '' }), pathway({ usable: false, reason: 'dialogue failed: x' })],
-      { judges: ['j'] },
-      'j',
+      { judges: [realJudge('j')] },
+      realJudge('j'),
       client,
     );
     assert.deepEqual([rows[0]!.score, rows[0]!.correct], [1, false]);

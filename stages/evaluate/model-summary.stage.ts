@@ -9,16 +9,18 @@
  * variants of the format accepted) and sr_strict (every doctor turn in the exact required format).
  * SR does not depend on a judge, so its judge is null.
  *
- * Failures (failure-policy.ts): param `failurePolicy` ('worst', default, or 'exclude') decides how
- * the model's failed calls and unreadable answers enter every mean, SR included; under 'worst' SR
- * is k / every test case of the model, as in §4.1. Patient failures are never counted against the
- * model: they leave every mean and are counted in `patient_failures`. `commonCases` (default false)
- * keeps, in each (setting, judge, metric), only the cases every model completed.
- * Beside every mean: `n` (cases in the mean), `failures` (the model's failed calls and unreadable
- * answers among the cell's cases), `excluded` (cases of the cell not in the mean, for any reason:
- * the policy, commonCases, a patient failure, a judge that failed, a case without a reference) and
- * `policy` ('worst' | 'exclude', '+common' with commonCases). A cell with n = 0 has null mean and
- * CIs. `simulated` marks offline stand-in models.
+ * Failures (failure-policy.ts): each case of a cell is scored or a failure of one kind — answer,
+ * server, patient, missing (predicted_pathways.failure) — or unscored (its judge failed). Param
+ * `failurePolicy`: 'worst' (default) scores answer failures and missing cases as the worst value
+ * (so SR counts them as failures, §4.1) and leaves server and patient failures and unscored cases
+ * out of the mean, which makes the cell `incomplete` (`cdp run --retry-failed` may still score
+ * them); 'exclude' leaves answer failures and missing cases out too. `commonCases` (default
+ * false) keeps, in each (setting, judge, metric), only the cases in every model's mean.
+ * Beside every mean: `n` (cases in the mean), `cases` (the cell's test cases: n + excluded),
+ * one count per kind (`answer_failures`, `server_failures`, `patient_failures`, `missing_cases`,
+ * `unscored`), `failures` (the sum of the four kinds), `excluded` (cases not in the mean, for any
+ * reason), `incomplete` and `policy` ('worst' | 'exclude', '+common' with commonCases). A cell
+ * with n = 0 has null mean and CIs. `simulated` marks offline stand-in models.
  * With a single guideline (`clusters` = 1, as in the bundled sample's test split) the cluster CI
  * is null: resampling one cluster cannot say anything about guideline-to-guideline variation.
  */
@@ -31,24 +33,24 @@ import {
   type ClusterBootstrapResult,
 } from '../stats/bootstrap.ts';
 import {
-  CASE_FAILURES,
   FAILURE_POLICIES,
   applyFailurePolicy,
   checkPolicyOptions,
   policyLabel,
-  type CaseFailure,
-  type CellEntries,
   type FailurePolicy,
-  type PolicyMetric,
+  type KindCounts,
 } from './failure-policy.ts';
+import { ENTRY_READS, cellEntries } from './case-entries.ts';
+
+export { cellEntries };
 
 export interface ModelSummaryParams {
   resamples: number;
   seed: number;
   level: number;
-  /** How failed calls and unreadable answers enter the means: scored worst (default) or left out. */
+  /** How answer failures and missing cases enter the means: scored worst (default) or left out. */
   failurePolicy: FailurePolicy;
-  /** Compare models only on the cases every one of them completed (per setting, judge, metric). */
+  /** Compare models only on the cases in every one's mean (per setting, judge, metric). */
   commonCases: boolean;
 }
 
@@ -62,9 +64,11 @@ export interface Cell {
   simulated: boolean;
   values: number[];
   guidelines: string[];
-  failures?: number;
+  /** Every case of the cell: n + excluded. */
+  cases?: number;
+  kinds?: KindCounts;
   excluded?: number;
-  patientFailures?: number;
+  incomplete?: boolean;
   policy?: string;
 }
 
@@ -102,10 +106,17 @@ export function summariseCells(cells: readonly Cell[], opts: BootstrapOptions): 
     ).forEach((r, k) => clusterCi.set(batch[k]!, r));
   }
   return cells.map((c) => {
+    const k = c.kinds;
     const counts = {
-      failures: c.failures ?? 0,
+      cases: c.cases ?? c.values.length + (c.excluded ?? 0),
+      failures: k ? k.answer + k.server + k.patient + k.missing : 0,
+      answer_failures: k?.answer ?? 0,
+      server_failures: k?.server ?? 0,
+      patient_failures: k?.patient ?? 0,
+      missing_cases: k?.missing ?? 0,
+      unscored: k?.unscored ?? 0,
       excluded: c.excluded ?? 0,
-      patient_failures: c.patientFailures ?? 0,
+      incomplete: c.incomplete ?? false,
       policy: c.policy ?? null,
     };
     const key = { setting: c.setting, judge: c.judge, metric: c.metric, model: c.model, simulated: c.simulated };
@@ -132,53 +143,6 @@ export function summariseCells(cells: readonly Cell[], opts: BootstrapOptions): 
   });
 }
 
-const caseKey = (r: Row) => JSON.stringify([r.setting, r.model, r.cdp_id]);
-const CASE_COLUMNS = ['setting', 'model', 'cdp_id', 'guideline_id', 'simulated'];
-
-function failureOf(p: Row | undefined): CaseFailure | null {
-  const f = p?.failure;
-  if (f == null) return null;
-  if (!CASE_FAILURES.includes(f as CaseFailure)) {
-    const which = `predicted_pathways row ${String(p!.cdp_id)} (${String(p!.model)})`;
-    throw new RangeError(
-      `${which} has failure ${JSON.stringify(f)}; expected one of ${CASE_FAILURES.join(', ')} or null; rerun predicted_pathways`,
-    );
-  }
-  return f as CaseFailure;
-}
-
-/** Every case's entry in every cell, before the failure policy. */
-export function cellEntries({ pathway_metrics, outcome_scores, predicted_pathways }: Record<string, Row[]>): CellEntries[] {
-  const pathways = new Map(predicted_pathways.map((p) => [caseKey(p), p]));
-  const cells = new Map<string, CellEntries>();
-  const add = (r: Row, judge: string | null, metric: PolicyMetric, value: number | null, failure: CaseFailure | null) => {
-    const key = JSON.stringify([r.setting, judge, metric, r.model]);
-    let c = cells.get(key);
-    if (!c) {
-      c = { setting: String(r.setting), judge, metric, model: String(r.model), simulated: r.simulated === true, entries: [] };
-      cells.set(key, c);
-    }
-    c.entries.push({ caseId: String(r.cdp_id), guideline: String(r.guideline_id), value, failure });
-  };
-  for (const r of pathway_metrics) {
-    const failure = failureOf(pathways.get(caseKey(r)));
-    for (const metric of ['dtw_pcc', 'ot_pcc', 'lnds_pcs'] as const) {
-      add(r, String(r.judge), metric, r.error == null ? (r[metric] as number) : null, failure);
-    }
-  }
-  for (const r of outcome_scores) {
-    add(r, String(r.judge), 'acc', r.error == null ? (r.correct === true ? 1 : 0) : null, failureOf(pathways.get(caseKey(r))));
-  }
-  for (const p of predicted_pathways) {
-    if (p.setting !== 'multi') continue;
-    const scored = p.usable === true;
-    const strict = typeof p.success_strict === 'boolean' ? p.success_strict : p.success === true;
-    add(p, null, 'sr', scored ? (p.success === true ? 1 : 0) : null, failureOf(p));
-    add(p, null, 'sr_strict', scored ? (strict ? 1 : 0) : null, failureOf(p));
-  }
-  return [...cells.values()];
-}
-
 export default tableStage<ModelSummaryParams>({
   inputs: { pathway_metrics: 'whole', outcome_scores: 'whole', predicted_pathways: 'whole' },
   params: {
@@ -189,11 +153,7 @@ export default tableStage<ModelSummaryParams>({
     commonCases: z.boolean().default(false),
   },
   // What a case is and what it scored; never the transcripts, step texts or matrices of these wide tables.
-  reads: {
-    pathway_metrics: [...CASE_COLUMNS, 'judge', 'error', 'dtw_pcc', 'ot_pcc', 'lnds_pcs'],
-    outcome_scores: [...CASE_COLUMNS, 'judge', 'error', 'correct'],
-    predicted_pathways: [...CASE_COLUMNS, 'failure', 'usable', 'success', 'success_strict'],
-  },
+  reads: ENTRY_READS,
   columns: {
     setting: 'VARCHAR',
     judge: 'VARCHAR',
@@ -204,9 +164,15 @@ export default tableStage<ModelSummaryParams>({
     ci_low: 'DOUBLE',
     ci_high: 'DOUBLE',
     n: 'INTEGER',
+    cases: 'INTEGER',
     failures: 'INTEGER',
-    excluded: 'INTEGER',
+    answer_failures: 'INTEGER',
+    server_failures: 'INTEGER',
     patient_failures: 'INTEGER',
+    missing_cases: 'INTEGER',
+    unscored: 'INTEGER',
+    excluded: 'INTEGER',
+    incomplete: 'BOOLEAN',
     policy: 'VARCHAR',
     cluster_ci_low: 'DOUBLE',
     cluster_ci_high: 'DOUBLE',

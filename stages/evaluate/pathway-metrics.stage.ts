@@ -1,20 +1,21 @@
 /**
  * Stage `pathway_metrics`: DTW-PCC, OT-PCC and LNDS-PCS (paper §3.3, Appendix B) of one step
  * score matrix; one unit per step_scores row. γ (LNDS threshold) and β (OT positional weight)
- * are the judge's (judgeParams(judge, judge_kind)); λ, τ_a, τ_b are params with the defaults of
- * stages/metrics/ot.ts. `gamma_calibrated` is false when γ is the kind's fallback rather than
- * a value the paper fitted to this judge. dtw_path holds the warping path as [i, j] pairs.
+ * are the judge's calibration, which its step_scores row carries (from its judge spec: the
+ * models file's or the paper's values, else its kind's fallback), so changing one judge's γ
+ * recomputes that judge's rows only; a row without them gets judgeParams(judge, judge_kind).
+ * λ, τ_a, τ_b are params with the defaults of stages/metrics/ot.ts. `gamma_calibrated` is false
+ * when γ is the kind's fallback rather than a value fitted to this judge. dtw_path holds the
+ * warping path as [i, j] pairs.
  * A failed step_scores row yields a failure row (the runner does that before run is called).
  */
 import { rowStage, z } from '../../pipeline/stage.ts';
 import { judgeParams, type JudgeKind } from '../metrics/judge-params.ts';
 import { OT_DEFAULTS } from '../metrics/ot.ts';
 import { scorePathway } from '../metrics/pathway-metrics.ts';
-import { UNIT_COLUMNS, unitBase } from './pathway-unit.ts';
+import { FAILURE_KIND_COLUMN, UNIT_COLUMNS, unitBase } from './pathway-unit.ts';
 
 export interface PathwayMetricsParams {
-  /** γ and β per judge (the models file's "judge" calibration); judgeParams' values otherwise. */
-  calibration: Record<string, { gamma: number; beta: number; calibrated: boolean }>;
   lambda: number;
   tauA: number;
   tauB: number;
@@ -23,9 +24,6 @@ export interface PathwayMetricsParams {
 export default rowStage<PathwayMetricsParams>({
   inputs: { step_scores: 'drives' },
   params: {
-    calibration: z
-      .record(z.string(), z.object({ gamma: z.number().gt(0).max(1), beta: z.number().min(0), calibrated: z.boolean() }))
-      .default({}),
     lambda: z.number().gt(0).default(OT_DEFAULTS.lambda),
     // Infinity: a balanced marginal (stages/metrics/ot.ts).
     tauA: z.union([z.number().gt(0), z.literal(Infinity)]).default(OT_DEFAULTS.tauA),
@@ -33,6 +31,8 @@ export default rowStage<PathwayMetricsParams>({
   },
   columns: {
     ...UNIT_COLUMNS,
+    // 'upstream' on the failure row of a step_scores failure row (the runner's).
+    ...FAILURE_KIND_COLUMN,
     judge_kind: 'VARCHAR',
     m: 'INTEGER',
     n: 'INTEGER',
@@ -46,10 +46,13 @@ export default rowStage<PathwayMetricsParams>({
   },
   run({ row }, ctx) {
     const judge = String(row.judge);
-    const kind = row.judge_kind as JudgeKind;
-    const jp = ctx.params.calibration[judge] ?? judgeParams(judge, kind);
+    const kind = row.judge_kind as JudgeKind | 'embedding';
+    const jp =
+      typeof row.gamma === 'number' && typeof row.beta === 'number'
+        ? { gamma: row.gamma, beta: row.beta, calibrated: row.gamma_calibrated === true }
+        : judgeParams(judge, kind === 'llm' ? 'llm' : 'similarity');
     const base = {
-      ...unitBase(row, judge),
+      ...unitBase(row, { name: judge, simulated: row.judge_simulated === true }),
       judge_kind: kind,
       m: row.m,
       n: row.n,

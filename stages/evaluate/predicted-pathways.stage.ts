@@ -11,32 +11,39 @@
  *
  * Conventions (`reason` says which applied; null when none did). `failure` names the kind of
  * failure of the case, for model_summary's failure policy (failure-policy.ts); null when none:
- * - answer did not parse (single, parse_ok false): candidate = [], usable, failure 'unreadable'.
- *   C is then m×0 and every metric gives its worst value: an unreadable answer follows no pathway.
- * - a doctor turn broke the format (multi: the dialogue ended for any reason other than a
- *   conclusion, the turn cap or the patient): candidate = the questions asked so far, usable,
- *   failure 'unreadable'.
- * - dialogue ended without success at the turn cap: candidate = the questions asked so far,
- *   usable, no failure; `success` keeps the fact for the success rate.
- * - the model call or dialogue itself failed (upstream `error` set): usable = false, failure
- *   'failed-call'. Step and outcome judging turn such rows into failure rows; the failure policy
- *   decides how they enter the means (`cdp run --retry-failed` asks again).
- * - the patient failed (dialogues_multi patient_failed, an end_reason 'patient-…', or a failed
- *   call of the patient, whose error dialogues_multi begins with "patient "): usable = false,
- *   success = null, failure 'patient' — not the evaluated model's failure, so it is never judged
- *   and never counted against it.
- * - the case has no usable reference (no narrative, wrong number of statements, no reference
- *   questions): usable = false, failure null — no model can be scored on it.
+ * - 'answer' — the model's answer is its result, but it could not be read:
+ *   single: the answer did not parse (parse_ok false; a truncated answer, finish_reason 'length',
+ *   is one): candidate = [], usable — C is m×0 and every metric gives its worst value;
+ *   multi: a doctor turn broke the format (the dialogue ended for any reason other than a
+ *   conclusion, the turn cap or the patient): candidate = the questions asked so far, usable.
+ * - 'server' — a call of the model failed (upstream `error` set: HTTP error, timeout, connection,
+ *   context overflow, an empty or cut-off 200; every failed call the client returns): usable =
+ *   false, never judged; `cdp run --retry-failed` asks again.
+ * - 'patient' — the patient failed (dialogues_multi failure_kind 'patient', patient_failed, an
+ *   end_reason 'patient-…', or an error beginning "patient "): usable = false, success = null —
+ *   not the evaluated model's failure, never judged; `cdp run --retry-failed` resumes the dialogue.
+ * - 'missing' — an imported prediction set has no prediction for this test case: candidate = [],
+ *   usable, scored as an empty pathway (no judge call is made for it).
+ * A dialogue that ended without success at the turn cap is no failure: candidate = the questions
+ * asked so far, usable; `success` keeps the fact for the success rate. A case with no usable
+ * reference (no narrative, wrong number of statements, no reference questions) is usable = false
+ * with failure null; test_cases leaves such cases out, so it does not happen to a test case.
  * `success_strict` (multi) is dialogues_multi's strict success (every doctor turn in the exact
  * required format) when that column is there, else the lenient `success`.
  *
- * Optional input `imported_predictions` (a files source of JSONL, imported-predictions.ts): predictions made
- * elsewhere enter here beside the project's own, under their model names; bad lines are logged and skipped.
+ * Optional input `imported_predictions` (a files source of JSONL, imported-predictions.ts) with
+ * `test_cases`: predictions made elsewhere enter beside the project's own, under their model
+ * names, held to the benchmark. A line that names no test case of this build (an unknown case, a
+ * non-test case), is not a valid prediction, repeats one, or names a model the run already
+ * predicts is a failure row (`error` naming the file and line, `failure_kind` 'import'); a line
+ * for a test case this run does not evaluate (left out by QC or `--limit`) is skipped with a log
+ * line; a test case an imported model has no line for gets a 'missing' row, so its means are
+ * over every test case ("n of N test cases").
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { tableStage, type Row } from '../../pipeline/stage.ts';
-import { parseImportedPredictions, problemText } from './imported-predictions.ts';
+import { heldToTestSet } from './imported-rows.ts';
 
 export const PREDICTED_PATHWAY_COLUMNS = {
   setting: 'VARCHAR',
@@ -54,7 +61,12 @@ export const PREDICTED_PATHWAY_COLUMNS = {
   usable: 'BOOLEAN',
   reason: 'VARCHAR',
   failure: 'VARCHAR',
+  // Only on failure rows: an imported line that is no prediction of a test case ('import').
+  failure_kind: 'VARCHAR',
+  error: 'VARCHAR',
 } as const;
+
+const MISSING_REASON = 'the imported predictions of this model have no prediction for this test case; scored as an empty pathway';
 
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
 
@@ -84,12 +96,13 @@ export function singleTurnPathway(p: Row, cdp: Row | undefined, narrative: Row |
     return { ...base, reference: [], candidate: [], usable: false, reason: `no reference pathway: ${why}` };
   }
   const reference = statements.slice(0, m);
+  if (p.missing === true) return { ...base, reference, candidate: [], usable: true, failure: 'missing', reason: MISSING_REASON };
   if (p.error != null) {
-    return { ...base, reference, candidate: [], usable: false, failure: 'failed-call', reason: `prediction failed: ${String(p.error)}` };
+    return { ...base, reference, candidate: [], usable: false, failure: 'server', reason: `prediction failed: ${String(p.error)}` };
   }
   if (p.parse_ok !== true) {
     const why = `answer did not parse${p.parse_error ? `: ${String(p.parse_error)}` : ''}; scored as an empty pathway`;
-    return { ...base, reference, candidate: [], usable: true, failure: 'unreadable', reason: why };
+    return { ...base, reference, candidate: [], usable: true, failure: 'answer', reason: why };
   }
   return { ...base, reference, candidate: strings(p.steps), usable: true, reason: null };
 }
@@ -97,6 +110,7 @@ export function singleTurnPathway(p: Row, cdp: Row | undefined, narrative: Row |
 /** Whether a dialogue ended through the patient: not the evaluated model's failure. */
 export function isPatientFailure(d: Row): boolean {
   return (
+    d.failure_kind === 'patient' ||
     d.patient_failed === true ||
     (typeof d.end_reason === 'string' && d.end_reason.startsWith('patient-')) ||
     (d.error != null && String(d.error).startsWith('patient '))
@@ -129,18 +143,29 @@ export function multiTurnPathway(d: Row, cdp: Row | undefined): Row {
       reason: cdp ? 'no reference pathway: the case has no reference questions' : `case ${String(d.cdp_id)} is not in cdps`,
     };
   }
+  if (d.missing === true)
+    return {
+      ...base,
+      success: false,
+      success_strict: false,
+      reference,
+      candidate: [],
+      usable: true,
+      failure: 'missing',
+      reason: MISSING_REASON,
+    };
   if (isPatientFailure(d)) {
     const why = d.error != null ? String(d.error) : String(d.end_reason ?? 'patient_failed');
     const reason = `patient failure, not the doctor's: ${why}`;
     return { ...base, success: null, success_strict: null, reference, candidate, usable: false, failure: 'patient', reason };
   }
   if (d.error != null) {
-    return { ...base, reference, candidate, usable: false, failure: 'failed-call', reason: `dialogue failed: ${String(d.error)}` };
+    return { ...base, reference, candidate, usable: false, failure: 'server', reason: `dialogue failed: ${String(d.error)}` };
   }
   if (success) return { ...base, reference, candidate, usable: true, reason: null };
   const end = String(d.end_reason ?? 'no end reason');
   const reason = `dialogue ended without success (${end}); scored on the ${candidate.length} questions asked`;
-  return { ...base, reference, candidate, usable: true, failure: end === 'turn-cap' ? null : 'unreadable', reason };
+  return { ...base, reference, candidate, usable: true, failure: end === 'turn-cap' ? null : 'answer', reason };
 }
 
 export default tableStage({
@@ -150,40 +175,36 @@ export default tableStage({
     dialogues_multi: 'whole',
     cdps: 'whole',
     narratives: 'whole',
+    // The run's test cases: imported predictions are held to them (imported-rows.ts).
+    test_cases: 'whole',
     imported_predictions: 'optional whole',
   },
   params: {},
+  // Of the test cases only which they are.
+  reads: { test_cases: ['cdp_id'] },
   columns: PREDICTED_PATHWAY_COLUMNS,
-  run({ predictions_single, dialogues_multi, cdps, narratives, imported_predictions }, ctx) {
+  run({ predictions_single, dialogues_multi, cdps, narratives, test_cases, imported_predictions }, ctx) {
     const cdpById = new Map(cdps.filter((c) => c.error == null).map((c) => [c.cdp_id as string, c]));
     const narrativeById = new Map(narratives.map((n) => [n.cdp_id as string, n]));
-    const single = [...predictions_single],
-      multi = [...dialogues_multi];
-    const own = new Set([...single.map((p) => `single\0${p.model}\0${p.cdp_id}`), ...multi.map((d) => `multi\0${d.model}\0${d.cdp_id}`)]);
-    for (const f of imported_predictions.filter((x) => String(x.path).endsWith('.jsonl'))) {
-      const file = String(f.path);
-      const r = parseImportedPredictions(file, readFileSync(resolve(ctx.root, file), 'utf8'), cdpById);
-      for (const p of r.problems) ctx.log(`imported predictions: ${problemText(p)}`);
-      for (const [setting, rows, into] of [
-        ['single', r.single, single],
-        ['multi', r.multi, multi],
-      ] as const) {
-        for (const row of rows) {
-          const key = `${setting}\0${row.model}\0${row.cdp_id}`;
-          if (own.has(key)) {
-            ctx.log(
-              `imported predictions: ${file}: ${setting}-turn ${String(row.cdp_id)} of model "${String(row.model)}" is already predicted; rename the imported model`,
-            );
-            continue;
-          }
-          own.add(key);
-          into.push(row);
-        }
-      }
-    }
+    const files = imported_predictions.filter((x) => String(x.path).endsWith('.jsonl'));
+    const imported = files.length
+      ? heldToTestSet(
+          files.map((f) => ({ file: String(f.path), text: readFileSync(resolve(ctx.root, String(f.path)), 'utf8') })),
+          {
+            cases: cdpById,
+            testCases: new Set(test_cases.map((c) => String(c.cdp_id))),
+            own: { single: predictions_single, multi: dialogues_multi },
+          },
+          ctx.log,
+        )
+      : { single: [], multi: [], failures: [] };
     const out: Row[] = [];
-    for (const p of single) out.push(singleTurnPathway(p, cdpById.get(p.cdp_id as string), narrativeById.get(p.cdp_id as string)));
-    for (const d of multi) out.push(multiTurnPathway(d, cdpById.get(d.cdp_id as string)));
-    return out;
+    const single = (p: Row) => out.push(singleTurnPathway(p, cdpById.get(p.cdp_id as string), narrativeById.get(p.cdp_id as string)));
+    const multi = (d: Row) => out.push(multiTurnPathway(d, cdpById.get(d.cdp_id as string)));
+    predictions_single.forEach(single);
+    imported.single.forEach(single);
+    dialogues_multi.forEach(multi);
+    imported.multi.forEach(multi);
+    return [...out, ...imported.failures];
   },
 });

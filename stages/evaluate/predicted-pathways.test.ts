@@ -41,7 +41,11 @@ const multi = (over: object) => ({
 
 describe('predicted_pathways', () => {
   test('single: the first m narrative statements are the reference; the closing statement is left out', async () => {
-    const [r] = await runTable(stage, { predictions_single: [single({})], dialogues_multi: [], cdps: [cdp], narratives: [narrative] }, {});
+    const [r] = await runTable(
+      stage,
+      { test_cases: [], predictions_single: [single({})], dialogues_multi: [], cdps: [cdp], narratives: [narrative] },
+      {},
+    );
     assert.deepEqual(r, {
       setting: 'single',
       model: 'm',
@@ -65,6 +69,7 @@ describe('predicted_pathways', () => {
     const rows = await runTable(
       stage,
       {
+        test_cases: [],
         predictions_single: [
           single({ parse_ok: false, parse_error: 'no steps section' }),
           single({ model: 'broken', error: 'HTTP 500' }),
@@ -76,9 +81,9 @@ describe('predicted_pathways', () => {
       },
       {},
     );
-    assert.deepEqual([rows[0]!.candidate, rows[0]!.usable, rows[0]!.failure], [[], true, 'unreadable']);
+    assert.deepEqual([rows[0]!.candidate, rows[0]!.usable, rows[0]!.failure], [[], true, 'answer']);
     assert.match(String(rows[0]!.reason), /did not parse: no steps section/);
-    assert.deepEqual([rows[1]!.usable, rows[1]!.reason, rows[1]!.failure], [false, 'prediction failed: HTTP 500', 'failed-call']);
+    assert.deepEqual([rows[1]!.usable, rows[1]!.reason, rows[1]!.failure], [false, 'prediction failed: HTTP 500', 'server']);
     assert.deepEqual(
       [rows[2]!.usable, rows[2]!.reason, rows[2]!.failure],
       [false, 'no reference pathway: no narrative', null],
@@ -90,6 +95,7 @@ describe('predicted_pathways', () => {
     const rows = await runTable(
       stage,
       {
+        test_cases: [],
         dialogues_multi: [
           multi({}),
           multi({ model: 'm2', success: false, end_reason: 'turn-cap', questions: ['q1'] }),
@@ -106,7 +112,7 @@ describe('predicted_pathways', () => {
       [
         ['multi', ['Is A?', 'Is B?'], ['q1', 'q2'], true, true, null],
         ['multi', ['Is A?', 'Is B?'], ['q1'], false, true, null],
-        ['multi', ['Is A?', 'Is B?'], ['q1', 'q2'], true, false, 'failed-call'],
+        ['multi', ['Is A?', 'Is B?'], ['q1', 'q2'], true, false, 'server'],
       ],
     );
     assert.match(String(rows[1]!.reason), /without success \(turn-cap\)/);
@@ -117,6 +123,7 @@ describe('predicted_pathways', () => {
     const rows = await runTable(
       stage,
       {
+        test_cases: [],
         dialogues_multi: [
           multi({ model: 'bad', success: false, end_reason: 'invalid-turn: two questions in one turn', questions: ['q1'] }),
           multi({
@@ -138,7 +145,7 @@ describe('predicted_pathways', () => {
     assert.deepEqual(
       rows.map((r) => [r.model, r.success, r.success_strict, r.usable, r.failure]),
       [
-        ['bad', false, false, true, 'unreadable'],
+        ['bad', false, false, true, 'answer'],
         ['p1', null, null, false, 'patient'],
         ['p2', null, null, false, 'patient'],
         ['p3', null, null, false, 'patient'],
@@ -152,6 +159,7 @@ describe('predicted_pathways', () => {
     const rows = await runTable(
       stage,
       {
+        test_cases: [],
         dialogues_multi: [
           multi({ success_strict: false }),
           multi({ model: 'm2', success_strict: true }),

@@ -7,34 +7,33 @@
  * `runs` independent judge runs (default 5, the paper's) are averaged; a malformed answer is
  * re-asked at most `maxReasks` times in its run; at least `minRunsOk` runs (default a majority)
  * must succeed (judgeStepScores). Long pathways are split into reference blocks when a prompt
- * would exceed `maxPromptTokens` — set it per judge in `maxPromptTokensByJudge` (the judge's
- * context window minus its answer budget; the runner does not expose the roster here) or for
- * all judges in `maxPromptTokens`; without either, one block per run.
+ * would exceed the judge's prompt budget (its spec's `promptBudget`: its context window minus
+ * the answer reserve) or, for a judge without one, `maxPromptTokens`; without either, one block per run.
  *
- * judge_kind is inferred from the judge's name (judge-params.ts: similarity measures by name,
- * everything else an LLM); `judgeKinds` overrides it per judge. An empty candidate gives an
- * m×0 C without a call. Unusable pathways (see predicted_pathways) become failure rows.
+ * The crossed elements are the run's judge specs (stages/roster/judge-spec.ts), so a judge's
+ * model id, sampling params, kind, budget and calibration key its own units only. judge_kind is
+ * the spec's; an 'embedding' judge scores by cosine of step embeddings instead of Prompt 5/8.
+ * Each row carries the judge's calibration (gamma, beta, gamma_calibrated), which pathway_metrics
+ * reads its scores with. An empty candidate gives an m×0 C without a call. Unusable pathways
+ * (see predicted_pathways) become failure rows.
  */
 import { rowStage, z } from '../../pipeline/stage.ts';
 import { judgeStepScores } from '../judge/judge-step-scores.ts';
 import { judgeByEmbeddings } from '../judge/embedding-judge.ts';
-import { inferJudgeKind, type JudgeKind } from '../metrics/judge-params.ts';
 import { CALL_COLUMNS, callColumns } from '../judge/call-refs.ts';
-import { UNIT_COLUMNS, judgeName, settingOf, stringArray, unitBase, unusable } from './pathway-unit.ts';
+import { distinctNames } from '../roster/model-ref.ts';
+import { judgeSpecSchema, type JudgeSpec } from '../roster/judge-spec.ts';
+import { FAILURE_KIND_COLUMN, UNIT_COLUMNS, judgeOf, settingOf, skipsPathway, stringArray, unitBase, unusable } from './pathway-unit.ts';
 
 export interface StepScoresParams {
-  judges: string[];
-  /** Real (LLM) judges: they do not score simulated agents, which the simulated judges score. */
-  realJudges: string[];
+  /** The run's judges (the wiring's roster values), crossed as `judge`. */
+  judges: JudgeSpec[];
   runs: number;
   maxReasks: number;
   minRunsOk?: number;
   blockRows?: number;
+  /** The prompt budget of judges whose spec has none. */
   maxPromptTokens?: number;
-  maxPromptTokensByJudge?: Record<string, number>;
-  judgeKinds?: Record<string, JudgeKind>;
-  /** Judges answered by an embeddings endpoint (cosine of step embeddings) instead of Prompt 5/8. */
-  embeddingJudges: string[];
 }
 
 /** Row-major m×n → m rows of n (an empty candidate: m empty rows). */
@@ -42,28 +41,21 @@ export function matrixRows(C: Float64Array, m: number, n: number): number[][] {
   return Array.from({ length: m }, (_, i) => Array.from(C.subarray(i * n, i * n + n)));
 }
 
-export function judgeKindOf(judge: string, overrides: Record<string, JudgeKind> = {}): JudgeKind {
-  return overrides[judge] ?? inferJudgeKind(judge);
-}
-
 export default rowStage<StepScoresParams>({
   // minRunsOk: a majority of runs; blockRows, maxPromptTokens: judgeStepScores' own (no split).
   inputs: { predicted_pathways: 'drives' },
   params: {
-    judges: z.array(z.string()),
-    realJudges: z.array(z.string()).default([]),
+    judges: distinctNames(judgeSpecSchema),
     // Bounded: every run is a judge call per pathway, and C is held per run.
     runs: z.int().min(1).max(100).default(5),
     maxReasks: z.int().min(0).max(10).default(2),
     minRunsOk: z.int().min(1).optional(),
     blockRows: z.int().min(1).optional(),
     maxPromptTokens: z.int().min(1).optional(),
-    maxPromptTokensByJudge: z.record(z.string(), z.int().min(1)).optional(),
-    judgeKinds: z.record(z.string(), z.enum(['llm', 'similarity'])).optional(),
-    embeddingJudges: z.array(z.string()).default([]),
   },
   columns: {
     ...UNIT_COLUMNS,
+    ...FAILURE_KIND_COLUMN,
     judge_kind: 'VARCHAR',
     C: 'DOUBLE[][]',
     m: 'INTEGER',
@@ -73,18 +65,22 @@ export default rowStage<StepScoresParams>({
     blocks: 'INTEGER',
     calls: 'INTEGER',
     problems: 'VARCHAR[]',
+    gamma: 'DOUBLE',
+    beta: 'DOUBLE',
+    gamma_calibrated: 'BOOLEAN',
     // The judge runs' stored calls (llm_calls key and attempt, run index), re-asks included; empty for offline judges.
     ...CALL_COLUMNS,
   },
   async run({ row, cross }, ctx) {
-    const judge = judgeName(cross);
-    // A real judge's calls are never spent on a simulated agent's pathway (no row: not a failure).
-    if (ctx.params.realJudges.includes(judge) && row.simulated === true) return [];
+    const spec = judgeOf(cross);
+    if (skipsPathway(spec, row)) return [];
+    const judge = spec.name;
     const p = ctx.params;
-    const base = { ...unitBase(row, judge), judge_kind: judgeKindOf(judge, p.judgeKinds) };
+    const { gamma, beta, calibrated } = spec.calibration;
+    const base = { ...unitBase(row, spec), judge_kind: spec.kind, gamma, beta, gamma_calibrated: calibrated };
     const refused = unusable(row);
-    if (refused) return { ...base, error: refused };
-    if (p.embeddingJudges.includes(judge)) {
+    if (refused) return { ...base, failure_kind: 'upstream', error: refused };
+    if (spec.kind === 'embedding') {
       const e = await judgeByEmbeddings(ctx.llm, judge, stringArray(row.reference), stringArray(row.candidate));
       const counts = {
         m: e.m,
@@ -96,11 +92,9 @@ export default rowStage<StepScoresParams>({
         problems: [],
         ...callColumns([]),
       };
-      return e.ok
-        ? { ...base, judge_kind: 'similarity', ...counts, C: matrixRows(e.C, e.m, e.n) }
-        : { ...base, judge_kind: 'similarity', ...counts, error: e.reason };
+      return e.ok ? { ...base, ...counts, C: matrixRows(e.C, e.m, e.n) } : { ...base, ...counts, failure_kind: 'judge', error: e.reason };
     }
-    const maxPromptTokens = p.maxPromptTokensByJudge?.[judge] ?? p.maxPromptTokens;
+    const maxPromptTokens = spec.promptBudget ?? p.maxPromptTokens;
     const r = await judgeStepScores({
       client: ctx.llm,
       judge,
@@ -124,7 +118,7 @@ export default rowStage<StepScoresParams>({
       problems: r.problems,
       ...callColumns(r.callRefs),
     };
-    if (!r.ok) return { ...base, ...counts, error: r.reason };
+    if (!r.ok) return { ...base, ...counts, failure_kind: 'judge', error: r.reason };
     return { ...base, ...counts, C: matrixRows(r.C, r.m, r.n) };
   },
 });

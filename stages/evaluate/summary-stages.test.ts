@@ -6,6 +6,7 @@ import pathwayMetrics from './pathway-metrics.stage.ts';
 import modelSummary from './model-summary.stage.ts';
 import correlations from './correlations.stage.ts';
 import { runRows, runTable } from './test-support.ts';
+import { realJudge } from '../roster/testing/specs.ts';
 
 const scoreRow = (C: number[][], over: object = {}) => ({
   setting: 'single',
@@ -203,7 +204,7 @@ describe('correlations', () => {
       { setting: 'single', model: 'm', cdp_id: 'lonely', judge: 'j1', dtw_pcc: 0, ot_pcc: 0, lnds_pcs: 1 },
       { ...metricRows[0], cdp_id: 'c0', judge: 'j2', model: 'x', error: 'failed' },
     ];
-    const rows = await runTable(correlations, { pathway_metrics: [...metricRows, ...extra] }, { judges });
+    const rows = await runTable(correlations, { pathway_metrics: [...metricRows, ...extra] }, { judges: judges.map((j) => realJudge(j)) });
     const all = rows.filter((r) => r.setting === 'all');
     assert.equal(all.length, 18, '3 metrics + 3 judges, 3 pairs each');
     assert.deepEqual(

@@ -6,6 +6,8 @@ import { startFakeOpenAIServer, fakeEmbedding } from '../../pipeline/llm/testing
 import { tempDir } from '../../pipeline/testing/temp-dir.ts';
 import { withDefaults } from '../evaluate/test-support.ts';
 import type { EmbedRequest, ModelSpec } from '../../pipeline/llm/types.ts';
+import { realJudge } from '../roster/testing/specs.ts';
+import type { JudgeSpec } from '../roster/judge-spec.ts';
 
 test('cosine on hand cases', () => {
   assert.equal(cosine([1, 0], [1, 0]), 1);
@@ -116,23 +118,24 @@ test('step_scores answers an embedding judge with cosine C and a chat judge with
       reference: ['Fever above 38 C'],
       candidate: ['Temperature above 38 C'],
     };
-    const run = (judge: string) =>
+    const judges = [realJudge('embed-test', { kind: 'embedding' }), realJudge('chat-judge')];
+    const run = (judge: JudgeSpec) =>
       (stepScores as unknown as { run: (u: unknown, ctx: unknown) => Promise<Record<string, unknown>> }).run(
         { row, cross: judge, joined: {}, whole: {} },
         {
           stage: 'step_scores',
-          params: withDefaults(stepScores, { judges: ['embed-test', 'chat-judge'], embeddingJudges: ['embed-test'] }),
+          params: withDefaults(stepScores, { judges }),
           root: '.',
           llm: client.forStage('step_scores'),
           log() {},
           signal: new AbortController().signal,
         },
       );
-    const byEmbedding = await run('embed-test');
-    assert.equal(byEmbedding.judge_kind, 'similarity');
+    const byEmbedding = await run(judges[0]!);
+    assert.equal(byEmbedding.judge_kind, 'embedding');
     assert.deepEqual(byEmbedding.C, [[cosine(fakeEmbedding(row.reference[0]), fakeEmbedding(row.candidate[0]))]]);
     assert.equal(server.counters.chat, 0);
-    const byChat = await run('chat-judge');
+    const byChat = await run(judges[1]!);
     assert.deepEqual(byChat.C, [[1]], 'five Likert 5s average to C = 1');
     assert.equal(server.counters.chat, 5);
     assert.equal(server.counters.embeddings, 1);

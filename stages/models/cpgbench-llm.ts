@@ -42,7 +42,7 @@ export function cpgRunLlm(storeDir: string, models: CpgRunModels, mode: 'live' |
     roster: models.roster,
     offlineHandlers: cpgOfflineHandlers(),
     mode,
-    estimateStandIn: cpgEstimateStandIns(models.evaluated),
+    estimateStandIn: cpgEstimateStandIns(models.evaluated.map((m) => m.name)),
   });
   return {
     client,

@@ -15,21 +15,24 @@
  */
 import { resolveRoster } from '../../pipeline/llm/roster.ts';
 import type { LlmRole, ModelSpec } from '../../pipeline/llm/types.ts';
+import type { EvaluatedModel, ModelRef } from '../roster/model-ref.ts';
 import { CPG_EVALUATED, CPG_JUDGE_NAME, CPG_SIMULATED_ROSTER, CPG_WRITER_NAME } from '../agents/cpgbench/roster.ts';
 import type { RunModel } from './models-file.ts';
+import { evaluatedModel, modelRef } from './model-identity.ts';
 import { locateModels, type ModelsSource } from './run-models.ts';
 
+/** The roles as the stages receive them: roster values (stages/roster/model-ref.ts), with names for messages. */
 export interface CpgRunModels {
   source: ModelsSource;
   declared: RunModel[];
   roster: ModelSpec[];
   offline: boolean;
-  builder: string | null;
-  writer: string;
-  evaluated: string[];
-  simulatedEvaluated: string[];
-  judges: string[];
-  realJudges: string[];
+  builder: ModelRef | null;
+  writer: ModelRef;
+  /** Crossed by both tasks: real models first, then the stand-ins when they run. */
+  evaluated: EvaluatedModel[];
+  /** Crossed by the judgement stages: real judges first, then the simulated judge when it runs. */
+  judges: ModelRef[];
   paperNames: Record<string, string>;
   problems: string[];
   warnings: string[];
@@ -79,18 +82,18 @@ export function cpgRunModels(opts: { root: string; env?: NodeJS.ProcessEnv }): C
     if (!offline && m.roles.includes('evaluated') && builder === m.name)
       warnings.push(`${m.name} is both builder and evaluated model: it is evaluated on conversations it wrote`);
   }
-  const simulatedEvaluated = simulated ? [...CPG_EVALUATED] : [];
+  const roster: ModelSpec[] = [...declared, ...CPG_SIMULATED_ROSTER];
+  const spec = (name: string) => roster.find((m) => m.name === name)!;
+  const evaluated = [...realEvaluated, ...(simulated ? CPG_EVALUATED : [])].map((n) => evaluatedModel(spec(n) as RunModel));
   return {
     source: located.source,
     declared,
-    roster: [...declared, ...CPG_SIMULATED_ROSTER],
+    roster,
     offline,
-    builder,
-    writer: builder ?? CPG_WRITER_NAME,
-    evaluated: [...realEvaluated, ...simulatedEvaluated],
-    simulatedEvaluated,
-    judges: [...realJudges, ...(simulated ? [CPG_JUDGE_NAME] : [])],
-    realJudges,
+    builder: builder ? modelRef(spec(builder)) : null,
+    writer: modelRef(spec(builder ?? CPG_WRITER_NAME)),
+    evaluated,
+    judges: [...realJudges, ...(simulated ? [CPG_JUDGE_NAME] : [])].map((n) => modelRef(spec(n))),
     paperNames: Object.fromEntries(declared.filter((m) => m.paper).map((m) => [m.name, m.paper!])),
     problems,
     warnings,

@@ -75,9 +75,9 @@ test('the end of a run lists failure rows per stage with their commonest reasons
     [
       'covered: predictions_single 5, dialogues_multi 5 (distinct cdp_id)',
       'failure rows: 4 in 2 stages (each is a row with its reason; nothing else was lost)',
-      '  trees: 1 — 1× context overflow (120345 tokens > window 32768)',
-      '  predictions_single: 3 — 3× m: HTTP 500 after 5 attempts',
-      'retry them with: cdp run --retry-failed',
+      '  trees: 1 [other 1] — 1× context overflow (120345 tokens > window 32768)',
+      '  predictions_single: 3 [other 3] — 3× m: HTTP 500 after 5 attempts',
+      'outstanding failures: other 4 — retry them with: cdp run --retry-failed',
       '',
     ].join('\n'),
   );

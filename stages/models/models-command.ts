@@ -30,10 +30,10 @@ export interface ModelListing {
 
 function uses(m: RunModel, r: RunModels): string[] {
   const out: string[] = [];
-  if (r.builder.real && r.builder.trees === m.name) out.push('builds the benchmark');
-  if (r.evaluated.includes(m.name)) out.push('evaluated');
-  if (r.patient === m.name && !r.offline) out.push('plays the patient');
-  if (r.realJudges.includes(m.name)) out.push('judges');
+  if (r.builder.real && r.builder.trees?.name === m.name) out.push('builds the benchmark');
+  if (r.evaluated.some((e) => e.name === m.name)) out.push('evaluated');
+  if (r.patient.name === m.name && !r.offline) out.push('plays the patient');
+  if (r.judges.some((j) => j.name === m.name && !j.simulated)) out.push('judges');
   return out;
 }
 
@@ -83,13 +83,16 @@ export function windowWarnings(listing: readonly ModelListing[]): string[] {
   return out;
 }
 
+const names = (models: readonly { name: string }[]) => models.map((m) => m.name);
+
 function roleLines(r: RunModels): string[] {
-  const sim = (names: readonly string[]) => (names.length ? names.join(', ') : '—');
+  const sim = (list: readonly string[]) => (list.length ? list.join(', ') : '—');
+  const simulatedAgents = r.evaluated.some((m) => m.simulated);
   return [
-    `builder:    ${r.builder.real ? r.builder.trees : `none: trees imported from the corpus, vignettes and narratives by ${r.builder.vignettes}, ${r.builder.narratives}`}`,
-    `evaluated:  ${sim(r.evaluated)}`,
-    `patient:    ${r.offline ? r.simulatedPatient : r.patient}${r.simulatedEvaluated.length && !r.offline ? ` (simulated agents: ${r.simulatedPatient})` : ''}`,
-    `judges:     ${sim(r.judges)}`,
+    `builder:    ${r.builder.real ? r.builder.trees!.name : `none: trees imported from the corpus, vignettes and narratives by ${r.builder.vignettes.name}, ${r.builder.narratives.name}`}`,
+    `evaluated:  ${sim(names(r.evaluated))}`,
+    `patient:    ${r.offline ? r.simulatedPatient.name : r.patient.name}${simulatedAgents && !r.offline ? ` (simulated agents: ${r.simulatedPatient.name})` : ''}`,
+    `judges:     ${sim(names(r.judges))}`,
   ];
 }
 
@@ -140,10 +143,10 @@ export async function modelsCommand(
   const failedChecks = listing.filter((m) => m.check && !m.check.ok).length;
   if (o.json) {
     const roles = {
-      builder: r.builder.real ? r.builder.trees : null,
-      evaluated: r.evaluated,
-      patient: r.offline ? r.simulatedPatient : r.patient,
-      judges: r.judges,
+      builder: r.builder.real ? r.builder.trees!.name : null,
+      evaluated: names(r.evaluated),
+      patient: r.offline ? r.simulatedPatient.name : r.patient.name,
+      judges: names(r.judges),
       simulated: r.simulated,
     };
     out(JSON.stringify({ source: r.source, models: listing, roles, warnings, problems: r.problems }) + '\n');

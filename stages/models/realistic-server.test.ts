@@ -21,6 +21,7 @@ import dagConfig from '../../dag.config.ts';
 import { REALISTIC_ANSWERS, answersFor, expectedReason, type Expect, type LabelledAnswer } from './testing/realistic-answers.ts';
 import { readLabelled, type Reading } from './testing/realistic-reading.ts';
 import { modelFor, realisticModels, realisticRoster, startRealisticServer } from './testing/realistic-server.ts';
+import { realJudge, realModel, simulatedWriter } from '../roster/testing/specs.ts';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const FIXED = join(repo, 'stages/tasks/testing/fixed-rows.stage.ts');
@@ -110,19 +111,11 @@ function config(evaluated: string[], judges: string[]): DagConfig {
         repo,
         {
           // The reference narratives by the offline writer: the judges' reference steps.
-          narratives: { writer: NARRATIVE_GENERATOR },
-          predictions_single: { models: evaluated, simulated: [] },
-          dialogues_multi: { models: evaluated, simulated: [], patient: PATIENT, capFactor: 1, capExtra: 2 },
-          step_scores: {
-            judges,
-            realJudges: judges,
-            judgeKinds: Object.fromEntries(judges.map((j) => [j, 'llm'])),
-            runs: 1,
-            maxReasks: 1,
-            maxPromptTokensByJudge: {},
-            embeddingJudges: [],
-          },
-          outcome_scores: { judges, realJudges: judges, maxReasks: 1 },
+          narratives: { writer: simulatedWriter(NARRATIVE_GENERATOR) },
+          predictions_single: { models: evaluated.map((m) => realModel(m)) },
+          dialogues_multi: { models: evaluated.map((m) => realModel(m)), patient: realModel(PATIENT), capFactor: 1, capExtra: 2 },
+          step_scores: { judges: judges.map((j) => realJudge(j)), runs: 1, maxReasks: 1 },
+          outcome_scores: { judges: judges.map((j) => realJudge(j)), maxReasks: 1 },
         },
       ),
     ],
@@ -164,9 +157,17 @@ test('DAG against the realistic server: every task-stage row is what its label s
     const ids = cases().cdps.map((c) => String(c.cdp_id));
     assert.equal(ps.length, evaluated.length * ids.length);
     assert.equal(dm.length, evaluated.length * ids.length);
+    // No call failed: every fault is a reading. A patient that stays unreadable is a failure row of
+    // kind 'patient' (retried by --retry-failed), never the doctor's.
     assert.ok(
-      [...ps, ...dm].every((r) => r.error == null),
+      [...ps, ...dm].every(
+        (r) => r.error == null || (r.failure_kind === 'patient' && String(r.end_reason).startsWith('patient-failure: ')),
+      ),
       'no call failed: every fault is a reading, not a failed call',
+    );
+    assert.ok(
+      ps.every((r) => r.failure_kind === (r.parse_ok ? null : 'answer')),
+      'an unreadable single-turn answer is an answer failure',
     );
     const at = (rows: Row[], a: LabelledAnswer, id: string) => rows.find((r) => r.model === modelFor(a) && r.cdp_id === id)!;
     for (const id of ids) {

@@ -66,7 +66,7 @@ export function runLlm(storeDir: string, models: RunModels, mode: 'live' | 'esti
     roster: models.roster,
     offlineHandlers,
     mode,
-    estimateStandIn: estimateStandIns(models.evaluated),
+    estimateStandIn: estimateStandIns(models.evaluated.map((m) => m.name)),
   });
   return {
     client,

@@ -9,6 +9,8 @@ import { runModels } from './run-models.ts';
 import { DEFAULT_SIMULATED_EVALUATED } from '../agents/roster.ts';
 import { SIMULATED_JUDGE_NAMES } from '../judge/simulated-judges.ts';
 
+const names = (xs: readonly { name: string }[]) => xs.map((x) => x.name);
+
 const url = 'http://127.0.0.1:8000/v1';
 const m = (name: string, roles: string[], extra: Record<string, unknown> = {}) => ({ name, baseURL: url, roles, ...extra });
 
@@ -26,26 +28,35 @@ test('no models file: the simulated agents, patient and judges play every role, 
   const r = runModels({ root: project(undefined), env: {} });
   assert.equal(r.source.kind, 'none');
   assert.equal(r.offline, true);
-  assert.deepEqual(r.evaluated, [...DEFAULT_SIMULATED_EVALUATED]);
-  assert.deepEqual(r.judges, [...SIMULATED_JUDGE_NAMES]);
-  assert.equal(r.patient, 'simulated-patient');
+  assert.deepEqual(names(r.evaluated), [...DEFAULT_SIMULATED_EVALUATED]);
+  assert.ok(r.evaluated.every((m) => m.simulated));
+  assert.deepEqual(names(r.judges), [...SIMULATED_JUDGE_NAMES]);
+  assert.deepEqual(
+    r.judges.map((j) => [j.kind, j.simulated, j.calibration.gamma, j.calibration.beta, j.promptBudget]),
+    SIMULATED_JUDGE_NAMES.map(() => ['similarity', true, 0.2, 0.1, null]),
+  );
+  assert.deepEqual([r.patient.name, r.patient.simulated], ['simulated-patient', true]);
   assert.equal(r.builder.real, false);
+  assert.deepEqual([r.builder.trees, r.builder.vignettes.name, r.builder.vignettes.simulated], [null, 'simulated-vignette-writer', true]);
   assert.deepEqual([r.problems, r.warnings], [[], []]);
 });
 
 test('two evaluated models, a judge and a patient: only they run, and the simulated agents do not', () => {
   const r = runModels({ root: project(own), env: {} });
   assert.equal(r.source.kind, 'file');
-  assert.deepEqual(r.evaluated, ['my-med-llm', 'baseline-7b']);
-  assert.deepEqual(r.simulatedEvaluated, []);
-  assert.deepEqual(r.judges, ['judge-x']);
-  assert.deepEqual(r.realJudges, ['judge-x']);
-  assert.equal(r.patient, 'patient-x');
+  assert.deepEqual(names(r.evaluated), ['my-med-llm', 'baseline-7b']);
+  assert.ok(r.evaluated.every((m) => !m.simulated));
+  assert.deepEqual(names(r.judges), ['judge-x']);
+  assert.deepEqual([r.judges[0]!.kind, r.judges[0]!.simulated], ['llm', false]);
+  assert.equal(r.patient.name, 'patient-x');
   assert.deepEqual(r.problems, []);
   // No builder: the run says the benchmark is built offline, it does not pretend otherwise.
   assert.match(r.warnings.join('\n'), /no builder in models\.json: the benchmark is the bundled one, built offline/);
-  assert.deepEqual(r.calibration['judge-x'], { gamma: 0.7, beta: 0.2, calibrated: false });
-  assert.deepEqual(r.paperNames, {});
+  assert.deepEqual(r.judges[0]!.calibration, { gamma: 0.7, beta: 0.2, calibrated: false });
+  assert.deepEqual(
+    [...r.evaluated, ...r.judges].map((m) => m.paper),
+    [null, null, null],
+  );
 });
 
 test('with --simulated (or "simulated": true) the simulated agents run beside them, with their own patient and judges', () => {
@@ -54,12 +65,12 @@ test('with --simulated (or "simulated": true) the simulated agents run beside th
     [{ ...own, simulated: true }, {}],
   ] as const) {
     const r = runModels({ root: project(models), env });
-    assert.deepEqual(r.evaluated, ['my-med-llm', 'baseline-7b', ...DEFAULT_SIMULATED_EVALUATED]);
-    assert.deepEqual(r.simulatedEvaluated, [...DEFAULT_SIMULATED_EVALUATED]);
-    assert.deepEqual(r.judges, ['judge-x', ...SIMULATED_JUDGE_NAMES]);
-    assert.deepEqual(r.realJudges, ['judge-x'], 'real judges never score simulated agents');
-    assert.equal(r.patient, 'patient-x');
-    assert.equal(r.simulatedPatient, 'simulated-patient');
+    assert.deepEqual(names(r.evaluated), ['my-med-llm', 'baseline-7b', ...DEFAULT_SIMULATED_EVALUATED]);
+    assert.deepEqual(names(r.evaluated.filter((m) => m.simulated)), [...DEFAULT_SIMULATED_EVALUATED]);
+    assert.deepEqual(names(r.judges), ['judge-x', ...SIMULATED_JUDGE_NAMES]);
+    assert.deepEqual(names(r.judges.filter((j) => !j.simulated)), ['judge-x'], 'real judges never score simulated agents');
+    assert.equal(r.patient.name, 'patient-x');
+    assert.equal(r.simulatedPatient.name, 'simulated-patient');
   }
 });
 
@@ -74,8 +85,8 @@ test('a missing patient or judge is a problem that says what to add, unless --si
   assert.match(noJudge.problems.join('\n'), /declares evaluated models \(a\) but no judge: add "judge" to the roles/);
   const filled = runModels({ root: project({ models: [m('a', ['evaluated'])] }), env: { CDP_SIMULATED: 'yes' } });
   assert.deepEqual(filled.problems, []);
-  assert.equal(filled.patient, 'simulated-patient');
-  assert.deepEqual(filled.judges, [...SIMULATED_JUDGE_NAMES]);
+  assert.equal(filled.patient.name, 'simulated-patient');
+  assert.deepEqual(names(filled.judges), [...SIMULATED_JUDGE_NAMES]);
 });
 
 test('one model in several roles is named in a warning', () => {
@@ -85,8 +96,9 @@ test('one model in several roles is named in a warning', () => {
   assert.match(w, /my-med-llm is both judge and evaluated model: it scores its own answers/);
   assert.match(w, /my-med-llm is both patient and evaluated model/);
   assert.match(w, /my-med-llm is both builder and evaluated model/);
-  assert.equal(r.builder.trees, 'my-med-llm');
-  assert.equal(r.builder.inspector, 'my-med-llm');
+  assert.equal(r.builder.trees?.name, 'my-med-llm');
+  assert.equal(r.builder.inspector?.name, 'my-med-llm');
+  assert.equal(r.builder.vignettes.name, 'my-med-llm');
 });
 
 test('a model whose key is not set is not used, and says why; if no evaluated model is usable the run stops', () => {
@@ -108,7 +120,7 @@ test('--models names another file; an invalid file is a problem, not a crash; a 
   const root = project(undefined);
   const other = join(root, 'mine.json');
   writeFileSync(other, JSON.stringify(own));
-  assert.deepEqual(runModels({ root, env: { CDP_MODELS: other } }).evaluated, ['my-med-llm', 'baseline-7b']);
+  assert.deepEqual(names(runModels({ root, env: { CDP_MODELS: other } }).evaluated), ['my-med-llm', 'baseline-7b']);
   assert.match(runModels({ root, env: { CDP_MODELS: join(root, 'nope.json') } }).problems[0], /models file .*nope\.json does not exist/);
   writeFileSync(other, JSON.stringify({ models: [m('a', ['doctor'])] }));
   const bad = runModels({ root, env: { CDP_MODELS: other } });
@@ -122,14 +134,14 @@ test('CDP_LLM_BASE_URL + CDP_LLM_MODEL: a one-model file holding every role, wit
   const env = { CDP_LLM_BASE_URL: `${url}/`, CDP_LLM_MODEL: 'Qwen3-8B', CDP_LLM_CONTEXT_WINDOW: '131072' };
   const r = runModels({ root: project(undefined), env });
   assert.equal(r.source.kind, 'env');
-  assert.deepEqual(r.evaluated, ['Qwen3-8B']);
-  assert.deepEqual(r.judges, ['Qwen3-8B']);
-  assert.equal(r.patient, 'Qwen3-8B');
-  assert.equal(r.builder.trees, 'Qwen3-8B');
+  assert.deepEqual(names(r.evaluated), ['Qwen3-8B']);
+  assert.deepEqual(names(r.judges), ['Qwen3-8B']);
+  assert.equal(r.patient.name, 'Qwen3-8B');
+  assert.equal(r.builder.trees?.name, 'Qwen3-8B');
   const spec = r.declared[0];
   assert.deepEqual([spec.contextWindow, spec.windowAssumed, spec.baseURLs], [131072, undefined, [url]]);
   // A paper name in CDP_LLM_MODEL is just a name: not compared with the paper, and it plays every role.
-  assert.deepEqual(r.paperNames, {});
+  assert.deepEqual([r.evaluated[0]!.paper, r.judges[0]!.paper], [null, null]);
   assert.match(r.warnings.join('\n'), /Qwen3-8B is both judge and evaluated model/);
   const noModel = runModels({ root: project(undefined), env: { CDP_LLM_BASE_URL: url } });
   assert.match(noModel.problems[0], /CDP_LLM_BASE_URL is set but CDP_LLM_MODEL is not/);
@@ -149,7 +161,14 @@ test("a judge's calibration and a model's paper name reach the run", () => {
     }),
     env: {},
   });
-  assert.deepEqual(r.paperNames, { mine: 'Qwen3-8B', mini: 'gpt-5.4-mini' });
-  assert.deepEqual(r.calibration.mini, { gamma: 0.7, beta: 0.2, calibrated: true });
-  assert.deepEqual(r.calibration.j2, { gamma: 0.5, beta: 0.3, calibrated: true });
+  assert.deepEqual(
+    [...r.evaluated, ...r.judges].map((m) => [m.name, m.paper]),
+    [
+      ['mine', 'Qwen3-8B'],
+      ['mini', 'gpt-5.4-mini'],
+      ['j2', null],
+    ],
+  );
+  assert.deepEqual(r.judges[0]!.calibration, { gamma: 0.7, beta: 0.2, calibrated: true });
+  assert.deepEqual(r.judges[1]!.calibration, { gamma: 0.5, beta: 0.3, calibrated: true });
 });

@@ -26,8 +26,11 @@ import { PATIENT_NAME } from '../agents/offline-patient.ts';
 import { curatedBuilderModel } from '../agents/curated-builder.ts';
 import { VIGNETTE_GENERATOR } from '../construct/vignette-writer.ts';
 import { NARRATIVE_GENERATOR } from '../construct/narrative-writer.ts';
-import { SIMULATED_JUDGE_NAMES, simulatedJudgeSpecs } from '../judge/simulated-judges.ts';
-import { judgeParams } from '../metrics/judge-params.ts';
+import { SIMULATED_JUDGES, simulatedJudgeSpecs } from '../judge/simulated-judges.ts';
+import type { EvaluatedModel, ModelRef } from '../roster/model-ref.ts';
+import type { JudgeSpec } from '../roster/judge-spec.ts';
+import { judgeSpecs, type JudgeChoice } from './judge-specs.ts';
+import { evaluatedModel, refIn } from './model-identity.ts';
 import { ENV_SOURCE, modelsFromEnv } from './env-model.ts';
 import { ModelsFileError, parseModelsFile, type ModelsFile, type RunModel } from './models-file.ts';
 
@@ -49,20 +52,15 @@ export interface RunModels {
   simulated: boolean;
   /** True when the simulated agents stand in for absent evaluated models (the offline sample). */
   offline: boolean;
-  builder: { trees: string | null; vignettes: string; narratives: string; inspector: string | null; real: boolean };
+  /** The construction stages' models (stages/roster/model-ref.ts): the builder, or the offline writers. */
+  builder: { trees: ModelRef | null; vignettes: ModelRef; narratives: ModelRef; inspector: ModelRef | null; real: boolean };
   /** Crossed by the task stages: real models first, then simulated ones when they run. */
-  evaluated: string[];
-  simulatedEvaluated: string[];
+  evaluated: EvaluatedModel[];
   /** The patient of real models' dialogues; simulated agents always get the simulated patient. */
-  patient: string;
-  simulatedPatient: string;
-  /** Every judge of the run, real first; `realJudges` never score a simulated agent. */
-  judges: string[];
-  realJudges: string[];
-  /** LNDS γ and OT β per judge, and whether γ was calibrated for that judge. */
-  calibration: Record<string, { gamma: number; beta: number; calibrated: boolean }>;
-  /** Run name → the paper's name, for models that stand for one of the paper's. */
-  paperNames: Record<string, string>;
+  patient: ModelRef;
+  simulatedPatient: ModelRef;
+  /** Every judge of the run, real first (stages/roster/judge-spec.ts); real judges never score a simulated agent. */
+  judges: JudgeSpec[];
   /** Refuse to run: each says what to add or change. */
   problems: string[];
   /** Worth knowing (shown by cdp run and cdp models). */
@@ -188,7 +186,12 @@ export function runModels(opts: RunModelsOptions): RunModels {
     );
   }
   const extraJudges = (opts.extra ?? []).filter((m) => m.roles.includes('judge') && !offline).map((m) => m.name);
-  const judges = [...realJudges, ...extraJudges, ...(runSimulated ? SIMULATED_JUDGE_NAMES : [])];
+  // A judge's kind is decided here, once: the file's judges are chat LLMs, the extras embedding endpoints.
+  const judgeChoices: JudgeChoice[] = [
+    ...realJudges.map((name) => ({ name, kind: 'llm' as const })),
+    ...extraJudges.map((name) => ({ name, kind: 'embedding' as const })),
+    ...(runSimulated ? SIMULATED_JUDGES.map((j) => ({ name: j.name, kind: j.kind })) : []),
+  ];
 
   // One model in several roles.
   for (const m of active) {
@@ -201,15 +204,16 @@ export function runModels(opts: RunModelsOptions): RunModels {
       warnings.push(`${m.name} is both builder and evaluated model: it is evaluated on cases it wrote`);
   }
 
-  const calibration: RunModels['calibration'] = {};
-  for (const j of judges) {
-    const m = declared.find((d) => d.name === j);
-    const fallback = judgeParams(j);
-    calibration[j] = m?.calibration ?? { gamma: fallback.gamma, beta: fallback.beta, calibrated: fallback.calibrated };
-  }
-  const paperNames = Object.fromEntries(declared.filter((m) => m.paper).map((m) => [m.name, m.paper!]));
   const simulatedEvaluated = runSimulated ? [...DEFAULT_SIMULATED_EVALUATED] : [];
   const roster = [...declared, ...CONSTRUCTION_STAND_INS, ...SIMULATED_ROSTER, ...simulatedJudgeSpecs(), ...(opts.extra ?? [])];
+  const ref = (name: string) => refIn(roster, name);
+  const evaluated = [...realEvaluated, ...simulatedEvaluated].map((name) => evaluatedModel(roster.find((m) => m.name === name)!));
+  let judges: JudgeSpec[] = [];
+  try {
+    judges = judgeSpecs(roster, declared, judgeChoices);
+  } catch (err) {
+    problems.push((err as Error).message); // a judge whose context window leaves no room for a prompt
+  }
   return {
     source: located.source,
     declared,
@@ -218,20 +222,16 @@ export function runModels(opts: RunModelsOptions): RunModels {
     offline,
     builder: {
       // Without a builder, trees come from the corpus (DIR/trees); a guideline without one fails.
-      trees: builderModel,
-      vignettes: builderModel ?? VIGNETTE_GENERATOR,
-      narratives: builderModel ?? NARRATIVE_GENERATOR,
-      inspector: builderModel,
+      trees: builderModel ? ref(builderModel) : null,
+      vignettes: ref(builderModel ?? VIGNETTE_GENERATOR),
+      narratives: ref(builderModel ?? NARRATIVE_GENERATOR),
+      inspector: builderModel ? ref(builderModel) : null,
       real: !!builderModel,
     },
-    evaluated: [...realEvaluated, ...simulatedEvaluated],
-    simulatedEvaluated,
-    patient,
-    simulatedPatient: PATIENT_NAME,
+    evaluated,
+    patient: ref(patient),
+    simulatedPatient: ref(PATIENT_NAME),
     judges,
-    realJudges: [...realJudges, ...extraJudges],
-    calibration,
-    paperNames,
     problems,
     warnings,
   };

@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { tableStage, z, type Row } from '../../pipeline/stage.ts';
 import type { FigureSpec } from './figure-spec.ts';
+import type { JudgeFacts } from '../roster/judge-spec.ts';
 import { deviationFigure, figure1c, figure4, figure5 } from './figures.ts';
 import { renderPng, renderSvg } from './render-figure.ts';
 import { REPORT_FILE_COLUMNS, resolveOutDir, writeReportFiles, type ReportFile } from './report-files.ts';
@@ -18,7 +19,7 @@ export interface FigureParams extends ReportParams {
   pngFontFiles: string[];
 }
 
-export function paperFigures(inputs: Record<string, Row[]>, judges: readonly string[] = []): FigureSpec[] {
+export function paperFigures(inputs: Record<string, Row[]>, judges: readonly JudgeFacts[] = []): FigureSpec[] {
   return [
     figure1c(summaryRows(inputs.model_summary), judges),
     figure4(inputs.threshold_analysis, judges),

@@ -2,11 +2,11 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { deviationFigure, figure1c, figure4, figure5, quantile } from './figures.ts';
 import { PALETTE } from './figure-spec.ts';
-import { SUMMARY } from './test-rows.ts';
+import { JUDGES, SUMMARY } from './test-rows.ts';
 
 describe('Figure 1(c) spec', () => {
   test('one point per (setting, model) with both PCC and accuracy from the default judge, in %, with CI whiskers', () => {
-    const f = figure1c(SUMMARY);
+    const f = figure1c(SUMMARY, JUDGES);
     const [panel] = f.panels;
     assert.deepEqual(
       panel!.marks.map((m) => m.type),
@@ -88,7 +88,7 @@ describe('Figure 4 spec', () => {
   ];
 
   test('one curve per model plus the pooled one (setting all), sorted by t, panels by judge; a dot at each pooled best threshold', () => {
-    const f = figure4(rows);
+    const f = figure4(rows, JUDGES);
     const [, perModel, pooled, dot] = f.panels[0]!.marks;
     assert.deepEqual(
       pooled!.data.map((d) => [d.judge, d.model, d.t, d.f1]),
@@ -115,7 +115,7 @@ describe('Figure 4 spec', () => {
     assert.deepEqual((f.panels[0]!.plot.y as { domain: number[] }).domain, [0, 1]);
     assert.match(f.title, /labels from simulated agents/);
     // With an LLM judge in the run, it is shown beside the one similarity judge.
-    const withLlm = figure4([...rows, row('gpt-5.4-mini', 0, 0.5), row('gpt-5.4-mini', 0, 0.4, { model: 'm' })]);
+    const withLlm = figure4([...rows, row('gpt-5.4-mini', 0, 0.5), row('gpt-5.4-mini', 0, 0.4, { model: 'm' })], JUDGES);
     assert.deepEqual((withLlm.panels[0]!.plot.fx as { domain: string[] }).domain, ['gpt-5.4-mini', 'simulated-token-f1']);
   });
 });

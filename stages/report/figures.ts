@@ -10,11 +10,12 @@ import { colours, type FigureSpec } from './figure-spec.ts';
 import { defaultJudge, tableJudges } from './judges.ts';
 import { SETTINGS, SETTING_LABEL, simulatedShare } from './paper-tables.ts';
 import { orderModels, type SummaryRow } from './summary-rows.ts';
+import type { JudgeFacts } from '../roster/judge-spec.ts';
 
 /** Two decimals in data points: figure data is exact for the same inputs and readable in the SVG. */
 const r2 = (x: number) => Math.round(Number((x * 100).toPrecision(12))) / 100;
 
-export function figure1c(summary: readonly SummaryRow[], judges: readonly string[] = []): FigureSpec {
+export function figure1c(summary: readonly SummaryRow[], judges: readonly JudgeFacts[] = []): FigureSpec {
   const judge = defaultJudge(
     summary.flatMap((r) => (r.judge === null ? [] : [r.judge])),
     judges,
@@ -107,7 +108,7 @@ export const POOLED = 'pooled';
  * curve in black, over both settings ('all'); panels by judge (the run's LLM judges and one
  * similarity judge, as Tables 5–7) and by label source; the dot marks each pooled best threshold.
  */
-export function figure4(threshold: readonly Row[], judges: readonly string[] = []): FigureSpec {
+export function figure4(threshold: readonly Row[], judges: readonly JudgeFacts[] = []): FigureSpec {
   const all = threshold.filter((r) => r.setting === 'all');
   const sources = [...new Set(all.map((r) => String(r.source)))].sort();
   const js = tableJudges(
@@ -115,7 +116,8 @@ export function figure4(threshold: readonly Row[], judges: readonly string[] = [
     judges,
   );
   const models = orderModels(
-    all.filter((r) => r.model != null).map((r) => ({ model: String(r.model), simulated: String(r.model).includes('simulated') })),
+    // Curves labelled by simulated plans (simulated = true) are the simulated agents' own.
+    all.filter((r) => r.model != null).map((r) => ({ model: String(r.model), simulated: r.simulated === true })),
   );
   const series = [...models, POOLED];
   const curve = all
@@ -280,7 +282,8 @@ export const DEVIATION_TYPES = ['omission', 'redundancy', 'skipping', 'reversal'
 /** Deviations per case by type, stacked, per model, one facet per setting. */
 export function deviationFigure(rows: readonly Row[]): FigureSpec {
   const models = orderModels(
-    rows.map((r) => ({ model: String(r.model), simulated: String(r.model).includes('simulated') || r.source === 'simulated-plan' })),
+    // Only the simulated perturbation agents have plans to read deviations from.
+    rows.map((r) => ({ model: String(r.model), simulated: r.source === 'simulated-plan' })),
   );
   const settings = SETTINGS.filter((s) => rows.some((r) => r.setting === s)).map((s) => SETTING_LABEL[s]!);
   const data: Record<string, unknown>[] = [];
@@ -299,7 +302,7 @@ export function deviationFigure(rows: readonly Row[]): FigureSpec {
         });
     }
   }
-  const anySim = rows.some((r) => r.source === 'simulated-plan' || String(r.model).includes('simulated'));
+  const anySim = rows.some((r) => r.source === 'simulated-plan');
   const types = [...DEVIATION_TYPES];
   return {
     name: 'figure_deviation_profile',

@@ -2,6 +2,7 @@
  * Number formatting for reports, fixed so that the same data always prints the same bytes.
  * Stored values are fractions; the paper prints percentages with two decimals.
  */
+import { countsText } from './failure-counts.ts';
 
 /** Hundredths of a percent, as an integer: the one rounding every report shares (half away from zero). */
 export function pctHundredths(fraction: number): number {
@@ -51,15 +52,10 @@ export function count2(x: number | null | undefined): string {
   return Number.isInteger(x) ? String(x) : fixed2(x);
 }
 
-/** A cell's counts: "n=120 f=3" (cases in the mean; failed calls or unreadable answers). */
-export function countsText(n: number | null | undefined, failures: number | null | undefined): string {
-  return `n=${n ?? 0} f=${failures ?? 0}`;
-}
-
-/** A mean with its CI and its counts: "44.61 (44.07–45.16) n=120 f=3"; "—" when not run. */
+/** A mean with its CI and its counts: "44.61 (44.07–45.16) n=120 · answer 3"; "—" when not run. */
 export function pctCell(
-  c: { mean: number; ci_low: number | null; ci_high: number | null; n: number; failures: number } | undefined,
+  c: ({ mean: number; ci_low: number | null; ci_high: number | null } & Parameters<typeof countsText>[0]) | undefined,
 ): string {
   if (!c || !Number.isFinite(c.mean)) return '—';
-  return `${pctWithCi(c.mean, c.ci_low, c.ci_high)} ${countsText(c.n, c.failures)}`;
+  return `${pctWithCi(c.mean, c.ci_low, c.ci_high)} ${countsText(c)}`;
 }

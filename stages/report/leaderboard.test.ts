@@ -2,42 +2,65 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import type { Row } from '../../pipeline/stage.ts';
+import { pairedDifference } from '../stats/paired-bootstrap.ts';
 import { caseValues, leaderboard, leaderboardData, leaderboardFigure, leaderboardTable } from './leaderboard.ts';
-import { leaderboardFiles } from './leaderboard.stage.ts';
-import { summaryRows } from './summary-rows.ts';
+import leaderboardStage, { leaderboardFiles } from './leaderboard.stage.ts';
+import { resolveParams } from '../../pipeline/stage.ts';
+import { valuesByCase } from './policy-values.ts';
+import { cellKey, summaryRows } from './summary-rows.ts';
+import { realJudge } from '../roster/testing/specs.ts';
 
 // NumPy's values on a hand-made warehouse: stages/report/fixtures/make_leaderboard_reference.py.
-type Pair = { n: number; diff: number; ci_low: number; ci_high: number };
+type Pair = { n: number; diff: number; ci_low: number; ci_high: number; guidelines?: number };
 const ref = JSON.parse(readFileSync(new URL('./fixtures/leaderboard_reference.json', import.meta.url), 'utf8')) as {
   pcc: Record<string, Record<string, number>>;
   acc: Record<string, Record<string, number>>;
   means: Record<string, { pcc: number; acc: number }>;
   order: string[];
+  guideline: Record<string, string>;
   pairs: Record<string, { pcc: Pair; acc: Pair }>;
+  cluster_pairs: Record<string, { pcc: Pair; acc: Pair }>;
 };
 const JUDGE = 'gpt-5.4-mini';
 
-/** The warehouse tables: per-case rows for two judges (the other one must be ignored) and a failed row. */
+/**
+ * The warehouse tables: per-case rows for two judges (the other one must be ignored), model-b's
+ * server failure on c6 (its judging rows are failure rows, its pathway says 'server'), and the
+ * model_summary rows those make under the default policy.
+ */
 function warehouse(): Record<string, Row[]> {
   const pathway_metrics: Row[] = [],
     outcome_scores: Row[] = [],
-    model_summary: Row[] = [];
+    model_summary: Row[] = [],
+    predicted_pathways: Row[] = [];
   for (const [model, cases] of Object.entries(ref.pcc)) {
     const simulated = model.startsWith('simulated');
     for (const [cdp_id, v] of Object.entries(cases)) {
-      const base = { setting: 'single', model, cdp_id, guideline_id: 'g1', simulated };
+      const base = { setting: 'single', model, cdp_id, guideline_id: ref.guideline[cdp_id], simulated };
       pathway_metrics.push(
         { ...base, judge: JUDGE, dtw_pcc: v, error: null },
         { ...base, judge: 'simulated-tfidf', dtw_pcc: 1 - v, error: null },
       );
       outcome_scores.push({ ...base, judge: JUDGE, correct: ref.acc[model]![cdp_id] === 1, error: null });
+      predicted_pathways.push({ ...base, usable: true, failure: null });
     }
     const failed = model === 'model-b' ? 1 : 0;
     if (failed) {
-      pathway_metrics.push({ setting: 'single', model, cdp_id: 'c6', judge: JUDGE, dtw_pcc: null, error: 'call failed', simulated });
-      outcome_scores.push({ setting: 'single', model, cdp_id: 'c6', judge: JUDGE, correct: null, error: 'call failed', simulated });
+      const base = { setting: 'single', model, cdp_id: 'c6', guideline_id: 'g3', simulated };
+      pathway_metrics.push({ ...base, judge: JUDGE, dtw_pcc: null, error: 'pathway not judged' });
+      outcome_scores.push({ ...base, judge: JUDGE, correct: null, error: 'pathway not judged' });
+      predicted_pathways.push({ ...base, usable: false, failure: 'server' });
     }
     const n = Object.keys(cases).length;
+    const counts = {
+      n,
+      cases: n + failed,
+      failures: failed,
+      server_failures: failed,
+      excluded: failed,
+      incomplete: failed > 0,
+      policy: 'worst',
+    };
     for (const [metric, mean] of [
       ['dtw_pcc', ref.means[model]!.pcc],
       ['acc', ref.means[model]!.acc],
@@ -51,8 +74,7 @@ function warehouse(): Record<string, Row[]> {
         mean,
         ci_low: mean - 0.1,
         ci_high: mean + 0.1,
-        n,
-        failures: failed,
+        ...counts,
       });
     }
     model_summary.push({
@@ -64,88 +86,128 @@ function warehouse(): Record<string, Row[]> {
       mean: 0.5,
       ci_low: 0.4,
       ci_high: 0.6,
-      n,
+      ...counts,
     });
   }
-  return { pathway_metrics, outcome_scores, model_summary };
+  return { pathway_metrics, outcome_scores, model_summary, predicted_pathways };
 }
 
-const close = (a: number, b: number, tol: number, what: string) =>
-  assert.ok(Math.abs(a - b) <= tol, `${what}: ${a} vs ${b} (tolerance ${tol})`);
+const close = (a: number | null, b: number, tol: number, what: string) =>
+  assert.ok(a !== null && Math.abs(a - b) <= tol, `${what}: ${a} vs ${b} (tolerance ${tol})`);
 
-test('leaderboard on a hand-made warehouse: rank, n, failures and paired differences as NumPy computes them', () => {
+const checkPair = (got: ReturnType<typeof pairedDifference>, want: Pair, what: string) => {
+  assert.ok(got, what);
+  assert.equal(got.n, want.n, `${what} n`);
+  close(got.diff, want.diff, 1e-12, `${what} diff`);
+  close(got.ciLow, want.ci_low, 0.01, `${what} CI low`);
+  close(got.ciHigh, want.ci_high, 0.01, `${what} CI high`);
+};
+
+test('leaderboard on a hand-made warehouse: ranks, the incomplete model apart, and paired differences as NumPy computes them', () => {
   const w = warehouse();
   const summary = summaryRows(w.model_summary!);
-  const entries = leaderboard(summary, caseValues(w, JUDGE), [JUDGE], { resamples: 10000, seed: 42 });
+  const values = caseValues(w, summary, JUDGE);
+  const entries = leaderboard(summary, values, [realJudge(JUDGE)], { resamples: 10000, seed: 42 });
+  // model-b's server failure leaves its means over 5 of 6 cases: it is ranked apart, after the complete models.
   assert.deepEqual(
-    entries.map((e) => [e.model, e.rank, e.simulated]),
+    entries.map((e) => [e.model, e.group, e.rank]),
     [
-      ['model-a', 1, false],
-      ['model-b', 2, false],
-      ['model-c', 3, false],
-      ['simulated-oracle', 1, true],
+      ['model-a', 'real', 1],
+      ['model-c', 'real', 2],
+      ['model-b', 'real-incomplete', 1],
+      ['simulated-oracle', 'simulated', 1],
     ],
   );
   assert.deepEqual(
-    entries.filter((e) => !e.simulated).map((e) => e.model),
+    [...entries]
+      .filter((e) => !e.simulated)
+      .sort((x, y) => x.cells.dtw_pcc!.mean - y.cells.dtw_pcc!.mean)
+      .map((e) => e.model),
     ref.order,
+    'by PCC alone the order is NumPy’s',
   );
-  const b = entries[1]!;
-  assert.equal(b.cells.dtw_pcc!.n, 5);
-  assert.equal(b.cells.dtw_pcc!.failures, 1);
+  const b = entries[2]!;
+  assert.deepEqual([b.cells.dtw_pcc!.n, b.cells.dtw_pcc!.server_failures], [5, 1]);
+  assert.equal(b.note, 'incomplete: 1 server failure — retry with `cdp run --retry-failed`');
   close(b.cells.dtw_pcc!.mean, 0.418, 1e-12, 'model-b PCC');
-  for (const [i, key] of [
-    [0, 'model-a|model-b'],
-    [1, 'model-b|model-c'],
+  // Neighbours within a group: a and c; the values are the ones model_summary's means use.
+  const next = entries[0]!.next!;
+  assert.equal(next.model, 'model-c');
+  checkPair(next.pcc, ref.pairs['model-a|model-c']!.pcc, 'a|c pcc');
+  checkPair(next.acc, ref.pairs['model-a|model-c']!.acc, 'a|c acc');
+  assert.equal(next.pcc!.guidelines, 3);
+  // The policy's values of a and b, paired: over the 5 cases both means use.
+  for (const [pair, metric] of [
+    ['model-a|model-b', 'dtw_pcc'],
+    ['model-b|model-c', 'acc'],
   ] as const) {
-    const next = entries[i]!.next!;
-    assert.equal(next.model, key.split('|')[1]);
-    for (const metric of ['pcc', 'acc'] as const) {
-      const got = next[metric]!,
-        want = ref.pairs[key]![metric];
-      assert.equal(got.n, want.n, `${key} ${metric} n`);
-      close(got.diff, want.diff, 1e-12, `${key} ${metric} diff`);
-      close(got.ciLow, want.ci_low, 0.01, `${key} ${metric} CI low`);
-      close(got.ciHigh, want.ci_high, 0.01, `${key} ${metric} CI high`);
-    }
+    const [x, y] = pair.split('|') as [string, string];
+    const of = (m: string) => valuesByCase(values.cells.get(cellKey('single', JUDGE, metric, m)))!;
+    checkPair(pairedDifference(of(x), of(y), { resamples: 10000, seed: 42 }), ref.pairs[pair]![metric === 'dtw_pcc' ? 'pcc' : 'acc'], pair);
   }
-  // The last of a group has no neighbour; the simulated agent is never compared with a real model.
-  assert.equal(entries[2]!.next, null);
-  assert.equal(entries[3]!.next, null);
-  // Pairing is the point: the paired CI of a − b excludes 0 while the two models' own CIs overlap.
-  assert.ok(entries[0]!.next!.pcc!.ciHigh < 0);
-  assert.ok(entries[0]!.cells.dtw_pcc!.ci_high! > entries[1]!.cells.dtw_pcc!.ci_low!);
+  // The last of a group has no neighbour; the incomplete and the simulated are never compared with the complete real ones.
+  assert.deepEqual([entries[1]!.next, entries[2]!.next, entries[3]!.next], [null, null, null]);
+  assert.ok(entries[0]!.next!.pcc!.ciHigh! < 0, 'pairing: the paired CI of a − c excludes 0');
 });
 
-test('leaderboard table, CSV and figure print n, failures and the differences', () => {
+test('leaderboard with cluster: the paired differences resample guidelines, as NumPy does', () => {
   const w = warehouse();
-  const entries = leaderboard(summaryRows(w.model_summary!), caseValues(w, JUDGE), [JUDGE], { resamples: 10000, seed: 42 });
+  const summary = summaryRows(w.model_summary!);
+  const entries = leaderboard(summary, caseValues(w, summary, JUDGE), [realJudge(JUDGE)], { resamples: 10000, seed: 42, cluster: true });
+  const next = entries[0]!.next!;
+  for (const metric of ['pcc', 'acc'] as const) {
+    const want = ref.cluster_pairs['model-a|model-c']![metric];
+    checkPair(next[metric], want, `cluster ${metric}`);
+    assert.equal(next[metric]!.resampled, 'guidelines');
+    assert.equal(next[metric]!.guidelines, want.guidelines);
+  }
+  const t = leaderboardTable(entries, { cluster: true });
+  assert.match(t.caption, /95% bootstrap CI resampling guidelines \(cluster bootstrap\)/);
+  assert.match(t.rows[0]![10]!, /, n=6 † 3 guidelines$/, 'a difference from 3 guidelines is marked');
+});
+
+test('leaderboard table, CSV and figure print n, the failures by kind, the incomplete model and the differences', () => {
+  const w = warehouse();
+  const summary = summaryRows(w.model_summary!);
+  const entries = leaderboard(summary, caseValues(w, summary, JUDGE), [realJudge(JUDGE)], { resamples: 10000, seed: 42 });
   const t = leaderboardTable(entries);
   assert.equal(t.rows.length, 4);
-  assert.deepEqual(t.rows[1]!.slice(0, 5), ['single-turn', '2', 'model-b', '41.80 (31.80–51.80)', '5 / 1']);
+  assert.deepEqual(t.rows[2]!.slice(0, 5), [
+    'single-turn',
+    'incomplete 1',
+    'model-b (incomplete: 1 server failure — retry with `cdp run --retry-failed`)',
+    '41.80 (31.80–51.80)',
+    'n=5 · server 1',
+  ]);
   assert.equal(t.rows[3]![1], 'sim 1');
-  assert.match(t.rows[0]![10]!, /^-4\.80 \(-[0-9.]+–-[0-9.]+\), n=5$/);
+  assert.match(t.rows[0]![10]!, /^-24\.33 \(-[0-9.]+–-[0-9.]+\), n=6 † 3 guidelines$/);
+  assert.match(t.caption, /Failure policy worst: answer failures .* score the worst value; server and patient failures/);
   const csv = leaderboardData(entries);
-  const row = Object.fromEntries(csv.columns.map((c, i) => [c, csv.rows[0]![i]]));
-  assert.equal(row.pcc_diff, '-4.80');
-  assert.equal(row.pcc_diff_n, '5');
-  assert.equal(row.next_model, 'model-b');
-  assert.equal(row.acc_diff, '40.00');
+  const row = Object.fromEntries(csv.columns.map((c, i) => [c, csv.rows[2]![i]]));
+  assert.deepEqual(
+    [row.group, row.incomplete, row.pcc_n, row.pcc_cases, row.pcc_server_failures],
+    ['real-incomplete', 'true', '5', '6', '1'],
+  );
+  const first = Object.fromEntries(csv.columns.map((c, i) => [c, csv.rows[0]![i]]));
+  assert.deepEqual([first.next_model, first.pcc_diff, first.pcc_diff_n, first.pcc_diff_guidelines], ['model-c', '-24.33', '6', '3']);
   const fig = leaderboardFigure(entries);
   const whiskers = fig.panels[0]!.marks.find((m) => m.type === 'ruleY')!;
   assert.deepEqual(
     whiskers.data.map((d) => [d.label, d.low, d.high]),
     [
       ['1. model-a', 26.33, 46.33],
-      ['2. model-b', 31.8, 51.8],
-      ['3. model-c', 50.67, 70.67],
+      ['2. model-c', 50.67, 70.67],
+      ['incomplete 1. model-b', 31.8, 51.8],
       ['sim 1. simulated-oracle', -9.17, 10.83],
     ],
   );
-  const files = leaderboardFiles(w, { judges: [JUDGE], resamples: 500, seed: 42, level: 0.95 });
+  const files = leaderboardFiles(w, { judges: [realJudge(JUDGE)], resamples: 500, seed: 42, level: 0.95 });
   assert.deepEqual(
     files.map((f) => f.path),
     ['tables/leaderboard.md', 'tables/leaderboard.csv', 'figures/leaderboard.svg', 'figures/leaderboard.png'],
   );
-  assert.match(String(files[2]!.content), /n=5, failed 1/);
+  assert.match(String(files[2]!.content), /n=5 · server 1/);
+  const bad = resolveParams('report_leaderboard', leaderboardStage.params, { cluster: 'yes' }).problems;
+  assert.deepEqual(bad.length, 1);
+  assert.match(bad[0]!, /stage 'report_leaderboard': param 'cluster' must be/);
 });

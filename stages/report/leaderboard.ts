@@ -1,67 +1,83 @@
 /**
  * The leaderboard (pure: rows in, table and figure out). Per setting, models ranked by the
  * default judge's DTW-PCC (lower is better): real models first, simulated agents after them and
- * ranked apart, since an offline stand-in is a yardstick, not a competitor. Each cell is the
- * model_summary mean with its 95% CI, its n and its failures; for each pair of adjacent models
- * of one group, the paired difference of PCC and accuracy over their common cases with a
- * paired bootstrap CI (stages/stats/paired-bootstrap.ts), which tells whether the rank is real.
+ * ranked apart, since an offline stand-in is a yardstick, not a competitor; within each, a model
+ * whose cells are incomplete (server or patient failures, unscored cases left out of its means)
+ * is ranked apart after the complete ones, since its means are over fewer cases. Each cell is the
+ * model_summary mean with its 95% CI, its n and its failures by kind; for each pair of adjacent
+ * models of one group, the paired difference of PCC and accuracy with a paired bootstrap CI
+ * (stages/stats/paired-bootstrap.ts), over the cases both means use and with the values they
+ * use (policy-values.ts: the same code as model_summary), which tells whether the rank is real.
+ * With `cluster` the CIs of means and differences resample guidelines instead of cases; any CI
+ * or difference from fewer than 10 guidelines is marked † with their number.
  */
 import type { Row } from '../../pipeline/stage.ts';
 import type { BootstrapOptions } from '../stats/bootstrap.ts';
 import { pairedDifference, type PairedDifference } from '../stats/paired-bootstrap.ts';
 import type { FigureSpec, MarkSpec } from './figure-spec.ts';
+import { fewClusters, UNRELIABLE_MARK } from './cluster-ci.ts';
+import { KINDS_SENTENCE, coverageNote, countsText, incompleteNote, policySentence } from './failure-counts.ts';
 import { pct, pctWithCi } from './format.ts';
 import { defaultJudge } from './judges.ts';
+import type { JudgeFacts } from '../roster/judge-spec.ts';
 import { SETTINGS, SETTING_LABEL } from './paper-tables.ts';
+import { policyValues, summaryPolicy, valuesByCase, type PolicyValues } from './policy-values.ts';
 import type { ReportTable } from './report-table.ts';
 import { cellKey, indexSummary, type SummaryRow } from './summary-rows.ts';
 
 export const LEADERBOARD_METRICS = ['dtw_pcc', 'acc', 'sr'] as const;
 type Metric = (typeof LEADERBOARD_METRICS)[number];
 
+/** The four groups of a setting, in board order: ranks restart in each. */
+export const GROUPS = ['real', 'real-incomplete', 'simulated', 'simulated-incomplete'] as const;
+export type Group = (typeof GROUPS)[number];
+const RANK_PREFIX: Record<Group, string> = {
+  real: '',
+  'real-incomplete': 'incomplete ',
+  simulated: 'sim ',
+  'simulated-incomplete': 'sim incomplete ',
+};
+
 export interface LeaderboardEntry {
   setting: string;
-  /** 1-based within its group (real models, then simulated agents). */
+  /** 1-based within its group. */
   rank: number;
+  group: Group;
   model: string;
   simulated: boolean;
+  incomplete: boolean;
+  /** "incomplete: 20 server failures — retry with …", "covers 10 of 40 test cases"; null when neither. */
+  note: string | null;
   judge: string | null;
   cells: Record<Metric, SummaryRow | undefined>;
   /** Against the next model of the same group (null for the last one or without common cases). */
   next: { model: string; pcc: PairedDifference | null; acc: PairedDifference | null } | null;
 }
 
-/** Per-case values of one (setting, metric, model): cdp_id → value. */
-export type CaseValues = Map<string, Map<string, number>>;
-const caseKey = (setting: string, metric: string, model: string) => JSON.stringify([setting, metric, model]);
+export interface LeaderboardOptions extends BootstrapOptions {
+  /** Resample guidelines instead of cases for the CIs and the differences. */
+  cluster?: boolean;
+}
 
 /**
- * The per-case values the paired differences need, from the stage rows: DTW-PCC and accuracy by
- * the default judge, SR from the multi-turn pathways. Failed rows carry no value.
+ * The per-case values the paired differences need, from the stage rows (pathway_metrics,
+ * outcome_scores, predicted_pathways) under the failure policy the summary rows record.
  */
 export function caseValues(
-  inputs: { pathway_metrics?: readonly Row[]; outcome_scores?: readonly Row[] },
+  inputs: Record<string, readonly Row[] | undefined>,
+  summary: readonly SummaryRow[],
   judge: string | null,
-): CaseValues {
-  const out: CaseValues = new Map();
-  const put = (r: Row, metric: string, v: number) => {
-    const k = caseKey(String(r.setting), metric, String(r.model));
-    if (!out.has(k)) out.set(k, new Map());
-    out.get(k)!.set(String(r.cdp_id), v);
-  };
-  for (const r of inputs.pathway_metrics ?? []) {
-    if (r.judge === judge && r.error == null && typeof r.dtw_pcc === 'number' && Number.isFinite(r.dtw_pcc)) put(r, 'dtw_pcc', r.dtw_pcc);
-  }
-  for (const r of inputs.outcome_scores ?? [])
-    if (r.judge === judge && r.error == null && typeof r.correct === 'boolean') put(r, 'acc', r.correct ? 1 : 0);
-  return out;
+): PolicyValues {
+  return policyValues(inputs, summaryPolicy(summary), judge);
 }
+
+export const rankLabel = (e: Pick<LeaderboardEntry, 'group' | 'rank'>) => `${RANK_PREFIX[e.group]}${e.rank}`;
 
 export function leaderboard(
   summary: readonly SummaryRow[],
-  values: CaseValues,
-  judges: readonly string[] = [],
-  opts: BootstrapOptions = {},
+  values: PolicyValues,
+  judges: readonly JudgeFacts[] = [],
+  opts: LeaderboardOptions = {},
 ): LeaderboardEntry[] {
   const judge = defaultJudge(
     summary.flatMap((r) => (r.judge === null ? [] : [r.judge])),
@@ -74,6 +90,15 @@ export function leaderboard(
     const models = [...new Set(mine.map((r) => r.model))];
     const simulated = (m: string) => mine.some((r) => r.model === m && r.simulated);
     const cell = (metric: Metric, m: string) => at.get(cellKey(setting, metric === 'sr' ? null : judge, metric, m));
+    const cellsOf = (m: string) => ({
+      dtw_pcc: cell('dtw_pcc', m),
+      acc: cell('acc', m),
+      sr: setting === 'multi' ? cell('sr', m) : undefined,
+    });
+    const groupOf = (m: string): Group => {
+      const incomplete = Object.values(cellsOf(m)).some((c) => c?.incomplete);
+      return `${simulated(m) ? 'simulated' : 'real'}${incomplete ? '-incomplete' : ''}` as Group;
+    };
     const pccOf = (m: string) => cell('dtw_pcc', m)?.mean;
     // Lower PCC first; a model without a PCC (its judging failed) after those with one.
     const byPcc = (a: string, b: string) => {
@@ -84,22 +109,27 @@ export function leaderboard(
       if (fa !== fb) return fa ? -1 : 1;
       return (fa && pa! !== pb! ? pa! - pb! : 0) || (a < b ? -1 : a > b ? 1 : 0);
     };
-    for (const group of [false, true]) {
-      const ranked = models.filter((m) => simulated(m) === group).sort(byPcc);
+    for (const group of GROUPS) {
+      const ranked = models.filter((m) => groupOf(m) === group).sort(byPcc);
       ranked.forEach((model, i) => {
         const nextModel = ranked[i + 1];
-        const diff = (metric: Metric) => {
-          const a = values.get(caseKey(setting, metric, model)),
-            b = nextModel && values.get(caseKey(setting, metric, nextModel));
-          return a && b ? pairedDifference(a, b, opts) : null;
+        const diff = (metric: 'dtw_pcc' | 'acc') => {
+          const a = valuesByCase(values.cells.get(cellKey(setting, judge, metric, model))),
+            b = nextModel ? valuesByCase(values.cells.get(cellKey(setting, judge, metric, nextModel))) : undefined;
+          return a && b ? pairedDifference(a, b, { ...opts, guidelineOf: values.guidelineOf }) : null;
         };
+        const cells = cellsOf(model);
+        const notes = [incompleteNote(Object.values(cells)), coverageNote(cells.dtw_pcc ?? cells.acc)].filter((x) => x !== null);
         out.push({
           setting,
           rank: i + 1,
+          group,
           model,
-          simulated: group,
+          simulated: simulated(model),
+          incomplete: group.endsWith('incomplete'),
+          note: notes.length ? notes.join('; ') : null,
           judge,
-          cells: { dtw_pcc: cell('dtw_pcc', model), acc: cell('acc', model), sr: setting === 'multi' ? cell('sr', model) : undefined },
+          cells,
           next: nextModel ? { model: nextModel, pcc: diff('dtw_pcc'), acc: diff('acc') } : null,
         });
       });
@@ -108,13 +138,23 @@ export function leaderboard(
   return out;
 }
 
-/** A difference in percentage points with its CI: "-4.00 (-6.50–-1.50), n=12". */
+/** " † 3 guidelines" when a CI or difference rests on fewer than 10 guidelines; "" otherwise. */
+const fewMark = (k: number | null | undefined) => (fewClusters(k) ? ` ${UNRELIABLE_MARK} ${k} guideline${k === 1 ? '' : 's'}` : '');
+
+/** A difference in percentage points with its CI: "-4.00 (-6.50–-1.50), n=12", marked † when from fewer than 10 guidelines. */
 export function diffCell(d: PairedDifference | null | undefined): string {
   if (!d) return '—';
-  return `${d.diff > 0 ? '+' : ''}${pctWithCi(d.diff, d.ciLow, d.ciHigh)}, n=${d.n}`;
+  return `${d.diff > 0 ? '+' : ''}${pctWithCi(d.diff, d.ciLow, d.ciHigh)}, n=${d.n}${fewMark(d.guidelines)}`;
 }
 
-const nf = (c: SummaryRow | undefined) => (c ? `${c.n} / ${c.failures}` : '—');
+/** A mean with the CI the board resamples by (cases, or guidelines with `cluster`), marked † when from fewer than 10 guidelines. */
+export function meanCell(c: SummaryRow | undefined, cluster = false): string {
+  if (!c) return '—';
+  const ci = cluster ? [c.cluster_ci_low, c.cluster_ci_high] : [c.ci_low, c.ci_high];
+  return `${pctWithCi(c.mean, ci[0], ci[1])}${Number.isFinite(c.mean) ? fewMark(c.clusters) : ''}`;
+}
+
+const nf = (c: SummaryRow | undefined) => (c ? countsText(c) : '—');
 
 /** The title's label when simulated agents are on the board: all of it, or ranked apart. */
 function simulatedLabel(entries: readonly LeaderboardEntry[]): string {
@@ -122,27 +162,49 @@ function simulatedLabel(entries: readonly LeaderboardEntry[]): string {
   return sim === 0 ? '' : sim === entries.length ? ' — simulated agents, not LLM results' : ' — includes simulated agents (ranked apart)';
 }
 
-export function leaderboardTable(entries: readonly LeaderboardEntry[]): ReportTable {
+function leaderboardCaption(entries: readonly LeaderboardEntry[], cluster: boolean): string {
+  const cells = entries.flatMap((e) => Object.values(e.cells).filter((c): c is SummaryRow => !!c));
+  const by = cluster ? 'guidelines (cluster bootstrap)' : 'cases';
+  const marked = entries.some(
+    (e) =>
+      Object.values(e.cells).some((c) => c && fewClusters(c.clusters)) ||
+      [e.next?.pcc, e.next?.acc].some((d) => fewClusters(d?.guidelines)),
+  );
+  return [
+    'Per setting, real models ranked by DTW-PCC (lower is better), then the simulated reference agents ranked apart; ' +
+      'a model whose means are incomplete (server or patient failures, or unscored cases, left out of them; rank "incomplete k") ' +
+      'is ranked apart after the complete ones of its kind, with what to retry.',
+    `Each metric: mean in % (95% bootstrap CI resampling ${by}), then n and the failures by kind.`,
+    KINDS_SENTENCE,
+    policySentence(cells),
+    'Δ to next: the paired difference (this model − the next one of its group) in percentage points over the cases both means use, ' +
+      `with the values they use (the same failure policy), and a 95% paired-bootstrap CI resampling ${by}; a CI that contains 0 means ` +
+      'the two ranks are not distinguishable on these cases. SR is multi-turn only.',
+    ...(marked
+      ? [
+          `${UNRELIABLE_MARK}: from fewer than 10 guidelines (their number follows the mark): unreliable, so few clusters give few distinct resamples.`,
+        ]
+      : []),
+  ].join(' ');
+}
+
+export function leaderboardTable(entries: readonly LeaderboardEntry[], o: { cluster?: boolean } = {}): ReportTable {
   const judge = entries[0]?.judge ?? null;
+  const cluster = o.cluster ?? false;
   return {
     name: 'leaderboard',
     title: `Leaderboard: models ranked by DTW-PCC (judge: ${judge ?? 'none'})${simulatedLabel(entries)}`,
-    caption:
-      'Per setting, real models ranked by DTW-PCC (lower is better), then the simulated reference agents ranked apart. ' +
-      'Each metric: mean in % (95% case-bootstrap CI), then "n / failures": the cases in the mean and the test cases that were ' +
-      'failed calls or unreadable answers. Δ to next: the paired difference (this model − the next one of its group) in ' +
-      'percentage points over the cases both completed, with a 95% paired-bootstrap CI; a CI that contains 0 means the two ranks ' +
-      'are not distinguishable on these cases. SR is multi-turn only.',
+    caption: leaderboardCaption(entries, cluster),
     columns: [
       'Setting',
       'Rank',
       'Model',
       'PCC (%) ↓',
-      'PCC n / failures',
+      'PCC n',
       'Acc (%) ↑',
-      'Acc n / failures',
+      'Acc n',
       'SR (%) ↑',
-      'SR n / failures',
+      'SR n',
       'Next model',
       'Δ PCC to next (pp)',
       'Δ Acc to next (pp)',
@@ -151,13 +213,13 @@ export function leaderboardTable(entries: readonly LeaderboardEntry[]): ReportTa
       const c = e.cells;
       return [
         SETTING_LABEL[e.setting]!,
-        e.simulated ? `sim ${e.rank}` : String(e.rank),
-        e.model,
-        pctWithCi(c.dtw_pcc?.mean, c.dtw_pcc?.ci_low, c.dtw_pcc?.ci_high),
+        rankLabel(e),
+        e.note ? `${e.model} (${e.note})` : e.model,
+        meanCell(c.dtw_pcc, cluster),
         nf(c.dtw_pcc),
-        pctWithCi(c.acc?.mean, c.acc?.ci_low, c.acc?.ci_high),
+        meanCell(c.acc, cluster),
         nf(c.acc),
-        e.setting === 'multi' ? pctWithCi(c.sr?.mean, c.sr?.ci_low, c.sr?.ci_high) : '',
+        e.setting === 'multi' ? meanCell(c.sr, cluster) : '',
         e.setting === 'multi' ? nf(c.sr) : '',
         e.next?.model ?? '',
         diffCell(e.next?.pcc),
@@ -167,13 +229,36 @@ export function leaderboardTable(entries: readonly LeaderboardEntry[]): ReportTa
   };
 }
 
+const KIND_COLUMNS = ['answer_failures', 'server_failures', 'patient_failures', 'missing_cases', 'unscored'] as const;
+
 /** The same entries as plain numbers (percent, 2 decimals; empty when absent) for the CSV. */
-export function leaderboardData(entries: readonly LeaderboardEntry[]): ReportTable {
+export function leaderboardData(entries: readonly LeaderboardEntry[], o: { cluster?: boolean } = {}): ReportTable {
+  const lo = (c: SummaryRow) => (o.cluster ? c.cluster_ci_low : c.ci_low),
+    hi = (c: SummaryRow) => (o.cluster ? c.cluster_ci_high : c.ci_high);
   const m = (c: SummaryRow | undefined) =>
-    c ? [pct(c.mean), pct(c.ci_low), pct(c.ci_high), String(c.n), String(c.failures)] : ['', '', '', '', ''];
-  const d = (x: PairedDifference | null | undefined) => (x ? [pct(x.diff), pct(x.ciLow), pct(x.ciHigh), String(x.n)] : ['', '', '', '']);
-  const metricCols = (p: string) => [`${p}_mean`, `${p}_ci_low`, `${p}_ci_high`, `${p}_n`, `${p}_failures`];
-  const diffCols = (p: string) => [`${p}_diff`, `${p}_diff_ci_low`, `${p}_diff_ci_high`, `${p}_diff_n`];
+    c
+      ? [
+          pct(c.mean),
+          pct(lo(c)),
+          pct(hi(c)),
+          String(c.n),
+          String(c.cases),
+          ...KIND_COLUMNS.map((k) => String(c[k])),
+          String(c.clusters ?? ''),
+        ]
+      : Array.from({ length: 6 + KIND_COLUMNS.length }, () => '');
+  const d = (x: PairedDifference | null | undefined) =>
+    x ? [pct(x.diff), pct(x.ciLow), pct(x.ciHigh), String(x.n), String(x.guidelines ?? '')] : ['', '', '', '', ''];
+  const metricCols = (p: string) => [
+    `${p}_mean`,
+    `${p}_ci_low`,
+    `${p}_ci_high`,
+    `${p}_n`,
+    `${p}_cases`,
+    ...KIND_COLUMNS.map((k) => `${p}_${k}`),
+    `${p}_guidelines`,
+  ];
+  const diffCols = (p: string) => [`${p}_diff`, `${p}_diff_ci_low`, `${p}_diff_ci_high`, `${p}_diff_n`, `${p}_diff_guidelines`];
   return {
     name: 'leaderboard',
     title: '',
@@ -184,6 +269,8 @@ export function leaderboardData(entries: readonly LeaderboardEntry[]): ReportTab
       'rank',
       'model',
       'judge',
+      'incomplete',
+      'ci',
       ...metricCols('pcc'),
       ...metricCols('acc'),
       ...metricCols('sr'),
@@ -193,10 +280,12 @@ export function leaderboardData(entries: readonly LeaderboardEntry[]): ReportTab
     ],
     rows: entries.map((e) => [
       e.setting,
-      e.simulated ? 'simulated' : 'real',
+      e.group,
       String(e.rank),
       e.model,
       e.judge ?? '',
+      String(e.incomplete),
+      o.cluster ? 'guidelines' : 'cases',
       ...m(e.cells.dtw_pcc),
       ...m(e.cells.acc),
       ...m(e.cells.sr),
@@ -208,7 +297,7 @@ export function leaderboardData(entries: readonly LeaderboardEntry[]): ReportTab
 }
 
 const r2 = (x: number) => Math.round(Number((x * 100).toPrecision(12))) / 100;
-const GROUPS = ['real model', 'simulated agent'];
+const KINDS = ['real model', 'simulated agent'];
 
 /** One panel per setting: each model's PCC with its CI whisker, ranked top to bottom, simulated agents hollow and grey. */
 export function leaderboardFigure(entries: readonly LeaderboardEntry[]): FigureSpec {
@@ -217,26 +306,26 @@ export function leaderboardFigure(entries: readonly LeaderboardEntry[]): FigureS
   let top = 0;
   const panels = settings.map((setting) => {
     const mine = entries.filter((e) => e.setting === setting && e.cells.dtw_pcc && Number.isFinite(e.cells.dtw_pcc.mean));
-    const label = (e: LeaderboardEntry) => `${e.simulated ? 'sim ' : ''}${e.rank}. ${e.model}`;
+    const label = (e: LeaderboardEntry) => `${rankLabel(e)}. ${e.model}`;
     const points = mine.map((e) => {
       const c = e.cells.dtw_pcc!;
       return {
         label: label(e),
-        group: GROUPS[e.simulated ? 1 : 0],
+        group: KINDS[e.simulated ? 1 : 0],
         pcc: r2(c.mean * 100),
         low: r2((c.ci_low ?? c.mean) * 100),
         high: r2((c.ci_high ?? c.mean) * 100),
-        note: `n=${c.n}, failed ${c.failures}`,
+        note: countsText(c),
       };
     });
     const height = 60 + Math.max(1, points.length) * rowH;
     const marks: MarkSpec[] = [
       { type: 'frame', data: [], options: { stroke: '#999' } },
       { type: 'ruleY', data: points, options: { y: 'label', x1: 'low', x2: 'high', stroke: 'group', strokeWidth: 1.5 } },
-      { type: 'dot', data: points.filter((p) => p.group === GROUPS[0]), options: { y: 'label', x: 'pcc', fill: 'group', r: 4 } },
+      { type: 'dot', data: points.filter((p) => p.group === KINDS[0]), options: { y: 'label', x: 'pcc', fill: 'group', r: 4 } },
       {
         type: 'dot',
-        data: points.filter((p) => p.group === GROUPS[1]),
+        data: points.filter((p) => p.group === KINDS[1]),
         options: { y: 'label', x: 'pcc', stroke: 'group', fill: 'white', r: 4, symbol: 'square' },
       },
       { type: 'text', data: points, options: { y: 'label', x: 100, text: 'note', textAnchor: 'end', dx: -4 } },
@@ -255,7 +344,7 @@ export function leaderboardFigure(entries: readonly LeaderboardEntry[]): FigureS
         marginTop: 24,
         x: { domain: [0, 100], label: `${SETTING_LABEL[setting]} — ↓ DTW-PCC (%), 95% CI`, grid: true },
         y: { domain: points.map((p) => p.label), label: null },
-        color: { domain: GROUPS, range: ['#4e79a7', '#9c9c9c'] },
+        color: { domain: KINDS, range: ['#4e79a7', '#9c9c9c'] },
       },
       marks,
     };
@@ -266,10 +355,11 @@ export function leaderboardFigure(entries: readonly LeaderboardEntry[]): FigureS
     title: `Leaderboard: DTW-PCC per model with 95% CIs (judge: ${judge ?? 'none'})${simulatedLabel(entries)}`,
     caption:
       'Per setting, models ranked by DTW-PCC (lower is better), real models first; the whisker is the 95% case-bootstrap CI; ' +
-      'simulated reference agents are hollow grey squares, ranked apart. n: cases in the mean; failed: failed calls or unreadable answers.',
+      'simulated reference agents are hollow grey squares, ranked apart, and incomplete models after the complete ones of their kind. ' +
+      'Beside each: n (cases in the mean) and the failures by kind.',
     width: 720,
     height: Math.max(60, top),
     panels,
-    legend: { label: 'Kind', domain: GROUPS, range: ['#4e79a7', '#9c9c9c'] },
+    legend: { label: 'Kind', domain: KINDS, range: ['#4e79a7', '#9c9c9c'] },
   };
 }

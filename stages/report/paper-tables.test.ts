@@ -3,11 +3,11 @@ import assert from 'node:assert/strict';
 import { metricCiTable, table1, table2, table4 } from './paper-tables.ts';
 import { tableCsv, tableMarkdown } from './report-table.ts';
 import { openChoices } from './open-choices.ts';
-import { SUMMARY, srow } from './test-rows.ts';
+import { JUDGES, SUMMARY, srow } from './test-rows.ts';
 
 describe('Table 1', () => {
   test('golden Markdown: default judge gpt-5.4-mini (the simulated judge\'s row is not shown), paper order, simulated last, "—" for cells not run', () => {
-    const t = table1(SUMMARY);
+    const t = table1(SUMMARY, JUDGES);
     assert.equal(t.judge, 'gpt-5.4-mini');
     assert.equal(
       tableMarkdown(t),
@@ -15,13 +15,17 @@ describe('Table 1', () => {
         '# Table 1: main results (judge: gpt-5.4-mini) — includes simulated agents (not LLM results)',
         '',
         'Per model, the mean over test cases. PCC is the DTW-based pathway consistency cost (lower is better), Acc the outcome accuracy and SR the multi-turn success rate (higher is better). PCC and Acc are judged by gpt-5.4-mini; SR needs no judge. ' +
-          'Each cell: mean (95% case-bootstrap CI), n = cases in the mean, f = the model\'s test cases that were failed calls or unreadable answers. "—": not run.',
+          'Each cell: mean (95% case-bootstrap CI), then n and the failures by kind. ' +
+          'Beside n (cases in the mean), the failures by kind: answer (unreadable or cut off), server (a call that failed), patient (the patient could not go on), missing (an imported set without the case), unscored (the judge failed). ' +
+          'Failure policy worst: answer failures (unreadable or cut-off answers) and missing cases score the worst value; server and patient failures and unscored cases are left out of the mean and mark it incomplete. ' +
+          '1 model is incomplete: its means leave out cases a retry may still score. "—": not run.',
         '',
         '| Model | Single PCC (%) ↓ [gpt-5.4-mini] | Single Acc (%) ↑ [gpt-5.4-mini] | Multi PCC (%) ↓ [gpt-5.4-mini] | Multi Acc (%) ↑ [gpt-5.4-mini] | Multi SR (%) ↑ |',
         '|---|---|---|---|---|---|',
-        '| GPT-5.4 | — | 50.00 n=10 f=0 | — | — | — |',
-        '| Qwen3-8B | 44.61 (44.07–45.16) n=8 f=2 | 65.00 n=10 f=0 | 50.00 (45.00–55.00) n=10 f=0 | 28.73 n=10 f=0 | 78.17 n=10 f=0 |',
-        '| simulated-oracle | 0.00 (0.00–0.00) n=10 f=0 | — | — | — | — |',
+        '| GPT-5.4 | — | 50.00 n=10 | — | — | — |',
+        // One unreadable answer (scored worst, in n) and one server failure (left out): incomplete, with what to retry.
+        '| Qwen3-8B (incomplete: single-turn 1 server failure — retry with `cdp run --retry-failed`) | 44.61 (44.07–45.16) n=9 · answer 1 · server 1 | 65.00 n=10 | 50.00 (45.00–55.00) n=10 | 28.73 n=10 | 78.17 n=10 |',
+        '| simulated-oracle | 0.00 (0.00–0.00) n=10 | — | — | — | — |',
         '',
       ].join('\n'),
     );
@@ -29,11 +33,17 @@ describe('Table 1', () => {
 
   test('only real models: no "simulated" in the title; only simulated judges: the first simulated judge is the default', () => {
     const real = SUMMARY.filter((r) => !r.simulated);
-    assert.equal(table1(real).title, 'Table 1: main results (judge: gpt-5.4-mini)');
-    assert.match(table1(SUMMARY.map((r) => ({ ...r, simulated: true }))).title, / — simulated agents, not LLM results$/);
+    assert.equal(table1(real, JUDGES).title, 'Table 1: main results (judge: gpt-5.4-mini)');
+    assert.match(
+      table1(
+        SUMMARY.map((r) => ({ ...r, simulated: true })),
+        JUDGES,
+      ).title,
+      / — simulated agents, not LLM results$/,
+    );
     const simOnly = SUMMARY.filter((r) => r.judge === 'simulated-token-f1');
-    assert.equal(table1(simOnly).judge, 'simulated-token-f1');
-    assert.deepEqual(table1(simOnly).rows, [['Qwen3-8B', '90.00 n=10 f=0', '—', '—', '—', '—']]);
+    assert.equal(table1(simOnly, JUDGES).judge, 'simulated-token-f1');
+    assert.deepEqual(table1(simOnly, JUDGES).rows, [['Qwen3-8B', '90.00 n=10', '—', '—', '—', '—']]);
   });
 });
 
@@ -48,8 +58,8 @@ describe('Tables 5–7', () => {
       tableCsv(t),
       [
         'Setting,Model,gpt-5.4-mini,gpt-5.4-mini cluster CI,qwen3-8b,qwen3-8b cluster CI,simulated-token-f1,simulated-token-f1 cluster CI',
-        'single-turn,Qwen3-8B,44.61 (44.07–45.16) n=8 f=2,(43.00–46.00) † 3 guidelines,33.67 (33.16–34.19) n=10 f=0,—,90.00 n=10 f=0,—',
-        'multi-turn,Qwen3-8B,50.00 (45.00–55.00) n=10 f=0,(40.00–60.00) † 3 guidelines,—,—,—,—',
+        'single-turn,Qwen3-8B (incomplete: 1 server failure — retry with `cdp run --retry-failed`),44.61 (44.07–45.16) n=9 · answer 1 · server 1,(43.00–46.00) † 3 guidelines,33.67 (33.16–34.19) n=10,—,90.00 n=10,—',
+        'multi-turn,Qwen3-8B,50.00 (45.00–55.00) n=10,(40.00–60.00) † 3 guidelines,—,—,—,—',
         '',
       ].join('\n'),
     );
@@ -60,9 +70,9 @@ describe('Tables 5–7', () => {
   test('cluster CIs from 10 or more guidelines are not marked, 9 are; no footnote when nothing is marked', () => {
     const row = srow('single', 'gpt-5.4-mini', 'lnds_pcs', 'Qwen3-8B', 0.5, [0.4, 0.6], [0.3, 0.7]);
     const at = (clusters: number) => metricCiTable([{ ...row, clusters }], 'lnds_pcs');
-    assert.deepEqual(at(10).rows, [['single-turn', 'Qwen3-8B', '50.00 (40.00–60.00) n=10 f=0', '(30.00–70.00)']]);
+    assert.deepEqual(at(10).rows, [['single-turn', 'Qwen3-8B', '50.00 (40.00–60.00) n=10', '(30.00–70.00)']]);
     assert.doesNotMatch(at(10).caption, /†/);
-    assert.deepEqual(at(9).rows, [['single-turn', 'Qwen3-8B', '50.00 (40.00–60.00) n=10 f=0', '(30.00–70.00) † 9 guidelines']]);
+    assert.deepEqual(at(9).rows, [['single-turn', 'Qwen3-8B', '50.00 (40.00–60.00) n=10', '(30.00–70.00) † 9 guidelines']]);
     assert.match(at(9).caption, /†: cluster CI from fewer than 10 guidelines/);
   });
 
@@ -78,8 +88,10 @@ describe('Tables 5–7', () => {
       [
         '# Table 6: OT-PCC (%) ↓ with 95% bootstrap CIs',
         '',
-        'Each entry: mean (95% percentile-bootstrap CI over cases) with n (cases in the mean) and f (failed calls or unreadable answers), ' +
+        'Each entry: mean (95% percentile-bootstrap CI over cases) with n and the failures by kind, ' +
           'then the 95% cluster-bootstrap CI over guidelines ("—" when the cases come from a single guideline). ' +
+          'Beside n (cases in the mean), the failures by kind: answer (unreadable or cut off), server (a call that failed), patient (the patient could not go on), missing (an imported set without the case), unscored (the judge failed). ' +
+          'Failure policy worst: answer failures (unreadable or cut-off answers) and missing cases score the worst value; server and patient failures and unscored cases are left out of the mean and mark it incomplete. ' +
           "Judges: the run's LLM judges and one similarity judge (param allJudges shows every judge). " +
           '†: cluster CI from fewer than 10 guidelines (the number follows the mark), unreliable: ' +
           'so few clusters give few distinct resamples and an interval that covers less often than 95%. ' +
@@ -90,8 +102,8 @@ describe('Tables 5–7', () => {
         '',
         '| Setting | Model | gpt-5.4-mini | gpt-5.4-mini cluster CI |',
         '|---|---|---|---|',
-        '| single-turn | Qwen3-8B | 24.71 (24.02–25.45) n=10 f=0 | (23.01–26.50) |',
-        '| multi-turn | Qwen3-8B | 30.00 (28.00–33.00) n=10 f=0 | (25.00–36.00) † 9 guidelines |',
+        '| single-turn | Qwen3-8B | 24.71 (24.02–25.45) n=10 | (23.01–26.50) |',
+        '| multi-turn | Qwen3-8B | 30.00 (28.00–33.00) n=10 | (25.00–36.00) † 9 guidelines |',
         '',
       ].join('\n'),
     );
@@ -110,16 +122,16 @@ describe('Tables 5–7', () => {
 
   test('Tables 5–7 show the LLM judges and one similarity judge (the real one when configured); allJudges shows all', () => {
     const judges = ['gpt-5.4-mini', 'qwen3-8b', 'simulated-token-f1', 'simulated-char-ngram', 'simulated-tfidf'];
-    const rows = judges.map((j, k) => ({ ...srow('single', j, 'dtw_pcc', 'Qwen3-8B', 0.1 * (k + 1)), n: 10 - k, failures: k }));
+    const rows = judges.map((j, k) => ({ ...srow('single', j, 'dtw_pcc', 'Qwen3-8B', 0.1 * (k + 1)), failures: k, answer_failures: k }));
     const header = (t: { columns: string[] }) => t.columns.filter((c) => !c.endsWith('cluster CI')).slice(2);
-    assert.deepEqual(header(metricCiTable(rows, 'dtw_pcc')), ['gpt-5.4-mini', 'qwen3-8b', 'simulated-token-f1']);
-    assert.deepEqual(header(metricCiTable(rows, 'dtw_pcc', [], openChoices(), true)), judges);
+    assert.deepEqual(header(metricCiTable(rows, 'dtw_pcc', JUDGES)), ['gpt-5.4-mini', 'qwen3-8b', 'simulated-token-f1']);
+    assert.deepEqual(header(metricCiTable(rows, 'dtw_pcc', JUDGES, openChoices(), true)), judges);
     const withEmbedding = [...rows, srow('single', 'embed-bge-m3', 'dtw_pcc', 'Qwen3-8B', 0.7)];
-    assert.deepEqual(header(metricCiTable(withEmbedding, 'dtw_pcc')), ['gpt-5.4-mini', 'qwen3-8b', 'embed-bge-m3']);
-    // Each shown cell carries its own n and failures.
+    assert.deepEqual(header(metricCiTable(withEmbedding, 'dtw_pcc', JUDGES)), ['gpt-5.4-mini', 'qwen3-8b', 'embed-bge-m3']);
+    // Each shown cell carries its own n and failures by kind.
     assert.deepEqual(
-      metricCiTable(rows, 'dtw_pcc').rows[0]!.filter((_, i) => i >= 2 && i % 2 === 0),
-      ['10.00 n=10 f=0', '20.00 n=9 f=1', '30.00 n=8 f=2'],
+      metricCiTable(rows, 'dtw_pcc', JUDGES).rows[0]!.filter((_, i) => i >= 2 && i % 2 === 0),
+      ['10.00 n=10', '20.00 n=10 · answer 1', '30.00 n=10 · answer 2'],
     );
   });
 

@@ -6,8 +6,10 @@
 import type { Row } from '../../pipeline/stage.ts';
 import { clusterCiCell, clusterFootnote, UNRELIABLE_MARK } from './cluster-ci.ts';
 import { count2, fixed2, pctCell } from './format.ts';
+import { KINDS_SENTENCE, coverageNote, incompleteNote, policySentence } from './failure-counts.ts';
 import { capSentence, openChoices, otSentence, type OpenChoices } from './open-choices.ts';
 import { defaultJudge, tableJudges } from './judges.ts';
+import type { JudgeFacts } from '../roster/judge-spec.ts';
 import type { ReportTable } from './report-table.ts';
 import { cellKey, indexSummary, orderModels, type SummaryRow } from './summary-rows.ts';
 
@@ -40,23 +42,31 @@ export const TABLE1_COLUMNS = [
   ['Multi SR (%) ↑', 'multi', 'sr'],
 ] as const;
 
-export function table1(summary: readonly SummaryRow[], judges: readonly string[] = []): ReportTable & { judge: string | null } {
+export function table1(summary: readonly SummaryRow[], judges: readonly JudgeFacts[] = []): ReportTable & { judge: string | null } {
   const judge = defaultJudge(
     summary.flatMap((r) => (r.judge === null ? [] : [r.judge])),
     judges,
   );
   const at = indexSummary(summary);
   const share = simulatedShare(summary);
-  const rows = orderModels(summary).map((model) => [
-    model,
-    ...TABLE1_COLUMNS.map(([, setting, metric]) => pctCell(at.get(cellKey(setting, metric === 'sr' ? null : judge, metric, model)))),
-  ]);
+  let incomplete = 0;
+  const rows = orderModels(summary).map((model) => {
+    const cells = TABLE1_COLUMNS.map(([, setting, metric]) => at.get(cellKey(setting, metric === 'sr' ? null : judge, metric, model)));
+    // The model's name says when its means are incomplete or over part of the test set, so the CSV says it too.
+    const notes = [incompleteNote(cells), ...new Set(cells.map(coverageNote).filter((x) => x !== null))].filter((x) => x !== null);
+    if (notes[0]?.startsWith('incomplete')) incomplete++;
+    return [notes.length ? `${model} (${notes.join('; ')})` : model, ...cells.map(pctCell)];
+  });
   return {
     name: 'table1_main_results',
     title: `Table 1: main results (judge: ${judge ?? 'none'})${simulatedNote(share)}`,
     caption:
       `Per model, the mean over test cases. PCC is the DTW-based pathway consistency cost (lower is better), Acc the outcome accuracy and SR the multi-turn success rate (higher is better). PCC and Acc are judged by ${judge ?? 'no judge'}; SR needs no judge. ` +
-      `Each cell: mean (95% case-bootstrap CI), n = cases in the mean, f = the model's test cases that were failed calls or unreadable answers. "—": not run.`,
+      `Each cell: mean (95% case-bootstrap CI), then n and the failures by kind. ${KINDS_SENTENCE} ${policySentence(summary)}` +
+      (incomplete
+        ? ` ${incomplete} model${incomplete === 1 ? ' is' : 's are'} incomplete: its means leave out cases a retry may still score.`
+        : '') +
+      ' "—": not run.',
     // The judge is named in the column headers too, so the CSV (which has no title) says it.
     columns: ['Model', ...TABLE1_COLUMNS.map(([h, , metric]) => (metric === 'sr' || judge === null ? h : `${h} [${judge}]`))],
     rows,
@@ -72,7 +82,7 @@ export function table1(summary: readonly SummaryRow[], judges: readonly string[]
 export function metricCiTable(
   summary: readonly SummaryRow[],
   metric: string,
-  judges: readonly string[] = [],
+  judges: readonly JudgeFacts[] = [],
   choices: OpenChoices = openChoices(),
   allJudges = false,
 ): ReportTable {
@@ -96,12 +106,15 @@ export function metricCiTable(
       if (cells.every((c) => c === undefined)) continue;
       const clusterCis = cells.map((c) => clusterCiCell(c?.cluster_ci_low, c?.cluster_ci_high, c?.clusters));
       marked ||= clusterCis.some((t) => t.includes(UNRELIABLE_MARK));
-      rows.push([SETTING_LABEL[setting]!, model, ...cells.flatMap((c, k) => [pctCell(c), clusterCis[k]!])]);
+      const note = incompleteNote(cells);
+      rows.push([SETTING_LABEL[setting]!, note ? `${model} (${note})` : model, ...cells.flatMap((c, k) => [pctCell(c), clusterCis[k]!])]);
     }
   }
   const notes = [
-    'Each entry: mean (95% percentile-bootstrap CI over cases) with n (cases in the mean) and f (failed calls or unreadable answers), ' +
+    'Each entry: mean (95% percentile-bootstrap CI over cases) with n and the failures by kind, ' +
       'then the 95% cluster-bootstrap CI over guidelines ("—" when the cases come from a single guideline).',
+    KINDS_SENTENCE,
+    policySentence(mine),
     ...(allJudges ? [] : ["Judges: the run's LLM judges and one similarity judge (param allJudges shows every judge)."]),
     ...(marked ? [clusterFootnote()] : []),
     ...(metric === 'ot_pcc' ? [otSentence(choices), capSentence(choices)] : []),

@@ -139,7 +139,7 @@ describe('report stages', () => {
       const card = readFileSync(join(root, 'out/rep/scorecard.csv'), 'utf8');
       assert.match(
         card,
-        /^Table 5,dtw_pcc,single,Qwen3-8B,gpt-5\.4-mini,47\.88,\(47\.41–48\.35\),44\.61,\(44\.07–45\.16\),8,2,-3\.27,no,no †,3$/m,
+        /^Table 5,dtw_pcc,single,Qwen3-8B,gpt-5\.4-mini,47\.88,\(47\.41–48\.35\),44\.61,\(44\.07–45\.16\),9,2,-3\.27,no,no †,3$/m,
       );
       assert.match(card, /^Table 1,sr,multi,Qwen3-8B,,97\.65,,78\.17,—,10,0,-19\.48,—,—,1$/m);
     } finally {

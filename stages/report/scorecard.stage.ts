@@ -15,7 +15,9 @@ import { openChoices, type RunParams } from './open-choices.ts';
 import { scorecard, scorecardHeader, scorecardTable } from './scorecard.ts';
 import { runProfile, summaryRows, type SummaryRow } from './summary-rows.ts';
 import { REPORT_PARAMS, type ReportParams } from './tables.stage.ts';
-import { isSimulatedJudge } from './judges.ts';
+import { judgeFacts } from './judges.ts';
+import { evaluatedModelSchema, type EvaluatedModel } from '../roster/model-ref.ts';
+import type { JudgeFacts, JudgeSpec } from '../roster/judge-spec.ts';
 
 export function scorecardFiles(
   publishedTexts: Record<string, string>,
@@ -35,17 +37,26 @@ export function scorecardFiles(
 
 export interface ScorecardParams extends ReportParams {
   /**
-   * Run name → the paper's name, for the models and judges that declare (models file, "paper")
-   * the paper model they stand for. Only these are compared with published numbers: a private
-   * model that happens to share a paper model's name is not. Absent: names are matched as they are.
+   * The run's evaluated models (the wiring's roster values). Only models and judges that declare
+   * (models file, "paper") the paper model they stand for are compared with published numbers: a
+   * private model that happens to share a paper model's name is not. Absent: names are matched as
+   * they are.
    */
-  paperNames?: Record<string, string>;
+  models?: EvaluatedModel[];
 }
 
+type Papered = { name: string; paper: string | null };
+
 /** Summary rows under the paper's names; real models and judges without one are left out. */
-export function asPaperRows(rows: readonly SummaryRow[], paperNames: Record<string, string> | undefined): SummaryRow[] {
-  if (!paperNames) return [...rows];
-  const judge = (j: string | null) => (j === null || isSimulatedJudge(j) ? j : (paperNames[j] ?? null));
+export function asPaperRows(
+  rows: readonly SummaryRow[],
+  models: readonly Papered[] | undefined,
+  judges: readonly (JudgeFacts & Papered)[] = [],
+): SummaryRow[] {
+  if (!models) return [...rows];
+  const paperNames: Record<string, string> = {};
+  for (const m of [...models, ...judges]) if (m.paper) paperNames[m.name] = m.paper;
+  const judge = (j: string | null) => (j === null || judgeFacts(j, judges).simulated ? j : (paperNames[j] ?? null));
   return rows.flatMap((r) => {
     if (r.simulated) return [r];
     const model = paperNames[r.model];
@@ -56,12 +67,16 @@ export function asPaperRows(rows: readonly SummaryRow[], paperNames: Record<stri
 
 export default tableStage<ScorecardParams>({
   inputs: { published: 'whole', model_summary: 'whole' },
-  params: { ...REPORT_PARAMS, paperNames: z.record(z.string(), z.string()).optional() },
+  params: { ...REPORT_PARAMS, models: z.array(evaluatedModelSchema).optional() },
   columns: REPORT_FILE_COLUMNS,
   run({ published, model_summary }, ctx) {
     const texts: Record<string, string> = {};
     for (const f of published) texts[basename(String(f.path))] = readFileSync(resolve(ctx.root, String(f.path)), 'utf8');
-    const files = scorecardFiles(texts, asPaperRows(summaryRows(model_summary), ctx.params.paperNames), ctx.params.runParams);
+    const files = scorecardFiles(
+      texts,
+      asPaperRows(summaryRows(model_summary), ctx.params.models, ctx.params.judges as JudgeSpec[]),
+      ctx.params.runParams,
+    );
     return writeReportFiles(ctx.root, resolveOutDir(ctx.root, ctx.params.outDir), files, ctx.persist);
   },
 });

@@ -126,7 +126,7 @@ describe('scorecard: clusters and the settings the paper leaves open', () => {
           'Difference = run − published in percentage points, both as printed with 2 decimals; ' +
           '"inside CI" compares the published value with the run\'s CI as printed, bounds included; ' +
           'the cluster CI is over guidelines ("—" when undefined), `clusters` is its number of guidelines; ' +
-          "`n` is the cases in the run's mean and `failures` the model's test cases that were failed calls or unreadable answers.",
+          "`n` is the cases in the run's mean and `failures` the cell's test cases that failed, of any kind (answer, server, patient, missing).",
         '',
         '†: cluster CI from fewer than 10 guidelines (the number follows the mark), unreliable: ' +
           'so few clusters give few distinct resamples and an interval that covers less often than 95%. Marked here: 1 of the 2 cells run.',

@@ -28,7 +28,7 @@ export interface ScorecardRow {
   published_ci: string;
   run: string;
   run_ci: string;
-  /** Cases in the run's mean, and the model's test cases that were failed calls or unreadable answers; empty when not run. */
+  /** Cases in the run's mean, and the cell's failures of every kind; empty when not run. */
   n: string;
   failures: string;
   /** run − published, percentage points. */
@@ -180,7 +180,7 @@ export function scorecardHeader(rows: readonly ScorecardRow[], opts: ScorecardHe
       'Table 1 uses gpt-5.4-mini). Difference = run − published in percentage points, both as printed with 2 decimals; ' +
       '"inside CI" compares the published value with the run\'s CI as printed, bounds included; ' +
       'the cluster CI is over guidelines ("—" when undefined), `clusters` is its number of guidelines; ' +
-      "`n` is the cases in the run's mean and `failures` the model's test cases that were failed calls or unreadable answers.",
+      "`n` is the cases in the run's mean and `failures` the cell's test cases that failed, of any kind (answer, server, patient, missing).",
     '',
     `${clusterFootnote()}${opts.simulated ? '' : ` Marked here: ${t.fewClusters} of the ${t.run} cells run.`}`,
     '',

@@ -12,10 +12,21 @@ export interface SummaryRow {
   ci_low: number | null;
   ci_high: number | null;
   n: number;
-  /** The model's test cases that were failed calls or unreadable answers (0 before model_summary had the column). */
+  /** The cell's test cases (n + excluded); n when model_summary had no such column. */
+  cases: number;
+  /** The cell's failures of every kind (answer + server + patient + missing; 0 when absent). */
   failures: number;
-  /** Cases left out of the mean by the failure policy (0 when absent). */
+  /** Per kind (failure-policy.ts): 0 when model_summary had no such column. */
+  answer_failures: number;
+  server_failures: number;
+  patient_failures: number;
+  missing_cases: number;
+  /** Cases the judge could not score. */
+  unscored: number;
+  /** Cases left out of the mean for any reason (0 when absent). */
   excluded: number;
+  /** Server or patient failures (or unscored cases) left the mean: a retry may still change it. */
+  incomplete: boolean;
   /** The failure policy the mean was computed under, when model_summary records it. */
   policy: string | null;
   cluster_ci_low: number | null;
@@ -36,8 +47,15 @@ export function summaryRows(rows: readonly Row[]): SummaryRow[] {
     ci_low: num(r.ci_low),
     ci_high: num(r.ci_high),
     n: num(r.n) ?? 0,
+    cases: num(r.cases) ?? (num(r.n) ?? 0) + (num(r.excluded) ?? 0),
     failures: num(r.failures) ?? 0,
+    answer_failures: num(r.answer_failures) ?? 0,
+    server_failures: num(r.server_failures) ?? 0,
+    patient_failures: num(r.patient_failures) ?? 0,
+    missing_cases: num(r.missing_cases) ?? 0,
+    unscored: num(r.unscored) ?? 0,
     excluded: num(r.excluded) ?? 0,
+    incomplete: r.incomplete === true,
     policy: r.policy == null ? null : String(r.policy),
     cluster_ci_low: num(r.cluster_ci_low),
     cluster_ci_high: num(r.cluster_ci_high),

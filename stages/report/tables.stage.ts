@@ -1,8 +1,9 @@
 /**
  * Stage `report_tables`: the paper's Tables 1, 2, 4 and 5–7 from this run, as Markdown and CSV
  * under `<outDir>/tables/` (param outDir, default "reports", relative to the project root).
- * Its rows are the files written with their sha256. Param `judges`: the run's judge order
- * (evaluationJudges(roster)); the default judge of Table 1 is the first LLM judge in it.
+ * Its rows are the files written with their sha256. Param `judges`: the run's judge specs, in
+ * order (their kind and simulated flag say which are LLM judges); the default judge of Table 1
+ * is the first real LLM judge in it.
  * Param `runParams`: the params the paper leaves open, as the computing stages got them
  * (open-choices.ts); Table 6 and the scorecard print them. Param `allJudges`: Tables 5–7 show every
  * judge (default: the LLM judges and one similarity judge).
@@ -14,10 +15,12 @@ import { REPORT_FILE_COLUMNS, resolveOutDir, writeReportFiles, type ReportFile }
 import { tableCsv, tableMarkdown, type ReportTable } from './report-table.ts';
 import { summaryRows } from './summary-rows.ts';
 import type { ParamsDecl, Row } from '../../pipeline/stage.ts';
+import { judgeSpecSchema, type JudgeSpec } from '../roster/judge-spec.ts';
 
 export interface ReportParams {
   outDir: string;
-  judges: string[];
+  /** The run's judge specs (the wiring's roster values). */
+  judges: JudgeSpec[];
   runParams?: RunParams;
 }
 
@@ -31,7 +34,7 @@ const tau = z.union([z.number().gt(0), z.literal(Infinity)]);
 /** Where and for which judges the report stages write, unless dag.config.ts says otherwise. */
 export const REPORT_PARAMS: ParamsDecl<ReportParams> = {
   outDir: z.string().min(1).default('reports'),
-  judges: z.array(z.string()).default([]),
+  judges: z.array(judgeSpecSchema).default([]),
   runParams: z
     .object({
       pathway_metrics: z.object({ lambda: z.number().gt(0).optional(), tauA: tau.optional(), tauB: tau.optional() }).optional(),
@@ -43,7 +46,7 @@ export const REPORT_PARAMS: ParamsDecl<ReportParams> = {
 
 export function paperTables(
   inputs: Record<string, Row[]>,
-  judges: readonly string[] = [],
+  judges: readonly JudgeSpec[] = [],
   runParams: RunParams = {},
   allJudges = false,
 ): ReportTable[] {

@@ -1,5 +1,18 @@
 /** Small fixed model_summary rows for the report tests (fractions, as the stage stores them). */
 import type { SummaryRow } from './summary-rows.ts';
+import type { JudgeFacts } from '../roster/judge-spec.ts';
+
+/** What the run's judge specs say of the judges these rows name (the reports read it, never the names). */
+export const JUDGES: JudgeFacts[] = [
+  { name: 'gpt-5.4-mini', kind: 'llm', simulated: false },
+  { name: 'qwen3-8b', kind: 'llm', simulated: false },
+  { name: 'embed-bge-m3', kind: 'embedding', simulated: false },
+  ...['simulated-token-f1', 'simulated-char-ngram', 'simulated-tfidf'].map((name) => ({
+    name,
+    kind: 'similarity' as const,
+    simulated: true,
+  })),
+];
 
 export const srow = (
   setting: string,
@@ -20,9 +33,16 @@ export const srow = (
   ci_low: ci?.[0] ?? null,
   ci_high: ci?.[1] ?? null,
   n: 10,
+  cases: 10,
   failures: 0,
+  answer_failures: 0,
+  server_failures: 0,
+  patient_failures: 0,
+  missing_cases: 0,
+  unscored: 0,
   excluded: 0,
-  policy: null,
+  incomplete: false,
+  policy: 'worst',
   cluster_ci_low: cluster?.[0] ?? null,
   cluster_ci_high: cluster?.[1] ?? null,
   clusters: cluster ? 3 : 1,
@@ -30,8 +50,16 @@ export const srow = (
 
 /** Two real models of the paper, one simulated agent, an LLM judge and a simulated judge. */
 export const SUMMARY: SummaryRow[] = [
-  // Two of its cases failed (model_summary's failures column), eight are in the mean.
-  { ...srow('single', 'gpt-5.4-mini', 'dtw_pcc', 'Qwen3-8B', 0.44612, [0.4407, 0.4516], [0.43, 0.46]), n: 8, failures: 2 },
+  // Two of its ten cases failed (one unreadable answer, scored worst; one failed call, left out): nine are in the mean.
+  {
+    ...srow('single', 'gpt-5.4-mini', 'dtw_pcc', 'Qwen3-8B', 0.44612, [0.4407, 0.4516], [0.43, 0.46]),
+    n: 9,
+    failures: 2,
+    answer_failures: 1,
+    server_failures: 1,
+    excluded: 1,
+    incomplete: true,
+  },
   srow('single', 'qwen3-8b', 'dtw_pcc', 'Qwen3-8B', 0.3367, [0.3316, 0.3419]),
   srow('single', 'simulated-token-f1', 'dtw_pcc', 'Qwen3-8B', 0.9),
   srow('single', 'gpt-5.4-mini', 'acc', 'Qwen3-8B', 0.65),

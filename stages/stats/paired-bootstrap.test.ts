@@ -20,12 +20,13 @@ test('pairedDifference: the mean difference over the common cases only, with a C
     ['only-b', -100],
   ]);
   const d = pairedDifference(a, b, { resamples: 2000, seed: 1 })!;
+  const [lo, hi] = [d.ciLow!, d.ciHigh!];
   // differences 1, 1, 3 → mean 5/3; the resampled means lie between 1 and 3
   assert.equal(d.n, 3);
   close(d.diff, 5 / 3, 1e-12, 'diff');
   close(d.meanA, 7 / 3, 1e-12, 'meanA');
   close(d.meanB, 2 / 3, 1e-12, 'meanB');
-  assert.ok(d.ciLow >= 1 && d.ciLow < d.diff && d.diff < d.ciHigh && d.ciHigh <= 3, `CI ${d.ciLow}–${d.ciHigh}`);
+  assert.ok(lo >= 1 && lo < d.diff && d.diff < hi && hi <= 3, `CI ${lo}–${hi}`);
   assert.equal(pairedDifference(new Map([['x', 1]]), new Map([['y', 1]])), null);
   // A non-finite value is a missing case, not a number.
   assert.equal(
@@ -51,8 +52,8 @@ test("pairing: the CI of the difference is far narrower than the two models' own
   const d = pairedDifference(a, b, { resamples: 2000, seed: 3 })!;
   close(d.diff, -0.05, 1e-12, 'diff');
   // Every difference is -0.05, so every resample is too: a zero-width CI.
-  close(d.ciLow, -0.05, 1e-12, 'CI low');
-  close(d.ciHigh, -0.05, 1e-12, 'CI high');
+  close(d.ciLow!, -0.05, 1e-12, 'CI low');
+  close(d.ciHigh!, -0.05, 1e-12, 'CI high');
   const own = percentileBootstrap(Float64Array.from(a.values()), { resamples: 2000, seed: 3 });
   assert.ok(own.ciHigh - own.ciLow > 0.1, 'each model alone is uncertain by more than the gap');
 });

@@ -7,7 +7,7 @@
  *   guideline "<title>"."), then its parsed questions and the patient's parsed answers as
  *   alternating turns (stages/prompts/dialogue-messages.ts). Each reply is read with
  *   `parseDoctorTurn`: one Yes/No question, or "Final Conclusion: …".
- * - Patient: the `patient` param's model (the wiring's roster name), system message = Prompt 7
+ * - Patient: the `patient` param's model (the wiring's roster value), system message = Prompt 7
  *   with the vignette; each reply is read with `parsePatientAnswer`.
  * - Every doctor and patient call carries the unit's rows as its `context` (unit-context.ts),
  *   with the goal and the exchange so far for the doctor and the question for the patient, for
@@ -20,9 +20,10 @@
  *   turn; a truncated reply (finish_reason 'length') is such a reply, its reason says so;
  * - 'turn-cap': `cap` doctor turns passed without a conclusion → success = false;
  * - 'patient-failure: <reason>': the patient's reply could not be read, and neither could its
- *   reply to one re-ask (patient-reask.ts: a follow-up naming the reader's reason) → success =
- *   null, success_strict = null, patient_failed = true: the patient model's failure, not the
- *   doctor's. Every other row has patient_failed = false.
+ *   reply to one re-ask (patient-reask.ts: a follow-up naming the reader's reason) → a failure
+ *   row (`error` set, `failure_kind` 'patient') that keeps the transcript, with success = null,
+ *   success_strict = null, patient_failed = true: the patient model's failure, not the doctor's,
+ *   and retried by `cdp run --retry-failed`. Every other row has patient_failed = false.
  * success is the paper's SR criterion read leniently: every doctor turn readable (variants
  * accepted) and a conclusion within the cap; success_strict also wants every doctor turn exactly
  * in Prompt 6's format. `format` is the dialogue's doctor format ('strict' when every doctor turn
@@ -30,9 +31,14 @@
  * ceil(capFactor × length + capExtra) with the reference CDP's length, defaults 2 and 4
  * (turn-cap.ts).
  *
- * A failed call of either side (HTTP errors after retries, context overflow) makes a failure row
- * with the reason and the transcript so far; `cdp run --retry-failed` replays the dialogue, whose
- * earlier calls come from the call cache.
+ * A failed call of either side (HTTP errors after retries, context overflow, an empty or cut-off
+ * 200) makes a failure row with the reason and the transcript so far, `failure_kind` 'server' for
+ * the doctor's and 'patient' for the patient's. `cdp run --retry-failed` replays the dialogue:
+ * its earlier calls come from the call cache (no earlier turn is sent again; the refused patient
+ * reply is asked afresh), so it resumes at the turn that failed.
+ * `failure_kind` is 'answer' on a dialogue that ended at an unreadable doctor turn (a result, not a
+ * failure row); `cdp run --retry-answers` replays those dialogues and, at the stored unreadable
+ * turn, refuses it and asks for a fresh sample; `resampled` counts the doctor's fresh samples.
  *
  * `questions` (the predicted CDP) are the parsed questions in order; `turns` the full transcript:
  * role 'doctor' | 'patient', the raw reply, the parsed question / conclusion / "Yes" | "No"
@@ -44,36 +50,24 @@ import { doctorMessages, patientMessages, type DialogueTurn } from '../prompts/d
 import { loadTemplate, renderTemplate } from '../prompts/templates.ts';
 import { promptMessage } from '../prompts/prompt-message.ts';
 import { clinicalInquiryGoal } from './inquiry-goal.ts';
-import { parseDoctorTurn } from './parse-doctor-turn.ts';
-import { parsePatientAnswer, type PatientAnswer } from './parse-patient-answer.ts';
 import { accountDialogue, type DialogueEnd } from './dialogue-outcome.ts';
-import { patientReask } from './patient-reask.ts';
+import { askDoctor } from './doctor-turn.ts';
+import { askPatient } from './patient-turn.ts';
+import type { TranscriptTurn } from './transcript-turn.ts';
 import { DEFAULT_CAP_EXTRA, DEFAULT_CAP_FACTOR, turnCap } from './turn-cap.ts';
-import { caseInputs, isSimulated, modelOf, stageLlm, type TaskParamsBase } from './task-unit.ts';
+import { caseInputs, modelOf, stageLlm, type TaskParamsBase } from './task-unit.ts';
+import { distinctNames, evaluatedModelSchema, modelRefOf, modelRefSchema, type ModelRef } from '../roster/model-ref.ts';
+
+export type { TranscriptTurn };
 
 export interface DialoguesMultiParams extends TaskParamsBase {
-  /** Roster name of the patient of real models' dialogues (the wiring names it). */
-  patient: string;
+  /** The patient of real models' dialogues (the wiring's roster value: its settings key the dialogues). */
+  patient: ModelRef;
   /** The patient of simulated agents' dialogues, so no real patient call is spent on a stand-in (default: `patient`). */
-  simulatedPatient?: string;
+  simulatedPatient?: ModelRef;
   /** Turn cap = ceil(capFactor × reference length + capExtra) doctor turns (defaults: turn-cap.ts). */
   capFactor: number;
   capExtra: number;
-}
-
-export interface TranscriptTurn {
-  role: 'doctor' | 'patient';
-  text: string;
-  parsed: string | null;
-  /**
-   * What the patient provider reported using (its response metadata): for the simulated patient
-   * 'path' — the question matched reference node `node`; 'vignette'; 'default' — "No". Null for
-   * the doctor and for providers that report nothing (real models).
-   */
-  via: string | null;
-  node: number | null;
-  /** The reader's format of the reply ('strict' or its variants), null when it was unreadable. */
-  format: string | null;
 }
 
 /** The exchange so far as the doctor's context holds it: only answered turns, answers as read. */
@@ -84,10 +78,9 @@ function answered(dialogue: readonly DialogueTurn[]): Array<{ question: string; 
 export default rowStage<DialoguesMultiParams>({
   inputs: { cdps: 'drives', vignettes: 'joined', guidelines: 'joined', trees: 'joined' },
   params: {
-    models: z.array(z.string()),
-    simulated: z.array(z.string()).optional(),
-    patient: z.string().min(1),
-    simulatedPatient: z.string().min(1).optional(),
+    models: distinctNames(evaluatedModelSchema),
+    patient: modelRefSchema,
+    simulatedPatient: modelRefSchema.optional(),
     // Bounded: every turn is a call of each side.
     capFactor: z.number().min(0).max(20).default(DEFAULT_CAP_FACTOR),
     capExtra: z.number().min(0).max(200).default(DEFAULT_CAP_EXTRA),
@@ -108,16 +101,19 @@ export default rowStage<DialoguesMultiParams>({
     goal: 'VARCHAR',
     patient: 'VARCHAR',
     simulated: 'BOOLEAN',
+    failure_kind: 'VARCHAR',
+    resampled: 'INTEGER',
   },
   async run(unit, ctx) {
     const { row } = unit;
     if (row.split !== 'test') return [];
-    const model = modelOf(unit.cross);
-    const simulated = isSimulated(model, ctx.params.simulated);
-    const patient = simulated ? (ctx.params.simulatedPatient ?? ctx.params.patient) : ctx.params.patient;
-    if (typeof patient !== 'string' || patient === '') {
-      throw new Error(`stage ${ctx.stage}: no patient model; set the "patient" param to the patient's roster name (in dag.config.ts)`);
-    }
+    const spec = modelOf(unit.cross);
+    const model = spec.name;
+    const simulated = spec.simulated;
+    const patient = modelRefOf(
+      simulated ? (ctx.params.simulatedPatient ?? ctx.params.patient) : ctx.params.patient,
+      `stage ${ctx.stage}: the patient (param 'patient')`,
+    ).name;
     const base = { model, cdp_id: row.cdp_id, guideline_id: row.guideline_id, language: row.language, patient, simulated };
     const inputs = caseInputs(unit);
     if (!inputs.ok) return { ...base, error: inputs.error };
@@ -143,24 +139,27 @@ export default rowStage<DialoguesMultiParams>({
     const turns: TranscriptTurn[] = [];
     const questions: string[] = [];
     const doctorFormats = () => turns.filter((t) => t.role === 'doctor').map((t) => t.format);
-    const end = (how: DialogueEnd) => ({ ...base, goal, turns, questions, ...accountDialogue(how, doctorFormats()) });
-    const failed = (error: string) => ({ ...base, goal, turns, questions, error });
+    let resampled = 0;
+    const so = () => ({ ...base, goal, turns, questions, resampled });
+    const end = (how: DialogueEnd, failure_kind: string | null = null) => ({
+      ...so(),
+      ...accountDialogue(how, doctorFormats()),
+      failure_kind,
+    });
+    const failed = (error: string, failure_kind: 'server' | 'patient') => ({ ...so(), error, failure_kind });
+    const retryAnswers = ctx.retrying?.includes('answer') ?? false;
 
     for (let k = 1; k <= cap; k++) {
       // The doctor's chat: its system message (with the guideline blob), then the exchange so far.
       const doctorContext = { ...unitContext, goal, dialogue: answered(dialogue) };
-      const d = await llm.chat({
-        model,
-        messages: [doctorSystem, ...doctorMessages('', dialogue).slice(1)],
-        role: 'evaluated',
-        sample,
-        context: doctorContext,
-      });
-      if (!d.ok) return failed(`doctor ${model}, turn ${k}: ${d.error}`);
-      const said = parseDoctorTurn(d.text, d.finishReason);
+      const messages = [doctorSystem, ...doctorMessages('', dialogue).slice(1)];
+      const d = await askDoctor(llm, { model, messages, role: 'evaluated', sample, context: doctorContext }, retryAnswers);
+      if (!d.ok) return failed(`doctor ${model}, turn ${k}: ${d.error}`, 'server');
+      resampled += d.attempt;
+      const { said } = d;
       if (said.kind === 'invalid') {
         turns.push({ role: 'doctor', text: d.text, parsed: null, via: null, node: null, format: null });
-        return end({ kind: 'invalid-turn', reason: said.reason });
+        return end({ kind: 'invalid-turn', reason: said.reason }, 'answer');
       }
       if (said.kind === 'conclusion') {
         turns.push({ role: 'doctor', text: d.text, parsed: said.conclusion, via: null, node: null, format: said.format });
@@ -170,35 +169,17 @@ export default rowStage<DialoguesMultiParams>({
       questions.push(said.question);
       dialogue.push({ question: said.question });
 
-      const patientContext = { ...unitContext, question: said.question };
+      const context = { ...unitContext, question: said.question };
       const asked = patientMessages(patientSystem, dialogue);
-      let p = await llm.chat({ model: patient, messages: asked, role: 'patient', sample, context: patientContext });
-      if (!p.ok) return failed(`patient ${patient}, turn ${k}: ${p.error}`);
-      let answer: PatientAnswer = parsePatientAnswer(p.text, p.finishReason);
-      // What an offline patient says it used to answer (its route through the case); null for real models.
-      const patientTurn = (r: typeof p, a: PatientAnswer): TranscriptTurn => ({
-        role: 'patient',
-        text: r.ok ? r.text : '',
-        parsed: a.ok ? a.answer : null,
-        via: r.ok && typeof r.metadata?.via === 'string' ? r.metadata.via : null,
-        node: r.ok && typeof r.metadata?.node === 'number' ? r.metadata.node : null,
-        format: a.ok ? a.format : null,
-      });
-      turns.push(patientTurn(p, answer));
-      if (!answer.ok) {
-        // One re-ask naming the problem; a second unreadable reply is the patient's failure.
-        const again = patientReask(asked, p.text, answer.reason, said.question, language);
-        p = await llm.chat({ model: patient, messages: again, role: 'patient', sample, context: patientContext });
-        if (!p.ok) return failed(`patient ${patient}, turn ${k} (re-ask): ${p.error}`);
-        answer = parsePatientAnswer(p.text, p.finishReason);
-        turns.push(patientTurn(p, answer));
-        if (!answer.ok) {
-          // Refused answers are not served again: a recompute of this dialogue asks afresh.
-          await llm.reject(p, `patient answer unreadable: ${answer.reason}`);
-          return end({ kind: 'patient-failure', reason: answer.reason });
-        }
+      const p = await askPatient(llm, { model: patient, asked, question: said.question, language, sample, context });
+      turns.push(...p.turns);
+      if (p.kind === 'failed-call') return failed(`patient ${patient}, turn ${k}${p.reask ? ' (re-ask)' : ''}: ${p.error}`, 'patient');
+      if (p.kind === 'unreadable') {
+        // A failure row: `cdp run --retry-failed` replays the dialogue up to here from the cache and asks the patient afresh.
+        const error = `patient ${patient}, turn ${k}: answer unreadable after a re-ask: ${p.reason}`;
+        return { ...end({ kind: 'patient-failure', reason: p.reason }, 'patient'), error };
       }
-      dialogue[dialogue.length - 1]!.answer = answer.answer;
+      dialogue[dialogue.length - 1]!.answer = p.answer;
     }
     return end({ kind: 'turn-cap' });
   },

@@ -11,23 +11,28 @@
  *   layout) or the '+'-joined variants it needed (pipeline/llm/answer-format.ts); null when
  *   parse_ok is false. Strict figures count only 'strict' rows.
  * - A failed call (HTTP errors after the client's retries, a context overflow "context overflow
- *   (N tokens > window W)", an inactive model) is a failure row carrying the client's reason;
+ *   (N tokens > window W)", an empty or cut-off 200, an inactive model: every `ok: false` of the
+ *   client) is a failure row carrying the client's reason, `failure_kind` 'server';
  *   `cdp run --retry-failed` asks again.
- * - `simulated` says whether the model is an offline agent (see task-unit.ts). Every call carries
+ * - `failure_kind` is 'answer' on a row whose answer could not be read (a result, not a failure
+ *   row); `cdp run --retry-answers` recomputes those units, refuses the stored answer and asks for a
+ *   fresh sample, and `resampled` counts the fresh samples taken (0: the first answer).
+ * - `simulated` is the model's flag (an offline agent, stages/roster/model-ref.ts). Every call carries
  *   the unit's rows as its `context` (unit-context.ts): offline providers answer from it, the
  *   client never sends it to a server and it is not part of the cache key.
  */
-import { rowStage, z } from '../../pipeline/stage.ts';
+import { rowStage } from '../../pipeline/stage.ts';
 import { loadTemplate } from '../prompts/templates.ts';
 import { promptMessage } from '../prompts/prompt-message.ts';
 import { parseSingleTurn } from './parse-single-turn.ts';
-import { caseInputs, isSimulated, modelOf, stageLlm, type TaskParamsBase } from './task-unit.ts';
+import { caseInputs, modelOf, stageLlm, type TaskParamsBase } from './task-unit.ts';
+import { distinctNames, evaluatedModelSchema } from '../roster/model-ref.ts';
 
 export type PredictionsSingleParams = TaskParamsBase;
 
 export default rowStage<PredictionsSingleParams>({
   inputs: { cdps: 'drives', vignettes: 'joined', guidelines: 'joined', trees: 'joined' },
-  params: { models: z.array(z.string()), simulated: z.array(z.string()).optional() },
+  params: { models: distinctNames(evaluatedModelSchema) },
   columns: {
     model: 'VARCHAR',
     cdp_id: 'VARCHAR',
@@ -41,17 +46,20 @@ export default rowStage<PredictionsSingleParams>({
     raw: 'VARCHAR',
     template: 'VARCHAR',
     simulated: 'BOOLEAN',
+    failure_kind: 'VARCHAR',
+    resampled: 'INTEGER',
   },
   async run(unit, ctx) {
     const { row } = unit;
     if (row.split !== 'test') return [];
-    const model = modelOf(unit.cross);
+    const spec = modelOf(unit.cross);
+    const model = spec.name;
     const base = {
       model,
       cdp_id: row.cdp_id,
       guideline_id: row.guideline_id,
       language: row.language,
-      simulated: isSimulated(model, ctx.params.simulated),
+      simulated: spec.simulated,
     };
     const inputs = caseInputs(unit);
     if (!inputs.ok) return { ...base, error: inputs.error };
@@ -59,9 +67,17 @@ export default rowStage<PredictionsSingleParams>({
     const t = loadTemplate('single-turn-inference', String(row.language));
     const message = promptMessage(llm, t, { Guideline: inputs.value.markdown, Case_Vignette: inputs.value.vignette }, ['Guideline']);
     // One independent sample per case (sample = cdp_id), as the paper ran every case on its own.
-    const r = await llm.chat({ model, messages: [message], role: 'evaluated', sample: String(row.cdp_id), context: inputs.value.context });
-    if (!r.ok) return { ...base, template: t.identity, error: `${model}: ${r.error}` };
-    const parsed = parseSingleTurn(r.text, r.finishReason);
+    const request = { model, messages: [message], role: 'evaluated' as const, sample: String(row.cdp_id), context: inputs.value.context };
+    let r = await llm.chat(request);
+    if (!r.ok) return { ...base, template: t.identity, failure_kind: 'server', error: `${model}: ${r.error}` };
+    let parsed = parseSingleTurn(r.text, r.finishReason);
+    if (!parsed.ok && r.cached && r.call && ctx.retrying?.includes('answer')) {
+      // --retry-answers: the stored unreadable answer is refused, so this asks for a fresh sample.
+      await llm.reject(r, `unreadable answer re-asked (--retry-answers): ${parsed.reason}`);
+      r = await llm.chat(request);
+      if (!r.ok) return { ...base, template: t.identity, failure_kind: 'server', error: `${model}: ${r.error}` };
+      parsed = parseSingleTurn(r.text, r.finishReason);
+    }
     return {
       ...base,
       template: t.identity,
@@ -71,6 +87,8 @@ export default rowStage<PredictionsSingleParams>({
       answer_format: parsed.ok ? parsed.format : null,
       steps: parsed.steps ?? [],
       outcome: parsed.outcome ?? null,
+      failure_kind: parsed.ok ? null : 'answer',
+      resampled: r.call?.attempt ?? 0,
     };
   },
 });

@@ -13,6 +13,7 @@ import { offlineHandlers, SIMULATED_ROSTER } from '../agents/roster.ts';
 import { doctorSystem, HTN_TREE, INSOMNIA_TREE, markdownOf } from '../agents/test-fixtures.ts';
 import type { Cdp } from '../construct/types.ts';
 import { fixtureData, taskDag, taskProject } from './testing/task-dag.ts';
+import { simulatedAgents, simulatedPatient } from '../roster/testing/specs.ts';
 
 const PERTURBED = 'simulated-mixed-0.15-wrong-0.2';
 const MODELS = [ORACLE_NAME, PERTURBED];
@@ -21,7 +22,9 @@ test('offline: the oracle reproduces every reference pathway and conclusion; a p
   const data = fixtureData((_c, i) => (i === 5 ? 'non-test' : 'test'));
   const tests = data.cdps.filter((c) => c.split === 'test');
   assert.equal(tests.length, 8);
-  const project = taskProject(taskDag(data, { models: MODELS }, { models: MODELS, patient: PATIENT_NAME }));
+  const project = taskProject(
+    taskDag(data, { models: simulatedAgents(MODELS) }, { models: simulatedAgents(MODELS), patient: simulatedPatient() }),
+  );
   const run = async () => {
     const client = createLlmClient({ cacheDir: project.cacheDir, roster: SIMULATED_ROSTER, offlineHandlers: offlineHandlers() });
     try {

@@ -7,6 +7,7 @@ import { createLlmClient } from '../../pipeline/llm/client.ts';
 import type { ModelSpec } from '../../pipeline/llm/types.ts';
 import type { Row } from '../../pipeline/dag/define.ts';
 import { fixtureData, taskDag, taskProject, HTN_TITLE, INSOMNIA_TITLE } from './testing/task-dag.ts';
+import { realModel } from '../roster/testing/specs.ts';
 
 const SINGLE = ['st-plain', 'st-bold', 'st-think', 'st-no-outcome', 'st-500', 'st-tiny'];
 const DOCTORS = ['dr-good', 'dr-breaks', 'dr-endless', 'dr-maybe', 'dr-500'];
@@ -103,7 +104,11 @@ test('task stages: parsed answers, dialogue endings, failure rows, a reused reru
   const tests = data.cdps.filter((c) => c.split === 'test');
   assert.equal(tests.length, 3);
   const nonTest = data.cdps.find((c) => c.split === 'non-test')!;
-  const config = taskDag(data, { models: SINGLE }, { models: DOCTORS, patient: 'pt-script', capFactor: 1, capExtra: 1 });
+  const config = taskDag(
+    data,
+    { models: SINGLE.map((n) => realModel(n)) },
+    { models: DOCTORS.map((n) => realModel(n)), patient: realModel('pt-script'), capFactor: 1, capExtra: 1 },
+  );
   const project = taskProject(config);
   const run = async (opts: { retryFailed?: boolean } = {}) => {
     const client = createLlmClient({
@@ -247,6 +252,8 @@ test('task stages: parsed answers, dialogue endings, failure rows, a reused reru
         goal,
         patient: 'pt-script',
         simulated: false,
+        failure_kind: null,
+        resampled: 0,
       });
       const breaks = at('dr-breaks');
       assert.deepEqual(
@@ -274,12 +281,17 @@ test('task stages: parsed answers, dialogue endings, failure rows, a reused reru
         [null, null, true, 'strict', ['Is it maybe serious?'], maybeTurns],
       );
       assert.match(String(maybe.end_reason), /^patient-failure: the answer "Maybe" does not start with Yes or No: it is uncertain/);
+      // A failure row of kind 'patient', so --retry-failed asks again; its transcript is kept.
+      assert.equal(maybe.failure_kind, 'patient');
+      assert.match(String(maybe.error), /^patient pt-script, turn 1: answer unreadable after a re-ask: the answer "Maybe"/);
+      assert.deepEqual([breaks.failure_kind, breaks.error ?? null, endless.failure_kind, good.failure_kind], ['answer', null, null, null]);
       assert.deepEqual(
         [breaks.patient_failed, breaks.success_strict, breaks.format, endless.patient_failed, endless.success_strict],
         [false, false, null, false, false],
       );
       const failed = at('dr-500');
       assert.match(String(failed.error), /^doctor dr-500, turn 1: .*500.*after 2 attempts/);
+      assert.equal(failed.failure_kind, 'server');
       assert.equal(failed.goal, goal);
     }
     // The re-ask is a follow-up in the patient's chat naming the reader's reason, then the question again.
@@ -349,9 +361,16 @@ test('task stages: parsed answers, dialogue endings, failure rows, a reused reru
       [6, 3],
       'st-500 and st-tiny recomputed; st-tiny still overflows',
     );
-    assert.deepEqual([st('dialogues_multi').rowsComputed, st('dialogues_multi').rowsFailed], [3, 0]);
-    // dr-500 now plays its 3 turns in each of the 3 cases; the patient's answers come from the cache.
-    assert.deepEqual({ ...server.counters.byModel }, { 'st-500': 3, 'dr-500': 3 * 3 }, "the patient's answers come from the call cache");
+    // dr-500's server failures and dr-maybe's patient failures are asked again; the patient says "Maybe" again.
+    assert.deepEqual([st('dialogues_multi').rowsComputed, st('dialogues_multi').rowsFailed], [6, 3]);
+    // dr-500 now plays its 3 turns in each of the 3 cases, its patient's answers from the cache; dr-maybe's
+    // dialogue resumes at the refused re-ask: its turn and the patient's first reply come from the cache,
+    // only the re-ask is sent again (a fresh attempt).
+    assert.deepEqual(
+      { ...server.counters.byModel },
+      { 'st-500': 3, 'dr-500': 3 * 3, 'pt-script': 3 },
+      "the patient's answers come from the call cache; no doctor turn of dr-maybe is sent again",
+    );
     const s2 = byUnit(project.rows('predictions_single'));
     const d2 = byUnit(project.rows('dialogues_multi'));
     for (const c of tests) {

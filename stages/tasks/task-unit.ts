@@ -1,33 +1,23 @@
 /**
- * What both task stages read from one unit (a test CDP × a model): the model's name, whether it
- * is a simulated agent, and the case's guideline, vignette and tree from the joined inputs, which
- * every call of the unit carries as its context (unit-context.ts) for offline providers.
- *
- * Simulated or not: a model is simulated when the stage's `simulated` param lists it, or, when
- * that param is absent, when its name contains "simulated" — the roster's rule for every offline
- * stand-in, so no param is needed in the usual case.
+ * What both task stages read from one unit (a test CDP × a model): the evaluated model (its
+ * name, whether it is a simulated agent, and the settings that key its units; see
+ * stages/roster/model-ref.ts), and the case's guideline, vignette and tree from the joined
+ * inputs, which every call of the unit carries as its context (unit-context.ts) for offline
+ * providers.
  */
 import type { Row, Unit } from '../../pipeline/stage.ts';
 import type { LlmStageClient } from '../../pipeline/llm/types.ts';
+import { modelRefOf, type EvaluatedModel } from '../roster/model-ref.ts';
 import { treeOfRow, type UnitContext } from './unit-context.ts';
 
 export interface TaskParamsBase {
-  /** Roster names of the evaluated models; the stage crosses it as column `model`. */
-  models: string[];
-  /** Names of the simulated models among them (default: names containing "simulated"). */
-  simulated?: string[];
+  /** The evaluated models (the wiring's roster values); the stage crosses it as column `model`. */
+  models: EvaluatedModel[];
 }
 
-export function modelOf(cross: unknown): string {
-  const name = typeof cross === 'object' && cross !== null && 'name' in cross ? (cross as { name: unknown }).name : cross;
-  if (typeof name !== 'string' || name === '') {
-    throw new Error(`the crossed model is ${JSON.stringify(cross)}, not a roster name; list model names in the stage's "models" param`);
-  }
-  return name;
-}
-
-export function isSimulated(model: string, simulated: readonly string[] | undefined): boolean {
-  return simulated ? simulated.includes(model) : model.includes('simulated');
+/** The unit's evaluated model. */
+export function modelOf(cross: unknown): EvaluatedModel {
+  return modelRefOf(cross, "the crossed model (param 'models')") as EvaluatedModel;
 }
 
 export function stageLlm(llm: unknown, stage: string): LlmStageClient {

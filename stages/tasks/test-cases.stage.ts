@@ -6,6 +6,11 @@
  * through a smoke run or a full run: the full run reuses every unit the smoke run computed.
  * Failure rows of `cdps` pass through, so a failed guideline is still reported downstream.
  *
+ * Construction failures (stages/construct/construction-failures.ts): a test case without a
+ * usable vignette or narrative (inputs `vignettes`, `narratives`) is no test case, whatever
+ * `excludeFlagged` says: it is left out with a log line naming it and why, and qc_summary counts it,
+ * so it is never charged to an evaluated model.
+ *
  * QC exclusion (`excludeFlagged`, default true): a test case flagged by the deterministic checks
  * (input `qc`) or, when a builder model inspected it, by the LLM inspection (input
  * `qc_inspection`) is left out before `--limit` chooses (stages/construct/qc-exclusion.ts); the
@@ -15,6 +20,7 @@
 import { tableStage, z } from '../../pipeline/stage.ts';
 import cdpsStage from '../construct/cdps.stage.ts';
 import { exclusionCounts, qcFlags } from '../construct/qc-exclusion.ts';
+import { CONSTRUCTION_READS, constructionFailures } from '../construct/construction-failures.ts';
 import { selectCases, type CaseRef } from './case-selection.ts';
 
 export interface TestCasesParams {
@@ -25,16 +31,23 @@ export interface TestCasesParams {
 }
 
 export default tableStage<TestCasesParams>({
-  inputs: { cdps: 'whole', qc: 'whole', qc_inspection: 'whole' },
+  inputs: { cdps: 'whole', qc: 'whole', qc_inspection: 'whole', vignettes: 'whole', narratives: 'whole' },
   params: { limit: z.int().min(1).nullable().default(null), excludeFlagged: z.boolean().default(true) },
+  reads: CONSTRUCTION_READS,
   columns: cdpsStage.columns,
-  run({ cdps, qc, qc_inspection }, ctx) {
+  run({ cdps, qc, qc_inspection, vignettes, narratives }, ctx) {
     const limit = ctx.params.limit;
     if (limit !== null && (!Number.isInteger(limit) || limit < 1))
       throw new Error(`test_cases: limit must be a positive integer or null, got ${JSON.stringify(limit)}`);
     const exclude = ctx.params.excludeFlagged;
     if (typeof exclude !== 'boolean') throw new Error(`test_cases: excludeFlagged must be true or false, got ${JSON.stringify(exclude)}`);
-    const allTest = cdps.filter((r) => r.error == null && r.split === 'test') as unknown as CaseRef[];
+    const built = cdps.filter((r) => r.error == null && r.split === 'test');
+    const broken = constructionFailures(built, vignettes, narratives);
+    if (broken.size) {
+      const which = [...broken].map(([id, why]) => `${id} (${why})`).join('; ');
+      ctx.log(`construction failed for ${broken.size} of ${built.length} test cases, left out of the test set: ${which}`);
+    }
+    const allTest = built.filter((r) => !broken.has(String(r.cdp_id))) as unknown as CaseRef[];
     let test = allTest;
     if (exclude) {
       const flags = qcFlags(qc, qc_inspection);

@@ -6,8 +6,8 @@ import testCasesStage, { type TestCasesParams } from './test-cases.stage.ts';
 import { smokeOrder } from './case-selection.ts';
 
 const cdps: Row[] = [
-  ...['h1', 'h2', 'h3', 'h4'].map((id) => ({ cdp_id: id, guideline_id: 'htn', language: 'en', split: 'test' })),
-  ...['z1', 'z2'].map((id) => ({ cdp_id: id, guideline_id: 'ins', language: 'zh', split: 'test' })),
+  ...['h1', 'h2', 'h3', 'h4'].map((id) => ({ cdp_id: id, guideline_id: 'htn', language: 'en', split: 'test', length: 1 })),
+  ...['z1', 'z2'].map((id) => ({ cdp_id: id, guideline_id: 'ins', language: 'zh', split: 'test', length: 1 })),
   { cdp_id: 'n1', guideline_id: 'other', language: 'en', split: 'non-test' },
   { guideline_id: 'broken', error: 'tree failed' },
 ];
@@ -27,7 +27,14 @@ const inspection: Row[] = [
   { cdp_id: 'h3', consistent: true, problems: [] },
 ];
 
-async function run(given: Partial<TestCasesParams>, inputs: Record<string, Row[]>) {
+// Every case was built: a vignette and a narrative of length + 1 statements.
+const built = {
+  vignettes: cdps.filter((c) => c.cdp_id).map((c) => ({ cdp_id: c.cdp_id, vignette: `Case ${String(c.cdp_id)}.` })),
+  narratives: cdps.filter((c) => c.cdp_id).map((c) => ({ cdp_id: c.cdp_id, steps: ['So.'] })),
+};
+
+async function run(given: Partial<TestCasesParams>, given_inputs: Record<string, Row[]>) {
+  const inputs = { ...built, ...given_inputs };
   const logs: string[] = [];
   // The declared defaults under what the test gives, and the inputs, as the runner hands them.
   const params = resolveParams('test_cases', testCasesStage.params, given).params as unknown as TestCasesParams;
@@ -43,7 +50,7 @@ test('test_cases: flagged test cases are left out by default, with a log line na
     'QC: left out 2 of 6 test cases (1 by the checks, 1 by the inspection): h2 (vignette-preamble); z1 (inspection: gives the answer away)',
   ]);
   // The rows are the cdps rows themselves: the task units' keys do not depend on QC.
-  const rows = await (testCasesStage as TableStage<TestCasesParams>).run({ cdps, qc, qc_inspection: [] }, {
+  const rows = await (testCasesStage as TableStage<TestCasesParams>).run({ cdps, qc, qc_inspection: [], ...built }, {
     params: { limit: null, excludeFlagged: true },
     log: () => {},
   } as never);
@@ -64,6 +71,27 @@ test('test_cases: --limit chooses among the cases QC kept, in smoke order', asyn
   assert.deepEqual(new Set(r.ids), new Set([...keptOrder.slice(0, 2), 'error:broken']));
   assert.ok(!r.ids.includes('h2') && !r.ids.includes('z1'));
   assert.equal(r.logs[1], '--limit 2: 2 of 4 test cases, from 2 guidelines in 2 languages');
+});
+
+test('test_cases: a case whose construction failed is no test case, whatever excludeFlagged says, and the log says why', async () => {
+  const vignettes = built.vignettes.map((v) => (v.cdp_id === 'h3' ? { cdp_id: 'h3', error: 'writer: HTTP 500 after 5 attempts' } : v));
+  const narratives = built.narratives.map((n) =>
+    n.cdp_id === 'z2' ? { cdp_id: 'z2', steps: [] } : n.cdp_id === 'h4' ? { cdp_id: 'h4', error: 'no valid answer after 3 attempts' } : n,
+  );
+  for (const excludeFlagged of [true, false]) {
+    const r = await run({ limit: null, excludeFlagged }, { cdps, qc, qc_inspection: [], vignettes, narratives });
+    assert.deepEqual(r.ids, excludeFlagged ? ['h1', 'z1', 'error:broken'] : ['h1', 'h2', 'z1', 'error:broken']);
+    assert.equal(
+      r.logs[0],
+      'construction failed for 3 of 6 test cases, left out of the test set: h3 (no usable vignette: writer: HTTP 500 after 5 attempts); ' +
+        'h4 (no usable narrative: no valid answer after 3 attempts); z2 (no usable narrative: 0 statements for 1 decision step)',
+    );
+  }
+  const empty = await run(
+    { limit: null },
+    { cdps, qc, qc_inspection: [], vignettes: built.vignettes.map((v) => (v.cdp_id === 'h1' ? { ...v, vignette: ' ' } : v)) },
+  );
+  assert.ok(!empty.ids.includes('h1'), 'an empty vignette is no usable vignette');
 });
 
 test('test_cases: bad params are refused, saying what to do', async () => {

@@ -13,6 +13,10 @@ import documents from './cpg-documents.stage.ts';
 import recommendations from './cpg-recommendations.stage.ts';
 import safety from './cpg-safety.stage.ts';
 import conversations from './cpg-conversations.stage.ts';
+import { modelRef } from '../../models/model-identity.ts';
+
+/** A model as the wiring hands it to the stages (its roster value). */
+const ref = (name: string) => modelRef({ name, roles: ['builder'], provider: 'openai-compatible' });
 
 const textOf = (req: ChatRequest) =>
   req.messages
@@ -62,7 +66,7 @@ test('cpg_documents asks the builder for what guidelines.csv leaves out, reads v
     if (p.includes('Assign the document to the one medical specialty')) return '{"specialty": "Emergency Medicine", "reason": "ED"}';
     throw new Error(`unexpected prompt ${p.slice(0, 60)}`);
   });
-  const [row] = await runOne(documents, GUIDELINE, { cpg_corpus: [CORPUS_ROW] }, { builder: 'b' }, llm);
+  const [row] = await runOne(documents, GUIDELINE, { cpg_corpus: [CORPUS_ROW] }, { builder: ref('b') }, llm);
   assert.equal(llm.requests.length, 4);
   assert.ok(llm.requests.every((r) => r.model === 'b' && r.role === 'builder'));
   assert.deepEqual(
@@ -82,7 +86,7 @@ test('cpg_documents asks the builder for what guidelines.csv leaves out, reads v
   const quiet = scripted(() => {
     throw new Error('nothing should be asked');
   });
-  const [given] = await runOne(documents, GUIDELINE, { cpg_corpus: [{ ...CORPUS_ROW, bona_fide: false }] }, { builder: 'b' }, quiet);
+  const [given] = await runOne(documents, GUIDELINE, { cpg_corpus: [{ ...CORPUS_ROW, bona_fide: false }] }, { builder: ref('b') }, quiet);
   assert.deepEqual(
     [given!.included, given!.excluded_reason, quiet.requests.length],
     [false, 'not a bona fide clinical practice guideline (corpus)', 0],
@@ -91,7 +95,7 @@ test('cpg_documents asks the builder for what guidelines.csv leaves out, reads v
 
 test('cpg_documents: a builder that never answers in the format is a failure row naming the prompt; the 128K cut is recorded', async () => {
   const llm = scripted(() => 'I think it is a guideline.');
-  const [row] = await runOne(documents, GUIDELINE, { cpg_corpus: [CORPUS_ROW] }, { builder: 'b', maxAttempts: 2 }, llm);
+  const [row] = await runOne(documents, GUIDELINE, { cpg_corpus: [CORPUS_ROW] }, { builder: ref('b'), maxAttempts: 2 }, llm);
   assert.equal(llm.requests.length, 2, 'asked, then re-asked once');
   assert.match(
     String(row!.error),
@@ -124,7 +128,7 @@ test('cpg_recommendations: an unreadable answer is re-asked with its problem; a 
     region: 'WHO',
     specialty: 'Surgery',
   };
-  const rows = await runOne(recommendations, doc, { guidelines: [GUIDELINE] }, { builder: 'b' }, llm);
+  const rows = await runOne(recommendations, doc, { guidelines: [GUIDELINE] }, { builder: ref('b') }, llm);
   assert.equal(llm.requests.length, 2);
   assert.match(textOf(llm.requests[1]!), /recommendation 1 has no "action"/, 'the re-ask states the problem');
   assert.deepEqual(
@@ -151,7 +155,7 @@ test('cpg_recommendations: an unreadable answer is re-asked with its problem; a 
     'recommendations/g.json: unknown key(s) title; the file holds {"recommendations": [{"recommendation", "strength", "evidence_level", "context", "action", "goal"}, …]}',
   );
   assert.deepEqual(
-    await runOne(recommendations, { ...doc, included: false }, { guidelines: [GUIDELINE] }, { builder: 'b' }, llm),
+    await runOne(recommendations, { ...doc, included: false }, { guidelines: [GUIDELINE] }, { builder: ref('b') }, llm),
     [],
     'an excluded document has no recommendations',
   );
@@ -171,7 +175,7 @@ const REC = {
 };
 
 test('cpg_safety: a shipped flag is imported, otherwise Prompt 3 with the paper’s criterion, otherwise left unselected', async () => {
-  assert.deepEqual((await runOne(safety, { ...REC, shipped_safety_critical: true }, {}, { builder: 'b' }, undefined))[0], {
+  assert.deepEqual((await runOne(safety, { ...REC, shipped_safety_critical: true }, {}, { builder: ref('b') }, undefined))[0], {
     recommendation_id: 'g#1',
     guideline_id: 'g',
     safety_critical: true,
@@ -185,7 +189,7 @@ test('cpg_safety: a shipped flag is imported, otherwise Prompt 3 with the paper�
     );
     return '{"safety_critical": "yes", "reason": "hypoxia kills"}';
   });
-  const [asked] = await runOne(safety, { ...REC, shipped_safety_critical: null }, {}, { builder: 'b' }, llm);
+  const [asked] = await runOne(safety, { ...REC, shipped_safety_critical: null }, {}, { builder: ref('b') }, llm);
   assert.deepEqual([asked!.safety_critical, asked!.source, asked!.template], [true, 'b', 'en/cpgbench-safety-critical.md']);
   const [none] = await runOne(safety, { ...REC, shipped_safety_critical: null }, {}, { builder: null }, undefined);
   assert.deepEqual([none!.safety_critical, none!.source], [null, null]);
@@ -209,7 +213,7 @@ test('cpg_conversations regenerates a failing conversation as fresh calls (repea
     GOOD,
   ];
   const llm = scripted(() => answers.shift()!);
-  const [row] = await runOne(conversations, REC, {}, { writer: 'w' }, llm);
+  const [row] = await runOne(conversations, REC, {}, { writer: ref('w') }, llm);
   assert.deepEqual(
     llm.requests.map((r) => [r.model, r.repeat, r.role]),
     [
@@ -233,7 +237,7 @@ test('cpg_conversations regenerates a failing conversation as fresh calls (repea
 
 test('cpg_conversations: a conversation that never passes within maxAttempts is a failure row with each reason, its answers withdrawn', async () => {
   const llm = scripted(() => 'Here is a conversation between a doctor and a patient.');
-  const [row] = await runOne(conversations, REC, {}, { writer: 'w', maxAttempts: 2 }, llm);
+  const [row] = await runOne(conversations, REC, {}, { writer: ref('w'), maxAttempts: 2 }, llm);
   assert.equal(llm.requests.length, 2);
   assert.match(
     String(row!.error),

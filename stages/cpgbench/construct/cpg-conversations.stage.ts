@@ -14,17 +14,19 @@
 import { rowStage, z, type ChatResult } from '../../../pipeline/stage.ts';
 import { loadTemplate } from '../../prompts/templates.ts';
 import { promptMessage } from '../../prompts/prompt-message.ts';
+import { modelRefSchema, type ModelRef } from '../../roster/model-ref.ts';
 import { checkConversation } from './conversation.ts';
 import { factsOf, type CpgCallContext } from './call-context.ts';
 
 export interface CpgConversationsParams {
-  writer: string;
+  /** The writer (the builder, or the simulated writer offline): the wiring's roster value. */
+  writer: ModelRef;
   maxAttempts: number;
 }
 
 export default rowStage<CpgConversationsParams>({
   inputs: { cpg_recommendations: 'drives' },
-  params: { writer: z.string().min(1), maxAttempts: z.int().min(1).max(50).default(5) },
+  params: { writer: modelRefSchema, maxAttempts: z.int().min(1).max(50).default(5) },
   columns: {
     recommendation_id: 'VARCHAR',
     guideline_id: 'VARCHAR',
@@ -39,7 +41,8 @@ export default rowStage<CpgConversationsParams>({
     template: 'VARCHAR',
   },
   async run({ row }, ctx) {
-    const { writer, maxAttempts } = ctx.params;
+    const { maxAttempts } = ctx.params;
+    const writer = ctx.params.writer.name;
     const t = loadTemplate('cpg-conversation-generation', String(row.language));
     const facts = factsOf(row);
     const message = promptMessage(ctx.llm, t, {

@@ -15,12 +15,14 @@
 import { rowStage, z } from '../../../pipeline/stage.ts';
 import type { Row, StageLlm } from '../../../pipeline/stage.ts';
 import { firstTokens } from '../../../pipeline/llm/tokens.ts';
+import { modelRefSchema, type ModelRef } from '../../roster/model-ref.ts';
 import { askBuilder, type BuilderQuestion } from './builder-ask.ts';
 import { parseBonaFide, parseCountry, parseDocumentInfo, parseSpecialty, type DocumentInfo } from './builder-answers.ts';
 import { ABMS_SPECIALTIES, OTHER_SPECIALTY, PAPER_REGIONS, bulletList } from './taxonomy.ts';
 
 export interface CpgDocumentsParams {
-  builder: string | null;
+  /** The builder model (the wiring's roster value); null when none is configured. */
+  builder: ModelRef | null;
   minYear: number;
   maxTokens: number;
   maxAttempts: number;
@@ -31,7 +33,7 @@ type Source = 'corpus' | string | null;
 export default rowStage<CpgDocumentsParams>({
   inputs: { guidelines: 'drives', cpg_corpus: 'joined' },
   params: {
-    builder: z.string().min(1).nullable(),
+    builder: modelRefSchema.nullable(),
     minYear: z.int().min(1900).max(2100).default(2015),
     maxTokens: z.int().min(1).default(128000),
     maxAttempts: z.int().min(1).max(10).default(3),
@@ -63,7 +65,8 @@ export default rowStage<CpgDocumentsParams>({
     const doc = joined.cpg_corpus?.[0];
     const id = String(row.guideline_id);
     if (!doc) return { guideline_id: id, error: `no cpg_corpus row for '${id}'; join cpg_corpus on guideline_id` };
-    const { builder, minYear, maxTokens, maxAttempts } = ctx.params;
+    const { minYear, maxTokens, maxAttempts } = ctx.params;
+    const builder = ctx.params.builder?.name ?? null;
     const cut = firstTokens(String(row.markdown ?? ''), maxTokens);
     const base = {
       guideline_id: id,

@@ -12,6 +12,7 @@ import { resolve } from 'node:path';
 import { rowStage, z, type Row, type StageContext } from '../../../pipeline/stage.ts';
 import { firstTokens } from '../../../pipeline/llm/tokens.ts';
 import { formatOf } from '../../../pipeline/llm/answer-format.ts';
+import { modelRefSchema, type ModelRef } from '../../roster/model-ref.ts';
 import { readStructuredAnswer } from '../read/structured-answer.ts';
 import { askBuilder } from './builder-ask.ts';
 import { checkRecommendations, type Recommendation } from './recommendations-check.ts';
@@ -19,7 +20,8 @@ import { checkRecommendations, type Recommendation } from './recommendations-che
 export const IMPORTED = 'imported';
 
 export interface CpgRecommendationsParams {
-  builder: string | null;
+  /** The builder model (the wiring's roster value); null when none is configured. */
+  builder: ModelRef | null;
   maxTokens: number;
   maxAttempts: number;
 }
@@ -50,7 +52,7 @@ export const RECOMMENDATION_COLUMNS = {
 export default rowStage<CpgRecommendationsParams>({
   inputs: { cpg_documents: 'drives', guidelines: 'joined', cpg_corpus_recommendations: 'joined' },
   params: {
-    builder: z.string().min(1).nullable(),
+    builder: modelRefSchema.nullable(),
     maxTokens: z.int().min(1).default(128000),
     maxAttempts: z.int().min(1).max(10).default(3),
   },
@@ -89,7 +91,8 @@ async function importFile(path: string, markdown: string, root: string): Promise
 }
 
 async function extract(id: string, language: string, markdown: string, ctx: StageContext<CpgRecommendationsParams>): Promise<Got> {
-  const { builder, maxTokens, maxAttempts } = ctx.params;
+  const { maxTokens, maxAttempts } = ctx.params;
+  const builder = ctx.params.builder?.name ?? null;
   if (!builder)
     return {
       ok: false,

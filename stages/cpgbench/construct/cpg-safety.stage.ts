@@ -7,6 +7,7 @@
  * row with its reason.
  */
 import { rowStage, z } from '../../../pipeline/stage.ts';
+import { modelRefSchema, type ModelRef } from '../../roster/model-ref.ts';
 import { askBuilder } from './builder-ask.ts';
 import { parseSafetyCritical } from './builder-answers.ts';
 import { IMPORTED } from './cpg-recommendations.stage.ts';
@@ -16,7 +17,8 @@ export const PAPER_SAFETY_CRITERION =
   'its omission, delay, or incorrect execution could reasonably lead to severe patient harm, permanent disability, or death within hours to days.';
 
 export interface CpgSafetyParams {
-  builder: string | null;
+  /** The builder model (the wiring's roster value); null when none is configured. */
+  builder: ModelRef | null;
   criterion: string;
   maxAttempts: number;
 }
@@ -24,7 +26,7 @@ export interface CpgSafetyParams {
 export default rowStage<CpgSafetyParams>({
   inputs: { cpg_recommendations: 'drives' },
   params: {
-    builder: z.string().min(1).nullable(),
+    builder: modelRefSchema.nullable(),
     criterion: z.string().min(1).default(PAPER_SAFETY_CRITERION),
     maxAttempts: z.int().min(1).max(10).default(3),
   },
@@ -40,7 +42,8 @@ export default rowStage<CpgSafetyParams>({
     const base = { recommendation_id: row.recommendation_id, guideline_id: row.guideline_id };
     if (typeof row.shipped_safety_critical === 'boolean')
       return { ...base, safety_critical: row.shipped_safety_critical, source: IMPORTED };
-    const { builder, criterion, maxAttempts } = ctx.params;
+    const { criterion, maxAttempts } = ctx.params;
+    const builder = ctx.params.builder?.name ?? null;
     if (!builder) return { ...base, safety_critical: null, source: null };
     const vars = {
       Criterion: criterion,

@@ -11,7 +11,7 @@ export default rowStage<CpgJudgeParams>({
   params: JUDGE_PARAMS,
   columns: JUDGEMENT_COLUMNS,
   async run(unit, ctx) {
-    if (skipsUnit(unit, ctx.params)) return [];
+    if (skipsUnit(unit)) return [];
     return judgeOne(unit, ctx.llm, ctx.params, 'adherence', 'cpg-judge-adherence', (t, response) => ({
       Recommendation: t.recommendation,
       Action: t.action,

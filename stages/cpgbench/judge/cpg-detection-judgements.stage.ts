@@ -14,7 +14,7 @@ export default rowStage<CpgJudgeParams>({
   params: JUDGE_PARAMS,
   columns: JUDGEMENT_COLUMNS,
   async run(unit, ctx) {
-    if (skipsUnit(unit, ctx.params)) return [];
+    if (skipsUnit(unit)) return [];
     return [
       await judgeOne(unit, ctx.llm, ctx.params, 'content_detection', 'cpg-judge-content-detection', (t, response) => ({
         Recommendation: t.recommendation,

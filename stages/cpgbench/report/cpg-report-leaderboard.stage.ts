@@ -2,17 +2,18 @@
  * Stage `cpg_report_leaderboard`: the CPGBench leaderboard (leaderboard.ts) as Markdown and
  * CSV under `<outDir>/tables/`. It reads the judgements to pair the models' items.
  */
-import { tableStage, z } from '../../../pipeline/stage.ts';
+import { tableStage } from '../../../pipeline/stage.ts';
 import { REPORT_FILE_COLUMNS, resolveOutDir, writeReportFiles } from '../../report/report-files.ts';
 import { cellsOf, itemsOf } from '../results/outcomes.ts';
+import { distinctNames, evaluatedModelSchema, type EvaluatedModel } from '../../roster/model-ref.ts';
 import { RESULT_INPUTS, RESULT_READS } from '../results/cpg-rates.stage.ts';
 import { itemAverages, leaderboard, leaderboardTable } from './leaderboard.ts';
 import { rateRows, reportJudge } from './rate-rows.ts';
 import { CPG_REPORT_DEFAULTS, tableFiles, type CpgReportParams } from './report-params.ts';
 
-export default tableStage<CpgReportParams & { realJudges: string[] }>({
+export default tableStage<CpgReportParams & { models: EvaluatedModel[] }>({
   inputs: { ...RESULT_INPUTS, cpg_rates: 'whole' },
-  params: { ...CPG_REPORT_DEFAULTS, realJudges: z.array(z.string()).default([]) },
+  params: { ...CPG_REPORT_DEFAULTS, models: distinctNames(evaluatedModelSchema).default([]) },
   reads: RESULT_READS,
   columns: REPORT_FILE_COLUMNS,
   run(inputs, ctx) {

@@ -23,7 +23,11 @@ export interface BoardEntry {
   next: { model: string; diff: PairedDifference | null } | null;
 }
 
-/** Each model's per-item average of the three tasks under `judge` (a failure counts 0, as in the rates). */
+/**
+ * Each model's per-item average of the three tasks under `judge`, as its average rate uses them:
+ * an answer failure or a missing judgement counts 0, an item with a server failure or unscored
+ * is left out (the paired differences then use the items both models have).
+ */
 export function itemAverages(
   items: readonly Item[],
   cells: readonly CellOutcomes[],
@@ -32,8 +36,11 @@ export function itemAverages(
   const out = new Map<string, Map<string, number>>();
   for (const c of cells.filter((x) => x.judge === judge)) {
     const m = new Map<string, number>();
-    for (const i of items)
-      m.set(i.recommendation_id, TASKS.reduce((s, t) => s + (c.outcomes[t].get(i.recommendation_id) ?? 0), 0) / TASKS.length);
+    for (const i of items) {
+      const os = TASKS.map((t) => c.outcomes[t].get(i.recommendation_id));
+      if (os.some((o) => o === 'server' || o === 'unscored')) continue;
+      m.set(i.recommendation_id, os.filter((o) => o === 1).length / TASKS.length);
+    }
     out.set(c.model, m);
   }
   return out;
@@ -54,7 +61,7 @@ export function pairedAverageDifference(
   const d = Float64Array.from(common, (k) => Math.round((a.get(k)! - b.get(k)!) * 3) / 3);
   const r = discreteBootstrap(d, opts);
   const mean = (m: ReadonlyMap<string, number>) => common.reduce((s, k) => s + m.get(k)!, 0) / common.length;
-  return { n: common.length, diff: r.mean, ciLow: r.ciLow, ciHigh: r.ciHigh, meanA: mean(a), meanB: mean(b) };
+  return { n: common.length, diff: r.mean, ciLow: r.ciLow, ciHigh: r.ciHigh, meanA: mean(a), meanB: mean(b), resampled: 'cases' };
 }
 
 export function leaderboard(

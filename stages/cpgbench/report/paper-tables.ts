@@ -15,7 +15,7 @@ import { REPORT_TASKS, SIMULATED_TITLE, TASK_LABEL, boardOrder, groupsOf, lookup
 const settingsLine = (rows: readonly RateRow[], extra: Row[]) => {
   const resamples = [...new Set(extra.map((r) => r.resamples).filter((x) => x != null))].join('/');
   const level = [...new Set(extra.map((r) => r.level).filter((x) => x != null))].map((x) => `${Number(x) * 100}%`).join('/');
-  return `CIs: ${level || '—'} percentile bootstrap, ${resamples || '—'} resamples, over the group's items (first) and over its guidelines (second). ${clusterFootnote()} n: the group's items (recommendations with a conversation); f: items whose answer or judgement failed, counted as not correct.${rows.length ? '' : ' No rates: nothing was evaluated.'}`;
+  return `CIs: ${level || '—'} percentile bootstrap, ${resamples || '—'} resamples, over the group's items (first) and over its guidelines (second). ${clusterFootnote()} n: the group's items in the rate (recommendations with a conversation); then the failures by kind: answer (the model answered nothing) and missing count as not correct and stay in n; server (no answer exists) and unscored (the judge failed) leave n, and the rate is marked incomplete until \`cdp run --retry-failed\` scores them.${rows.length ? '' : ' No rates: nothing was evaluated.'}`;
 };
 
 function rateTable(
@@ -34,7 +34,7 @@ function rateTable(
   return {
     name,
     title: `${title} (judge: ${judge ?? 'none'}${n !== undefined ? `, ${n} recommendations` : ''})${SIMULATED_TITLE[share]}`,
-    caption: `Rates in % (correct ÷ all items of the group), judged by ${judge ?? 'no judge'}; Average is the mean of the three rates. ${settingsLine(rows, raw)}`,
+    caption: `Rates in % (correct ÷ the group's items in the rate), judged by ${judge ?? 'no judge'}; Average is the mean of the three rates. ${settingsLine(rows, raw)}`,
     columns: ['Model', ...REPORT_TASKS.map((t) => TASK_LABEL[t])],
     rows: models.map((m) => [m, ...REPORT_TASKS.map((t) => rateCell(at(m, t, grouping, group)))]),
   };
@@ -84,7 +84,7 @@ export function specialtyTestTable(tests: readonly Row[], judge: string | null):
     name: 'cpgbench_specialty_chi2',
     title: `χ² test of independence between specialty and outcome, per model and task (judge: ${judge ?? 'none'})${SIMULATED_TITLE[mine.length && mine.every((t) => t.simulated) ? 'all' : mine.some((t) => t.simulated) ? 'some' : 'none']}`,
     caption:
-      'Pearson χ² without continuity correction on the specialties × (correct, not correct) table (failures count as not correct); ' +
+      'Pearson χ² without continuity correction on the specialties × (correct, not correct) table (answer failures count as not correct, server failures and unscored items are left out); ' +
       'df = specialties − 1. The approximation is weak when the smallest expected count is below 5.',
     columns: ['Model', 'Task', 'Specialties', 'n', 'χ²', 'df', 'p', 'Smallest expected count', 'Note'],
     rows: mine.map((t) => [

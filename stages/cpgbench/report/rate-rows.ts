@@ -6,6 +6,7 @@
  */
 import type { Row } from '../../../pipeline/stage.ts';
 import { defaultJudge } from '../../report/judges.ts';
+import type { ModelRef } from '../../roster/model-ref.ts';
 import { TASKS, type RateRow, type Task } from '../results/rates.ts';
 
 export const TASK_LABEL: Record<Task | 'average', string> = {
@@ -28,10 +29,12 @@ export function rateRows(rows: readonly Row[]): RateRow[] {
     group: String(r.group),
     n: num(r.n) ?? 0,
     correct: num(r.correct) ?? 0,
-    failures: num(r.failures) ?? 0,
-    missing: num(r.missing) ?? 0,
+    answer_failures: num(r.answer_failures) ?? 0,
+    server_failures: num(r.server_failures) ?? 0,
+    unscored: num(r.unscored) ?? 0,
+    missing_cases: num(r.missing_cases) ?? 0,
+    incomplete: r.incomplete === true,
     rate: num(r.rate) ?? NaN,
-    rate_scored: num(r.rate_scored),
     ci_low: num(r.ci_low) ?? NaN,
     ci_high: num(r.ci_high) ?? NaN,
     cluster_ci_low: num(r.cluster_ci_low),
@@ -49,10 +52,11 @@ export function lookup(rows: readonly RateRow[], judge: string | null): Lookup {
   return (model, task, grouping, group) => at.get(JSON.stringify([model, task, grouping, group]));
 }
 
-export const reportJudge = (rows: readonly RateRow[], judges: readonly string[]) =>
+/** The report's judge: the first real LLM judge of the run's order present in the rows, else a simulated one (the specs' flags). */
+export const reportJudge = (rows: readonly RateRow[], judges: readonly ModelRef[]) =>
   defaultJudge(
     rows.map((r) => r.judge),
-    judges,
+    judges.map((j) => ({ name: j.name, kind: 'llm' as const, simulated: j.simulated })),
   );
 
 /** Real models, then simulated ones; each by its overall average under `judge`, best first, then by name. */

@@ -3,6 +3,7 @@
  * shared renderings: report-table.ts for Markdown and CSV, render-figure.ts for SVG and PNG).
  */
 import { z, type ParamsDecl } from '../../../pipeline/stage.ts';
+import { distinctNames, modelRefSchema, type ModelRef } from '../../roster/model-ref.ts';
 import type { ReportFile } from '../../report/report-files.ts';
 import { tableCsv, tableMarkdown, type ReportTable } from '../../report/report-table.ts';
 import type { FigureSpec } from '../../report/figure-spec.ts';
@@ -10,13 +11,13 @@ import { renderPng, renderSvg } from '../../report/render-figure.ts';
 
 export interface CpgReportParams {
   outDir: string;
-  /** The run's judges, real first: the first real one present is the report's judge. */
-  judges: string[];
+  /** The run's judges (roster values), real first: the first real one present is the report's judge. */
+  judges: ModelRef[];
 }
 
 export const CPG_REPORT_DEFAULTS: ParamsDecl<CpgReportParams> = {
   outDir: z.string().min(1).default('reports/cpgbench'),
-  judges: z.array(z.string()).default([]),
+  judges: distinctNames(modelRefSchema).default([]),
 };
 
 export const tableFiles = (tables: readonly ReportTable[]): ReportFile[] =>

@@ -17,10 +17,12 @@ const row = (model: string, task: string, rate: number, extra: Partial<RateRow> 
   group: 'all',
   n: 40,
   correct: rate * 40,
-  failures: 1,
-  missing: 0,
+  answer_failures: 1,
+  server_failures: 0,
+  unscored: 0,
+  missing_cases: 0,
+  incomplete: false,
   rate,
-  rate_scored: rate,
   ci_low: rate - 0.05,
   ci_high: rate + 0.05,
   cluster_ci_low: rate - 0.1,
@@ -119,8 +121,8 @@ test('Table 1 cells carry the case CI, the guideline CI (marked when from < 10 g
     ['m-private', 'm-a', 'm-b', 'm-c'],
     'by the average, best first',
   );
-  assert.equal(t.rows[1]![3], '50.00 (45.00–55.00); by guideline (40.00–60.00); n=40 f=1');
-  assert.equal(t.rows[3]![3], '30.00 (25.00–35.00); by guideline (20.00–40.00) † 3 guidelines; n=40 f=1');
+  assert.equal(t.rows[1]![3], '50.00 (45.00–55.00); by guideline (40.00–60.00); n=40 · answer 1');
+  assert.equal(t.rows[3]![3], '30.00 (25.00–35.00); by guideline (20.00–40.00) † 3 guidelines; n=40 · answer 1');
   assert.match(t.caption, /CIs: 90% percentile bootstrap, 2000 resamples/);
 });
 

@@ -1,22 +1,17 @@
 /**
  * Stage `cpg_rates`: every rate of rates.ts — model × judge × task (and their average) ×
- * grouping (overall, region, specialty, language, safety-critical) with n, correct, failures and
- * the case and guideline-cluster bootstrap CIs (`resamples`, `seed`, `level`: 10,000, 42, 0.95).
+ * grouping (overall, region, specialty, language, safety-critical) with n, correct, the failures
+ * by kind and the case and guideline-cluster bootstrap CIs (`resamples`, `seed`, `level`: 10,000, 42, 0.95).
  */
 import { tableStage, z } from '../../../pipeline/stage.ts';
 import { computeRates } from './rates.ts';
-import { cellsOf, itemsOf } from './outcomes.ts';
+import { OUTCOME_PARAMS, cellsOf, itemsOf, type OutcomeParams } from './outcomes.ts';
 
-export interface CpgRatesParams {
-  realJudges: string[];
-  simulated?: string[];
+export interface CpgRatesParams extends OutcomeParams {
   resamples: number;
   seed: number;
   level: number;
 }
-
-/** The outcome's params: which judges are LLMs, which models simulated (outcomes.ts). */
-export const OUTCOME_PARAMS = { realJudges: z.array(z.string()).default([]), simulated: z.array(z.string()).optional() };
 
 export const RESULT_INPUTS = {
   cpg_task_inputs: 'whole',
@@ -30,8 +25,28 @@ export const RESULT_READS = {
   cpg_task_inputs: ['recommendation_id', 'guideline_id', 'language', 'error'],
   cpg_recommendations: ['recommendation_id', 'region', 'specialty', 'error'],
   cpg_safety: ['recommendation_id', 'safety_critical', 'error'],
-  cpg_detection_judgements: ['model', 'judge', 'task', 'recommendation_id', 'score', 'error'],
-  cpg_adherence_judgements: ['model', 'judge', 'task', 'recommendation_id', 'score', 'error'],
+  cpg_detection_judgements: [
+    'model',
+    'judge',
+    'task',
+    'recommendation_id',
+    'score',
+    'error',
+    'failure_kind',
+    'simulated',
+    'judge_simulated',
+  ],
+  cpg_adherence_judgements: [
+    'model',
+    'judge',
+    'task',
+    'recommendation_id',
+    'score',
+    'error',
+    'failure_kind',
+    'simulated',
+    'judge_simulated',
+  ],
 };
 
 export default tableStage<CpgRatesParams>({
@@ -52,10 +67,12 @@ export default tableStage<CpgRatesParams>({
     group: 'VARCHAR',
     n: 'INTEGER',
     correct: 'DOUBLE',
-    failures: 'INTEGER',
-    missing: 'INTEGER',
+    answer_failures: 'INTEGER',
+    server_failures: 'INTEGER',
+    unscored: 'INTEGER',
+    missing_cases: 'INTEGER',
+    incomplete: 'BOOLEAN',
     rate: 'DOUBLE',
-    rate_scored: 'DOUBLE',
     ci_low: 'DOUBLE',
     ci_high: 'DOUBLE',
     cluster_ci_low: 'DOUBLE',

@@ -3,11 +3,11 @@
  * model × judge × task (specialty-test.ts), with df, p, n and the smallest expected count.
  */
 import { tableStage } from '../../../pipeline/stage.ts';
-import { cellsOf, itemsOf } from './outcomes.ts';
+import { OUTCOME_PARAMS, cellsOf, itemsOf, type OutcomeParams } from './outcomes.ts';
 import { specialtyTests } from './specialty-test.ts';
-import { OUTCOME_PARAMS, RESULT_INPUTS, RESULT_READS } from './cpg-rates.stage.ts';
+import { RESULT_INPUTS, RESULT_READS } from './cpg-rates.stage.ts';
 
-export default tableStage<{ realJudges: string[]; simulated?: string[] }>({
+export default tableStage<OutcomeParams>({
   inputs: RESULT_INPUTS,
   params: OUTCOME_PARAMS,
   reads: RESULT_READS,

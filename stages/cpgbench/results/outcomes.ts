@@ -1,21 +1,31 @@
 /**
  * The rates' inputs from the stages' rows: the benchmark items (cpg_task_inputs rows without an
  * error, with their recommendation's region, specialty and language and the safety selection)
- * and each (model, judge) pair's outcome per task and item (1, 0, or null for a failed answer or
- * judgement). A detection judgement's failure row without a task (its answer failed upstream)
- * fails both detection tasks. Pairs of a real judge and a simulated model are left out: real
- * judges never score stand-ins (judge-call.ts), so such a pair holds only the runner's failure
- * rows of failed answers.
+ * and each (model, judge) pair's outcome per task and item: the judge's 0 or 1, or the kind of
+ * its failure — 'answer' (the model answered nothing: a judgement row of that kind, scored 0),
+ * 'server' (the model's call failed: the runner's failure row of kind 'upstream'), 'unscored'
+ * (the judge's call or answer failed). A detection judgement's failure row without a task fails
+ * both detection tasks.
+ *
+ * Whether a model or a judge is simulated comes from the run's roster values (params `models`
+ * and `judges`), else from the rows' flags, never from a name. Pairs of a real judge and a
+ * simulated model are left out: real judges never score stand-ins (judge-call.ts), so such a pair
+ * would hold only the runner's failure rows of failed answers.
  */
 import type { Row } from '../../../pipeline/stage.ts';
-import { isSimulated } from '../../tasks/task-unit.ts';
-import { TASKS, type CellOutcomes, type Item, type Task } from './rates.ts';
+import { distinctNames, evaluatedModelSchema, modelRefSchema, type EvaluatedModel, type ModelRef } from '../../roster/model-ref.ts';
+import { TASKS, type CellOutcomes, type Item, type Outcome, type Task } from './rates.ts';
 
-export interface OutcomeOptions {
-  realJudges: readonly string[];
-  /** Names of the simulated models (default: names containing "simulated"). */
-  simulated?: readonly string[];
+export interface OutcomeParams {
+  /** The run's evaluated models and judges (roster values): their `simulated` flags. */
+  models: EvaluatedModel[];
+  judges: ModelRef[];
 }
+
+export const OUTCOME_PARAMS = {
+  models: distinctNames(evaluatedModelSchema).default([]),
+  judges: distinctNames(modelRefSchema).default([]),
+};
 
 export function itemsOf(inputs: Record<string, readonly Row[]>): Item[] {
   const recs = new Map((inputs.cpg_recommendations ?? []).filter((r) => r.error == null).map((r) => [String(r.recommendation_id), r]));
@@ -39,13 +49,22 @@ export function itemsOf(inputs: Record<string, readonly Row[]>): Item[] {
     });
 }
 
-export function cellsOf(inputs: Record<string, readonly Row[]>, opts: OutcomeOptions): CellOutcomes[] {
+/** A judgement row's outcome. */
+function outcomeOf(r: Row): Outcome {
+  if (r.error == null) return r.failure_kind === 'answer' ? 'answer' : r.score === 1 ? 1 : 0;
+  return r.failure_kind === 'upstream' ? 'server' : 'unscored';
+}
+
+export function cellsOf(inputs: Record<string, readonly Row[]>, params: OutcomeParams): CellOutcomes[] {
+  const models = new Map(params.models.map((m) => [m.name, m.simulated]));
+  const judges = new Map(params.judges.map((j) => [j.name, j.simulated]));
   const cells = new Map<string, CellOutcomes>();
-  const put = (r: Row, task: Task, value: 0 | 1 | null) => {
+  const put = (r: Row, task: Task) => {
     const model = String(r.model),
       judge = String(r.judge);
-    const simulated = isSimulated(model, opts.simulated);
-    if (simulated && opts.realJudges.includes(judge)) return;
+    const simulated = models.get(model) ?? r.simulated === true;
+    const judgeSimulated = judges.get(judge) ?? r.judge_simulated === true;
+    if (simulated && !judgeSimulated) return;
     const key = JSON.stringify([model, judge]);
     if (!cells.has(key))
       cells.set(key, {
@@ -54,15 +73,14 @@ export function cellsOf(inputs: Record<string, readonly Row[]>, opts: OutcomeOpt
         simulated,
         outcomes: { content_detection: new Map(), title_grounding: new Map(), adherence: new Map() },
       });
-    (cells.get(key)!.outcomes[task] as Map<string, 0 | 1 | null>).set(String(r.recommendation_id), value);
+    (cells.get(key)!.outcomes[task] as Map<string, Outcome>).set(String(r.recommendation_id), outcomeOf(r));
   };
-  const value = (r: Row): 0 | 1 | null => (r.error == null && (r.score === 0 || r.score === 1) ? r.score : null);
   for (const r of inputs.cpg_detection_judgements ?? []) {
     const tasks = (TASKS as readonly string[]).includes(String(r.task))
       ? [r.task as Task]
       : (['content_detection', 'title_grounding'] as Task[]);
-    for (const t of tasks) put(r, t, value(r));
+    for (const t of tasks) put(r, t);
   }
-  for (const r of inputs.cpg_adherence_judgements ?? []) put(r, 'adherence', value(r));
+  for (const r of inputs.cpg_adherence_judgements ?? []) put(r, 'adherence');
   return [...cells.values()].sort((a, b) => (a.model === b.model ? (a.judge < b.judge ? -1 : 1) : a.model < b.model ? -1 : 1));
 }

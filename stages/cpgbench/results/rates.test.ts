@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { discreteBootstrap } from '../../stats/discrete-bootstrap.ts';
-import { computeRates, groupItems, type CellOutcomes, type Item, type RateRow, type Task } from './rates.ts';
+import { computeRates, groupItems, type CellOutcomes, type Item, type Outcome, type RateRow, type Task } from './rates.ts';
 
 // A hand-made set: 3 guidelines, 4 recommendations each, in 2 regions, 2 specialties, 2 languages;
 // the first two recommendations of g1 and of g3 are safety-critical.
@@ -16,14 +16,16 @@ const ITEMS: Item[] = ['g1', 'g2', 'g3'].flatMap((g, gi) =>
   })),
 );
 
-const all = (v: 0 | 1 | null) => new Map(ITEMS.map((i) => [i.recommendation_id, v]));
-const cell = (model: string, outcomes: Record<Task, Map<string, 0 | 1 | null>>): CellOutcomes => ({
+const all = (v: Outcome) => new Map<string, Outcome>(ITEMS.map((i) => [i.recommendation_id, v]));
+const cell = (model: string, outcomes: Record<Task, Map<string, Outcome>>): CellOutcomes => ({
   model,
   judge: 'j',
   simulated: true,
   outcomes,
 });
-const everyOther = new Map(ITEMS.map((i) => [i.recommendation_id, (Number(i.recommendation_id.split('#')[1]) % 2 === 0 ? 1 : 0) as 0 | 1]));
+const everyOther = new Map<string, Outcome>(
+  ITEMS.map((i) => [i.recommendation_id, (Number(i.recommendation_id.split('#')[1]) % 2 === 0 ? 1 : 0) as 0 | 1]),
+);
 
 const OPTS = { resamples: 2000, seed: 7 };
 const find = (rows: RateRow[], model: string, task: string, grouping: string, group: string) => {
@@ -67,7 +69,7 @@ test('known rates: an oracle 100% everywhere, a model without titles 0% titles, 
           ? ({ title_grounding: 0, average: 2 / 3 }[r.task as string] ?? 1)
           : ({ adherence: 0.5, average: 2.5 / 3 }[r.task as string] ?? 1);
     assert.ok(Math.abs(r.rate - expected) < 1e-15, `${r.model} ${r.task} ${r.grouping}/${r.group}: ${r.rate}`);
-    assert.equal(r.failures, 0);
+    assert.deepEqual([r.answer_failures, r.server_failures, r.unscored, r.missing_cases, r.incomplete], [0, 0, 0, 0, false]);
     // Every item has the same value, or each guideline holds exactly half: no resample can move the rate.
     if (r.model !== 'every-other' || (r.task !== 'adherence' && r.task !== 'average')) {
       assert.ok(Math.abs(r.ci_low - expected) < 1e-12 && Math.abs(r.ci_high - expected) < 1e-12, `${r.model} ${r.task} ${r.group}`);
@@ -81,7 +83,7 @@ test('known rates: an oracle 100% everywhere, a model without titles 0% titles, 
     assert.equal(r.few_guidelines, true, 'three guidelines are fewer than 10');
   }
   const adh = find(rows, 'every-other', 'adherence', 'overall', 'all');
-  assert.deepEqual([adh.n, adh.correct, adh.guidelines, adh.rate_scored], [12, 6, 3, 0.5]);
+  assert.deepEqual([adh.n, adh.correct, adh.guidelines], [12, 6, 3]);
   // The case CI is the case bootstrap of the 0/1 values in item order; it is wide, the cluster CI is not.
   const ref = discreteBootstrap(
     Float64Array.from(
@@ -96,21 +98,27 @@ test('known rates: an oracle 100% everywhere, a model without titles 0% titles, 
   assert.equal(find(rows, 'no-titles', 'title_grounding', 'language', 'de').correct, 0);
 });
 
-test('failures and missing judgements stay in the denominator, counted as not correct and shown', () => {
+test('failures by kind: an answer failure and a missing judgement count 0 in n; a server failure and an unscored item leave n, marked incomplete', () => {
   const content = all(1);
-  content.set('g1#1', null); // the judge's answer was unreadable
-  content.delete('g2#3'); // no row at all
+  content.set('g1#1', 'answer'); // the model answered nothing
+  content.delete('g2#3'); // no judgement row at all
+  content.set('g1#2', 'server'); // the model's call failed: no answer exists
+  content.set('g3#4', 'unscored'); // the judge failed
   const rows = computeRates(ITEMS, [cell('m', { content_detection: content, title_grounding: all(0), adherence: all(1) })], OPTS);
   const r = find(rows, 'm', 'content_detection', 'overall', 'all');
-  assert.deepEqual([r.n, r.correct, r.failures, r.missing], [12, 10, 2, 1]);
-  assert.equal(r.rate, 10 / 12);
-  assert.equal(r.rate_scored, 1);
+  assert.deepEqual(
+    [r.n, r.correct, r.answer_failures, r.missing_cases, r.server_failures, r.unscored, r.incomplete],
+    [10, 8, 1, 1, 1, 1, true],
+  );
+  assert.equal(r.rate, 8 / 10);
   const avg = find(rows, 'm', 'average', 'overall', 'all');
-  assert.equal(avg.failures, 2);
-  assert.ok(Math.abs(avg.rate - (10 / 12 + 0 + 1) / 3) < 1e-15, 'the average of the three rates');
-  assert.ok(Math.abs(avg.rate_scored! - 2 / 3) < 1e-15, 'over the 10 items without a failure');
+  assert.deepEqual([avg.n, avg.server_failures, avg.unscored, avg.answer_failures], [10, 1, 1, 1]);
+  // Over the 10 items in it: content 8 of 10 correct, titles none, adherence all.
+  assert.ok(Math.abs(avg.rate - (8 / 10 + 0 + 1) / 3) < 1e-15, 'the average of the three rates over the same items');
   const de = find(rows, 'm', 'content_detection', 'region', 'Germany');
-  assert.deepEqual([de.n, de.correct, de.failures], [4, 3, 1]);
+  assert.deepEqual([de.n, de.correct, de.missing_cases, de.incomplete], [4, 3, 1, false]);
+  const title = find(rows, 'm', 'title_grounding', 'overall', 'all');
+  assert.deepEqual([title.n, title.incomplete], [12, false], 'another task of the same items is complete');
 });
 
 test('the rows do not depend on the order items and outcomes come in', () => {

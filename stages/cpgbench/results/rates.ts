@@ -3,10 +3,13 @@
  * the overall numbers belonging to certain country/region/international institute/medical
  * specialty"), per model × judge × task × grouping, with the counts beside them and two 95% CIs.
  *
- * - The denominator is every benchmark item of the group: a recommendation with a valid
- *   conversation. An item whose answer or judgement failed, or that has no judgement at all, is
- *   counted as not correct and as a failure (`failures`, of which `missing` had no row): it never
- *   leaves the denominator silently. `rate_scored` is the rate over the items judged.
+ * - The denominator is every benchmark item of the group (a recommendation with a valid
+ *   conversation), under the project's failure policy ('worst', stages/evaluate/failure-policy.ts):
+ *   an answer failure (the model answered nothing) and a missing judgement count as not correct
+ *   and stay in n; a server failure (no answer exists) and an unscored item (its judge failed)
+ *   leave n, since a retry can still make them results, and the row is `incomplete`. Every kind
+ *   is counted beside n (`answer_failures`, `server_failures`, `unscored`, `missing_cases`), so no
+ *   item leaves the denominator silently.
  * - Tasks: content_detection (Prompt 12), title_grounding (13), adherence (14), and `average`,
  *   the mean of the three per item, so its rate is the average of the three rates (Table 1's
  *   "Average") and its CIs come from the same resamples.
@@ -36,12 +39,15 @@ export interface Item {
   safety_critical: boolean | null;
 }
 
-/** One (model, judge) pair's outcome per task and item: 1, 0, or null for a failure. */
+/** An item's outcome for one task: judged 1 or 0, or the kind of its failure. */
+export type Outcome = 0 | 1 | 'answer' | 'server' | 'unscored';
+
+/** One (model, judge) pair's outcome per task and item (an item without one is missing). */
 export interface CellOutcomes {
   model: string;
   judge: string;
   simulated: boolean;
-  outcomes: Record<Task, ReadonlyMap<string, 0 | 1 | null>>;
+  outcomes: Record<Task, ReadonlyMap<string, Outcome>>;
 }
 
 export interface RateRow {
@@ -51,12 +57,16 @@ export interface RateRow {
   task: Task | 'average';
   grouping: Grouping;
   group: string;
+  /** Items in the rate: the group's, but those with a server failure or unscored. */
   n: number;
   correct: number;
-  failures: number;
-  missing: number;
+  answer_failures: number;
+  server_failures: number;
+  unscored: number;
+  missing_cases: number;
+  /** Server failures or unscored items left the rate: a retry may still change it. */
+  incomplete: boolean;
   rate: number;
-  rate_scored: number | null;
   ci_low: number;
   ci_high: number;
   cluster_ci_low: number | null;
@@ -93,48 +103,60 @@ export function groupItems(items: readonly Item[]): { grouping: Grouping; group:
 interface Column {
   cell: CellOutcomes;
   task: Task | 'average';
+  /** The values of the items in the rate. */
   values: Float64Array;
+  /** Their guidelines' cluster labels. */
+  clusters: Int32Array;
   correct: number;
-  failures: number;
-  missing: number;
-  /** Σ values over the items without a failure. */
-  scoredSum: number;
+  counts: Record<'answer' | 'server' | 'unscored' | 'missing', number>;
 }
 
-/** A task's outcomes over the sorted items: 1, 0, FAILED (null) or MISSING (no row). */
-const FAILED = -1,
-  MISSING = -2;
-function codes(outcomes: ReadonlyMap<string, 0 | 1 | null>, items: readonly Item[]): Int8Array {
+// An outcome coded over the sorted items: 1 or 0, or a failure kind.
+const ANSWER = -1,
+  SERVER = -2,
+  UNSCORED = -3,
+  MISSING = -4;
+const CODE: Record<string, number> = { answer: ANSWER, server: SERVER, unscored: UNSCORED };
+function codes(outcomes: ReadonlyMap<string, Outcome>, items: readonly Item[]): Int8Array {
   return Int8Array.from(items, (i) => {
     const o = outcomes.get(i.recommendation_id);
-    return o === undefined ? MISSING : o === null ? FAILED : o;
+    return o === undefined ? MISSING : typeof o === 'number' ? o : CODE[o]!;
   });
 }
 
-function column(cell: CellOutcomes, coded: readonly Int8Array[], task: Task | 'average', at: Int32Array): Column {
-  const values = new Float64Array(at.length);
+/** A task's (or the average's) values over one group: failures scored by kind, outstanding items left out. */
+function column(cell: CellOutcomes, coded: readonly Int8Array[], task: Task | 'average', at: Int32Array, clusterOf: Int32Array): Column {
   const tasks = task === 'average' ? [0, 1, 2] : [TASKS.indexOf(task)];
-  let correct = 0,
-    failures = 0,
-    missing = 0,
-    scoredSum = 0;
+  const values: number[] = [];
+  const clusters: number[] = [];
+  const counts = { answer: 0, server: 0, unscored: 0, missing: 0 };
+  let correct = 0;
   for (let k = 0; k < at.length; k++) {
     let sum = 0,
-      failed = false,
-      absent = false;
+      server = false,
+      unscored = false,
+      answer = false,
+      missing = false;
     for (const t of tasks) {
       const o = coded[t]![at[k]!]!;
-      if (o === MISSING) absent = true;
-      if (o < 0) failed = true;
+      if (o === SERVER) server = true;
+      else if (o === UNSCORED) unscored = true;
+      else if (o === ANSWER) answer = true;
+      else if (o === MISSING) missing = true;
       else sum += o;
     }
-    values[k] = sum / tasks.length;
-    if (failed) failures++;
-    else scoredSum += values[k]!;
-    if (absent) missing++;
-    if (task !== 'average' && values[k] === 1) correct++;
+    if (server || unscored) {
+      counts[server ? 'server' : 'unscored']++;
+      continue;
+    }
+    if (answer) counts.answer++;
+    if (missing) counts.missing++;
+    const v = sum / tasks.length;
+    values.push(v);
+    clusters.push(clusterOf[k]!);
+    if (task !== 'average' && v === 1) correct++;
   }
-  return { cell, task, values, correct, failures, missing, scoredSum };
+  return { cell, task, values: Float64Array.from(values), clusters: Int32Array.from(clusters), correct, counts };
 }
 
 /** Every rate row: cells × tasks (and their average) × groups. */
@@ -147,38 +169,23 @@ export function computeRates(items: readonly Item[], cells: readonly CellOutcome
   const coded = cells.map((cell) => TASKS.map((t) => codes(cell.outcomes[t], all)));
   for (const g of groups) {
     const at = Int32Array.from(g.items, (i) => index.get(i.recommendation_id)!);
-    const columns = cells.flatMap((cell, c) => [...TASKS, 'average' as const].map((t) => column(cell, coded[c]!, t, at)));
-    if (!columns.length) continue;
     const labels = new Map<string, number>();
-    const clusters = Int32Array.from(
+    const clusterOf = Int32Array.from(
       g.items,
       (i) => labels.get(i.guideline_id) ?? labels.set(i.guideline_id, labels.size).get(i.guideline_id)!,
     );
-    // Values are 0/1 (the average in thirds): the case bootstrap by level counts (discrete-bootstrap.ts).
-    const cases = columns.map((c) => discreteBootstrap(c.values, opts));
-    const guidelines = labels.size;
-    const clustered =
-      guidelines >= 2
-        ? clusterBootstrapMany(
-            columns.map((c) => c.values),
-            clusters,
-            opts,
-          )
-        : null;
-    columns.forEach((c, k) => out.push(rateRow(c, g, cases[k]!, clustered?.[k] ?? null, guidelines)));
+    const columns = cells.flatMap((cell, c) => [...TASKS, 'average' as const].map((t) => column(cell, coded[c]!, t, at, clusterOf)));
+    for (const c of columns) out.push(rateRow(c, g, opts));
   }
   return out;
 }
 
-function rateRow(
-  c: Column,
-  g: { grouping: Grouping; group: string; items: Item[] },
-  ci: { mean: number; ciLow: number; ciHigh: number },
-  cluster: { ciLow: number; ciHigh: number } | null,
-  guidelines: number,
-): RateRow {
-  const n = g.items.length;
-  const scored = n - c.failures;
+function rateRow(c: Column, g: { grouping: Grouping; group: string }, opts: BootstrapOptions): RateRow {
+  const n = c.values.length;
+  // Values are 0/1 (the average in thirds): the case bootstrap by level counts (discrete-bootstrap.ts).
+  const cases = n ? discreteBootstrap(c.values, opts) : null;
+  const guidelines = new Set(c.clusters).size;
+  const cluster = guidelines >= 2 ? clusterBootstrapMany([c.values], c.clusters, opts)[0]! : null;
   const sum = c.values.reduce((s, x) => s + x, 0);
   return {
     model: c.cell.model,
@@ -189,12 +196,14 @@ function rateRow(
     group: g.group,
     n,
     correct: c.task === 'average' ? sum : c.correct,
-    failures: c.failures,
-    missing: c.missing,
-    rate: ci.mean,
-    rate_scored: scored > 0 ? c.scoredSum / scored : null,
-    ci_low: ci.ciLow,
-    ci_high: ci.ciHigh,
+    answer_failures: c.counts.answer,
+    server_failures: c.counts.server,
+    unscored: c.counts.unscored,
+    missing_cases: c.counts.missing,
+    incomplete: c.counts.server + c.counts.unscored > 0,
+    rate: cases ? cases.mean : NaN,
+    ci_low: cases ? cases.ciLow : NaN,
+    ci_high: cases ? cases.ciHigh : NaN,
     cluster_ci_low: cluster?.ciLow ?? null,
     cluster_ci_high: cluster?.ciHigh ?? null,
     guidelines,

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { specialtyTests } from './specialty-test.ts';
 import { judgeAgreement, parseHumanLabels, type JudgeScores } from './human-labels.ts';
-import type { CellOutcomes, Item, Task } from './rates.ts';
+import type { CellOutcomes, Item, Outcome, Task } from './rates.ts';
 
 const ref = JSON.parse(readFileSync(new URL('../../stats/fixtures/chi2-kappa-reference.json', import.meta.url), 'utf8')) as {
   chi2: { table: number[][]; statistic: number; df: number; p: number }[];
@@ -14,7 +14,7 @@ test('the χ² across specialties of each model × task equals SciPy on the refe
   // Items and outcomes that reproduce reference tables 0–2 (24 specialties × correct / not correct).
   const items: Item[] = [];
   const cells: CellOutcomes[] = [];
-  const outcomes: Record<Task, Map<string, 0 | 1 | null>> = {
+  const outcomes: Record<Task, Map<string, Outcome>> = {
     content_detection: new Map(),
     title_grounding: new Map(),
     adherence: new Map(),
@@ -66,7 +66,7 @@ test('a task every item passes has no χ² test, and says why', () => {
       safety_critical: false,
     })),
   );
-  const one = new Map(items.map((i) => [i.recommendation_id, 1 as const]));
+  const one = new Map<string, Outcome>(items.map((i) => [i.recommendation_id, 1 as const]));
   const [row] = specialtyTests(items, [
     { model: 'oracle', judge: 'j', simulated: true, outcomes: { content_detection: one, title_grounding: one, adherence: one } },
   ]);

@@ -1,7 +1,8 @@
 /**
  * CPGBench §2.4: "a chi-square test of independence across 24 specialties for each model" — here
  * for every model × judge × task: the specialties × (correct, not correct) table of the rates'
- * items (a failure counts as not correct, as in the rates), tested with chiSquareIndependence
+ * items (an answer failure or a missing judgement counts as not correct, a server failure or an
+ * unscored item is left out, as in the rates), tested with chiSquareIndependence
  * (stages/stats/chi-square.ts, checked against SciPy). Items of unknown specialty are left out.
  */
 import { chiSquareIndependence } from '../../stats/chi-square.ts';
@@ -33,8 +34,9 @@ export function specialtyTests(items: readonly Item[], cells: readonly CellOutco
   return cells.flatMap((cell) =>
     TASKS.map((task) => {
       const table = groups.map((list) => {
-        const correct = list.filter((i) => cell.outcomes[task].get(i.recommendation_id) === 1).length;
-        return [correct, list.length - correct];
+        const counted = list.map((i) => cell.outcomes[task].get(i.recommendation_id)).filter((o) => o !== 'server' && o !== 'unscored');
+        const correct = counted.filter((o) => o === 1).length;
+        return [correct, counted.length - correct];
       });
       const r = chiSquareIndependence(table);
       const base = { model: cell.model, judge: cell.judge, simulated: cell.simulated, task, specialties: groups.length };

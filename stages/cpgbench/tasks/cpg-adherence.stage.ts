@@ -6,18 +6,18 @@
  * additional instructions"). The model's next turn is the answer, judged by
  * `cpg_adherence_judgements`.
  */
-import { rowStage, z, type ChatMessage } from '../../../pipeline/stage.ts';
-import { ANSWER_COLUMNS, answerTask, type CpgTaskParams } from './task-call.ts';
+import { rowStage, type ChatMessage } from '../../../pipeline/stage.ts';
+import { ANSWER_COLUMNS, TASK_PARAMS, answerTask, type CpgTaskParams } from './task-call.ts';
 
 export default rowStage<CpgTaskParams>({
   inputs: { cpg_task_inputs: 'drives', cpg_recommendations: 'joined' },
-  params: { models: z.array(z.string().min(1)), simulated: z.array(z.string()).optional() },
+  params: TASK_PARAMS,
   columns: ANSWER_COLUMNS,
   async run(unit, ctx) {
     const messages = (unit.row.adherence_messages as { role: 'user' | 'assistant'; content: string }[]).map((m): ChatMessage => ({
       role: m.role,
       content: m.content,
     }));
-    return answerTask(unit, ctx.llm, ctx.params, 'adherence', messages, null);
+    return answerTask(unit, ctx, 'adherence', messages, null);
   },
 });

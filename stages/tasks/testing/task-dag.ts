@@ -103,6 +103,8 @@ export function taskDag(data: TaskData, single: Record<string, unknown> | null, 
       { name: 'trees', module: fixed, params: { rows: data.trees } },
       { name: 'cdps', module: fixed, params: { rows: data.cdps } },
       { name: 'vignettes', module: fixed, params: { rows: data.vignettes } },
+      // The evaluation stages hold imports to the run's test cases: here every CDP of the fixture.
+      { name: 'test_cases', module: fixed, params: { rows: data.cdps } },
       ...taskStages(single, multi),
     ],
   };
@@ -110,7 +112,7 @@ export function taskDag(data: TaskData, single: Record<string, unknown> | null, 
 
 export interface TaskProject {
   root: string;
-  run(client: LlmClient, opts?: { retryFailed?: boolean }): Promise<RunSummary>;
+  run(client: LlmClient, opts?: { retryFailed?: boolean; retryKinds?: string[] }): Promise<RunSummary>;
   rows(stage: string): Row[];
   /** Removes the temporary project. */
   remove(): void;
@@ -125,7 +127,7 @@ export function taskProject(config: DagConfig): TaskProject & { cacheDir: string
     cacheDir: join(ws.store, 'llm'),
     async run(client, opts = {}) {
       const dag = await resolveDag(config, root);
-      return runDag(dag, ws, { llm: client, retryFailed: opts.retryFailed });
+      return runDag(dag, ws, { llm: client, retryFailed: opts.retryFailed, retryKinds: opts.retryKinds });
     },
     rows(stage) {
       return stageRows(ws, stage);

@@ -1,0 +1,71 @@
+/**
+ * Every test case's entry in every cell (setting, judge, metric, model) before the failure
+ * policy (failure-policy.ts): its value as judged, or null, and its kind of failure from
+ * predicted_pathways. model_summary computes its means from these, and the leaderboard and the
+ * compare notebook their paired differences, so both always stand on the same cases and values.
+ *
+ * A predicted_pathways row with an `error` (an imported line that names no test case) is not a
+ * test case: it and the judging rows made from it enter no cell.
+ */
+import type { Row } from '../../pipeline/stage.ts';
+import { CASE_FAILURES, type CaseFailure, type CellEntries, type PolicyMetric } from './failure-policy.ts';
+
+export const caseKey = (r: Row) => JSON.stringify([r.setting, r.model, r.cdp_id]);
+
+/** The columns of each input the entries need. */
+export const CASE_COLUMNS = ['setting', 'model', 'cdp_id', 'guideline_id', 'simulated'];
+export const ENTRY_READS = {
+  pathway_metrics: [...CASE_COLUMNS, 'judge', 'error', 'dtw_pcc', 'ot_pcc', 'lnds_pcs'],
+  outcome_scores: [...CASE_COLUMNS, 'judge', 'error', 'correct'],
+  predicted_pathways: [...CASE_COLUMNS, 'error', 'failure', 'usable', 'success', 'success_strict'],
+};
+
+function failureOf(p: Row | undefined): CaseFailure | null {
+  const f = p?.failure;
+  if (f == null) return null;
+  if (!CASE_FAILURES.includes(f as CaseFailure)) {
+    const which = `predicted_pathways row ${String(p!.cdp_id)} (${String(p!.model)})`;
+    throw new RangeError(
+      `${which} has failure ${JSON.stringify(f)}; expected one of ${CASE_FAILURES.join(', ')} or null; rerun predicted_pathways`,
+    );
+  }
+  return f as CaseFailure;
+}
+
+export function cellEntries({
+  pathway_metrics = [],
+  outcome_scores = [],
+  predicted_pathways = [],
+}: Record<string, readonly Row[]>): CellEntries[] {
+  const pathways = new Map(predicted_pathways.map((p) => [caseKey(p), p]));
+  const notTestCase = (r: Row) => pathways.get(caseKey(r))?.error != null;
+  const cells = new Map<string, CellEntries>();
+  const add = (r: Row, judge: string | null, metric: PolicyMetric, value: number | null, failure: CaseFailure | null) => {
+    const key = JSON.stringify([r.setting, judge, metric, r.model]);
+    let c = cells.get(key);
+    if (!c) {
+      c = { setting: String(r.setting), judge, metric, model: String(r.model), simulated: r.simulated === true, entries: [] };
+      cells.set(key, c);
+    }
+    c.entries.push({ caseId: String(r.cdp_id), guideline: String(r.guideline_id), value, failure });
+  };
+  for (const r of pathway_metrics) {
+    if (notTestCase(r)) continue;
+    const failure = failureOf(pathways.get(caseKey(r)));
+    for (const metric of ['dtw_pcc', 'ot_pcc', 'lnds_pcs'] as const) {
+      add(r, String(r.judge), metric, r.error == null ? (r[metric] as number) : null, failure);
+    }
+  }
+  for (const r of outcome_scores) {
+    if (notTestCase(r)) continue;
+    add(r, String(r.judge), 'acc', r.error == null ? (r.correct === true ? 1 : 0) : null, failureOf(pathways.get(caseKey(r))));
+  }
+  for (const p of predicted_pathways) {
+    if (p.setting !== 'multi' || p.error != null) continue;
+    const scored = p.usable === true;
+    const strict = typeof p.success_strict === 'boolean' ? p.success_strict : p.success === true;
+    add(p, null, 'sr', scored ? (p.success === true ? 1 : 0) : null, failureOf(p));
+    add(p, null, 'sr_strict', scored ? (strict ? 1 : 0) : null, failureOf(p));
+  }
+  return [...cells.values()];
+}
