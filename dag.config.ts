@@ -376,7 +376,7 @@ export default defineDag(
       sources: {
         corpus_files: files(`${corpus}/guidelines/**/*.{pdf,md,txt}`, `${corpus}/trees/*.json`, `${corpus}/guidelines.csv`),
         // The paper's published tables (transcribed), for the reproduction scorecard.
-        published_tables: files('data/published/*.csv'),
+        published_tables: files('data/published/table*.csv'),
         ...(imports.any ? { imported_predictions: files(`${imports.dir}/*.jsonl`) } : {}),
       },
       // Stop before anything runs: a models file that does not validate, a role nobody plays.

@@ -50,6 +50,8 @@ export default async function (): Promise<BenchReport> {
     ['--simulated', [...store, '--simulated']],
     ['--set cdps.seed=156', [...store, '--set', 'cdps.seed=156']],
     ['--config dag.config.ts', [...store, '--config', 'dag.config.ts']],
+    // The second benchmark's sample, in a store of its own.
+    ['--config cpgbench.config.ts (CPGBench)', ['--store', join(dir, 'cpg-store'), '--config', 'cpgbench.config.ts']],
   ];
   const all = [
     ...store,

@@ -1,5 +1,5 @@
-// dag.config.ts as a function of the command's options: two option objects in one process give
-// two resolved DAGs, and the imports of one store reach only that store's DAG.
+// dag.config.ts and cpgbench.config.ts as functions of the command's options: two option objects
+// in one process give two resolved DAGs, and the imports of one store reach only that store's DAG.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import dagDefinition from '../dag.config.ts';
+import cpgDefinition from '../cpgbench.config.ts';
 import { resolveDag } from '../pipeline/index.ts';
 import { optionsFor } from '../pipeline/cli/options-for.ts';
 
@@ -69,4 +70,53 @@ test("the imports of one store are seen by that store's DAG only; the project-wi
     ),
     legacy.warnings!.join('\n'),
   );
+});
+
+test('cpgbench.config.ts: two option objects give two resolved DAGs (corpus, reports, --simulated beside a models file), one process', async () => {
+  const cpg = join(repo, 'cpgbench.config.ts');
+  const dir = mkdtempSync(join(tmpdir(), 'cdp-options-cpg-'));
+  const corpus = join(dir, 'corpus');
+  mkdirSync(join(corpus, 'guidelines'), { recursive: true });
+  const models = join(dir, 'models.json');
+  const model = (name: string, roles: string[]) => ({
+    name,
+    baseURL: 'http://127.0.0.1:9/v1',
+    model: `org/${name}`,
+    roles,
+    contextWindow: 200_000,
+  });
+  writeFileSync(models, JSON.stringify({ models: [model('my-llm', ['evaluated']), model('judge-x', ['judge'])] }));
+  const sample = await resolveDag(cpgDefinition.build(optionsFor(cpg, { corpus: join(repo, 'data', 'cpgbench-sample') })), repo);
+  const given = { corpus, models, simulated: true, reports: join(dir, 'out'), store: join(dir, 'store') };
+  const other = await resolveDag(cpgDefinition.build(optionsFor(cpg, given)), repo);
+  // MEGA-CDP's DAG built in the same process from its own options is untouched by CPGBench's.
+  const mega = await resolveDag(dagDefinition.build(optionsFor(config, { corpus: join(repo, 'data', 'sample') })), repo);
+  assert.equal(mega.stages.has('cpg_rates'), false);
+  assert.deepEqual(sample.config.sources.cpg_corpus_files!.patterns, [
+    'data/cpgbench-sample/guidelines/**/*.{pdf,md,txt}',
+    'data/cpgbench-sample/recommendations/*.json',
+    'data/cpgbench-sample/guidelines.csv',
+  ]);
+  assert.equal(other.config.sources.cpg_corpus_files!.patterns[0], `${corpus}/guidelines/**/*.{pdf,md,txt}`);
+  const param = (d: typeof sample, stage: string, name: string) => (d.stages.get(stage)!.decl.params as Record<string, unknown>)[name];
+  const names = (v: unknown) => (v as { name: string }[]).map((m) => m.name);
+  assert.equal(param(sample, 'cpg_report_index', 'outDir'), 'reports/cpgbench');
+  assert.equal(param(other, 'cpg_report_index', 'outDir'), join(dir, 'out'));
+  assert.deepEqual(names(param(sample, 'cpg_detection', 'models')), [
+    'simulated-cpg-oracle',
+    'simulated-cpg-no-titles',
+    'simulated-cpg-every-other',
+  ]);
+  assert.deepEqual(names(param(other, 'cpg_detection', 'models')), [
+    'my-llm',
+    'simulated-cpg-oracle',
+    'simulated-cpg-no-titles',
+    'simulated-cpg-every-other',
+  ]);
+  assert.deepEqual(names(param(other, 'cpg_detection_judgements', 'judges')), ['judge-x', 'simulated-cpg-judge']);
+  assert.deepEqual([sample.config.problems, other.config.problems], [[], []]);
+  // Without --simulated, the same file runs its real models only.
+  const real = cpgDefinition.build(optionsFor(cpg, { ...given, simulated: false }));
+  const detection = real.stages.find((s) => s.name === 'cpg_detection')!;
+  assert.deepEqual(names((detection.params as Record<string, unknown>).models), ['my-llm']);
 });

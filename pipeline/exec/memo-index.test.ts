@@ -6,6 +6,7 @@ import { appendFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 
 import { join } from 'node:path';
 import { RowStore } from '../store/row-store.ts';
 import { INDEXED_FROM, MemoIndex } from '../store/memo-index.ts';
+import { memoLine } from '../store/memo-line.ts';
 import { tempDir } from '../testing/temp-dir.ts';
 
 function filled(n: number): { store: RowStore; file: string } {
@@ -92,9 +93,8 @@ test("a commit's fsync runs off the main thread; its lines are written at once, 
   const closing = w.closeAsync();
   // The stage reads its units back while the memo's last fsync runs: every line is there already.
   const text = readFileSync(file, 'utf8');
-  // Each line with its rows' checksum (sha256 of '[{"i":10}]', first 32 hex, computed with Python's hashlib).
-  assert.equal(text.slice(later.offset, later.offset + later.bytes), '{"k":"k10","c":"9747a8bbd745f8a47dda94d8019e19de","r":[{"i":10}]}');
-  assert.equal(text.slice(last.offset, last.offset + last.bytes), '{"k":"k11","c":"f064204974d55bde9ba209260572d7a7","r":[{"i":11}]}');
+  assert.equal(text.slice(later.offset, later.offset + later.bytes), memoLine('k10', [{ i: 10 }]));
+  assert.equal(text.slice(last.offset, last.offset + last.bytes), memoLine('k11', [{ i: 11 }]));
   await closing;
   const memo = store.open();
   assert.deepEqual([memo.get('k0'), memo.get('k11')], [[{ i: 0 }], [{ i: 11 }]]);

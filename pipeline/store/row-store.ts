@@ -364,8 +364,6 @@ export class RowStoreWriter {
 
   /** Commits, closes, and writes the file's key index (a writer killed before this leaves none). */
   close(): void {
-    // A writer whose write failed says so first: that, not the fsync still in flight, is what to fix.
-    if (this.failed) throw this.failed;
     if (this.syncing) throw new Error(`memo ${this.path}: close() while a commit's fsync is in flight; use closeAsync()`);
     this.flush();
     if (this.fd !== null && this.pending) fsyncSync(this.fd);

@@ -95,14 +95,15 @@ export function modelsOf(o: Options): RunModels {
   return runModels({ ...common, sampleCorpus, extra: embeddingJudgeSpecs(o.env) });
 }
 
-const NO_ENV: EnvView = { get: () => undefined, has: () => false };
+/** An environment with nothing set (tests, and callers that give no options). */
+export const NO_ENV: EnvView = { get: () => undefined, has: () => false };
 
 /**
  * What resolveRoster reads of the environment, through the options' view: each model's endpoint
  * variable and timeouts by value, its key variable by presence only (a placeholder stands in;
  * the key stays in the environment, read by the client at call time).
  */
-function rosterEnv(models: readonly ModelSpec[], env: EnvView): NodeJS.ProcessEnv {
+export function rosterEnv(models: readonly ModelSpec[], env: EnvView): NodeJS.ProcessEnv {
   const out: NodeJS.ProcessEnv = {};
   const value = (k: string) => {
     const v = env.get(k);

@@ -1,0 +1,74 @@
+/**
+ * Test helper: the CPGBench DAG exactly as cpgbench.config.ts builds it from its options (as the
+ * CLI would make them, `given` over them), run programmatically in a temporary store with reports
+ * in a temporary directory, on a corpus the test chooses (the bundled sample, or a copy it
+ * changes), with the run's CPGBench client.
+ */
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import cpgbench from '../../../cpgbench.config.ts';
+import { optionsFor } from '../../../pipeline/cli/options-for.ts';
+import type { ResolvedOptions } from '../../../pipeline/dag/options.ts';
+import { resolveDag } from '../../../pipeline/dag/validate.ts';
+import { runDag, type RunSummary } from '../../../pipeline/exec/executor.ts';
+import { workspaceFor } from '../../../pipeline/exec/workspace.ts';
+import { stageRows } from '../../../pipeline/testing/stage-rows.ts';
+import type { Row } from '../../../pipeline/dag/define.ts';
+import { cpgModelsOf } from '../../models/cpgbench-models.ts';
+import { cpgRunLlm } from '../../models/cpgbench-llm.ts';
+
+export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+export const SAMPLE = join(REPO, 'data', 'cpgbench-sample');
+
+/** What a test may change of the options: the models file, --simulated, the variables it names. */
+export type CpgGiven = Partial<Pick<ResolvedOptions, 'models' | 'simulated'>> & { env?: Readonly<Record<string, string | undefined>> };
+
+export interface CpgProject {
+  dir: string;
+  corpus: string;
+  reports: string;
+  /** A run with the options given (none: offline, no models file), its models resolved afresh. */
+  run(given?: CpgGiven): Promise<RunSummary>;
+  /** The same as run(given): a run with the models `given` declares (a models file, --simulated). */
+  runWith(given: CpgGiven): Promise<RunSummary>;
+  rows(stage: string): Row[];
+  remove(): void;
+}
+
+/** A temporary project over `corpus` (default: a copy of the bundled sample). */
+export function cpgProject(opts: { corpus?: string } = {}): CpgProject {
+  const dir = mkdtempSync(join(tmpdir(), 'cdp-cpgbench-'));
+  const corpus = opts.corpus ?? join(dir, 'corpus');
+  if (!opts.corpus) cpSync(SAMPLE, corpus, { recursive: true });
+  const reports = join(dir, 'reports');
+  const store = join(dir, 'store');
+  const warehouse = join(dir, 'warehouse.duckdb');
+  // A call cache of its own: a test neither reads nor fills the project's.
+  const callCache = join(dir, 'llm-cache');
+  const ws = () => workspaceFor(REPO, { store, warehouse, llmCache: callCache });
+  return {
+    dir,
+    corpus,
+    reports,
+    async run(given: CpgGiven = {}) {
+      const options = optionsFor(join(REPO, 'cpgbench.config.ts'), { store, warehouse, reports, corpus, callCache, ...given });
+      const dag = await resolveDag(cpgbench.build(options), REPO);
+      const llm = cpgRunLlm(store, cpgModelsOf(options), { cacheDir: callCache });
+      try {
+        return await runDag(dag, ws(), { llm: llm.client, extraViews: () => llm.views() });
+      } finally {
+        await llm.close();
+      }
+    },
+    runWith(given) {
+      return this.run(given);
+    },
+    rows: (stage) => stageRows(ws(), stage),
+    remove: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+/** Per stage: status and rows computed. */
+export const computed = (s: RunSummary) => Object.fromEntries(s.stages.map((r) => [r.stage, [r.status, r.rowsComputed]]));
