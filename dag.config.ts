@@ -15,6 +15,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join, relative, resolve, isAbsolute } from 'node:path';
 import { defineDag, stage, files } from './pipeline/index.ts';
 import type { Project } from './pipeline/cli/load.ts';
+import type { ThreadPool } from './pipeline/threads/pool.ts';
 import { runModels } from './stages/models/run-models.ts';
 import { embeddingJudgeSpecs } from './stages/models/embedding-judges.ts';
 import { llmCallsViews } from './stages/models/llm-views.ts';
@@ -281,9 +282,9 @@ export default defineDag({
  * The run's LLM client: the models above, offline stand-ins answering for simulated names.
  * Loaded only when a stage runs, so a no-op run never pays for it.
  */
-export async function llmClient(project: Project, opts: { mode?: 'live' | 'estimate' } = {}) {
+export async function llmClient(project: Project, opts: { mode?: 'live' | 'estimate'; threads?: ThreadPool } = {}) {
   const { runLlm } = await import('./stages/models/run-llm.ts');
-  return runLlm(project.ws.store, models, opts.mode);
+  return runLlm(project.ws.store, models, opts.mode, opts.threads);
 }
 
 /** The warehouse views of the LLM call log (llm_calls), without creating a client. */

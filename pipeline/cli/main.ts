@@ -23,6 +23,7 @@ import { runExitCode } from './exit-code.ts';
 import { estimateJson } from '../llm/estimate-report.ts';
 import { estimateFacts } from './estimate-plan.ts';
 import { configFromArgv } from './load.ts';
+import { runThreads, thresholdOption, workersOption } from './workers-option.ts';
 import { dirname } from 'node:path';
 
 // Which environment variables the configuration reads while it loads decides when the no-op
@@ -110,11 +111,31 @@ program
   )
   .option('--json', 'print one JSON object with the per-stage outcome on stdout')
   .option('--jobs <n>', 'stages running at once', (v) => parseInt(v, 10))
+  .option(
+    '--workers <n>',
+    "worker threads for the units of pure stages and the simulated models (default: the machine's cores; 1: all on the main thread)",
+    (v) => workersOption(v),
+  )
+  .option(
+    '--workers-threshold <ms>',
+    "milliseconds of CPU a stage's work must be projected to take to start the worker threads (default 5000; 0: use them for any work)",
+    (v) => thresholdOption(v),
+  )
   .option('--wait <seconds>', 'wait this long for another run on the same store to finish', (v) => parseFloat(v), 0)
   .action(
     async (
       stages: string[],
-      o: { force?: boolean; dryRun?: boolean; retryFailed?: boolean; retryAnswers?: boolean; json?: boolean; jobs?: number; wait: number },
+      o: {
+        force?: boolean;
+        dryRun?: boolean;
+        retryFailed?: boolean;
+        retryAnswers?: boolean;
+        json?: boolean;
+        jobs?: number;
+        workers?: number;
+        workersThreshold?: number;
+        wait: number;
+      },
     ) => {
       const p = await project();
       const envKeys = stopRecordingEnv();
@@ -132,8 +153,9 @@ program
       process.on('SIGINT', onSigint);
       const extras = await extensionCommands();
       // Created only when a stage runs: a run that reuses everything never loads the client.
+      const threads = runThreads(o, p.dag.config.workers);
       let llm: RunLlm | undefined;
-      const makeLlm = extras.llmClient ? async () => (llm ??= await extras.llmClient!(p))?.client : undefined;
+      const makeLlm = extras.llmClient ? async () => (llm ??= await extras.llmClient!(p, { threads }))?.client : undefined;
       let summary: RunSummary;
       try {
         summary = await runDag(p.dag, p.ws, {
@@ -143,6 +165,7 @@ program
           retryFailed: o.retryFailed,
           retryKinds,
           jobs: o.jobs,
+          threads,
           waitSeconds: o.wait,
           llm: makeLlm,
           extraViews: () => llm?.views() ?? extras.llmViews?.(p) ?? {},
@@ -152,6 +175,7 @@ program
       } finally {
         progress.stop();
         await llm?.close();
+        await threads.close();
         process.off('SIGINT', onSigint);
       }
       if (!o.dryRun && summary.ok) {

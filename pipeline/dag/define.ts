@@ -72,6 +72,12 @@ export interface DagConfig {
   /** Stages running at once. Default 2. */
   jobs?: number;
   /**
+   * Worker threads for the units of stages declared pure (and the offline stand-ins' answers).
+   * Default os.availableParallelism(); 1 computes everything on the main thread. `--workers N`
+   * overrides it. Not part of any key: results are the same for every value.
+   */
+  workers?: number;
+  /**
    * Problems the configuration found while it was built (a models file that does not validate, a
    * role nobody plays): `cdp run` and `cdp estimate` refuse to start and print them, while the
    * commands that only show the configuration still work.

@@ -66,6 +66,13 @@ export interface RowStage<P = Record<string, unknown>> {
   inputs?: InputsDecl;
   /** Every param the stage reads, as a schema with its type, range and default (see params.ts). */
   params?: ParamsDecl<P>;
+  /**
+   * The unit's rows are a function of the unit and the params alone, computed without an LLM
+   * client, files or any state: the runner may then compute units on worker threads (`--workers`),
+   * where `run` gets a copy of the unit and its logs are printed by the main thread. Results are
+   * the same wherever a unit runs.
+   */
+  pure?: boolean;
   /** One unit's output rows. Throwing makes a failure row; returning rows with `error` set does too. */
   run(unit: Unit, ctx: StageContext<P>): Row | Row[] | Promise<Row | Row[]>;
 }

@@ -53,6 +53,7 @@ import { stageComponents, keyOf, explainStaleness } from './keys.ts';
 import { decideReuse } from './decide.ts';
 import { Semaphore } from './semaphore.ts';
 import type { Workspace } from './workspace.ts';
+import { ThreadPool } from '../threads/pool.ts';
 
 export type StageStatus = 'ran' | 'reused' | 'failed' | 'not-run' | 'would-run';
 
@@ -111,6 +112,10 @@ export interface RunOptions {
   /** Failure kinds to ask again besides failure rows (`cdp run --retry-answers`: ['answer']); see StageContext.retrying. */
   retryKinds?: string[];
   jobs?: number;
+  /** Worker threads for pure stages' units (DagConfig.workers); ignored when `threads` is given. */
+  workers?: number;
+  /** A pool shared with the caller (and its LLM client's offline providers); the caller closes it. */
+  threads?: ThreadPool;
   waitSeconds?: number;
   /**
    * The run's LLM client, or a factory called when the first stage actually runs, so that a
@@ -185,6 +190,8 @@ class Execution {
   private duckInstance: Promise<{ db: DuckDBInstance; con: DuckDBConnection }> | null = null;
   private ledgerWrite: Promise<void> = Promise.resolve();
   private readonly warnings: string[] = [];
+  /** Created here unless the caller gives one; it starts no thread until a stage's work calls for it. */
+  private readonly threads: ThreadPool;
 
   constructor(
     private readonly dag: ResolvedDag,
@@ -201,9 +208,18 @@ class Execution {
     }
     this.stat = new StatCache(ws.statCache);
     this.code = new CodeHasher(dag.root, this.stat);
+    this.threads = opts.threads ?? new ThreadPool({ size: opts.workers ?? dag.config.workers });
   }
 
   async run(): Promise<RunSummary> {
+    try {
+      return await this.runAll();
+    } finally {
+      if (!this.opts.threads) await this.threads.close();
+    }
+  }
+
+  private async runAll(): Promise<RunSummary> {
     const selected = selectNodes(this.dag, this.opts.targets);
     const jobs = new Semaphore(Math.max(1, this.opts.jobs ?? this.dag.config.jobs ?? 2));
     // Input rows read for a stage are kept for its siblings only until the last consumer is done.
@@ -510,6 +526,7 @@ class Execution {
           emit: (e: RunEvent) => this.emit(e),
           warn: (m: string) => this.warn(m),
           fullChecks: !!this.opts.verify,
+          threads: this.threads,
         };
         out = await runRowStage(env, name, stage, components, inputs$, ctx, reasons, forced, prev);
         // Awaited in commit; a rejection before that is not an unhandled one.

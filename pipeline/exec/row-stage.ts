@@ -22,6 +22,8 @@ import { RowStore, type UnitLookup } from '../store/row-store.ts';
 import { unitsPath, readUnitKeys } from '../store/unit-keys.ts';
 import { anyInZone, changedJoinValues, joinValue, lineJoinValue, rowsWithValues, widen, sortJoinValues, type Zone } from './join-delta.ts';
 import type { RunEvent } from './executor.ts';
+import type { ThreadPool } from '../threads/pool.ts';
+import { unitCaller } from '../threads/row-units.ts';
 
 /** An input as a stage reads it: its segments in the store (null: rows only in memory) and all its rows. */
 export interface Input {
@@ -44,6 +46,8 @@ export interface RowStageEnv {
   warn?(message: string): void;
   /** Hash every standing part's files in full instead of comparing their stat (`cdp verify`). */
   fullChecks?: boolean;
+  /** The run's worker threads, for the units of stages declared pure (pipeline/threads/row-units.ts). */
+  threads?: ThreadPool;
 }
 
 /**
@@ -344,12 +348,13 @@ export async function runRowStage(
   let lastCommit = Date.now();
   const signal = ctx.signal;
   let next = 0;
+  const unitCalls = unitCaller(env.threads, stage, ctx.root, ctx, whole, todo.length);
   const worker = async (): Promise<void> => {
     while (next < todo.length && !signal.aborted) {
       const p = todo[next++];
       let rows: Row[];
       try {
-        const got = await impl.run({ row: p.row, cross: p.cross, joined: joinedOf(p.joined), whole }, ctx);
+        const got = await unitCalls.call({ row: p.row, cross: p.cross, joined: joinedOf(p.joined), whole });
         rows = Array.isArray(got) ? got : [got];
         checkRows(name, stage, rows);
       } catch (err) {
@@ -368,11 +373,13 @@ export async function runRowStage(
     }
   };
   try {
-    const width = Math.max(1, Math.min(stage.decl.concurrency ?? 4, todo.length));
+    const width = Math.max(1, Math.min(unitCalls.width(stage.decl.concurrency ?? 4), todo.length));
     await Promise.all(Array.from({ length: width }, worker));
   } catch (err) {
     await writer?.closeAsync();
     throw err;
+  } finally {
+    unitCalls.close();
   }
   // The memo's last fsync runs while the artifact is written; the caller awaits it before the
   // stage counts as done.

@@ -129,8 +129,8 @@ export class ThreadPool implements Submitter {
       while (slot.batches.size < IN_FLIGHT && this.queue.length && !slot.exclusive) {
         if (this.queue[0]!.alone && slot.batches.size) break;
         const batch = this.takeBatch(capacity);
-        slot.exclusive = batch[0]!.alone === true;
-        this.send(slot, batch);
+        const sent = this.send(slot, batch);
+        slot.exclusive = sent && batch[0]!.alone === true;
       }
     }
   }
@@ -149,21 +149,29 @@ export class ThreadPool implements Submitter {
     return batch;
   }
 
-  private send(slot: Slot, batch: Pending[]): void {
+  private send(slot: Slot, batch: Pending[]): boolean {
     const task = batch[0]!.task;
     if (!slot.tasks.has(task)) {
       const r = this.runners.get(task);
       if (!r) {
         for (const p of batch) p.reject(new Error(`internal: task ${task} was released with items pending`));
-        return;
+        return false;
       }
       slot.tasks.add(task);
       slot.worker.postMessage({ type: 'shared', task, module: r.spec.module, fn: r.spec.fn, shared: r.spec.shared } satisfies ToWorker);
     }
     const id = this.nextBatch++;
+    try {
+      slot.worker.postMessage({ type: 'batch', id, task, items: batch.map((p) => p.item) } satisfies ToWorker);
+    } catch (err) {
+      // Something in an item that structured clone refuses (a function, a class with private state).
+      const why = `it could not be sent to a worker thread (${(err as Error).message}); a pure function's items are plain data`;
+      for (const p of batch) p.reject(new Error(why));
+      return false;
+    }
     slot.batches.set(id, batch);
     slot.worker.ref();
-    slot.worker.postMessage({ type: 'batch', id, task, items: batch.map((p) => p.item) } satisfies ToWorker);
+    return true;
   }
 
   private spawn(): void {

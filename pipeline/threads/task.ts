@@ -1,7 +1,7 @@
 /**
  * One function over many items, on the pool's workers or inline. A task starts inline, timing
- * its items, and moves to the workers once the work it sees coming is worth what they cost to
- * start (`coldMs`, about the CPU of starting two workers, see bench/threads.bench.ts) or, with
+ * its items' CPU time, and moves to the workers once the work it sees coming is worth what they
+ * cost to start (`coldMs`; bench/threads.bench.ts measures the start-up) or, with
  * the workers already running, worth a message (`warmMs`). With a known number of items it
  * projects from the first few; without one, it moves after spending that much inline. Which
  * thread computes an item never changes its result: the function must be pure.
@@ -23,15 +23,19 @@ export interface TaskSpec {
 export interface TaskTuning {
   /** Items timed inline before projecting (with `expected`). Default 8. */
   probe: number;
-  /** Projected (or spent) inline milliseconds that justify starting the workers. Default 600. */
+  /**
+   * Projected (or spent) inline milliseconds of CPU that justify starting the workers. Default
+   * 5000: starting two workers costs about a second of CPU and their memory (bench/RESULTS.md,
+   * threads), and the bundled sample's largest task (the stand-ins' answers, 2.4 s) stays inline.
+   */
   coldMs: number;
-  /** The same with the workers running already. Default 30. */
+  /** The same with the workers running already (a worker still loads the task's module). Default 200. */
   warmMs: number;
   /** A batch's target duration on a worker: message costs stay small beside it. Default 15. */
   batchMs: number;
 }
 
-const DEFAULTS: TaskTuning = { probe: 8, coldMs: 600, warmMs: 30, batchMs: 15 };
+const DEFAULTS: TaskTuning = { probe: 8, coldMs: 5000, warmMs: 200, batchMs: 15 };
 
 type Fn = (item: unknown, shared: unknown) => unknown;
 
@@ -106,14 +110,16 @@ export class TaskRunner<I = unknown, O = unknown> {
 
   private inline(fn: Fn, item: I): Promise<O> {
     this.counts.inline++;
-    const t0 = performance.now();
-    // Timed before anything is awaited: the next item's turn decides from this one's cost.
+    // CPU time, not wall time: on a loaded machine wall time would overstate the work. Timed
+    // before anything is awaited, so the next item's turn decides from this one's cost.
+    const t0 = process.cpuUsage();
     try {
       return Promise.resolve(fn(item, this.spec.shared) as O);
     } catch (err) {
       return Promise.reject(err as Error);
     } finally {
-      this.inlineMs += performance.now() - t0;
+      const d = process.cpuUsage(t0);
+      this.inlineMs += (d.user + d.system) / 1000;
       this.inlineItems++;
     }
   }

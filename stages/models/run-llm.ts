@@ -5,21 +5,26 @@
  * (trees → vignettes → both settings → judges), not only the first.
  */
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { createLlmClient } from '../../pipeline/llm/client.ts';
 import { formatEstimate } from '../../pipeline/llm/estimate-report.ts';
 import type { ChatRequest, ModelSpec } from '../../pipeline/llm/types.ts';
 import { readServerWindows, windowFact, type WindowFact } from '../../pipeline/llm/server-windows.ts';
 import { estimateAssumptions, formatPlanWithAssumptions } from './estimate-assumptions.ts';
 import type { RunLlm } from '../../pipeline/cli/extensions.ts';
-import { CURATED_BUILDER_NAME, createCuratedBuilderHandler } from '../agents/curated-builder.ts';
+import { CURATED_BUILDER_NAME } from '../agents/curated-builder.ts';
 import { ORACLE_NAME } from '../agents/oracle.ts';
 import { WALKER_NAME } from '../agents/lexical-walker.ts';
-import { DEFAULT_SIMULATED_EVALUATED, offlineHandlers as agentProviders } from '../agents/roster.ts';
+import { DEFAULT_SIMULATED_EVALUATED } from '../agents/roster.ts';
 import { PATIENT_NAME } from '../agents/offline-patient.ts';
-import { OFFLINE_WRITERS } from '../construct/offline-writers.ts';
 import { VIGNETTE_GENERATOR } from '../construct/vignette-writer.ts';
 import { NARRATIVE_GENERATOR } from '../construct/narrative-writer.ts';
-import { simulatedJudgeHandlers, SIMULATED_JUDGE_NAMES } from '../judge/simulated-judges.ts';
+import { SIMULATED_JUDGE_NAMES } from '../judge/simulated-judges.ts';
+import type { ThreadPool } from '../../pipeline/threads/pool.ts';
+import { threadedProviders } from '../../pipeline/threads/threaded-providers.ts';
+import { offlineStandIns } from './offline-providers.ts';
+
+const OFFLINE_PROVIDERS_MODULE = fileURLToPath(new URL('./offline-providers.ts', import.meta.url));
 import { llmCallsViews } from './llm-views.ts';
 import type { RunModels } from './run-models.ts';
 
@@ -69,16 +74,15 @@ function withServerWindows(roster: readonly ModelSpec[], windows: readonly Windo
   return roster.map((m) => (served.has(m.name) ? { ...m, contextWindow: served.get(m.name)! } : m));
 }
 
-export function runLlm(storeDir: string, models: RunModels, mode: 'live' | 'estimate' = 'live'): RunLlm {
+export function runLlm(storeDir: string, models: RunModels, mode: 'live' | 'estimate' = 'live', threads?: ThreadPool): RunLlm {
   const cacheDir = join(storeDir, 'llm');
   const windows = modelWindows(storeDir, models);
-  // The simulated agents answer from each call's unit context: no state is shared with the stages.
-  const offlineHandlers = {
-    [CURATED_BUILDER_NAME]: createCuratedBuilderHandler(),
-    ...OFFLINE_WRITERS,
-    ...agentProviders(),
-    ...simulatedJudgeHandlers(),
-  };
+  // The simulated agents answer from each call's unit context: no state is shared with the
+  // stages, so with worker threads they answer there (offline-providers.ts), in-process otherwise.
+  const standIns = offlineStandIns();
+  const offlineHandlers = threads?.threaded
+    ? threadedProviders(threads, Object.keys(standIns), OFFLINE_PROVIDERS_MODULE, 'answerOfflineCall')
+    : standIns;
   const client = createLlmClient({
     cacheDir,
     roster: withServerWindows(models.roster, windows),
