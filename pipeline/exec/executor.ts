@@ -86,6 +86,8 @@ export interface RunSummary {
   stages: StageResult[];
   /** Problems with the store itself (a corrupt ledger, a warehouse that could not be refreshed), also written to stderr. */
   warnings?: string[];
+  /** The worker threads: how many the run may use, how many it started, units and offline answers computed on each side. */
+  threads?: ReturnType<ThreadPool['stats']>;
 }
 
 /** What the runner needs of an LLM client: a per-stage view whose counters it can read. */
@@ -289,7 +291,7 @@ class Execution {
     const stages = this.results.sort((a, b) => order.get(a.stage)! - order.get(b.stage)!);
     if (!this.opts.dryRun && !this.opts.ephemeral) this.markEmpty(stages);
     const ok = warehouseOk && stages.every((s) => s.status !== 'failed' && s.status !== 'not-run');
-    return { ok, stages, ...(this.warnings.length ? { warnings: this.warnings } : {}) };
+    return { ok, stages, ...(this.warnings.length ? { warnings: this.warnings } : {}), threads: this.threads.stats() };
   }
 
   /** A stage that declares `requiresRows` and holds nothing but failure rows says so. */

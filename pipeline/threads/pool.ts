@@ -35,9 +35,12 @@ export class ThreadPool implements Submitter {
   private readonly slots: Slot[] = [];
   private readonly queue: Pending[] = [];
   private readonly runners = new Map<number, TaskRunner>();
+  /** Items computed by released tasks, on either side (stats). */
+  private readonly doneCounts = { inline: 0, threaded: 0 };
   private readonly maxRestarts: number;
   private readonly tuning: Partial<TaskTuning>;
   private restarts = 0;
+  private spawned = 0;
   private nextTask = 1;
   private nextBatch = 1;
   private flushing = false;
@@ -95,10 +98,25 @@ export class ThreadPool implements Submitter {
 
   /** Ends a task: its shared value is dropped by every worker that holds it. */
   release(task: number): void {
+    const r = this.runners.get(task);
+    if (r) {
+      this.doneCounts.inline += r.counts.inline;
+      this.doneCounts.threaded += r.counts.threaded;
+    }
     this.runners.delete(task);
     for (const s of this.slots) {
       if (!s.dead && s.tasks.delete(task)) s.worker.postMessage({ type: 'release', task } satisfies ToWorker);
     }
+  }
+
+  /** What the pool did: its size, the workers it started (replacements included) and items by side. */
+  stats(): { workers: number; started: number; restarts: number; inline: number; threaded: number } {
+    let { inline, threaded } = this.doneCounts;
+    for (const r of this.runners.values()) {
+      inline += r.counts.inline;
+      threaded += r.counts.threaded;
+    }
+    return { workers: this.size, started: this.spawned, restarts: this.restarts, inline, threaded };
   }
 
   /** Stops every worker; items still pending fail. The process can exit once this settles. */
@@ -175,6 +193,7 @@ export class ThreadPool implements Submitter {
   }
 
   private spawn(): void {
+    this.spawned++;
     const t0 = performance.now();
     // No inherited execArgv: `--import tsx` or `--test` of the parent mean nothing here (the entry registers tsx).
     const worker = new Worker(new URL('./worker-entry.mjs', import.meta.url), { execArgv: [] });
