@@ -95,9 +95,7 @@ function jsonSummary(s: RunSummary): string {
     ...(r.covered ? { covered: r.covered } : {}),
     ...(r.empty ? { empty: r.empty } : {}),
   }));
-  return (
-    JSON.stringify({ stages, ok: s.ok, outstanding: outstandingKinds(s.stages), exitCode: runExitCode(s), threads: s.threads }) + '\n'
-  );
+  return JSON.stringify({ stages, ok: s.ok, outstanding: outstandingKinds(s.stages), exitCode: runExitCode(s), threads: s.threads }) + '\n';
 }
 
 program
