@@ -1,6 +1,6 @@
 /**
- * Stage `report_figures`: Figures 1(c), 4, 5 and the deviation profile as SVG and PNG under
- * `<outDir>/figures/`. Params: outDir (default "reports"), judges (the run's judge order),
+ * Stage `report_figures`: Figures 1(c), 4, 5 and the deviation profile as SVG, PNG and a
+ * Vega-Lite spec with the data inline (`.vl.json`, vega-lite-spec.ts) under `<outDir>/figures/`. Params: outDir (default "reports"), judges (the run's judge order),
  * pngFontFiles (font files for the PNG text, relative to the project root; default none: the
  * PNG then has no text, see render-figure.ts).
  */
@@ -13,6 +13,7 @@ import { deviationFigure, figure1c, figure4, figure5 } from './figures.ts';
 import { renderPng, renderSvg } from './render-figure.ts';
 import { REPORT_FILE_COLUMNS, resolveOutDir, writeReportFiles, type ReportFile } from './report-files.ts';
 import { summaryRows } from './summary-rows.ts';
+import { vegaLiteJson } from './vega-lite-spec.ts';
 import { REPORT_PARAMS, type ReportParams } from './tables.stage.ts';
 
 export interface FigureParams extends ReportParams {
@@ -34,6 +35,7 @@ export function figureFiles(specs: readonly FigureSpec[], fontFiles: readonly st
     return [
       { path: `figures/${s.name}.svg`, kind: 'figure', title: s.title, content: svg },
       { path: `figures/${s.name}.png`, kind: 'figure-png', title: s.title, content: renderPng(svg, fontFiles) },
+      { path: `figures/${s.name}.vl.json`, kind: 'figure-vega-lite', title: s.title, content: vegaLiteJson(s) },
     ];
   });
 }

@@ -1,6 +1,6 @@
 /**
  * Stage `report_leaderboard`: reports/tables/leaderboard.{md,csv} and
- * reports/figures/leaderboard.{svg,png} (leaderboard.ts). Params: outDir, judges (the run's judge
+ * reports/figures/leaderboard.{svg,png,vl.json} (leaderboard.ts). Params: outDir, judges (the run's judge
  * order; the default judge ranks), resamples / seed / level of the paired bootstrap (as
  * model_summary's), `cluster` (false: CIs and differences resample cases; true: guidelines, the
  * cluster bootstrap — `cdp run --set report_leaderboard.cluster=true`), pngFontFiles (as

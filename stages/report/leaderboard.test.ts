@@ -204,7 +204,13 @@ test('leaderboard table, CSV and figure print n, the failures by kind, the incom
   const files = leaderboardFiles(w, { judges: [realJudge(JUDGE)], resamples: 500, seed: 42, level: 0.95 });
   assert.deepEqual(
     files.map((f) => f.path),
-    ['tables/leaderboard.md', 'tables/leaderboard.csv', 'figures/leaderboard.svg', 'figures/leaderboard.png'],
+    [
+      'tables/leaderboard.md',
+      'tables/leaderboard.csv',
+      'figures/leaderboard.svg',
+      'figures/leaderboard.png',
+      'figures/leaderboard.vl.json',
+    ],
   );
   assert.match(String(files[2]!.content), /n=5 · server 1/);
   const bad = resolveParams('report_leaderboard', leaderboardStage.params, { cluster: 'yes' }).problems;

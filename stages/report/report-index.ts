@@ -28,6 +28,9 @@ export function qcExclusionLines(qcSummary: readonly Row[]): string[] {
   return present.map((m) => `- ${m[0]!.toUpperCase()}${m.slice(1)}: ${value.get(m) as number}${note(m)}`);
 }
 
+/** A figure's files by kind (figures.stage.ts) and how the index names each link. */
+export const FIGURE_LINKS: Record<string, string> = { figure: 'SVG', 'figure-png': 'PNG', 'figure-vega-lite': 'Vega-Lite' };
+
 export function indexMarkdown(files: readonly Row[], profile: string, outDir: string, qcSummary: readonly Row[] = []): string {
   const rel = (f: Row) => posix.relative(outDir, String(f.file));
   const byTitle = (kinds: string[]) => {
@@ -44,8 +47,8 @@ export function indexMarkdown(files: readonly Row[], profile: string, outDir: st
   for (const [title, fs] of byTitle(['table', 'table-csv']))
     out.push(`- ${title}: ${fs.map((f) => link(f, String(f.kind) === 'table' ? 'Markdown' : 'CSV')).join(', ')}`);
   out.push('', '## Figures', '');
-  for (const [title, fs] of byTitle(['figure', 'figure-png']))
-    out.push(`- ${title}: ${fs.map((f) => link(f, String(f.kind) === 'figure' ? 'SVG' : 'PNG')).join(', ')}`);
+  for (const [title, fs] of byTitle(Object.keys(FIGURE_LINKS)))
+    out.push(`- ${title}: ${fs.map((f) => link(f, FIGURE_LINKS[String(f.kind)]!)).join(', ')}`);
   out.push('', '## Reproduction scorecard', '');
   for (const [title, fs] of byTitle(['scorecard', 'scorecard-csv']))
     out.push(`- ${title}: ${fs.map((f) => link(f, String(f.kind) === 'scorecard' ? 'Markdown' : 'CSV')).join(', ')}`);
