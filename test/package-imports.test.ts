@@ -1,14 +1,15 @@
 /**
  * Every package in package.json does a job: each runtime dependency is imported by program code,
  * each devDependency by a test or config, or is a tool a script runs, or the types of a package
- * we import; and a package only tests import is a devDependency. Imports are read with
- * TypeScript's own scanner (preProcessFile), from the sources and the notebooks' module cells.
+ * we import; and a package only tests import is a devDependency. Imports are read by the
+ * project's one import scanner (pipeline/hash/imports.ts), from the sources and the notebooks'
+ * module cells.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { preProcessFile } from 'typescript';
+import { importSpecifiers } from '../pipeline/hash/imports.ts';
 import { isTestCode } from '../stages/layers.ts';
 
 const ROOT = new URL('..', import.meta.url).pathname;
@@ -23,7 +24,7 @@ const USED_WITHOUT_IMPORT: Record<string, { file: string; mark: string; why: str
   },
 };
 /** Tools the package.json scripts run. */
-const TOOLS = ['eslint', 'prettier', 'typescript'];
+const TOOLS = ['eslint', 'prettier'];
 
 function sources(dir: string, out: string[] = []): string[] {
   for (const name of readdirSync(dir)) {
@@ -48,8 +49,7 @@ function importedPackages(file: string): string[] {
   let text = readFileSync(join(ROOT, file), 'utf8');
   // A notebook's JavaScript is in its <script type="module"> cells.
   if (file.endsWith('.html')) text = [...text.matchAll(/<script[^>]*type="module"[^>]*>([\s\S]*?)<\/script>/g)].map((m) => m[1]).join('\n');
-  const { importedFiles } = preProcessFile(text, true, true);
-  return importedFiles.flatMap((f) => packageOf(f.fileName) ?? []);
+  return importSpecifiers(text, file.replace(/\.html$/, '.js')).flatMap((f) => packageOf(f) ?? []);
 }
 
 test('every package in package.json is imported where its section says, or is a named tool, types or CLI', () => {

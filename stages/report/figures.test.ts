@@ -2,7 +2,7 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { deviationFigure, figure1c, figure4, figure5, quantile } from './figures.ts';
 import { PALETTE } from './figure-spec.ts';
-import { figureFiles } from './figures.stage.ts';
+import { figureFiles } from './figure-files.ts';
 import { JUDGES, recorded, SUMMARY } from './test-rows.ts';
 
 describe('Figure 1(c) spec', () => {

@@ -12,7 +12,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { tableStage, z, type Row } from '../../pipeline/stage.ts';
-import { figureFiles } from './figures.stage.ts';
+import { figureFiles } from './figure-files.ts';
 import { defaultJudge } from './judges.ts';
 import { judgeSpecSchema, type JudgeSpec } from '../roster/judge-spec.ts';
 import { caseValues, leaderboard, leaderboardData, leaderboardFigure, leaderboardTable } from './leaderboard.ts';

@@ -132,7 +132,8 @@ function stackY(c: LayerContext, groupBy: string): { transform: Obj[]; y: Obj; y
   const fill = String(o.fill);
   const transform: Obj[] = Array.isArray(o.order)
     ? [{ calculate: `indexof(${JSON.stringify(o.order)}, datum[${JSON.stringify(fill)}])`, as: '_order' }]
-    : [{ window: [{ op: 'row_number', as: '_order' }] }];
+    : // An explicit (empty) groupby: vega-lite adds the facet's fields to it when the facet moves below the window.
+      [{ window: [{ op: 'row_number', as: '_order' }], groupby: [] }];
   transform.push({
     stack: String(o.y),
     groupby: [groupBy, ...c.facetFields],
