@@ -7,7 +7,8 @@
  * error it returns has the API keys redacted. Embeddings go the same way.
  */
 import type OpenAI from 'openai';
-import { Semaphore, TokenBucket } from '../flow-control.ts';
+import { Semaphore } from '../../concurrency/semaphore.ts';
+import { TokenBucket } from '../flow-control.ts';
 import { chatAttempt, makeSdk, type AttemptResult } from '../openai-transport.ts';
 import { sampleSeed } from '../request-key.ts';
 import type { Retrier } from '../retry.ts';
