@@ -135,12 +135,26 @@ test('each validation error names the file, the model and the field', () => {
     [{ ...base, params: { messages: [] } }, /field "params": "messages" is set by the client/],
     [{ ...base, paper: 'GPT-9' }, /field "paper": "GPT-9" is not a model of the paper; known: gpt-5.2, Gemini-3.1-Pro-Preview/],
     [{ ...base, batch: 'yes' }, /field "batch": must be true or false/],
+    [{ ...base, retry: 5 }, /field "retry": must be \{"waitForServerMs": integer ≥ 0, "maxAttempts": integer ≥ 1\}, got 5/],
+    [{ ...base, retry: { waitForServer: 1000 } }, /field "retry": unknown key "waitForServer" \(did you mean "waitForServerMs"\?\)/],
+    [{ ...base, retry: { waitForServerMs: -1 } }, /field "retry": "waitForServerMs" must be an integer of milliseconds ≥ 0, got -1/],
+    [{ ...base, retry: { maxAttempts: 0 } }, /field "retry": "maxAttempts" must be an integer ≥ 1, got 0/],
   ];
   for (const [entry, expected] of cases) {
     const p = problems(file([entry]));
     assert.equal(p.length, 1, `${JSON.stringify(entry)} → ${p.join(' | ')}`);
     assert.match(p[0], expected);
   }
+});
+
+test("an unknown key is hinted by the runner's did-you-mean rule (closestName), as a typo in dag.config.ts or --set is", () => {
+  const hint = (entry: unknown) => /\(did you mean "([^"]+)"\?\)/.exec(problems(file([entry]))[0] ?? '')?.[1] ?? null;
+  // Transposed letters, a missing letter, a case slip: within a third of the word's length.
+  assert.equal(hint({ ...base, modle: 'x' }), 'model');
+  assert.equal(hint({ ...base, concurency: 4 }), 'concurrency');
+  assert.equal(hint({ ...base, ContextWindow: 4096 }), 'contextWindow');
+  // A word far from every key gets no guess (the former prefix rule said "paper" here).
+  assert.equal(hint({ ...base, paperwork: 'x' }), null);
 });
 
 test('two models with one name, an unknown top-level key and broken JSON are refused; all problems at once', () => {
@@ -178,6 +192,21 @@ test('the paper roster ships as models/paper.json: 19 models, every one standing
     assert.ok(m.apiKeyEnv || m.active === false, `${m.name} must not be active without configuration`);
   }
   assert.deepEqual(f.models.find((m) => m.name === 'judge-qwen3-8b')?.calibration, { gamma: 0.9, beta: 0.2, calibrated: true });
+});
+
+test("a model's retry settings are carried over; the wait budget may be 0; absent, the client's defaults apply", () => {
+  const f = parseModelsFile(
+    file([
+      { ...base, retry: { waitForServerMs: 600_000, maxAttempts: 8 } },
+      { ...base, name: 'fail-fast', retry: { waitForServerMs: 0 } },
+      { ...base, name: 'plain' },
+    ]),
+    'models.json',
+  );
+  assert.deepEqual(
+    f.models.map((m) => m.retry),
+    [{ waitForServerMs: 600_000, maxAttempts: 8 }, { waitForServerMs: 0 }, undefined],
+  );
 });
 
 test("a model's retry settings are carried over; the wait budget may be 0; absent, the client's defaults apply", () => {
