@@ -19,9 +19,10 @@ const root = fileURLToPath(new URL('..', import.meta.url));
  */
 const ALLOWED: Record<string, number> = {
   // The no-op fingerprint's writer; H7 replaces this file (options instead of environment).
-  'pipeline/cli/noop-fingerprint.ts writeNoopFingerprint': 86,
-  // The fake server's request handler, one route per branch.
-  'pipeline/llm/testing/fake-openai-server.ts startFakeOpenAIServer': 251,
+  'pipeline/cli/noop-fingerprint.ts writeNoopFingerprint': 89,
+  // The fake servers' request handlers, one route per branch (test helpers).
+  'pipeline/llm/testing/fake-openai-server.ts startFakeOpenAIServer': 222,
+  'pipeline/llm/testing/fake-batch-api.ts fakeBatchApi': 99,
   // The toy project's files, written out as one template.
   'pipeline/testing/toy-project.ts makeToyProject': 114,
 };
