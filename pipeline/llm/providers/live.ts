@@ -19,7 +19,8 @@ import { redact } from '../roster.ts';
 import { outputReserve, tokenUpperBound, TOKENS_PER_MESSAGE, TOKENS_PER_REPLY } from '../tokens.ts';
 import type { EmbeddingResponse, ModelSpec, Provider, ProviderPrompt, ProviderResponse, RetryPolicy, StoredCall } from '../types.ts';
 
-const DEFAULT_CONCURRENCY = 8;
+/** Requests in flight per replica when the model declares no concurrency (stages/models/stage-width.ts sizes stages by it too). */
+export const DEFAULT_CONCURRENCY = 8;
 /** Per-attempt timeout when neither the model nor the client sets one: long generations are normal. */
 export const DEFAULT_TIMEOUT_MS = 600_000;
 
