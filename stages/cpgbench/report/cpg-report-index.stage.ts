@@ -28,7 +28,7 @@ export default tableStage<CpgReportParams>({
   },
   params: CPG_REPORT_DEFAULTS,
   columns: REPORT_FILE_COLUMNS,
-  run({ cpg_report_leaderboard = [], cpg_report_tables = [], cpg_report_figures = [], cpg_report_scorecard = [], cpg_rates = [] }, ctx) {
+  run({ cpg_report_leaderboard, cpg_report_tables, cpg_report_figures, cpg_report_scorecard, cpg_rates }, ctx) {
     const outAbs = resolveOutDir(ctx.root, ctx.params.outDir);
     const outRel = relative(ctx.root, outAbs).split(sep).join('/');
     const files = [...cpg_report_leaderboard, ...cpg_report_tables, ...cpg_report_figures, ...cpg_report_scorecard];
