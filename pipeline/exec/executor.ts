@@ -42,6 +42,7 @@ import {
 } from '../store/ledger.ts';
 import { checkReads, projectRows, rowsForStage, type ProjectionInput } from './projected-rows.ts';
 import { runRowStage, type Input } from './row-stage.ts';
+import { runPartitionedStage, type PartitionedEnv } from './partitioned-stage.ts';
 import { artifactFacts, reusedFacts, rowFacts } from './row-facts.ts';
 import { LineWriter } from '../store/lines.ts';
 import { tempPathFor } from '../store/atomic.ts';
@@ -78,6 +79,8 @@ export interface StageResult extends RowFacts {
   previous?: { rowsFailed: number; failureKinds?: RowFacts['failureKinds'] };
   /** The stage's `requiresRows` sentence, when it has no row but failure rows. */
   empty?: string;
+  /** A partitioned table stage's partitions computed and taken from its memo (rowsComputed/rowsReused count their rows). */
+  partitions?: { computed: number; reused: number };
 }
 
 export interface RunSummary {
@@ -489,6 +492,7 @@ class Execution {
         unitRows?: Map<number, number[]>;
         durable?: Promise<void>;
       };
+      let partitions: StageResult['partitions'];
       if (stage.impl.kind === 'table') {
         this.emit({ type: 'stage-start', stage: name, total: null, reasons });
         const reads = stage.impl.reads ?? {};
@@ -497,9 +501,17 @@ class Execution {
         );
         // A declared optional input the config leaves out is handed over as no rows, never left undefined.
         for (const k of absentInputs(stage.impl.inputs, stage.decl.inputs).whole) all[k] = [];
-        const rows = await stage.impl.run(guardInputs(name, 'input', all, Object.keys(all)), ctx);
-        if (!Array.isArray(rows)) throw new Error(`stage '${name}' must return an array of rows, got ${typeof rows}`);
-        out = { parts: [{ rows, chunk: true }], computed: rows.length, reused: 0 };
+        if (stage.impl.partition) {
+          const env = this.partitionedEnv(name, forced);
+          const p = await runPartitionedStage(env, stage.impl, components, all, ctx);
+          p.durable.catch(() => {});
+          out = { parts: [{ rows: p.rows, chunk: true }], computed: p.rowsComputed, reused: p.rowsReused, durable: p.durable };
+          partitions = p.partitions;
+        } else {
+          const rows = await stage.impl.run(guardInputs(name, 'input', all, Object.keys(all)), ctx);
+          if (!Array.isArray(rows)) throw new Error(`stage '${name}' must return an array of rows, got ${typeof rows}`);
+          out = { parts: [{ rows, chunk: true }], computed: rows.length, reused: 0 };
+        }
       } else {
         const env = {
           store: this.ws.store,
@@ -537,6 +549,7 @@ class Execution {
         rowsFailed: done.failed,
         reasons,
         previous,
+        ...(partitions ? { partitions } : {}),
       };
       this.finish(name, { ...status, ...done.facts, ...counted }, started, key, components);
       return { ok: true, hash: done.hash, segments: done.segments };
@@ -547,6 +560,17 @@ class Execution {
     } finally {
       jobs.release();
     }
+  }
+
+  private partitionedEnv(name: string, forced: boolean): PartitionedEnv {
+    return {
+      store: this.ws.store,
+      forced,
+      retryFailed: !!this.opts.retryFailed,
+      retryKinds: this.opts.retryKinds ?? [],
+      ephemeral: !!this.opts.ephemeral,
+      progress: (done, total) => this.emit({ type: 'stage-progress', stage: name, done, total }),
+    };
   }
 
   private async source(name: string): Promise<Outcome> {
