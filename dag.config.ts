@@ -146,6 +146,12 @@ export default defineDag({
       requiresRows:
         'no test case is left to evaluate: QC excluded them all or their construction failed (see qc_summary), or no guideline is in the test split',
     }),
+    // The record of that exclusion: every flagged test case, by whom and why (exported with the cases).
+    stage('excluded_cases', {
+      module: 'stages/tasks/excluded-cases.stage.ts',
+      inputs: { cdps: 'cdps', qc: 'qc', qc_inspection: 'qc_inspection', vignettes: 'vignettes', narratives: 'narratives' },
+      params: { excludeFlagged },
+    }),
     stage('predictions_single', {
       module: 'stages/tasks/predictions-single.stage.ts',
       inputs: taskInputs,
@@ -250,10 +256,52 @@ export default defineDag({
     }),
     stage('deviation_profile', { module: 'stages/evaluate/deviation-profile.stage.ts', inputs: groundTruth }),
 
+    // What the reports state about the run, as data: the settings its stages recorded in their rows,
+    // and who produced it (the corpus, the builders, the models in their roles, the case counts).
+    stage('run_settings', {
+      module: 'stages/report/run-settings.stage.ts',
+      inputs: {
+        cdps: 'cdps',
+        dialogues_multi: 'dialogues_multi',
+        step_scores: 'step_scores',
+        outcome_scores: 'outcome_scores',
+        pathway_metrics: 'pathway_metrics',
+        model_summary: 'model_summary',
+      },
+    }),
+    stage('run_facts', {
+      module: 'stages/report/run-facts.stage.ts',
+      inputs: {
+        guidelines: 'guidelines',
+        trees: 'trees',
+        vignettes: 'vignettes',
+        narratives: 'narratives',
+        qc_inspection: 'qc_inspection',
+        cdps: 'cdps',
+        test_cases: 'test_cases',
+        predictions_single: 'predictions_single',
+        dialogues_multi: 'dialogues_multi',
+        predicted_pathways: 'predicted_pathways',
+        step_scores: 'step_scores',
+      },
+      params: {
+        corpus: { dir: corpus, bundled: sampleCorpus },
+        // Whether each model is a stand-in, for the rows that do not say (the writers', the patient's).
+        models: [builder.trees, builder.vignettes, builder.narratives, builder.inspector, patient, simulatedPatient].flatMap((m) =>
+          m ? [{ name: m.name, simulated: m.simulated }] : [],
+        ),
+      },
+    }),
+
     // Reports: the paper's tables and figures, the reproduction scorecard, an index (reports/)
     stage('report_tables', {
       module: 'stages/report/tables.stage.ts',
-      inputs: { model_summary: 'model_summary', correlations: 'correlations', cdp_length_stats: 'cdp_length_stats' },
+      inputs: {
+        model_summary: 'model_summary',
+        correlations: 'correlations',
+        cdp_length_stats: 'cdp_length_stats',
+        run_settings: 'run_settings',
+      },
       params: { outDir, judges },
     }),
     stage('report_figures', {
@@ -264,6 +312,7 @@ export default defineDag({
         cdps: 'cdps',
         cdp_length_stats: 'cdp_length_stats',
         deviation_profile: 'deviation_profile',
+        run_settings: 'run_settings',
       },
       params: { outDir, judges, pngFontFiles: ['data/fonts/DejaVuSans.ttf'] },
     }),
@@ -276,12 +325,13 @@ export default defineDag({
         pathway_metrics: 'pathway_metrics',
         outcome_scores: 'outcome_scores',
         predicted_pathways: 'predicted_pathways',
+        run_settings: 'run_settings',
       },
       params: { outDir, judges, pngFontFiles: ['data/fonts/DejaVuSans.ttf'] },
     }),
     stage('report_scorecard', {
       module: 'stages/report/scorecard.stage.ts',
-      inputs: { published: 'published_tables', model_summary: 'model_summary' },
+      inputs: { published: 'published_tables', model_summary: 'model_summary', run_settings: 'run_settings', run_facts: 'run_facts' },
       // Only models that declare the paper model they stand for are compared with its numbers.
       params: { outDir, judges, models: evaluated },
     }),
@@ -292,8 +342,9 @@ export default defineDag({
         report_figures: 'report_figures',
         report_scorecard: 'report_scorecard',
         report_leaderboard: 'report_leaderboard',
-        model_summary: 'model_summary',
         qc_summary: 'qc_summary',
+        run_settings: 'run_settings',
+        run_facts: 'run_facts',
       },
       params: { outDir },
     }),
@@ -306,11 +357,11 @@ export default defineDag({
  */
 export async function llmClient(project: Project, opts: { mode?: 'live' | 'estimate' } = {}) {
   const { runLlm } = await import('./stages/models/run-llm.ts');
-  return runLlm(project.ws.store, models, opts.mode);
+  return runLlm(project.ws.store, models, { cacheDir: project.ws.llmCache, mode: opts.mode });
 }
 
 /** The warehouse views of the LLM call log (llm_calls), without creating a client. */
-export const llmViews = (project: Project) => llmCallsViews(project.ws.store);
+export const llmViews = (project: Project) => llmCallsViews(project.ws.store, project.ws.llmCache);
 
 /** Commands this project adds to `cdp` (models, ingest, pathway-metrics, notebooks). */
 export const cliCommands = projectCommands;

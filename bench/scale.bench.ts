@@ -97,7 +97,8 @@ export default async function (): Promise<BenchReport> {
   const fraction = Number(process.env.CDP_SCALE_FRACTION ?? 1);
   const corpus = writeScaleCorpus(mkdtempSync(join(tmpdir(), 'cdp-scale-corpus-')), fraction);
   const store = mkdtempSync(join(tmpdir(), 'cdp-scale-store-'));
-  const env = { CDP_CORPUS: corpus.dir, CDP_STORE: store, CDP_REPORTS: join(store, 'reports') };
+  // The store's own call cache: the bench neither reads nor fills the project's.
+  const env = { CDP_CORPUS: corpus.dir, CDP_STORE: store, CDP_REPORTS: join(store, 'reports'), CDP_LLM_CACHE: join(store, 'llm-cache') };
   const rows: BenchRow[] = [];
   const st = lengthStats(corpus.lengths);
 

@@ -9,6 +9,7 @@ import { openWarehouse, type WarehouseConnection } from '../pipeline/store/wareh
 import { defaultJudge } from '../stages/report/judges.ts';
 import { caseValues, leaderboard, rankLabel, type LeaderboardEntry } from '../stages/report/leaderboard.ts';
 import { countsText } from '../stages/report/failure-counts.ts';
+import { collectSettings, recordedBootstrap, RunSettings } from '../stages/report/run-settings.ts';
 import { summaryRows } from '../stages/report/summary-rows.ts';
 import { compareRuns } from './compare-data.ts';
 
@@ -21,7 +22,7 @@ export const NOTEBOOK_DATA: Record<string, string> = {
   cases: `select setting, model, cdp_id, guideline_id, language, reference, candidate, reference_conclusion,
       candidate_outcome, success, success_strict, simulated, usable, reason, failure, error
     from predicted_pathways order by setting, model, cdp_id`,
-  case_scores: `select s.setting, s.model, s.cdp_id, s.judge, s.simulated, s.C, s.m, s.n,
+  case_scores: `select s.setting, s.model, s.cdp_id, s.judge, s.simulated, s.judge_simulated, s.C, s.m, s.n, s.calls, s.problems,
       p.dtw_pcc, p.ot_pcc, p.lnds_pcs, p.dtw_path, coalesce(s.error, p.error) as error
     from step_scores s left join pathway_metrics p using (setting, model, cdp_id, judge)
     order by s.setting, s.model, s.cdp_id, s.judge`,
@@ -57,7 +58,9 @@ const JUDGE_ANSWERS_SQL = `with refs as (
  * the call log (llm_calls) and the judge stages' call_keys.
  */
 export const OPTIONAL_NOTEBOOK_DATA: Record<string, string> = {
-  outcome_scores: `select setting, model, cdp_id, judge, score, correct, simulated, error from outcome_scores order by setting, model, cdp_id, judge`,
+  outcome_scores: `select setting, model, cdp_id, judge, judge_simulated, score, correct, simulated, calls, problems, error
+    from outcome_scores order by setting, model, cdp_id, judge`,
+  run_settings: 'select * from run_settings order by stage, setting, judge nulls first, value',
   predictions: `select model, cdp_id, raw, parse_ok, parse_error, error from predictions_single order by model, cdp_id`,
   judge_answers: JUDGE_ANSWERS_SQL,
 };
@@ -115,7 +118,7 @@ export async function exportNotebookData(
   warehouse: string,
   storeDir: string,
   outDir: string,
-  opts: { compare?: CompareSource; resamples?: number } = {},
+  opts: { compare?: CompareSource } = {},
 ): Promise<Record<string, number>> {
   if (!existsSync(warehouse)) throw new Error(`no warehouse at ${warehouse}; run \`cdp run\` first`);
   if (opts.compare && !existsSync(opts.compare.warehouse))
@@ -147,7 +150,8 @@ export async function exportNotebookData(
   } finally {
     w.close();
   }
-  const resamples = opts.resamples ?? 10000;
+  // The paired differences use the bootstrap model_summary recorded, as the leaderboard report does.
+  const bootstrap = recordedBootstrap(new RunSettings(collectSettings({ model_summary: data.model_summary })));
   const summary = summaryRows(data.model_summary!);
   const judge = defaultJudge(summary.flatMap((r) => (r.judge === null ? [] : [r.judge])));
   const values = caseValues(
@@ -155,7 +159,7 @@ export async function exportNotebookData(
     summary,
     judge,
   );
-  write('leaderboard', leaderboardRows(leaderboard(summary, values, [], { resamples, seed: 42 })));
+  write('leaderboard', leaderboardRows(leaderboard(summary, values, [], bootstrap)));
   let compare: Row[] = [];
   let labels: [string, string] = ['A', 'B'];
   if (opts.compare) {
@@ -185,11 +189,11 @@ export async function exportNotebookData(
         predicted_pathways: data.cases!,
         model_summary: data.model_summary!,
       },
-      { resamples, seed: 42 },
+      bootstrap,
     ) as unknown as Row[];
     labels = opts.compare.labels ?? [opts.compare.warehouse, warehouse];
   }
   write('compare', compare);
-  writeFileSync(join(outDir, 'compare_runs.json'), JSON.stringify({ available: !!opts.compare, a: labels[0], b: labels[1] }));
+  writeFileSync(join(outDir, 'compare_runs.json'), JSON.stringify({ available: !!opts.compare, a: labels[0], b: labels[1], bootstrap }));
   return counts;
 }

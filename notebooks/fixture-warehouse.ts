@@ -11,14 +11,16 @@
  * Outcome scores by judge-llm: all correct, except gpt-test's single-turn cdp-b; gpt-test's single-turn
  * cdp-b prediction did not parse (its raw answer is kept) and its model_summary cells count 1 failure.
  * judge-llm's calls are in llm_calls (five step-scoring runs and one outcome call per case); on gpt-test's
- * single-turn cdp-b its fifth run's answer and re-ask were both refused (runs_ok 4). The simulated judges
- * have no stored calls.
+ * single-turn cdp-b its fifth run's answer and re-ask were both refused (runs_ok 4), and its outcome, an empty
+ * conclusion, was scored 1 without a call. The simulated judges have no stored calls. run_settings is
+ * collected from the other tables, as the stage does.
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { llmCallsRelation } from '../pipeline/llm/call-log.ts';
+import { collectSettings } from '../stages/report/run-settings.ts';
 
 /** The stage module declaring each table: the fixture takes its columns from there, so it cannot drift. */
 export const FIXTURE_TABLE_MODULES: Record<string, string> = {
@@ -28,6 +30,7 @@ export const FIXTURE_TABLE_MODULES: Record<string, string> = {
   predicted_pathways: 'stages/evaluate/predicted-pathways.stage.ts',
   dialogues_multi: 'stages/tasks/dialogues-multi.stage.ts',
   outcome_scores: 'stages/evaluate/outcome-scores.stage.ts',
+  run_settings: 'stages/report/run-settings.stage.ts',
   predictions_single: 'stages/tasks/predictions-single.stage.ts',
   llm_calls: 'pipeline/llm/call-log.ts',
 };
@@ -109,8 +112,8 @@ const MODELS = [
 ];
 const SETTINGS = ['single', 'multi'];
 const JUDGES = [
-  { judge: 'judge-llm', kind: 'llm' },
-  { judge: 'simulated-tfidf', kind: 'similarity' },
+  { judge: 'judge-llm', kind: 'llm', judge_simulated: false },
+  { judge: 'simulated-tfidf', kind: 'similarity', judge_simulated: true },
 ];
 
 /** The oracle predicts the reference; gpt-test leaves out the middle step. */
@@ -194,18 +197,21 @@ export function fixtureRows(variant: { gptTestDtw?: number } = {}): Record<strin
         });
         const wrong = model === 'gpt-test' && setting === 'single' && c.cdp_id === 'cdp-b';
         const unit = `${setting}/${model}/${c.cdp_id}`;
-        const outcomeKey = logCall(`outcome_scores:${unit}`, wrong ? '2' : '5');
+        // The unreadable single-turn answer left no conclusion: scored 1 without a judge call.
+        const outcomeKeys = wrong ? [] : [logCall(`outcome_scores:${unit}`, '5')];
         tables.outcome_scores.push({
           ...shared,
           judge: 'judge-llm',
-          score: wrong ? 2 : 5,
+          judge_simulated: false,
+          score: wrong ? 1 : 5,
           correct: !wrong,
           cutoff: 4,
-          calls: 1,
-          problems: [],
-          call_keys: [outcomeKey],
-          call_attempts: [0],
-          call_runs: [0],
+          calls: outcomeKeys.length,
+          problems: wrong ? ['empty candidate conclusion: scored 1 without a judge call'] : [],
+          template: wrong ? null : 'en/9-outcome-accuracy-scoring.md',
+          call_keys: outcomeKeys,
+          call_attempts: outcomeKeys.map(() => 0),
+          call_runs: outcomeKeys.map(() => 0),
           error: null,
         });
         if (setting === 'single') {
@@ -227,7 +233,7 @@ export function fixtureRows(variant: { gptTestDtw?: number } = {}): Record<strin
             error: null,
           });
         }
-        for (const { judge, kind } of JUDGES) {
+        for (const { judge, kind, judge_simulated } of JUDGES) {
           const C = matrix(m, n, model);
           // judge-llm's five runs; on `wrong` the fifth run's answer and its re-ask were refused.
           const refs: { key: string; run: number }[] = [];
@@ -245,10 +251,12 @@ export function fixtureRows(variant: { gptTestDtw?: number } = {}): Record<strin
           tables.step_scores.push({
             ...shared,
             judge,
+            judge_simulated,
             judge_kind: kind,
             C,
             m,
             n,
+            runs: 5,
             runs_ok: refs.length === 6 ? 4 : 5,
             runs_failed: refs.length === 6 ? 1 : 0,
             blocks: 1,
@@ -263,6 +271,7 @@ export function fixtureRows(variant: { gptTestDtw?: number } = {}): Record<strin
           tables.pathway_metrics.push({
             ...shared,
             judge,
+            judge_simulated,
             judge_kind: kind,
             m,
             n,
@@ -273,6 +282,9 @@ export function fixtureRows(variant: { gptTestDtw?: number } = {}): Record<strin
             gamma: 0.2,
             beta: 0.1,
             gamma_calibrated: true,
+            ot_lambda: 0.1,
+            ot_tau_a: 1,
+            ot_tau_b: 1,
             error: null,
           });
         }
@@ -300,6 +312,7 @@ export function fixtureRows(variant: { gptTestDtw?: number } = {}): Record<strin
             cluster_ci_low: null,
             cluster_ci_high: null,
             clusters: 2,
+            ...BOOTSTRAP,
           });
         }
       }
@@ -320,6 +333,7 @@ export function fixtureRows(variant: { gptTestDtw?: number } = {}): Record<strin
           cluster_ci_low: null,
           cluster_ci_high: null,
           clusters: 2,
+          ...BOOTSTRAP,
         });
     }
   }
@@ -331,6 +345,7 @@ export function fixtureRows(variant: { gptTestDtw?: number } = {}): Record<strin
     language: 'zh',
     simulated: false,
     judge: 'simulated-char-ngram',
+    judge_simulated: true,
     judge_kind: 'similarity',
     m: 2,
     n: 2,
@@ -379,12 +394,19 @@ export function fixtureRows(variant: { gptTestDtw?: number } = {}): Record<strin
         goal: c.conclusion,
         patient: 'simulated-patient',
         simulated,
+        cap: c.reference.length * 2 + 4,
+        cap_factor: 2,
+        cap_extra: 4,
         error: null,
       });
     }
   }
+  tables.run_settings = collectSettings(tables);
   return tables;
 }
+
+/** The bootstrap model_summary records (its defaults, the paper's). */
+const BOOTSTRAP = { resamples: 10000, seed: 42, level: 0.95 };
 
 /**
  * Writes the fixture tables into a new DuckDB file at `path`, typed by the stage modules under

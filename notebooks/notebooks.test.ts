@@ -138,7 +138,9 @@ describe('notebook data export', () => {
     const counts = await exportNotebookData(warehouse, tmp, dir);
     // Hand-counted from the fixture: 2 settings × 2 models × 2 cases × 2 judges + 1 failed judging.
     // Leaderboard: 2 settings × 2 models; no compare without a second run. Judge answers: judge-llm's
-    // 8 step judgings × 5 runs, one re-ask, and 8 outcome calls (the simulated judges have none).
+    // 8 step judgings × 5 runs, one re-ask, and 7 outcome calls (the empty conclusion needed none; the
+    // simulated judges have none). run_settings: cap factor and extra, runs of the 2 judges that scored,
+    // the cut-off, λ, τa, τb, γ, β and calibration of those 2 judges, and model_summary's policy and bootstrap.
     assert.deepEqual(counts, {
       model_summary: 34,
       pathway_metrics: 17,
@@ -147,7 +149,8 @@ describe('notebook data export', () => {
       dialogues: 4,
       outcome_scores: 8,
       predictions: 4,
-      judge_answers: 49,
+      judge_answers: 48,
+      run_settings: 2 + 2 + 1 + 3 + 3 * 2 + 4,
       leaderboard: 4,
       compare: 0,
     });
@@ -187,13 +190,12 @@ describe('notebook data export', () => {
     assert.deepEqual(
       one.map((r) => [r.judge, r.judging, r.run, r.answer, r.text, r.rejected]),
       [
-        ['judge-llm', 'outcome', 0, 1, '2', false],
         ...[0, 1, 2, 3].map((run) => ['judge-llm', 'steps', run, run + 1, 'R1-C1: 5, R1-C2: 2\nR2-C1: 2, R2-C2: 5', false]),
         ['judge-llm', 'steps', 4, 5, 'R1-C1: 5', true],
         ['judge-llm', 'steps', 4, 6, 'R1-C1: 5, R1-C2: 1', true],
       ],
     );
-    assert.equal(one[6]?.rejected_reason, 'run 5: answer 2 rejected: missing R2-C2');
+    assert.equal(one[5]?.rejected_reason, 'run 5: answer 2 rejected: missing R2-C2');
   });
 
   test('a warehouse without the tables is an error naming the table and what to run', async () => {
@@ -260,6 +262,14 @@ describe('notebook site in Chromium', () => {
     const o = await open('overview.html', 'table[data-name="model_summary"]');
     const { page } = o;
     await expectRows(page, 'model_summary', 34);
+    // The CI level and every setting, as the rows recorded them.
+    assert.ok((await page.locator('table[data-name="model_summary"] th').allTextContents()).includes('95% CI'));
+    await expectRows(page, 'run_settings', 18);
+    assert.deepEqual(
+      (await column(page, 'run_settings', 'value')).slice(0, 2),
+      ['4', '2'],
+      'dialogues_multi first (by stage, then setting): cap_extra 4, cap_factor 2',
+    );
     // The leaderboard: per setting gpt-test (real, rank 1) and simulated-oracle ranked apart; a whisker per model.
     await expectRows(page, 'leaderboard', 4);
     assert.deepEqual(await column(page, 'leaderboard', 'rank'), ['1', 'sim 1', '1', 'sim 1']);
@@ -428,22 +438,24 @@ describe('notebook site in Chromium', () => {
       'run 5: answer 2 rejected: missing R2-C2',
     ]);
     // Every judge run's raw answer of the case, as the judge wrote it, and which judges have none stored.
-    await expectRows(page, 'judge_answers', 7);
-    assert.deepEqual(await column(page, 'judge_answers', 'run'), ['1', '1', '2', '3', '4', '5', '5']);
+    await expectRows(page, 'judge_answers', 6);
+    assert.deepEqual(await column(page, 'judge_answers', 'run'), ['1', '2', '3', '4', '5', '5']);
     assert.deepEqual(await column(page, 'judge_answers', 'text'), [
-      '2',
       ...Array(4).fill('R1-C1: 5, R1-C2: 2\nR2-C1: 2, R2-C2: 5'),
       'R1-C1: 5',
       'R1-C1: 5, R1-C2: 1',
     ]);
-    assert.deepEqual((await column(page, 'judge_answers', 'verdict')).slice(4), [
+    assert.deepEqual((await column(page, 'judge_answers', 'verdict')).slice(3), [
       'accepted',
       'refused: run 5: answer 1 rejected: missing R2-C2',
       'refused: run 5: answer 2 rejected: missing R2-C2',
     ]);
-    assert.match(
-      (await page.locator('p[data-name="judges_without_calls"]').textContent()) ?? '',
-      /^No stored calls for simulated-char-ngram, simulated-tfidf: offline/,
+    // Each judging without a stored call says why: the offline judges answer in-process; the real judge
+    // scored the empty conclusion without a call (never "offline (simulated)").
+    assert.equal(
+      await page.locator('p[data-name="judges_without_calls"]').textContent(),
+      'No stored calls for simulated-char-ngram, simulated-tfidf: offline (simulated) judges answer in-process, so there is no raw answer to show. ' +
+        'judge-llm (outcome): scored without a call: nothing to judge (empty candidate conclusion: scored 1 without a judge call).',
     );
     assert.deepEqual(await column(page, 'outcome_judges', 'correct'), ['no']);
     await page.screenshot({ path: join(ARTIFACTS, 'case-viewer-failed-judging.png'), fullPage: true });
@@ -479,7 +491,7 @@ describe('notebook site in Chromium', () => {
     const { page } = o;
     assert.match(
       (await page.locator('p[data-name="compare_runs"]').textContent()) ?? '',
-      /^A: .*baseline\.duckdb {2}· {2}B: .*warehouse\.duckdb$/,
+      /^A: .*baseline\.duckdb {2}· {2}B: .*warehouse\.duckdb {2}· {2}paired bootstrap: 95% CI, 10000 resamples, seed 42$/,
     );
     // DTW PCC by default: 2 settings × 2 judges × 2 models, and the failed char-ngram judging (no value, one failure in each run).
     await expectRows(page, 'compare', 9);

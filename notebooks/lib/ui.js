@@ -140,6 +140,17 @@ export function counts(c) {
   return parts.join(' · ');
 }
 
+/**
+ * The CI level the rows record (model_summary's `level`): "95%", "90% and 95% (mixed)", or
+ * "(level not recorded)" for rows of a store older than the column.
+ */
+export function ciLevel(rows) {
+  const levels = [...new Set(rows.map((r) => r.level).filter((v) => typeof v === 'number'))].sort();
+  if (!levels.length) return '(level not recorded)';
+  const shown = levels.map((v) => `${Number((v * 100).toPrecision(12))}%`);
+  return shown.length === 1 ? shown[0] : `${shown.slice(0, -1).join(', ')} and ${shown.at(-1)} (mixed)`;
+}
+
 /** A block that spans the page width, out of the notebook's narrow text column. */
 export function wide() {
   const d = document.createElement('div');

@@ -3,7 +3,8 @@
  *
  * The guards are DuckDB's own. The warehouse is opened READ_ONLY; before the user's statement
  * runs, external access is switched off except for the store directory (the views' artifacts,
- * the run log and the LLM call log all live there), extension autoloading and autoinstalling
+ * the run log and the store's part of the LLM call log live there) and the project's shared LLM
+ * call cache (the rest of the call log, which llm_calls reads), extension autoloading and autoinstalling
  * are off, and the configuration is locked, so no statement can switch any of it back on.
  * Those guards leave open what writes inside the allowed store (`COPY … TO`, `EXPORT DATABASE`,
  * `ATTACH … (READ_WRITE)`), session changes (`USE`, `SET VARIABLE`, PRAGMAs that run a function)
@@ -23,8 +24,8 @@ import type { DuckDBConnection, DuckDBExtractedStatements, DuckDBPreparedStateme
 import type { Workspace } from '../exec/workspace.ts';
 import { isOutOfMemory, outOfMemory, QueryClock, sqlBounds, timedOut, type SqlBounds } from './sql-bounds.ts';
 
-/** Where the warehouse is and the store directory its views read (artifacts, runs, llm). */
-export type WarehouseTarget = Pick<Workspace, 'warehouse' | 'store'>;
+/** Where the warehouse is and the directories its views read: the store (artifacts, runs, llm) and the call cache. */
+export type WarehouseTarget = Pick<Workspace, 'warehouse' | 'store'> & Partial<Pick<Workspace, 'llmCache'>>;
 
 /** A row as JSON-safe values (BIGINT as string, DATE as ISO text, LIST as array, …). */
 export type JsonRow = Record<string, unknown>;
@@ -54,12 +55,13 @@ function sqlString(s: string): string {
 }
 
 /** The settings that fence the user's statement in; the lock comes last so the rest stay set. */
-function guardStatements(store: string, bounds: SqlBounds): string[] {
+function guardStatements(store: string, bounds: SqlBounds, llmCache: string | undefined): string[] {
+  const dirs = [store, ...(llmCache ? [llmCache] : [])].map(sqlString).join(', ');
   return [
     `SET memory_limit = ${sqlString(bounds.memoryLimit)}`,
     // Views refer to artifacts relative to the store (older ones by absolute paths under it).
     `SET file_search_path = ${sqlString(store)}`,
-    `SET allowed_directories = [${sqlString(store)}]`,
+    `SET allowed_directories = [${dirs}]`,
     'SET enable_external_access = false',
     'SET autoload_known_extensions = false',
     'SET autoinstall_known_extensions = false',
@@ -124,7 +126,8 @@ export async function streamWarehouseQuery(
   const con = await db.connect();
   const cwd = process.cwd();
   try {
-    for (const s of guardStatements(store, bounds)) await con.run(s);
+    const llmCache = target.llmCache ? resolve(target.llmCache) : undefined;
+    for (const s of guardStatements(store, bounds, llmCache)) await con.run(s);
     process.chdir(store);
     let statements: DuckDBExtractedStatements | undefined;
     try {

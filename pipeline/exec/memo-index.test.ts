@@ -76,3 +76,26 @@ test('newer files win over older ones, and compaction writes an index for what i
   const memo = store.open();
   assert.deepEqual([memo.get('k1'), memo.get('k2'), memo.has('k0')], [[{ i: 1 }], [{ i: 'again' }], false]);
 });
+
+test("a commit's fsync runs off the main thread; its lines are written at once, and closeAsync writes the rest before it waits", async () => {
+  const store = new RowStore(join(tempDir('cdp-memo-'), 'units'));
+  const w = store.writer();
+  for (let i = 0; i < 10; i++) w.append(`k${i}`, [{ i }]);
+  w.commit();
+  const file = join(store.dir, store.segments()[0]);
+  // Written when commit() returns (a kill now keeps them), while its fsync is still in flight.
+  assert.equal(readFileSync(file, 'utf8').trimEnd().split('\n').length, 10);
+  const later = w.append('k10', [{ i: 10 }]);
+  w.commit(); // an fsync is in flight: this one writes its line, the next fsync takes it
+  assert.throws(() => w.close(), /close\(\) while a commit's fsync is in flight; use closeAsync\(\)/);
+  const last = w.append('k11', [{ i: 11 }]);
+  const closing = w.closeAsync();
+  // The stage reads its units back while the memo's last fsync runs: every line is there already.
+  const text = readFileSync(file, 'utf8');
+  assert.equal(text.slice(later.offset, later.offset + later.bytes), JSON.stringify({ k: 'k10', r: [{ i: 10 }] }));
+  assert.equal(text.slice(last.offset, last.offset + last.bytes), JSON.stringify({ k: 'k11', r: [{ i: 11 }] }));
+  await closing;
+  const memo = store.open();
+  assert.deepEqual([memo.get('k0'), memo.get('k11')], [[{ i: 0 }], [{ i: 11 }]]);
+  memo.close();
+});

@@ -10,11 +10,14 @@ export interface Workspace {
   statCache: string;
   runsLog: string;
   lock: string;
+  /** The project's one LLM call cache, shared by every store (CDP_LLM_CACHE; default data/llm-cache). */
+  llmCache: string;
 }
 
 /**
  * CDP_STORE and CDP_WAREHOUSE, when set, override the config's locations: one checkout can keep
  * several stores (an offline sample run beside a run against a server) without editing the DAG.
+ * CDP_LLM_CACHE moves the call cache every store shares (two projects may share one, too).
  */
 export function workspaceFor(
   root: string,
@@ -33,5 +36,6 @@ export function workspaceFor(
     statCache: join(store, 'stat-cache.json'),
     runsLog: join(store, 'runs.ndjson'),
     lock: join(store, 'run.lock'),
+    llmCache: resolve(root, env.CDP_LLM_CACHE || 'data/llm-cache'),
   };
 }

@@ -12,7 +12,7 @@ function scripted(answers: (string | { fail: string })[]): Chatter & { asked: Ch
     async chat(req): Promise<ChatResult> {
       asked.push(req);
       const a = answers[asked.length - 1];
-      if (typeof a !== 'string') return { ok: false, error: a.fail, attempts: 3 };
+      if (typeof a !== 'string') return { ok: false, error: a.fail, attempts: 3, kind: 'http', retryable: true };
       return { ok: true, text: a, cached: false, usage: { inputTokens: 1, outputTokens: 1 }, latencyMs: 1 };
     },
   };

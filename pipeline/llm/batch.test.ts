@@ -16,7 +16,12 @@ const spec = (url: string, batch: boolean): ModelSpec => ({
   modelId: 'builder-model',
   batch,
 });
-const ask = (i: number) => ({ model: 'builder', stage: 'trees', messages: [{ role: 'user' as const, content: `tree ${i}` }] });
+const ask = (i: number) => ({
+  model: 'builder',
+  role: 'builder' as const,
+  stage: 'trees',
+  messages: [{ role: 'user' as const, content: `tree ${i}` }],
+});
 
 test('batch mode: JSONL upload, create, poll, download; answers enter the same cache as live calls', async () => {
   const srv = await startFakeOpenAIServer({ batchPollsBeforeComplete: 2 });

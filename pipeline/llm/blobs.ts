@@ -1,10 +1,10 @@
 /**
  * Large shared texts (the guideline in every inference prompt) registered once with
- * `client.blob(text)`: hashed once for the cache key, measured once for the context check,
+ * `client.blob(text)`: hashed once for the cache key, measured once (`bytes`) for the context check,
  * counted once for estimates, and resolved into the plain text a provider is given.
  */
 import { sha256Hex } from './request-key.ts';
-import { countTokens, messageTokens, tokenUpperBound, TOKENS_PER_MESSAGE, TOKENS_PER_REPLY } from './tokens.ts';
+import { countTokens, messageTokens, tokenUpperBound } from './tokens.ts';
 import type { ChatMessage, ContentPart } from './types.ts';
 
 export class Blobs {
@@ -21,16 +21,8 @@ export class Blobs {
     return messages.map((m) => ({ role: m.role, content: this.text(m.content) }));
   }
 
-  /** An upper bound of the messages' tokens with chat framing, free to compute. */
-  bound(messages: readonly ChatMessage[]): number {
-    let n = TOKENS_PER_REPLY;
-    for (const m of messages) {
-      n += TOKENS_PER_MESSAGE;
-      if (typeof m.content === 'string') n += tokenUpperBound(m.content);
-      else for (const p of m.content) n += p.type === 'text' ? tokenUpperBound(p.text) : (this.byId.get(p.blob)?.bytes ?? 0);
-    }
-    return n;
-  }
+  /** A registered blob's byte bound on its tokens (0 for an unknown id: resolve() refuses those). */
+  readonly bytes = (id: string): number => this.byId.get(id)?.bytes ?? 0;
 
   /** The messages' exact o200k tokens with chat framing; a blob is counted once, on first need. */
   tokens(messages: readonly ChatMessage[]): number {

@@ -4,7 +4,8 @@ import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { llmCallsRelation } from './call-log.ts';
-import { serializeRecord } from './call-store.ts';
+import { CallStore, serializeRecord } from './call-store.ts';
+import { StoreLog } from './store-log.ts';
 import { sha256Hex } from './request-key.ts';
 import { tempDir } from '../testing/temp-dir.ts';
 
@@ -144,5 +145,80 @@ test('llm_calls keeps each answer, its finish reason, sample, role and attempt, 
   ]);
   const n = (await con.runAndReadAll("select count(*)::int from llm_calls where status = 'rejected'")).getRows()[0]![0];
   assert.equal(n, 0, 'a rejection is a mark on its answer, not a call of its own');
+  con.closeSync();
+});
+
+test("a store's view of the shared cache: its own lines, the copies of other stores' answers it used, its log from before; failure facts as columns", async () => {
+  const cache = tempDir('llm-shared-view-');
+  const storeA = join(tempDir('llm-store-a-'), 'llm');
+  const storeB = join(tempDir('llm-store-b-'), 'llm');
+  const a = StoreLog.open(storeA);
+  const b = StoreLog.open(storeB);
+  assert.ok(a.id && b.id && a.id !== b.id);
+  const line = (k: string, store: string, over: Record<string, unknown> = {}) => ({
+    key: sha256Hex(k),
+    status: 'ok' as const,
+    model: 'm',
+    modelId: 'm',
+    stage: 's',
+    promptHash: sha256Hex(`p${k}`),
+    repeat: 0,
+    inputTokens: 1,
+    outputTokens: 1,
+    latencyMs: 1,
+    attempts: 1,
+    ts: '2026-11-29T10:00:00.000Z',
+    role: 'judge',
+    store,
+    text: `answer ${k}`,
+    ...over,
+  });
+  const shared = CallStore.open(cache);
+  await shared.append(line('a1', a.id));
+  await shared.append(line('a2', a.id));
+  await shared.append(
+    line('a3', a.id, {
+      status: 'failed',
+      text: undefined,
+      error: 'context overflow: …',
+      kind: 'context-overflow',
+      httpStatus: 400,
+      window: 8192,
+      contextWindow: 32768,
+    }),
+  );
+  await shared.append(line('b1', b.id, { seed: 123456 }));
+  // Store B is served a1, which store A made: copied once, however often it is served.
+  const hit = shared.get(sha256Hex('a1'))!;
+  await Promise.all([b.served(shared, sha256Hex('a1'), hit), b.served(shared, sha256Hex('a1'), hit)]);
+  await a.served(shared, sha256Hex('a2'), shared.get(sha256Hex('a2'))!); // its own: nothing copied
+  await Promise.all([shared.close(), a.close(), b.close()]);
+  // Store B's log from before the cache was shared.
+  mkdirSync(join(storeB, 'calls'), { recursive: true });
+  appendFileSync(join(storeB, 'calls', 'old.jsonl'), serializeRecord(line('old', '')));
+
+  const db = await DuckDBInstance.create(':memory:');
+  const con = await db.connect();
+  const keys = async (storeLog?: string) =>
+    (
+      await con.runAndReadAll(
+        `select key, status, failure_kind, http_status, server_window, seed from ${llmCallsRelation(cache, storeLog)!} order by key`,
+      )
+    )
+      .getRowObjectsJson()
+      .map((r) => ({ ...r, key: ['a1', 'a2', 'a3', 'b1', 'old'].find((k) => sha256Hex(k) === r.key) }) as Record<string, unknown>);
+  assert.deepEqual((await keys(storeA)).map((r) => r.key).sort(), ['a1', 'a2', 'a3']);
+  assert.deepEqual((await keys(storeB)).map((r) => r.key).sort(), ['a1', 'b1', 'old']);
+  assert.deepEqual((await keys()).map((r) => r.key).sort(), ['a1', 'a2', 'a3', 'b1'], 'without a store: every call of the cache');
+  const a3 = (await keys(storeA)).find((r) => r.key === 'a3');
+  assert.deepEqual(a3, {
+    key: 'a3',
+    status: 'failed',
+    failure_kind: 'context-overflow',
+    http_status: 400,
+    server_window: 8192,
+    seed: null,
+  });
+  assert.equal((await keys(storeB)).find((r) => r.key === 'b1')?.seed, '123456');
   con.closeSync();
 });

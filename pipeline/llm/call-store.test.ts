@@ -46,7 +46,7 @@ test('answers survive reopening; failed records are logged but never served', as
   assert.ok(lines[2].startsWith(`{"key":"${rec(3).key}","status":"failed",`));
 });
 
-test('a torn last record is cut off at open; everything before it is served and new appends follow', async () => {
+test("a torn last record is skipped, not cut off (its writer may be another process, still writing); new appends go to a segment of this store's own", async () => {
   const dir = tempDir('store-');
   const s = CallStore.open(dir);
   for (let i = 0; i < 5; i++) await s.append(rec(i));
@@ -56,10 +56,12 @@ test('a torn last record is cut off at open; everything before it is served and 
   const torn = serializeRecord(rec(99));
   appendFileSync(seg, torn.slice(0, 150)); // killed mid-write: no newline
   const reopened = CallStore.open(dir);
-  assert.equal(statSync(seg).size, whole);
+  assert.equal(statSync(seg).size, whole + 150, 'the segment is left as its writer left it');
   assert.equal(reopened.size, 5);
   assert.equal(reopened.has(rec(99).key), false);
   await reopened.append(rec(7));
+  assert.equal(statSync(seg).size, whole + 150, 'nothing is appended to another segment');
+  assert.equal(readdirSync(join(dir, 'calls')).length, 2);
   assert.equal(reopened.get(rec(4).key)?.text, rec(4).text);
   assert.equal(reopened.get(rec(7).key)?.text, rec(7).text);
   await reopened.close();

@@ -5,12 +5,21 @@
  *
  * Durability: appends are group-committed — one write and one fdatasync for everything queued
  * meanwhile — and a caller's promise resolves only after its line is on disk, so a killed run
- * loses at most the calls in flight. A torn last line (killed mid-write) has no newline; it is
- * cut off when the store opens. One writer process at a time (the runner holds the store lock).
+ * loses at most the calls in flight.
+ *
+ * Several processes may share one store (the project's one call cache, used by every store's
+ * runs): each writes only a segment of its own (`<time>-<pid>-<random>.jsonl`, opened for append),
+ * always whole lines in one write, and never touches another's. A reader — another process
+ * opening the store, or DuckDB — may meet a segment's last line half written (a writer mid-write,
+ * or killed mid-write): a line without its newline is never indexed, and nothing is cut off,
+ * since the segment's writer may still be finishing it. Lines another process appends after this
+ * one opened are not seen until the store is opened again: at worst a call both make is asked twice.
  *
  * Each line starts `{"key":"<64 hex>","status":"ok"`, so opening scans keys at fixed offsets
  * without parsing JSON, and a hit reads just its own line back (pread), which keeps a million
- * cached answers out of the heap.
+ * cached answers out of the heap. A context overflow the server reported starts
+ * `{"key":…,"status":"failed","kind":"context-overflow"` and is remembered by its key and the
+ * model's declared window (`overflowOf`), so a retry does not send it again.
  *
  * A `rejected` line says a reader refused the answer recorded before it under the same key (and
  * attempt): the answer stays in the log for the record, but is no longer served, and the next ask
@@ -18,10 +27,11 @@
  * answer differently. A line that cannot be read back (a valid prefix, broken JSON) is a miss,
  * warned about once with its file, line and byte offset, so its call is simply made again.
  */
-import { closeSync, existsSync, fstatSync, ftruncateSync, mkdirSync, openSync, readdirSync, readSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readdirSync, readSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { asDiskFull, isDiskFull } from '../store/disk-full.ts';
+import type { CallFailureKind } from './types.ts';
 
 export interface CallRecord {
   key: string;
@@ -50,6 +60,18 @@ export interface CallRecord {
   attempt?: number;
   /** On a `rejected` line: why the reader refused the answer. */
   reason?: string;
+  /** On a failed line: its kind (types.ts CallFailureKind). */
+  kind?: CallFailureKind;
+  /** On a failed line: the HTTP status of the last attempt, when there was a response. */
+  httpStatus?: number;
+  /** On an overflow: the window the server stated. */
+  window?: number;
+  /** The model's declared context window when the call was made (a remembered overflow is keyed by it). */
+  contextWindow?: number;
+  /** The seed sent, when one was. */
+  seed?: number;
+  /** The id of the store whose run made the call (call-log.ts: a store's llm_calls view shows its own). */
+  store?: string;
 }
 
 /** What a hit gives back. */
@@ -61,6 +83,8 @@ export interface CachedAnswer {
   latencyMs: number;
   /** Fresh attempts before this answer (0 for the first answer of its key). */
   attempt: number;
+  /** The store whose run made the call, when it was recorded with one. */
+  store?: string;
 }
 
 /** What `reject` records: which answer (key and attempt) was refused, and why. */
@@ -72,14 +96,16 @@ export type Rejection = Pick<CallRecord, 'key' | 'model' | 'modelId' | 'stage' |
 const PREFIX = Buffer.from('{"key":"');
 const OK_AFTER_KEY = Buffer.from('","status":"ok"');
 const REJECTED_AFTER_KEY = Buffer.from('","status":"rejected"');
+const OVERFLOW_AFTER_KEY = Buffer.from('","status":"failed","kind":"context-overflow"');
 const KEY_LEN = 64;
 const NEWLINE = 0x0a;
 const READ_AHEAD = 1 << 20;
 
 export function serializeRecord(r: CallRecord): string {
   if (!/^[0-9a-f]{64}$/.test(r.key)) throw new Error(`call store: key "${r.key}" is not 64 lowercase hex characters`);
-  const { key, status, ...rest } = r;
-  return `{"key":"${key}","status":"${status}",${JSON.stringify(rest).slice(1)}\n`;
+  const { key, status, kind, ...rest } = r;
+  const k = kind ? `"kind":"${kind}",` : '';
+  return `{"key":"${key}","status":"${status}",${k}${JSON.stringify(rest).slice(1)}\n`;
 }
 
 export class CallStore {
@@ -93,6 +119,8 @@ export class CallStore {
   private slots = 0;
   /** Rejected answers per key (only keys with any): the attempt index of the key's next answer. */
   private readonly rejections = new Map<string, number>();
+  /** Overflows the server reported, by key: where their latest line is (few: parsed when asked). */
+  private readonly overflows = new Map<string, { seg: number; off: number; len: number }>();
   private readonly warn: (line: string) => void;
   private readBuf = Buffer.alloc(64 * 1024);
   // Read-ahead for runs of hits in file order (a rerun asks in roughly the order it first
@@ -103,7 +131,7 @@ export class CallStore {
 
   private writer: { fh: FileHandle; segIndex: number; size: number } | null = null;
   private opening: Promise<void> | null = null;
-  private pending: { line: Buffer; key: string | null; resolve: () => void; reject: (e: Error) => void }[] = [];
+  private pending: { line: Buffer; key: string | null; overflow: boolean; resolve: () => void; reject: (e: Error) => void }[] = [];
   private flushing: Promise<void> | null = null;
   private closed = false;
 
@@ -117,11 +145,12 @@ export class CallStore {
   }
 
   /**
-   * Opens (creating if needed) the store in `<cacheDir>/calls`, repairing torn tails and indexing
-   * answered calls. `warn` hears of lines that cannot be read back (default: stderr).
+   * Opens (creating if needed) the store in `<cacheDir>/<subdir>` (default `calls`), indexing
+   * answered calls and remembered overflows. `warn` hears of lines that cannot be read back
+   * (default: stderr).
    */
-  static open(cacheDir: string, opts: { readOnly?: boolean; warn?: (line: string) => void } = {}): CallStore {
-    const dir = join(cacheDir, 'calls');
+  static open(cacheDir: string, opts: { readOnly?: boolean; warn?: (line: string) => void; subdir?: string } = {}): CallStore {
+    const dir = join(cacheDir, opts.subdir ?? 'calls');
     const store = new CallStore(dir, !!opts.readOnly, opts.warn);
     // Read-only (cdp estimate) creates nothing and repairs nothing: a fresh store stays untouched.
     if (opts.readOnly && !existsSync(dir)) return store;
@@ -165,9 +194,31 @@ export class CallStore {
   get(key: string): CachedAnswer | undefined {
     const slot = this.index.get(key);
     if (slot === undefined) return undefined;
-    const n = this.len[slot];
-    const seg = this.seg[slot];
-    const off = this.off[slot];
+    const r = this.readLine(key, this.seg[slot], this.off[slot], this.len[slot]);
+    if (!r) return undefined;
+    const fr = r.finishReason ? { finishReason: r.finishReason } : {};
+    const st = r.store ? { store: r.store } : {};
+    const { inputTokens, outputTokens, latencyMs } = r;
+    return { text: r.text ?? '', inputTokens, outputTokens, latencyMs, attempt: r.attempt ?? 0, ...fr, ...st };
+  }
+
+  /** The whole line of a key's answer (to copy it into a store's own log), or undefined on a miss. */
+  record(key: string): CallRecord | undefined {
+    const slot = this.index.get(key);
+    return slot === undefined ? undefined : this.readLine(key, this.seg[slot], this.off[slot], this.len[slot]);
+  }
+
+  /** The context overflow the server reported for a key, when it did (latest line); undefined otherwise. */
+  overflowOf(key: string): CallRecord | undefined {
+    const at = this.overflows.get(key);
+    if (!at) return undefined;
+    const r = this.readLine(key, at.seg, at.off, at.len, false);
+    if (!r) this.overflows.delete(key);
+    return r;
+  }
+
+  /** Reads one line back and checks it is the key's; an unreadable answer line is forgotten with a warning. */
+  private readLine(key: string, seg: number, off: number, n: number, answer = true): CallRecord | undefined {
     const b = this.block;
     let src: Buffer;
     let at = 0;
@@ -189,18 +240,15 @@ export class CallStore {
     }
     this.lastSeg = seg;
     this.lastEnd = off + n;
-    let r: CallRecord;
     try {
-      r = JSON.parse(src.toString('utf8', at, at + n)) as CallRecord;
+      const r = JSON.parse(src.toString('utf8', at, at + n)) as CallRecord;
       if (r.key !== key) throw new Error('the line names another key');
       if (typeof r.inputTokens !== 'number') throw new Error('the line has no token counts');
+      return r;
     } catch (err) {
-      this.unreadable(key, seg, off, (err as Error).message);
+      if (answer) this.unreadable(key, seg, off, (err as Error).message);
       return undefined;
     }
-    const fr = r.finishReason ? { finishReason: r.finishReason } : {};
-    const { inputTokens, outputTokens, latencyMs } = r;
-    return { text: r.text ?? '', inputTokens, outputTokens, latencyMs, attempt: r.attempt ?? 0, ...fr };
   }
 
   /** A cached line that does not read back: forget it (the call is made again) and say where it is. */
@@ -237,8 +285,9 @@ export class CallStore {
     if (this.readOnly) return Promise.reject(new Error(`call store ${this.dir} is open read-only (cdp estimate); nothing may be recorded`));
     if (this.closed) return Promise.reject(new Error('call store: append after close'));
     const line = Buffer.from(serializeRecord(r), 'utf8');
+    const overflow = r.status === 'failed' && r.kind === 'context-overflow';
     return new Promise<void>((resolve, reject) => {
-      this.pending.push({ line, key: r.status === 'ok' ? r.key : null, resolve, reject });
+      this.pending.push({ line, key: r.status === 'ok' || overflow ? r.key : null, overflow, resolve, reject });
       this.flushing ??= this.flushLoop();
     });
   }
@@ -288,7 +337,8 @@ export class CallStore {
         }
         let at = w.size;
         for (const g of group) {
-          if (g.key) this.put(g.key, w.segIndex, at, g.line.length - 1);
+          if (g.overflow) this.overflows.set(g.key!, { seg: w.segIndex, off: at, len: g.line.length - 1 });
+          else if (g.key) this.put(g.key, w.segIndex, at, g.line.length - 1);
           at += g.line.length;
         }
         w.size = at;
@@ -322,16 +372,18 @@ export class CallStore {
     this.len[slot] = length;
   }
 
-  /** Indexes one segment; a last line without its newline was torn by a kill and is cut off. */
+  /**
+   * Indexes one segment. A last line without its newline (its writer killed mid-write, or still
+   * writing it) is not indexed and not cut off: the segment is another writer's, never appended to here.
+   */
   private scanSegment(path: string): void {
-    const fd = openSync(path, this.readOnly ? 'r' : 'r+');
+    const fd = openSync(path, 'r');
     const size = fstatSync(fd).size;
     const segIndex = this.segments.length;
     this.segments.push({ path, fd });
     let chunk = Buffer.alloc(8 * 1024 * 1024);
     let fileOff = 0; // file offset of chunk[0]
     let carry = 0; // bytes of an unfinished line kept at the start of chunk
-    let lastLineEnd = 0;
     while (fileOff + carry < size) {
       const got = readSync(fd, chunk, carry, chunk.length - carry, fileOff + carry);
       if (got <= 0) break;
@@ -341,7 +393,6 @@ export class CallStore {
         const nl = chunk.indexOf(NEWLINE, start);
         if (nl < 0 || nl >= filled) break;
         this.indexLine(chunk, start, nl, segIndex, fileOff + start);
-        lastLineEnd = fileOff + nl + 1;
         start = nl + 1;
       }
       if (start === 0 && filled === chunk.length) {
@@ -356,7 +407,6 @@ export class CallStore {
       carry = filled - start;
       fileOff += start;
     }
-    if (lastLineEnd < size && !this.readOnly) ftruncateSync(fd, lastLineEnd);
   }
 
   private indexLine(buf: Buffer, start: number, end: number, segIndex: number, fileOffset: number): void {
@@ -366,6 +416,13 @@ export class CallStore {
     const after = keyAt + KEY_LEN;
     if (buf.compare(OK_AFTER_KEY, 0, OK_AFTER_KEY.length, after, after + OK_AFTER_KEY.length) === 0) {
       this.put(buf.toString('latin1', keyAt, after), segIndex, fileOffset, end - start);
+      return;
+    }
+    if (
+      end - after >= OVERFLOW_AFTER_KEY.length &&
+      buf.compare(OVERFLOW_AFTER_KEY, 0, OVERFLOW_AFTER_KEY.length, after, after + OVERFLOW_AFTER_KEY.length) === 0
+    ) {
+      this.overflows.set(buf.toString('latin1', keyAt, after), { seg: segIndex, off: fileOffset, len: end - start });
       return;
     }
     if (end - after < REJECTED_AFTER_KEY.length) return;

@@ -5,6 +5,7 @@
  * environment and redacted from every message.
  */
 import { redact } from './roster.ts';
+import { readServerError } from './server-error.ts';
 import type { ModelSpec } from './types.ts';
 
 export interface ModelCheck {
@@ -67,7 +68,10 @@ export async function checkModel(spec: ModelSpec, env: NodeJS.ProcessEnv = proce
     const body = JSON.stringify({ ...params, model: modelId, messages: [{ role: 'user', content: 'Reply with the single word OK.' }] });
     const res = await timed(timeoutMs, (signal) => fetch(`${base}/chat/completions`, { method: 'POST', headers, body, signal }));
     const text = await res.text();
-    if (!res.ok) return fail(`HTTP ${res.status} from ${base}: ${text.slice(0, 200)}`);
+    if (!res.ok) {
+      const said = readServerError(text);
+      return fail(`HTTP ${res.status} from ${base}${said.message ? `: ${said.message}` : ''}`);
+    }
     const answer = (JSON.parse(text) as { choices?: { message?: { content?: unknown } }[] }).choices?.[0]?.message?.content;
     if (typeof answer !== 'string') return fail(`${base} answered without choices[0].message.content: ${text.slice(0, 200)}`);
     return {

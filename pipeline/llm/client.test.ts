@@ -7,6 +7,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { createLlmClient, type LlmClientOptions } from './client.ts';
 import { llmCallsRelation } from './call-log.ts';
 import { countTokens, tokenUpperBound } from './tokens.ts';
+import { promptHash, sampleSeed } from './request-key.ts';
 import { startFakeOpenAIServer, type ChatBody, type FakeOpenAIServer } from './testing/fake-openai-server.ts';
 import type { ModelSpec } from './types.ts';
 
@@ -63,13 +64,17 @@ describe('llm client against a local OpenAI-compatible server', () => {
     const dir = fresh();
     srv.resetCounters();
     const c1 = client({ cacheDir: dir });
-    const first = await Promise.all(Array.from({ length: 10 }, (_, i) => c1.chat({ model: 'judge-a', messages: user(`q${i}`) })));
+    const first = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => c1.chat({ model: 'judge-a', role: 'judge', messages: user(`q${i}`) })),
+    );
     await c1.close();
     assert.equal(srv.counters.chat, 10);
     assert.ok(first.every((r) => r.ok && !r.cached));
     srv.resetCounters();
     const c2 = client({ cacheDir: dir });
-    const again = await Promise.all(Array.from({ length: 10 }, (_, i) => c2.chat({ model: 'judge-a', messages: user(`q${i}`) })));
+    const again = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => c2.chat({ model: 'judge-a', role: 'judge', messages: user(`q${i}`) })),
+    );
     await c2.close();
     assert.equal(srv.counters.chat, 0);
     assert.deepEqual(
@@ -85,7 +90,7 @@ describe('llm client against a local OpenAI-compatible server', () => {
     const c1 = client({ cacheDir: dir });
     const texts = [];
     for (let repeat = 0; repeat < 5; repeat++) {
-      const r = await c1.chat({ model: 'judge-a', messages: user('count me'), repeat });
+      const r = await c1.chat({ model: 'judge-a', role: 'judge', messages: user('count me'), repeat });
       assert.ok(r.ok);
       texts.push(r.text);
     }
@@ -96,7 +101,7 @@ describe('llm client against a local OpenAI-compatible server', () => {
     const c2 = client({ cacheDir: dir });
     const replay = [];
     for (let repeat = 0; repeat < 5; repeat++) {
-      const r = await c2.chat({ model: 'judge-a', messages: user('count me'), repeat });
+      const r = await c2.chat({ model: 'judge-a', role: 'judge', messages: user('count me'), repeat });
       assert.ok(r.ok && r.cached);
       replay.push(r.text);
     }
@@ -109,11 +114,17 @@ describe('llm client against a local OpenAI-compatible server', () => {
     const dir = fresh();
     srv.resetCounters();
     const c = client({ cacheDir: dir });
-    await c.chat({ model: 'judge-a', messages: user('p'), params: { top_p: 0.9, seed: 1 } });
-    await c.chat({ model: 'judge-a', messages: user('p'), params: { seed: 1, top_p: 0.9 } });
+    await c.chat({ model: 'judge-a', role: 'judge', messages: user('p'), params: { top_p: 0.9, seed: 1 } });
+    await c.chat({ model: 'judge-a', role: 'judge', messages: user('p'), params: { seed: 1, top_p: 0.9 } });
     assert.equal(srv.counters.chat, 1);
-    await c.chat({ model: 'judge-a', messages: user('p'), params: { seed: 2, top_p: 0.9 } });
-    await c.chat({ model: 'judge-a', messages: user('p'), params: { seed: 1, top_p: 0.9 }, responseFormat: { type: 'json_object' } });
+    await c.chat({ model: 'judge-a', role: 'judge', messages: user('p'), params: { seed: 2, top_p: 0.9 } });
+    await c.chat({
+      model: 'judge-a',
+      role: 'judge',
+      messages: user('p'),
+      params: { seed: 1, top_p: 0.9 },
+      responseFormat: { type: 'json_object' },
+    });
     await c.close();
     assert.equal(srv.counters.chat, 3);
     // The model's default params are sent, and the request's override them.
@@ -124,7 +135,7 @@ describe('llm client against a local OpenAI-compatible server', () => {
     const roster = [model()];
     const c2 = createLlmClient({ cacheDir: dir, roster, env: { TEST_LLM_KEY: KEY } });
     roster[0].params!.temperature = 0;
-    const again = await c2.chat({ model: 'judge-a', messages: user('p'), params: { top_p: 0.9, seed: 1 } });
+    const again = await c2.chat({ model: 'judge-a', role: 'judge', messages: user('p'), params: { top_p: 0.9, seed: 1 } });
     await c2.close();
     assert.ok(again.ok && again.cached);
   });
@@ -133,8 +144,8 @@ describe('llm client against a local OpenAI-compatible server', () => {
     srv.resetCounters();
     const c = client({ cacheDir: fresh() });
     const [a, b] = await Promise.all([
-      c.chat({ model: 'judge-a', messages: user('twin') }),
-      c.chat({ model: 'judge-a', messages: user('twin') }),
+      c.chat({ model: 'judge-a', role: 'judge', messages: user('twin') }),
+      c.chat({ model: 'judge-a', role: 'judge', messages: user('twin') }),
     ]);
     await c.close();
     assert.equal(srv.counters.chat, 1);
@@ -158,18 +169,18 @@ describe('llm client against a local OpenAI-compatible server', () => {
       { kind: 'malformed' },
       { kind: 'delay', ms: 400 },
     );
-    const r = await c.chat({ model: 'judge-a', messages: user('faulty') });
+    const r = await c.chat({ model: 'judge-a', role: 'judge', messages: user('faulty') });
     await c.close();
     assert.ok(r.ok, JSON.stringify(r));
     assert.equal(r.text, 're: faulty');
     assert.equal(srv.counters.chat, 6);
     assert.deepEqual(
-      logs.map((l) => l.replace(/; attempt.*/, '')),
+      logs.map((l) => l.replace(/; attempt.*/, '').replace(/in \d+ ms$/, 'in 0 ms')),
       [
-        'HTTP 503',
-        'connection reset',
+        'HTTP 503: injected 503; waiting for the server, attempt 2 in 0 ms',
+        'connection reset; waiting for the server, attempt 3 in 0 ms',
         'truncated response: connection closed mid-body',
-        'malformed response: body is not JSON',
+        'malformed response: the body is not JSON',
         'timeout',
       ].map((x) => `llm: judge-a ${x}`),
     );
@@ -180,7 +191,7 @@ describe('llm client against a local OpenAI-compatible server', () => {
     const c = client({ cacheDir: fresh() });
     srv.injectFaults({ kind: 'status', status: 429, retryAfter: '1' });
     const t0 = performance.now();
-    const r = await c.chat({ model: 'judge-a', messages: user('rate limited') });
+    const r = await c.chat({ model: 'judge-a', role: 'judge', messages: user('rate limited') });
     const waited = performance.now() - t0;
     await c.close();
     assert.ok(r.ok);
@@ -192,9 +203,16 @@ describe('llm client against a local OpenAI-compatible server', () => {
     srv.resetCounters();
     const c = client({ cacheDir: fresh() });
     srv.injectFaults({ kind: 'status', status: 400, message: 'bad parameter foo' });
-    const r = await c.chat({ model: 'judge-a', messages: user('bad request') });
+    const r = await c.chat({ model: 'judge-a', role: 'judge', messages: user('bad request') });
     await c.close();
-    assert.deepEqual(r, { ok: false, error: 'HTTP 400: bad parameter foo (not retried)', attempts: 1 });
+    assert.deepEqual(r, {
+      ok: false,
+      error: 'HTTP 400 from judge-a: bad parameter foo (not retried)',
+      attempts: 1,
+      kind: 'http',
+      status: 400,
+      retryable: false,
+    });
     assert.equal(srv.counters.chat, 1);
   });
 
@@ -205,11 +223,11 @@ describe('llm client against a local OpenAI-compatible server', () => {
     const prompts = ['ok 1', 'poison 2', 'ok 3', 'poison 4', 'ok 5'];
     const c1 = client({ cacheDir: dir, retry: { baseDelayMs: 1, maxDelayMs: 2, maxAttempts: 3 } });
     const stage = c1.forStage('judge_steps');
-    const first = await Promise.all(prompts.map((p) => stage.chat({ model: 'judge-a', messages: user(p) })));
+    const first = await Promise.all(prompts.map((p) => stage.chat({ model: 'judge-a', role: 'judge', messages: user(p) })));
     await c1.close();
     assert.deepEqual(
       first.map((r) => (r.ok ? 'ok' : r.error)),
-      ['ok', 'HTTP 500 after 3 attempts', 'ok', 'HTTP 500 after 3 attempts', 'ok'],
+      ['ok', 'HTTP 500 from judge-a after 3 attempts: injected 500', 'ok', 'HTTP 500 from judge-a after 3 attempts: injected 500', 'ok'],
     );
     assert.equal(srv.counters.chat, 3 + 2 * 3);
     const sc = stage.counters();
@@ -225,7 +243,9 @@ describe('llm client against a local OpenAI-compatible server', () => {
     poison = false;
     srv.resetCounters();
     const c2 = client({ cacheDir: dir });
-    const second = await Promise.all(prompts.map((p) => c2.forStage('judge_steps').chat({ model: 'judge-a', messages: user(p) })));
+    const second = await Promise.all(
+      prompts.map((p) => c2.forStage('judge_steps').chat({ model: 'judge-a', role: 'judge', messages: user(p) })),
+    );
     await c2.close();
     assert.equal(srv.counters.chat, 2, 'only the two failed calls are asked again');
     assert.deepEqual(
@@ -245,7 +265,7 @@ describe('llm client against a local OpenAI-compatible server', () => {
       )
     ).getRowObjects();
     assert.deepEqual(rows, [
-      { status: 'failed', n: 2, e: 'HTTP 500 after 3 attempts', s: 'judge_steps' },
+      { status: 'failed', n: 2, e: 'HTTP 500 from judge-a after 3 attempts: injected 500', s: 'judge_steps' },
       { status: 'ok', n: 5, e: null, s: 'judge_steps' },
     ]);
     const cols = (await con.runAndReadAll(`select column_name from (describe llm_calls)`)).getRows().map((r) => r[0]);
@@ -259,12 +279,19 @@ describe('llm client against a local OpenAI-compatible server', () => {
     srv.resetCounters();
     const c = createLlmClient({ cacheDir: dir, roster: [model({ contextWindow: 40 })], env: { TEST_LLM_KEY: KEY } });
     const text = 'hello world '.repeat(20);
-    const r = await c.chat({ model: 'judge-a', messages: user(text) });
-    const fits = await c.chat({ model: 'judge-a', messages: user('Hello, world!') });
+    const r = await c.chat({ model: 'judge-a', role: 'judge', messages: user(text) });
+    const fits = await c.chat({ model: 'judge-a', role: 'judge', messages: user('Hello, world!') });
     await c.close();
     const n = countTokens(text) + 4 + 3;
     assert.ok(n > 40);
-    assert.deepEqual(r, { ok: false, error: `context overflow (${n} tokens > window 40)`, attempts: 0 });
+    assert.deepEqual(r, {
+      ok: false,
+      error: `context overflow (${n} tokens > window 40)`,
+      attempts: 0,
+      kind: 'context-overflow',
+      window: 40,
+      retryable: false,
+    });
     // 'Hello, world!' is 4 o200k tokens, plus 4 for the message and 3 for the reply: 11 <= 40.
     assert.ok(fits.ok);
     assert.equal(srv.counters.chat, 1);
@@ -275,30 +302,38 @@ describe('llm client against a local OpenAI-compatible server', () => {
   test('the output reservation counts against the window', async () => {
     srv.resetCounters();
     const c = createLlmClient({ cacheDir: fresh(), roster: [model({ contextWindow: 40 })], env: { TEST_LLM_KEY: KEY } });
-    const r = await c.chat({ model: 'judge-a', messages: user('Hello, world!'), params: { max_tokens: 30 } });
+    const r = await c.chat({ model: 'judge-a', role: 'judge', messages: user('Hello, world!'), params: { max_tokens: 30 } });
     await c.close();
-    assert.deepEqual(r, { ok: false, error: 'context overflow (41 tokens > window 40)', attempts: 0 });
+    assert.deepEqual(r, {
+      ok: false,
+      error: 'context overflow (41 tokens > window 40)',
+      attempts: 0,
+      kind: 'context-overflow',
+      window: 40,
+      retryable: false,
+    });
   });
 
   test('estimate mode counts and prices the misses only, and sends nothing', async () => {
     const dir = fresh();
     const warm = client({ cacheDir: dir });
-    await warm.chat({ model: 'judge-a', messages: user('cached one') });
+    await warm.chat({ model: 'judge-a', role: 'judge', messages: user('cached one') });
     await warm.close();
     srv.resetCounters();
     const c = client({ cacheDir: dir, mode: 'estimate', expectedOutputTokens: 100 });
     const s = c.forStage('score');
-    const hit = await s.chat({ model: 'judge-a', messages: user('cached one') });
-    const miss1 = await s.chat({ model: 'judge-a', messages: user('Hello, world!') });
+    const hit = await s.chat({ model: 'judge-a', role: 'judge', messages: user('cached one') });
+    const miss1 = await s.chat({ model: 'judge-a', role: 'judge', messages: user('Hello, world!') });
     const miss2 = await c.forStage('build').chat({
       model: 'judge-a',
+      role: 'judge',
       messages: [{ role: 'system', content: 'hello world' }, ...user('Hello, world!')],
       expectedOutputTokens: 10,
     });
     await c.close();
     assert.equal(srv.counters.chat, 0);
     assert.ok(hit.ok && hit.cached);
-    assert.deepEqual(miss1, { ok: false, error: 'estimate only: not sent', attempts: 0 });
+    assert.deepEqual(miss1, { ok: false, error: 'estimate only: not sent', attempts: 0, kind: 'estimate', retryable: false });
     assert.ok(!miss2.ok);
     // 'Hello, world!' = 4 tokens, 'hello world' = 2; each message +4, each reply +3.
     assert.deepEqual(c.estimateReport(), [
@@ -334,29 +369,29 @@ describe('llm client against a local OpenAI-compatible server', () => {
     srv.resetCounters();
     const dir = fresh();
     const c = client({ cacheDir: dir });
-    const ask = (sample?: string) => c.chat({ model: 'judge-a', messages: user('the same first prompt'), sample });
+    const ask = (sample?: string) => c.chat({ model: 'judge-a', role: 'judge', messages: user('the same first prompt'), sample });
     await ask('case-1');
     await ask('case-2');
     await ask('case-1');
     await ask();
     assert.equal(srv.counters.chat, 3, 'case-1 twice is one call; no sample is a third');
     const seeds = srv.requests.slice(-3).map((b) => b.seed);
-    assert.equal(typeof seeds[0], 'number');
-    assert.notEqual(seeds[0], seeds[1]);
-    assert.equal(seeds[2], undefined, 'a call without a sample or repeat sends no seed');
+    const ph = promptHash(user('the same first prompt'));
+    // Temperature 0.7: every call carries a seed — a case's from the case, the others' from their prompt.
+    assert.deepEqual(seeds, [sampleSeed('case-1', 0), sampleSeed('case-2', 0), sampleSeed(`prompt:${ph}`, 0)]);
     await c.close();
     srv.resetCounters();
     const again = client({ cacheDir: fresh() });
-    await again.chat({ model: 'judge-a', messages: user('the same first prompt'), sample: 'case-1' });
+    await again.chat({ model: 'judge-a', role: 'judge', messages: user('the same first prompt'), sample: 'case-1' });
     await again.close();
     assert.equal(srv.requests.at(-1)!.seed, seeds[0], 'the seed of a sample is the same on every run');
     srv.resetCounters();
     const shared = createLlmClient({ roster: [model({ independentSamples: false })], env: { TEST_LLM_KEY: KEY }, cacheDir: fresh() });
-    await shared.chat({ model: 'judge-a', messages: user('the same first prompt'), sample: 'case-1' });
-    await shared.chat({ model: 'judge-a', messages: user('the same first prompt'), sample: 'case-2' });
+    await shared.chat({ model: 'judge-a', role: 'judge', messages: user('the same first prompt'), sample: 'case-1' });
+    await shared.chat({ model: 'judge-a', role: 'judge', messages: user('the same first prompt'), sample: 'case-2' });
     await shared.close();
     assert.equal(srv.counters.chat, 1, 'independentSamples: false shares one answer');
-    assert.equal(srv.requests.at(-1)!.seed, undefined);
+    assert.equal(srv.requests.at(-1)!.seed, sampleSeed(`prompt:${ph}`, 0), 'seeded by its prompt, not by a case');
   });
 
   test('estimate mode: a stand-in answers real misses so later calls are estimated; identical requests count once; overflows are counted, not sent', async () => {
@@ -371,15 +406,15 @@ describe('llm client against a local OpenAI-compatible server', () => {
       estimateStandIn: (req) => (req.stage === 'later' ? undefined : 'stand-in-simulated'),
     });
     const s = c.forStage('first');
-    const a = await s.chat({ model: 'judge-a', messages: user('Hello, world!') });
+    const a = await s.chat({ model: 'judge-a', role: 'judge', messages: user('Hello, world!') });
     assert.deepEqual(a, { ok: true, text: 'answer to Hello', cached: false, usage: { inputTokens: 0, outputTokens: 0 }, latencyMs: 0 });
-    const again = await s.chat({ model: 'judge-a', messages: user('Hello, world!') });
+    const again = await s.chat({ model: 'judge-a', role: 'judge', messages: user('Hello, world!') });
     assert.ok(again.ok && again.cached && again.text === 'answer to Hello', 'the identical request is what the cache would serve');
     // Two independent samples of one prompt are two requests.
-    await s.chat({ model: 'judge-a', messages: user('Hello, world!'), sample: 'case-1' });
-    const unanswered = await c.forStage('later').chat({ model: 'judge-a', messages: user('next') });
-    assert.deepEqual(unanswered, { ok: false, error: 'estimate only: not sent', attempts: 0 });
-    const huge = await s.chat({ model: 'judge-a', messages: user('word '.repeat(5000)) });
+    await s.chat({ model: 'judge-a', role: 'judge', messages: user('Hello, world!'), sample: 'case-1' });
+    const unanswered = await c.forStage('later').chat({ model: 'judge-a', role: 'judge', messages: user('next') });
+    assert.deepEqual(unanswered, { ok: false, error: 'estimate only: not sent', attempts: 0, kind: 'estimate', retryable: false });
+    const huge = await s.chat({ model: 'judge-a', role: 'judge', messages: user('word '.repeat(5000)) });
     assert.ok(!huge.ok && /^context overflow \(\d+ tokens > window 4096\)$/.test(huge.error), JSON.stringify(huge));
     await c.close();
     assert.equal(srv.counters.chat, 0);
@@ -402,13 +437,13 @@ describe('llm client against a local OpenAI-compatible server', () => {
     const part = c.blob(guideline);
     assert.deepEqual(c.blob(guideline), part);
     const msg = (q: string) => [{ role: 'user' as const, content: [part, { type: 'text' as const, text: `\nQ: ${q}` }] }];
-    await c.chat({ model: 'judge-a', messages: msg('one') });
-    await c.chat({ model: 'judge-a', messages: msg('two') });
-    await c.chat({ model: 'judge-a', messages: msg('one') });
+    await c.chat({ model: 'judge-a', role: 'judge', messages: msg('one') });
+    await c.chat({ model: 'judge-a', role: 'judge', messages: msg('two') });
+    await c.chat({ model: 'judge-a', role: 'judge', messages: msg('one') });
     assert.equal(srv.counters.chat, 2);
     assert.equal(srv.requests[0].messages[0].content, guideline + '\nQ: one');
     const other = client({ cacheDir: fresh() });
-    await assert.rejects(other.chat({ model: 'judge-a', messages: msg('one') }), /not registered/);
+    await assert.rejects(other.chat({ model: 'judge-a', role: 'judge', messages: msg('one') }), /not registered/);
     await c.close();
     await other.close();
   });
@@ -422,7 +457,9 @@ describe('llm client against a local OpenAI-compatible server', () => {
       roster: [model({ baseURLs: [srv.url, b.url], concurrency: 3 })],
       env: { TEST_LLM_KEY: KEY },
     });
-    const rs = await Promise.all(Array.from({ length: 24 }, (_, i) => c.chat({ model: 'judge-a', messages: user(`spread ${i}`) })));
+    const rs = await Promise.all(
+      Array.from({ length: 24 }, (_, i) => c.chat({ model: 'judge-a', role: 'judge', messages: user(`spread ${i}`) })),
+    );
     await c.close();
     srv.setLatency(0);
     await b.close();
@@ -438,8 +475,8 @@ describe('llm client against a local OpenAI-compatible server', () => {
     srv.resetCounters();
     const c = client({ cacheDir: dir });
     srv.injectFaults({ kind: 'status', status: 401, message: `bad key ${KEY}` });
-    const denied = await c.chat({ model: 'judge-a', messages: user('auth?') });
-    await c.chat({ model: 'judge-a', messages: user('auth!') });
+    const denied = await c.chat({ model: 'judge-a', role: 'judge', messages: user('auth?') });
+    await c.chat({ model: 'judge-a', role: 'judge', messages: user('auth!') });
     await c.close();
     assert.ok(!denied.ok && !denied.error.includes(KEY) && denied.error.includes('[redacted]'));
     assert.ok(srv.authHeaders.every((h) => h === `Bearer ${KEY}`) && srv.authHeaders.length === 2);
@@ -450,15 +487,17 @@ describe('llm client against a local OpenAI-compatible server', () => {
     // Without the key the model is inactive: misses fail with the reason, but the cache still
     // serves what it holds and estimates still count (both need no key).
     const noKey = createLlmClient({ cacheDir: dir, roster: [model()], env: {} });
-    assert.deepEqual(await noKey.chat({ model: 'judge-a', messages: user('x') }), {
+    assert.deepEqual(await noKey.chat({ model: 'judge-a', role: 'judge', messages: user('x') }), {
       ok: false,
       error: 'model judge-a is inactive: no API key: set TEST_LLM_KEY',
       attempts: 0,
+      kind: 'inactive',
+      retryable: false,
     });
-    const fromCache = await noKey.chat({ model: 'judge-a', messages: user('auth!') });
+    const fromCache = await noKey.chat({ model: 'judge-a', role: 'judge', messages: user('auth!') });
     assert.ok(fromCache.ok && fromCache.cached && fromCache.text === 're: auth!');
     const est = createLlmClient({ cacheDir: dir, roster: [model()], env: {}, mode: 'estimate' });
-    await est.chat({ model: 'judge-a', messages: user('x') });
+    await est.chat({ model: 'judge-a', role: 'judge', messages: user('x') });
     assert.equal(est.estimateReport()[0].calls, 1);
     await est.close();
     await assert.rejects(noKey.chat({ model: 'nobody', messages: user('x') }), /not in the roster/);

@@ -10,6 +10,7 @@
  *     ├─ hit in the call store (call-store.ts: append-only JSONL, fsync'd before use) → no HTTP
  *     ├─ identical call already in flight → shares its answer
  *     ├─ estimate mode → providers/estimate.ts: counted and priced for estimateReport(), not sent
+ *     ├─ an overflow the server reported before, for this key and declared window → failure, not resent
  *     ├─ context check (tokens.ts) → failure row "context overflow (N tokens > window W)"
  *     ├─ batch model or stage → providers/batch.ts: a line of the next Batch API batch
  *     │   (batch.ts: JSONL, upload, create, poll; resumable by batch id)
@@ -21,8 +22,17 @@
  * is appended to the call store through `record` before its caller sees it (the store's lines
  * are also the warehouse view llm_calls, call-log.ts); counters change only through Counters.
  *
+ * Every call to a real model names its role (refused otherwise), and every sampled one carries
+ * a seed from its unit and repeat (seedOf, request-key.ts), which its key covers.
+ *
+ * The call store is the project's one call cache, shared by every store (`cacheDir`); given a
+ * store's `storeLogDir`, the lines this client writes name that store and the answers it is
+ * served from another store's calls are copied there (store-log.ts), for the store's view.
+ *
  * Failures are returned, never thrown, and never cached: a rerun asks again, which is how
- * `cdp run --retry-failed` fills failed rows in. An answer its reader refuses is handed back to
+ * `cdp run --retry-failed` fills failed rows in — except a context overflow the server reported,
+ * which is answered again without sending until the prompt, the params or the model's declared
+ * window change. Each failure says its kind (`CallFailure`). An answer its reader refuses is handed back to
  * `client.reject(result, reason)`: it stays in the log, is no longer served, and the next ask is
  * a fresh attempt with a new seed, so a retry can get a different answer from a recovered
  * server. Keys are read from the environment at call time, kept only in memory, and redacted
@@ -30,20 +40,24 @@
  */
 import { join } from 'node:path';
 import { Blobs } from './blobs.ts';
+import { providerKind, type LlmClientOptions } from './client-options.ts';
+import { callLine, rememberedOverflow } from './call-line.ts';
 import { CallStore } from './call-store.ts';
 import { Counters } from './counters.ts';
 import { classifyError } from './openai-transport.ts';
 import { BatchProvider } from './providers/batch.ts';
 import { EstimateProvider } from './providers/estimate.ts';
 import { Endpoints, LiveProvider } from './providers/live.ts';
-import { offlineProvider } from './providers/offline.ts';
-import { callKey, callKeyCanonical, canonicalJson, promptHash, sha256Hex } from './request-key.ts';
+import { answerOffline, offlineProvider } from './providers/offline.ts';
+import { callKey, callKeyCanonical, canonicalJson, promptIdentity, seedOf } from './request-key.ts';
 import { DEFAULT_RETRY, Retrier } from './retry.ts';
 import { costOf, redact, resolveRoster } from './roster.ts';
+import { embedTexts } from './embeddings.ts';
+import { StoreLog } from './store-log.ts';
 import { outputReserve } from './tokens.ts';
 import type {
-  BatchPolicy,
   CallCounters,
+  CallFailure,
   CallIdentity,
   ChatMessage,
   ChatRequest,
@@ -55,56 +69,15 @@ import type {
   LlmClient,
   LlmStageClient,
   ModelSpec,
-  OfflineHandler,
   Provider,
   ProviderPrompt,
   ProviderResponse,
-  RetryPolicy,
   StoredCall,
 } from './types.ts';
 
-export interface LlmClientOptions {
-  /** Directory holding `calls/` (cache and call log) and `batches/` (batch manifests). */
-  cacheDir: string;
-  /** The declared roster; the client resolves it against `env` (see resolveRoster). */
-  roster: readonly ModelSpec[];
-  /** The in-process providers of the roster's offline models, by name (a handler function is wrapped). */
-  offlineHandlers?: Record<string, OfflineHandler | Provider>;
-  env?: NodeJS.ProcessEnv;
-  /** `estimate`: misses are counted and priced, never sent. */
-  mode?: 'live' | 'estimate';
-  fetch?: typeof fetch;
-  log?: (line: string) => void;
-  retry?: Partial<RetryPolicy>;
-  batch?: Partial<BatchPolicy>;
-  /** Stages whose misses go through the Batch API whatever the model says. */
-  batchStages?: readonly string[];
-  /** Per-attempt timeout when the model sets none (default 10 minutes: long generations are normal). */
-  timeoutMs?: number;
-  /** Output tokens assumed per call in estimates when neither request nor model says (default 512). */
-  expectedOutputTokens?: number;
-  /** Source of jitter; tests pass a fixed one. */
-  random?: () => number;
-  /**
-   * In estimate mode, the offline model that answers in place of a real model's miss, so the
-   * stages after it see an answer of the right shape and their calls are estimated too
-   * (undefined: the miss is counted and its stage sees a failure).
-   */
-  estimateStandIn?: (req: ChatRequest) => string | undefined;
-}
+export { providerKind, type LlmClientOptions, type ProviderKind } from './client-options.ts';
 
 const UNSTAGED = 'unstaged';
-
-/** Which provider answers a call. */
-export type ProviderKind = 'offline' | 'estimate' | 'batch' | 'live';
-
-/** The dispatch: the one place the client's modes are told apart. */
-export function providerKind(spec: ModelSpec, stage: string, mode: 'live' | 'estimate', batchStages: ReadonlySet<string>): ProviderKind {
-  if (spec.provider === 'offline') return 'offline';
-  if (mode === 'estimate') return 'estimate';
-  if (spec.batch || batchStages.has(stage)) return 'batch';
-  return 'live';
-}
 
 /** Creates the client. Opening indexes the call store, so create one per run and `close()` it. */
 export function createLlmClient(opts: LlmClientOptions): LlmClient {
@@ -117,6 +90,7 @@ class Client implements LlmClient {
   private readonly models = new Map<string, ModelSpec>();
   private readonly defaults = new Map<string, { params: Readonly<Record<string, unknown>>; canonical: string }>();
   private readonly store: CallStore;
+  private readonly storeLog: StoreLog | null;
   private readonly blobs = new Blobs();
   private readonly inflight = new Map<string, Promise<ChatResult>>();
   private readonly tally = new Counters();
@@ -141,11 +115,14 @@ class Client implements LlmClient {
     }
     this.log = o.log ?? (() => {});
     // A damaged cache line is worth a warning even when nobody listens to the client's log.
-    this.store = CallStore.open(o.cacheDir, { readOnly: this.mode === 'estimate', ...(o.log ? { warn: o.log } : {}) });
+    const storeOpts = { readOnly: this.mode === 'estimate', ...(o.log ? { warn: o.log } : {}) };
+    this.store = CallStore.open(o.cacheDir, storeOpts);
+    this.storeLog = o.storeLogDir ? StoreLog.open(o.storeLogDir, storeOpts) : null;
     this.batchStages = new Set(o.batchStages ?? []);
+    const progress = o.progress ?? ((line: string) => void process.stderr.write(`${line}\n`));
     this.retry = new Retrier(
       { ...DEFAULT_RETRY, ...o.retry },
-      { random: o.random, log: this.log, classify: classifyError, redact: this.redactKeys },
+      { random: o.random, log: this.log, progress, classify: classifyError, redact: this.redactKeys },
     );
     this.endpoints = new Endpoints({ env: this.env, fetch: o.fetch });
     this.batch = new BatchProvider({
@@ -208,6 +185,7 @@ class Client implements LlmClient {
     while (this.inflight.size) await Promise.allSettled([...this.inflight.values()]);
     this.closed = true;
     await this.store.close();
+    await this.storeLog?.close();
   }
 
   async reject(result: ChatResult, reason: string): Promise<void> {
@@ -225,22 +203,25 @@ class Client implements LlmClient {
     const kind = providerKind(spec, stage, this.mode, this.batchStages);
     // No per-call closures here: this path runs a million times when a run is replayed.
     if (kind === 'offline') return this.answerOffline(spec, req, stage, counters);
+    if (!req.role) throw noRole(spec.name, stage);
 
     const modelId = spec.modelId ?? spec.name;
     const defaults = this.defaults.get(spec.name)!;
     const params = req.params ? { ...defaults.params, ...req.params } : defaults.params;
-    const prompt = promptHash(req.messages);
+    const { hash: prompt, bound } = promptIdentity(req.messages, this.blobs.bytes);
     const repeat = req.repeat ?? 0;
     if (!Number.isInteger(repeat) || repeat < 0) throw new Error(`llm client: repeat must be a non-negative integer, got ${repeat}`);
     const sample = spec.independentSamples !== false && req.sample !== undefined ? req.sample : undefined;
+    const seed = seedOf(params, { sample, promptHash: prompt, repeat, attempt: 0 });
     const key = req.params
-      ? callKey(modelId, prompt, params, req.responseFormat, repeat, sample)
-      : callKeyCanonical(modelId, prompt, defaults.canonical, req.responseFormat, repeat, sample);
+      ? callKey(modelId, prompt, params, req.responseFormat, repeat, sample, seed)
+      : callKeyCanonical(modelId, prompt, defaults.canonical, req.responseFormat, repeat, sample, seed);
 
     const hit = this.store.get(key);
     const meta: StoredCall = { key, model: spec.name, modelId, stage, promptHash: prompt, repeat };
     if (hit) {
       this.tally.add(counters, 'cached');
+      if (this.storeLog && this.mode === 'live') await this.storeLog.served(this.store, key, hit);
       const usage = { inputTokens: hit.inputTokens, outputTokens: hit.outputTokens };
       const fr = hit.finishReason ? { finishReason: hit.finishReason } : {};
       return { ok: true, text: hit.text, cached: true, usage, latencyMs: hit.latencyMs, call: { ...meta, attempt: hit.attempt }, ...fr };
@@ -253,21 +234,31 @@ class Client implements LlmClient {
         this.tally.add(counters, 'cached');
         return { ...r, cached: true, call: { ...meta, attempt: sharedAttempt } };
       }
-      return this.failed(counters, r.error, 0);
+      return this.failed(counters, { ...r, attempts: 0 });
     }
 
     // Estimates are for before a model is configured; hits above are served without a key.
-    if (kind === 'estimate') return this.answerEstimate(spec, req, params, sample, meta, counters);
-    if (!spec.active) return this.failed(counters, `model ${spec.name} is inactive: ${spec.inactiveReason ?? 'no endpoint configured'}`, 0);
+    if (kind === 'estimate') {
+      const sd = seed !== undefined ? { seed } : {};
+      const messages = this.blobs.resolve(req.messages);
+      const inputTokens = this.blobs.tokens(req.messages);
+      return this.answerEstimate({ ...req, stage, params, sample, ...sd, messages, call: meta, inputTokens }, spec, counters);
+    }
+    if (!spec.active) return this.failed(counters, inactive(spec));
+    const known = rememberedOverflow(this.store.overflowOf(key), spec);
+    if (known) return this.failed(counters, known);
 
     const attempt = this.store.attemptOf(key);
+    const sent = attempt > 0 ? seedOf(params, { sample, promptHash: prompt, repeat, attempt }) : seed;
     const call: StoredCall = {
       ...meta,
       ...(sample !== undefined ? { sample } : {}),
-      ...(req.role ? { role: req.role } : {}),
+      role: req.role,
       ...(attempt > 0 ? { attempt } : {}),
+      ...(sent !== undefined ? { seed: sent } : {}),
+      ...(spec.contextWindow ? { contextWindow: spec.contextWindow } : {}),
     };
-    const run = this.send(kind === 'batch' ? this.batch : this.liveOf(spec), spec, req, params, sample, call);
+    const run = this.send(kind === 'batch' ? this.batch : this.liveOf(spec), spec, req, params, sample, call, bound);
     this.inflight.set(key, run);
     let r: ChatResult;
     try {
@@ -275,71 +266,31 @@ class Client implements LlmClient {
     } finally {
       this.inflight.delete(key);
     }
-    if (!r.ok) return this.failed(counters, r.error, r.attempts);
+    if (!r.ok) return this.failed(counters, r);
     this.tally.usage(counters, r.usage.inputTokens, r.usage.outputTokens, costOf(spec, r.usage.inputTokens, r.usage.outputTokens));
     const identity: CallIdentity = { ...meta, attempt };
     return { ...r, call: identity };
   }
 
-  /**
-   * Embeddings: each text is a cache entry of its own (key: model id + text), so a rerun, or the
-   * same step in another pathway, costs nothing; the misses go to the model's live provider in
-   * one request (a batch model's too: embeddings are never batched).
-   */
+  /** Embeddings through the model's live provider, each text cached on its own (embeddings.ts). */
   async embed(req: EmbedRequest): Promise<EmbedResult> {
     if (this.closed) throw new Error('llm client: embed() after close(); create a new client for a new run');
     const spec = this.spec(req.model);
     const stage = req.stage ?? UNSTAGED;
-    const counters = this.tally.of(stage);
     const kind = providerKind(spec, stage, this.mode, this.batchStages);
-    if (kind === 'offline') return { ok: false, error: `model ${spec.name} is offline: embeddings need a server` };
-    const modelId = spec.modelId ?? spec.name;
-    const keyOf = (text: string) => sha256Hex(`cdp-embed-v1\u0000${modelId}\u0000${text}`);
-    const vectors: (number[] | null)[] = req.input.map(() => null);
-    const misses = new Map<string, { key: string; at: number[] }>();
-    let cached = 0;
-    req.input.forEach((text, i) => {
-      const key = keyOf(text);
-      const hit = this.store.get(key);
-      if (hit) {
-        vectors[i] = JSON.parse(hit.text) as number[];
-        cached++;
-      } else {
-        const m = misses.get(text) ?? { key, at: [] };
-        m.at.push(i);
-        misses.set(text, m);
-      }
-    });
-    this.tally.add(counters, 'calls');
-    if (!misses.size) {
-      this.tally.add(counters, 'cached');
-      return { ok: true, vectors: vectors as number[][], cached };
-    }
-    if (kind === 'estimate') return { ok: false, error: 'estimate only: not sent' };
-    if (!spec.active) return { ok: false, error: `model ${spec.name} is inactive: ${spec.inactiveReason ?? 'no endpoint configured'}` };
-    const texts = [...misses.keys()];
-    const r = await this.liveOf(spec).callEmbeddingApi(texts);
-    if (r.error !== undefined) {
-      this.tally.add(counters, 'failed');
-      return { ok: false, error: r.error };
-    }
-    const perText = Math.round(r.tokenUsage.input / texts.length);
-    await Promise.all(
-      texts.map((text, j) => {
-        const m = misses.get(text)!;
-        for (const i of m.at) vectors[i] = r.vectors[j];
-        const call: StoredCall = { key: m.key, model: spec.name, modelId, stage, promptHash: sha256Hex(text), repeat: 0 };
-        const out = {
-          output: JSON.stringify(r.vectors[j]),
-          attempts: 1,
-          latencyMs: r.latencyMs,
-          tokenUsage: { input: perText, output: 0 },
-        };
-        return this.record(call, out);
-      }),
+    if (kind !== 'offline' && !req.role) throw noRole(spec.name, stage);
+    return embedTexts(
+      {
+        store: this.store,
+        tally: this.tally,
+        record: this.record,
+        live: (m) => this.liveOf(m),
+        storeLog: this.mode === 'live' ? this.storeLog : null,
+      },
+      spec,
+      { ...req, stage },
+      kind,
     );
-    this.tally.add(counters, 'inputTokens', r.tokenUsage.input);
-    return { ok: true, vectors: vectors as number[][], cached };
   }
 
   private spec(name: string): ModelSpec {
@@ -348,9 +299,9 @@ class Client implements LlmClient {
     return spec;
   }
 
-  private failed(counters: CallCounters, error: string, attempts: number): ChatResult {
+  private failed(counters: CallCounters, f: Omit<CallFailure, 'ok'>): ChatResult {
     this.tally.add(counters, 'failed');
-    return { ok: false, error, attempts };
+    return { ...f, ok: false };
   }
 
   private liveOf(spec: ModelSpec): LiveProvider {
@@ -380,33 +331,9 @@ class Client implements LlmClient {
 
   private async answerOffline(spec: ModelSpec, req: ChatRequest, stage: string, counters: CallCounters): Promise<ChatResult> {
     this.tally.add(counters, 'offline');
-    const provider = this.offlineOf(spec.name);
-    if (!provider) {
-      return this.failed(
-        counters,
-        `no offline handler registered for simulated model ${spec.name}; pass offlineHandlers to createLlmClient`,
-        0,
-      );
-    }
-    if (!spec.active) return this.failed(counters, `model ${spec.name} is inactive: ${spec.inactiveReason ?? 'disabled'}`, 0);
-    const t0 = performance.now();
-    let r: ProviderResponse;
-    try {
-      r = await provider.callApi({ ...req, stage, messages: this.blobs.resolve(req.messages) }, req.context);
-    } catch (err) {
-      return this.failed(counters, `offline handler for ${spec.name} failed: ${(err as Error).message}`, 1);
-    }
-    if (r.error !== undefined || r.output === undefined)
-      return this.failed(counters, `offline handler for ${spec.name} failed: ${r.error ?? 'it gave no output'}`, 1);
-    const md = r.metadata ? { metadata: r.metadata } : {};
-    return {
-      ok: true,
-      text: r.output,
-      cached: false,
-      usage: { inputTokens: 0, outputTokens: 0 },
-      latencyMs: performance.now() - t0,
-      ...md,
-    };
+    const r = await answerOffline(this.offlineOf(spec.name), spec, { ...req, stage }, (m) => this.blobs.resolve(m));
+    if (!r.ok) this.tally.add(counters, 'failed');
+    return r;
   }
 
   /**
@@ -414,30 +341,16 @@ class Client implements LlmClient {
    * counters, priced, while the answer itself used none. Its failures are not counted as
    * failed calls: nothing was asked.
    */
-  private async answerEstimate(
-    spec: ModelSpec,
-    req: ChatRequest,
-    params: Record<string, unknown>,
-    sample: string | undefined,
-    call: StoredCall,
-    counters: CallCounters,
-  ): Promise<ChatResult> {
-    const messages = this.blobs.resolve(req.messages);
-    const prompt: ProviderPrompt = {
-      ...req,
-      stage: call.stage,
-      params,
-      sample,
-      messages,
-      call,
-      inputTokens: this.blobs.tokens(req.messages),
-    };
-    const r = await this.estimator.callApi(prompt, req.context);
+  private async answerEstimate(prompt: ProviderPrompt, spec: ModelSpec, counters: CallCounters): Promise<ChatResult> {
+    const r = await this.estimator.callApi(prompt, prompt.context);
     if (r.tokenUsage) {
       const { input, output } = r.tokenUsage;
       this.tally.usage(counters, input, output, costOf(spec, input, output));
     }
-    if (r.error !== undefined || r.output === undefined) return { ok: false, error: r.error ?? 'estimate only: not sent', attempts: 0 };
+    if (r.error !== undefined || r.output === undefined) {
+      const kind = r.failure?.kind ?? 'estimate';
+      return { ok: false, error: r.error ?? 'estimate only: not sent', attempts: 0, kind, retryable: false };
+    }
     if (r.cached) this.tally.add(counters, 'cached');
     return { ok: true, text: r.output, cached: !!r.cached, usage: { inputTokens: 0, outputTokens: 0 }, latencyMs: 0 };
   }
@@ -459,17 +372,29 @@ class Client implements LlmClient {
     params: Record<string, unknown>,
     sample: string | undefined,
     call: StoredCall,
+    bound: number,
   ): Promise<ChatResult> {
-    const over = this.overflow(spec, req.messages, params);
+    const over = this.overflow(spec, req.messages, params, bound);
     if (over !== undefined) {
       const error = `context overflow (${over} tokens > window ${spec.contextWindow})`;
-      await this.record(call, { error, attempts: 0, latencyMs: 0, tokenUsage: { input: over, output: 0 } });
-      return { ok: false, error, attempts: 0 };
+      const failure = { kind: 'context-overflow' as const, window: spec.contextWindow };
+      await this.record(call, { error, attempts: 0, latencyMs: 0, tokenUsage: { input: over, output: 0 }, failure });
+      return { ok: false, error, attempts: 0, ...failure, retryable: false };
     }
-    const prompt: ProviderPrompt = { ...req, stage: call.stage, params, sample, messages: this.blobs.resolve(req.messages), call };
+    const messages = this.blobs.resolve(req.messages);
+    const prompt: ProviderPrompt = { ...req, stage: call.stage, params, sample, messages, call, inputBound: bound };
+    if (call.seed !== undefined) prompt.seed = call.seed;
     const r = await provider.callApi(prompt, req.context);
-    if (r.error !== undefined || r.output === undefined)
-      return { ok: false, error: r.error ?? 'the provider gave no answer', attempts: r.attempts ?? 0 };
+    if (r.error !== undefined || r.output === undefined) {
+      const f = r.failure ?? { kind: 'http' as const };
+      return {
+        ok: false,
+        error: r.error ?? 'the provider gave no answer',
+        attempts: r.attempts ?? 0,
+        ...f,
+        retryable: r.retryable ?? true,
+      };
+    }
     const usage = { inputTokens: r.tokenUsage?.input ?? 0, outputTokens: r.tokenUsage?.output ?? 0 };
     const fr = r.finishReason ? { finishReason: r.finishReason } : {};
     return { ok: true, text: r.output, cached: false, usage, latencyMs: r.latencyMs ?? 0, ...fr };
@@ -479,10 +404,15 @@ class Client implements LlmClient {
    * The tokens of a prompt that does not fit the model's window (its output reservation
    * included), or undefined when it fits. The byte bound settles most prompts without counting.
    */
-  private overflow(spec: ModelSpec, messages: readonly ChatMessage[], params: Readonly<Record<string, unknown>>): number | undefined {
+  private overflow(
+    spec: ModelSpec,
+    messages: readonly ChatMessage[],
+    params: Readonly<Record<string, unknown>>,
+    bound: number,
+  ): number | undefined {
     if (!spec.contextWindow) return undefined;
     const reserve = outputReserve(params);
-    if (this.blobs.bound(messages) + reserve <= spec.contextWindow) return undefined;
+    if (bound + reserve <= spec.contextWindow) return undefined;
     const exact = this.blobs.tokens(messages) + reserve;
     return exact > spec.contextWindow ? exact : undefined;
   }
@@ -491,21 +421,8 @@ class Client implements LlmClient {
    * Makes an outcome durable: the one place a call-log line is written. Errors are redacted
    * once more here, so a provider that missed a key still cannot write it.
    */
-  private readonly record = (call: StoredCall, r: ProviderResponse): Promise<void> => {
-    const ok = r.error === undefined && r.output !== undefined;
-    return this.store.append({
-      ...call,
-      status: ok ? 'ok' : 'failed',
-      ...(ok ? { text: r.output } : { error: this.redactKeys(r.error ?? 'the provider gave no answer') }),
-      attempts: r.attempts ?? 1,
-      latencyMs: r.latencyMs ?? 0,
-      inputTokens: r.tokenUsage?.input ?? 0,
-      outputTokens: r.tokenUsage?.output ?? 0,
-      ...(r.batchId ? { batchId: r.batchId } : {}),
-      ...(r.finishReason ? { finishReason: r.finishReason } : {}),
-      ts: new Date().toISOString(),
-    });
-  };
+  private readonly record = (call: StoredCall, r: ProviderResponse): Promise<void> =>
+    this.store.append(callLine(call, r, this.redactKeys, this.storeLog?.id));
 
   /** Every roster key, read now, removed from a text. */
   private readonly redactKeys = (text: string): string =>
@@ -513,6 +430,18 @@ class Client implements LlmClient {
       text,
       [...this.models.values()].map((m) => (m.apiKeyEnv ? this.env[m.apiKeyEnv] : undefined)),
     );
+}
+
+/** A real model's call must say what the model plays, so the call log can say it. */
+function noRole(model: string, stage: string): Error {
+  return new Error(
+    `llm client: the call to ${model} in stage ${stage} names no role; pass role: 'builder', 'evaluated', 'patient' or 'judge' ` +
+      'with the request, so the call log records what the model played',
+  );
+}
+
+function inactive(spec: ModelSpec, otherwise = 'no endpoint configured'): Omit<CallFailure, 'ok'> {
+  return { error: `model ${spec.name} is inactive: ${spec.inactiveReason ?? otherwise}`, attempts: 0, kind: 'inactive', retryable: false };
 }
 
 /** Where the client keeps its files, for the runner's store layout and for `llmCallsRelation`. */

@@ -49,11 +49,11 @@ test('one client sends each call the way its model and stage say, and an estimat
     const c = createLlmClient({ cacheDir: dir, ...options });
     const counts = () => [srv.counters.chat, srv.counters.batchCreates];
 
-    assert.ok((await c.chat({ model: 'judge-a', stage: 'score', messages: user('live one') })).ok);
+    assert.ok((await c.chat({ model: 'judge-a', role: 'judge', stage: 'score', messages: user('live one') })).ok);
     assert.deepEqual(counts(), [1, 0], 'live: one request');
-    assert.ok((await c.chat({ model: 'builder-b', stage: 'trees', messages: user('batched by its model') })).ok);
+    assert.ok((await c.chat({ model: 'builder-b', role: 'builder', stage: 'trees', messages: user('batched by its model') })).ok);
     assert.deepEqual(counts(), [1, 1], 'a batch model: a batch');
-    assert.ok((await c.chat({ model: 'judge-a', stage: 'bulk', messages: user('batched by its stage') })).ok);
+    assert.ok((await c.chat({ model: 'judge-a', role: 'judge', stage: 'bulk', messages: user('batched by its stage') })).ok);
     assert.deepEqual(counts(), [1, 2], 'a batch stage: a batch');
     const simulated = await c.chat({ model: 'patient-simulated', stage: 'bulk', messages: user('pain?') });
     assert.ok(simulated.ok && simulated.text === 'No' && !simulated.call);
@@ -87,7 +87,7 @@ test('one client sends each call the way its model and stage say, and an estimat
       ['judge-a', 'bulk'],
       ['patient-simulated', 'bulk'],
     ])
-      await est.chat({ model, stage, messages: user(`estimated ${model} ${stage}`) });
+      await est.chat({ model, role: 'judge', stage, messages: user(`estimated ${model} ${stage}`) });
     await est.close();
     assert.deepEqual(counts(), [0, 0]);
     assert.deepEqual(

@@ -1,5 +1,6 @@
 /**
- * A lean `fetch` for the openai SDK over node:http(s) keep-alive agents. WHATWG fetch (undici)
+ * A lean `fetch` for the openai SDK (embeddings, files and batches; chat calls go through
+ * http-post.ts without the SDK) over node:http(s) keep-alive agents, the same as http-post's. WHATWG fetch (undici)
  * costs several times more CPU per request than node:http, which caps throughput at high
  * concurrency on small machines. Bodies are buffered whole (the client never streams), so a
  * body cut off mid-way fails the request instead of surfacing later as a parse error.
@@ -12,9 +13,7 @@
  */
 import http from 'node:http';
 import https from 'node:https';
-
-const httpAgent = new http.Agent({ keepAlive: true, maxSockets: Infinity, scheduling: 'lifo' });
-const httpsAgent = new https.Agent({ keepAlive: true, maxSockets: Infinity, scheduling: 'lifo' });
+import { httpAgent, httpsAgent } from './http-post.ts';
 
 function abortError(): Error {
   const e = new Error('This operation was aborted');
@@ -31,6 +30,16 @@ function headerRecord(h: HeadersInit | undefined): Record<string, string> {
   }
   if (Array.isArray(h)) return Object.fromEntries(h);
   return h as Record<string, string>;
+}
+
+/**
+ * The headers with the body's length, so node:http sends the request in one write instead of
+ * chunked transfer encoding (a writev of header, chunk frames and body per request).
+ */
+function withLength(h: Record<string, string>, body: string | Uint8Array | null | undefined): Record<string, string> {
+  if (body == null) return h;
+  for (const k in h) if (k.toLowerCase() === 'content-length') return h;
+  return { ...h, 'content-length': String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength) };
 }
 
 class LightHeaders {
@@ -116,7 +125,7 @@ export const nodeFetch: typeof fetch = (input, init = {}) => {
         port: url.port || (secure ? 443 : 80),
         path: url.pathname + url.search,
         method: init.method ?? 'GET',
-        headers: headerRecord(init.headers),
+        headers: withLength(headerRecord(init.headers), body),
         agent: secure ? httpsAgent : httpAgent,
       },
       (res) => {

@@ -9,7 +9,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { createLlmClient } from './client.ts';
 import { llmCallsRelation } from './call-log.ts';
 import { askStructured, jsonSchemaParser } from './ask-structured.ts';
-import { sampleSeed } from './request-key.ts';
+import { promptHash, sampleSeed } from './request-key.ts';
 import { startFakeOpenAIServer, type ChatBody } from './testing/fake-openai-server.ts';
 import { tempDir } from '../testing/temp-dir.ts';
 import type { ChatRequest, ModelSpec } from './types.ts';
@@ -75,8 +75,10 @@ test('a failed exchange leaves nothing to serve: the next run asks afresh, the r
   const recovered = await run();
   assert.deepEqual([recovered.r.ok && recovered.r.value, recovered.counters.cached, server.counters.chat], [{ score: 4 }, 0, 5]);
   const fresh = server.requests.at(-1)!;
-  assert.equal(fresh.seed, sampleSeed('\u0000fresh:2', 0), 'the third attempt of the first request, with its own seed');
-  assert.equal(server.requests[0]!.seed, undefined, 'a first attempt without a sample is sent as it always was');
+  // No sample: the request's own prompt is its unit (temperature unset counts as sampled).
+  const unit = `prompt:${promptHash(req.messages)}`;
+  assert.equal(fresh.seed, sampleSeed(`${unit}\u0000fresh:2`, 0), 'the third attempt of the first request, with its own seed');
+  assert.equal(server.requests[0]!.seed, sampleSeed(unit, 0), 'a first attempt is seeded by its prompt');
 
   const replay = await run();
   assert.deepEqual([replay.r.ok && replay.r.value, replay.counters.cached, server.counters.chat], [{ score: 4 }, 1, 5]);
@@ -142,7 +144,7 @@ test('reject: a fresh attempt of a sampled call gets a new seed; simulated and f
     );
     const sim = await c.chat({ ...req, model: 'sim' });
     await c.reject(sim, 'ignored');
-    await c.reject({ ok: false, error: 'HTTP 500', attempts: 5 }, 'ignored');
+    await c.reject({ ok: false, error: 'HTTP 500', attempts: 5, kind: 'http', retryable: true }, 'ignored');
     const after = await c.chat(sampled);
     assert.deepEqual([after.ok && after.text, after.ok && after.cached], ['{"score": 4}', true], 'the accepted fresh answer is served');
   } finally {

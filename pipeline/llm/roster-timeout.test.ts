@@ -64,7 +64,7 @@ test('the timeout from the environment is the one the client applies', async () 
       retry: { baseDelayMs: 1, maxDelayMs: 2, maxAttempts: 2 },
     });
     try {
-      return await c.chat({ model: 'local', messages: [{ role: 'user', content: 'slow' }] });
+      return await c.chat({ model: 'local', role: 'judge', messages: [{ role: 'user', content: 'slow' }] });
     } finally {
       await c.close();
     }

@@ -45,6 +45,8 @@ export interface ModelSpec {
   independentSamples?: boolean;
   /** Per-attempt timeout in milliseconds. */
   timeoutMs?: number;
+  /** How long this model's calls wait for its server and how often other faults are retried (over the client's defaults). */
+  retry?: ModelRetry;
   /** An offline agent standing in for an LLM; labelled as simulated in every output. */
   simulated?: boolean;
   /** `false` disables a model; `resolveRoster` sets it from the endpoint configuration. */
@@ -78,7 +80,10 @@ export interface ChatRequest {
    * request's seed unless the model sets `independentSamples: false`.
    */
   sample?: string;
-  /** The role the model plays in this call: for the call log and for estimate stand-ins. */
+  /**
+   * The role the model plays in this call: for the call log and for estimate stand-ins. Required
+   * for a real model (the client refuses a call without one), so every logged call has its role.
+   */
   role?: LlmRole;
   /** Stage tag for the call log; `forStage` views set it. */
   stage?: string;
@@ -119,16 +124,65 @@ export type ChatResult =
       /** What an offline provider says it used to answer (e.g. the simulated patient's route). */
       metadata?: Readonly<Record<string, unknown>>;
     }
-  | { ok: false; error: string; attempts: number };
+  | CallFailure;
+
+/**
+ * Why a call has no answer, for callers that sort failures without reading sentences:
+ * - `context-overflow`: the prompt with its output reservation does not fit the window — the
+ *   server said so (`sent`), or the client's count did before sending; a remembered overflow is
+ *   answered again without sending until the prompt, the params or the declared window change.
+ * - `unavailable`: the server could not be reached or was not ready (connection refused or reset,
+ *   502, 503, 504) for the model's whole wait budget (`retry.waitForServerMs`).
+ * - `http`: any other error status: a 4xx at once, 429 and 500 after the model's attempts.
+ * - `timeout`: no answer within the per-attempt timeout, on every attempt.
+ * - `connection`: another network failure (a name that does not resolve, TLS, …).
+ * - `malformed`: a 200 that is not an answer — no choices, empty content without a finish reason,
+ *   a finish reason of `abort`/`error`, a body that is not JSON or ended early.
+ * - `inactive`: the model is not configured (no endpoint or key); nothing was sent.
+ * - `estimate`: estimate mode; nothing was sent.
+ * - `batch`: a Batch API item failed, or its batch is still running (detached).
+ * - `offline`: an offline handler failed or is missing.
+ */
+export type CallFailureKind =
+  'context-overflow' | 'unavailable' | 'http' | 'timeout' | 'connection' | 'malformed' | 'inactive' | 'estimate' | 'batch' | 'offline';
+
+/** A call without an answer: never cached as one, always with its reason. */
+export interface CallFailure {
+  ok: false;
+  /** A readable sentence: the cause, with the server's own words when it sent any (keys redacted). */
+  error: string;
+  /** HTTP attempts made for this call in this run (0: nothing sent). */
+  attempts: number;
+  kind: CallFailureKind;
+  /** Whether asking again with the same request may succeed (false for overflows, 4xx, inactive models). */
+  retryable: boolean;
+  /** The HTTP status of the last attempt, when there was a response. */
+  status?: number;
+  /** For a context overflow: the window the server stated (or the declared one, for the client's own check). */
+  window?: number;
+}
+
+/**
+ * A model's own retry settings (the models file's `retry`), over the client's defaults. A model
+ * whose server cannot be reached or is not ready (connection refused or reset, 502, 503, 504) is
+ * waited for, with backoff, for `waitForServerMs` counted from its first such failure; the other
+ * faults worth retrying (429, 500, timeouts, malformed bodies) get `maxAttempts` attempts.
+ */
+export interface ModelRetry {
+  waitForServerMs?: number;
+  maxAttempts?: number;
+}
 
 /** Embeddings of several texts by one model; each text is cached on its own. */
 export interface EmbedRequest {
   model: string;
   input: string[];
   stage?: string;
+  /** The role the model plays (a judge, for the embedding judge): required for real models, recorded in the call log. */
+  role?: LlmRole;
 }
 
-export type EmbedResult = { ok: true; vectors: number[][]; cached: number } | { ok: false; error: string };
+export type EmbedResult = { ok: true; vectors: number[][]; cached: number } | { ok: false; error: string; kind?: CallFailureKind };
 
 /**
  * What a provider answers, shaped like promptfoo's ProviderResponse: `output` when it answered,
@@ -154,6 +208,15 @@ export interface ProviderResponse {
   batchId?: string;
   /** On an error: whether another attempt could succeed (transport faults, 429, 5xx). */
   retryable?: boolean;
+  /** On an error: its kind, status and stated window (see CallFailure). */
+  failure?: FailureFacts;
+}
+
+/** What a provider knows about a failure beyond its sentence. */
+export interface FailureFacts {
+  kind: CallFailureKind;
+  status?: number;
+  window?: number;
 }
 
 /**
@@ -172,6 +235,10 @@ export interface StoredCall {
   role?: LlmRole;
   /** Fresh attempts of this key before this one (answers rejected earlier); absent = 0. */
   attempt?: number;
+  /** The seed sent with the request, when one was. */
+  seed?: number;
+  /** The model's declared context window when the call was made (what a remembered overflow is keyed by). */
+  contextWindow?: number;
 }
 
 /**
@@ -182,8 +249,12 @@ export interface StoredCall {
 export interface ProviderPrompt extends ChatRequest {
   /** The cache entry the answer fills; absent for offline calls, which are never stored. */
   call?: StoredCall;
+  /** The seed to send (seedOf, request-key.ts), unless the params fix one. */
+  seed?: number;
   /** The messages' exact o200k count with chat framing, when the client counted it (blobs once). */
   inputTokens?: number;
+  /** The messages' byte bound on their tokens (tokens.ts), measured once by the client with the prompt hash. */
+  inputBound?: number;
 }
 
 /**
@@ -241,8 +312,13 @@ export interface EstimateRow {
 }
 
 export interface RetryPolicy {
-  /** Attempts per call, including the first. */
+  /** Attempts per call, including the first, for faults other than an unavailable server. */
   maxAttempts: number;
+  /**
+   * How long a model's unavailable server (connection refused or reset, 502, 503, 504) is waited
+   * for, from its first such failure, before its calls fail as `unavailable`.
+   */
+  waitForServerMs: number;
   baseDelayMs: number;
   maxDelayMs: number;
   /** Longest Retry-After honoured; longer waits are capped to this. */

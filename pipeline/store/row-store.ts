@@ -297,13 +297,16 @@ export class RowStoreWriter {
   // either way, and commit() writes the batch before its fsync.
   private batch: Buffer[] = [];
   private batchBytes = 0;
+  /** The fsync a commit() started, while it runs. */
+  private syncing: Promise<void> | null = null;
+  private syncError: Error | null = null;
 
   constructor(readonly path: string) {}
 
   private position = 0;
   private readonly index = new MemoIndexBuilder();
 
-  /** Appends one unit; durable after the next commit(). Returns where the line lies, for the memo's index. */
+  /** Appends one unit; durable once the next commit's fsync (or closeAsync) is done. Returns where the line lies, for the memo's index. */
   append(key: string, rows: Row[]): UnitLocation {
     const line = memoLine(key, rows);
     if (line.length > getMaxStringChars()) throw new Error(`one unit's rows are ${line.length} characters, over the store's string limit`);
@@ -340,28 +343,41 @@ export class RowStoreWriter {
   /** Set once a write failed: the file holds only what was committed before it. */
   private failed: Error | null = null;
 
+  /**
+   * Writes the batch (whole lines, one write: what a kill leaves is readable) and starts its
+   * fsync on libuv's thread pool, so the main thread — answering LLM calls meanwhile — never
+   * waits for the disk mid-stage. One fsync is in flight at a time; lines written during it are
+   * taken by the next. The stage counts as done only after closeAsync(), which waits for both.
+   */
   commit(): void {
     this.flush();
-    if (this.fd !== null && this.pending) {
-      try {
-        fsyncSync(this.fd);
-      } catch (err) {
-        throw asDiskFull(err, this.path);
-      }
-      this.pending = 0;
-    }
+    if (this.fd === null || !this.pending || this.syncing) return;
+    this.pending = 0;
+    this.syncing = fsyncOffThread(this.fd).then(
+      () => void (this.syncing = null),
+      (err: unknown) => {
+        this.syncing = null;
+        this.syncError ??= asDiskFull(err, this.path) as Error;
+      },
+    );
   }
 
   /** Commits, closes, and writes the file's key index (a writer killed before this leaves none). */
   close(): void {
-    this.commit();
+    if (this.syncing) throw new Error(`memo ${this.path}: close() while a commit's fsync is in flight; use closeAsync()`);
+    this.flush();
+    if (this.fd !== null && this.pending) fsyncSync(this.fd);
+    this.pending = 0;
     this.closeCommitted();
   }
 
   /** close(), with its last fsync off the main thread (lines.ts's fsyncOffThread). */
   async closeAsync(): Promise<void> {
     try {
+      // Written before anything is awaited: the stage reads its units' lines back meanwhile.
       this.flush();
+      while (this.syncing) await this.syncing;
+      if (this.syncError) throw this.syncError;
       if (this.fd !== null && this.pending) {
         await fsyncOffThread(this.fd).catch((err: unknown) => {
           throw asDiskFull(err, this.path);

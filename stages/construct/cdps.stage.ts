@@ -10,6 +10,12 @@
  * dag.config.ts with a source `split_pins: files('data/splits.csv')` and the input
  * `split_pins: 'split_pins'` (a source matching no file fails the run, so it is not wired by
  * default). Pins of guidelines that are not in the run are logged, not errors.
+ *
+ * Every row records how its guideline's split was decided (`split_by`: 'fraction', 'pin' or
+ * 'test-ids') and the rule's settings (`test_fraction`, `split_seed`; null under testIds, which
+ * uses neither), which is where the reports and the benchmark export read them. A changed
+ * fraction or seed therefore changes every row, and everything downstream is recomputed (the
+ * call cache still answers every prompt that did not change).
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -51,6 +57,9 @@ export default tableStage<CdpsParams>({
     conclusion_evidence: 'VARCHAR[]',
     leaf_index: 'INTEGER',
     reference_questions: 'VARCHAR[]',
+    split_by: 'VARCHAR',
+    test_fraction: 'DOUBLE',
+    split_seed: 'INTEGER',
   },
   run({ trees, guidelines, split_pins }, ctx) {
     const usable = guidelines
@@ -70,6 +79,10 @@ export default tableStage<CdpsParams>({
     const { testFraction, seed, testIds } = ctx.params;
     const split = splitGuidelines(usable, { testFraction, seed, testIds, pins });
     const language = new Map(usable.map((g) => [g.guideline_id as string, g.language as string]));
+    const rule = (id: string) =>
+      testIds !== undefined
+        ? { split_by: 'test-ids', test_fraction: null, split_seed: null }
+        : { split_by: pins.has(id) ? 'pin' : 'fraction', test_fraction: testFraction, split_seed: seed };
     const out: Record<string, unknown>[] = [];
     for (const t of trees) {
       if (!t.valid) continue;
@@ -80,7 +93,7 @@ export default tableStage<CdpsParams>({
         split: split.get(id) ?? 'non-test',
       });
       for (const w of warnings) ctx.log(`${id}: ${w}`);
-      for (const c of cdps) out.push({ ...c, reference_questions: referenceQuestions(c) });
+      for (const c of cdps) out.push({ ...c, reference_questions: referenceQuestions(c), ...rule(id) });
     }
     return out;
   },

@@ -23,7 +23,7 @@ export default rowStage<{ writer: ModelRef; maxAttempts: number }>({
     const expected = (row.steps as unknown[]).length + 1;
     const answer = await askStructured(
       llm,
-      { model: writer, messages: [promptMessage(llm, t, { Input: narrativeInput(row as never, v.vignette as string) })] },
+      { model: writer, role: 'builder', messages: [promptMessage(llm, t, { Input: narrativeInput(row as never, v.vignette as string) })] },
       (text, finishReason) => {
         const p = parseNarrative(text, expected, finishReason);
         return p.ok ? { ok: true, value: p.steps, format: p.format } : { ok: false, problems: p.problems };

@@ -23,7 +23,7 @@ export default rowStage<{ inspector: ModelRef | null; maxAttempts: number }>({
     const llm = ctx.llm;
     const answer = await askStructured<{ consistent: boolean; problems: string[] }>(
       llm,
-      { model: inspector, messages: [{ role: 'user', content: qcInspectionPrompt(cdp, v.vignette as string) }] },
+      { model: inspector, role: 'builder', messages: [{ role: 'user', content: qcInspectionPrompt(cdp, v.vignette as string) }] },
       (text, finishReason) => {
         const p = parseQcVerdict(text, finishReason);
         return p.ok

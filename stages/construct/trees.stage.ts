@@ -58,7 +58,7 @@ export default rowStage<TreesParams>({
     let last: TreeCheck | null = null;
     const answer = await askStructured(
       llm,
-      { model: builder, messages: [promptMessage(llm, t, { Guideline: markdown }, ['Guideline'])] },
+      { model: builder, role: 'builder', messages: [promptMessage(llm, t, { Guideline: markdown }, ['Guideline'])] },
       (text, finishReason) => {
         const json = extractJson(text, { finishReason });
         if (!json.ok) return { ok: false, problems: [json.problem] };

@@ -20,12 +20,15 @@
  * one count per kind (`answer_failures`, `server_failures`, `patient_failures`, `missing_cases`,
  * `unscored`), `failures` (the sum of the four kinds), `excluded` (cases not in the mean, for any
  * reason), `incomplete` and `policy` ('worst' | 'exclude', '+common' with commonCases). A cell
- * with n = 0 has null mean and CIs. `simulated` marks offline stand-in models.
+ * with n = 0 has null mean and CIs. `simulated` marks offline stand-in models. Every row records
+ * the bootstrap it was computed with (`resamples`, `seed`, `level`), which is where the reports
+ * read them.
  * With a single guideline (`clusters` = 1, as in the bundled sample's test split) the cluster CI
  * is null: resampling one cluster cannot say anything about guideline-to-guideline variation.
  */
 import { tableStage, z, type Row } from '../../pipeline/stage.ts';
 import {
+  bootstrapSettings,
   clusterBootstrapMany,
   percentileBootstrapMany,
   type BootstrapOptions,
@@ -78,6 +81,7 @@ export interface Cell {
  * cell, computed once per batch.
  */
 export function summariseCells(cells: readonly Cell[], opts: BootstrapOptions): Row[] {
+  const settings = bootstrapSettings(opts, 'model_summary');
   const caseCi = new Map<Cell, BootstrapResult>();
   const clusterCi = new Map<Cell, ClusterBootstrapResult>();
   const batches = <K>(keyOf: (c: Cell) => K) => {
@@ -118,6 +122,7 @@ export function summariseCells(cells: readonly Cell[], opts: BootstrapOptions): 
       excluded: c.excluded ?? 0,
       incomplete: c.incomplete ?? false,
       policy: c.policy ?? null,
+      ...settings,
     };
     const key = { setting: c.setting, judge: c.judge, metric: c.metric, model: c.model, simulated: c.simulated };
     // Nothing to average (every case failed under 'exclude', or no common case): the cell stays,
@@ -197,6 +202,9 @@ export default tableStage<ModelSummaryParams>({
     cluster_ci_low: 'DOUBLE',
     cluster_ci_high: 'DOUBLE',
     clusters: 'INTEGER',
+    resamples: 'INTEGER',
+    seed: 'INTEGER',
+    level: 'DOUBLE',
   },
   run(inputs, ctx) {
     const options = checkPolicyOptions(ctx.params);

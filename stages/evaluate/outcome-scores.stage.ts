@@ -4,7 +4,8 @@
  * specs; an 'embedding' judge scores no outcomes and gives no row). `score` is the
  * judge's 1–5; `correct` is score ≥ `cutoff` (default 4: "largely consistent" or better; the
  * paper does not state its cut-off, see judge-outcome.ts). An empty candidate conclusion scores
- * 1 without a call. Unusable pathways become failure rows.
+ * 1 without a call. Unusable pathways become failure rows. Every row records the `cutoff` it
+ * was scored with and the `template` sent (null when no call was made).
  */
 import { rowStage, z } from '../../pipeline/stage.ts';
 import { DEFAULT_OUTCOME_CUTOFF, judgeOutcome } from '../judge/judge-outcome.ts';
@@ -36,6 +37,7 @@ export default rowStage<OutcomeScoresParams>({
     cutoff: 'INTEGER',
     calls: 'INTEGER',
     problems: 'VARCHAR[]',
+    template: 'VARCHAR',
     // The judge's stored calls (llm_calls key and attempt), re-asks included; empty for offline judges.
     ...CALL_COLUMNS,
   },
@@ -60,7 +62,8 @@ export default rowStage<OutcomeScoresParams>({
       maxReasks: ctx.params.maxReasks,
       language: typeof row.language === 'string' ? row.language : 'en',
     });
-    if (!r.ok) return { ...base, calls: r.calls, problems: r.problems, ...callColumns(r.callRefs), failure_kind: 'judge', error: r.reason };
-    return { ...base, score: r.score, correct: r.correct, calls: r.calls, problems: r.problems, ...callColumns(r.callRefs) };
+    const recorded = { calls: r.calls, problems: r.problems, template: r.template ?? null, ...callColumns(r.callRefs) };
+    if (!r.ok) return { ...base, ...recorded, failure_kind: 'judge', error: r.reason };
+    return { ...base, score: r.score, correct: r.correct, ...recorded };
   },
 });

@@ -4,9 +4,10 @@
  * are the judge's calibration, which its step_scores row carries (from its judge spec: the
  * models file's or the paper's values, else its kind's fallback), so changing one judge's γ
  * recomputes that judge's rows only; a row without them gets judgeParams(judge, judge_kind).
- * λ, τ_a, τ_b are params with the defaults of stages/metrics/ot.ts. `gamma_calibrated` is false
- * when γ is the kind's fallback rather than a value fitted to this judge. dtw_path holds the
- * warping path as [i, j] pairs.
+ * λ, τ_a, τ_b are params with the defaults of stages/metrics/ot.ts. Every row records the values
+ * it was computed with (gamma, beta, ot_lambda, ot_tau_a, ot_tau_b), which is where the reports
+ * read them. `gamma_calibrated` is false when γ is the kind's fallback rather than a value fitted
+ * to this judge. dtw_path holds the warping path as [i, j] pairs.
  * A failed step_scores row yields a failure row (the runner does that before run is called).
  */
 import { rowStage, z } from '../../pipeline/stage.ts';
@@ -43,6 +44,9 @@ export default rowStage<PathwayMetricsParams>({
     gamma: 'DOUBLE',
     beta: 'DOUBLE',
     gamma_calibrated: 'BOOLEAN',
+    ot_lambda: 'DOUBLE',
+    ot_tau_a: 'DOUBLE',
+    ot_tau_b: 'DOUBLE',
   },
   run({ row }, ctx) {
     const judge = String(row.judge);
@@ -59,6 +63,9 @@ export default rowStage<PathwayMetricsParams>({
       gamma: jp.gamma,
       beta: jp.beta,
       gamma_calibrated: jp.calibrated,
+      ot_lambda: ctx.params.lambda,
+      ot_tau_a: ctx.params.tauA,
+      ot_tau_b: ctx.params.tauB,
     };
     const s = scorePathway(
       // γ and β resolved once, above, so the recorded values are the ones used.

@@ -14,8 +14,10 @@
  * model id, sampling params, kind, budget and calibration key its own units only. judge_kind is
  * the spec's; an 'embedding' judge scores by cosine of step embeddings instead of Prompt 5/8.
  * Each row carries the judge's calibration (gamma, beta, gamma_calibrated), which pathway_metrics
- * reads its scores with. An empty candidate gives an m×0 C without a call. Unusable pathways
- * (see predicted_pathways) become failure rows.
+ * reads its scores with, and the settings it was judged with: `runs` (judge runs asked for; 1 for
+ * an embedding judge) and `template` (the prompt template sent; null when no call was made). An
+ * empty candidate gives an m×0 C without a call. Unusable pathways (see predicted_pathways)
+ * become failure rows.
  */
 import { rowStage, z } from '../../pipeline/stage.ts';
 import { judgeStepScores } from '../judge/judge-step-scores.ts';
@@ -60,11 +62,13 @@ export default rowStage<StepScoresParams>({
     C: 'DOUBLE[][]',
     m: 'INTEGER',
     n: 'INTEGER',
+    runs: 'INTEGER',
     runs_ok: 'INTEGER',
     runs_failed: 'INTEGER',
     blocks: 'INTEGER',
     calls: 'INTEGER',
     problems: 'VARCHAR[]',
+    template: 'VARCHAR',
     gamma: 'DOUBLE',
     beta: 'DOUBLE',
     gamma_calibrated: 'BOOLEAN',
@@ -85,6 +89,7 @@ export default rowStage<StepScoresParams>({
       const counts = {
         m: e.m,
         n: e.n,
+        runs: 1,
         runs_ok: e.ok ? 1 : 0,
         runs_failed: e.ok ? 0 : 1,
         blocks: 1,
@@ -111,11 +116,13 @@ export default rowStage<StepScoresParams>({
     const counts = {
       m: r.m,
       n: r.n,
+      runs: p.runs,
       runs_ok: r.runsOk,
       runs_failed: r.runsFailed,
       blocks: r.blocks,
       calls: r.calls,
       problems: r.problems,
+      template: r.template ?? null,
       ...callColumns(r.callRefs),
     };
     if (!r.ok) return { ...base, ...counts, failure_kind: 'judge', error: r.reason };

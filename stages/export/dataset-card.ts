@@ -4,6 +4,7 @@
  * the source documents. Pure: the command gathers the facts, this writes them down.
  */
 import type { ExportKind } from './export-tables.ts';
+import { qcLine, type QcCounts } from './qc-verdicts.ts';
 
 export interface CardTable {
   name: string;
@@ -17,9 +18,14 @@ export interface CardFacts {
   tables: CardTable[];
   /** Role → the models that played it (e.g. "tree builder" → ["gpt-5.4"]). */
   builders: Record<string, string[]>;
-  /** Prompt templates used, by their identity (name@hash). */
+  /** Prompt templates the rows record having sent, by their identity (language/file). */
   prompts: string[];
-  qc: { cases: number; passed: number; flagged: number } | null;
+  /** Counted from the exported cases rows (benchmark only). */
+  qc: QcCounts | null;
+  /** Who produced it, from run_facts (results); null when the store has none. */
+  producedBy: string | null;
+  /** The settings the rows recorded (run_settings), one sentence each. */
+  settings: string[];
   licences: { guideline_id: string; source: string; licence: string }[];
   notices: string[];
   /** Models evaluated (results only). */
@@ -60,16 +66,17 @@ export function datasetCard(f: CardFacts): string {
     );
   }
   out.push('## How it was built', '');
+  if (f.producedBy) out.push(`- produced by: ${f.producedBy}`);
   for (const [role, models] of Object.entries(f.builders)) out.push(`- ${role}: ${list(models)}`);
-  out.push(`- prompts: ${list(f.prompts)} (templates under stages/prompts/ of the project)`);
-  if (f.qc) {
-    out.push(
-      `- QC: ${f.qc.cases} cases checked; ${f.qc.passed} passed every deterministic check, ${f.qc.flagged} flagged ` +
-        '(the flags of each case are its `qc_*` columns).',
-    );
-  }
+  out.push(
+    f.prompts.length
+      ? `- prompts: ${list(f.prompts)} (templates under stages/prompts/templates/ of the project)`
+      : '- prompts: no row of the exported tables records a prompt template',
+  );
+  if (f.qc) out.push(qcLine(f.qc));
   if (f.models.length) out.push(`- models evaluated: ${list(f.models)}`);
   out.push('');
+  if (f.settings.length) out.push('## Settings, as the rows recorded them', '', ...f.settings.map((x) => `- ${x}`), '');
   if (f.licences.length) {
     out.push(
       '## Licences of the source documents',

@@ -7,6 +7,10 @@ import { join } from 'node:path';
 import { exportCommand } from './export-command.ts';
 import { parseNoticeLicences } from './licences.ts';
 import { fixtureRows } from '../../notebooks/fixture-warehouse.ts';
+import excludedCases from '../tasks/excluded-cases.stage.ts';
+import { runTable } from '../evaluate/test-support.ts';
+import { collectSettings } from '../report/run-settings.ts';
+import { collectFacts } from '../report/run-facts.ts';
 
 type Row = Record<string, unknown>;
 
@@ -20,8 +24,12 @@ const NOTICE = [
   '',
 ].join('\n');
 
-/** A hand-made build: two guidelines (one failed), three CDPs (one failed), their vignettes, narratives and QC. */
-function benchmarkTables(): Record<string, Row[]> {
+/**
+ * A hand-made build: two guidelines (one failed), three CDPs (one failed), their vignettes,
+ * narratives and QC: the test case g1-1 passes every check but the LLM inspection finds it
+ * inconsistent (so the task settings leave it out); the non-test case g2-1 fails a check.
+ */
+async function benchmarkTables(): Promise<Record<string, Row[]>> {
   const step = (i: number) => ({ node_index: i, condition: `condition ${i}`, decision_outcome: 'yes', evidence: [`quote ${i}`] });
   return {
     guidelines: [
@@ -126,8 +134,30 @@ function benchmarkTables(): Record<string, Row[]> {
         error: null,
       },
     ],
-    trees: [{ guideline_id: 'g1', builder: 'builder-x', valid: true }],
+    trees: [{ guideline_id: 'g1', builder: 'builder-x', valid: true, template: 'en/1-reasoning-tree-extraction.md' }],
+    qc_inspection: [
+      {
+        cdp_id: 'g1-1',
+        inspector: 'builder-x',
+        consistent: false,
+        problems: ['the vignette states the fever the CDP rules out'],
+        prompt: 'qc-inspection@1',
+        error: null,
+      },
+    ],
   };
+}
+
+/** The build's tables with the stages' own record of the exclusions and settings, as a run writes them. */
+async function builtTables(): Promise<Record<string, Row[]>> {
+  const t = await benchmarkTables();
+  const excluded_cases = await runTable(
+    excludedCases,
+    { cdps: t.cdps!, qc: t.qc!, qc_inspection: t.qc_inspection!, vignettes: t.vignettes!, narratives: t.narratives! },
+    {},
+  );
+  const run_settings = collectSettings({ cdps: [{ split_by: 'fraction', test_fraction: 0.25, split_seed: 7 }] });
+  return { ...t, excluded_cases, run_settings };
 }
 
 function resultTables(): Record<string, Row[]> {
@@ -135,12 +165,18 @@ function resultTables(): Record<string, Row[]> {
   const single = t.predicted_pathways!.filter((r) => r.setting === 'single');
   return {
     ...t,
+    excluded_cases: [{ cdp_id: 'cdp-x', guideline_id: 'g9', flagged_by: ['checks'], reasons: ['preamble'], excluded: true }],
+    run_facts: collectFacts(
+      { predicted_pathways: t.predicted_pathways, predictions_single: t.predictions_single, step_scores: t.step_scores },
+      { dir: '/corpora/mine', bundled: false },
+    ),
     predictions_single: single.map((r) => ({
       model: r.model,
       cdp_id: r.cdp_id,
       guideline_id: r.guideline_id,
       steps: r.candidate,
       outcome: r.candidate_outcome,
+      template: 'en/4-single-turn-inference.md',
       error: null,
     })),
     outcome_scores: single.map((r) => ({
@@ -150,6 +186,8 @@ function resultTables(): Record<string, Row[]> {
       judge: 'judge-llm',
       score: 4,
       correct: true,
+      cutoff: 3,
+      template: 'en/9-outcome-accuracy-scoring.md',
       error: null,
     })),
   };
@@ -211,7 +249,7 @@ test('export benchmark → python json and Parquet give the same counts and valu
     writeFileSync(join(root, 'data/sample/guidelines/NOTICE.md'), NOTICE);
     const store = join(root, 'store');
     mkdirSync(store);
-    await warehouse(join(root, 'w.duckdb'), store, benchmarkTables());
+    await warehouse(join(root, 'w.duckdb'), store, await builtTables());
     const out = join(root, 'export');
     const r = await exportCommand('benchmark', out, { root, warehouse: join(root, 'w.duckdb'), store });
     // Failed guidelines and CDPs are not part of the benchmark.
@@ -229,9 +267,16 @@ test('export benchmark → python json and Parquet give the same counts and valu
     assert.equal(c.count, 2);
     const g21 = c.rows.find((x) => x.cdp_id === 'g2-1')!;
     assert.deepEqual(
-      [g21.split, g21.vignette, g21.narratives, g21.reference_questions, g21.qc_vignette_ok],
-      ['train', '一位患者…', ['我失眠。'], ['问题？'], false],
+      [g21.split, g21.vignette, g21.narratives, g21.reference_questions, g21.qc_vignette_ok, g21.excluded],
+      ['train', '一位患者…', ['我失眠。'], ['问题？'], false, false],
     );
+    // Every verdict rides along: the case the inspection found inconsistent passed every check, and was left out.
+    const g11 = c.rows.find((x) => x.cdp_id === 'g1-1')!;
+    assert.deepEqual(
+      [g11.qc_cdp_ok, g11.qc_vignette_ok, g11.qc_narrative_ok, g11.qc_inspector, g11.qc_inspection_consistent, g11.qc_inspection_problems],
+      [true, true, true, 'builder-x', false, ['the vignette states the fever the CDP rules out']],
+    );
+    assert.deepEqual([g11.excluded, g11.exclusion_reasons], [true, ['inspection: the vignette states the fever the CDP rules out']]);
     assert.deepEqual(
       (c.rows[0]!.reference_steps as Row[]).map((s) => s.evidence),
       [['quote 0'], ['quote 1']],
@@ -247,7 +292,17 @@ test('export benchmark → python json and Parquet give the same counts and valu
     assert.match(card, /^\| cases \| 2 \|/m);
     assert.match(card, /^- vignette writer: `builder-x`$/m);
     assert.match(card, /`case-vignette-synthesis@abc`/);
-    assert.match(card, /QC: 2 cases checked; 1 passed every deterministic check, 1 flagged/);
+    // The card's counts are the rows': 1 flagged by a check (g2-1), 1 by the inspection (g1-1), 1 excluded.
+    assert.match(
+      card,
+      /^- QC: of the 2 cases, 2 checked by the deterministic checks: 1 passed, 1 flagged \(.*\); 1 inspected by an LLM \(`qc_inspector`\): 1 found inconsistent \(`qc_inspection_problems`\); 1 test case excluded from the task settings \(`excluded`, `exclusion_reasons`\)\.$/m,
+    );
+    assert.equal(c.rows.filter((x) => x.excluded === true).length, 1);
+    assert.match(
+      card,
+      /^- prompts: `case-vignette-synthesis@abc`, `en\/1-reasoning-tree-extraction\.md`, `qc-inspection@1`, `reasoning-narrative-conversion@def` /m,
+    );
+    assert.match(card, /^- Test split: each guideline held out with probability 0\.25 \(split seed 7\)\.$/m);
     assert.match(card, /^\| g1 \| data\/sample\/guidelines\/en\/g1\.pdf \| CC BY 4\.0 \|$/m);
     assert.match(card, /^\| reference_steps \| STRUCT\(/m);
     assert.ok(existsSync(join(out, 'notices/data/sample/guidelines/NOTICE.md')), 'the notice travels with the data');
@@ -269,7 +324,8 @@ test('export results: every results table with the same rows in JSONL and Parque
   try {
     const store = join(root, 'store');
     mkdirSync(store);
-    const tables = resultTables();
+    const plain = resultTables();
+    const tables: Record<string, Row[]> = { ...plain, run_settings: collectSettings(plain) };
     await warehouse(join(root, 'w.duckdb'), store, tables);
     const out = join(root, 'results');
     const r = await exportCommand('results', out, { root, warehouse: join(root, 'w.duckdb'), store });
@@ -281,6 +337,9 @@ test('export results: every results table with the same rows in JSONL and Parque
       'outcome_scores',
       'pathway_metrics',
       'model_summary',
+      'excluded_cases',
+      'run_settings',
+      'run_facts',
     ]) {
       const j = pythonJsonl(join(out, `${name}.jsonl`));
       assert.equal(j.count, tables[name]!.length, name);
@@ -293,7 +352,17 @@ test('export results: every results table with the same rows in JSONL and Parque
       'gpt-test:0.5',
       'simulated-oracle:0.1',
     ]);
-    assert.match(readFileSync(join(out, 'README.md'), 'utf8'), /models evaluated: `gpt-test`, `simulated-oracle`/);
+    const card = readFileSync(join(out, 'README.md'), 'utf8');
+    assert.match(card, /models evaluated: `gpt-test`, `simulated-oracle`/);
+    // The prompts the rows record, never "none recorded"; who produced it and the settings, from their rows.
+    assert.match(card, /^- prompts: `en\/4-single-turn-inference\.md`, `en\/9-outcome-accuracy-scoring\.md` \(templates/m);
+    assert.doesNotMatch(card, /none recorded/);
+    assert.match(
+      card,
+      /^- produced by: the corpus \/corpora\/mine \(0 guidelines\); .*evaluated: real models: gpt-test; simulated reference agents: simulated-oracle$/m,
+    );
+    assert.match(card, /^- Outcome accuracy counts a judge score ≥ 3 \(of 1–5\) as correct/m);
+    assert.match(card, /^- Means: 95% case-bootstrap CI, 10,000 resamples, seed 42 /m);
     const partial = join(root, 'partial.duckdb');
     await warehouse(partial, store, { model_summary: tables.model_summary! });
     await assert.rejects(

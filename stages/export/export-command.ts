@@ -6,9 +6,15 @@
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, posix, relative, resolve, sep } from 'node:path';
 import { openWarehouse, type WarehouseConnection } from '../../pipeline/store/warehouse.ts';
+import { producedBy } from '../report/produced-by.ts';
+import { settingLines } from '../report/report-index.ts';
+import { RunFacts } from '../report/run-facts.ts';
+import { RunSettings } from '../report/run-settings.ts';
+import { splitText } from '../report/setting-text.ts';
 import { datasetCard, type CardFacts, type CardTable } from './dataset-card.ts';
 import { EXPORT_TABLES, expandOk, type ExportKind, type ExportTable } from './export-tables.ts';
 import { ancestorDirs, parseNoticeLicences } from './licences.ts';
+import { qcCounts } from './qc-verdicts.ts';
 
 export interface ExportTarget {
   root: string;
@@ -73,6 +79,78 @@ function checkOutDir(dir: string): void {
   }
 }
 
+const distinct = async (w: WarehouseConnection, sql: string) =>
+  (await optional(w, sql)).map((r) => String(Object.values(r)[0])).filter((x) => x !== 'null');
+
+async function builders(w: WarehouseConnection): Promise<Record<string, string[]>> {
+  return {
+    'tree builder': await distinct(w, 'select distinct builder from trees where builder is not null order by 1'),
+    'vignette writer': await distinct(w, 'select distinct generator from vignettes where generator is not null order by 1'),
+    'narrative writer': await distinct(w, 'select distinct generator from narratives where generator is not null order by 1'),
+    'QC inspector': await distinct(w, 'select distinct inspector from qc_inspection where inspector is not null order by 1'),
+  };
+}
+
+/** Queries of the prompt templates the rows record having sent (an imported tree sent none). */
+const BENCHMARK_PROMPTS = [
+  "select distinct template from trees where template is not null and builder is distinct from 'imported'",
+  'select distinct template from vignettes where template is not null',
+  'select distinct template from narratives where template is not null',
+  'select distinct prompt from qc_inspection where prompt is not null',
+];
+const RESULTS_PROMPTS = [
+  'select distinct template from predictions_single where template is not null',
+  'select distinct unnest(templates) from dialogues_multi where templates is not null',
+  'select distinct template from step_scores where template is not null',
+  'select distinct template from outcome_scores where template is not null',
+];
+
+/** One query per stage: a stage this build did not run (no inspector) leaves the others' prompts. */
+async function recordedPrompts(w: WarehouseConnection, queries: readonly string[]): Promise<string[]> {
+  const prompts: string[] = [];
+  for (const q of queries) prompts.push(...(await distinct(w, q)));
+  return [...new Set(prompts)].sort();
+}
+
+/** The benchmark's card facts (licences, notices copied beside it, builders, prompts, split) and its tables with the licence column. */
+async function benchmarkFacts(
+  w: WarehouseConnection,
+  root: string,
+  dir: string,
+  files: string[],
+  facts: CardFacts,
+  tables: ExportTable[],
+  ok: (sql: string) => string,
+): Promise<ExportTable[]> {
+  const sources = (await query(w, 'guidelines', ok('select guideline_id, source_path from {ok:guidelines} g order by guideline_id'))).map(
+    (r) => ({ id: String(r.guideline_id), source: String(r.source_path) }),
+  );
+  const { licence, notices } = licencesFor(
+    root,
+    sources.map((s) => s.source),
+  );
+  facts.licences = sources.map((s) => ({ guideline_id: s.id, source: s.source, licence: licence.get(s.source) ?? UNKNOWN_LICENCE }));
+  facts.notices = notices.map((n) => posix.join('notices', n));
+  for (const n of notices) {
+    mkdirSync(join(dir, 'notices', ...n.split('/').slice(0, -1)), { recursive: true });
+    copyFileSync(join(root, n), join(dir, 'notices', ...n.split('/')));
+    files.push(posix.join('notices', n));
+  }
+  facts.builders = await builders(w);
+  facts.prompts = await recordedPrompts(w, BENCHMARK_PROMPTS);
+  facts.settings = [`${splitText(new RunSettings(await optional(w, 'select * from run_settings')))}.`];
+  // The licence rides along as a column, so each guideline row states its own terms.
+  const values = facts.licences.map((l) => `(${sqlString(l.source)}, ${sqlString(l.licence)})`).join(', ');
+  return tables.map((t) =>
+    t.name !== 'guidelines' || !values
+      ? t
+      : {
+          ...t,
+          sql: `with lic(source, licence) as (values ${values}) select g.*, lic.licence from (${t.sql}) g left join lic using (source) order by g.guideline_id`,
+        },
+  );
+}
+
 export interface ExportResult {
   dir: string;
   files: string[];
@@ -90,7 +168,18 @@ export async function exportCommand(kind: ExportKind, outDir: string, target: Ex
   const files: string[] = [MARKER];
   const counts: Record<string, number> = {};
   const cardTables: CardTable[] = [];
-  const facts: CardFacts = { kind, tables: cardTables, builders: {}, prompts: [], qc: null, licences: [], notices: [], models: [] };
+  const facts: CardFacts = {
+    kind,
+    tables: cardTables,
+    builders: {},
+    prompts: [],
+    qc: null,
+    producedBy: null,
+    settings: [],
+    licences: [],
+    notices: [],
+    models: [],
+  };
   try {
     const hasError = new Set(
       (await rows(w, "select table_name from information_schema.columns where column_name = 'error'")).map((r) => String(r.table_name)),
@@ -98,55 +187,14 @@ export async function exportCommand(kind: ExportKind, outDir: string, target: Ex
     const ok = (sql: string) => expandOk(sql, hasError);
     let tables: ExportTable[] = EXPORT_TABLES[kind].map((t) => ({ ...t, sql: ok(t.sql) }));
     if (kind === 'benchmark') {
-      const sources = (
-        await query(w, 'guidelines', ok('select guideline_id, source_path from {ok:guidelines} g order by guideline_id'))
-      ).map((r) => ({ id: String(r.guideline_id), source: String(r.source_path) }));
-      const { licence, notices } = licencesFor(
-        target.root,
-        sources.map((s) => s.source),
-      );
-      facts.licences = sources.map((s) => ({ guideline_id: s.id, source: s.source, licence: licence.get(s.source) ?? UNKNOWN_LICENCE }));
-      facts.notices = notices.map((n) => posix.join('notices', n));
-      for (const n of notices) {
-        mkdirSync(join(dir, 'notices', ...n.split('/').slice(0, -1)), { recursive: true });
-        copyFileSync(join(target.root, n), join(dir, 'notices', ...n.split('/')));
-        files.push(posix.join('notices', n));
-      }
-      // The licence rides along as a column, so each guideline row states its own terms.
-      const values = facts.licences.map((l) => `(${sqlString(l.source)}, ${sqlString(l.licence)})`).join(', ');
-      tables = tables.map((t) =>
-        t.name !== 'guidelines' || !values
-          ? t
-          : {
-              ...t,
-              sql: `with lic(source, licence) as (values ${values}) select g.*, lic.licence from (${t.sql}) g left join lic using (source) order by g.guideline_id`,
-            },
-      );
-      const distinct = async (sql: string) => (await optional(w, sql)).map((r) => String(Object.values(r)[0])).filter((x) => x !== 'null');
-      facts.builders = {
-        'tree builder': await distinct('select distinct builder from trees where builder is not null order by 1'),
-        'vignette writer': await distinct('select distinct generator from vignettes where generator is not null order by 1'),
-        'narrative writer': await distinct('select distinct generator from narratives where generator is not null order by 1'),
-        'QC inspector': await distinct('select distinct inspector from qc_inspection where inspector is not null order by 1'),
-      };
-      // One query per stage: a stage this build did not run (no inspector) leaves the others' prompts.
-      const prompts: string[] = [];
-      for (const [column, table] of [
-        ['template', 'vignettes'],
-        ['template', 'narratives'],
-        ['prompt', 'qc_inspection'],
-      ]) {
-        prompts.push(...(await distinct(`select distinct ${column} from ${table} where ${column} is not null order by 1`)));
-      }
-      facts.prompts = [...new Set(prompts)].sort();
-      const [qc] = await optional(
-        w,
-        ok(`select count(*)::integer as cases, count(*) filter (where cdp_ok and vignette_ok and narrative_ok)::integer as passed
-        from {ok:qc} q`),
-      );
-      if (qc) facts.qc = { cases: Number(qc.cases), passed: Number(qc.passed), flagged: Number(qc.cases) - Number(qc.passed) };
+      tables = await benchmarkFacts(w, target.root, dir, files, facts, tables, ok);
     } else {
       facts.models = (await optional(w, 'select distinct model from model_summary order by 1')).map((r) => String(r.model));
+      facts.prompts = await recordedPrompts(w, RESULTS_PROMPTS);
+      const runFacts = await optional(w, 'select * from run_facts');
+      facts.producedBy = runFacts.length ? producedBy(new RunFacts(runFacts)) : null;
+      const settings = await optional(w, 'select * from run_settings');
+      facts.settings = settings.length ? settingLines(new RunSettings(settings)).map((l) => l.replace(/^- /, '')) : [];
     }
     for (const t of tables) {
       const data = await query(w, `table ${t.name}`, t.sql);
@@ -159,6 +207,8 @@ export async function exportCommand(kind: ExportKind, outDir: string, target: Ex
       files.push(`${t.name}.jsonl`, `${t.name}.parquet`);
       counts[t.name] = data.length;
       cardTables.push({ name: t.name, description: t.description, rows: data.length, columns });
+      // The card's QC counts are the exported rows' own.
+      if (kind === 'benchmark' && t.name === 'cases') facts.qc = qcCounts(data);
     }
   } finally {
     w.close();

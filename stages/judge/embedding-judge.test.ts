@@ -90,12 +90,17 @@ test('an embedding request that fails after its retries is a failure with the re
   const client = createLlmClient({
     cacheDir: tempDir('cdp-embed-'),
     roster: [{ name: 'embed-down', roles: ['judge'], provider: 'openai-compatible', baseURLs: [url], apiKeyOptional: true }],
-    retry: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 2 },
+    // A server that is not there is waited for this long (the models file's retry.waitForServerMs), then the call fails.
+    retry: { maxAttempts: 2, waitForServerMs: 50, baseDelayMs: 1, maxDelayMs: 2 },
+    progress: () => {},
   });
   const r = await judgeByEmbeddings(client, 'embed-down', ['a'], ['b']);
   await client.close();
   assert.equal(r.ok, false);
-  assert.match((r as { reason: string }).reason, /embeddings from embed-down: connection refused after 2 attempt/);
+  assert.match(
+    (r as { reason: string }).reason,
+    /^embeddings from embed-down: embed-down unavailable since .*: connection refused after \d+ attempt/,
+  );
 });
 
 test('step_scores answers an embedding judge with cosine C and a chat judge with Prompt 5 in the same stage', async () => {

@@ -36,7 +36,7 @@ export async function judgeByEmbeddings(
   const n = candidate.length;
   if (m === 0) return { ok: false, reason: 'the reference pathway has no steps', m, n, calls: 0 };
   if (n === 0) return { ok: true, C: new Float64Array(0), m, n, calls: 0 };
-  const r = await client.embed({ model: judge, input: [...reference, ...candidate] });
+  const r = await client.embed({ model: judge, role: 'judge', input: [...reference, ...candidate] });
   if (!r.ok) return { ok: false, reason: r.error, m, n, calls: 1 };
   const C = new Float64Array(m * n);
   for (let i = 0; i < m; i++) for (let j = 0; j < n; j++) C[i * n + j] = Math.min(1, Math.max(0, cosine(r.vectors[i], r.vectors[m + j])));

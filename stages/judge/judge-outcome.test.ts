@@ -10,7 +10,7 @@ function fakeClient(answers: (req: ChatRequest) => string | { fail: string }) {
     async chat(req: ChatRequest): Promise<ChatResult> {
       requests.push(structuredClone(req));
       const a = answers(req);
-      if (typeof a !== 'string') return { ok: false, error: a.fail, attempts: 1 };
+      if (typeof a !== 'string') return { ok: false, error: a.fail, attempts: 1, kind: 'http', retryable: true };
       return { ok: true, text: a, cached: false, usage: { inputTokens: 0, outputTokens: 0 }, latencyMs: 0 };
     },
   };
@@ -21,7 +21,16 @@ const base = { judge: 'judge-a', reference: 'Community-acquired pneumonia; start
 test('Prompt 9 is sent once with both conclusions; the score is read', async () => {
   const client = fakeClient(() => 'Score: 4');
   const r = await judgeOutcome({ client, ...base });
-  assert.deepEqual(r, { ok: true, score: 4, correct: true, calls: 1, problems: [], callRefs: [] });
+  // The template sent is recorded with the result.
+  assert.deepEqual(r, {
+    ok: true,
+    score: 4,
+    correct: true,
+    calls: 1,
+    problems: [],
+    callRefs: [],
+    template: 'en/9-outcome-accuracy-scoring.md',
+  });
   assert.equal(client.requests.length, 1);
   const q = client.requests[0];
   assert.equal(q.repeat, 0);
@@ -57,6 +66,7 @@ test('an invalid answer is re-asked with the reason, then accepted', async () =>
     calls: 2,
     problems: ['answer 1 rejected: the answer holds several different numbers (3, 4); output a single integer 1–5'],
     callRefs: [],
+    template: 'en/9-outcome-accuracy-scoring.md',
   });
   assert.match(client.requests[1].messages[2].content as string, /- the answer holds several different numbers \(3, 4\)/);
 });
@@ -83,6 +93,7 @@ test('a failed call is a failure without re-asks', async () => {
     calls: 1,
     problems: [],
     callRefs: [],
+    template: 'en/9-outcome-accuracy-scoring.md',
   });
 });
 
@@ -95,6 +106,7 @@ test('an empty candidate conclusion scores 1 without a call; an empty reference 
     calls: 0,
     problems: ['empty candidate conclusion: scored 1 without a judge call'],
     callRefs: [],
+    // No call, no template.
   });
   await assert.rejects(judgeOutcome({ client, ...base, reference: '' }), /reference conclusion is empty/);
 });

@@ -31,10 +31,13 @@ export interface JudgeOutcomeOptions {
   params?: Record<string, unknown>;
 }
 
-/** `callRefs`: the stored calls behind the answers, re-asks included (none for offline judges). */
+/**
+ * `callRefs`: the stored calls behind the answers, re-asks included (none for offline judges);
+ * `template`: the identity of the Prompt 9 template sent (absent when no call was made).
+ */
 export type OutcomeResult =
-  | { ok: true; score: 1 | 2 | 3 | 4 | 5; correct: boolean; calls: number; problems: string[]; callRefs: CallRef[] }
-  | { ok: false; reason: string; calls: number; problems: string[]; callRefs: CallRef[] };
+  | { ok: true; score: 1 | 2 | 3 | 4 | 5; correct: boolean; calls: number; problems: string[]; callRefs: CallRef[]; template?: string }
+  | { ok: false; reason: string; calls: number; problems: string[]; callRefs: CallRef[]; template?: string };
 
 const templateCache = new Map<string, Template>();
 
@@ -82,6 +85,7 @@ export async function judgeOutcome(o: JudgeOutcomeOptions): Promise<OutcomeResul
     recordingCalls(o.client, repeat, callRefs),
     {
       model: o.judge,
+      role: 'judge',
       messages: [{ role: 'user', content: prompt }],
       context: outcomeContext,
       repeat,
@@ -93,7 +97,14 @@ export async function judgeOutcome(o: JudgeOutcomeOptions): Promise<OutcomeResul
   );
   if (!r.ok) {
     const last = r.problems.length ? `: ${r.problems.join('; ')}` : '';
-    return { ok: false, reason: `outcome judge ${o.judge}: ${r.error}${last}`, calls: r.attempts, problems, callRefs };
+    return {
+      ok: false,
+      reason: `outcome judge ${o.judge}: ${r.error}${last}`,
+      calls: r.attempts,
+      problems,
+      callRefs,
+      template: t.identity,
+    };
   }
-  return { ok: true, score: r.value, correct: r.value >= cutoff, calls: r.attempts, problems, callRefs };
+  return { ok: true, score: r.value, correct: r.value >= cutoff, calls: r.attempts, problems, callRefs, template: t.identity };
 }

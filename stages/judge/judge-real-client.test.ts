@@ -96,7 +96,7 @@ describe('judging through createLlmClient and a local OpenAI-compatible server',
     const r = await judgeOutcome({ client: c1, judge: 'judge-http', reference: 'Start amoxicillin', candidate: 'Start amoxicillin now' });
     await c1.close();
     const { callRefs, ...rest } = r;
-    assert.deepEqual(rest, { ok: true, score: 4, correct: true, calls: 1, problems: [] });
+    assert.deepEqual(rest, { ok: true, score: 4, correct: true, calls: 1, problems: [], template: 'en/9-outcome-accuracy-scoring.md' });
     // The stored call of the answer, so its raw text can be read back from llm_calls.
     assert.equal(callRefs.length, 1);
     assert.deepEqual([callRefs[0]!.attempt, callRefs[0]!.run], [0, 0]);
@@ -135,7 +135,15 @@ test('the simulated judges run offline through the same client and code path', a
     candidate: 'refer to CARDIOLOGY',
   });
   // Offline answers have no stored call: nothing to read back from llm_calls.
-  assert.deepEqual(o, { ok: true, score: 5, correct: true, calls: 1, problems: [], callRefs: [] });
+  assert.deepEqual(o, {
+    ok: true,
+    score: 5,
+    correct: true,
+    calls: 1,
+    problems: [],
+    callRefs: [],
+    template: 'en/9-outcome-accuracy-scoring.md',
+  });
   assert.deepEqual(r.callRefs, []);
   await c.close();
 });

@@ -15,7 +15,7 @@ function fakeClient(script: Script) {
       requests.push(structuredClone(req));
       const prompt = req.messages[0].content as string;
       const a = script(req, prompt);
-      if (typeof a !== 'string') return { ok: false, error: a.fail, attempts: 3 };
+      if (typeof a !== 'string') return { ok: false, error: a.fail, attempts: 3, kind: 'http', retryable: true };
       return { ok: true, text: a, cached: false, usage: { inputTokens: 0, outputTokens: 0 }, latencyMs: 0 };
     },
   };

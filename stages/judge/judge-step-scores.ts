@@ -76,6 +76,8 @@ interface Counts {
   calls: number;
   /** The stored calls behind the answers, in run order then block order, re-asks included. */
   callRefs: CallRef[];
+  /** The identity of the Prompt 5/8 template sent (absent when no call was made: an empty candidate). */
+  template?: string;
 }
 
 export type StepScoresResult = (Counts & { ok: true; C: Float64Array }) | (Counts & { ok: false; reason: string });
@@ -143,6 +145,7 @@ export async function judgeStepScores(o: JudgeStepScoresOptions): Promise<StepSc
       recordingCalls(o.client, run, refs),
       {
         model: o.judge,
+        role: 'judge',
         messages: [{ role: 'user', content: prompts[k] }],
         context: blockContext(b),
         repeat: run,
@@ -159,7 +162,7 @@ export async function judgeStepScores(o: JudgeStepScoresOptions): Promise<StepSc
 
   const perRun = await Promise.all(Array.from({ length: runs }, (_, run) => Promise.all(blocks.map((b, k) => askBlock(run, k, b)))));
 
-  const out: Counts = { ...base, blocks: blocks.length, callRefs: [] };
+  const out: Counts = { ...base, blocks: blocks.length, callRefs: [], template: t.identity };
   const complete: Float64Array[] = [];
   for (const parts of perRun) {
     let ok = true;

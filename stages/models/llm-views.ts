@@ -1,8 +1,9 @@
-/** The warehouse view over the LLM call log kept under the store (absent until a call was made). */
+/** The warehouse view over the LLM calls a store used (absent until a call was made). */
 import { join } from 'node:path';
 import { llmCallsRelation } from '../../pipeline/llm/call-log.ts';
 
-export function llmCallsViews(storeDir: string): Record<string, string> {
-  const relation = llmCallsRelation(join(storeDir, 'llm'));
+/** `cacheDir`: the project's shared call cache; the store's own part of the log is `<store>/llm`. */
+export function llmCallsViews(storeDir: string, cacheDir: string): Record<string, string> {
+  const relation = llmCallsRelation(cacheDir, join(storeDir, 'llm'));
   return relation ? { llm_calls: `select * from ${relation}` } : {};
 }

@@ -135,6 +135,10 @@ test('each validation error names the file, the model and the field', () => {
     [{ ...base, params: { messages: [] } }, /field "params": "messages" is set by the client/],
     [{ ...base, paper: 'GPT-9' }, /field "paper": "GPT-9" is not a model of the paper; known: gpt-5.2, Gemini-3.1-Pro-Preview/],
     [{ ...base, batch: 'yes' }, /field "batch": must be true or false/],
+    [{ ...base, retry: 5 }, /field "retry": must be \{"waitForServerMs": integer ≥ 0, "maxAttempts": integer ≥ 1\}, got 5/],
+    [{ ...base, retry: { waitForServer: 1000 } }, /field "retry": unknown key "waitForServer" \(did you mean "waitForServerMs"\?\)/],
+    [{ ...base, retry: { waitForServerMs: -1 } }, /field "retry": "waitForServerMs" must be an integer of milliseconds ≥ 0, got -1/],
+    [{ ...base, retry: { maxAttempts: 0 } }, /field "retry": "maxAttempts" must be an integer ≥ 1, got 0/],
   ];
   for (const [entry, expected] of cases) {
     const p = problems(file([entry]));
@@ -178,6 +182,21 @@ test('the paper roster ships as models/paper.json: 19 models, every one standing
     assert.ok(m.apiKeyEnv || m.active === false, `${m.name} must not be active without configuration`);
   }
   assert.deepEqual(f.models.find((m) => m.name === 'judge-qwen3-8b')?.calibration, { gamma: 0.9, beta: 0.2, calibrated: true });
+});
+
+test("a model's retry settings are carried over; the wait budget may be 0; absent, the client's defaults apply", () => {
+  const f = parseModelsFile(
+    file([
+      { ...base, retry: { waitForServerMs: 600_000, maxAttempts: 8 } },
+      { ...base, name: 'fail-fast', retry: { waitForServerMs: 0 } },
+      { ...base, name: 'plain' },
+    ]),
+    'models.json',
+  );
+  assert.deepEqual(
+    f.models.map((m) => m.retry),
+    [{ waitForServerMs: 600_000, maxAttempts: 8 }, { waitForServerMs: 0 }, undefined],
+  );
 });
 
 test("a model's retry settings are carried over; the wait budget may be 0; absent, the client's defaults apply", () => {

@@ -86,6 +86,8 @@ test('one server for every role: the construction DAG over HTTP, the key written
       await sql(`select count(distinct key)::int as n, count(distinct model)::int as models from llm_calls where status = 'ok'`),
       [{ n: requests, models: 1 }],
     );
+    // Every logged call says the role it was made in: the construction stages' are the builder's.
+    assert.deepEqual(await sql(`select role, count(*)::int as n from llm_calls group by role`), [{ role: 'builder', n: requests }]);
     assert.deepEqual(await sql(`select value from qc_summary where measure = 'vignette problem rate'`), [{ value: 0 }]);
     assert.deepEqual(
       await sql(`select value::int as n from qc_summary where measure = 'instances inspected by an LLM'`),

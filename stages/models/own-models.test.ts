@@ -155,7 +155,10 @@ test('own models from a models file: right model per request, nothing spent on s
       await sql(`select distinct fixed from correlations where fixed not in ('dtw_pcc', 'ot_pcc', 'lnds_pcs') order by fixed`),
       [{ fixed: 'judge-x' }],
     );
-    assert.match(readFileSync(join(store, 'reports', 'index.md'), 'utf8'), /Produced by: real models: baseline-7b, my-med-llm\./);
+    assert.match(
+      readFileSync(join(store, 'reports', 'index.md'), 'utf8'),
+      /Produced by: the bundled sample \(data\/sample, 6 guidelines\); .*; evaluated: real models: baseline-7b, my-med-llm\./,
+    );
     // One independent sample per case: as many doctor first turns as (case × model).
     const firstTurns = server.requests.filter((b) => promptKind(b) === 'multi-turn-inference' && b.messages.length === 1);
     assert.equal(firstTurns.length, cases * 2);

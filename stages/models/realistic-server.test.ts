@@ -75,7 +75,11 @@ test('the server serves each construction label with its finish_reason, through 
   });
   try {
     for (const a of construction) {
-      const r = await client.chat({ model: modelFor(a), messages: [{ role: 'user', content: loadTemplate(a.prompt, 'en').text }] });
+      const r = await client.chat({
+        model: modelFor(a),
+        role: 'builder',
+        messages: [{ role: 'user', content: loadTemplate(a.prompt, 'en').text }],
+      });
       assert.ok(r.ok, a.id);
       assert.equal(r.finishReason, a.finishReason ?? 'stop', a.id);
       assertReading(readLabelled({ prompt: a.prompt, text: r.text, finishReason: r.finishReason as 'length' | undefined }), a.expect, a.id);

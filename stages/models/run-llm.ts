@@ -1,6 +1,7 @@
 /**
  * The LLM client of one `cdp run`: the run's models, the offline stand-ins' providers, the
- * durable call cache under the store, and the `llm_calls` view. In estimate mode a real model's
+ * project's durable call cache (shared by every store; the store keeps its own part of the log
+ * under `<store>/llm/`), and the `llm_calls` view of the calls this store used. In estimate mode a real model's
  * miss is answered by the stand-in for its role, so every stage after it is estimated too
  * (trees → vignettes → both settings → judges), not only the first.
  */
@@ -69,8 +70,16 @@ function withServerWindows(roster: readonly ModelSpec[], windows: readonly Windo
   return roster.map((m) => (served.has(m.name) ? { ...m, contextWindow: served.get(m.name)! } : m));
 }
 
-export function runLlm(storeDir: string, models: RunModels, mode: 'live' | 'estimate' = 'live'): RunLlm {
-  const cacheDir = join(storeDir, 'llm');
+export interface RunLlmOptions {
+  /** The project's call cache, shared by every store (Workspace.llmCache). */
+  cacheDir: string;
+  mode?: 'live' | 'estimate';
+  /** Where the "waiting for the server" progress lines go (default: stderr). */
+  progress?: (line: string) => void;
+}
+
+export function runLlm(storeDir: string, models: RunModels, o: RunLlmOptions): RunLlm {
+  const mode = o.mode ?? 'live';
   const windows = modelWindows(storeDir, models);
   // The simulated agents answer from each call's unit context: no state is shared with the stages.
   const offlineHandlers = {
@@ -80,7 +89,9 @@ export function runLlm(storeDir: string, models: RunModels, mode: 'live' | 'esti
     ...simulatedJudgeHandlers(),
   };
   const client = createLlmClient({
-    cacheDir,
+    cacheDir: o.cacheDir,
+    storeLogDir: join(storeDir, 'llm'),
+    ...(o.progress ? { progress: o.progress } : {}),
     roster: withServerWindows(models.roster, windows),
     offlineHandlers,
     mode,
@@ -95,7 +106,7 @@ export function runLlm(storeDir: string, models: RunModels, mode: 'live' | 'esti
     estimateRows: () => client.estimateReport(),
     estimateAssumptions: (facts) => estimateAssumptions(facts, models, windows),
     windows: () => windows,
-    views: () => llmCallsViews(storeDir),
+    views: () => llmCallsViews(storeDir, o.cacheDir),
     close: () => client.close(),
   };
 }

@@ -27,6 +27,7 @@ export function clusterCiCell(low: Maybe, high: Maybe, clusters: Maybe): string 
   return `${ci} ${UNRELIABLE_MARK} ${clusters} guideline${clusters === 1 ? '' : 's'}`;
 }
 
-export const clusterFootnote = () =>
+/** `level`: the CI level the cells were computed at, as printed ("95%", from the model_summary rows). */
+export const clusterFootnote = (level: string) =>
   `${UNRELIABLE_MARK}: cluster CI from fewer than ${MIN_RELIABLE_CLUSTERS} guidelines (the number follows the mark), unreliable: ` +
-  'so few clusters give few distinct resamples and an interval that covers less often than 95%.';
+  `so few clusters give few distinct resamples and an interval that covers less often than ${level || 'its nominal level'}.`;

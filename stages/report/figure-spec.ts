@@ -36,6 +36,8 @@ export interface FigureSpec {
   height: number;
   panels: PanelSpec[];
   legend?: { label: string; domain: string[]; range: string[] };
+  /** Why the figure has nothing to show (no file is written; the index says why); absent when it has content. */
+  absent?: string;
 }
 
 /** Fixed categorical palette (Tableau 10): colours never depend on a library default. */

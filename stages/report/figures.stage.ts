@@ -1,6 +1,7 @@
 /**
  * Stage `report_figures`: Figures 1(c), 4, 5 and the deviation profile as SVG and PNG under
- * `<outDir>/figures/`. Params: outDir (default "reports"), judges (the run's judge order),
+ * `<outDir>/figures/` (a figure with nothing to show, e.g. Figure 4 without ground truth: no file,
+ * and the row's `absent` says why). Input `run_settings`: the CI the captions state. Params: outDir (default "reports"), judges (the run's judge order),
  * pngFontFiles (font files for the PNG text, relative to the project root; default none: the
  * PNG then has no text, see render-figure.ts).
  */
@@ -12,6 +13,7 @@ import type { JudgeFacts } from '../roster/judge-spec.ts';
 import { deviationFigure, figure1c, figure4, figure5 } from './figures.ts';
 import { renderPng, renderSvg } from './render-figure.ts';
 import { REPORT_FILE_COLUMNS, resolveOutDir, writeReportFiles, type ReportFile } from './report-files.ts';
+import { RunSettings } from './run-settings.ts';
 import { summaryRows } from './summary-rows.ts';
 import { REPORT_PARAMS, type ReportParams } from './tables.stage.ts';
 
@@ -21,7 +23,7 @@ export interface FigureParams extends ReportParams {
 
 export function paperFigures(inputs: Record<string, Row[]>, judges: readonly JudgeFacts[] = []): FigureSpec[] {
   return [
-    figure1c(summaryRows(inputs.model_summary), judges),
+    figure1c(summaryRows(inputs.model_summary), judges, new RunSettings(inputs.run_settings)),
     figure4(inputs.threshold_analysis, judges),
     figure5(inputs.cdps, inputs.cdp_length_stats),
     deviationFigure(inputs.deviation_profile),
@@ -29,7 +31,13 @@ export function paperFigures(inputs: Record<string, Row[]>, judges: readonly Jud
 }
 
 export function figureFiles(specs: readonly FigureSpec[], fontFiles: readonly string[] = []): ReportFile[] {
-  return specs.flatMap((s) => {
+  return specs.flatMap((s): ReportFile[] => {
+    if (s.absent) {
+      return [
+        { path: `figures/${s.name}.svg`, kind: 'figure', title: s.title, content: null, absent: s.absent },
+        { path: `figures/${s.name}.png`, kind: 'figure-png', title: s.title, content: null, absent: s.absent },
+      ];
+    }
     const svg = renderSvg(s);
     return [
       { path: `figures/${s.name}.svg`, kind: 'figure', title: s.title, content: svg },
@@ -39,7 +47,14 @@ export function figureFiles(specs: readonly FigureSpec[], fontFiles: readonly st
 }
 
 export default tableStage<FigureParams>({
-  inputs: { model_summary: 'whole', threshold_analysis: 'whole', cdps: 'whole', cdp_length_stats: 'whole', deviation_profile: 'whole' },
+  inputs: {
+    model_summary: 'whole',
+    threshold_analysis: 'whole',
+    cdps: 'whole',
+    cdp_length_stats: 'whole',
+    deviation_profile: 'whole',
+    run_settings: 'whole',
+  },
   params: { ...REPORT_PARAMS, pngFontFiles: z.array(z.string()).default([]) },
   // Figure 5 counts the cases by split and length; nothing else of them.
   reads: { cdps: ['length', 'split'] },

@@ -2,7 +2,8 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { deviationFigure, figure1c, figure4, figure5, quantile } from './figures.ts';
 import { PALETTE } from './figure-spec.ts';
-import { JUDGES, SUMMARY } from './test-rows.ts';
+import { figureFiles } from './figures.stage.ts';
+import { JUDGES, recorded, SUMMARY } from './test-rows.ts';
 
 describe('Figure 1(c) spec', () => {
   test('one point per (setting, model) with both PCC and accuracy from the default judge, in %, with CI whiskers', () => {
@@ -224,5 +225,33 @@ describe('deviation profile spec', () => {
     );
     assert.deepEqual(f.legend!.domain, ['omission', 'redundancy', 'skipping', 'reversal']);
     assert.match(f.title, /simulated perturbation agents/);
+  });
+});
+
+describe('figures with nothing to show', () => {
+  test('no ground truth (a run of real models only): Figure 4 and the deviation profile are absent with the reason, and no file is written', () => {
+    const f4 = figure4([]);
+    assert.match(f4.absent ?? '', /^no ground truth in this run: threshold_analysis has no rows/);
+    const dev = deviationFigure([]);
+    assert.match(dev.absent ?? '', /^no ground truth in this run: deviation_profile has no rows/);
+    const files = figureFiles([f4, dev]);
+    assert.deepEqual(
+      files.map((f) => [f.path, f.content, f.absent === f4.absent || f.absent === dev.absent]),
+      [
+        ['figures/figure4_threshold_f1.svg', null, true],
+        ['figures/figure4_threshold_f1.png', null, true],
+        ['figures/figure_deviation_profile.svg', null, true],
+        ['figures/figure_deviation_profile.png', null, true],
+      ],
+    );
+    assert.equal(figure1c([]).absent?.startsWith('no model has both a DTW-PCC and an outcome accuracy'), true);
+    assert.equal(figure1c(SUMMARY).absent, undefined, 'a figure with points is drawn');
+  });
+
+  test('Figure 1(c) states the CI its rows recorded', () => {
+    assert.match(
+      figure1c(SUMMARY, [], recorded({ model_summary: [{ resamples: 300, seed: 1, level: 0.8 }] })).caption,
+      /Whiskers on both: the 80% case-bootstrap CI, 300 resamples, seed 1\. /,
+    );
   });
 });

@@ -9,13 +9,22 @@ import type { Row } from '../../pipeline/stage.ts';
 import { colours, type FigureSpec } from './figure-spec.ts';
 import { defaultJudge, tableJudges } from './judges.ts';
 import { SETTINGS, SETTING_LABEL, simulatedShare } from './paper-tables.ts';
+import { RunSettings } from './run-settings.ts';
+import { caseCiText } from './setting-text.ts';
 import { orderModels, type SummaryRow } from './summary-rows.ts';
 import type { JudgeFacts } from '../roster/judge-spec.ts';
 
 /** Two decimals in data points: figure data is exact for the same inputs and readable in the SVG. */
 const r2 = (x: number) => Math.round(Number((x * 100).toPrecision(12))) / 100;
 
-export function figure1c(summary: readonly SummaryRow[], judges: readonly JudgeFacts[] = []): FigureSpec {
+/** The reason a figure with no data gives instead of a picture; undefined when it has data. */
+const absentIf = (empty: boolean, why: string) => (empty ? { absent: why } : {});
+
+export function figure1c(
+  summary: readonly SummaryRow[],
+  judges: readonly JudgeFacts[] = [],
+  settings: RunSettings = new RunSettings([]),
+): FigureSpec {
   const judge = defaultJudge(
     summary.flatMap((r) => (r.judge === null ? [] : [r.judge])),
     judges,
@@ -54,7 +63,7 @@ export function figure1c(summary: readonly SummaryRow[], judges: readonly JudgeF
     title: `Figure 1(c): pathway consistency cost against outcome accuracy (judge: ${judge ?? 'none'})${{ all: ' — simulated agents', some: ' — includes simulated agents', none: '' }[share]}`,
     caption:
       `Each point is one model: DTW-PCC (lower is better) against outcome accuracy, both in % and judged by ${judge ?? 'no judge'}, one panel per setting. ` +
-      'Whiskers: 95% case-bootstrap CIs of both. Filled circles: real models; hollow squares: simulated agents. Labels name the model.',
+      `Whiskers on both: the ${caseCiText(settings)}. Filled circles: real models; hollow squares: simulated agents. Labels name the model.`,
     width: 720,
     height: 360,
     panels: [
@@ -98,6 +107,10 @@ export function figure1c(summary: readonly SummaryRow[], judges: readonly JudgeF
       },
     ],
     legend: { label: 'Model', domain: shown, range: colours(shown) },
+    ...absentIf(
+      points.length === 0,
+      `no model has both a DTW-PCC and an outcome accuracy by the default judge (${judge ?? 'none'}) in model_summary`,
+    ),
   };
 }
 
@@ -193,6 +206,12 @@ export function figure4(threshold: readonly Row[], judges: readonly JudgeFacts[]
       },
     ],
     legend: { label: 'Model', domain: series, range },
+    ...absentIf(
+      curve.length === 0,
+      all.length === 0
+        ? "no ground truth in this run: threshold_analysis has no rows (step matches are labelled only by the simulated perturbation agents' plans or by human labels)"
+        : `threshold_analysis has no curve for the judges shown (${js.join(', ') || 'none'})`,
+    ),
   };
 }
 
@@ -274,6 +293,7 @@ export function figure5(cdps: readonly Row[], lengthStats: readonly Row[] = []):
       },
     ],
     legend: { label: 'Split', domain: splits, range: colours(splits) },
+    ...absentIf(bars.length === 0, 'no CDP in this run (cdps has no rows)'),
   };
 }
 
@@ -331,5 +351,9 @@ export function deviationFigure(rows: readonly Row[]): FigureSpec {
       },
     ],
     legend: { label: 'Deviation', domain: types, range: colours(types) },
+    ...absentIf(
+      data.length === 0,
+      "no ground truth in this run: deviation_profile has no rows (true deviations come only from the simulated perturbation agents' plans)",
+    ),
   };
 }

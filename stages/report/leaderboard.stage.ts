@@ -1,12 +1,13 @@
 /**
  * Stage `report_leaderboard`: reports/tables/leaderboard.{md,csv} and
  * reports/figures/leaderboard.{svg,png} (leaderboard.ts). Params: outDir, judges (the run's judge
- * order; the default judge ranks), resamples / seed / level of the paired bootstrap (as
- * model_summary's), `cluster` (false: CIs and differences resample cases; true: guidelines, the
- * cluster bootstrap — `cdp run --set report_leaderboard.cluster=true`), pngFontFiles (as
- * report_figures'). The paired differences are over the cases and values of the means beside
- * them: the stage recomputes them from pathway_metrics, outcome_scores and predicted_pathways
- * under the failure policy model_summary's rows record (policy-values.ts).
+ * order; the default judge ranks), `cluster` (false: CIs and differences resample cases; true:
+ * guidelines, the cluster bootstrap — `cdp run --set report_leaderboard.cluster=true`),
+ * pngFontFiles (as report_figures'). The paired differences are over the cases and values of the
+ * means beside them: the stage recomputes them from pathway_metrics, outcome_scores and
+ * predicted_pathways under the failure policy model_summary's rows record (policy-values.ts), with
+ * the resamples, seed and level model_summary recorded (input run_settings), so the differences
+ * and the means beside them rest on one bootstrap, and the captions say which.
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -17,6 +18,7 @@ import { judgeSpecSchema, type JudgeSpec } from '../roster/judge-spec.ts';
 import { caseValues, leaderboard, leaderboardData, leaderboardFigure, leaderboardTable } from './leaderboard.ts';
 import { REPORT_FILE_COLUMNS, resolveOutDir, writeReportFiles, type ReportFile } from './report-files.ts';
 import { tableCsv, tableMarkdown } from './report-table.ts';
+import { recordedBootstrap, RunSettings } from './run-settings.ts';
 import { summaryRows } from './summary-rows.ts';
 import { ENTRY_READS } from '../evaluate/case-entries.ts';
 
@@ -25,17 +27,13 @@ export interface LeaderboardParams {
   /** The run's judge specs: their order, kind and simulated flag. */
   judges: JudgeSpec[];
   pngFontFiles: string[];
-  /** The paired bootstrap's (as model_summary's). */
-  resamples: number;
-  seed: number;
-  level: number;
   /** Resample guidelines instead of cases for the CIs and the paired differences. */
   cluster: boolean;
 }
 
 export function leaderboardFiles(
   inputs: Record<string, Row[]>,
-  params: Pick<LeaderboardParams, 'judges' | 'resamples' | 'seed' | 'level'> & { cluster?: boolean },
+  params: Pick<LeaderboardParams, 'judges'> & { cluster?: boolean },
   fonts: readonly string[] = [],
 ): ReportFile[] {
   const summary = summaryRows(inputs.model_summary);
@@ -45,25 +43,30 @@ export function leaderboardFiles(
     judges,
   );
   const cluster = params.cluster ?? false;
-  const opts = { resamples: params.resamples, seed: params.seed, level: params.level, cluster };
+  const settings = new RunSettings(inputs.run_settings);
+  const opts = { ...recordedBootstrap(settings), cluster };
   const entries = leaderboard(summary, caseValues(inputs, summary, judge), judges, opts);
-  const table = leaderboardTable(entries, { cluster });
+  const table = leaderboardTable(entries, { cluster, settings });
+  const absent = table.absent;
   return [
-    { path: 'tables/leaderboard.md', kind: 'table', title: table.title, content: tableMarkdown(table) },
-    { path: 'tables/leaderboard.csv', kind: 'table-csv', title: table.title, content: tableCsv(leaderboardData(entries, { cluster })) },
-    ...figureFiles([leaderboardFigure(entries)], fonts),
+    { path: 'tables/leaderboard.md', kind: 'table', title: table.title, content: absent ? null : tableMarkdown(table), absent },
+    {
+      path: 'tables/leaderboard.csv',
+      kind: 'table-csv',
+      title: table.title,
+      content: absent ? null : tableCsv(leaderboardData(entries, { cluster })),
+      absent,
+    },
+    ...figureFiles([leaderboardFigure(entries, settings)], fonts),
   ];
 }
 
 export default tableStage<LeaderboardParams>({
-  inputs: { model_summary: 'whole', pathway_metrics: 'whole', outcome_scores: 'whole', predicted_pathways: 'whole' },
+  inputs: { model_summary: 'whole', pathway_metrics: 'whole', outcome_scores: 'whole', predicted_pathways: 'whole', run_settings: 'whole' },
   params: {
     outDir: z.string().min(1).default('reports'),
     judges: z.array(judgeSpecSchema).default([]),
     pngFontFiles: z.array(z.string()).default([]),
-    resamples: z.int().min(2).max(1_000_000).default(10000),
-    seed: z.int().default(42),
-    level: z.number().gt(0).lt(1).default(0.95),
     cluster: z.boolean().default(false),
   },
   // Per case, what model_summary's means are made of (caseValues); model_summary is read whole.

@@ -3,12 +3,13 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import type { Row } from '../../pipeline/stage.ts';
 import { pairedDifference } from '../stats/paired-bootstrap.ts';
-import { caseValues, leaderboard, leaderboardData, leaderboardFigure, leaderboardTable } from './leaderboard.ts';
+import { caseValues, diffCell, leaderboard, leaderboardData, leaderboardFigure, leaderboardTable } from './leaderboard.ts';
 import leaderboardStage, { leaderboardFiles } from './leaderboard.stage.ts';
 import { resolveParams } from '../../pipeline/stage.ts';
 import { valuesByCase } from './policy-values.ts';
 import { cellKey, summaryRows } from './summary-rows.ts';
 import { realJudge } from '../roster/testing/specs.ts';
+import { recorded, settingRows } from './test-rows.ts';
 
 // NumPy's values on a hand-made warehouse: stages/report/fixtures/make_leaderboard_reference.py.
 type Pair = { n: number; diff: number; ci_low: number; ci_high: number; guidelines?: number };
@@ -161,8 +162,8 @@ test('leaderboard with cluster: the paired differences resample guidelines, as N
     assert.equal(next[metric]!.resampled, 'guidelines');
     assert.equal(next[metric]!.guidelines, want.guidelines);
   }
-  const t = leaderboardTable(entries, { cluster: true });
-  assert.match(t.caption, /95% bootstrap CI resampling guidelines \(cluster bootstrap\)/);
+  const t = leaderboardTable(entries, { cluster: true, settings: recorded() });
+  assert.match(t.caption, /95% bootstrap CI resampling guidelines \(cluster bootstrap\), 10,000 resamples, seed 42/);
   assert.match(t.rows[0]![10]!, /, n=6 † 3 guidelines$/, 'a difference from 3 guidelines is marked');
 });
 
@@ -201,7 +202,10 @@ test('leaderboard table, CSV and figure print n, the failures by kind, the incom
       ['sim 1. simulated-oracle', -9.17, 10.83],
     ],
   );
-  const files = leaderboardFiles(w, { judges: [realJudge(JUDGE)], resamples: 500, seed: 42, level: 0.95 });
+  const files = leaderboardFiles(
+    { ...w, run_settings: settingRows({ model_summary: [{ policy: 'worst', resamples: 500, seed: 3, level: 0.9 }] }) },
+    { judges: [realJudge(JUDGE)] },
+  );
   assert.deepEqual(
     files.map((f) => f.path),
     ['tables/leaderboard.md', 'tables/leaderboard.csv', 'figures/leaderboard.svg', 'figures/leaderboard.png'],
@@ -210,4 +214,27 @@ test('leaderboard table, CSV and figure print n, the failures by kind, the incom
   const bad = resolveParams('report_leaderboard', leaderboardStage.params, { cluster: 'yes' }).problems;
   assert.deepEqual(bad.length, 1);
   assert.match(bad[0]!, /stage 'report_leaderboard': param 'cluster' must be/);
+  // The paired bootstrap is model_summary's as recorded (500 resamples, seed 3, 90%), and the captions say so.
+  const direct = leaderboard(summary, caseValues(w, summary, JUDGE), [realJudge(JUDGE)], { resamples: 500, seed: 3, level: 0.9 });
+  const md = String(files[0]!.content);
+  assert.ok(md.includes(` ${diffCell(direct[0]!.next!.pcc)} |`), 'the differences use the recorded bootstrap');
+  assert.match(md, /mean in % \(90% bootstrap CI resampling cases, 500 resamples, seed 3\)/);
+  assert.match(md, /a 90% paired-bootstrap CI resampling cases \(500 resamples, seed 3\)/);
+  assert.doesNotMatch(md, /95%|10,000/);
+  assert.match(String(files[2]!.content), /the whisker is the 90% case-bootstrap CI, 500 resamples, seed 3/);
+});
+
+test('a run with nothing ranked writes no leaderboard files and says why', () => {
+  const files = leaderboardFiles(
+    { model_summary: [], pathway_metrics: [], outcome_scores: [], predicted_pathways: [], run_settings: [] },
+    { judges: [] },
+  );
+  assert.deepEqual(
+    files.map((f) => [f.path, f.content, f.absent]),
+    ['tables/leaderboard.md', 'tables/leaderboard.csv', 'figures/leaderboard.svg', 'figures/leaderboard.png'].map((p) => [
+      p,
+      null,
+      'model_summary has no rows: no model was evaluated and scored in this run',
+    ]),
+  );
 });

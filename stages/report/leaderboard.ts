@@ -4,12 +4,13 @@
  * ranked apart, since an offline stand-in is a yardstick, not a competitor; within each, a model
  * whose cells are incomplete (server or patient failures, unscored cases left out of its means)
  * is ranked apart after the complete ones, since its means are over fewer cases. Each cell is the
- * model_summary mean with its 95% CI, its n and its failures by kind; for each pair of adjacent
+ * model_summary mean with its CI, its n and its failures by kind; for each pair of adjacent
  * models of one group, the paired difference of PCC and accuracy with a paired bootstrap CI
  * (stages/stats/paired-bootstrap.ts), over the cases both means use and with the values they
  * use (policy-values.ts: the same code as model_summary), which tells whether the rank is real.
  * With `cluster` the CIs of means and differences resample guidelines instead of cases; any CI
- * or difference from fewer than 10 guidelines is marked † with their number.
+ * or difference from fewer than 10 guidelines is marked † with their number. The bootstrap
+ * (resamples, seed, level) is the one model_summary recorded (run_settings), and the captions say it.
  */
 import type { Row } from '../../pipeline/stage.ts';
 import type { BootstrapOptions } from '../stats/bootstrap.ts';
@@ -23,6 +24,8 @@ import type { JudgeFacts } from '../roster/judge-spec.ts';
 import { SETTINGS, SETTING_LABEL } from './paper-tables.ts';
 import { policyValues, summaryPolicy, valuesByCase, type PolicyValues } from './policy-values.ts';
 import type { ReportTable } from './report-table.ts';
+import { RunSettings } from './run-settings.ts';
+import { bootstrapDraws, caseCiText, levelWord } from './setting-text.ts';
 import { cellKey, indexSummary, type SummaryRow } from './summary-rows.ts';
 
 export const LEADERBOARD_METRICS = ['dtw_pcc', 'acc', 'sr'] as const;
@@ -162,9 +165,12 @@ function simulatedLabel(entries: readonly LeaderboardEntry[]): string {
   return sim === 0 ? '' : sim === entries.length ? ' — simulated agents, not LLM results' : ' — includes simulated agents (ranked apart)';
 }
 
-function leaderboardCaption(entries: readonly LeaderboardEntry[], cluster: boolean): string {
+const NO_ENTRIES = 'model_summary has no rows: no model was evaluated and scored in this run';
+
+function leaderboardCaption(entries: readonly LeaderboardEntry[], cluster: boolean, settings: RunSettings): string {
   const cells = entries.flatMap((e) => Object.values(e.cells).filter((c): c is SummaryRow => !!c));
   const by = cluster ? 'guidelines (cluster bootstrap)' : 'cases';
+  const draws = bootstrapDraws(settings);
   const marked = entries.some(
     (e) =>
       Object.values(e.cells).some((c) => c && fewClusters(c.clusters)) ||
@@ -174,11 +180,11 @@ function leaderboardCaption(entries: readonly LeaderboardEntry[], cluster: boole
     'Per setting, real models ranked by DTW-PCC (lower is better), then the simulated reference agents ranked apart; ' +
       'a model whose means are incomplete (server or patient failures, or unscored cases, left out of them; rank "incomplete k") ' +
       'is ranked apart after the complete ones of its kind, with what to retry.',
-    `Each metric: mean in % (95% bootstrap CI resampling ${by}), then n and the failures by kind.`,
+    `Each metric: mean in % (${levelWord(settings)}bootstrap CI resampling ${by}, ${draws}), then n and the failures by kind.`,
     KINDS_SENTENCE,
     policySentence(cells),
     'Δ to next: the paired difference (this model − the next one of its group) in percentage points over the cases both means use, ' +
-      `with the values they use (the same failure policy), and a 95% paired-bootstrap CI resampling ${by}; a CI that contains 0 means ` +
+      `with the values they use (the same failure policy), and a ${levelWord(settings)}paired-bootstrap CI resampling ${by} (${draws}); a CI that contains 0 means ` +
       'the two ranks are not distinguishable on these cases. SR is multi-turn only.',
     ...(marked
       ? [
@@ -188,13 +194,13 @@ function leaderboardCaption(entries: readonly LeaderboardEntry[], cluster: boole
   ].join(' ');
 }
 
-export function leaderboardTable(entries: readonly LeaderboardEntry[], o: { cluster?: boolean } = {}): ReportTable {
+export function leaderboardTable(entries: readonly LeaderboardEntry[], o: { cluster?: boolean; settings?: RunSettings } = {}): ReportTable {
   const judge = entries[0]?.judge ?? null;
   const cluster = o.cluster ?? false;
   return {
     name: 'leaderboard',
     title: `Leaderboard: models ranked by DTW-PCC (judge: ${judge ?? 'none'})${simulatedLabel(entries)}`,
-    caption: leaderboardCaption(entries, cluster),
+    caption: leaderboardCaption(entries, cluster, o.settings ?? new RunSettings([])),
     columns: [
       'Setting',
       'Rank',
@@ -226,6 +232,7 @@ export function leaderboardTable(entries: readonly LeaderboardEntry[], o: { clus
         diffCell(e.next?.acc),
       ];
     }),
+    ...(entries.length ? {} : { absent: NO_ENTRIES }),
   };
 }
 
@@ -300,7 +307,7 @@ const r2 = (x: number) => Math.round(Number((x * 100).toPrecision(12))) / 100;
 const KINDS = ['real model', 'simulated agent'];
 
 /** One panel per setting: each model's PCC with its CI whisker, ranked top to bottom, simulated agents hollow and grey. */
-export function leaderboardFigure(entries: readonly LeaderboardEntry[]): FigureSpec {
+export function leaderboardFigure(entries: readonly LeaderboardEntry[], recorded: RunSettings = new RunSettings([])): FigureSpec {
   const settings = SETTINGS.filter((s) => entries.some((e) => e.setting === s));
   const rowH = 22;
   let top = 0;
@@ -342,7 +349,7 @@ export function leaderboardFigure(entries: readonly LeaderboardEntry[]): FigureS
         marginRight: 30,
         marginBottom: 40,
         marginTop: 24,
-        x: { domain: [0, 100], label: `${SETTING_LABEL[setting]} — ↓ DTW-PCC (%), 95% CI`, grid: true },
+        x: { domain: [0, 100], label: `${SETTING_LABEL[setting]} — ↓ DTW-PCC (%), ${levelWord(recorded)}CI`, grid: true },
         y: { domain: points.map((p) => p.label), label: null },
         color: { domain: KINDS, range: ['#4e79a7', '#9c9c9c'] },
       },
@@ -352,14 +359,15 @@ export function leaderboardFigure(entries: readonly LeaderboardEntry[]): FigureS
   const judge = entries[0]?.judge ?? null;
   return {
     name: 'leaderboard',
-    title: `Leaderboard: DTW-PCC per model with 95% CIs (judge: ${judge ?? 'none'})${simulatedLabel(entries)}`,
+    title: `Leaderboard: DTW-PCC per model with ${levelWord(recorded)}CIs (judge: ${judge ?? 'none'})${simulatedLabel(entries)}`,
     caption:
-      'Per setting, models ranked by DTW-PCC (lower is better), real models first; the whisker is the 95% case-bootstrap CI; ' +
+      `Per setting, models ranked by DTW-PCC (lower is better), real models first; the whisker is the ${caseCiText(recorded)}; ` +
       'simulated reference agents are hollow grey squares, ranked apart, and incomplete models after the complete ones of their kind. ' +
       'Beside each: n (cases in the mean) and the failures by kind.',
     width: 720,
     height: Math.max(60, top),
     panels,
     legend: { label: 'Kind', domain: KINDS, range: ['#4e79a7', '#9c9c9c'] },
+    ...(panels.length ? {} : { absent: entries.length ? 'no model has a DTW-PCC by the default judge' : NO_ENTRIES }),
   };
 }

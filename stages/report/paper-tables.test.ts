@@ -1,13 +1,14 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { metricCiTable, table1, table2, table4 } from './paper-tables.ts';
+import { judgesNote, metricCiTable, table1, table4 } from './paper-tables.ts';
 import { tableCsv, tableMarkdown } from './report-table.ts';
-import { openChoices } from './open-choices.ts';
-import { JUDGES, SUMMARY, srow } from './test-rows.ts';
+import { table2 } from './table2.ts';
+import { JUDGES, recorded, SUMMARY, srow } from './test-rows.ts';
+import { realJudge } from '../roster/testing/specs.ts';
 
 describe('Table 1', () => {
   test('golden Markdown: default judge gpt-5.4-mini (the simulated judge\'s row is not shown), paper order, simulated last, "—" for cells not run', () => {
-    const t = table1(SUMMARY, JUDGES);
+    const t = table1(SUMMARY, JUDGES, recorded());
     assert.equal(t.judge, 'gpt-5.4-mini');
     assert.equal(
       tableMarkdown(t),
@@ -15,10 +16,13 @@ describe('Table 1', () => {
         '# Table 1: main results (judge: gpt-5.4-mini) — includes simulated agents (not LLM results)',
         '',
         'Per model, the mean over test cases. PCC is the DTW-based pathway consistency cost (lower is better), Acc the outcome accuracy and SR the multi-turn success rate (higher is better). PCC and Acc are judged by gpt-5.4-mini; SR needs no judge. ' +
-          'Each cell: mean (95% case-bootstrap CI), then n and the failures by kind. ' +
+          'Each cell: mean (95% case-bootstrap CI, 10,000 resamples, seed 42), then n and the failures by kind. ' +
           'Beside n (cases in the mean), the failures by kind: answer (unreadable or cut off), server (a call that failed), patient (the patient could not go on), missing (an imported set without the case), unscored (the judge failed). ' +
           'Failure policy worst: answer failures (unreadable or cut-off answers) and missing cases score the worst value; server and patient failures and unscored cases are left out of the mean and mark it incomplete. ' +
-          '1 model is incomplete: its means leave out cases a retry may still score. "—": not run.',
+          '1 model is incomplete: its means leave out cases a retry may still score. "—": not run. ' +
+          'Outcome accuracy counts a judge score ≥ 4 (of 1–5) as correct; the paper states no cut-off. ' +
+          'Multi-turn dialogues end unfinished after ceil(2 × length + 4) doctor turns (length = decision steps of the reference CDP); ' +
+          'the paper states no turn cap, and SR and the multi-turn pathways depend on it.',
         '',
         '| Model | Single PCC (%) ↓ [gpt-5.4-mini] | Single Acc (%) ↑ [gpt-5.4-mini] | Multi PCC (%) ↓ [gpt-5.4-mini] | Multi Acc (%) ↑ [gpt-5.4-mini] | Multi SR (%) ↑ |',
         '|---|---|---|---|---|---|',
@@ -52,6 +56,8 @@ describe('Tables 5–7', () => {
     const t = metricCiTable(
       SUMMARY.filter((r) => r.model === 'Qwen3-8B'),
       'dtw_pcc',
+      [],
+      recorded(),
     );
     assert.equal(t.title, 'Table 5: DTW-PCC (%) ↓ with 95% bootstrap CIs');
     assert.equal(
@@ -81,22 +87,23 @@ describe('Tables 5–7', () => {
     { ...srow('multi', 'gpt-5.4-mini', 'ot_pcc', 'Qwen3-8B', 0.3, [0.28, 0.33], [0.25, 0.36]), clusters: 9 },
   ];
 
-  test("golden Markdown of Table 6: the run's OT λ, τ and turn cap, the paper giving none; † with the number of guidelines", () => {
-    const choices = openChoices({ pathway_metrics: {}, dialogues_multi: { capFactor: 2, capExtra: 4 } });
+  test("golden Markdown of Table 6: the run's OT λ, τ, β and turn cap as its rows recorded them; † with the number of guidelines", () => {
     assert.equal(
-      tableMarkdown(metricCiTable(ot, 'ot_pcc', [], choices)),
+      tableMarkdown(metricCiTable(ot, 'ot_pcc', [realJudge('gpt-5.4-mini')], recorded())),
       [
         '# Table 6: OT-PCC (%) ↓ with 95% bootstrap CIs',
         '',
-        'Each entry: mean (95% percentile-bootstrap CI over cases) with n and the failures by kind, ' +
+        'Each entry: mean (95% case-bootstrap CI, 10,000 resamples, seed 42) with n and the failures by kind, ' +
           'then the 95% cluster-bootstrap CI over guidelines ("—" when the cases come from a single guideline). ' +
           'Beside n (cases in the mean), the failures by kind: answer (unreadable or cut off), server (a call that failed), patient (the patient could not go on), missing (an imported set without the case), unscored (the judge failed). ' +
           'Failure policy worst: answer failures (unreadable or cut-off answers) and missing cases score the worst value; server and patient failures and unscored cases are left out of the mean and mark it incomplete. ' +
-          "Judges: the run's LLM judges and one similarity judge (param allJudges shows every judge). " +
+          "Judges: the run's LLM judges (gpt-5.4-mini) and no similarity judge. " +
+          'Step scores: 5 judge runs per pathway (every judge). ' +
           '†: cluster CI from fewer than 10 guidelines (the number follows the mark), unreliable: ' +
           'so few clusters give few distinct resamples and an interval that covers less often than 95%. ' +
-          'OT-PCC here: λ = 0.1, τa = τb = 1 (entropic regularisation and marginal relaxation, stages/metrics/ot.ts). ' +
+          'OT-PCC here: λ = 0.1, τa = τb = 1 (entropic regularisation and marginal relaxation, stages/metrics/ot.ts; as recorded in pathway_metrics). ' +
           'The paper gives no λ or τ and OT-PCC depends on both, so a published OT cell may rest on other values. ' +
+          'γ (LNDS threshold) and β (OT positional weight) per judge — gpt-5.4-mini: γ = 0.7, β = 0.2. ' +
           'Multi-turn dialogues end unfinished after ceil(2 × length + 4) doctor turns (length = decision steps of the reference CDP); ' +
           'the paper states no turn cap, and SR and the multi-turn pathways depend on it.',
         '',
@@ -109,15 +116,49 @@ describe('Tables 5–7', () => {
     );
   });
 
-  test('Table 6 prints the values it is given, not the defaults', () => {
-    const choices = openChoices({
-      pathway_metrics: { lambda: 1, tauA: 2, tauB: Infinity },
-      dialogues_multi: { capFactor: 1.5, capExtra: 3 },
+  test('Tables 6 and 7 print the values the rows recorded, not the defaults; mixed rows say so', () => {
+    const settings = recorded({
+      pathway_metrics: [
+        { judge: 'gpt-5.4-mini', ot_lambda: 1, ot_tau_a: 2, ot_tau_b: 3, gamma: 0.9, beta: 0.3, gamma_calibrated: false },
+        { judge: 'gpt-5.4-mini', ot_lambda: 0.5, ot_tau_a: 2, ot_tau_b: 3, gamma: 0.9, beta: 0.3, gamma_calibrated: false },
+      ],
+      dialogues_multi: [{ cap_factor: 1.5, cap_extra: 3 }],
+      model_summary: [{ policy: 'exclude+common', resamples: 2000, seed: 7, level: 0.9 }],
+      step_scores: [{ judge: 'gpt-5.4-mini', runs: 3 }],
     });
-    const caption = metricCiTable(ot, 'ot_pcc', [], choices).caption;
-    assert.match(caption, /OT-PCC here: λ = 1, τa = 2, τb = ∞ \(/);
+    const caption = metricCiTable(ot, 'ot_pcc', [], settings).caption;
+    assert.match(caption, /OT-PCC here: λ: 0\.5 and 1 \(mixed\), τa = 2, τb = 3 \(/);
     assert.match(caption, /after ceil\(1\.5 × length \+ 3\) doctor turns/);
-    assert.doesNotMatch(caption, /λ = 0\.1/);
+    assert.match(caption, /gpt-5\.4-mini: γ = 0\.9, β = 0\.3 \(γ not calibrated for this judge\)/);
+    assert.match(
+      caption,
+      /^Each entry: mean \(90% case-bootstrap CI, 2,000 resamples, seed 7\) with n .*, then the 90% cluster-bootstrap CI/,
+    );
+    assert.match(caption, /Step scores: 3 judge runs per pathway/);
+    assert.doesNotMatch(caption, /λ = 0\.1|95%/);
+    assert.equal(metricCiTable(ot, 'ot_pcc', [], settings).title, 'Table 6: OT-PCC (%) ↓ with 90% bootstrap CIs');
+    const lnds = metricCiTable([{ ...ot[0]!, metric: 'lnds_pcs' }], 'lnds_pcs', [], settings).caption;
+    assert.match(lnds, /gpt-5\.4-mini: γ = 0\.9, β = 0\.3/);
+    assert.doesNotMatch(lnds, /λ/, 'only Table 6 states the OT parameters');
+  });
+
+  test('the judges note names the judges shown and never promises one that is not there', () => {
+    assert.equal(
+      judgesNote(['gpt-5.4-mini', 'simulated-token-f1', 'simulated-tfidf'], ['gpt-5.4-mini', 'simulated-token-f1'], false, JUDGES),
+      "Judges: the run's LLM judges (gpt-5.4-mini) and one similarity judge (simulated-token-f1); not shown: simulated-tfidf (param allJudges shows every judge).",
+    );
+    // A real run without --simulated: no similarity judge at all.
+    const real = [realJudge('judge-x'), realJudge('judge-y')];
+    assert.equal(
+      judgesNote(['judge-x', 'judge-y'], ['judge-x', 'judge-y'], false, real),
+      "Judges: the run's LLM judges (judge-x, judge-y) and no similarity judge.",
+    );
+    const rows = [srow('single', 'judge-x', 'dtw_pcc', 'm', 0.3)];
+    assert.match(
+      metricCiTable(rows, 'dtw_pcc', real, recorded()).caption,
+      /Judges: the run's LLM judges \(judge-x\) and no similarity judge\./,
+    );
+    assert.doesNotMatch(metricCiTable(rows, 'dtw_pcc', real, recorded()).caption, /one similarity judge/);
   });
 
   test('Tables 5–7 show the LLM judges and one similarity judge (the real one when configured); allJudges shows all', () => {
@@ -125,7 +166,7 @@ describe('Tables 5–7', () => {
     const rows = judges.map((j, k) => ({ ...srow('single', j, 'dtw_pcc', 'Qwen3-8B', 0.1 * (k + 1)), failures: k, answer_failures: k }));
     const header = (t: { columns: string[] }) => t.columns.filter((c) => !c.endsWith('cluster CI')).slice(2);
     assert.deepEqual(header(metricCiTable(rows, 'dtw_pcc', JUDGES)), ['gpt-5.4-mini', 'qwen3-8b', 'simulated-token-f1']);
-    assert.deepEqual(header(metricCiTable(rows, 'dtw_pcc', JUDGES, openChoices(), true)), judges);
+    assert.deepEqual(header(metricCiTable(rows, 'dtw_pcc', JUDGES, recorded(), true)), judges);
     const withEmbedding = [...rows, srow('single', 'embed-bge-m3', 'dtw_pcc', 'Qwen3-8B', 0.7)];
     assert.deepEqual(header(metricCiTable(withEmbedding, 'dtw_pcc', JUDGES)), ['gpt-5.4-mini', 'qwen3-8b', 'embed-bge-m3']);
     // Each shown cell carries its own n and failures by kind.
@@ -135,9 +176,11 @@ describe('Tables 5–7', () => {
     );
   });
 
-  test('Tables 6 and 7 name their metric; an unknown metric is refused', () => {
+  test('a metric with no cell is absent, with the reason; Tables 6 and 7 name their metric; an unknown metric is refused', () => {
+    assert.equal(metricCiTable(SUMMARY, 'lnds_pcs').absent, 'model_summary has no lnds_pcs cell: no pathway was judged in this run');
+    assert.equal(metricCiTable(SUMMARY, 'dtw_pcc').absent, undefined);
     assert.equal(
-      metricCiTable(SUMMARY, 'ot_pcc').title,
+      metricCiTable(SUMMARY, 'ot_pcc', [], recorded()).title,
       'Table 6: OT-PCC (%) ↓ with 95% bootstrap CIs — includes simulated agents (not LLM results)',
       'labelled by the run even when empty',
     );
@@ -147,7 +190,7 @@ describe('Tables 5–7', () => {
 });
 
 describe('Tables 2 and 4', () => {
-  test('Table 2: correlations with 2 decimals, Kendall\'s W only on a group\'s first row, null as "—"', () => {
+  test('Table 2: correlations with 2 decimals, Kendall\'s W only on a group\'s first row, null as "—"; the W groups said from the pairs', () => {
     const t = table2(
       [
         {
@@ -174,6 +217,7 @@ describe('Tables 2 and 4', () => {
       'all',
     );
     assert.equal(t.title, 'Table 2: correlations between judges and between metrics — simulated agents, not LLM results');
+    assert.match(t.caption, /Kendall's W once per group of raters, on its first row: the 3 judges when a metric is fixed \(LNDS-PCS/);
     assert.equal(
       tableCsv(t),
       "Setting,Fixed,Pair,Pearson r,Spearman ρ,Kendall τ,Kendall's W,n\nall,dtw_pcc,a vs b,0.79,0.77,0.62,0.89,560\nall,dtw_pcc,b vs c,0.50,—,-0.13,,560\n",

@@ -1,16 +1,20 @@
 /**
  * The paper's tables from the run's tables, as ReportTable data (pure): Table 1 (main results),
- * Table 2 (correlations), Table 4 (CDP length statistics) and Tables 5–7 (one pathway metric ×
- * judges with the case-bootstrap CI and the cluster-bootstrap CI). Percentages with 2 decimals.
+ * Table 2 (correlations, table2.ts), Table 4 (CDP length statistics) and Tables 5–7 (one pathway
+ * metric × judges with the case-bootstrap CI and the cluster-bootstrap CI). Percentages with 2
+ * decimals. Every setting a caption states is read from the run_settings rows (`RunSettings`);
+ * a table with nothing to show says why (`absent`).
  */
 import type { Row } from '../../pipeline/stage.ts';
 import { clusterCiCell, clusterFootnote, UNRELIABLE_MARK } from './cluster-ci.ts';
-import { count2, fixed2, pctCell } from './format.ts';
+import { count2, pctCell } from './format.ts';
 import { KINDS_SENTENCE, coverageNote, incompleteNote, policySentence } from './failure-counts.ts';
-import { capSentence, openChoices, otSentence, type OpenChoices } from './open-choices.ts';
-import { defaultJudge, tableJudges } from './judges.ts';
+import { capSentence, cutoffSentence, openChoices, otSentence } from './open-choices.ts';
+import { defaultJudge, isSimilarityJudge, judgeFacts, tableJudges } from './judges.ts';
 import type { JudgeFacts } from '../roster/judge-spec.ts';
 import type { ReportTable } from './report-table.ts';
+import { RunSettings } from './run-settings.ts';
+import { calibrationText, caseCiText, ciLevel, judgeRunsText, levelWord } from './setting-text.ts';
 import { cellKey, indexSummary, orderModels, type SummaryRow } from './summary-rows.ts';
 
 export const SETTINGS = ['single', 'multi'] as const;
@@ -24,7 +28,7 @@ export function simulatedShare(rows: readonly { simulated: boolean }[]): Simulat
   return n === 0 ? 'none' : n === rows.length ? 'all' : 'some';
 }
 
-const simulatedNote = (share: SimulatedShare) =>
+export const simulatedNote = (share: SimulatedShare) =>
   ({ all: ' — simulated agents, not LLM results', some: ' — includes simulated agents (not LLM results)', none: '' })[share];
 
 export const METRIC_TABLES = [
@@ -42,7 +46,13 @@ export const TABLE1_COLUMNS = [
   ['Multi SR (%) ↑', 'multi', 'sr'],
 ] as const;
 
-export function table1(summary: readonly SummaryRow[], judges: readonly JudgeFacts[] = []): ReportTable & { judge: string | null } {
+const NO_SETTINGS = new RunSettings([]);
+
+export function table1(
+  summary: readonly SummaryRow[],
+  judges: readonly JudgeFacts[] = [],
+  settings: RunSettings = NO_SETTINGS,
+): ReportTable & { judge: string | null } {
   const judge = defaultJudge(
     summary.flatMap((r) => (r.judge === null ? [] : [r.judge])),
     judges,
@@ -62,38 +72,65 @@ export function table1(summary: readonly SummaryRow[], judges: readonly JudgeFac
     title: `Table 1: main results (judge: ${judge ?? 'none'})${simulatedNote(share)}`,
     caption:
       `Per model, the mean over test cases. PCC is the DTW-based pathway consistency cost (lower is better), Acc the outcome accuracy and SR the multi-turn success rate (higher is better). PCC and Acc are judged by ${judge ?? 'no judge'}; SR needs no judge. ` +
-      `Each cell: mean (95% case-bootstrap CI), then n and the failures by kind. ${KINDS_SENTENCE} ${policySentence(summary)}` +
+      `Each cell: mean (${caseCiText(settings)}), then n and the failures by kind. ${KINDS_SENTENCE} ${policySentence(summary)}` +
       (incomplete
         ? ` ${incomplete} model${incomplete === 1 ? ' is' : 's are'} incomplete: its means leave out cases a retry may still score.`
         : '') +
-      ' "—": not run.',
+      ' "—": not run. ' +
+      `${cutoffSentence(openChoices(settings))} ${capSentence(openChoices(settings))}`,
     // The judge is named in the column headers too, so the CSV (which has no title) says it.
     columns: ['Model', ...TABLE1_COLUMNS.map(([h, , metric]) => (metric === 'sr' || judge === null ? h : `${h} [${judge}]`))],
     rows,
     judge,
+    ...(rows.length ? {} : { absent: 'model_summary has no rows: no model was evaluated and scored in this run' }),
   };
+}
+
+/** Which judges a Table 5–7 shows, said from the judges present and shown (never promising one that is not there). */
+export function judgesNote(
+  present: readonly string[],
+  shown: readonly string[],
+  allJudges: boolean,
+  judges: readonly JudgeFacts[] = [],
+): string {
+  const similar = (j: string) => isSimilarityJudge(judgeFacts(j, judges));
+  const llm = shown.filter((j) => !similar(j));
+  const similarity = shown.filter(similar);
+  const hidden = present.filter((j) => !shown.includes(j));
+  if (allJudges) return `Judges: every judge of the run (${shown.join(', ') || 'none'}).`;
+  const parts = [
+    llm.length ? `the run's LLM judges (${llm.join(', ')})` : 'no LLM judge',
+    similarity.length ? `one similarity judge (${similarity.join(', ')})` : 'no similarity judge',
+  ];
+  return `Judges: ${parts.join(' and ')}${hidden.length ? `; not shown: ${hidden.join(', ')} (param allJudges shows every judge)` : ''}.`;
+}
+
+/** Settings behind a metric's values beyond the bootstrap: OT's λ, τ, β and the turn cap (Table 6), LNDS's γ (Table 7). */
+function metricSettings(metric: string, settings: RunSettings, judges: readonly string[]): string[] {
+  const choices = openChoices(settings);
+  if (metric === 'ot_pcc') return [otSentence(choices), `${calibrationText(settings, judges)}.`, capSentence(choices)];
+  if (metric === 'lnds_pcs') return [`${calibrationText(settings, judges)}.`];
+  return [];
 }
 
 /**
  * Tables 5–7: rows (setting, model); per judge its mean with the case CI, then the cluster CI
- * (marked † with its number of guidelines when from fewer than 10). Table 6 states the OT λ, τ
- * and the turn cap of the run (`choices`), which the paper leaves open.
+ * (marked † with its number of guidelines when from fewer than 10). The caption states the
+ * bootstrap and the judge runs; Table 6 the OT λ, τ, β and the turn cap, Table 7 each judge's γ,
+ * all as the run's rows recorded them (`settings`).
  */
 export function metricCiTable(
   summary: readonly SummaryRow[],
   metric: string,
   judges: readonly JudgeFacts[] = [],
-  choices: OpenChoices = openChoices(),
+  settings: RunSettings = NO_SETTINGS,
   allJudges = false,
 ): ReportTable {
   const spec = METRIC_TABLES.find((t) => t.metric === metric);
   if (!spec) throw new RangeError(`metricCiTable: metric "${metric}" is none of ${METRIC_TABLES.map((t) => t.metric).join(', ')}`);
   const mine = summary.filter((r) => r.metric === metric);
-  const js = tableJudges(
-    mine.flatMap((r) => (r.judge === null ? [] : [r.judge])),
-    judges,
-    allJudges,
-  );
+  const present = [...new Set(mine.flatMap((r) => (r.judge === null ? [] : [r.judge])))];
+  const js = tableJudges(present, judges, allJudges);
   const at = indexSummary(mine);
   // Labelled by the run, not the metric's rows: an empty table of a simulated run says so too.
   const share = simulatedShare(summary);
@@ -110,44 +147,33 @@ export function metricCiTable(
       rows.push([SETTING_LABEL[setting]!, note ? `${model} (${note})` : model, ...cells.flatMap((c, k) => [pctCell(c), clusterCis[k]!])]);
     }
   }
+  const level = ciLevel(settings);
+  const word = levelWord(settings);
   const notes = [
-    'Each entry: mean (95% percentile-bootstrap CI over cases) with n and the failures by kind, ' +
-      'then the 95% cluster-bootstrap CI over guidelines ("—" when the cases come from a single guideline).',
+    `Each entry: mean (${caseCiText(settings)}) with n and the failures by kind, ` +
+      `then the ${word}cluster-bootstrap CI over guidelines ("—" when the cases come from a single guideline).`,
     KINDS_SENTENCE,
     policySentence(mine),
-    ...(allJudges ? [] : ["Judges: the run's LLM judges and one similarity judge (param allJudges shows every judge)."]),
-    ...(marked ? [clusterFootnote()] : []),
-    ...(metric === 'ot_pcc' ? [otSentence(choices), capSentence(choices)] : []),
+    judgesNote(orderJudgesShown(present, js), js, allJudges, judges),
+    `Step scores: ${judgeRunsText(settings)}.`,
+    ...(marked ? [clusterFootnote(level)] : []),
+    ...metricSettings(metric, settings, js),
   ];
   return {
     name: spec.name,
-    title: `Table ${spec.table}: ${spec.label} with 95% bootstrap CIs${simulatedNote(share)}`,
+    title: `Table ${spec.table}: ${spec.label} with ${word}bootstrap CIs${simulatedNote(share)}`,
     caption: notes.join(' '),
     columns: ['Setting', 'Model', ...js.flatMap((j) => [j, `${j} cluster CI`])],
     rows,
+    ...(rows.length ? {} : { absent: `model_summary has no ${metric} cell: no pathway was judged in this run` }),
   };
 }
 
-/** Table 2: the correlations stage's rows as printed (2 decimals), in the stage's order. */
-export function table2(correlations: readonly Row[], share: SimulatedShare): ReportTable {
-  return {
-    name: 'table2_correlations',
-    title: `Table 2: correlations between judges and between metrics${simulatedNote(share)}`,
-    caption:
-      'Instance-level Pearson r, Spearman ρ and Kendall τ-b per pair; Kendall\'s W once per group of three (LNDS-PCS negated so that all agree in direction). Setting "all" pools both settings.',
-    columns: ['Setting', 'Fixed', 'Pair', 'Pearson r', 'Spearman ρ', 'Kendall τ', "Kendall's W", 'n'],
-    rows: correlations.map((r) => [
-      String(r.setting),
-      String(r.fixed),
-      String(r.pair),
-      fixed2(r.pearson_r as number | null),
-      fixed2(r.spearman_rho as number | null),
-      fixed2(r.kendall_tau as number | null),
-      r.kendall_w == null ? '' : fixed2(r.kendall_w as number),
-      String(r.n),
-    ]),
-  };
-}
+/** The judges present, the shown ones first in their order. */
+const orderJudgesShown = (present: readonly string[], shown: readonly string[]) => [
+  ...shown,
+  ...present.filter((j) => !shown.includes(j)).sort(),
+];
 
 const LENGTH_SPLITS = ['full', 'test', 'non-test'];
 
@@ -165,5 +191,6 @@ export function table4(stats: readonly Row[]): ReportTable {
     caption: 'Length = number of decision steps of a reference CDP.',
     columns: ['Statistic', ...splits],
     rows: statistics.map((s) => [s, ...splits.map((sp) => count2(at.get(`${s}\0${sp}`)))]),
+    ...(statistics.length ? {} : { absent: 'cdp_length_stats has no rows: no CDP in this run' }),
   };
 }

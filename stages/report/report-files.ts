@@ -2,7 +2,9 @@
  * The side effect of the report stages: files written under the output directory. Each write
  * is atomic (temporary file, fsync, rename) and skipped when the file already holds the same
  * bytes, so a rerun leaves modification times alone. The returned rows (relative path, sha256,
- * size) are the stage's output, which is how the runner tracks the files.
+ * size) are the stage's output, which is how the runner tracks the files. A table or figure with
+ * nothing to show is a row with `absent` (the reason) and no file: an earlier run's file of that
+ * name is removed, so nothing links to a picture of nothing or of another run.
  */
 import { createHash } from 'node:crypto';
 import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
@@ -13,18 +15,29 @@ export interface ReportFile {
   path: string;
   kind: string;
   title: string;
-  content: string | Uint8Array;
+  /** null: nothing to show, see `absent`. */
+  content: string | Uint8Array | null;
+  /** Why there is no file (when content is null). */
+  absent?: string;
 }
 
-export const REPORT_FILE_COLUMNS = { file: 'VARCHAR', kind: 'VARCHAR', title: 'VARCHAR', sha256: 'VARCHAR', bytes: 'INTEGER' } as const;
+export const REPORT_FILE_COLUMNS = {
+  file: 'VARCHAR',
+  kind: 'VARCHAR',
+  title: 'VARCHAR',
+  sha256: 'VARCHAR',
+  bytes: 'INTEGER',
+  absent: 'VARCHAR',
+} as const;
 
 export interface WrittenFile {
   /** Path relative to the project root, with "/" separators. */
   file: string;
   kind: string;
   title: string;
-  sha256: string;
-  bytes: number;
+  sha256: string | null;
+  bytes: number | null;
+  absent: string | null;
   [k: string]: unknown;
 }
 
@@ -71,9 +84,15 @@ export function writeReportFiles(root: string, outAbs: string, files: readonly R
     if (isAbsolute(f.path) || f.path.split('/').includes('..'))
       throw new RangeError(`report file "${f.path}" must be a relative path inside the output directory`);
     const abs = join(outAbs, ...f.path.split('/'));
+    const file = relative(root, abs).split(sep).join('/');
+    if (f.content === null) {
+      if (write) rmSync(abs, { force: true });
+      const absent = f.absent ?? 'nothing to show';
+      return { file, kind: f.kind, title: f.title, sha256: null, bytes: null, absent };
+    }
     const bytes = typeof f.content === 'string' ? Buffer.from(f.content, 'utf8') : Buffer.from(f.content);
     if (write) writeIfChanged(abs, bytes);
-    return { file: relative(root, abs).split(sep).join('/'), kind: f.kind, title: f.title, sha256: sha256(bytes), bytes: bytes.length };
+    return { file, kind: f.kind, title: f.title, sha256: sha256(bytes), bytes: bytes.length, absent: null };
   });
 }
 
@@ -84,10 +103,12 @@ export function writeReportFiles(root: string, outAbs: string, files: readonly R
  */
 export function staleReportFiles(
   root: string,
-  rows: readonly { file: unknown; sha256: unknown }[],
+  rows: readonly { file: unknown; sha256: unknown; absent?: unknown }[],
 ): { file: string; problem: 'missing' | 'changed' }[] {
   const out: { file: string; problem: 'missing' | 'changed' }[] = [];
   for (const r of rows) {
+    if (r.absent != null) continue; // nothing was written
+
     const file = String(r.file);
     let bytes: Buffer;
     try {

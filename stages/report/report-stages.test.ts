@@ -10,7 +10,35 @@ import leaderboardStage from './leaderboard.stage.ts';
 import { sha256 } from './report-files.ts';
 import scorecard from './scorecard.stage.ts';
 import tables from './tables.stage.ts';
-import { SUMMARY } from './test-rows.ts';
+import { collectFacts } from './run-facts.ts';
+import { settingRows, srow, SUMMARY as TABLE_ROWS } from './test-rows.ts';
+
+// The shared rows and a Table 6 and a Table 7 cell, so that every table has something to show.
+const SUMMARY = [
+  ...TABLE_ROWS,
+  srow('single', 'gpt-5.4-mini', 'ot_pcc', 'Qwen3-8B', 0.3, [0.25, 0.35]),
+  srow('single', 'gpt-5.4-mini', 'lnds_pcs', 'Qwen3-8B', 0.6, [0.55, 0.65]),
+];
+
+/** run_facts of a run on the bundled sample whose evaluated models are those of `summary`. */
+function factRows(summary: readonly { model: string; simulated: boolean }[]): Row[] {
+  const models = [...new Map(summary.map((r) => [r.model, r])).values()];
+  return collectFacts(
+    {
+      guidelines: [{ guideline_id: 'g1' }],
+      trees: [{ builder: 'imported' }],
+      vignettes: [{ generator: 'simulated-vignette-writer' }],
+      narratives: [{ generator: 'simulated-narrative-writer' }],
+      dialogues_multi: models.map((m) => ({ model: m.model, simulated: m.simulated, patient: 'simulated-patient' })),
+      predicted_pathways: models.map((m) => ({ model: m.model, simulated: m.simulated })),
+      predictions_single: models.map((m) => ({ model: m.model, simulated: m.simulated })),
+      cdps: [{ split: 'test' }],
+      test_cases: [{ split: 'test' }],
+    },
+    { dir: 'data/sample', bundled: true },
+    ['simulated-vignette-writer', 'simulated-narrative-writer', 'simulated-patient'].map((name) => ({ name, simulated: true })),
+  );
+}
 
 function project(): string {
   const root = mkdtempSync(join(tmpdir(), 'cdp-report-'));
@@ -34,9 +62,11 @@ const PUBLISHED = ['table1_main_results.csv', 'table5_dtw_pcc_ci.csv', 'table6_o
   size: 0,
 }));
 
-function inputs(summary: readonly object[]): Record<string, Row[]> {
+function inputs(summary: readonly { model: string; simulated: boolean }[], settings: Row[] = settingRows()): Record<string, Row[]> {
   return {
-    model_summary: summary as Row[],
+    model_summary: summary as unknown as Row[],
+    run_settings: settings,
+    run_facts: factRows(summary),
     correlations: [
       { setting: 'all', fixed: 'dtw_pcc', pair: 'a vs b', pearson_r: 0.5, spearman_rho: 0.5, kendall_tau: 0.4, kendall_w: 0.7, n: 10 },
     ],
@@ -74,11 +104,16 @@ function inputs(summary: readonly object[]): Record<string, Row[]> {
   };
 }
 
-async function runAll(root: string, summary: readonly object[], params: Record<string, unknown> = {}) {
+async function runAll(
+  root: string,
+  summary: readonly { model: string; simulated: boolean }[],
+  params: Record<string, unknown> = {},
+  settings: Row[] = settingRows(),
+) {
   // The params the runner would pass: the stage's declared defaults under the test's values.
   const run = (s: TableStage<never>, i: Record<string, Row[]>) =>
     Promise.resolve(s.run(i, ctx(root, resolveParams('report', s.params, params).params)));
-  const inp = inputs(summary);
+  const inp = inputs(summary, settings);
   const t = await run(tables as TableStage<never>, inp);
   const f = await run(figures as TableStage<never>, inp);
   const s = await run(scorecard as TableStage<never>, inp);
@@ -88,7 +123,9 @@ async function runAll(root: string, summary: readonly object[], params: Record<s
     report_tables: t,
     report_figures: f,
     report_scorecard: s,
-    model_summary: inp.model_summary!,
+    qc_summary: [],
+    run_settings: inp.run_settings!,
+    run_facts: inp.run_facts!,
   });
   return [...l, ...t, ...f, ...s, ...x];
 }
@@ -134,7 +171,10 @@ describe('report stages', () => {
       const idx = readFileSync(join(root, 'out/rep/index.md'), 'utf8');
       for (const r of rows.filter((x) => x.kind !== 'index'))
         assert.ok(idx.includes(`](${String(r.file).slice('out/rep/'.length)})`), `index links ${r.file}`);
-      assert.match(idx, /^Produced by: real models: GPT-5\.4, Qwen3-8B; simulated reference agents: simulated-oracle\.$/m);
+      assert.match(
+        idx,
+        /^Produced by: the bundled sample \(data\/sample, 1 guideline\); trees imported from the corpus, .*; evaluated: real models: GPT-5\.4, Qwen3-8B; simulated reference agents: simulated-oracle\.$/m,
+      );
       // A real model matched: the scorecard compares it.
       const card = readFileSync(join(root, 'out/rep/scorecard.csv'), 'utf8');
       assert.match(
@@ -147,25 +187,39 @@ describe('report stages', () => {
     }
   });
 
-  test("param runParams reaches Table 6 and the scorecard; without it they state the computing stages' defaults", async () => {
+  test('the settings the rows recorded reach Table 6, Table 1, the leaderboard, the scorecard and the index; no report param holds one', async () => {
     const root = project();
     try {
-      const runParams = {
-        pathway_metrics: { lambda: 1, tauA: 3, tauB: 3 },
-        outcome_scores: { cutoff: 5 },
-        dialogues_multi: { capFactor: 3, capExtra: 1 },
-      };
-      await runAll(root, SUMMARY, { runParams });
-      const t6 = readFileSync(join(root, 'reports/tables/table6_ot_pcc_ci.md'), 'utf8');
-      const card = readFileSync(join(root, 'reports/scorecard.md'), 'utf8');
-      for (const text of [t6, card]) {
+      const settings = settingRows({
+        pathway_metrics: [{ judge: 'gpt-5.4-mini', ot_lambda: 1, ot_tau_a: 3, ot_tau_b: 3, gamma: 0.7, beta: 0.2, gamma_calibrated: true }],
+        outcome_scores: [{ cutoff: 5 }],
+        dialogues_multi: [{ cap_factor: 3, cap_extra: 1 }],
+        model_summary: [{ policy: 'exclude', resamples: 2000, seed: 9, level: 0.9 }],
+      });
+      await runAll(root, SUMMARY, {}, settings);
+      const read = (f: string) => readFileSync(join(root, 'reports', f), 'utf8');
+      const [t6, t1, board, card, idx] = [
+        'tables/table6_ot_pcc_ci.md',
+        'tables/table1_main_results.md',
+        'tables/leaderboard.md',
+        'scorecard.md',
+        'index.md',
+      ].map(read);
+      for (const text of [t6!, card!, idx!]) {
         assert.match(text, /OT-PCC here: λ = 1, τa = τb = 3 \(/);
         assert.match(text, /after ceil\(3 × length \+ 1\) doctor turns/);
       }
-      assert.match(card, /^- Outcome accuracy counts a judge score ≥ 5 \(of 1–5\) as correct; the paper states no cut-off\.$/m);
-      await runAll(root, SUMMARY);
-      assert.match(readFileSync(join(root, 'reports/tables/table6_ot_pcc_ci.md'), 'utf8'), /OT-PCC here: λ = 0\.1, τa = τb = 1 \(/);
-      assert.match(readFileSync(join(root, 'reports/scorecard.md'), 'utf8'), /score ≥ 4 \(of 1–5\)/);
+      for (const text of [t1!, card!, idx!]) assert.match(text, /score ≥ 5 \(of 1–5\)/);
+      for (const text of [t1!, t6!, card!, idx!]) assert.match(text, /90% case-bootstrap CI, 2,000 resamples, seed 9/);
+      assert.match(board!, /90% bootstrap CI resampling cases, 2,000 resamples, seed 9/);
+      for (const text of [card!, idx!]) assert.match(text, /failure policy `exclude`/);
+      for (const text of [t1!, t6!, board!, card!, idx!]) assert.doesNotMatch(text, /λ = 0\.1|score ≥ 4|10,000/);
+      for (const stage of [tables, figures, scorecard, leaderboardStage, index] as TableStage<never>[])
+        assert.deepEqual(
+          resolveParams('report', stage.params, { runParams: {}, resamples: 10 }).problems.map((p) => p.split(';')[0]),
+          ["stage 'report': unknown param 'runParams'", "stage 'report': unknown param 'resamples'"],
+          'a report stage takes no setting as a param',
+        );
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
@@ -177,13 +231,16 @@ describe('report stages', () => {
       const sim = SUMMARY.map((r) => ({ ...r, model: `simulated-${r.model}`, simulated: true }));
       const rows = await runAll(root, sim);
       const idx = readFileSync(join(root, 'reports/index.md'), 'utf8');
-      assert.match(idx, /^Produced by: the bundled sample with simulated agents \(no LLM results\)\.$/m);
+      assert.match(
+        idx,
+        /^Produced by: the bundled sample \(data\/sample, 1 guideline\); .*; evaluated: simulated agents only, no LLM results \(.*\)\.$/m,
+      );
       const showsAgents = rows.filter((r) => !/table4|figure5|index/.test(String(r.file)));
       for (const r of showsAgents) assert.match(String(r.title), /simulated/, String(r.file));
       const card = readFileSync(join(root, 'reports/scorecard.md'), 'utf8');
       assert.match(
         card,
-        /^# Reproduction scorecard — simulated agents, no claim\n\nProduced by: the bundled sample with simulated agents \(no LLM results\)\.\n\n\*\*This run used simulated agents only/,
+        /^# Reproduction scorecard — simulated agents, no claim\n\nProduced by: the bundled sample .*; evaluated: simulated agents only, no LLM results \(.*\)\.\n\n\*\*This run used simulated agents only/,
       );
       const csv = readFileSync(join(root, 'reports/scorecard.csv'), 'utf8').trim().split('\n').slice(1);
       assert.equal(csv.length, 368);

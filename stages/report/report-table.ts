@@ -12,6 +12,8 @@ export interface ReportTable {
   caption: string;
   columns: string[];
   rows: string[][];
+  /** Why the table has nothing to show (no file is written; the index says why); absent when it has content. */
+  absent?: string;
 }
 
 const escapeCell = (s: string) => s.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');

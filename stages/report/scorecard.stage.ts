@@ -1,9 +1,10 @@
 /**
  * Stage `report_scorecard`: the reproduction scorecard, `<outDir>/scorecard.md` and `.csv`.
  * Input `published`: a files source of the paper's CSVs (data/published/*.csv), found by file
- * name; input `model_summary`. A run whose evaluated models are all simulated is labelled so
- * at the top and compares nothing. Param `runParams` (open-choices.ts): the OT λ, τ, outcome
- * cut-off and turn cap the run used, stated in the header.
+ * name; input `model_summary`. A run whose evaluated models are all simulated (input
+ * run_facts) is labelled so at the top and compares nothing. Input `run_settings`: the settings
+ * the header states (λ, τ, cut-off, turn cap, γ, β, judge runs, policy, bootstrap), as the
+ * computing stages recorded them.
  */
 import { readFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
@@ -11,24 +12,35 @@ import { tableStage, z } from '../../pipeline/stage.ts';
 import { publishedCells } from './published.ts';
 import { REPORT_FILE_COLUMNS, resolveOutDir, writeReportFiles, type ReportFile } from './report-files.ts';
 import { tableCsv, tableMarkdown } from './report-table.ts';
-import { openChoices, type RunParams } from './open-choices.ts';
+import { producedBy } from './produced-by.ts';
+import { RunFacts } from './run-facts.ts';
+import { RunSettings } from './run-settings.ts';
 import { scorecard, scorecardHeader, scorecardTable } from './scorecard.ts';
-import { runProfile, summaryRows, type SummaryRow } from './summary-rows.ts';
+import { summaryRows, type SummaryRow } from './summary-rows.ts';
 import { REPORT_PARAMS, type ReportParams } from './tables.stage.ts';
 import { judgeFacts } from './judges.ts';
 import { evaluatedModelSchema, type EvaluatedModel } from '../roster/model-ref.ts';
 import type { JudgeFacts, JudgeSpec } from '../roster/judge-spec.ts';
 
-export function scorecardFiles(
-  publishedTexts: Record<string, string>,
-  summary: readonly SummaryRow[],
-  runParams: RunParams = {},
-): ReportFile[] {
-  const profile = runProfile(summary);
-  const rows = scorecard(publishedCells(publishedTexts), summary, { simulated: profile.simulatedOnly });
+export interface ScorecardRun {
+  settings: RunSettings;
+  facts: RunFacts;
+  paperNames: Record<string, string> | undefined;
+}
+
+export function scorecardFiles(publishedTexts: Record<string, string>, summary: readonly SummaryRow[], run: ScorecardRun): ReportFile[] {
+  const simulated = run.facts.simulatedOnly;
+  const published = publishedCells(publishedTexts);
+  const rows = scorecard(published, summary, { simulated });
   const table = scorecardTable(rows);
-  const title = profile.simulatedOnly ? 'Reproduction scorecard — simulated agents, no claim' : 'Reproduction scorecard';
-  const caption = scorecardHeader(rows, { simulated: profile.simulatedOnly, profile: profile.text, choices: openChoices(runParams) });
+  const title = simulated ? 'Reproduction scorecard — simulated agents, no claim' : 'Reproduction scorecard';
+  const caption = scorecardHeader(rows, {
+    simulated,
+    profile: producedBy(run.facts),
+    settings: run.settings,
+    paperNames: run.paperNames,
+    published,
+  });
   return [
     { path: 'scorecard.md', kind: 'scorecard', title, content: tableMarkdown({ ...table, title, caption }) },
     { path: 'scorecard.csv', kind: 'scorecard-csv', title, content: tableCsv(table) },
@@ -66,17 +78,21 @@ export function asPaperRows(
 }
 
 export default tableStage<ScorecardParams>({
-  inputs: { published: 'whole', model_summary: 'whole' },
+  inputs: { published: 'whole', model_summary: 'whole', run_settings: 'whole', run_facts: 'whole' },
   params: { ...REPORT_PARAMS, models: z.array(evaluatedModelSchema).optional() },
   columns: REPORT_FILE_COLUMNS,
-  run({ published, model_summary }, ctx) {
+  run({ published, model_summary, run_settings, run_facts }, ctx) {
     const texts: Record<string, string> = {};
     for (const f of published) texts[basename(String(f.path))] = readFileSync(resolve(ctx.root, String(f.path)), 'utf8');
-    const files = scorecardFiles(
-      texts,
-      asPaperRows(summaryRows(model_summary), ctx.params.models, ctx.params.judges as JudgeSpec[]),
-      ctx.params.runParams,
-    );
+    const models = ctx.params.models;
+    const judges = ctx.params.judges as JudgeSpec[];
+    const summary = summaryRows(model_summary);
+    // The names this run's rows hold that stand for a paper model (the models file's `paper`).
+    const present = new Set(summary.flatMap((r) => [r.model, ...(r.judge === null ? [] : [r.judge])]));
+    const paperNames =
+      models && Object.fromEntries([...models, ...judges].flatMap((m) => (m.paper && present.has(m.name) ? [[m.name, m.paper]] : [])));
+    const run = { settings: new RunSettings(run_settings), facts: new RunFacts(run_facts), paperNames };
+    const files = scorecardFiles(texts, asPaperRows(summary, models, judges), run);
     return writeReportFiles(ctx.root, resolveOutDir(ctx.root, ctx.params.outDir), files, ctx.persist);
   },
 });

@@ -4,9 +4,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PAPER_EVALUATED } from '../models/paper-names.ts';
 import { parseMetricCiTable, parseTable1, publishedCells, type PublishedCell } from './published.ts';
-import { differenceHundredths, insideCi, NA_SIMULATED, NOT_RUN, scorecard, scorecardHeader, tally } from './scorecard.ts';
-import { openChoices } from './open-choices.ts';
-import { srow } from './test-rows.ts';
+import { differenceHundredths, insideCi, matchingText, NA_SIMULATED, NOT_RUN, scorecard, scorecardHeader, tally } from './scorecard.ts';
+import { recorded, srow } from './test-rows.ts';
 
 const PUBLISHED_DIR = join(import.meta.dirname, '../../data/published');
 const publishedTexts = () =>
@@ -86,13 +85,14 @@ describe('scorecard arithmetic', () => {
     const rows = scorecard([cell(), cell({ model: 'GPT-5.4' })], summary, { simulated: true });
     for (const r of rows) assert.deepEqual([r.difference, r.inside_ci, r.inside_cluster_ci], [NA_SIMULATED, NA_SIMULATED, NA_SIMULATED]);
     assert.equal(rows[1]!.run, NOT_RUN);
-    const profile = 'the bundled sample with simulated agents (no LLM results)';
-    const header = scorecardHeader(rows, { simulated: true, profile, choices: openChoices() });
+    const profile = 'the bundled sample (data/sample, 6 guidelines); …';
+    const header = scorecardHeader(rows, { simulated: true, profile, settings: recorded(), paperNames: {}, published: [cell()] });
     assert.match(
       header,
-      /^Produced by: the bundled sample with simulated agents \(no LLM results\)\.\n\n\*\*This run used simulated agents only\. It reproduces nothing and makes no claim/,
+      /^Produced by: the bundled sample \(data\/sample, 6 guidelines\); …\.\n\n\*\*This run used simulated agents only\. It reproduces nothing and makes no claim/,
     );
     assert.doesNotMatch(header, /inside the run's 95% case-bootstrap CI: \d/);
+    assert.match(header, /Simulated agents and judges stand for no paper model, so nothing is compared\./);
   });
 });
 
@@ -112,17 +112,29 @@ describe('scorecard: clusters and the settings the paper leaves open', () => {
     ];
     const sr = cell({ table: 'Table 1', metric: 'sr', setting: 'multi', judge: null, value: 97.65, ciLow: null, ciHigh: null });
     const rows = scorecard([cell(), sr], summary, { simulated: false });
-    const choices = openChoices({ pathway_metrics: { lambda: 1, tauA: 2, tauB: 2 }, outcome_scores: { cutoff: 3 }, dialogues_multi: {} });
+    const settings = recorded({
+      pathway_metrics: [{ judge: 'judge-x', ot_lambda: 1, ot_tau_a: 2, ot_tau_b: 2, gamma: 0.9, beta: 0.2, gamma_calibrated: true }],
+      outcome_scores: [{ cutoff: 3 }],
+      step_scores: [{ judge: 'judge-x', runs: 5 }],
+    });
+    const paperNames = { 'my-qwen': 'Qwen3-8B', 'judge-x': 'gpt-5.4-mini' };
     assert.equal(
-      scorecardHeader(rows, { simulated: false, profile: 'real models: Qwen3-8B', choices }),
+      scorecardHeader(rows, {
+        simulated: false,
+        profile: 'the corpus /c (2 guidelines); …',
+        settings,
+        paperNames,
+        published: [cell(), sr],
+      }),
       [
-        'Produced by: real models: Qwen3-8B.',
+        'Produced by: the corpus /c (2 guidelines); ….',
         '',
         'Cells: 2 published (Tables 1, 5, 6 and 7); 2 present in this run, 0 not run. ' +
           "Published value inside the run's 95% case-bootstrap CI: 2; outside: 0.",
         '',
-        'Models and judges are matched by name (the paper roster, stages/models/paper-roster.ts; ' +
-          'judges gpt-5.4-mini, qwen3-8b, bertscore; Table 1 uses gpt-5.4-mini). ' +
+        'The published cells are judged by gpt-5.4-mini (Table 1: none). ' +
+          'A model or judge is compared only when the models file names the paper model it stands for (`"paper"`): ' +
+          'my-qwen → Qwen3-8B, judge-x → gpt-5.4-mini. ' +
           'Difference = run − published in percentage points, both as printed with 2 decimals; ' +
           '"inside CI" compares the published value with the run\'s CI as printed, bounds included; ' +
           'the cluster CI is over guidelines ("—" when undefined), `clusters` is its number of guidelines; ' +
@@ -131,15 +143,28 @@ describe('scorecard: clusters and the settings the paper leaves open', () => {
         '†: cluster CI from fewer than 10 guidelines (the number follows the mark), unreliable: ' +
           'so few clusters give few distinct resamples and an interval that covers less often than 95%. Marked here: 1 of the 2 cells run.',
         '',
-        '**Settings the paper leaves open, as this run set them** (the published numbers may rest on other values):',
+        '**Settings of this run, as its rows recorded them** (the paper states no λ, τ, cut-off or turn cap; the published numbers may rest on other values):',
         '',
-        '- OT-PCC here: λ = 1, τa = τb = 2 (entropic regularisation and marginal relaxation, stages/metrics/ot.ts). ' +
+        '- OT-PCC here: λ = 1, τa = τb = 2 (entropic regularisation and marginal relaxation, stages/metrics/ot.ts; as recorded in pathway_metrics). ' +
           'The paper gives no λ or τ and OT-PCC depends on both, so a published OT cell may rest on other values.',
         '- Outcome accuracy counts a judge score ≥ 3 (of 1–5) as correct; the paper states no cut-off.',
         '- Multi-turn dialogues end unfinished after ceil(2 × length + 4) doctor turns (length = decision steps of the reference CDP); ' +
           'the paper states no turn cap, and SR and the multi-turn pathways depend on it.',
+        '- Step scores: 5 judge runs per pathway (every judge); γ (LNDS threshold) and β (OT positional weight) per judge — judge-x: γ = 0.9, β = 0.2.',
+        '- Means: 95% case-bootstrap CI, 10,000 resamples, seed 42 and the 95% cluster-bootstrap CI over guidelines; failure policy `worst`.',
       ].join('\n'),
     );
+  });
+
+  test("how models meet the paper is said from the models file's `paper` fields, never from a file or a name match", () => {
+    const published = [cell(), cell({ table: 'Table 1', judge: 'gpt-5.4-mini' })];
+    const none = matchingText({ simulated: false, paperNames: {}, published });
+    assert.match(
+      none,
+      /No model or judge of this run names the paper model it stands for \(`"paper"` in the models file\), so no cell is compared\./,
+    );
+    assert.doesNotMatch(none, /matched by name|paper-roster/);
+    assert.match(matchingText({ simulated: false, paperNames: { a: 'GPT-5.4' }, published }), /\(`"paper"`\): a → GPT-5\.4\.$/);
   });
 });
 

@@ -1,17 +1,21 @@
 /**
  * The reproduction scorecard: every published cell of Tables 1 and 5–7 beside this run's value
- * for the same (setting, judge, metric, model), matched by name. Arithmetic is on the printed
+ * for the same (setting, judge, metric, model), the run's models and judges under the paper names
+ * their models file gives them (`paper`, scorecard.stage.ts). Arithmetic is on the printed
  * 2-decimal percentages (integer hundredths), so the difference is exactly what a reader gets
  * subtracting the two printed numbers, and "inside CI" compares the published value with the
  * run's CI as printed (bounds inclusive). A run on simulated agents makes no claim: its
  * comparison columns say "n/a (simulated)". The verdict against a cluster CI from fewer than
- * 10 guidelines is marked † (cluster-ci.ts), and the header states the settings the paper
- * leaves open as the run set them (open-choices.ts).
+ * 10 guidelines is marked † (cluster-ci.ts), and the header states who produced the run
+ * (run_facts) and the settings it used (run_settings: open-choices.ts, setting-text.ts), each
+ * from the rows that recorded it.
  */
 import { clusterFootnote, fewClusters, UNRELIABLE_MARK } from './cluster-ci.ts';
 import { hundredthsText, pct, pctCi, pctHundredths } from './format.ts';
-import { capSentence, cutoffSentence, otSentence, type OpenChoices } from './open-choices.ts';
+import { capSentence, cutoffSentence, openChoices, otSentence } from './open-choices.ts';
 import type { PublishedCell } from './published.ts';
+import type { RunSettings } from './run-settings.ts';
+import { calibrationText, caseCiText, ciLevel, judgeRunsText, levelWord, policyText } from './setting-text.ts';
 import { cellKey, indexSummary, type SummaryRow } from './summary-rows.ts';
 import type { ReportTable } from './report-table.ts';
 
@@ -158,9 +162,44 @@ export function scorecardTable(rows: readonly ScorecardRow[]): ReportTable {
 
 export interface ScorecardHeaderOptions {
   simulated: boolean;
+  /** Who produced the run (produced-by.ts). */
   profile: string;
-  /** The run's values of what the paper leaves open (open-choices.ts). */
-  choices: OpenChoices;
+  /** The run's settings, as its rows recorded them. */
+  settings: RunSettings;
+  /** How the run's names stand for the paper's (the models file's `paper`); undefined: names are compared as they are. */
+  paperNames: Record<string, string> | undefined;
+  /** The published cells (their judges, and Table 1's). */
+  published: readonly PublishedCell[];
+}
+
+const distinct = (xs: readonly (string | null)[]) => [...new Set(xs.filter((x): x is string => x !== null))];
+
+/** How the run's models and judges meet the paper's names, from the models file's `paper` fields. */
+export function matchingText(o: Pick<ScorecardHeaderOptions, 'simulated' | 'paperNames' | 'published'>): string {
+  const table1 = distinct(o.published.filter((p) => p.table === 'Table 1').map((p) => p.judge));
+  const judges = distinct(o.published.filter((p) => p.table !== 'Table 1').map((p) => p.judge));
+  const published = `The published cells are judged by ${judges.join(', ') || 'no judge'} (Table 1: ${table1.join(', ') || 'none'}).`;
+  if (o.simulated) return `${published} Simulated agents and judges stand for no paper model, so nothing is compared.`;
+  if (!o.paperNames) return `${published} Models and judges are compared under their own names.`;
+  const pairs = Object.entries(o.paperNames);
+  if (!pairs.length)
+    return `${published} No model or judge of this run names the paper model it stands for (\`"paper"\` in the models file), so no cell is compared.`;
+  return (
+    `${published} A model or judge is compared only when the models file names the paper model it stands for (\`"paper"\`): ` +
+    `${pairs.map(([run, paper]) => `${run} → ${paper}`).join(', ')}.`
+  );
+}
+
+/** The settings the run used, as its rows recorded them, for the scorecard's list. */
+function settingLines(s: RunSettings): string[] {
+  const c = openChoices(s);
+  return [
+    `- ${otSentence(c)}`,
+    `- ${cutoffSentence(c)}`,
+    `- ${capSentence(c)}`,
+    `- Step scores: ${judgeRunsText(s)}; ${calibrationText(s)}.`,
+    `- Means: ${caseCiText(s)} and the ${levelWord(s)}cluster-bootstrap CI over guidelines; ${policyText(s)}.`,
+  ];
 }
 
 export function scorecardHeader(rows: readonly ScorecardRow[], opts: ScorecardHeaderOptions): string {
@@ -174,21 +213,20 @@ export function scorecardHeader(rows: readonly ScorecardRow[], opts: ScorecardHe
   }
   lines.push(
     `Cells: ${t.cells} published (Tables 1, 5, 6 and 7); ${t.run} present in this run, ${t.notRun} not run.` +
-      (opts.simulated ? '' : ` Published value inside the run's 95% case-bootstrap CI: ${t.insideCi}; outside: ${t.outsideCi}.`),
+      (opts.simulated
+        ? ''
+        : ` Published value inside the run's ${levelWord(opts.settings)}case-bootstrap CI: ${t.insideCi}; outside: ${t.outsideCi}.`),
     '',
-    'Models and judges are matched by name (the paper roster, stages/models/paper-roster.ts; judges gpt-5.4-mini, qwen3-8b, bertscore; ' +
-      'Table 1 uses gpt-5.4-mini). Difference = run − published in percentage points, both as printed with 2 decimals; ' +
+    `${matchingText(opts)} Difference = run − published in percentage points, both as printed with 2 decimals; ` +
       '"inside CI" compares the published value with the run\'s CI as printed, bounds included; ' +
       'the cluster CI is over guidelines ("—" when undefined), `clusters` is its number of guidelines; ' +
       "`n` is the cases in the run's mean and `failures` the cell's test cases that failed, of any kind (answer, server, patient, missing).",
     '',
-    `${clusterFootnote()}${opts.simulated ? '' : ` Marked here: ${t.fewClusters} of the ${t.run} cells run.`}`,
+    `${clusterFootnote(ciLevel(opts.settings))}${opts.simulated ? '' : ` Marked here: ${t.fewClusters} of the ${t.run} cells run.`}`,
     '',
-    '**Settings the paper leaves open, as this run set them** (the published numbers may rest on other values):',
+    '**Settings of this run, as its rows recorded them** (the paper states no λ, τ, cut-off or turn cap; the published numbers may rest on other values):',
     '',
-    `- ${otSentence(opts.choices)}`,
-    `- ${cutoffSentence(opts.choices)}`,
-    `- ${capSentence(opts.choices)}`,
+    ...settingLines(opts.settings),
   );
   return lines.join('\n');
 }

@@ -82,20 +82,3 @@ export function orderModels(rows: readonly Pick<SummaryRow, 'model' | 'simulated
     return sa - sb || pa - pb || (a < b ? -1 : a > b ? 1 : 0);
   });
 }
-
-/** What produced the numbers: the sample with simulated agents, or the real models by name. */
-export function runProfile(rows: readonly Pick<SummaryRow, 'model' | 'simulated'>[]): {
-  simulatedOnly: boolean;
-  anySimulated: boolean;
-  text: string;
-} {
-  const models = orderModels(rows);
-  const sim = new Set(rows.filter((r) => r.simulated).map((r) => r.model));
-  const real = models.filter((m) => !sim.has(m));
-  if (models.length === 0) return { simulatedOnly: false, anySimulated: false, text: 'no evaluated model (model_summary is empty)' };
-  if (real.length === 0)
-    return { simulatedOnly: true, anySimulated: true, text: 'the bundled sample with simulated agents (no LLM results)' };
-  const text =
-    `real models: ${real.join(', ')}` + (sim.size ? `; simulated reference agents: ${models.filter((m) => sim.has(m)).join(', ')}` : '');
-  return { simulatedOnly: false, anySimulated: sim.size > 0, text };
-}

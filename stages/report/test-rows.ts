@@ -1,4 +1,6 @@
 /** Small fixed model_summary rows for the report tests (fractions, as the stage stores them). */
+import type { Row } from '../../pipeline/stage.ts';
+import { collectSettings, RunSettings } from './run-settings.ts';
 import type { SummaryRow } from './summary-rows.ts';
 import type { JudgeFacts } from '../roster/judge-spec.ts';
 
@@ -69,3 +71,19 @@ export const SUMMARY: SummaryRow[] = [
   srow('single', 'gpt-5.4-mini', 'acc', 'GPT-5.4', 0.5),
   srow('single', 'gpt-5.4-mini', 'dtw_pcc', 'simulated-oracle', 0, [0, 0], null, true),
 ];
+
+/** Rows of the stages that record settings, one each, with the values a default run records. */
+export const SETTING_ROWS: Record<string, Row[]> = {
+  cdps: [{ split_by: 'fraction', test_fraction: 0.5, split_seed: 156 }],
+  dialogues_multi: [{ cap_factor: 2, cap_extra: 4 }],
+  step_scores: [{ judge: 'gpt-5.4-mini', runs: 5 }],
+  outcome_scores: [{ cutoff: 4 }],
+  pathway_metrics: [{ judge: 'gpt-5.4-mini', ot_lambda: 0.1, ot_tau_a: 1, ot_tau_b: 1, gamma: 0.7, beta: 0.2, gamma_calibrated: true }],
+  model_summary: [{ policy: 'worst', resamples: 10000, seed: 42, level: 0.95 }],
+};
+
+/** The run_settings rows of SETTING_ROWS with some stages' rows replaced (`over`). */
+export const settingRows = (over: Record<string, Row[]> = {}) => collectSettings({ ...SETTING_ROWS, ...over });
+
+/** The same as the reports read them. */
+export const recorded = (over: Record<string, Row[]> = {}) => new RunSettings(settingRows(over));

@@ -47,11 +47,14 @@ export interface ClusterBootstrapResult extends BootstrapResult {
   clusters: number;
 }
 
-interface Resolved {
+export interface Resolved {
   resamples: number;
   seed: number;
   level: number;
 }
+
+/** The values a bootstrap with these options uses (defaults filled in, checked): what a result records. */
+export const bootstrapSettings = (opts: BootstrapOptions = {}, where = 'bootstrap'): Resolved => resolve(opts, where);
 
 function resolve(opts: BootstrapOptions, where: string): Resolved {
   const { resamples = 10000, seed = PAPER_SEED, level = 0.95 } = opts;

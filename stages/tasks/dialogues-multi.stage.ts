@@ -29,7 +29,9 @@
  * in Prompt 6's format. `format` is the dialogue's doctor format ('strict' when every doctor turn
  * was). The cap counts doctor turns (questions and the conclusion):
  * ceil(capFactor × length + capExtra) with the reference CDP's length, defaults 2 and 4
- * (turn-cap.ts).
+ * (turn-cap.ts). Every row records the rule and the cap it played under (`cap_factor`,
+ * `cap_extra`, `cap`) and the templates sent (`templates`: the doctor's, then the patient's), which
+ * is where the reports read them.
  *
  * A failed call of either side (HTTP errors after retries, context overflow, an empty or cut-off
  * 200) makes a failure row with the reason and the transcript so far, `failure_kind` 'server' for
@@ -103,6 +105,10 @@ export default rowStage<DialoguesMultiParams>({
     simulated: 'BOOLEAN',
     failure_kind: 'VARCHAR',
     resampled: 'INTEGER',
+    cap: 'INTEGER',
+    cap_factor: 'DOUBLE',
+    cap_extra: 'DOUBLE',
+    templates: 'VARCHAR[]',
   },
   async run(unit, ctx) {
     const { row } = unit;
@@ -114,24 +120,29 @@ export default rowStage<DialoguesMultiParams>({
       simulated ? (ctx.params.simulatedPatient ?? ctx.params.patient) : ctx.params.patient,
       `stage ${ctx.stage}: the patient (param 'patient')`,
     ).name;
-    const base = { model, cdp_id: row.cdp_id, guideline_id: row.guideline_id, language: row.language, patient, simulated };
+    const { capFactor, capExtra } = ctx.params;
+    const ids = { model, cdp_id: row.cdp_id, guideline_id: row.guideline_id, language: row.language, patient, simulated };
+    const rule = { cap_factor: capFactor, cap_extra: capExtra };
     const inputs = caseInputs(unit);
-    if (!inputs.ok) return { ...base, error: inputs.error };
+    if (!inputs.ok) return { ...ids, ...rule, error: inputs.error };
     const { guideline, markdown, vignette } = inputs.value;
     const llm = stageLlm(ctx.llm, ctx.stage);
     const language = String(row.language);
     const title = typeof guideline.title === 'string' && guideline.title.trim() ? guideline.title : String(row.guideline_id);
     const goal = clinicalInquiryGoal(String(row.focus ?? ''), title, language);
-    const cap = turnCap(Number(row.length), ctx.params.capFactor, ctx.params.capExtra);
+    const cap = turnCap(Number(row.length), capFactor, capExtra);
+    const doctorTemplate = loadTemplate('multi-turn-inference', language);
+    const patientTemplate = loadTemplate('multi-turn-patient-environment', language);
+    const base = { ...ids, ...rule, cap, templates: [doctorTemplate.identity, patientTemplate.identity] };
 
     const doctorSystem: ChatMessage = promptMessage(
       llm,
-      loadTemplate('multi-turn-inference', language),
+      doctorTemplate,
       { Clinical_Inquiry_Goal: goal, Guideline: markdown },
       ['Guideline'],
       'system',
     );
-    const patientSystem = renderTemplate(loadTemplate('multi-turn-patient-environment', language), { Case_Vignette: vignette });
+    const patientSystem = renderTemplate(patientTemplate, { Case_Vignette: vignette });
     const unitContext = inputs.value.context;
     // Both sides sample independently per case: two cases with the same first prompt get two answers.
     const sample = String(row.cdp_id);

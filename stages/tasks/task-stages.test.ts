@@ -254,6 +254,12 @@ test('task stages: parsed answers, dialogue endings, failure rows, a reused reru
         simulated: false,
         failure_kind: null,
         resampled: 0,
+        // The cap it played under, with the rule's settings (capFactor 1, capExtra 1 above), and the templates
+        // sent: the English ones for the Chinese guideline too, as there is no Chinese translation.
+        cap: Number(c.length) + 1,
+        cap_factor: 1,
+        cap_extra: 1,
+        templates: ['en/6-multi-turn-inference.md', 'en/7-multi-turn-patient-environment.md'],
       });
       const breaks = at('dr-breaks');
       assert.deepEqual(

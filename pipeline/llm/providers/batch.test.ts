@@ -25,7 +25,7 @@ const prompt = (n: number, over: Partial<ProviderPrompt> = {}): ProviderPrompt =
   ...over,
 });
 const retry = (maxAttempts = 3) =>
-  new Retrier({ maxAttempts, baseDelayMs: 1, maxDelayMs: 2, maxRetryAfterMs: 10 }, { classify: classifyError });
+  new Retrier({ maxAttempts, waitForServerMs: 0, baseDelayMs: 1, maxDelayMs: 2, maxRetryAfterMs: 10 }, { classify: classifyError });
 
 test('calls become the lines of one batch, sent when flushed; every outcome is recorded with its batch id', async () => {
   const srv = await startFakeOpenAIServer({
@@ -46,7 +46,10 @@ test('calls become the lines of one batch, sent when flushed; every outcome is r
         ...o,
       });
     const p = provider();
-    const answers = Promise.all([p.callApi(prompt(0), undefined), p.callApi(prompt(1, { sample: 'case-1' }), undefined)]);
+    const answers = Promise.all([
+      p.callApi(prompt(0), undefined),
+      p.callApi(prompt(1, { sample: 'case-1', seed: sampleSeed('case-1', 0) }), undefined),
+    ]);
     await new Promise((r) => setTimeout(r, 20));
     assert.equal(srv.counters.fileUploads, 0, 'the batch window is still open');
     await p.flush();

@@ -67,7 +67,14 @@ export class BatchProvider implements Provider {
 }
 
 function responseOf(out: BatchOutcome, redact: (text: string) => string): ProviderResponse {
-  if (!out.ok) return { error: redact(out.reason), attempts: 1, ...(out.batchId ? { batchId: out.batchId } : {}) };
+  if (!out.ok)
+    return {
+      error: redact(out.reason),
+      attempts: 1,
+      retryable: true,
+      failure: { kind: 'batch' },
+      ...(out.batchId ? { batchId: out.batchId } : {}),
+    };
   const r: ProviderResponse = {
     output: out.text,
     tokenUsage: { input: out.inputTokens, output: out.outputTokens },

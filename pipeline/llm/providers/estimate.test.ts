@@ -51,7 +51,11 @@ test('a prompt over the window is refused before counting, and reported as an ov
   const e = estimator();
   const text = 'hello world '.repeat(20);
   const over = await e.callApi(ask({ text }), undefined);
-  assert.deepEqual(over, { error: `context overflow (${countTokens(text) + 7} tokens > window 40)`, attempts: 0 });
+  assert.deepEqual(over, {
+    error: `context overflow (${countTokens(text) + 7} tokens > window 40)`,
+    attempts: 0,
+    failure: { kind: 'context-overflow', window: 40 },
+  });
   // The output reservation counts against the window: 11 + 30 > 40.
   const reserved = await e.callApi(ask({ params: { max_tokens: 30 } }), undefined);
   assert.equal(reserved.error, 'context overflow (41 tokens > window 40)');

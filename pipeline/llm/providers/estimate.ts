@@ -45,7 +45,8 @@ export class EstimateProvider implements Provider {
     const inputTokens = prompt.inputTokens ?? messageTokens(prompt.messages);
     if (spec.contextWindow && inputTokens + reserve > spec.contextWindow) {
       this.row(spec, stage).overflows++;
-      return { error: `context overflow (${inputTokens + reserve} tokens > window ${spec.contextWindow})`, attempts: 0 };
+      const error = `context overflow (${inputTokens + reserve} tokens > window ${spec.contextWindow})`;
+      return { error, attempts: 0, failure: { kind: 'context-overflow', window: spec.contextWindow } };
     }
     const text = await this.standInAnswer(prompt, context);
     // A stand-in's answer has the shape of the real one (a tree, a score grid), so its length is
@@ -98,5 +99,13 @@ export class EstimateProvider implements Provider {
 /** The key of a prompt that came without one (a direct call), as the client keys a request of plain text. */
 function keyOf(spec: ModelSpec, prompt: ProviderPrompt): string {
   const params = { ...spec.params, ...prompt.params };
-  return callKey(spec.modelId ?? spec.name, promptHash(prompt.messages), params, prompt.responseFormat, prompt.repeat ?? 0, prompt.sample);
+  return callKey(
+    spec.modelId ?? spec.name,
+    promptHash(prompt.messages),
+    params,
+    prompt.responseFormat,
+    prompt.repeat ?? 0,
+    prompt.sample,
+    prompt.seed,
+  );
 }

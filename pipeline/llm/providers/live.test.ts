@@ -2,7 +2,6 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { classifyError } from '../openai-transport.ts';
-import { sampleSeed } from '../request-key.ts';
 import { Retrier } from '../retry.ts';
 import { fakeEmbedding, startFakeOpenAIServer, type FakeOpenAIServer } from '../testing/fake-openai-server.ts';
 import type { ModelSpec, ProviderPrompt, ProviderResponse, StoredCall } from '../types.ts';
@@ -37,7 +36,7 @@ describe('live provider', () => {
   });
   const retry = (log?: string[]) =>
     new Retrier(
-      { maxAttempts: 3, baseDelayMs: 1, maxDelayMs: 2, maxRetryAfterMs: 1000 },
+      { maxAttempts: 3, waitForServerMs: 500, baseDelayMs: 1, maxDelayMs: 2, maxRetryAfterMs: 1000 },
       { classify: classifyError, log: (l) => log?.push(l) },
     );
   const live = (over: Partial<LiveProviderOptions> = {}) =>
@@ -65,15 +64,11 @@ describe('live provider', () => {
     assert.equal(records.length, 1);
   });
 
-  test('the seed rule: a sample, a repeat or a fresh attempt asks by its own seed; a seed in the params wins', () => {
+  test("the body sends the client's seed; a seed in the params wins", () => {
     const body = (over: Partial<ProviderPrompt>) => chatBody({ model: 'judge-a', messages: user('q'), ...over }, 'judge-model');
     assert.equal(body({}).seed, undefined);
-    assert.equal(body({ sample: 'case-1' }).seed, sampleSeed('case-1', 0));
-    assert.equal(body({ repeat: 2 }).seed, sampleSeed('', 2));
-    const fresh = body({ sample: 'case-1', call: { ...call(1), attempt: 1 } }).seed;
-    assert.equal(fresh, sampleSeed('case-1\u0000fresh:1', 0));
-    assert.notEqual(fresh, sampleSeed('case-1', 0));
-    assert.equal(body({ sample: 'case-1', params: { seed: 7 } }).seed, 7);
+    assert.equal(body({ seed: 12345 }).seed, 12345);
+    assert.equal(body({ seed: 12345, params: { seed: 7 } }).seed, 7);
     assert.deepEqual(body({ responseFormat: { type: 'json_object' } }), {
       model: 'judge-model',
       messages: user('q'),
@@ -91,21 +86,24 @@ describe('live provider', () => {
     const recovered = await p.callApi({ model: 'judge-a', messages: user('flaky'), call: call(2) }, undefined);
     assert.equal(recovered.output, 'echo(judge-model): flaky');
     assert.equal(recovered.attempts, 2);
-    assert.match(log[0], /^llm: judge-a HTTP 503; attempt 2\/3 in \d+ ms$/);
+    assert.match(log[0], /^llm: judge-a HTTP 503: injected 503; waiting for the server, attempt 2 in \d+ ms$/);
 
     srv.injectFaults({ kind: 'status', status: 400, message: 'bad parameter foo' });
     const bad = await p.callApi({ model: 'judge-a', messages: user('bad'), call: call(3) }, undefined);
     assert.deepEqual(
       [bad.output, bad.error, bad.retryable, bad.attempts],
-      [undefined, 'HTTP 400: bad parameter foo (not retried)', false, 1],
+      [undefined, 'HTTP 400 from judge-a: bad parameter foo (not retried)', false, 1],
     );
 
     srv.injectFaults(...Array.from({ length: 3 }, () => ({ kind: 'status' as const, status: 500 })));
     const down = await p.callApi({ model: 'judge-a', messages: user('down'), call: call(4) }, undefined);
-    assert.deepEqual([down.error, down.retryable, down.attempts], ['HTTP 500 after 3 attempts', true, 3]);
+    assert.deepEqual(
+      [down.error, down.retryable, down.attempts, down.failure],
+      ['HTTP 500 from judge-a after 3 attempts: injected 500', true, 3, { kind: 'http', status: 500 }],
+    );
     assert.deepEqual(
       records.map((r) => r.error ?? 'ok'),
-      ['ok', 'HTTP 400: bad parameter foo (not retried)', 'HTTP 500 after 3 attempts'],
+      ['ok', 'HTTP 400 from judge-a: bad parameter foo (not retried)', 'HTTP 500 from judge-a after 3 attempts: injected 500'],
     );
 
     // Without a redactor of its own the provider removes its model's key.
@@ -123,8 +121,8 @@ describe('live provider', () => {
           { model: 'judge-a', messages: user('slow') },
           undefined,
         );
-      assert.equal((await ask({ timeoutMs: 50 })).error, 'timeout after 3 attempts');
-      assert.equal((await ask({}, 50)).error, 'timeout after 3 attempts');
+      assert.equal((await ask({ timeoutMs: 50 })).error, 'timeout from judge-a after 3 attempts');
+      assert.equal((await ask({}, 50)).error, 'timeout from judge-a after 3 attempts');
       assert.equal((await ask({ timeoutMs: 5000 }, 50)).output, 'echo(judge-model): slow');
     } finally {
       await slow.close();
@@ -171,8 +169,14 @@ describe('live provider', () => {
     const none = await new LiveProvider({
       spec: spec({ baseURLs: ['http://127.0.0.1:9/v1'] }),
       endpoints: new Endpoints({ env: {} }),
-      retry: new Retrier({ maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 1, maxRetryAfterMs: 1 }, { classify: classifyError }),
+      retry: new Retrier(
+        { maxAttempts: 1, waitForServerMs: 0, baseDelayMs: 1, maxDelayMs: 1, maxRetryAfterMs: 1 },
+        { classify: classifyError },
+      ),
     }).callEmbeddingApi(['x']);
-    assert.equal(none.error, 'embeddings from judge-a: connection refused after 1 attempt(s)');
+    assert.match(
+      none.error ?? '',
+      /^embeddings from judge-a: judge-a unavailable since \d\d:\d\d:\d\d UTC \(for \d+ ms; its wait budget is 0 ms\): connection refused after 1 attempt\(s\)$/,
+    );
   });
 });

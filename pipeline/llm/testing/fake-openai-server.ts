@@ -2,18 +2,35 @@
  * A local OpenAI-compatible server for tests and benchmarks: real HTTP on 127.0.0.1, port 0.
  * It answers POST /v1/chat/completions from a function of the request, implements the Batch
  * API (POST /v1/files, GET /v1/files/:id/content, POST /v1/batches, GET /v1/batches/:id),
- * injects faults on chosen requests, adds latency, and counts what it receives.
+ * injects faults on chosen requests, adds latency, and counts what it receives. Faults are those
+ * of real servers: error bodies in each server's format (testing/server-errors.ts), a context
+ * window it enforces with a chosen server's overflow message, 200s that are empty, have no
+ * choices or were aborted, bodies cut off, resets, and a warm-up during which it refuses
+ * connections or answers 502/503 (`warmUp`).
  * GET /__stats returns the counters as JSON, for tests whose client runs in another process.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { fakeBatchApi } from './fake-batch-api.ts';
+import { overflowResponse, roughRequestTokens, sendNoAnswer, sendRaw } from './fake-server-faults.ts';
 
 export type Fault =
   | { kind: 'status'; status: number; retryAfter?: string; message?: string }
+  /** An error response sent as given (a body of testing/server-errors.ts). */
+  | { kind: 'body'; status: number; body: string; contentType: string; retryAfter?: string }
   | { kind: 'delay'; ms: number }
   | { kind: 'reset' }
   | { kind: 'truncate' }
-  | { kind: 'malformed' };
+  | { kind: 'malformed' }
+  /** A 200 whose content is empty, with this finish_reason (default null: none). */
+  | { kind: 'empty'; finishReason?: string | null }
+  /** A 200 with `choices: []`. */
+  | { kind: 'no-choices' }
+  /** A 200 vLLM sends for a request it aborted: finish_reason 'abort'. */
+  | { kind: 'aborted' };
+
+/** Whose overflow message the server's context window is enforced with. */
+export type OverflowStyle = 'vllm' | 'openai' | 'sglang' | 'llamacpp';
 
 export interface ChatBody {
   model: string;
@@ -35,6 +52,12 @@ export interface FakeServerOptions {
   batchPollsBeforeComplete?: number;
   /** Keep request bodies and auth headers in `requests` / `authHeaders` (default true; benchmarks turn it off). */
   keepRequests?: boolean;
+  /**
+   * A context window the server enforces (rough tokens: 4 characters each, plus max_tokens):
+   * a larger request gets a 400 with `overflowStyle`'s message (default vLLM's flat one).
+   */
+  contextWindow?: number;
+  overflowStyle?: OverflowStyle;
 }
 
 export interface FakeServerCounters {
@@ -45,6 +68,10 @@ export interface FakeServerCounters {
   faults: number;
   /** Most chat requests being handled at once. */
   maxInFlight: number;
+  /** Chat requests refused as over the context window (`contextWindow`). */
+  overflows: number;
+  /** Chat requests answered 502/503 during a warm-up. */
+  warmingUp: number;
   fileUploads: number;
   fileDownloads: number;
   batchCreates: number;
@@ -70,6 +97,14 @@ export interface FakeOpenAIServer {
   setLatency(ms: number): void;
   /** Changes how many retrieves a batch reports in_progress (0: the next one completes it). */
   setBatchPollsBeforeComplete(n: number): void;
+  /**
+   * A server starting up for `ms`: refusing connections (its port closed, as vLLM's is until the
+   * model is loaded), or answering every chat request with `status` (502 from a proxy with no
+   * upstream yet, 503 while loading) and an optional body. Resolves once the warm-up has begun.
+   */
+  warmUp(ms: number, as: 'refuse' | { status: number; body?: { body: string; contentType: string } }): Promise<void>;
+  /** Resolves when the current warm-up is over (the port listens again). */
+  warm(): Promise<void>;
   resetCounters(): void;
   close(): Promise<void>;
 }
@@ -80,6 +115,8 @@ function zero(): FakeServerCounters {
     answered: 0,
     faults: 0,
     maxInFlight: 0,
+    overflows: 0,
+    warmingUp: 0,
     fileUploads: 0,
     fileDownloads: 0,
     batchCreates: 0,
@@ -104,13 +141,9 @@ export async function startFakeOpenAIServer(opts: FakeServerOptions = {}): Promi
   let latency = opts.latencyMs ?? 0;
   let pollsBeforeComplete = opts.batchPollsBeforeComplete ?? 1;
   const queue: Fault[] = [];
-  const files = new Map<string, { name: string; content: string }>();
-  const batches = new Map<
-    string,
-    { id: string; input_file_id: string; output_file_id?: string; polls: number; created_at: number; status: string }
-  >();
   const sockets = new Set<Socket>();
   let seq = 0;
+  let warming: { until: number; as: 'refuse' | { status: number; body?: { body: string; contentType: string } } } | null = null;
   const state = { counters: zero(), requests: [] as ChatBody[], authHeaders: [] as string[] };
 
   const answerOf = async (body: ChatBody) => {
@@ -167,6 +200,19 @@ export async function startFakeOpenAIServer(opts: FakeServerOptions = {}): Promi
       const auth = req.headers.authorization;
       if (auth) state.authHeaders.push(auth);
     }
+    if (warming && Date.now() < warming.until && warming.as !== 'refuse') {
+      c.warmingUp++;
+      const w = warming.as;
+      return sendRaw(res, w.status, w.body?.contentType ?? 'text/plain', w.body?.body ?? '');
+    }
+    if (opts.contextWindow) {
+      const t = roughRequestTokens(body);
+      if (t.prompt + t.completion > opts.contextWindow) {
+        c.overflows++;
+        const o = overflowResponse(opts.overflowStyle ?? 'vllm', opts.contextWindow, t.prompt, t.completion);
+        return sendRaw(res, o.status, 'application/json', o.body);
+      }
+    }
     const fault = queue.shift() ?? opts.faultFor?.(n, body);
     if (latency > 0) await new Promise((r) => setTimeout(r, latency));
     if (fault) {
@@ -179,6 +225,22 @@ export async function startFakeOpenAIServer(opts: FakeServerOptions = {}): Promi
             { error: { message: fault.message ?? `injected ${fault.status}`, type: 'injected' } },
             fault.retryAfter !== undefined ? { 'retry-after': fault.retryAfter } : {},
           );
+        case 'body':
+          return sendRaw(
+            res,
+            fault.status,
+            fault.contentType,
+            fault.body,
+            fault.retryAfter !== undefined ? { 'retry-after': fault.retryAfter } : {},
+          );
+        case 'empty':
+          return sendNoAnswer(res, body.model, [
+            { index: 0, message: { role: 'assistant', content: '' }, finish_reason: fault.finishReason ?? null },
+          ]);
+        case 'no-choices':
+          return sendNoAnswer(res, body.model, []);
+        case 'aborted':
+          return sendNoAnswer(res, body.model, [{ index: 0, message: { role: 'assistant', content: '' }, finish_reason: 'abort' }]);
         case 'delay':
           await new Promise((r) => setTimeout(r, fault.ms));
           if (res.destroyed) return;
@@ -206,71 +268,13 @@ export async function startFakeOpenAIServer(opts: FakeServerOptions = {}): Promi
     send(res, 200, out);
   };
 
-  const uploadFile = async (req: IncomingMessage, res: ServerResponse, raw: Buffer) => {
-    // undici's Request parses multipart bodies, so the server needs no parser of its own.
-    const form = await new Request('http://local/upload', {
-      method: 'POST',
-      headers: req.headers as Record<string, string>,
-      body: new Uint8Array(raw),
-    }).formData();
-    const file = form.get('file');
-    if (!file || typeof file === 'string') return send(res, 400, { error: { message: 'file field missing' } });
-    const id = `file-${++seq}`;
-    files.set(id, { name: (file as File).name, content: await (file as File).text() });
-    state.counters.fileUploads++;
-    send(res, 200, {
-      id,
-      object: 'file',
-      bytes: raw.length,
-      created_at: Math.floor(Date.now() / 1000),
-      filename: (file as File).name,
-      purpose: form.get('purpose'),
-    });
-  };
-
-  const batchObject = (b: { id: string; input_file_id: string; output_file_id?: string; created_at: number; status: string }) => ({
-    id: b.id,
-    object: 'batch',
-    endpoint: '/v1/chat/completions',
-    input_file_id: b.input_file_id,
-    completion_window: '24h',
-    status: b.status,
-    output_file_id: b.status === 'completed' ? b.output_file_id : null,
-    error_file_id: null,
-    created_at: b.created_at,
+  const batchApi = fakeBatchApi({
+    answerOf,
+    counters: () => state.counters,
+    pollsBeforeComplete: () => pollsBeforeComplete,
+    nextId: () => ++seq,
+    send,
   });
-
-  const createBatch = async (res: ServerResponse, raw: Buffer) => {
-    const body = JSON.parse(raw.toString('utf8')) as { input_file_id: string };
-    const input = files.get(body.input_file_id);
-    if (!input) return send(res, 404, { error: { message: `no file ${body.input_file_id}` } });
-    const lines: string[] = [];
-    for (const line of input.content.split('\n')) {
-      if (!line.trim()) continue;
-      const r = JSON.parse(line) as { custom_id: string; body: ChatBody };
-      lines.push(
-        JSON.stringify({
-          id: `req-${++seq}`,
-          custom_id: r.custom_id,
-          response: { status_code: 200, request_id: `r${seq}`, body: await answerOf(r.body) },
-          error: null,
-        }),
-      );
-    }
-    const outId = `file-${++seq}`;
-    files.set(outId, { name: 'output.jsonl', content: lines.join('\n') + '\n' });
-    const b = {
-      id: `batch_${++seq}`,
-      input_file_id: body.input_file_id,
-      output_file_id: outId,
-      polls: 0,
-      created_at: Math.floor(Date.now() / 1000),
-      status: 'validating',
-    };
-    batches.set(b.id, b);
-    state.counters.batchCreates++;
-    send(res, 200, batchObject(b));
-  };
 
   const server = createServer((req, res) => {
     void (async () => {
@@ -291,25 +295,7 @@ export async function startFakeOpenAIServer(opts: FakeServerOptions = {}): Promi
             usage: { prompt_tokens: input.length * 8, total_tokens: input.length * 8 },
           });
         }
-        if (req.method === 'POST' && url === '/v1/files') return await uploadFile(req, res, raw);
-        if (req.method === 'POST' && url === '/v1/batches') return await createBatch(res, raw);
-        let m = url.match(/^\/v1\/files\/([^/]+)\/content$/);
-        if (req.method === 'GET' && m) {
-          const f = files.get(m[1]);
-          if (!f) return send(res, 404, { error: { message: `no file ${m[1]}` } });
-          state.counters.fileDownloads++;
-          res.writeHead(200, { 'content-type': 'application/octet-stream' });
-          return res.end(f.content);
-        }
-        m = url.match(/^\/v1\/batches\/([^/]+)$/);
-        if (req.method === 'GET' && m) {
-          const b = batches.get(m[1]);
-          if (!b) return send(res, 404, { error: { message: `no batch ${m[1]}` } });
-          state.counters.batchRetrieves++;
-          b.polls++;
-          b.status = b.polls > pollsBeforeComplete ? 'completed' : 'in_progress';
-          return send(res, 200, batchObject(b));
-        }
+        if (await batchApi.route(req, res, raw, url)) return;
         if (req.method === 'GET' && url === '/__stats') return send(res, 200, state.counters);
         send(res, 404, { error: { message: `fake server: no route ${req.method} ${url}` } });
       } catch (err) {
@@ -324,6 +310,25 @@ export async function startFakeOpenAIServer(opts: FakeServerOptions = {}): Promi
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
+  let warmed: Promise<void> = Promise.resolve();
+  let closed = false;
+  const warmUp = async (ms: number, as: 'refuse' | { status: number; body?: { body: string; contentType: string } }) => {
+    warming = { until: Date.now() + ms, as };
+    if (as !== 'refuse') {
+      warmed = new Promise((r) => setTimeout(r, ms));
+      return;
+    }
+    // Down as a server that is not yet listening: connections are refused until it is.
+    for (const s of sockets) s.destroy();
+    await new Promise<void>((r) => server.close(() => r()));
+    warmed = new Promise((resolve, reject) =>
+      setTimeout(() => {
+        if (closed) return resolve();
+        server.once('error', reject);
+        server.listen(port, '127.0.0.1', () => resolve());
+      }, ms),
+    );
+  };
   return {
     url: `http://127.0.0.1:${port}/v1`,
     port,
@@ -339,6 +344,8 @@ export async function startFakeOpenAIServer(opts: FakeServerOptions = {}): Promi
     injectFaults: (...f: Fault[]) => void queue.push(...f),
     setLatency: (ms: number) => void (latency = ms),
     setBatchPollsBeforeComplete: (n: number) => void (pollsBeforeComplete = n),
+    warmUp,
+    warm: () => warmed,
     resetCounters: () => {
       state.counters = zero();
       state.requests = [];
@@ -346,6 +353,7 @@ export async function startFakeOpenAIServer(opts: FakeServerOptions = {}): Promi
     },
     close: () =>
       new Promise<void>((resolve) => {
+        closed = true;
         for (const s of sockets) s.destroy();
         server.close(() => resolve());
       }),
