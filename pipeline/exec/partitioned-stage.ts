@@ -62,7 +62,7 @@ export async function runPartitionedStage(
   const spec = impl.partition!;
   const wholeNames = Object.keys(inputs).filter((n) => !(n in spec.by));
   const common = partitionCommon(components, wholeNames);
-  const parts = partitionRows(ctx.stage, spec.by, inputs, ctx.params);
+  const parts = partitionRows(ctx.stage, spec.by, inputs, ctx.params, impl.reads);
   const memoStore = new RowStore(join(env.store, 'units', ctx.stage));
   const memo = memoStore.open();
   const keys = parts.map((p) => partitionKey(common, p));

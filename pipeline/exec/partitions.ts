@@ -37,6 +37,7 @@ export function partitionRows<P>(
   by: Readonly<Record<string, PartitionKeyOf<P>>>,
   inputs: Readonly<Record<string, readonly Row[]>>,
   params: P,
+  reads: Readonly<Record<string, readonly string[]>> = {},
 ): Partition[] {
   const names = Object.keys(by).sort();
   const parts = new Map<string, Record<string, Row[]>>();
@@ -56,16 +57,25 @@ export function partitionRows<P>(
   }
   return [...parts.keys()].sort().map((key) => {
     const rows = parts.get(key)!;
-    return { key, rows, content: contentHash(key, names, rows) };
+    return { key, rows, content: contentHash(key, names, rows, reads) };
   });
 }
 
-/** Rows hashed as the lines they would be stored as, each input's under its name. */
-function contentHash(key: string, names: readonly string[], rows: Record<string, Row[]>): string {
+/**
+ * Rows hashed as canonical JSON, each input's under its name; of an input the stage declares
+ * `reads` of, only those columns (its rows may carry other stages' columns: a shared projection).
+ */
+function contentHash(
+  key: string,
+  names: readonly string[],
+  rows: Record<string, Row[]>,
+  reads: Readonly<Record<string, readonly string[]>>,
+): string {
   const h = createHash('sha256').update(`cdp-partition-v1\n${JSON.stringify(key)}\n`);
   for (const name of names) {
     h.update(`${JSON.stringify(name)}:${rows[name]!.length}\n`);
-    for (const r of rows[name]!) h.update(canonicalJson(r)).update('\n');
+    const columns = reads[name] ? [...reads[name]!].sort() : null;
+    for (const r of rows[name]!) h.update(canonicalJson(columns ? columns.map((c) => r[c] ?? null) : r)).update('\n');
   }
   return h.digest('hex');
 }
