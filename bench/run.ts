@@ -16,6 +16,7 @@ const files = readdirSync(here)
 
 function fmt(x: number): string {
   if (!Number.isFinite(x)) return String(x);
+  if (Number.isInteger(x)) return String(x);
   const a = Math.abs(x);
   return a >= 100 ? x.toFixed(0) : a >= 1 ? x.toFixed(2) : x.toPrecision(3);
 }

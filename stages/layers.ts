@@ -13,8 +13,9 @@
  * Test code (tests, test support, fixtures, `testing/` folders) is left out: a test may set up
  * its subject with anything, and is no layer of the program.
  */
-import { preProcessFile } from 'typescript';
 import { dirname, join, normalize } from 'node:path';
+// The one import scanner, shared with code identity (stages/layers.ts is a test-side tool, in no layer).
+import { importSpecifiers } from '../pipeline/hash/imports.ts';
 import { isStandIn, simulatedNaming } from './simulated-names.ts';
 
 export interface Violation {
@@ -32,9 +33,7 @@ export function isTestCode(file: string): boolean {
 
 /** Relative imports of a source file, resolved to repository paths (packages are left out). */
 export function importsOf(file: string, source: string): string[] {
-  const info = preProcessFile(source, true, true);
-  return info.importedFiles
-    .map((f) => f.fileName)
+  return importSpecifiers(source, file)
     .filter((f) => f.startsWith('.'))
     .map((f) => normalize(join(dirname(file), f)).replace(/\\/g, '/'));
 }

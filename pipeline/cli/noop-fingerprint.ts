@@ -81,7 +81,10 @@ export function writeNoopFingerprint(
   const add = (f: string) => (files[resolve(dag.root, f)] = stat(resolve(dag.root, f)));
   const addOutput = (f: string) => (outputs[resolve(dag.root, f)] = stat(resolve(dag.root, f)));
   add(configFile);
-  for (const f of Object.keys(new CodeHasher(dag.root, new StatCache(null)).identity(configFile).files)) add(f);
+  // The store's stat cache remembers what each file imports, so listing the config's modules parses none that did not change.
+  const statCache = new StatCache(ws.statCache);
+  for (const f of Object.keys(new CodeHasher(dag.root, statCache).identity(configFile).files)) add(f);
+  statCache.save();
   for (const f of ['package.json', 'package-lock.json', 'node_modules/.package-lock.json']) add(f);
   // Files the configuration read (a models file), recorded absent too: creating one must count.
   for (const f of configInputs()) add(f);

@@ -3,14 +3,18 @@
  * transitively, each hashed by content; and the versions of the packages those modules import.
  * Editing a helper therefore reruns exactly the stages that (transitively) import it.
  *
- * Imports are found by scanning the source text rather than by asking the module loader,
- * so that `cdp status` can explain staleness without executing stage code.
+ * Imports are read from the source text (imports.ts, TypeScript's parser) rather than by asking
+ * the module loader, so that `cdp status` can explain staleness without executing stage code.
+ * Type-only imports count too: conservative, and a types file rarely changes alone. What a file
+ * imports is remembered by its content hash, in this process and in the stat cache, so a run
+ * parses only the files that changed since the last one.
  */
 import { readFileSync, existsSync } from 'node:fs';
-import { dirname, resolve, relative, join } from 'node:path';
+import { dirname, resolve, relative, join, extname } from 'node:path';
 import { builtinModules } from 'node:module';
 import type { StatCache } from './stat-cache.ts';
-import { hashValue } from './canonical.ts';
+import { hashValue, sha256 } from './canonical.ts';
+import { IMPORT_SCANNER, importSpecifiers } from './imports.ts';
 
 export interface CodeIdentity {
   /** Project-relative path → sha256 of the file, for the module and everything local it imports. */
@@ -20,22 +24,10 @@ export interface CodeIdentity {
   hash: string;
 }
 
-const IMPORT_RE =
-  /(?:^|[;\s}])(?:import|export)\s*(?:type\s+)?(?:[\w*{}\s,$]+?\s+from\s*)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
 const EXTENSIONS = ['', '.ts', '.mts', '.js', '.mjs', '/index.ts', '/index.js'];
 const builtins = new Set(builtinModules);
-
-export function importSpecifiers(source: string): string[] {
-  const out: string[] = [];
-  // Comments can mention imports; strip them first so they do not pull in files.
-  const code = source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
-  for (const m of code.matchAll(IMPORT_RE)) {
-    // Type-only imports count too: conservative, and a types file rarely changes alone.
-    const spec = m[1] ?? m[2];
-    if (spec) out.push(spec);
-  }
-  return out;
-}
+/** Content hash and extension → specifiers, shared by every hasher of the process. */
+const scanned = new Map<string, string[]>();
 
 export class CodeHasher {
   private memo = new Map<string, { hash: string; local: string[]; bare: string[] }>();
@@ -71,7 +63,7 @@ export class CodeHasher {
     if (hit && hit.hash === hash) return hit;
     const local: string[] = [];
     const bare: string[] = [];
-    for (const spec of importSpecifiers(readFileSync(file, 'utf8'))) {
+    for (const spec of this.specifiers(file, hash)) {
       if (spec.startsWith('.') || spec.startsWith('/')) {
         local.push(this.resolveLocal(file, spec));
       } else if (!spec.startsWith('node:') && !builtins.has(spec)) {
@@ -81,6 +73,25 @@ export class CodeHasher {
     const info = { hash, local, bare };
     this.memo.set(file, info);
     return info;
+  }
+
+  /** What the file imports: known by its content (the stat cache, then this process), else parsed. */
+  private specifiers(file: string, hash: string): string[] {
+    const key = `${hash}${extname(file)}`;
+    const known = this.stat.importsOf(file, hash, IMPORT_SCANNER) ?? scanned.get(key);
+    if (known) {
+      scanned.set(key, known);
+      this.stat.rememberImports(file, hash, IMPORT_SCANNER, known);
+      return known;
+    }
+    const source = readFileSync(file);
+    const specs = importSpecifiers(source.toString('utf8'), file);
+    // Remembered only as the imports of the content hashed: a file edited meanwhile is parsed again next time.
+    if (sha256(source) === hash) {
+      scanned.set(key, specs);
+      this.stat.rememberImports(file, hash, IMPORT_SCANNER, specs);
+    }
+    return specs;
   }
 
   private resolveLocal(from: string, spec: string): string {

@@ -1,70 +1,57 @@
 /**
- * Expands file globs (`*`, `?`, `**`, `{a,b}`) relative to a root, sorted, without following
- * symlinked directories. Node 20 has no fs.glob, and a source list must not depend on
- * directory-listing order, so results are sorted.
+ * Expands file globs relative to a root, sorted by code unit, without following symlinked
+ * directories. Node 20 has no fs.glob, and a source list must not depend on directory-listing
+ * order, so results are sorted.
+ *
+ * The pattern syntax is picomatch's (`*`, `?`, `**`, `{a,b}`, and after the first glob segment
+ * `[…]` classes; dotfiles match, as they did). The walk stays ours: it starts below the pattern's
+ * static prefix (the segments before the first one with `*`, `?` or `{`), which is taken
+ * literally — a corpus directory named `guidelines (2024) [en]` is not read as a pattern — and it
+ * visits exactly the directories the no-op fingerprint records (pipeline/cli/noop-fingerprint.ts,
+ * patternRoot). A symlinked file is matched only when named without a glob, as before.
  */
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
+import picomatch from 'picomatch';
 
-export function globToRegExp(pattern: string): RegExp {
-  let re = '';
-  for (let i = 0; i < pattern.length; i++) {
-    const c = pattern[i];
-    if (c === '*') {
-      if (pattern[i + 1] === '*') {
-        // `**/` matches zero or more directories.
-        const slash = pattern[i + 2] === '/';
-        re += slash ? '(?:.*/)?' : '.*';
-        i += slash ? 2 : 1;
-      } else re += '[^/]*';
-    } else if (c === '?') re += '[^/]';
-    else if (c === '{') {
-      const end = pattern.indexOf('}', i);
-      if (end < 0) throw new Error(`glob '${pattern}' has an unclosed '{'`);
-      re +=
-        '(?:' +
-        pattern
-          .slice(i + 1, end)
-          .split(',')
-          .map(escape)
-          .join('|') +
-        ')';
-      i = end;
-    } else re += escape(c);
-  }
-  return new RegExp('^' + re + '$');
+// As patternRoot in noop-fingerprint.ts: a bracket alone does not make a segment a glob.
+const GLOB_CHAR = /[*?{]/;
+
+/** The pattern split at its first segment with a glob character: [literal prefix, glob rest]. */
+function splitPattern(pattern: string): [string, string] {
+  const parts = pattern.split('/');
+  const first = parts.findIndex((p) => GLOB_CHAR.test(p));
+  return [parts.slice(0, first).join('/'), parts.slice(first).join('/')];
 }
 
-function escape(s: string): string {
-  return s.replace(/[.+^$()|[\]\\]/g, '\\$&');
+/** Every regular file under `dir` (not through symlinked directories), relative to it with '/'. */
+function filesUnder(dir: string, out: string[] = [], base = dir): string[] {
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return out;
+  }
+  for (const e of entries) {
+    const full = join(dir, e.name);
+    if (e.isDirectory()) filesUnder(full, out, base);
+    else if (e.isFile()) out.push(relative(base, full).split(sep).join('/'));
+  }
+  return out;
 }
 
 /** Project-relative paths (with '/') of the files matching any of the patterns. */
 export function expandGlobs(root: string, patterns: string[]): string[] {
   const out = new Set<string>();
   for (const pattern of patterns) {
-    const staticPrefix = pattern
-      .split('/')
-      .filter((_, i, parts) => !parts.slice(0, i + 1).some((p) => /[*?{]/.test(p)))
-      .join('/');
-    const re = globToRegExp(pattern);
-    const base = join(root, staticPrefix);
-    const walk = (dir: string): void => {
-      let entries;
-      try {
-        entries = readdirSync(dir, { withFileTypes: true });
-      } catch {
-        return;
-      }
-      for (const e of entries) {
-        const full = join(dir, e.name);
-        const rel = relative(root, full).split(sep).join('/');
-        if (e.isDirectory()) walk(full);
-        else if (e.isFile() && re.test(rel)) out.add(rel);
-      }
-    };
-    if (/[*?{]/.test(pattern)) walk(base);
-    else if (isFile(join(root, pattern))) out.add(pattern);
+    if (!GLOB_CHAR.test(pattern)) {
+      if (isFile(join(root, pattern))) out.add(pattern);
+      continue;
+    }
+    const [prefix, rest] = splitPattern(pattern);
+    const matches = picomatch(rest, { dot: true });
+    const base = join(root, prefix);
+    for (const f of filesUnder(base)) if (matches(f)) out.add(relative(root, join(base, f)).split(sep).join('/'));
   }
   return [...out].sort();
 }

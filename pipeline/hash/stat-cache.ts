@@ -1,6 +1,8 @@
 /**
  * Content hashes of files, remembered by (path, size, mtime) so an unchanged large file is not
- * read again: a no-op rerun stats every input and code file but reads none of them.
+ * read again: a no-op rerun stats every input and code file but reads none of them. A code
+ * file's entry also remembers the modules it imports (code-identity.ts), so an unchanged file is
+ * not parsed again either.
  */
 import { readFileSync, statSync, writeFileSync, renameSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -10,6 +12,8 @@ interface Entry {
   size: number;
   mtimeMs: number;
   hash: string;
+  /** The import specifiers of this content, and the scanner that read them. */
+  imports?: { scanner: string; specifiers: string[] };
 }
 
 export class StatCache {
@@ -40,6 +44,21 @@ export class StatCache {
       this.dirty = true;
     }
     return hash;
+  }
+
+  /** The imports remembered for the file, if its entry is of this content and scanner. */
+  importsOf(path: string, hash: string, scanner: string): string[] | undefined {
+    const e = this.entries.get(path);
+    return e && e.hash === hash && e.imports?.scanner === scanner ? e.imports.specifiers : undefined;
+  }
+
+  /** Remembers the file's imports beside its hash (only while the entry is of this content). */
+  rememberImports(path: string, hash: string, scanner: string, specifiers: string[]): void {
+    const e = this.entries.get(path);
+    // The same content read by the same scanner has the same imports: nothing new to save.
+    if (!e || e.hash !== hash || e.imports?.scanner === scanner) return;
+    e.imports = { scanner, specifiers };
+    this.dirty = true;
   }
 
   save(): void {

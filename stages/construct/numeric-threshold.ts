@@ -22,6 +22,7 @@
  */
 import { fromOp, interval, type Interval, type Op } from './numeric-interval.ts';
 import { matchUnit, NO_UNIT, type UnitInfo } from './numeric-units.ts';
+import { ENGLISH_STOP_WORDS, INDICATOR_EXTRA_STOP_WORDS } from '../language/stop-words.ts';
 
 export interface ThresholdComponent {
   /** Indicator key used to match the same quantity across steps ("bmi", "age", "收缩压"). */
@@ -286,65 +287,7 @@ function prefixBefore(text: string, pos: number): { op: Op; start: number; word:
   return null;
 }
 
-const STOP = new Set([
-  'is',
-  'are',
-  'was',
-  'were',
-  'be',
-  'been',
-  'being',
-  'does',
-  'do',
-  'did',
-  'has',
-  'have',
-  'had',
-  'can',
-  'could',
-  'will',
-  'would',
-  'should',
-  'the',
-  'a',
-  'an',
-  'patient',
-  "patient's",
-  'patients',
-  "patients'",
-  'their',
-  'his',
-  'her',
-  'of',
-  'for',
-  'in',
-  'on',
-  'at',
-  'to',
-  'with',
-  'by',
-  'level',
-  'levels',
-  'value',
-  'values',
-  'measured',
-  'there',
-  'any',
-  'current',
-  'currently',
-  'and',
-  'or',
-  'than',
-  'still',
-  'total',
-  'reading',
-  'readings',
-  'result',
-  'this',
-  'that',
-  'from',
-  'it',
-]);
+const STOP = new Set([...ENGLISH_STOP_WORDS, ...INDICATOR_EXTRA_STOP_WORDS]);
 const AGE_WORDS = new Set(['aged', 'age', 'old', 'older', 'younger']);
 
 function normaliseToken(w: string): string {

@@ -15,29 +15,9 @@
  *    is an ordinary capitalised word (so "HbA1c", "CT" and "BMI" keep their case).
  */
 import type { Cdp } from './types.ts';
+import { ENGLISH_QUESTION_AUXILIARIES } from '../language/stop-words.ts';
 
-const AUXILIARIES = new Set([
-  'is',
-  'are',
-  'was',
-  'were',
-  'am',
-  'does',
-  'do',
-  'did',
-  'has',
-  'have',
-  'had',
-  'can',
-  'could',
-  'should',
-  'will',
-  'would',
-  'may',
-  'might',
-  'must',
-  'shall',
-]);
+const AUXILIARIES = new Set(ENGLISH_QUESTION_AUXILIARIES);
 const HAN = /\p{Script=Han}/u;
 const TRAILING_PUNCTUATION = /[\s.。;；:：!！,，、]+$/u;
 

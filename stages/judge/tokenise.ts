@@ -15,64 +15,14 @@
  * Everything else (spaces, punctuation) separates tokens.
  *
  * Stop words. By default a short list of English function words and Chinese particles is
- * dropped (DEFAULT_STOP_WORDS): they fill every step ("Does the patient have…", "的") and would
+ * dropped (DEFAULT_STOP_WORDS, from stages/language/stop-words.ts): they fill every step ("Does the patient have…", "的") and would
  * make unrelated steps look alike. Negations ("no", "not", "without", "不", "无", "未") are
  * deliberately kept: they flip a decision. Pass `stopWords: null` to keep every token, or a
  * set of your own.
  */
+import { CHINESE_STOP_WORDS, ENGLISH_STOP_WORDS, JUDGE_EXTRA_STOP_WORDS } from '../language/stop-words.ts';
 
-export const DEFAULT_STOP_WORDS: ReadonlySet<string> = new Set([
-  // English articles, prepositions, auxiliaries, pronouns and conjunctions.
-  'a',
-  'an',
-  'the',
-  'of',
-  'to',
-  'in',
-  'on',
-  'at',
-  'for',
-  'by',
-  'with',
-  'from',
-  'as',
-  'into',
-  'and',
-  'or',
-  'is',
-  'are',
-  'was',
-  'were',
-  'be',
-  'been',
-  'being',
-  'does',
-  'do',
-  'did',
-  'has',
-  'have',
-  'had',
-  'this',
-  'that',
-  'these',
-  'those',
-  'it',
-  'its',
-  'there',
-  'any',
-  'which',
-  // Chinese structural particles and conjunctions (single characters, as tokenised).
-  '的',
-  '了',
-  '是',
-  '在',
-  '和',
-  '与',
-  '及',
-  '或',
-  '吗',
-  '呢',
-]);
+export const DEFAULT_STOP_WORDS: ReadonlySet<string> = new Set([...ENGLISH_STOP_WORDS, ...JUDGE_EXTRA_STOP_WORDS, ...CHINESE_STOP_WORDS]);
 
 export interface TokeniseOptions {
   /** Tokens to drop after lower-casing; null keeps all (default DEFAULT_STOP_WORDS). */

@@ -4,14 +4,15 @@
  * says which known one it probably meant. Top-level problems come first, then each entry's.
  */
 import type { z } from 'zod';
+import { closestName } from '../../pipeline/dag/params.ts';
 import { ModelEntrySchema, PRICE_MESSAGE, TOP_KEYS } from './models-schema.ts';
 
 const ENTRY_KEYS = Object.keys(ModelEntrySchema.shape);
 const RETRY_KEYS = ['waitForServerMs', 'maxAttempts'];
 
+// The runner's one did-you-mean rule, so a typo in the models file is hinted as in dag.config.ts.
 function closest(word: string, known: readonly string[]): string {
-  const w = word.toLowerCase();
-  const hit = known.find((k) => k.toLowerCase() === w || k.toLowerCase().startsWith(w.slice(0, 4)));
+  const hit = closestName(word, known);
   return hit ? ` (did you mean "${hit}"?)` : '';
 }
 

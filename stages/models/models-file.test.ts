@@ -147,6 +147,16 @@ test('each validation error names the file, the model and the field', () => {
   }
 });
 
+test("an unknown key is hinted by the runner's did-you-mean rule (closestName), as a typo in dag.config.ts or --set is", () => {
+  const hint = (entry: unknown) => /\(did you mean "([^"]+)"\?\)/.exec(problems(file([entry]))[0] ?? '')?.[1] ?? null;
+  // Transposed letters, a missing letter, a case slip: within a third of the word's length.
+  assert.equal(hint({ ...base, modle: 'x' }), 'model');
+  assert.equal(hint({ ...base, concurency: 4 }), 'concurrency');
+  assert.equal(hint({ ...base, ContextWindow: 4096 }), 'contextWindow');
+  // A word far from every key gets no guess (the former prefix rule said "paper" here).
+  assert.equal(hint({ ...base, paperwork: 'x' }), null);
+});
+
 test('two models with one name, an unknown top-level key and broken JSON are refused; all problems at once', () => {
   const dup = problems(file([base, { ...base, model: 'other' }]));
   assert.deepEqual(dup, [
