@@ -493,6 +493,7 @@ class Execution {
         durable?: Promise<void>;
       };
       let partitions: StageResult['partitions'];
+      let partitionKeys: string[] | undefined;
       if (stage.impl.kind === 'table') {
         this.emit({ type: 'stage-start', stage: name, total: null, reasons });
         const reads = stage.impl.reads ?? {};
@@ -507,6 +508,7 @@ class Execution {
           p.durable.catch(() => {});
           out = { parts: [{ rows: p.rows, chunk: true }], computed: p.rowsComputed, reused: p.rowsReused, durable: p.durable };
           partitions = p.partitions;
+          partitionKeys = p.keys;
         } else {
           const rows = await stage.impl.run(guardInputs(name, 'input', all, Object.keys(all)), ctx);
           if (!Array.isArray(rows)) throw new Error(`stage '${name}' must return an array of rows, got ${typeof rows}`);
@@ -534,6 +536,7 @@ class Execution {
         covers: stage.decl.covers,
         record,
         durable: out.durable,
+        partitionKeys,
       });
       if (record && done.segments) {
         for (const [at, keys] of out.units ?? []) {
@@ -621,7 +624,14 @@ class Execution {
     parts: Iterable<ArtifactPart>,
     columns: ResolvedStage['columns'],
     prev: LedgerEntry | undefined,
-    entry: { key: string; components: KeyComponents | null; covers?: string; record?: RowStageRecord; durable?: Promise<void> },
+    entry: {
+      key: string;
+      components: KeyComponents | null;
+      covers?: string;
+      record?: RowStageRecord;
+      durable?: Promise<void>;
+      partitionKeys?: string[];
+    },
   ): Promise<{ hash: string; segments: SegmentRef[] | null; failed: number; facts: RowFacts }> {
     if (this.opts.ephemeral) {
       // Nothing is written, so this run's readers get the rows from memory (and no failed rows are recorded).
@@ -653,6 +663,7 @@ class Execution {
       artifact: artifact.hash,
       segments: artifact.segments,
       ...(record ? { rowStage: record } : {}),
+      ...(entry.partitionKeys ? { partitionKeys: entry.partitionKeys } : {}),
       rows: artifact.rows,
       failed,
       facts,

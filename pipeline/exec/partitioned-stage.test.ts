@@ -15,6 +15,8 @@ import { workspaceFor } from './workspace.ts';
 import { readLedger } from '../store/ledger.ts';
 import { readRows } from '../store/artifacts.ts';
 import { partitionRows } from './partitions.ts';
+import { cleanStore } from '../cli/clean.ts';
+import { RowStore } from '../store/row-store.ts';
 
 const pipelineDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -192,6 +194,17 @@ test('a partitioned stage computes only the partitions whose rows changed, and i
     assert.deepEqual(fourth.pooled.partitions, { computed: 0, reused: 6 });
     assert.deepEqual(computed(p), []);
     await assertWhole(p);
+
+    // `cdp clean` keeps the partitions the artifact was made of (the ledger lists them) and drops
+    // the others (b's and f's changed partitions); a rerun then computes nothing.
+    const ws = workspaceFor(p.root, p.config);
+    const current = readLedger(ws.ledger).entries.sums!.partitionKeys!;
+    assert.equal(current.length, 5);
+    const cleaned = await cleanStore(ws);
+    assert.ok(cleaned.unitsDropped >= 2, `dropped ${cleaned.unitsDropped} partitions no artifact holds`);
+    const memo = new RowStore(join(ws.store, 'units', 'sums')).load();
+    assert.deepEqual([...memo.keys()].sort(), [...current].sort());
+    memo.close();
 
     // The input taken whole is in every partition's key: a new factor recomputes each sums partition.
     writeFileSync(join(p.root, 'factor.txt'), '3\n');

@@ -35,6 +35,8 @@ export interface PartitionedResult {
   rowsReused: number;
   /** Settles when the partitions computed are on disk (their memo file fsynced). */
   durable: Promise<void>;
+  /** Every partition's memo key, in order: what the ledger records of them. */
+  keys: string[];
 }
 
 /** The key of a partition: what every partition shares, then its own content. */
@@ -101,6 +103,7 @@ export async function runPartitionedStage(
     rowsComputed: count(computed),
     rowsReused: count(fromMemo),
     durable,
+    keys,
   };
 }
 
