@@ -66,7 +66,7 @@ export default defineDag({
   sources: {
     corpus_files: files(`${corpus}/guidelines/**/*.{pdf,md,txt}`, `${corpus}/trees/*.json`, `${corpus}/guidelines.csv`),
     // The paper's published tables (transcribed), for the reproduction scorecard.
-    published_tables: files('data/published/*.csv'),
+    published_tables: files('data/published/table*.csv'),
     // The folder's README keeps this source non-empty, and its directory watched: an import is seen like any
     // other change of a source file.
     imported_predictions: files('data/imports/*.jsonl', 'data/imports/README.md'),

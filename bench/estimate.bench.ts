@@ -46,7 +46,7 @@ export default async function (): Promise<BenchReport> {
         ],
       }),
     );
-    const env = { CDP_STORE: join(dir, 'store'), CDP_NO_FAST_PATH: '1' };
+    const env = { CDP_STORE: join(dir, 'store'), CDP_LLM_CACHE: join(dir, 'llm-cache'), CDP_NO_FAST_PATH: '1' };
     const est = await cdp(['estimate', '--models', modelsFile, '--json'], env);
     if (est.code !== 0) throw new Error(`cdp estimate failed: ${est.stderr}`);
     if (existsSync(join(dir, 'store'))) throw new Error('cdp estimate wrote the store');

@@ -21,6 +21,12 @@ export interface BuildOptions {
   outDir?: string;
   /** A second run for the compare notebook (another store, or this one's warehouse copied before a change). */
   compare?: CompareSource;
+  /** The notebooks' folder (default <root>/notebooks; CPGBench's: <root>/notebooks/cpgbench). */
+  source?: string;
+  /** The helpers' folder copied beside them as lib/ (default <source>/lib). */
+  lib?: string;
+  /** What exports the warehouse tables the pages read (default MEGA-CDP's, export-data.ts). */
+  exportData?: (warehouse: string, store: string, outDir: string) => Promise<Record<string, number>>;
   log?: (line: string) => void;
 }
 
@@ -39,7 +45,7 @@ export function notebookPages(dir: string): string[] {
 
 export async function buildNotebookSite(opts: BuildOptions): Promise<BuiltSite> {
   const root = resolve(opts.root);
-  const source = join(root, 'notebooks');
+  const source = resolve(opts.source ?? join(root, 'notebooks'));
   const outDir = resolve(opts.outDir ?? join(root, 'reports', 'site'));
   const log = opts.log ?? (() => {});
   if (!existsSync(opts.warehouse)) throw new Error(`no warehouse at ${opts.warehouse}; run \`cdp run\` first`);
@@ -50,8 +56,9 @@ export async function buildNotebookSite(opts: BuildOptions): Promise<BuiltSite> 
   mkdirSync(stage, { recursive: true });
   try {
     for (const p of pages) cpSync(join(source, p), join(stage, p));
-    cpSync(join(source, 'lib'), join(stage, 'lib'), { recursive: true });
-    const rows = await exportNotebookData(opts.warehouse, opts.store, join(stage, 'data'), { compare: opts.compare });
+    cpSync(opts.lib ?? join(source, 'lib'), join(stage, 'lib'), { recursive: true });
+    const exportData = opts.exportData ?? ((w: string, s: string, o: string) => exportNotebookData(w, s, o, { compare: opts.compare }));
+    const rows = await exportData(opts.warehouse, opts.store, join(stage, 'data'));
     log(
       `exported ${Object.entries(rows)
         .map(([k, n]) => `${k} (${n})`)

@@ -5,6 +5,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { importsOf, layerViolations } from './layers.ts';
 import { runModels } from './models/run-models.ts';
+import { cpgRunModels } from './models/cpgbench-models.ts';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -19,15 +20,23 @@ function sources(dir: string, out = new Map<string, string>()): Map<string, stri
 }
 
 // Every simulated model the run's roster knows (agents, patient, judges, construction stand-ins).
-const standInNames = runModels({ root: repo, env: { CDP_MODELS: '' } })
-  .roster.filter((m) => m.simulated)
+const standInNames = [
+  ...runModels({ root: repo, env: { CDP_MODELS: '' } }).roster,
+  ...cpgRunModels({ root: repo, env: { CDP_MODELS: '' } }).roster,
+]
+  .filter((m) => m.simulated)
   .map((m) => m.name);
 
 test('the tree keeps its layers: agents only from the wiring, stand-ins named only by themselves, pipeline apart, no folder cycle', () => {
   const files = sources(join(repo, 'stages'), sources(join(repo, 'pipeline')));
-  files.set('dag.config.ts', readFileSync(join(repo, 'dag.config.ts'), 'utf8'));
+  for (const config of ['dag.config.ts', 'cpgbench.config.ts']) files.set(config, readFileSync(join(repo, config), 'utf8'));
   assert.ok(files.size > 200, `${files.size} files read`);
+  assert.ok(
+    [...files.keys()].some((f) => f.startsWith('stages/cpgbench/')),
+    'CPGBench is read too',
+  );
   assert.ok(standInNames.includes('simulated-oracle') && standInNames.includes('simulated-tfidf'), standInNames.join(', '));
+  assert.ok(standInNames.includes('simulated-cpg-oracle') && standInNames.includes('simulated-cpg-judge'), standInNames.join(', '));
   assert.deepEqual(layerViolations(files, standInNames), []);
 });
 
@@ -57,6 +66,27 @@ test('naming a simulated model outside the stand-ins fails: an import of their n
       ['stages/report/figures.ts', 'tells a model by "simulated" in its name (.startsWith)'],
       ['stages/report/judges.ts', 'imports stages/judge/simulated-judges.ts'],
       ['stages/tasks/task-unit.ts', 'tells a model by "simulated" in its name (.includes)'],
+    ],
+  );
+});
+
+test('CPGBench: its families are layers of their own, may not import the stand-ins, and its wiring may', () => {
+  const files = new Map([
+    ['stages/cpgbench/tasks/bad.ts', "import { simulatedJudge } from '../../agents/cpgbench/simulated-judge.ts';\n"],
+    ['stages/cpgbench/judge/j.ts', "import { x } from '../results/r.ts';\n"],
+    ['stages/cpgbench/results/r.ts', "import { y } from '../judge/j.ts';\n"],
+    ['cpgbench.config.ts', "import { cpgOfflineHandlers } from './stages/agents/cpgbench/roster.ts';\n"],
+    ['stages/models/cpgbench-llm.ts', "import { r } from '../agents/cpgbench/roster.ts';\n"],
+  ]);
+  assert.deepEqual(
+    layerViolations(files).map((v) => [v.file, v.rule, v.detail]),
+    [
+      [
+        'stages/cpgbench/tasks/bad.ts',
+        'only the wiring imports stages/agents',
+        'imports stages/agents/cpgbench/simulated-judge.ts; pass what it needs as data or through the LLM client',
+      ],
+      ['stages/cpgbench/judge', 'no folder cycle', 'stages/cpgbench/judge → stages/cpgbench/results → stages/cpgbench/judge'],
     ],
   );
 });

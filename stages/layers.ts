@@ -1,14 +1,17 @@
 /**
  * The project's layers as rules over its imports, checked by layers.test.ts against the tree:
  *
- * - the simulated agents (stages/agents) hang off the side: only the wiring (dag.config.ts,
- *   stages/models) and the other stand-ins import them;
+ * - the simulated agents (stages/agents, CPGBench's under stages/agents/cpgbench) hang off the
+ *   side: only the wiring (dag.config.ts, cpgbench.config.ts, stages/models) and the other
+ *   stand-ins import them;
  * - only the stand-ins and the wiring name a simulated model (simulated-names.ts): no other file
  *   imports the stand-ins' modules, spells a stand-in's name, or tells a stand-in by its name
  *   (`name.includes('simulated')`); a model's or judge's spec carries a `simulated` flag instead;
  * - pipeline/ imports nothing of stages/ or of the wiring, and its runner (pipeline/exec,
  *   pipeline/store) never names simulation;
- * - the folders of stages/ (and pipeline/ with them) import each other without a cycle.
+ * - the folders of stages/ (and pipeline/ with them) import each other without a cycle; each
+ *   family folder of stages/cpgbench (construct, tasks, judge, results, report, read) is a
+ *   layer of its own.
  *
  * Test code (tests, test support, fixtures, `testing/` folders) is left out: a test may set up
  * its subject with anything, and is no layer of the program.
@@ -38,10 +41,12 @@ export function importsOf(file: string, source: string): string[] {
     .map((f) => normalize(join(dirname(file), f)).replace(/\\/g, '/'));
 }
 
-/** The layer a file belongs to: `stages/<folder>`, `pipeline`, `wiring` (dag.config.ts), or null. */
+/** The layer a file belongs to: `stages/<folder>`, `stages/cpgbench/<folder>`, `pipeline`, `wiring` (a top-level *.config.ts), or null. */
 export function layerOf(file: string): string | null {
-  if (file === 'dag.config.ts') return 'wiring';
+  if (/^[^/]+\.config\.ts$/.test(file)) return 'wiring';
   if (file.startsWith('pipeline/')) return 'pipeline';
+  const family = /^stages\/cpgbench\/([^/]+)\//.exec(file);
+  if (family) return `stages/cpgbench/${family[1]}`;
   const m = /^stages\/([^/]+)\//.exec(file);
   return m ? `stages/${m[1]}` : null;
 }

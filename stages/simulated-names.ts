@@ -14,7 +14,8 @@ import ts from 'typescript';
 const STAND_IN_FILES = [
   /^stages\/agents\//,
   /^stages\/models\//,
-  /^dag\.config\.ts$/,
+  // The wiring: dag.config.ts, cpgbench.config.ts (any top-level *.config.ts).
+  /^[^/]+\.config\.ts$/,
   /^stages\/judge\/simulated-judges\.ts$/,
   /^stages\/construct\/offline-writers\.ts$/,
   // The offline writers themselves, which name their own output.

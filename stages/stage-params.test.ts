@@ -1,6 +1,7 @@
-// Every stage of the MEGA-CDP DAG declares its params, each with its type and range, so a typo or
-// a value out of range in dag.config.ts or on the command line is refused before anything runs
-// rather than silently changing the key (or making 1,680 failure rows, or 4 GB of them).
+// Every stage of both DAGs (MEGA-CDP's dag.config.ts, CPGBench's cpgbench.config.ts) declares
+// its params, each with its type and range, so a typo or a value out of range in a config or on
+// the command line is refused before anything runs rather than silently changing the key (or
+// making 1,680 failure rows, or 4 GB of them).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
@@ -8,6 +9,7 @@ import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import config from '../dag.config.ts';
+import cpgConfig from '../cpgbench.config.ts';
 import { resolveDag, DagConfigError } from '../pipeline/index.ts';
 import { resolveParams } from '../pipeline/stage.ts';
 import { isParamSchema } from '../pipeline/dag/params.ts';
@@ -36,6 +38,67 @@ test('every stage module declares its params, each as a schema, and the config g
   assert.equal(config.stages.find((s) => s.name === 'step_scores')!.params?.runs, undefined);
   assert.equal(dag.stages.get('step_scores')!.decl.params!.runs, 5);
   assert.equal(dag.stages.get('dialogues_multi')!.decl.params!.capFactor, 2);
+});
+
+test('every stage of cpgbench.config.ts declares its params, and the config gives only known ones; the paper values are the defaults', async () => {
+  const dag = await resolveDag(cpgConfig, root);
+  const undeclared = [...dag.stages].filter(([, s]) => s.impl.params === undefined).map(([name]) => name);
+  assert.deepEqual(undeclared, []);
+  assert.deepEqual(
+    [...dag.stages.keys()].filter((n) => !n.startsWith('cpg_')),
+    ['guidelines'],
+    'the one shared stage module: ingestion',
+  );
+  assert.equal(dag.stages.get('guidelines')!.decl.module, 'stages/ingest/guidelines.stage.ts');
+  assert.equal([...dag.stages.keys()].length, 21);
+  const params = (stage: string) => dag.stages.get(stage)!.decl.params!;
+  assert.equal(params('cpg_documents').minYear, 2015);
+  assert.equal(params('cpg_documents').maxTokens, 128000);
+  assert.equal(params('cpg_recommendations').maxTokens, 128000);
+  assert.match(String(params('cpg_safety').criterion), /severe patient harm, permanent disability, or death within hours to days/);
+  assert.equal(params('cpg_conversations').maxAttempts, 5);
+  const typo = {
+    ...cpgConfig,
+    stages: cpgConfig.stages.map((s) => (s.name === 'cpg_documents' ? { ...s, params: { ...s.params, minYaer: 2010 } } : s)),
+  };
+  await assert.rejects(
+    resolveDag(typo, root),
+    (err: unknown) =>
+      err instanceof DagConfigError &&
+      err.problems.some((p) =>
+        p.startsWith(
+          "stage 'cpg_documents': unknown param 'minYaer' (did you mean 'minYear'?); known: builder, minYear, maxTokens, maxAttempts",
+        ),
+      ),
+  );
+});
+
+test('cpgbench.config.ts: a misnamed input, a missing one and a value out of range are refused before anything runs', async () => {
+  const edit = (name: string, f: (s: (typeof cpgConfig.stages)[number]) => (typeof cpgConfig.stages)[number]) => ({
+    ...cpgConfig,
+    stages: cpgConfig.stages.map((s) => (s.name === name ? f(s) : s)),
+  });
+  const refused = async (config: typeof cpgConfig, start: string) =>
+    assert.rejects(
+      resolveDag(config, root),
+      (err: unknown) => err instanceof DagConfigError && err.problems.some((p) => p.startsWith(start)),
+    );
+  await refused(
+    edit('cpg_safety', (s) => ({ ...s, inputs: { cpg_recomendations: 'cpg_recommendations' } })),
+    "stage 'cpg_safety': input 'cpg_recomendations' is not an input of stages/cpgbench/construct/cpg-safety.stage.ts (did you mean 'cpg_recommendations'?)",
+  );
+  await refused(
+    edit('cpg_rates', (s) => ({ ...s, inputs: Object.fromEntries(Object.entries(s.inputs!).filter(([k]) => k !== 'cpg_safety')) })),
+    "stage 'cpg_rates': required input 'cpg_safety' is not given",
+  );
+  await refused(
+    edit('cpg_documents', (s) => ({ ...s, params: { ...s.params, minYear: 15 } })),
+    "stage 'cpg_documents': param 'minYear' must be",
+  );
+  await refused(
+    edit('cpg_rates', (s) => ({ ...s, params: { ...s.params, level: 95 } })),
+    "stage 'cpg_rates': param 'level' must be",
+  );
 });
 
 test("a typo in dialogues_multi's params names the stage, the param, the intended one and the known ones", async () => {

@@ -51,3 +51,17 @@ export function messageTokens(messages: readonly ChatMessage[], blobTokens?: (id
   }
   return n;
 }
+
+/**
+ * The text cut after its first `max` o200k tokens (CPGBench sends at most 128K tokens of a
+ * document), with its token count. A text whose byte length is within `max` is returned whole
+ * without counting (`tokens` null): it cannot hold more tokens than bytes.
+ */
+export function firstTokens(text: string, max: number): { text: string; tokens: number | null; cut: boolean } {
+  if (!(Number.isInteger(max) && max > 0)) throw new RangeError(`firstTokens: max must be a positive integer, got ${max}`);
+  if (tokenUpperBound(text) <= max) return { text, tokens: null, cut: false };
+  encoder ??= new Tiktoken(createRequire(import.meta.url)('js-tiktoken/ranks/o200k_base') as TiktokenBPE);
+  const ids = encoder.encode(text, [], []);
+  if (ids.length <= max) return { text, tokens: ids.length, cut: false };
+  return { text: encoder.decode(ids.slice(0, max)), tokens: ids.length, cut: true };
+}

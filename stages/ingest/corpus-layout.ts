@@ -9,6 +9,10 @@
  * the CSV line) and says what to do, so one bad entry never stops the rest. A guideline's
  * language is its CSV row's, else its folder's; with neither it is left null and the
  * guidelines stage tells it from the text.
+ *
+ * Both benchmarks read corpora this way. MEGA-CDP's prompts exist for en and zh (the default
+ * `languages`); CPGBench's corpora add de. The CSV's other columns (CPGBench's region, specialty,
+ * institute, bona_fide) are returned as `extras`, untouched, for the benchmark that reads them.
  */
 import Papa from 'papaparse';
 
@@ -72,8 +76,13 @@ interface CsvEntry {
 }
 
 /** The CSV's rows by guideline id, and an error entry for each row that cannot be used. */
-export function parseGuidelinesCsv(path: string, text: string): { rows: Map<string, CsvEntry>; errors: CsvError[] } {
+export function parseGuidelinesCsv(
+  path: string,
+  text: string,
+  languages: readonly string[] = CORPUS_LANGUAGES,
+): { rows: Map<string, CsvEntry>; errors: CsvError[]; extras: Map<string, Record<string, string>> } {
   const rows = new Map<string, CsvEntry>();
+  const extras = new Map<string, Record<string, string>>();
   const errors: CsvError[] = [];
   // The line each id is first listed on, whether that row is usable or not: it is the guideline's row.
   const firstLine = new Map<string, number>();
@@ -85,7 +94,7 @@ export function parseGuidelinesCsv(path: string, text: string): { rows: Map<stri
       id: '',
       error: `${path} line 1: no guideline_id column (header: ${header.join(', ') || 'empty'}); the columns are ${CSV_COLUMNS.join(', ')}`,
     });
-    return { rows, errors };
+    return { rows, errors, extras };
   }
   // Columns beyond these are the corpus's own business and are ignored.
   const badRows = new Set(parsed.errors.filter((e) => e.row !== undefined).map((e) => e.row as number));
@@ -110,8 +119,8 @@ export function parseGuidelinesCsv(path: string, text: string): { rows: Map<stri
     }
     firstLine.set(id, line);
     const language = (r.language ?? '').trim() || null;
-    if (language && !(CORPUS_LANGUAGES as readonly string[]).includes(language)) {
-      return fail(`unknown language '${language}' for '${id}'; the prompts exist for ${CORPUS_LANGUAGES.join(', ')}`);
+    if (language && !languages.includes(language)) {
+      return fail(`unknown language '${language}' for '${id}'; the prompts exist for ${languages.join(', ')}`);
     }
     const split = (r.split ?? '').trim() || null;
     if (split && !(CORPUS_SPLITS as readonly string[]).includes(split))
@@ -121,8 +130,10 @@ export function parseGuidelinesCsv(path: string, text: string): { rows: Map<stri
     if (year !== null && !Number.isInteger(year)) return fail(`year '${yearText}' for '${id}' is not a whole number`);
     const text = (k: string) => (r[k] ?? '').trim() || null;
     rows.set(id, { line, language, title: text('title'), split, year, source: text('source'), license: text('license') });
+    const rest = Object.entries(r).filter(([k]) => !CSV_COLUMNS.includes(k));
+    extras.set(id, Object.fromEntries(rest.map(([k, v]) => [k, (v ?? '').trim()])));
   });
-  return { rows, errors };
+  return { rows, errors, extras };
 }
 
 /**
@@ -132,7 +143,8 @@ export function parseGuidelinesCsv(path: string, text: string): { rows: Map<stri
 export function readCorpus(
   files: readonly CorpusFile[],
   csv: { path: string; text: string } | null,
-): { documents: CorpusDocument[]; trees: CorpusTree[] } {
+  languages: readonly string[] = CORPUS_LANGUAGES,
+): { documents: CorpusDocument[]; trees: CorpusTree[]; extras: Map<string, Record<string, string>> } {
   const byId = new Map<string, { path: string; sha256: string; folder: string | null; format: string }[]>();
   const treeFiles: CorpusFile[] = [];
   for (const f of files) {
@@ -143,7 +155,9 @@ export function readCorpus(
       byId.set(d[2], list);
     } else if (TREE.test(f.path)) treeFiles.push(f);
   }
-  const meta = csv ? parseGuidelinesCsv(csv.path, csv.text) : { rows: new Map<string, CsvEntry>(), errors: [] };
+  const meta = csv
+    ? parseGuidelinesCsv(csv.path, csv.text, languages)
+    : { rows: new Map<string, CsvEntry>(), errors: [], extras: new Map<string, Record<string, string>>() };
   const documents: CorpusDocument[] = [];
   const blank = { language: null, title: null, split: null, year: null, source: null, license: null, sha256: null, format: null };
   for (const [id, list] of [...byId].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
@@ -165,12 +179,12 @@ export function readCorpus(
     }
     let language = m?.language ?? null;
     if (!language && doc.folder) {
-      if (!(CORPUS_LANGUAGES as readonly string[]).includes(doc.folder)) {
+      if (!languages.includes(doc.folder)) {
         documents.push({
           ...blank,
           guideline_id: id,
           path: doc.path,
-          error: `${doc.path}: unknown language folder '${doc.folder}'; use ${CORPUS_LANGUAGES.join(' or ')}/, or give the language in guidelines.csv`,
+          error: `${doc.path}: unknown language folder '${doc.folder}'; use ${languages.join(' or ')}/, or give the language in guidelines.csv`,
         });
         continue;
       }
@@ -213,7 +227,7 @@ export function readCorpus(
       : `${f.path}: a tree for no document (no guidelines/${id}.{pdf,md,txt}); add the document or remove the tree`;
     return { guideline_id: id, path: f.path, sha256: f.sha256, error };
   });
-  return { documents, trees };
+  return { documents, trees, extras: meta.extras };
 }
 
 /** A guideline's language told from its text: Chinese when CJK characters are a fifth of its letters. */

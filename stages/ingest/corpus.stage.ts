@@ -24,13 +24,22 @@ export const CORPUS_DOCUMENT_COLUMNS = {
   error: 'VARCHAR',
 } as const;
 
-/** The corpus as read from a files source's rows; the CSV, if any, is read from disk here. */
-export function corpusOf(files: readonly Record<string, unknown>[], root: string): ReturnType<typeof readCorpus> {
+/** A files source's rows as corpus files, and the text of its guidelines.csv (read from disk here), if any. */
+export function csvOf(
+  files: readonly Record<string, unknown>[],
+  root: string,
+): { list: CorpusFile[]; csv: { path: string; text: string } | null } {
   const list: CorpusFile[] = files.map((f) => ({ path: String(f.path), sha256: String(f.sha256) }));
   const csvs = list.filter((f) => /(?:^|\/)guidelines\.csv$/i.test(f.path));
   if (csvs.length > 1)
     throw new Error(`the corpus has ${csvs.length} guidelines.csv files (${csvs.map((c) => c.path).join(', ')}); keep one`);
   const csv = csvs[0] ? { path: csvs[0].path, text: readFileSync(resolve(root, csvs[0].path), 'utf8') } : null;
+  return { list, csv };
+}
+
+/** The corpus as read from a files source's rows. */
+export function corpusOf(files: readonly Record<string, unknown>[], root: string): ReturnType<typeof readCorpus> {
+  const { list, csv } = csvOf(files, root);
   return readCorpus(list, csv);
 }
 

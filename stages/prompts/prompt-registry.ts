@@ -1,10 +1,15 @@
 /**
- * The nine prompts of MEGA-CDP (paper, Appendix E, Tables 8–16): which file holds each, which
- * placeholders it declares, and how it is sent. The placeholder lists are written out here rather
- * than discovered by scanning the text, because the templates also contain braces that are not
- * placeholders (Prompt 1's JSON examples, "{}" children) and a translated template must declare
- * exactly the same inputs as the English one.
+ * The prompts of both benchmarks: which file holds each, which placeholders it declares, how it
+ * is sent, and where its text comes from. MEGA-CDP's nine (paper, Appendix E, Tables 8–16) are
+ * `PROMPTS`, copied from the paper; CPGBench's (cpgbench-prompts.ts) were written for this
+ * project, because that paper prints none of its fourteen. The placeholder lists are written out
+ * here rather than discovered by scanning the text, because the templates also contain braces
+ * that are not placeholders (Prompt 1's JSON examples, "{}" children) and a translated template
+ * must declare exactly the same inputs as the English one.
  */
+import { CPGBENCH_PROMPTS, type CpgPromptId } from './cpgbench-prompts.ts';
+
+export type { CpgPromptId } from './cpgbench-prompts.ts';
 
 export const PROMPT_IDS = [
   'reasoning-tree-extraction',
@@ -17,7 +22,10 @@ export const PROMPT_IDS = [
   'multi-turn-step-level-consistency-scoring',
   'outcome-accuracy-scoring',
 ] as const;
+/** MEGA-CDP's prompt ids. */
 export type PromptId = (typeof PROMPT_IDS)[number];
+/** Any registered prompt's id, of either benchmark. */
+export type TemplateId = PromptId | CpgPromptId;
 
 /**
  * How a rendered prompt enters a chat:
@@ -28,13 +36,22 @@ export type PromptId = (typeof PROMPT_IDS)[number];
 export type PromptRole = 'user' | 'system';
 
 export interface PromptSpec {
-  id: PromptId;
-  /** 1..9 as numbered in the paper. */
+  id: TemplateId;
+  /** The benchmark whose pipeline uses it. */
+  benchmark: 'mega-cdp' | 'cpgbench';
+  /**
+   * 'paper': the paper's printed text, word for word; 'written-for-this-project': our own text,
+   * following what the paper says the prompt takes and returns (its own text is unpublished).
+   */
+  provenance: 'paper' | 'written-for-this-project';
+  /** As numbered in the paper (MEGA-CDP 1..9, CPGBench 1..14). */
   number: number;
+  /** The paper's numbers by template language, when it has one prompt per language (CPGBench 7/8/9). */
+  numberByLanguage?: Readonly<Record<string, number>>;
   /** The title printed above the prompt ("Prompt 4: Single-Turn Inference"); not part of the prompt. */
   title: string;
-  /** The paper's table that prints it. */
-  table: number;
+  /** The paper's table that prints it (MEGA-CDP); CPGBench prints none. */
+  table?: number;
   /** File name under templates/<language>/. */
   file: string;
   /** Placeholder names, written in templates as {Name}. */
@@ -44,14 +61,35 @@ export interface PromptSpec {
   printedQuirks: readonly string[];
 }
 
+/** A MEGA-CDP prompt: one of its nine ids, printed in a table of its paper. */
+export type MegaCdpPromptSpec = PromptSpec & { id: PromptId; table: number };
+
 const PATHWAY_VARS = ['Reference_Pathway_Length', 'Candidate_Pathway_Length', 'Reference_Pathway', 'Candidate_Pathway'] as const;
 
-function spec(number: number, title: string, placeholders: readonly string[], role: PromptRole, printedQuirks: string[] = []): PromptSpec {
-  const id = PROMPT_IDS[number - 1];
-  return { id, number, title, table: number + 7, file: `${number}-${id}.md`, placeholders, role, printedQuirks };
+function spec(
+  number: number,
+  title: string,
+  placeholders: readonly string[],
+  role: PromptRole,
+  printedQuirks: string[] = [],
+): MegaCdpPromptSpec {
+  const id = PROMPT_IDS[number - 1]!;
+  const provenance = 'paper';
+  return {
+    id,
+    benchmark: 'mega-cdp',
+    provenance,
+    number,
+    title,
+    table: number + 7,
+    file: `${number}-${id}.md`,
+    placeholders,
+    role,
+    printedQuirks,
+  };
 }
 
-export const PROMPTS: readonly PromptSpec[] = [
+export const PROMPTS: readonly MegaCdpPromptSpec[] = [
   spec(1, 'Reasoning Tree Extraction', ['Guideline'], 'user'),
   spec(2, 'Case Vignette Synthesis', ['Primary_Clinical_Focus', 'Condition_Path'], 'user'),
   spec(3, 'Reasoning Narrative Conversion', ['Input'], 'user', [
@@ -69,9 +107,12 @@ export const PROMPTS: readonly PromptSpec[] = [
   spec(9, 'Outcome Accuracy Scoring', ['Reference_Conclusion', 'Candidate_Conclusion'], 'user'),
 ];
 
-export function promptSpec(id: PromptId): PromptSpec {
-  const p = PROMPTS.find((x) => x.id === id);
-  if (!p) throw new Error(`unknown prompt id "${id}"; known ids: ${PROMPT_IDS.join(', ')}`);
+/** Every registered prompt: MEGA-CDP's nine, then CPGBench's. */
+export const ALL_PROMPTS: readonly PromptSpec[] = [...PROMPTS, ...CPGBENCH_PROMPTS];
+
+export function promptSpec(id: TemplateId): PromptSpec {
+  const p = ALL_PROMPTS.find((x) => x.id === id);
+  if (!p) throw new Error(`unknown prompt id "${id}"; known ids: ${ALL_PROMPTS.map((x) => x.id).join(', ')}`);
   return p;
 }
 

@@ -1,5 +1,6 @@
 /**
- * Loading and rendering the benchmark's prompt templates (paper, Appendix E).
+ * Loading and rendering the benchmarks' prompt templates (MEGA-CDP's from its paper, Appendix E;
+ * CPGBench's written for this project, see templates/CPGBENCH.md).
  *
  * Language. A guideline is prompted with the template of its own language when one exists, else
  * with the paper's English template: the paper prints only English templates and applies them to
@@ -20,15 +21,18 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promptSpec, type PromptId, type PromptRole } from './prompt-registry.ts';
+import { promptSpec, type PromptRole, type TemplateId } from './prompt-registry.ts';
 
-export type { PromptId } from './prompt-registry.ts';
+export type { PromptId, TemplateId } from './prompt-registry.ts';
 
 export const DEFAULT_TEMPLATES_ROOT = join(dirname(fileURLToPath(import.meta.url)), 'templates');
 
 export interface Template {
-  id: PromptId;
+  id: TemplateId;
+  /** The paper's number of the prompt in the language used (CPGBench's conversation prompt: 7, 8 or 9). */
   number: number;
+  /** Whether the text is the paper's or was written for this project (prompt-registry.ts). */
+  provenance: 'paper' | 'written-for-this-project';
   title: string;
   /** The language asked for (the guideline's). */
   requestedLanguage: string;
@@ -51,7 +55,7 @@ export interface LoadOptions {
 
 const LANGUAGE_TAG = /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/;
 
-export function loadTemplate(id: PromptId, language: string, options: LoadOptions = {}): Template {
+export function loadTemplate(id: TemplateId, language: string, options: LoadOptions = {}): Template {
   const spec = promptSpec(id);
   if (!LANGUAGE_TAG.test(language)) {
     throw new Error(`language "${language}" for prompt ${id} is not a language tag like "en", "zh" or "zh-CN"`);
@@ -76,7 +80,8 @@ export function loadTemplate(id: PromptId, language: string, options: LoadOption
   }
   return {
     id,
-    number: spec.number,
+    number: spec.numberByLanguage?.[used] ?? spec.number,
+    provenance: spec.provenance,
     title: spec.title,
     requestedLanguage: language,
     language: used,
