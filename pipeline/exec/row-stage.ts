@@ -276,7 +276,9 @@ export async function runRowStage(
         r.hash ??= sha256(r.line!);
       }
       const upstreamError =
-        row.error != null && !impl.seesFailedRows ? `upstream '${stage.decl.inputs![fe.input]}' failed for this row: ${String(row.error)}` : null;
+        row.error != null && !impl.seesFailedRows
+          ? `upstream '${stage.decl.inputs![fe.input]}' failed for this row: ${String(row.error)}`
+          : null;
       p.parts.forEach(({ at, cross: ci }, k) => {
         const cross = crossValues[ci];
         const known = r.known?.[k];
