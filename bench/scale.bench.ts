@@ -241,8 +241,10 @@ export default async function (): Promise<BenchReport> {
   const modelComputed = computed(addedModel);
   // Judges per pathway, read from the full run: its step and outcome units over its pathways.
   const fullComputed = computed(full);
-  const stepJudges = fullComputed.step_scores / fullComputed.predicted_pathways;
-  const outcomeJudges = fullComputed.outcome_scores / fullComputed.predicted_pathways;
+  // (predicted_pathways computes one unit per test case; a pathway is a prediction or a dialogue.)
+  const pathways = fullComputed.predictions_single + fullComputed.dialogues_multi;
+  const stepJudges = fullComputed.step_scores / pathways;
+  const outcomeJudges = fullComputed.outcome_scores / pathways;
   const onlyItsUnits =
     modelComputed.predictions_single === nCases &&
     modelComputed.dialogues_multi === nCases &&
@@ -277,6 +279,8 @@ export default async function (): Promise<BenchReport> {
       unit: 's',
       target: { text: 'well under 1 s', met: reuse.seconds < 0.5 },
     },
+    // CPU beside wall: on a shared machine the wall time says more about the others' load.
+    { name: 'adding one guideline: CPU (user + system)', value: added.cpu, unit: 's' },
     { name: 'removing that guideline again', value: removed.wall, unit: 's' },
     { name: 'adding it back (every unit and partition in the memos)', value: readded.wall, unit: 's' },
     { name: 'adding one model', value: addedModel.wall, unit: 's', target: { text: 'only its units', met: onlyItsUnits } },
