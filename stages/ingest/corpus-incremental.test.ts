@@ -48,7 +48,7 @@ function guideline(dir: string, id: string, topic: string): void {
 
 test(
   'adding one guideline computes only its units downstream; the rest is reused, and a no-op runs nothing',
-  { timeout: 240_000 },
+  { timeout: 600_000 },
   async () => {
     const dir = mkdtempSync(join(tmpdir(), 'cdp-grow-'));
     mkdirSync(join(dir, 'guidelines'));
