@@ -180,25 +180,48 @@ export default defineDag({
     }),
 
     // The perturbation agents' plans: ground truth for §4.3–4.4 and the deviation figure.
+    // One unit per (test case × simulated model), crossed in name order (the rows agent by agent).
     stage('agent_plans', {
       module: 'stages/agents/agent-plans.stage.ts',
       inputs: { cdps: 'test_cases', trees: 'trees' },
-      params: { models: evaluated.filter((m) => m.simulated).map((m) => m.name) },
+      forEach: { input: 'cdps', join: { trees: 'guideline_id' }, cross: { param: 'models', as: 'model' } },
+      params: { models: [...new Set(evaluated.filter((m) => m.simulated).map((m) => m.name))].sort() },
+      covers: 'cdp_id',
     }),
 
     // §3.3 CDP-oriented evaluation, §4.3–4.5, Appendices B and D
-    stage('predicted_pathways', {
-      module: 'stages/evaluate/predicted-pathways.stage.ts',
-      inputs: {
-        predictions_single: 'predictions_single',
-        dialogues_multi: 'dialogues_multi',
-        cdps: 'cdps',
-        narratives: 'narratives',
-        // Imports are held to this run's test cases (imported-rows.ts).
-        test_cases: 'test_cases',
-        ...(imported ? { imported_predictions: 'imported_predictions' } : {}),
-      },
-    }),
+    // One unit per test case; with imports, whole (they are held to the whole test set at once).
+    stage(
+      'predicted_pathways',
+      imported
+        ? {
+            module: 'stages/evaluate/predicted-pathways.stage.ts',
+            inputs: {
+              predictions_single: 'predictions_single',
+              dialogues_multi: 'dialogues_multi',
+              cdps: 'cdps',
+              narratives: 'narratives',
+              // Imports are held to this run's test cases (imported-rows.ts).
+              test_cases: 'test_cases',
+              imported_predictions: 'imported_predictions',
+            },
+          }
+        : {
+            module: 'stages/evaluate/predicted-pathways-per-case.stage.ts',
+            inputs: {
+              test_cases: 'test_cases',
+              predictions_single: 'predictions_single',
+              dialogues_multi: 'dialogues_multi',
+              cdps: 'cdps',
+              narratives: 'narratives',
+            },
+            forEach: {
+              input: 'test_cases',
+              join: { predictions_single: 'cdp_id', dialogues_multi: 'cdp_id', cdps: 'cdp_id', narratives: 'cdp_id' },
+            },
+            covers: 'cdp_id',
+          },
+    ),
     stage('step_scores', {
       module: 'stages/evaluate/step-scores.stage.ts',
       inputs: { predicted_pathways: 'predicted_pathways' },

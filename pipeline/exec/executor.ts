@@ -25,7 +25,8 @@ import {
 import { unitsPath, writeUnitKeys } from '../store/unit-keys.ts';
 import { type Ledger, type LedgerEntry, type KeyComponents, type RowFacts, type RowStageRecord } from '../store/ledger.ts';
 import { runRowStage } from './row-stage.ts';
-import { runTableStage } from './table-stage.ts';
+import { runPartitionedTableStage, runTableStage } from './table-stage.ts';
+import type { PartitionedEnv } from './partitioned-stage.ts';
 import { commitInMemory } from './memory-commit.ts';
 import { artifactFacts, reusedFacts } from './row-facts.ts';
 import { errorMessage } from '../store/disk-full.ts';
@@ -274,6 +275,7 @@ class Execution {
         covers: stage.decl.covers,
         record,
         durable: out.durable,
+        partitionKeys: out.partitionKeys,
       });
       if (record && done.segments) {
         for (const [at, keys] of out.units ?? []) {
@@ -288,6 +290,7 @@ class Execution {
         rowsFailed: done.failed,
         reasons,
         previous,
+        ...(out.partitions ? { partitions: out.partitions } : {}),
       };
       this.finish(name, { ...status, ...done.facts, ...readCounters(ready.llm) }, started, key, components);
       return { ok: true, hash: done.hash, segments: done.segments };
@@ -306,7 +309,9 @@ class Execution {
       case 'table': {
         const projected = (local: string, input: Input, columns: readonly string[]) =>
           this.inputRows.projected(name, local, input, columns);
-        return runTableStage({ name, stage, inputs, ctx, reasons, projected, emit: (e) => this.emit(e) });
+        const job = { name, stage, inputs, ctx, reasons, projected, emit: (e: RunEvent) => this.emit(e) };
+        if (!stage.impl.partition) return runTableStage(job);
+        return runPartitionedTableStage(job, this.partitionedEnv(name, go.forced), go.components);
       }
       case 'row': {
         const job = { name, stage, components: go.components, inputs, ctx, reasons, forced: go.forced, prev: go.prev };
@@ -316,6 +321,17 @@ class Execution {
         return out;
       }
     }
+  }
+
+  private partitionedEnv(name: string, forced: boolean): PartitionedEnv {
+    return {
+      store: this.ws.store,
+      forced,
+      retryFailed: !!this.opts.retryFailed,
+      retryKinds: this.opts.retryKinds ?? [],
+      ephemeral: !!this.opts.ephemeral,
+      progress: (done, total) => this.emit({ type: 'stage-progress', stage: name, done, total }),
+    };
   }
 
   private rowEnv(): RowStageEnv {
@@ -379,7 +395,14 @@ class Execution {
     parts: Iterable<ArtifactPart>,
     columns: ResolvedStage['columns'],
     prev: LedgerEntry | undefined,
-    entry: { key: string; components: KeyComponents | null; covers?: string; record?: RowStageRecord; durable?: Promise<void> },
+    entry: {
+      key: string;
+      components: KeyComponents | null;
+      covers?: string;
+      record?: RowStageRecord;
+      durable?: Promise<void>;
+      partitionKeys?: string[];
+    },
   ): Promise<{ hash: string; segments: SegmentRef[] | null; failed: number; facts: RowFacts }> {
     if (this.opts.ephemeral) {
       // Nothing is written, so this run's readers get the rows from memory.
@@ -402,6 +425,7 @@ class Execution {
       artifact: artifact.hash,
       segments: artifact.segments,
       ...(record ? { rowStage: record } : {}),
+      ...(entry.partitionKeys ? { partitionKeys: entry.partitionKeys } : {}),
       rows: artifact.rows,
       failed,
       facts,

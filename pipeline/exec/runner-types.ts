@@ -34,6 +34,8 @@ export interface StageResult extends RowFacts {
   previous?: { rowsFailed: number; failureKinds?: RowFacts['failureKinds'] };
   /** The stage's `requiresRows` sentence, when it has no row but failure rows. */
   empty?: string;
+  /** A partitioned table stage's partitions computed and taken from its memo (rowsComputed/rowsReused count their rows). */
+  partitions?: { computed: number; reused: number };
 }
 
 export interface RunSummary {
@@ -107,6 +109,9 @@ export interface StageOutput {
   parts: Iterable<ArtifactPart>;
   computed: number;
   reused: number;
+  /** A partitioned table stage's partitions computed and reused, and the memo keys of all of them (kept by `cdp clean`). */
+  partitions?: { computed: number; reused: number };
+  partitionKeys?: string[];
   /** A row stage's record of its parts (what the next run plans against); read after the parts are written. */
   record?: () => RowStageRecord;
   /** A row stage's unit keys and rows per unit, by part index (written beside each new segment). */

@@ -19,7 +19,9 @@ export function planUnits(shape: RowShape, parts: Part[], pending: readonly Pend
   for (const p of pending) {
     for (const r of p.rows) {
       const { joinedRows, joinedHashes } = keyedHere(r) ? joinedOfRow(shape, r, joined) : { joinedRows: {}, joinedHashes: {} };
-      const upstreamError = r.row.error != null ? `upstream '${upstream}' failed for this row: ${String(r.row.error)}` : null;
+      // A stage that sees failed rows (seesFailedRows) is run for them; otherwise the runner writes their failure row.
+      const upstreamError =
+        r.row.error != null && !shape.impl.seesFailedRows ? `upstream '${upstream}' failed for this row: ${String(r.row.error)}` : null;
       p.parts.forEach(({ at, cross: ci }, k) => {
         const cross = shape.crossValues[ci];
         const known = r.known?.[k];
