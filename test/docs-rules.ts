@@ -58,12 +58,12 @@ export function relativeLinks(markdown: string): Link[] {
  * A benchmark figure, in the forms the README used to print them: a decimal number with a unit
  * of time or memory ("24.2 s", "3.8 min", "2.2 GiB": a setting is a whole number, "600 s", a
  * measurement has decimals), a range of durations ("23–24 s": a spread over runs), or a
- * speed-up ("240× faster", "3 times slower"). Such numbers belong in bench/RESULTS.md only.
+ * speed-up ("240× faster", "3 times slower", "a 20× speed-up"). Such numbers belong in bench/RESULTS.md only.
  */
 export const FIGURE_PATTERNS: readonly RegExp[] = [
   /\b\d+\.\d+\s?(?:ms|s|min|h|KiB|MiB|GiB|KB|MB|GB)\b/,
   /\b\d+(?:\.\d+)?\s?[–-]\s?\d+(?:\.\d+)?\s?(?:ms|s|min)\b/,
-  /\b\d+(?:\.\d+)?\s?(?:×|x|times)\s(?:faster|slower)\b/i,
+  /\b\d+(?:\.\d+)?\s?(?:×|x|times)\s?(?:faster|slower|quicker|speed-?up)\b/i,
 ];
 
 export interface Figure {
@@ -75,8 +75,7 @@ export function benchmarkFigures(markdown: string): Figure[] {
   const found: Figure[] = [];
   markdown.split('\n').forEach((text, i) => {
     for (const pattern of FIGURE_PATTERNS) {
-      const m = pattern.exec(text);
-      if (m) found.push({ line: i + 1, text: m[0] });
+      for (const m of text.matchAll(new RegExp(pattern.source, pattern.flags + 'g'))) found.push({ line: i + 1, text: m[0] });
     }
   });
   return found;
