@@ -18,6 +18,7 @@ import type { Project } from './pipeline/cli/load.ts';
 import { runModels } from './stages/models/run-models.ts';
 import { embeddingJudgeSpecs } from './stages/models/embedding-judges.ts';
 import { llmCallsViews } from './stages/models/llm-views.ts';
+import { crossedWidth, widthFor } from './stages/models/stage-width.ts';
 import { cliCommands as projectCommands } from './stages/cli-commands.ts';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
@@ -26,6 +27,14 @@ export const models = runModels({ root, extra: embeddingJudges });
 // The roster as typed values (stages/roster/): each model's answer-relevant settings travel with it
 // into the params, so they key exactly the units that call it.
 const { builder, evaluated, patient, simulatedPatient, judges } = models;
+// How many units of an LLM stage are in flight: from the declared concurrency of the models it
+// calls (stages/models/stage-width.ts), a lane per crossed model; stand-ins share a width of 8.
+const widthOf = (model: { name: string } | null) => ({ concurrency: widthFor(models.roster, model?.name ?? null) });
+const widthAcross = (crossed: readonly { name: string }[]) =>
+  crossedWidth(
+    models.roster,
+    crossed.map((m) => m.name),
+  );
 // A smoke run: `cdp run --limit N` evaluates N test cases (CDP_LIMIT).
 const limit = process.env.CDP_LIMIT ? Number(process.env.CDP_LIMIT) : null;
 const limitProblems =
@@ -90,6 +99,7 @@ export default defineDag({
       inputs: { guidelines: 'guidelines', corpus_trees: 'corpus_trees' },
       forEach: { input: 'guidelines', join: { corpus_trees: 'guideline_id' } },
       params: { builder: builder.trees },
+      ...widthOf(builder.trees),
     }),
     stage('tree_nodes', { module: 'stages/construct/tree-nodes.stage.ts', inputs: { trees: 'trees' }, forEach: 'trees' }),
     // The paper held out 440 of 2,274 guidelines (≈ 0.19), a corpus's default; on the six-guideline sample that
@@ -107,14 +117,14 @@ export default defineDag({
       inputs: { cdps: 'cdps' },
       forEach: 'cdps',
       params: { writer: builder.vignettes },
-      concurrency: 8,
+      ...widthOf(builder.vignettes),
     }),
     stage('narratives', {
       module: 'stages/construct/narratives.stage.ts',
       inputs: { cdps: 'cdps', vignettes: 'vignettes' },
       forEach: { input: 'cdps', join: { vignettes: 'cdp_id' } },
       params: { writer: builder.narratives },
-      concurrency: 8,
+      ...widthOf(builder.narratives),
     }),
     stage('qc', {
       module: 'stages/construct/qc.stage.ts',
@@ -127,7 +137,7 @@ export default defineDag({
       forEach: { input: 'qc', join: { cdps: 'cdp_id', vignettes: 'cdp_id' } },
       // Inspected by the builder model when one is configured; offline there is no inspector.
       params: { inspector: builder.inspector },
-      concurrency: 8,
+      ...widthOf(builder.inspector),
     }),
     stage('qc_summary', {
       module: 'stages/construct/qc-summary.stage.ts',
@@ -157,7 +167,7 @@ export default defineDag({
       inputs: taskInputs,
       forEach: perCaseAndModel,
       params: { models: evaluated },
-      concurrency: 8,
+      ...widthAcross(evaluated),
       covers: 'cdp_id',
     }),
     stage('dialogues_multi', {
@@ -165,7 +175,7 @@ export default defineDag({
       inputs: taskInputs,
       forEach: perCaseAndModel,
       params: { models: evaluated, patient, simulatedPatient },
-      concurrency: 8,
+      ...widthAcross(evaluated),
       covers: 'cdp_id',
     }),
 
@@ -194,7 +204,7 @@ export default defineDag({
       inputs: { predicted_pathways: 'predicted_pathways' },
       forEach: perPathwayAndJudge,
       params: { judges },
-      concurrency: 8,
+      ...widthAcross(judges),
       covers: 'cdp_id',
     }),
     stage('outcome_scores', {
@@ -202,7 +212,7 @@ export default defineDag({
       inputs: { predicted_pathways: 'predicted_pathways' },
       forEach: perPathwayAndJudge,
       params: { judges },
-      concurrency: 8,
+      ...widthAcross(judges),
       covers: 'cdp_id',
     }),
     stage('pathway_metrics', {
