@@ -128,7 +128,7 @@ test('cpg_recommendations: an unreadable answer is re-asked with its problem; a 
     region: 'WHO',
     specialty: 'Surgery',
   };
-  const rows = await runOne(recommendations, doc, { guidelines: [GUIDELINE] }, { builder: ref('b') }, llm);
+  const rows = await runOne(recommendations, doc, { guidelines: [GUIDELINE], cpg_corpus_recommendations: [] }, { builder: ref('b') }, llm);
   assert.equal(llm.requests.length, 2);
   assert.match(textOf(llm.requests[1]!), /recommendation 1 has no "action"/, 'the re-ask states the problem');
   assert.deepEqual(
@@ -155,7 +155,13 @@ test('cpg_recommendations: an unreadable answer is re-asked with its problem; a 
     'recommendations/g.json: unknown key(s) title; the file holds {"recommendations": [{"recommendation", "strength", "evidence_level", "context", "action", "goal"}, …]}',
   );
   assert.deepEqual(
-    await runOne(recommendations, { ...doc, included: false }, { guidelines: [GUIDELINE] }, { builder: ref('b') }, llm),
+    await runOne(
+      recommendations,
+      { ...doc, included: false },
+      { guidelines: [GUIDELINE], cpg_corpus_recommendations: [] },
+      { builder: ref('b') },
+      llm,
+    ),
     [],
     'an excluded document has no recommendations',
   );
