@@ -15,7 +15,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import type { Server } from 'node:http';
 import type { Browser, Page } from 'playwright-core';
-import { writeFixtureWarehouse } from './fixture-warehouse.ts';
+import { writeFixtureWarehouse } from './testing/fixture-warehouse.ts';
 import { exportNotebookData } from './export-data.ts';
 import { notebookPages } from './build-site.ts';
 import { serveSite } from './serve-site.ts';

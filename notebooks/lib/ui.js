@@ -89,9 +89,13 @@ export function table(rows, columns, { name, caption } = {}) {
   return wrap;
 }
 
-/** A row involves a simulated agent: flagged so, or its model, judge or patient is named so. */
+/**
+ * A row involves a simulated agent: its model's or its judge's flag says so (`simulated`,
+ * `judge_simulated`, which the stages copy from the roster's specs). A dialogue's patient has no
+ * flag in its rows yet, so the patient alone is still told by its name.
+ */
 export function isSimulated(row) {
-  return row.simulated === true || ['model', 'judge', 'patient'].some((k) => typeof row[k] === 'string' && row[k].includes('simulated'));
+  return row.simulated === true || row.judge_simulated === true || (typeof row.patient === 'string' && row.patient.includes('simulated'));
 }
 
 /**

@@ -6,8 +6,17 @@ import { parseDoctorTurn } from '../tasks/parse-doctor-turn.ts';
 import { conditionQuestion, DOCTOR_NOT_DETERMINABLE } from './answer-format.ts';
 import { createPatientHandler } from './offline-patient.ts';
 import { createOracleHandler, oracleDoctorTurn, oracleSingleTurn } from './oracle.ts';
-import { writeNarrative } from '../construct/narrative-writer.ts';
-import { ask, buildFixture, doctorSystem, HTN_TREE, markdownOf, patientSystem, runDialogue, singleTurnPrompt } from './test-fixtures.ts';
+import { writeNarrative } from './writers/narrative-writer.ts';
+import {
+  ask,
+  buildFixture,
+  doctorSystem,
+  HTN_TREE,
+  markdownOf,
+  patientSystem,
+  runDialogue,
+  singleTurnPrompt,
+} from './testing/benchmark-cases.ts';
 
 const fx = buildFixture();
 const oracle = createOracleHandler();

@@ -24,7 +24,7 @@ import { finalConclusion, notApplicableSingleTurn, singleTurnAnswer, stepLine, D
 import { doctorTurns, isDoctorCall, agentProvider, type DoctorTurns } from './unit-view.ts';
 import { doctorQuestion } from './doctor-question.ts';
 import { answerFromVignette } from './vignette-answer.ts';
-import { writeNarrative } from '../construct/narrative-writer.ts';
+import { writeNarrative } from './writers/narrative-writer.ts';
 
 export const ORACLE_NAME = 'simulated-oracle';
 

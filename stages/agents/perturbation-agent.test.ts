@@ -19,7 +19,7 @@ import {
   patientSystem,
   runDialogue,
   singleTurnPrompt,
-} from './test-fixtures.ts';
+} from './testing/benchmark-cases.ts';
 import { offPathConditions, otherConclusions } from './tree-facts.ts';
 
 const fx = buildFixture();

@@ -17,10 +17,10 @@ import { ORACLE_NAME } from '../agents/oracle.ts';
 import { WALKER_NAME } from '../agents/lexical-walker.ts';
 import { DEFAULT_SIMULATED_EVALUATED, offlineHandlers as agentProviders } from '../agents/roster.ts';
 import { PATIENT_NAME } from '../agents/offline-patient.ts';
-import { OFFLINE_WRITERS } from '../construct/offline-writers.ts';
-import { VIGNETTE_GENERATOR } from '../construct/vignette-writer.ts';
-import { NARRATIVE_GENERATOR } from '../construct/narrative-writer.ts';
-import { simulatedJudgeHandlers, SIMULATED_JUDGE_NAMES } from '../judge/simulated-judges.ts';
+import { OFFLINE_WRITERS } from '../agents/writers/offline-writers.ts';
+import { VIGNETTE_GENERATOR } from '../agents/writers/vignette-writer.ts';
+import { NARRATIVE_GENERATOR } from '../agents/writers/narrative-writer.ts';
+import { simulatedJudgeHandlers, SIMULATED_JUDGE_NAMES } from '../agents/judges/simulated-judges.ts';
 import { llmCallsViews } from './llm-views.ts';
 import type { RunModels } from './run-models.ts';
 

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runModels } from './run-models.ts';
 import { DEFAULT_SIMULATED_EVALUATED } from '../agents/roster.ts';
-import { SIMULATED_JUDGE_NAMES } from '../judge/simulated-judges.ts';
+import { SIMULATED_JUDGE_NAMES } from '../agents/judges/simulated-judges.ts';
 
 const names = (xs: readonly { name: string }[]) => xs.map((x) => x.name);
 

@@ -4,7 +4,7 @@ import dagConfig from '../../dag.config.ts';
 import { clusterCiCell, fewClusters } from './cluster-ci.ts';
 import { capSentence, cutoffSentence, openChoices, otChoiceText, otSentence } from './open-choices.ts';
 import { collectSettings, RunSettings, settingText, valuesText } from './run-settings.ts';
-import { recorded } from './test-rows.ts';
+import { recorded } from './testing/report-rows.ts';
 
 describe('open choices, read from the rows that used them', () => {
   test('dag.config.ts: every report stage reads the settings from run_settings, which reads every stage that records one; no report param holds a setting', () => {

@@ -10,7 +10,7 @@ import { PATIENT_NAME } from '../agents/offline-patient.ts';
 import { planCase, questionsOf } from '../agents/perturbation-agent.ts';
 import { profileFromName } from '../agents/perturbation-profile.ts';
 import { offlineHandlers, SIMULATED_ROSTER } from '../agents/roster.ts';
-import { doctorSystem, HTN_TREE, INSOMNIA_TREE, markdownOf } from '../agents/test-fixtures.ts';
+import { doctorSystem, HTN_TREE, INSOMNIA_TREE, markdownOf } from '../agents/testing/benchmark-cases.ts';
 import type { Cdp } from '../construct/types.ts';
 import { fixtureData, taskDag, taskProject } from './testing/task-dag.ts';
 import { simulatedAgents, simulatedPatient } from '../roster/testing/specs.ts';

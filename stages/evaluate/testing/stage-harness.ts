@@ -3,12 +3,12 @@
  * benchmark rows for a small hand-built case set (the agents' hypertension fixture) with the
  * perturbation agents' true plans, so stage tests need neither a runner nor a model.
  */
-import { missingLlm, resolveParams, stageInputs, type Row, type StageContext, type StageLlm } from '../../pipeline/stage.ts';
-import type { ChatRequest, ChatResult } from '../../pipeline/llm/types.ts';
-import type { RowStage, TableStage } from '../../pipeline/stage.ts';
-import type { Cdp, ReasoningTree } from '../construct/types.ts';
-import { planCase, questionsOf } from '../agents/perturbation-agent.ts';
-import { profileFromName } from '../agents/perturbation-profile.ts';
+import { missingLlm, resolveParams, stageInputs, type Row, type StageContext, type StageLlm } from '../../../pipeline/stage.ts';
+import type { ChatRequest, ChatResult } from '../../../pipeline/llm/types.ts';
+import type { RowStage, TableStage } from '../../../pipeline/stage.ts';
+import type { Cdp, ReasoningTree } from '../../construct/types.ts';
+import { planCase, questionsOf } from '../../agents/perturbation-agent.ts';
+import { profileFromName } from '../../agents/perturbation-profile.ts';
 
 // A test client needs only the methods the stage calls, hence the cast.
 export function fakeCtx<P>(params: P, llm: unknown = undefined, logs: string[] = [], root = process.cwd()): StageContext<P> {

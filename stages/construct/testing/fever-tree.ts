@@ -1,5 +1,5 @@
 /** A small tree in Prompt 1's shape, shared by the tree tests: fever → temperature ≥ 39 C. */
-import type { TreeNodeJson } from './types.ts';
+import type { TreeNodeJson } from '../types.ts';
 
 export function feverDecisionTree(): TreeNodeJson {
   return {

@@ -3,8 +3,8 @@
  * domains (hypertension, obesity, opioids, insomnia, delirium), some deliberately awkward
  * (gendered pronouns, a step label, a verbless phrase), and a seeded generator of random paths.
  */
-import { FOCI, type Cdp, type ClinicalFocus } from './types.ts';
-import { createRng } from '../stats/rng.ts';
+import { FOCI, type Cdp, type ClinicalFocus } from '../types.ts';
+import { createRng } from '../../stats/rng.ts';
 
 export function makeCdp(language: string, steps: Array<[string, 'yes' | 'no']>, focus: ClinicalFocus = 'management', id = 'cdp-test'): Cdp {
   return {

@@ -1,8 +1,8 @@
 /** Small fixed model_summary rows for the report tests (fractions, as the stage stores them). */
-import type { Row } from '../../pipeline/stage.ts';
-import { collectSettings, RunSettings } from './run-settings.ts';
-import type { SummaryRow } from './summary-rows.ts';
-import type { JudgeFacts } from '../roster/judge-spec.ts';
+import type { Row } from '../../../pipeline/stage.ts';
+import { collectSettings, RunSettings } from '../run-settings.ts';
+import type { SummaryRow } from '../summary-rows.ts';
+import type { JudgeFacts } from '../../roster/judge-spec.ts';
 
 /** What the run's judge specs say of the judges these rows name (the reports read it, never the names). */
 export const JUDGES: JudgeFacts[] = [

@@ -4,15 +4,15 @@
  * offline vignette writer, prompt renderers and a multi-turn dialogue driver that plays the
  * runner's part with the project's message builders and parsers.
  */
-import type { ChatMessage, Provider } from '../../pipeline/llm/types.ts';
-import { enumeratePaths } from '../construct/paths.ts';
-import type { Cdp, ReasoningTree } from '../construct/types.ts';
-import { writeVignette } from '../construct/vignette-writer.ts';
-import { doctorMessages, patientMessages, type DialogueTurn } from '../prompts/dialogue-messages.ts';
-import { loadTemplate, renderTemplate } from '../prompts/templates.ts';
-import { parseDoctorTurn } from '../tasks/parse-doctor-turn.ts';
-import { parsePatientAnswer } from '../tasks/parse-patient-answer.ts';
-import type { UnitContext } from '../tasks/unit-context.ts';
+import type { ChatMessage, Provider } from '../../../pipeline/llm/types.ts';
+import { enumeratePaths } from '../../construct/paths.ts';
+import type { Cdp, ReasoningTree } from '../../construct/types.ts';
+import { writeVignette } from '../writers/vignette-writer.ts';
+import { doctorMessages, patientMessages, type DialogueTurn } from '../../prompts/dialogue-messages.ts';
+import { loadTemplate, renderTemplate } from '../../prompts/templates.ts';
+import { parseDoctorTurn } from '../../tasks/parse-doctor-turn.ts';
+import { parsePatientAnswer } from '../../tasks/parse-patient-answer.ts';
+import type { UnitContext } from '../../tasks/unit-context.ts';
 
 export const HTN_TREE: ReasoningTree = {
   primary_clinical_focus: 'management',

@@ -15,13 +15,13 @@
  * they are still five calls, like an LLM judge's. Scores go from similarity s to 1 + round(4·s)
  * (likert-from-similarity.ts). Their kind for the metrics is 'similarity' (β = 0.1).
  */
-import type { ModelSpec, Provider } from '../../pipeline/llm/types.ts';
-import type { JudgeKind } from '../metrics/judge-params.ts';
+import type { ModelSpec, Provider } from '../../../pipeline/llm/types.ts';
+import type { JudgeKind } from '../../metrics/judge-params.ts';
 import { likertFromSimilarity } from './likert-from-similarity.ts';
 import { charNgramMatrix } from './similarity-char-ngram.ts';
 import { tfidfMatrix } from './similarity-tfidf.ts';
 import { tokenF1Matrix } from './similarity-token-f1.ts';
-import { judgeContextOf, type JudgeContext } from './judge-context.ts';
+import { judgeContextOf, type JudgeContext } from '../../judge/judge-context.ts';
 
 export interface SimilarityJudge {
   name: string;

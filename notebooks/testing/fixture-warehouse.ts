@@ -19,8 +19,8 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { llmCallsRelation } from '../pipeline/llm/call-log.ts';
-import { collectSettings } from '../stages/report/run-settings.ts';
+import { llmCallsRelation } from '../../pipeline/llm/call-log.ts';
+import { collectSettings } from '../../stages/report/run-settings.ts';
 
 /** The stage module declaring each table: the fixture takes its columns from there, so it cannot drift. */
 export const FIXTURE_TABLE_MODULES: Record<string, string> = {

@@ -20,7 +20,7 @@
  * deliberately kept: they flip a decision. Pass `stopWords: null` to keep every token, or a
  * set of your own.
  */
-import { CHINESE_STOP_WORDS, ENGLISH_STOP_WORDS, JUDGE_EXTRA_STOP_WORDS } from '../language/stop-words.ts';
+import { CHINESE_STOP_WORDS, ENGLISH_STOP_WORDS, JUDGE_EXTRA_STOP_WORDS } from '../../language/stop-words.ts';
 
 export const DEFAULT_STOP_WORDS: ReadonlySet<string> = new Set([...ENGLISH_STOP_WORDS, ...JUDGE_EXTRA_STOP_WORDS, ...CHINESE_STOP_WORDS]);
 

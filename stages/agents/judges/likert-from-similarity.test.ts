@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { likertFromSimilarity } from './likert-from-similarity.ts';
-import { normaliseLikert } from './parse-step-scores.ts';
+import { normaliseLikert } from '../../judge/parse-step-scores.ts';
 
 test('1 + round(4·s), halves up, at the band edges', () => {
   const cases: Array<[number, number]> = [

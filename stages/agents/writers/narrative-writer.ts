@@ -12,8 +12,9 @@
  * again: one recommendation often covers several nodes, and repeating it made every statement of
  * a path look alike, so a step-level judge could not tell which statement a step matches.
  */
-import type { Cdp } from './types.ts';
-import { cleanConditions, isChinese, stepFacts } from './vignette-writer.ts';
+import type { Cdp } from '../../construct/types.ts';
+import { cleanConditions, isChinese } from '../../construct/case-conditions.ts';
+import { stepFacts } from './vignette-writer.ts';
 
 export const NARRATIVE_GENERATOR = 'simulated-narrative-writer';
 

@@ -2,7 +2,7 @@
  * Synthetic consistency matrices for property tests and the benchmark: seeded, so a failing
  * property names a reproducible matrix. Not used to score real pathways.
  */
-import type { Rng } from '../stats/rng.ts';
+import type { Rng } from '../../stats/rng.ts';
 
 /** Independent uniform scores; `grid` > 0 rounds them to multiples of 1/grid (LLM judges score on a 0.1 grid). */
 export function uniformMatrix(rng: Rng, m: number, n: number, grid = 0): Float64Array {

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { readFile } from 'node:fs/promises';
 
-export const SAMPLE_DIR = fileURLToPath(new URL('../../data/sample/guidelines/', import.meta.url));
+export const SAMPLE_DIR = fileURLToPath(new URL('../../../data/sample/guidelines/', import.meta.url));
 
 export const SAMPLE_PDFS = [
   'en/cdc-2022-opioid-prescribing.pdf',

@@ -8,9 +8,10 @@
  * (rule 10); nothing added beyond the steps (rule 12). Its output is always labelled with the
  * generator name `simulated-vignette-writer` so nobody mistakes it for an LLM's.
  */
-import { chooseValues, writeValuesInto, type NumericPlan } from './numeric-chooser.ts';
-import type { Cdp, ClinicalFocus } from './types.ts';
-import { declarativeEn, declarativeZh, neutralisePronouns, stripStepLabel, VALUE_MARK, type StepSentence } from './vignette-sentence.ts';
+import { chooseValues, writeValuesInto, type NumericPlan } from '../../construct/numeric-chooser.ts';
+import type { Cdp, ClinicalFocus } from '../../construct/types.ts';
+import { declarativeEn, declarativeZh, VALUE_MARK, type StepSentence } from '../../construct/vignette-sentence.ts';
+import { cleanConditions, isChinese } from '../../construct/case-conditions.ts';
 
 export const VIGNETTE_GENERATOR = 'simulated-vignette-writer';
 
@@ -36,18 +37,9 @@ const ZH_FOCUS: Record<ClinicalFocus, string> = {
   management: '管理',
 };
 
-export function isChinese(language: string): boolean {
-  return /^zh|chinese|中文/i.test(language);
-}
-
 /** The required closing sentence (Prompt 2, rule 10). */
 export function focusSentence(focus: ClinicalFocus, language: string): string {
   return isChinese(language) ? `本病例的临床问题涉及${ZH_FOCUS[focus]}。` : `The clinical question concerns ${focus}.`;
-}
-
-/** The cleaned conditions the writers work from (labels stripped, pronouns neutralised). */
-export function cleanConditions(cdp: Pick<Cdp, 'steps'>): string[] {
-  return cdp.steps.map((s) => neutralisePronouns(stripStepLabel(s.condition)));
 }
 
 /** The per-step case facts both offline writers state. */

@@ -1,5 +1,5 @@
 // Builds TextLine records for the unit tests of the layout steps (no PDF needed).
-import type { TextLine } from './types.ts';
+import type { TextLine } from '../types.ts';
 
 export function line(
   text: string,

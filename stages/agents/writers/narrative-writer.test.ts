@@ -2,8 +2,8 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { mostRelevantEvidence, NARRATIVE_GENERATOR, writeNarrative } from './narrative-writer.ts';
 import { writeVignette } from './vignette-writer.ts';
-import { makeCdp, randomCdps } from './vignette-test-fixtures.ts';
-import type { Cdp } from './types.ts';
+import { makeCdp, randomCdps } from '../../construct/testing/sample-cdps.ts';
+import type { Cdp } from '../../construct/types.ts';
 
 function withEvidence(cdp: Cdp, evidence: string[][], conclusion: string): Cdp {
   return { ...cdp, steps: cdp.steps.map((s, i) => ({ ...s, evidence: evidence[i] ?? [] })), conclusion };

@@ -1,9 +1,9 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { focusSentence, VIGNETTE_GENERATOR, writeVignette } from './vignette-writer.ts';
-import { checkInstance } from './qc-checks.ts';
-import { FOCI, type Cdp } from './types.ts';
-import { makeCdp, randomCdps } from './vignette-test-fixtures.ts';
+import { checkInstance } from '../../construct/qc-checks.ts';
+import { FOCI, type Cdp } from '../../construct/types.ts';
+import { makeCdp, randomCdps } from '../../construct/testing/sample-cdps.ts';
 
 describe('writeVignette: exact output for hand-built CDPs', () => {
   test('hypertension (en)', () => {

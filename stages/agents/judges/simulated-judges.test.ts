@@ -3,14 +3,14 @@ import assert from 'node:assert/strict';
 import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathwayVars } from '../prompts/pathway-labels.ts';
-import { DEFAULT_TEMPLATES_ROOT, loadTemplate, renderTemplate } from '../prompts/templates.ts';
-import { judgeParams } from '../metrics/judge-params.ts';
-import type { ChatRequest, Provider } from '../../pipeline/llm/types.ts';
-import type { JudgeContext } from './judge-context.ts';
-import { answerPrompt } from './testing/prompt-judge.ts';
-import { parseOutcomeScore } from './parse-outcome-score.ts';
-import { parseStepScores } from './parse-step-scores.ts';
+import { pathwayVars } from '../../prompts/pathway-labels.ts';
+import { DEFAULT_TEMPLATES_ROOT, loadTemplate, renderTemplate } from '../../prompts/templates.ts';
+import { judgeParams } from '../../metrics/judge-params.ts';
+import type { ChatRequest, Provider } from '../../../pipeline/llm/types.ts';
+import type { JudgeContext } from '../../judge/judge-context.ts';
+import { answerPrompt } from '../../judge/testing/prompt-judge.ts';
+import { parseOutcomeScore } from '../../judge/parse-outcome-score.ts';
+import { parseStepScores } from '../../judge/parse-step-scores.ts';
 import { likertFromSimilarity } from './likert-from-similarity.ts';
 import {
   SIMULATED_JUDGE_NAMES,

@@ -3,10 +3,10 @@
  * prompt alone, with the deterministic vignette and narrative writers. Labelled simulated
  * wherever their text appears (the generator column, the model name).
  */
-import type { OfflineHandler, ChatRequest } from '../../pipeline/llm/types.ts';
+import type { OfflineHandler, ChatRequest } from '../../../pipeline/llm/types.ts';
 import { writeVignette, VIGNETTE_GENERATOR } from './vignette-writer.ts';
 import { writeNarrative, NARRATIVE_GENERATOR } from './narrative-writer.ts';
-import { readConditionPathPrompt, readNarrativePrompt } from './prompt-inputs.ts';
+import { readConditionPathPrompt, readNarrativePrompt } from '../../construct/prompt-inputs.ts';
 
 function lastUserText(req: ChatRequest): string {
   const m = [...req.messages].reverse().find((x) => x.role === 'user');
