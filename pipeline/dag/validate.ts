@@ -6,7 +6,7 @@ import { Graph, alg } from '@dagrejs/graphlib';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { normaliseForEach, FILE_SOURCE_COLUMNS, type DagConfig, type StageDecl, type ForEach, type Columns } from './define.ts';
+import { normaliseForEach, type DagConfig, type StageDecl, type ForEach, type Columns } from './define.ts';
 import type { StageImpl } from './stage.ts';
 import { resolveParams } from './params.ts';
 import { inputProblems } from './inputs.ts';
@@ -196,8 +196,4 @@ function setBy(stage: string, overrides: readonly ParamOverride[]): (param: stri
     const last = overrides.filter((o) => o.stage === stage && o.param === param).at(-1);
     return last ? `--set ${last.text}` : 'dag.config.ts';
   };
-}
-
-export function outputColumns(dag: ResolvedDag, name: string): Columns {
-  return dag.sources.has(name) ? FILE_SOURCE_COLUMNS : dag.stages.get(name)!.columns;
 }

@@ -15,5 +15,3 @@ export function rateCell(r: RateRow | undefined): string {
   return `${pctWithCi(r.rate, r.ci_low, r.ci_high)}; by guideline ${clusterCiCell(r.cluster_ci_low, r.cluster_ci_high, r.guidelines)}; ${countsText(r)}${incomplete}`;
 }
 
-/** The rate alone, for figures' labels and the scorecard. */
-export const ratePct = (r: RateRow | undefined) => (r && Number.isFinite(r.rate) ? Math.round(r.rate * 10000) / 100 : null);
