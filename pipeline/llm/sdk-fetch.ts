@@ -109,7 +109,7 @@ class LightResponse {
   }
 }
 
-export const nodeFetch: typeof fetch = (input, init = {}) => {
+export const sdkFetch: typeof fetch = (input, init = {}) => {
   const body = init.body;
   if (body != null && typeof body !== 'string' && !(body instanceof Uint8Array)) return fetch(input, init);
   const href = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;

@@ -9,7 +9,7 @@
  */
 import { settingText, valuesText, type RunSettings } from './run-settings.ts';
 
-export interface OpenChoices {
+export interface UnstatedSettings {
   lambda: string[];
   tauA: string[];
   tauB: string[];
@@ -19,7 +19,7 @@ export interface OpenChoices {
 }
 
 /** The recorded values of each open choice (several when the rows are mixed, none when not recorded). */
-export function openChoices(s: RunSettings): OpenChoices {
+export function unstatedSettings(s: RunSettings): UnstatedSettings {
   return {
     lambda: s.values('pathway_metrics', 'ot_lambda'),
     tauA: s.values('pathway_metrics', 'ot_tau_a'),
@@ -33,12 +33,12 @@ export function openChoices(s: RunSettings): OpenChoices {
 const same = (a: readonly string[], b: readonly string[]) => a.length === 1 && b.length === 1 && a[0] === b[0];
 
 /** "λ = 0.1, τa = τb = 1" (τa and τb apart when they differ; "λ: 0.1 and 0.5 (mixed)" when the rows are). */
-export function otChoiceText(c: OpenChoices): string {
+export function otChoiceText(c: UnstatedSettings): string {
   const tau = same(c.tauA, c.tauB) ? settingText('τa = τb', c.tauA) : `${settingText('τa', c.tauA)}, ${settingText('τb', c.tauB)}`;
   return `${settingText('λ', c.lambda)}, ${tau}`;
 }
 
-export function otSentence(c: OpenChoices): string {
+export function otSentence(c: UnstatedSettings): string {
   if (!c.lambda.length && !c.tauA.length && !c.tauB.length)
     return 'OT-PCC: no pathway_metrics row records λ or τ (no pathway was scored); the paper gives neither.';
   return (
@@ -47,14 +47,14 @@ export function otSentence(c: OpenChoices): string {
   );
 }
 
-export function cutoffSentence(c: OpenChoices): string {
+export function cutoffSentence(c: UnstatedSettings): string {
   if (c.cutoff.length === 0)
     return 'Outcome accuracy: no outcome_scores row records a cut-off (no outcome was judged); the paper states none.';
   const which = c.cutoff.length === 1 ? `a judge score ≥ ${c.cutoff[0]}` : `a judge score ≥ the row's cut-off, ${valuesText(c.cutoff)}`;
   return `Outcome accuracy counts ${which} (of 1–5) as correct; the paper states no cut-off.`;
 }
 
-export function capSentence(c: OpenChoices): string {
+export function capSentence(c: UnstatedSettings): string {
   if (c.capFactor.length === 0 && c.capExtra.length === 0)
     return 'Multi-turn turn cap: no dialogues_multi row records one (no dialogue was played); the paper states none.';
   const rule =

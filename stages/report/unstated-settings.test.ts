@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import dagConfig from '../../dag.config.ts';
 import { clusterCiCell, fewClusters } from './cluster-ci.ts';
-import { capSentence, cutoffSentence, openChoices, otChoiceText, otSentence } from './open-choices.ts';
+import { capSentence, cutoffSentence, unstatedSettings, otChoiceText, otSentence } from './unstated-settings.ts';
 import { collectSettings, RunSettings, settingText, valuesText } from './run-settings.ts';
 import { recorded } from './testing/report-rows.ts';
 
@@ -25,7 +25,7 @@ describe('open choices, read from the rows that used them', () => {
   });
 
   test('the values recorded, as the sample records them: λ = 0.1, τa = τb = 1, score ≥ 4, ceil(2 × length + 4)', () => {
-    const c = openChoices(recorded());
+    const c = unstatedSettings(recorded());
     assert.deepEqual(c, { lambda: ['0.1'], tauA: ['1'], tauB: ['1'], cutoff: ['4'], capFactor: ['2'], capExtra: ['4'] });
     assert.equal(otChoiceText(c), 'λ = 0.1, τa = τb = 1');
     assert.equal(cutoffSentence(c), 'Outcome accuracy counts a judge score ≥ 4 (of 1–5) as correct; the paper states no cut-off.');
@@ -33,7 +33,7 @@ describe('open choices, read from the rows that used them', () => {
   });
 
   test('other values are printed as recorded; τ apart when they differ', () => {
-    const c = openChoices(
+    const c = unstatedSettings(
       recorded({
         pathway_metrics: [{ judge: 'j', ot_lambda: 0.5, ot_tau_a: 0.5, ot_tau_b: 2 }],
         outcome_scores: [{ cutoff: 3 }],
@@ -50,7 +50,7 @@ describe('open choices, read from the rows that used them', () => {
       ...Array.from({ length: 3 }, () => ({ judge: 'j', ot_lambda: 0.5, ot_tau_a: 1, ot_tau_b: 1 })),
       { judge: 'j', ot_lambda: 0.1, ot_tau_a: 1, ot_tau_b: 1 },
     ];
-    const c = openChoices(recorded({ pathway_metrics: rows, outcome_scores: [{ cutoff: 4 }, { cutoff: 3 }] }));
+    const c = unstatedSettings(recorded({ pathway_metrics: rows, outcome_scores: [{ cutoff: 4 }, { cutoff: 3 }] }));
     assert.equal(otChoiceText(c), 'λ: 0.5 and 0.1 (mixed), τa = τb = 1');
     assert.equal(
       cutoffSentence(c),
@@ -61,7 +61,7 @@ describe('open choices, read from the rows that used them', () => {
   });
 
   test('a run whose rows record nothing says so rather than printing a default', () => {
-    const c = openChoices(new RunSettings([]));
+    const c = unstatedSettings(new RunSettings([]));
     assert.equal(otSentence(c), 'OT-PCC: no pathway_metrics row records λ or τ (no pathway was scored); the paper gives neither.');
     assert.equal(otChoiceText(c), 'λ: not recorded, τa: not recorded, τb: not recorded');
     assert.match(cutoffSentence(c), /no outcome_scores row records a cut-off/);
