@@ -79,7 +79,13 @@ export default async function (): Promise<BenchReport> {
         })),
       }),
     );
-    const env = { CDP_CORPUS: corpus.dir, CDP_STORE: store, CDP_REPORTS: join(store, 'reports'), CDP_LLM_CACHE: join(store, 'llm-cache'), CDP_NO_FAST_PATH: '' };
+    const env = {
+      CDP_CORPUS: corpus.dir,
+      CDP_STORE: store,
+      CDP_REPORTS: join(store, 'reports'),
+      CDP_LLM_CACHE: join(store, 'llm-cache'),
+      CDP_NO_FAST_PATH: '',
+    };
     const args = ['--config', 'cpgbench.config.ts', 'run', '--json', '--models', modelsFile, '--simulated'];
     const full = await cdp(args, env);
     const requests = server.counters.chat;

@@ -6,6 +6,7 @@ import { appendFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 
 import { join } from 'node:path';
 import { RowStore } from '../store/row-store.ts';
 import { INDEXED_FROM, MemoIndex } from '../store/memo-index.ts';
+import { memoLine } from '../store/memo-line.ts';
 import { tempDir } from '../testing/temp-dir.ts';
 
 function filled(n: number): { store: RowStore; file: string } {
@@ -92,8 +93,8 @@ test("a commit's fsync runs off the main thread; its lines are written at once, 
   const closing = w.closeAsync();
   // The stage reads its units back while the memo's last fsync runs: every line is there already.
   const text = readFileSync(file, 'utf8');
-  assert.equal(text.slice(later.offset, later.offset + later.bytes), JSON.stringify({ k: 'k10', r: [{ i: 10 }] }));
-  assert.equal(text.slice(last.offset, last.offset + last.bytes), JSON.stringify({ k: 'k11', r: [{ i: 11 }] }));
+  assert.equal(text.slice(later.offset, later.offset + later.bytes), memoLine('k10', [{ i: 10 }]));
+  assert.equal(text.slice(last.offset, last.offset + last.bytes), memoLine('k11', [{ i: 11 }]));
   await closing;
   const memo = store.open();
   assert.deepEqual([memo.get('k0'), memo.get('k11')], [[{ i: 0 }], [{ i: 11 }]]);
