@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createLlmClient } from '../../pipeline/llm/client.ts';
 import type { Row } from '../../pipeline/dag/define.ts';
-import { DOCTOR_NOT_DETERMINABLE } from '../agents/answer-format.ts';
+import { DOCTOR_NOT_DETERMINABLE } from '../agents/answer-writing.ts';
 import { ORACLE_NAME } from '../agents/oracle.ts';
 import { PATIENT_NAME } from '../agents/offline-patient.ts';
 import { planCase, questionsOf } from '../agents/perturbation-agent.ts';
