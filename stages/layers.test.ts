@@ -4,8 +4,8 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { importsOf, layerViolations } from './layers.ts';
-import { runModels } from './models/run-models.ts';
-import { cpgRunModels } from './models/cpgbench-models.ts';
+import { runModels } from './models/run-roster.ts';
+import { cpgRunModels } from './models/cpgbench-roster.ts';
 
 const NAMING = 'only the stand-ins name a simulated model';
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -53,7 +53,7 @@ test('naming a simulated model outside the stand-ins fails: an import of them, a
     // Allowed: the stand-ins and the wiring, test code, the word in prose, a flag read from a row.
     ['stages/agents/judges/simulated-judges.ts', "export const SIMULATED_JUDGE_NAMES = ['simulated-token-f1'];\n"],
     ['stages/agents/writers/vignette-writer.ts', "export const VIGNETTE_GENERATOR = 'simulated-vignette-writer';\n"],
-    ['stages/models/run-llm.ts', "import { SIMULATED_JUDGE_NAMES } from '../agents/judges/simulated-judges.ts';\n"],
+    ['stages/models/run-llm-client.ts', "import { SIMULATED_JUDGE_NAMES } from '../agents/judges/simulated-judges.ts';\n"],
     ['stages/report/judges.test.ts', "const j = 'simulated-token-f1'.includes('simulated');\n"],
     [
       'stages/report/leaderboard.ts',
@@ -84,7 +84,7 @@ test('stage code reaches the runner only through pipeline/stage.ts; the wiring, 
     ['stages/a-top-level-helper.ts', "const m = await import('../pipeline/dag/params.ts');\n"],
     // Allowed: the seam itself, the wiring's stages/models, the stand-ins, commands, tests, the layer tools.
     ['stages/judge/parse-outcome-score.ts', "import { formatOf, prepareAnswer } from '../../pipeline/stage.ts';\n"],
-    ['stages/models/run-llm.ts', "import { createLlmClient } from '../../pipeline/llm/client.ts';\n"],
+    ['stages/models/run-llm-client.ts', "import { createLlmClient } from '../../pipeline/llm/client.ts';\n"],
     ['stages/agents/oracle.ts', "import type { Provider } from '../../pipeline/llm/types.ts';\n"],
     ['stages/agents/cpgbench/roster.ts', "import type { OfflineHandler } from '../../../pipeline/llm/types.ts';\n"],
     ['stages/export/export-command.ts', "import { openWarehouse } from '../../pipeline/store/warehouse.ts';\n"],
@@ -152,7 +152,7 @@ test('CPGBench: its families are layers of their own, may not import the stand-i
     ['stages/cpgbench/judge/j.ts', "import { x } from '../results/r.ts';\n"],
     ['stages/cpgbench/results/r.ts', "import { y } from '../judge/j.ts';\n"],
     ['cpgbench.config.ts', "import { cpgOfflineHandlers } from './stages/agents/cpgbench/roster.ts';\n"],
-    ['stages/models/cpgbench-llm.ts', "import { r } from '../agents/cpgbench/roster.ts';\n"],
+    ['stages/models/cpgbench-llm-client.ts', "import { r } from '../agents/cpgbench/roster.ts';\n"],
   ]);
   assert.deepEqual(
     layerViolations(files).map((v) => [v.file, v.rule, v.detail]),
@@ -172,7 +172,7 @@ test('imports are read by the TypeScript scanner: static, type-only, re-exports 
     "import { a } from '../agents/roster.ts';",
     "import type { B } from './b.ts';",
     "export { c } from '../judge/c.ts';",
-    "const m = await import('../models/run-llm.ts');",
+    "const m = await import('../models/run-llm-client.ts');",
     "// import { x } from '../agents/x.ts';",
     'const s = "import { y } from \'../agents/y.ts\'";',
     "import { readFileSync } from 'node:fs';",
@@ -181,7 +181,7 @@ test('imports are read by the TypeScript scanner: static, type-only, re-exports 
     'stages/agents/roster.ts',
     'stages/evaluate/b.ts',
     'stages/judge/c.ts',
-    'stages/models/run-llm.ts',
+    'stages/models/run-llm-client.ts',
   ]);
 });
 
@@ -191,9 +191,9 @@ test('a forbidden import, a cycle and a runner naming simulation are each report
     ['stages/agents/perturbation-agent.ts', "import { x } from '../construct/types.ts';\n"],
     ['stages/construct/types.ts', "import { y } from '../stats/rng.ts';\n"],
     ['stages/stats/rng.ts', "import { z } from '../construct/types.ts';\n"],
-    ['pipeline/exec/run.ts', "import { m } from '../../stages/models/run-llm.ts';\nconst simulatedCalls = 0;\n"],
+    ['pipeline/exec/run.ts', "import { m } from '../../stages/models/run-llm-client.ts';\nconst simulatedCalls = 0;\n"],
     ['stages/evaluate/bad.test.ts', "import { planCase } from '../agents/perturbation-agent.ts';\n"],
-    ['stages/models/run-llm.ts', "import { r } from '../agents/roster.ts';\n"],
+    ['stages/models/run-llm-client.ts', "import { r } from '../agents/roster.ts';\n"],
   ]);
   const v = layerViolations(files);
   assert.deepEqual(

@@ -14,7 +14,7 @@ import { configStages } from '../../pipeline/testing/config-stages.ts';
 import { HTN_MARKDOWN, HTN_TREE, INSOMNIA_MARKDOWN, INSOMNIA_TREE } from '../agents/testing/benchmark-cases.ts';
 import { ORACLE_NAME } from '../agents/oracle.ts';
 import { offlineHandlers as agentProviders, SIMULATED_ROSTER } from '../agents/roster.ts';
-import { CONSTRUCTION_STAND_INS } from '../models/run-models.ts';
+import { CONSTRUCTION_STAND_INS } from '../models/run-roster.ts';
 import { createRng } from '../stats/rng.ts';
 import { resolveDag } from '../../pipeline/dag/validate.ts';
 import { runDag } from '../../pipeline/exec/executor.ts';

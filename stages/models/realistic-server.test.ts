@@ -15,7 +15,7 @@ import type { FakeOpenAIServer } from '../../pipeline/llm/testing/fake-openai-se
 import { loadTemplate } from '../prompts/templates.ts';
 import { NARRATIVE_GENERATOR } from '../agents/writers/narrative-writer.ts';
 import { OFFLINE_WRITERS } from '../agents/writers/offline-writers.ts';
-import { CONSTRUCTION_STAND_INS } from './run-models.ts';
+import { CONSTRUCTION_STAND_INS } from './run-roster.ts';
 import { fixtureData, taskProject } from '../tasks/testing/task-dag.ts';
 import dagConfig from '../../dag.config.ts';
 import { REALISTIC_ANSWERS, answersFor, expectedReason, type Expect, type LabelledAnswer } from './testing/realistic-answers.ts';

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runModels } from './run-models.ts';
+import { runModels } from './run-roster.ts';
 import { DEFAULT_SIMULATED_EVALUATED } from '../agents/roster.ts';
 import { SIMULATED_JUDGE_NAMES } from '../agents/judges/simulated-judges.ts';
 

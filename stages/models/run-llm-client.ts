@@ -22,7 +22,7 @@ import { VIGNETTE_GENERATOR } from '../agents/writers/vignette-writer.ts';
 import { NARRATIVE_GENERATOR } from '../agents/writers/narrative-writer.ts';
 import { simulatedJudgeHandlers, SIMULATED_JUDGE_NAMES } from '../agents/judges/simulated-judges.ts';
 import { llmCallsViews } from './llm-views.ts';
-import type { RunModels } from './run-models.ts';
+import type { RunModels } from './run-roster.ts';
 
 /**
  * Which offline model answers in place of a real one while estimating, by stage and role. Each

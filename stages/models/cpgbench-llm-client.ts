@@ -13,8 +13,8 @@ import type { ChatRequest } from '../../pipeline/llm/types.ts';
 import type { RunLlm } from '../../pipeline/cli/extensions.ts';
 import { CPG_BUILDER_NAME, CPG_EVALUATED, CPG_JUDGE_NAME, CPG_WRITER_NAME, cpgOfflineHandlers } from '../agents/cpgbench/roster.ts';
 import { llmCallsViews } from './llm-views.ts';
-import type { CpgRunModels } from './cpgbench-models.ts';
-import type { RunLlmOptions } from './run-llm.ts';
+import type { CpgRunModels } from './cpgbench-roster.ts';
+import type { RunLlmOptions } from './run-llm-client.ts';
 
 export function cpgEstimateStandIns(evaluated: readonly string[]): (req: ChatRequest) => string | undefined {
   return (req) => {

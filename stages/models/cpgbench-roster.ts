@@ -1,6 +1,6 @@
 /**
  * Who plays which role in a CPGBench run, from the same models file (or one-model environment)
- * as MEGA-CDP's (run-models.ts `locateModels`) and the same roles, decided before anything runs:
+ * as MEGA-CDP's (run-roster.ts `locateModels`) and the same roles, decided before anything runs:
  *
  *   - builder: the file's builder answers every construction prompt (1–6) and writes the
  *     conversations (7–9). Without one, recommendations must come with the corpus
@@ -19,7 +19,7 @@ import type { EvaluatedModel, ModelRef } from '../roster/model-ref.ts';
 import { CPG_EVALUATED, CPG_JUDGE_NAME, CPG_SIMULATED_ROSTER, CPG_WRITER_NAME } from '../agents/cpgbench/roster.ts';
 import type { RunModel } from './models-file.ts';
 import { evaluatedModel, modelRef } from './model-identity.ts';
-import { locateModels, type ModelsSource } from './run-models.ts';
+import { locateModels, type ModelsSource } from './run-roster.ts';
 
 /** The roles as the stages receive them: roster values (stages/roster/model-ref.ts), with names for messages. */
 export interface CpgRunModels {
