@@ -14,15 +14,7 @@ export type { InputDecl, InputsDecl } from './dag/inputs.ts';
 export { z } from 'zod';
 export type { Row, Columns } from './dag/define.ts';
 // What stages that call models use, so no stage imports pipeline/llm/* itself.
-export type {
-  ChatMessage,
-  ChatRequest,
-  ChatResult,
-  ContentPart,
-  EmbedRequest,
-  EmbedResult,
-  ModelSpec,
-} from './llm/types.ts';
+export type { ChatMessage, ChatRequest, ChatResult, ContentPart, EmbedRequest, EmbedResult, ModelSpec } from './llm/types.ts';
 export { askStructured, type Chatter, type AnswerParser, type ParseOutcome, type StructuredResult } from './llm/ask-structured.ts';
 export { extractJson, prepareAnswer, stripReasoning } from './llm/structured.ts';
 // How leniently an answer was read (its format), recorded beside what was read from it.

@@ -22,7 +22,6 @@ export interface Interval {
 
 export type IntervalSet = readonly Interval[];
 
-
 export function interval(lo: number, hi: number, loClosed: boolean, hiClosed: boolean, src: BoundSource = 'threshold'): Interval {
   return {
     lo,

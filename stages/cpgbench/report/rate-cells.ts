@@ -14,4 +14,3 @@ export function rateCell(r: RateRow | undefined): string {
   const incomplete = r.incomplete ? ' (incomplete)' : '';
   return `${pctWithCi(r.rate, r.ci_low, r.ci_high)}; by guideline ${clusterCiCell(r.cluster_ci_low, r.cluster_ci_high, r.guidelines)}; ${countsText(r)}${incomplete}`;
 }
-
