@@ -12,7 +12,7 @@ export default tableStage({
   inputs: { files: 'whole' },
   params: {},
   columns: { guideline_id: 'VARCHAR', path: 'VARCHAR', sha256: 'VARCHAR', error: 'VARCHAR' },
-  run({ files = [] }, ctx) {
+  run({ files }, ctx) {
     const { list, csv } = csvOf(files, ctx.root);
     const ids = new Set(readCpgCorpus(list, csv).map((d) => d.guideline_id));
     const out = recommendationFiles(list, ids);
