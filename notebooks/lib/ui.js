@@ -91,11 +91,12 @@ export function table(rows, columns, { name, caption } = {}) {
 
 /**
  * A row involves a simulated agent: its model's or its judge's flag says so (`simulated`,
- * `judge_simulated`, which the stages copy from the roster's specs). A dialogue's patient has no
- * flag in its rows yet, so the patient alone is still told by its name.
+ * `judge_simulated`, copied by the stages from the roster's specs). Rows that carry no flag for
+ * their judge (model_summary) or patient (dialogues) are still told by that name until they do.
  */
 export function isSimulated(row) {
-  return row.simulated === true || row.judge_simulated === true || (typeof row.patient === 'string' && row.patient.includes('simulated'));
+  if (row.simulated === true || row.judge_simulated === true) return true;
+  return ['judge', 'patient'].some((k) => !(`${k}_simulated` in row) && typeof row[k] === 'string' && row[k].includes('simulated'));
 }
 
 /**
