@@ -15,6 +15,7 @@ import { defineDag, stage, files, type DagConfig } from './pipeline/index.ts';
 import type { Project } from './pipeline/cli/load.ts';
 import { cpgRunModels, type CpgRunModels } from './stages/models/cpgbench-roster.ts';
 import { llmCallsViews } from './stages/models/llm-views.ts';
+import { crossedWidth, widthFor } from './stages/models/stage-width.ts';
 import { cpgCliCommands } from './stages/cpgbench/cli-commands.ts';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
@@ -41,6 +42,13 @@ export function cpgbenchDag(o: CpgbenchOptions): DagConfig {
   const corpusAbs = resolve(root, corpus);
   const hasCsv = existsSync(corpusAbs) && readdirSync(corpusAbs).some((f) => f.endsWith('.csv'));
   const m = o.models;
+  // Units in flight per LLM stage: from the declared concurrency of the models it calls (stages/models/stage-width.ts).
+  const widthOf = (model: { name: string } | null) => ({ concurrency: widthFor(m.roster, model?.name ?? null) });
+  const widthAcross = (crossed: readonly { name: string }[]) =>
+    crossedWidth(
+      m.roster,
+      crossed.map((x) => x.name),
+    );
   const perItemAndModel = {
     input: 'cpg_task_inputs',
     cross: { param: 'models', as: 'model' },
@@ -99,21 +107,21 @@ export function cpgbenchDag(o: CpgbenchOptions): DagConfig {
         inputs: { guidelines: 'guidelines', cpg_corpus: 'cpg_corpus' },
         forEach: { input: 'guidelines', join: { cpg_corpus: 'guideline_id' } },
         params: { builder: m.builder },
-        concurrency: 8,
+        ...widthOf(m.builder),
       }),
       stage('cpg_recommendations', {
         module: 'stages/cpgbench/construct/cpg-recommendations.stage.ts',
         inputs: { cpg_documents: 'cpg_documents', guidelines: 'guidelines', cpg_corpus_recommendations: 'cpg_corpus_recommendations' },
         forEach: { input: 'cpg_documents', join: { guidelines: 'guideline_id', cpg_corpus_recommendations: 'guideline_id' } },
         params: { builder: m.builder },
-        concurrency: 8,
+        ...widthOf(m.builder),
       }),
       stage('cpg_safety', {
         module: 'stages/cpgbench/construct/cpg-safety.stage.ts',
         inputs: { cpg_recommendations: 'cpg_recommendations' },
         forEach: 'cpg_recommendations',
         params: { builder: m.builder },
-        concurrency: 8,
+        ...widthOf(m.builder),
       }),
       // §4.3–4.4 Conversations and the two tasks' inputs
       stage('cpg_conversations', {
@@ -121,7 +129,7 @@ export function cpgbenchDag(o: CpgbenchOptions): DagConfig {
         inputs: { cpg_recommendations: 'cpg_recommendations' },
         forEach: 'cpg_recommendations',
         params: { writer: m.writer },
-        concurrency: 8,
+        ...widthOf(m.writer),
       }),
       stage('cpg_task_inputs', {
         module: 'stages/cpgbench/construct/cpg-task-inputs.stage.ts',
@@ -144,7 +152,7 @@ export function cpgbenchDag(o: CpgbenchOptions): DagConfig {
         inputs: { cpg_task_inputs: 'cpg_task_inputs', cpg_recommendations: 'cpg_recommendations' },
         forEach: perItemAndModel,
         params: taskParams,
-        concurrency: 8,
+        ...widthAcross(m.evaluated),
         covers: 'recommendation_id',
       }),
       stage('cpg_adherence', {
@@ -152,7 +160,7 @@ export function cpgbenchDag(o: CpgbenchOptions): DagConfig {
         inputs: { cpg_task_inputs: 'cpg_task_inputs', cpg_recommendations: 'cpg_recommendations' },
         forEach: perItemAndModel,
         params: taskParams,
-        concurrency: 8,
+        ...widthAcross(m.evaluated),
         covers: 'recommendation_id',
       }),
       stage('cpg_detection_judgements', {
@@ -160,7 +168,7 @@ export function cpgbenchDag(o: CpgbenchOptions): DagConfig {
         inputs: { cpg_detection: 'cpg_detection', cpg_recommendations: 'cpg_recommendations' },
         forEach: perAnswerAndJudge('cpg_detection'),
         params: judgeParams,
-        concurrency: 8,
+        ...widthAcross(m.judges),
         covers: 'recommendation_id',
       }),
       stage('cpg_adherence_judgements', {
@@ -168,7 +176,7 @@ export function cpgbenchDag(o: CpgbenchOptions): DagConfig {
         inputs: { cpg_adherence: 'cpg_adherence', cpg_recommendations: 'cpg_recommendations' },
         forEach: perAnswerAndJudge('cpg_adherence'),
         params: judgeParams,
-        concurrency: 8,
+        ...widthAcross(m.judges),
         covers: 'recommendation_id',
       }),
       // §2.3–2.6 Rates, the χ² across specialties, judge–human agreement

@@ -18,6 +18,7 @@ import type { Project } from './pipeline/cli/load.ts';
 import { runModels } from './stages/models/run-roster.ts';
 import { embeddingJudgeSpecs } from './stages/models/embedding-judges.ts';
 import { llmCallsViews } from './stages/models/llm-views.ts';
+import { crossedWidth, widthFor } from './stages/models/stage-width.ts';
 import { cliCommands as projectCommands } from './stages/cli-commands.ts';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
@@ -26,6 +27,14 @@ export const models = runModels({ root, extra: embeddingJudges });
 // The roster as typed values (stages/roster/): each model's answer-relevant settings travel with it
 // into the params, so they key exactly the units that call it.
 const { builder, evaluated, patient, simulatedPatient, judges } = models;
+// How many units of an LLM stage are in flight: from the declared concurrency of the models it
+// calls (stages/models/stage-width.ts), a lane per crossed model; stand-ins share a width of 8.
+const widthOf = (model: { name: string } | null) => ({ concurrency: widthFor(models.roster, model?.name ?? null) });
+const widthAcross = (crossed: readonly { name: string }[]) =>
+  crossedWidth(
+    models.roster,
+    crossed.map((m) => m.name),
+  );
 // A smoke run: `cdp run --limit N` evaluates N test cases (CDP_LIMIT).
 const limit = process.env.CDP_LIMIT ? Number(process.env.CDP_LIMIT) : null;
 const limitProblems =
@@ -90,6 +99,7 @@ export default defineDag({
       inputs: { guidelines: 'guidelines', corpus_trees: 'corpus_trees' },
       forEach: { input: 'guidelines', join: { corpus_trees: 'guideline_id' } },
       params: { builder: builder.trees },
+      ...widthOf(builder.trees),
     }),
     stage('tree_nodes', { module: 'stages/construct/tree-nodes.stage.ts', inputs: { trees: 'trees' }, forEach: 'trees' }),
     // The paper held out 440 of 2,274 guidelines (≈ 0.19), a corpus's default; on the six-guideline sample that
@@ -107,14 +117,14 @@ export default defineDag({
       inputs: { cdps: 'cdps' },
       forEach: 'cdps',
       params: { writer: builder.vignettes },
-      concurrency: 8,
+      ...widthOf(builder.vignettes),
     }),
     stage('narratives', {
       module: 'stages/construct/narratives.stage.ts',
       inputs: { cdps: 'cdps', vignettes: 'vignettes' },
       forEach: { input: 'cdps', join: { vignettes: 'cdp_id' } },
       params: { writer: builder.narratives },
-      concurrency: 8,
+      ...widthOf(builder.narratives),
     }),
     stage('qc', {
       module: 'stages/construct/qc.stage.ts',
@@ -127,7 +137,7 @@ export default defineDag({
       forEach: { input: 'qc', join: { cdps: 'cdp_id', vignettes: 'cdp_id' } },
       // Inspected by the builder model when one is configured; offline there is no inspector.
       params: { inspector: builder.inspector },
-      concurrency: 8,
+      ...widthOf(builder.inspector),
     }),
     stage('qc_summary', {
       module: 'stages/construct/qc-summary.stage.ts',
@@ -157,7 +167,7 @@ export default defineDag({
       inputs: taskInputs,
       forEach: perCaseAndModel,
       params: { models: evaluated },
-      concurrency: 8,
+      ...widthAcross(evaluated),
       covers: 'cdp_id',
     }),
     stage('dialogues_multi', {
@@ -165,36 +175,59 @@ export default defineDag({
       inputs: taskInputs,
       forEach: perCaseAndModel,
       params: { models: evaluated, patient, simulatedPatient },
-      concurrency: 8,
+      ...widthAcross(evaluated),
       covers: 'cdp_id',
     }),
 
     // The perturbation agents' plans: ground truth for §4.3–4.4 and the deviation figure.
+    // One unit per (test case × simulated model), crossed in name order (the rows agent by agent).
     stage('agent_plans', {
       module: 'stages/agents/agent-plans.stage.ts',
       inputs: { cdps: 'test_cases', trees: 'trees' },
-      params: { models: evaluated.filter((m) => m.simulated).map((m) => m.name) },
+      forEach: { input: 'cdps', join: { trees: 'guideline_id' }, cross: { param: 'models', as: 'model' } },
+      params: { models: [...new Set(evaluated.filter((m) => m.simulated).map((m) => m.name))].sort() },
+      covers: 'cdp_id',
     }),
 
     // §3.3 CDP-oriented evaluation, §4.3–4.5, Appendices B and D
-    stage('predicted_pathways', {
-      module: 'stages/evaluate/predicted-pathways.stage.ts',
-      inputs: {
-        predictions_single: 'predictions_single',
-        dialogues_multi: 'dialogues_multi',
-        cdps: 'cdps',
-        narratives: 'narratives',
-        // Imports are held to this run's test cases (imported-rows.ts).
-        test_cases: 'test_cases',
-        ...(imported ? { imported_predictions: 'imported_predictions' } : {}),
-      },
-    }),
+    // One unit per test case; with imports, whole (they are held to the whole test set at once).
+    stage(
+      'predicted_pathways',
+      imported
+        ? {
+            module: 'stages/evaluate/predicted-pathways.stage.ts',
+            inputs: {
+              predictions_single: 'predictions_single',
+              dialogues_multi: 'dialogues_multi',
+              cdps: 'cdps',
+              narratives: 'narratives',
+              // Imports are held to this run's test cases (imported-rows.ts).
+              test_cases: 'test_cases',
+              imported_predictions: 'imported_predictions',
+            },
+          }
+        : {
+            module: 'stages/evaluate/predicted-pathways-per-case.stage.ts',
+            inputs: {
+              test_cases: 'test_cases',
+              predictions_single: 'predictions_single',
+              dialogues_multi: 'dialogues_multi',
+              cdps: 'cdps',
+              narratives: 'narratives',
+            },
+            forEach: {
+              input: 'test_cases',
+              join: { predictions_single: 'cdp_id', dialogues_multi: 'cdp_id', cdps: 'cdp_id', narratives: 'cdp_id' },
+            },
+            covers: 'cdp_id',
+          },
+    ),
     stage('step_scores', {
       module: 'stages/evaluate/step-scores.stage.ts',
       inputs: { predicted_pathways: 'predicted_pathways' },
       forEach: perPathwayAndJudge,
       params: { judges },
-      concurrency: 8,
+      ...widthAcross(judges),
       covers: 'cdp_id',
     }),
     stage('outcome_scores', {
@@ -202,7 +235,7 @@ export default defineDag({
       inputs: { predicted_pathways: 'predicted_pathways' },
       forEach: perPathwayAndJudge,
       params: { judges },
-      concurrency: 8,
+      ...widthAcross(judges),
       covers: 'cdp_id',
     }),
     stage('pathway_metrics', {

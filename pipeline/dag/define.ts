@@ -44,8 +44,16 @@ export interface StageDecl {
   params?: Record<string, unknown>;
   /** Present for row-mapped stages; a string is shorthand for { input }. */
   forEach?: string | ForEach;
-  /** Units in flight at once for a row-mapped stage (LLM-bound stages want more). */
+  /** Units in flight at once for a row-mapped stage (LLM-bound stages want more); see `laneWidths`. */
   concurrency?: number;
+  /**
+   * For a row-mapped stage that crosses a param whose elements are served apart (models, each
+   * with its own declared concurrency): units in flight per element, by its `name` (or the
+   * element itself when it is a string). Each listed element's units run in a lane of their own,
+   * so units waiting on one element's server never hold up another's; units of an element not
+   * listed share `concurrency`. Not part of the key (pipeline/exec/unit-lanes.ts).
+   */
+  laneWidths?: Record<string, number>;
   /** Commit finished units to disk every this many units (and at least every second). */
   commitEvery?: number;
   /**

@@ -32,6 +32,8 @@ export interface InputCheck {
   bound: Record<string, string>;
   forEach?: ForEach;
   reads?: Record<string, readonly string[]>;
+  /** The inputs a partitioned table stage cuts into partitions (`partition.by`). */
+  partitionBy?: readonly string[];
 }
 
 /** Every problem of a stage's inputs: its module's declaration, then the config's bindings and mapping. */
@@ -76,6 +78,9 @@ function declarationProblems(c: InputCheck): string[] {
   }
   for (const name of Object.keys(c.reads ?? {})) {
     if (!(name in declared)) problems.push(`${c.module}: its reads name input '${name}', which its inputs do not declare`);
+  }
+  for (const name of c.partitionBy ?? []) {
+    if (!(name in declared)) problems.push(`${c.module}: its partition.by names input '${name}', which its inputs do not declare`);
   }
   return problems.map((p) => `stage '${c.stage}': ${p}`);
 }

@@ -171,6 +171,7 @@ export async function resolveDag(given: DagConfig, root: string, opts: ResolveOp
         bound: decl.inputs ?? {},
         forEach,
         reads,
+        partitionBy: impl.kind === 'table' && impl.partition ? Object.keys(impl.partition.by) : undefined,
       }),
     );
     const declared = impl.params as Record<string, unknown> | undefined;

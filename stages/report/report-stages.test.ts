@@ -142,7 +142,7 @@ describe('report stages', () => {
     const root = project();
     try {
       const first = await runAll(root, SUMMARY);
-      assert.equal(first.length, 4 + 12 + 8 + 2 + 1);
+      assert.equal(first.length, 5 + 12 + 12 + 2 + 1);
       for (const r of first) {
         const bytes = readFileSync(join(root, String(r.file)));
         assert.equal(r.sha256, sha256(bytes), String(r.file));

@@ -20,7 +20,7 @@ export default tableStage({
   inputs: { files: 'whole' },
   params: {},
   columns: CPG_CORPUS_COLUMNS,
-  run({ files = [] }, ctx) {
+  run({ files }, ctx) {
     const { list, csv } = csvOf(files, ctx.root);
     const documents = readCpgCorpus(list, csv);
     for (const d of documents) if (d.error) ctx.log(d.error);

@@ -60,7 +60,7 @@ export default rowStage<CpgDocumentsParams>({
     templates: 'VARCHAR[]',
   },
   async run({ row, joined }, ctx) {
-    const doc = joined.cpg_corpus?.[0];
+    const doc = joined.cpg_corpus[0];
     const id = String(row.guideline_id);
     if (!doc) return { guideline_id: id, error: `no cpg_corpus row for '${id}'; join cpg_corpus on guideline_id` };
     const { minYear, maxTokens, maxAttempts } = ctx.params;

@@ -58,9 +58,9 @@ export default rowStage<CpgRecommendationsParams>({
   async run({ row, joined }, ctx) {
     if (row.included !== true) return [];
     const id = String(row.guideline_id);
-    const markdown = String(joined.guidelines?.[0]?.markdown ?? '');
+    const markdown = String(joined.guidelines[0]?.markdown ?? '');
     if (!markdown) return { guideline_id: id, error: `no Markdown for '${id}'; join guidelines on guideline_id` };
-    const file = joined.cpg_corpus_recommendations?.find((r) => r.error == null);
+    const file = joined.cpg_corpus_recommendations.find((r) => r.error == null);
     const got = file ? await importFile(String(file.path), markdown, ctx.root) : await extract(id, String(row.language), markdown, ctx);
     if (!got.ok) return { guideline_id: id, source: got.source, template: got.template, error: got.error };
     return got.recommendations.map((r, i) => recommendationRow(row, r, i + 1, got));

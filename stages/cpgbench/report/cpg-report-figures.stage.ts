@@ -14,7 +14,7 @@ export default tableStage<CpgReportParams & { pngFontFiles: string[] }>({
   inputs: { cpg_rates: 'whole' },
   params: { ...CPG_REPORT_DEFAULTS, pngFontFiles: z.array(z.string()).default([]) },
   columns: REPORT_FILE_COLUMNS,
-  run({ cpg_rates = [] }, ctx) {
+  run({ cpg_rates }, ctx) {
     const fonts = ctx.params.pngFontFiles.map((f) => resolve(ctx.root, f));
     const missing = fonts.filter((f) => !existsSync(f));
     if (missing.length)

@@ -18,7 +18,7 @@ export default tableStage<CpgReportParams & { paperNames: Record<string, string>
   inputs: { published: 'whole', cpg_rates: 'whole' },
   params: { ...CPG_REPORT_DEFAULTS, paperNames: z.record(z.string(), z.string()).default({}) },
   columns: REPORT_FILE_COLUMNS,
-  run({ published = [], cpg_rates = [] }, ctx) {
+  run({ published, cpg_rates }, ctx) {
     const texts: Record<string, string> = {};
     for (const f of published) texts[basename(String(f.path))] = readFileSync(resolve(ctx.root, String(f.path)), 'utf8');
     const rows = rateRows(cpg_rates);

@@ -13,7 +13,7 @@ export default tableStage<CpgReportParams>({
   inputs: { cpg_rates: 'whole', cpg_specialty_tests: 'whole', cpg_agreement: 'whole', cpg_construction_summary: 'whole' },
   params: CPG_REPORT_DEFAULTS,
   columns: REPORT_FILE_COLUMNS,
-  run({ cpg_rates = [], cpg_specialty_tests = [], cpg_agreement = [], cpg_construction_summary = [] }, ctx) {
+  run({ cpg_rates, cpg_specialty_tests, cpg_agreement, cpg_construction_summary }, ctx) {
     const rows = rateRows(cpg_rates);
     const judge = reportJudge(rows, ctx.params.judges);
     const tables = [
