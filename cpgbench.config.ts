@@ -13,7 +13,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join, relative, resolve, isAbsolute } from 'node:path';
 import { defineDag, stage, files, type DagConfig } from './pipeline/index.ts';
 import type { Project } from './pipeline/cli/load.ts';
-import { cpgRunModels, type CpgRunModels } from './stages/models/cpgbench-models.ts';
+import { cpgRunModels, type CpgRunModels } from './stages/models/cpgbench-roster.ts';
 import { llmCallsViews } from './stages/models/llm-views.ts';
 import { crossedWidth, widthFor } from './stages/models/stage-width.ts';
 import { cpgCliCommands } from './stages/cpgbench/cli-commands.ts';
@@ -245,7 +245,7 @@ export default cpgbenchDag({ corpus: process.env.CDP_CORPUS || 'data/cpgbench-sa
 
 /** The run's LLM client, loaded only when a stage runs. */
 export async function llmClient(project: Project, opts: { mode?: 'live' | 'estimate' } = {}) {
-  const { cpgRunLlm } = await import('./stages/models/cpgbench-llm.ts');
+  const { cpgRunLlm } = await import('./stages/models/cpgbench-llm-client.ts');
   return cpgRunLlm(project.ws.store, models, { cacheDir: project.ws.llmCache, mode: opts.mode });
 }
 

@@ -16,7 +16,7 @@ import { join, relative, resolve, isAbsolute } from 'node:path';
 import { defineDag, stage, files } from './pipeline/index.ts';
 import type { Project } from './pipeline/cli/load.ts';
 import type { ThreadPool } from './pipeline/threads/pool.ts';
-import { runModels } from './stages/models/run-models.ts';
+import { runModels } from './stages/models/run-roster.ts';
 import { embeddingJudgeSpecs } from './stages/models/embedding-judges.ts';
 import { llmCallsViews } from './stages/models/llm-views.ts';
 import { crossedWidth, widthFor } from './stages/models/stage-width.ts';
@@ -367,7 +367,7 @@ export default defineDag({
  * Loaded only when a stage runs, so a no-op run never pays for it.
  */
 export async function llmClient(project: Project, opts: { mode?: 'live' | 'estimate'; threads?: ThreadPool } = {}) {
-  const { runLlm } = await import('./stages/models/run-llm.ts');
+  const { runLlm } = await import('./stages/models/run-llm-client.ts');
   return runLlm(project.ws.store, models, { cacheDir: project.ws.llmCache, mode: opts.mode, threads: opts.threads });
 }
 

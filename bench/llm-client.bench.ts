@@ -17,7 +17,7 @@ import { dagLoad, plainLoad, type Rate } from './llm-dag/drive.ts';
 import { createLlmClient } from '../pipeline/llm/client.ts';
 import { CallStore } from '../pipeline/llm/call-store.ts';
 import { callKey, promptHash, seedOf } from '../pipeline/llm/request-key.ts';
-import { nodeFetch } from '../pipeline/llm/node-fetch.ts';
+import { sdkFetch } from '../pipeline/llm/sdk-fetch.ts';
 import type { ChatMessage, ModelSpec } from '../pipeline/llm/types.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -73,7 +73,7 @@ export default async function bench(): Promise<BenchReport> {
   const srv = await startServer(LATENCY_MS);
   try {
     // The reference is the bare SDK over the same transport, so the difference is the client's own work.
-    const raw = new OpenAI({ baseURL: srv.url, apiKey: 'bench', maxRetries: 0, fetch: nodeFetch });
+    const raw = new OpenAI({ baseURL: srv.url, apiKey: 'bench', maxRetries: 0, fetch: sdkFetch });
     const viaClientOnce = async (c: number, n: number, tag: string) => {
       const dir = mkdtempSync(join(tmpdir(), 'llm-bench-'));
       const roster: ModelSpec[] = [

@@ -18,7 +18,7 @@ import { arrowIpc } from './arrow-table.ts';
 /** File name (without .arrow) → the read-only query that fills it. */
 export const NOTEBOOK_DATA: Record<string, string> = {
   model_summary: 'select * from model_summary order by setting, judge nulls last, metric, model',
-  pathway_metrics: `select setting, model, cdp_id, guideline_id, language, simulated, judge, judge_kind, m, n,
+  pathway_metrics: `select setting, model, cdp_id, guideline_id, language, simulated, judge, judge_kind, judge_simulated, m, n,
       dtw_pcc, ot_pcc, lnds_pcs, error
     from pathway_metrics order by setting, model, cdp_id, judge`,
   cases: `select setting, model, cdp_id, guideline_id, language, reference, candidate, reference_conclusion,

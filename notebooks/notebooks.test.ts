@@ -15,7 +15,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import type { Server } from 'node:http';
 import type { Browser, Page } from 'playwright-core';
-import { writeFixtureWarehouse } from './fixture-warehouse.ts';
+import { writeFixtureWarehouse } from './testing/fixture-warehouse.ts';
 import { exportNotebookData, NOTEBOOK_DATA, OPTIONAL_NOTEBOOK_DATA } from './export-data.ts';
 import { openWarehouse } from '../pipeline/store/warehouse.ts';
 // @ts-expect-error the pages' plain-JS loader, the same code the notebooks run

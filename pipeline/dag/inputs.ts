@@ -87,16 +87,16 @@ function declarationProblems(c: InputCheck): string[] {
 
 /** A row stage's forEach against the declaration: it maps over the driving input and joins exactly the joined ones. */
 function mappingProblems(c: InputCheck, declared: InputsDecl): string[] {
-  const fe = c.forEach!;
+  const forEach = c.forEach!;
   const problems: string[] = [];
   const joinedNames = namesWith(declared, 'joined');
-  const d = declared[fe.input];
+  const d = declared[forEach.input];
   if (d !== undefined && d !== 'drives') {
     problems.push(
-      `stage '${c.stage}' maps over '${fe.input}', which ${c.module} declares '${d}', not as its driving input (it drives: ${namesWith(declared, 'drives').join(', ')}); map over that one`,
+      `stage '${c.stage}' maps over '${forEach.input}', which ${c.module} declares '${d}', not as its driving input (it drives: ${namesWith(declared, 'drives').join(', ')}); map over that one`,
     );
   }
-  for (const j of Object.keys(fe.join ?? {})) {
+  for (const j of Object.keys(forEach.join ?? {})) {
     const dj = declared[j];
     if (dj === undefined || roleOf(dj) === 'joined') continue;
     problems.push(
@@ -104,7 +104,7 @@ function mappingProblems(c: InputCheck, declared: InputsDecl): string[] {
     );
   }
   for (const name of joinedNames) {
-    if (!(name in c.bound) || name in (fe.join ?? {}) || name === fe.input) continue;
+    if (!(name in c.bound) || name in (forEach.join ?? {}) || name === forEach.input) continue;
     problems.push(
       `stage '${c.stage}': ${c.module} takes input '${name}' joined to each unit, but forEach.join does not join it; add join: { ${name}: '<column>' }`,
     );

@@ -1,6 +1,6 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildFixture, HTN_TREE } from '../agents/test-fixtures.ts';
+import { buildFixture, HTN_TREE } from '../agents/testing/benchmark-cases.ts';
 import { planCase } from '../agents/perturbation-agent.ts';
 import { profileFromName } from '../agents/perturbation-profile.ts';
 import thresholdStage from './threshold-analysis.stage.ts';
@@ -8,7 +8,7 @@ import preferenceStage from './preference-agreement.stage.ts';
 import deviationStage from './deviation-profile.stage.ts';
 import { labelsFromMapping } from './threshold-labels.ts';
 import { noisyChoice, trueChoice } from './simulated-preferences.ts';
-import { cdpRow, fakeCtx, planPathway, runTable, treeRow } from './test-support.ts';
+import { cdpRow, fakeCtx, planPathway, runTable, treeRow } from './testing/stage-harness.ts';
 import agentPlansStage, { agentPlanRows } from '../agents/agent-plans.stage.ts';
 import type { Row } from '../../pipeline/stage.ts';
 

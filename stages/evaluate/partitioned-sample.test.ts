@@ -16,7 +16,7 @@ import { readRows } from '../../pipeline/store/artifacts.ts';
 import { canonicalJson } from '../../pipeline/hash/canonical.ts';
 import type { Row, TableStage } from '../../pipeline/stage.ts';
 import { runCdp, REPO } from '../../pipeline/testing/cdp-process.ts';
-import { fakeCtx } from './test-support.ts';
+import { fakeCtx } from './testing/stage-harness.ts';
 
 const PARTITIONED = ['model_summary', 'correlations', 'preference_agreement'];
 

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import whole from './predicted-pathways.stage.ts';
 import perCase from './predicted-pathways-per-case.stage.ts';
-import { fakeCtx, runTable } from './test-support.ts';
+import { fakeCtx, runTable } from './testing/stage-harness.ts';
 import type { Row } from '../../pipeline/stage.ts';
 
 const cdps: Row[] = ['c1', 'c2', 'c3'].map((id, i) => ({

@@ -9,8 +9,8 @@ import { offlineProvider } from '../../pipeline/llm/providers/offline.ts';
 import type { OfflineCall } from '../../pipeline/threads/threaded-providers.ts';
 import { CURATED_BUILDER_NAME, createCuratedBuilderHandler } from '../agents/curated-builder.ts';
 import { offlineHandlers as agentProviders } from '../agents/roster.ts';
-import { OFFLINE_WRITERS } from '../construct/offline-writers.ts';
-import { simulatedJudgeHandlers } from '../judge/simulated-judges.ts';
+import { OFFLINE_WRITERS } from '../agents/writers/offline-writers.ts';
+import { simulatedJudgeHandlers } from '../agents/judges/simulated-judges.ts';
 
 export function offlineStandIns(): Record<string, OfflineHandler | Provider> {
   return {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { deviationFigure, figure1c, figure4, figure5, quantile } from './figures.ts';
 import { PALETTE } from './figure-spec.ts';
 import { figureFiles } from './figure-files.ts';
-import { JUDGES, recorded, SUMMARY } from './test-rows.ts';
+import { JUDGES, recorded, SUMMARY } from './testing/report-rows.ts';
 
 describe('Figure 1(c) spec', () => {
   test('one point per (setting, model) with both PCC and accuracy from the default judge, in %, with CI whiskers', () => {

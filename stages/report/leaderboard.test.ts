@@ -9,7 +9,7 @@ import { resolveParams } from '../../pipeline/stage.ts';
 import { valuesByCase } from './policy-values.ts';
 import { cellKey, summaryRows } from './summary-rows.ts';
 import { realJudge } from '../roster/testing/specs.ts';
-import { recorded, settingRows } from './test-rows.ts';
+import { recorded, settingRows } from './testing/report-rows.ts';
 
 // NumPy's values on a hand-made warehouse: stages/report/fixtures/make_leaderboard_reference.py.
 type Pair = { n: number; diff: number; ci_low: number; ci_high: number; guidelines?: number };

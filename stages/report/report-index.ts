@@ -7,7 +7,7 @@
  */
 import { posix } from 'node:path';
 import type { Row } from '../../pipeline/stage.ts';
-import { capSentence, cutoffSentence, openChoices, otSentence } from './open-choices.ts';
+import { capSentence, cutoffSentence, unstatedSettings, otSentence } from './unstated-settings.ts';
 import { factLines, producedBy } from './produced-by.ts';
 import type { RunFacts } from './run-facts.ts';
 import type { RunSettings } from './run-settings.ts';
@@ -54,7 +54,7 @@ export function evaluatedCasesLine(facts: RunFacts, qcSummary: readonly Row[]): 
 
 /** Every setting the run's rows recorded, one line each. */
 export function settingLines(s: RunSettings): string[] {
-  const c = openChoices(s);
+  const c = unstatedSettings(s);
   return [
     `- ${splitText(s)}.`,
     `- ${capSentence(c)}`,

@@ -11,7 +11,7 @@ import { sha256 } from './report-files.ts';
 import scorecard from './scorecard.stage.ts';
 import tables from './tables.stage.ts';
 import { collectFacts } from './run-facts.ts';
-import { settingRows, srow, SUMMARY as TABLE_ROWS } from './test-rows.ts';
+import { settingRows, srow, SUMMARY as TABLE_ROWS } from './testing/report-rows.ts';
 
 // The shared rows and a Table 6 and a Table 7 cell, so that every table has something to show.
 const SUMMARY = [

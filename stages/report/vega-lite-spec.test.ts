@@ -12,7 +12,7 @@ import * as vega from 'vega';
 import type { FigureSpec } from './figure-spec.ts';
 import { deviationFigure, figure1c, figure4, figure5 } from './figures.ts';
 import { renderSvg } from './render-figure.ts';
-import { JUDGES, SUMMARY } from './test-rows.ts';
+import { JUDGES, SUMMARY } from './testing/report-rows.ts';
 import { figureFiles } from './figure-files.ts';
 import { vegaLiteJson, vegaLiteSpec } from './vega-lite-spec.ts';
 

@@ -23,7 +23,7 @@ import { askDoctor } from './doctor-turn.ts';
 import { askPatient } from './patient-turn.ts';
 import type { TranscriptTurn } from './transcript-turn.ts';
 import { DEFAULT_CAP_EXTRA, DEFAULT_CAP_FACTOR, turnCap } from './turn-cap.ts';
-import { caseInputs, modelOf, stageLlm, type TaskParamsBase } from './task-unit.ts';
+import { caseInputs, modelOf, type TaskParamsBase } from './task-unit.ts';
 import { distinctNames, evaluatedModelSchema, modelRefOf, modelRefSchema, type ModelRef } from '../roster/model-ref.ts';
 
 export type { TranscriptTurn };
@@ -92,7 +92,7 @@ export default rowStage<DialoguesMultiParams>({
     const inputs = caseInputs(unit);
     if (!inputs.ok) return { ...ids, ...rule, error: inputs.error };
     const { guideline, markdown, vignette } = inputs.value;
-    const llm = stageLlm(ctx.llm, ctx.stage);
+    const llm = ctx.llm;
     const language = String(row.language);
     const title = typeof guideline.title === 'string' && guideline.title.trim() ? guideline.title : String(row.guideline_id);
     const goal = clinicalInquiryGoal(String(row.focus ?? ''), title, language);

@@ -12,7 +12,7 @@ import { rowStage } from '../../pipeline/stage.ts';
 import { loadTemplate } from '../prompts/templates.ts';
 import { promptMessage } from '../prompts/prompt-message.ts';
 import { parseSingleTurn } from './parse-single-turn.ts';
-import { caseInputs, modelOf, stageLlm, type TaskParamsBase } from './task-unit.ts';
+import { caseInputs, modelOf, type TaskParamsBase } from './task-unit.ts';
 import { distinctNames, evaluatedModelSchema } from '../roster/model-ref.ts';
 
 export type PredictionsSingleParams = TaskParamsBase;
@@ -50,7 +50,7 @@ export default rowStage<PredictionsSingleParams>({
     };
     const inputs = caseInputs(unit);
     if (!inputs.ok) return { ...base, error: inputs.error };
-    const llm = stageLlm(ctx.llm, ctx.stage);
+    const llm = ctx.llm;
     const t = loadTemplate('single-turn-inference', String(row.language));
     const message = promptMessage(llm, t, { Guideline: inputs.value.markdown, Case_Vignette: inputs.value.vignette }, ['Guideline']);
     // One independent sample per case (sample = cdp_id), as the paper ran every case on its own.
