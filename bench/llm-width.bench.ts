@@ -5,7 +5,6 @@
  * issue's target, 0.8 × min(declared concurrency, units waiting) ÷ latency, per case; the server's
  * most requests in flight at once is checked against the sum of the declared concurrency.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -18,6 +17,7 @@ import { createLlmClient } from '../pipeline/llm/client.ts';
 import type { ModelSpec } from '../pipeline/llm/types.ts';
 import { crossedWidth } from '../stages/models/stage-width.ts';
 import type { BenchReport, BenchRow } from './report.ts';
+import { startFakeServerProcess } from '../pipeline/llm/testing/fake-server-process.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const LATENCY_MS = 100;
@@ -29,21 +29,6 @@ const CASES: { name: string; models: Record<string, number>; rows: number }[] = 
   { name: 'two models, concurrency 16 and 128', models: { m16: 16, m128: 128 }, rows: 1600 },
   { name: 'one model, concurrency 256 (the issue’s case)', models: { m256: 256 }, rows: 6000 },
 ];
-
-async function startServer(): Promise<{ url: string; child: ChildProcess }> {
-  const main = join(here, '..', 'pipeline', 'llm', 'testing', 'fake-openai-server-main.ts');
-  const child = spawn(process.execPath, ['--import', 'tsx', main, String(LATENCY_MS)], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const url = await new Promise<string>((resolve, reject) => {
-    let buf = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      buf += d.toString();
-      const m = buf.match(/listening (\S+)\n/);
-      if (m) resolve(m[1]);
-    });
-    child.on('exit', (code) => reject(new Error(`fake server exited with ${code}`)));
-  });
-  return { url, child };
-}
 
 /** The server's counters (GET /__stats), after resetting nothing: read before and after a case. */
 async function serverMaxInFlight(url: string): Promise<number> {
@@ -124,7 +109,7 @@ async function runCase(url: string, c: (typeof CASES)[number]) {
 }
 
 export default async function bench(): Promise<BenchReport> {
-  const { url, child } = await startServer();
+  const { url, child } = await startFakeServerProcess(LATENCY_MS);
   const rows: BenchRow[] = [];
   try {
     for (const c of CASES) {
