@@ -15,8 +15,9 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { defineDag, stage, files, projectPath, type DagConfig, type Options, type StageDecl } from './pipeline/index.ts';
 import type { Project } from './pipeline/cli/load.ts';
-import { cpgModelsOf, type CpgRunModels } from './stages/models/cpgbench-models.ts';
+import { cpgModelsOf, type CpgRunModels } from './stages/models/cpgbench-roster.ts';
 import { llmCallsViews } from './stages/models/llm-views.ts';
+import { crossedWidth, widthFor } from './stages/models/stage-width.ts';
 import { cpgCliCommands } from './stages/cpgbench/commands/index.ts';
 
 /** The bundled CPGBench sample: the corpus when none is given and the store remembers none. */
@@ -47,6 +48,13 @@ function shapesOf(o: CpgbenchWiring) {
   return {
     m,
     corpusAbs,
+    // Units in flight per LLM stage: from the declared concurrency of the models it calls (stages/models/stage-width.ts).
+    widthOf: (model: { name: string } | null) => ({ concurrency: widthFor(m.roster, model?.name ?? null) }),
+    widthAcross: (crossed: readonly { name: string }[]) =>
+      crossedWidth(
+        m.roster,
+        crossed.map((x) => x.name),
+      ),
     hasCsv: existsSync(corpusAbs) && readdirSync(corpusAbs).some((f) => f.endsWith('.csv')),
     perItemAndModel: {
       input: 'cpg_task_inputs',
@@ -74,7 +82,7 @@ function shapesOf(o: CpgbenchWiring) {
 type Shapes = ReturnType<typeof shapesOf>;
 
 /** §4.1–4.4: documents, recommendations, the safety-critical subset, conversations, the tasks' inputs. */
-function constructionStages({ m }: Shapes): StageDecl[] {
+function constructionStages({ m, widthOf }: Shapes): StageDecl[] {
   return [
     // §4.1–4.2 Documents, recommendations, metadata, the safety-critical subset
     stage('cpg_corpus', { module: 'stages/cpgbench/construct/cpg-corpus.stage.ts', inputs: { files: 'cpg_corpus_files' } }),
@@ -93,21 +101,21 @@ function constructionStages({ m }: Shapes): StageDecl[] {
       inputs: { guidelines: 'guidelines', cpg_corpus: 'cpg_corpus' },
       forEach: { input: 'guidelines', join: { cpg_corpus: 'guideline_id' } },
       params: { builder: m.builder },
-      concurrency: 8,
+      ...widthOf(m.builder),
     }),
     stage('cpg_recommendations', {
       module: 'stages/cpgbench/construct/cpg-recommendations.stage.ts',
       inputs: { cpg_documents: 'cpg_documents', guidelines: 'guidelines', cpg_corpus_recommendations: 'cpg_corpus_recommendations' },
       forEach: { input: 'cpg_documents', join: { guidelines: 'guideline_id', cpg_corpus_recommendations: 'guideline_id' } },
       params: { builder: m.builder },
-      concurrency: 8,
+      ...widthOf(m.builder),
     }),
     stage('cpg_safety', {
       module: 'stages/cpgbench/construct/cpg-safety.stage.ts',
       inputs: { cpg_recommendations: 'cpg_recommendations' },
       forEach: 'cpg_recommendations',
       params: { builder: m.builder },
-      concurrency: 8,
+      ...widthOf(m.builder),
     }),
     // §4.3–4.4 Conversations and the two tasks' inputs
     stage('cpg_conversations', {
@@ -115,7 +123,7 @@ function constructionStages({ m }: Shapes): StageDecl[] {
       inputs: { cpg_recommendations: 'cpg_recommendations' },
       forEach: 'cpg_recommendations',
       params: { writer: m.writer },
-      concurrency: 8,
+      ...widthOf(m.writer),
     }),
     stage('cpg_task_inputs', {
       module: 'stages/cpgbench/construct/cpg-task-inputs.stage.ts',
@@ -136,7 +144,7 @@ function constructionStages({ m }: Shapes): StageDecl[] {
 }
 
 /** §4.5: both tasks for every evaluated model, and the three judgements. */
-function taskStages({ perItemAndModel, taskParams, perAnswerAndJudge, judgeParams }: Shapes): StageDecl[] {
+function taskStages({ m, perItemAndModel, taskParams, perAnswerAndJudge, judgeParams, widthAcross }: Shapes): StageDecl[] {
   return [
     // §4.5 Both tasks for every evaluated model, and the three judgements
     stage('cpg_detection', {
@@ -144,7 +152,7 @@ function taskStages({ perItemAndModel, taskParams, perAnswerAndJudge, judgeParam
       inputs: { cpg_task_inputs: 'cpg_task_inputs', cpg_recommendations: 'cpg_recommendations' },
       forEach: perItemAndModel,
       params: taskParams,
-      concurrency: 8,
+      ...widthAcross(m.evaluated),
       covers: 'recommendation_id',
     }),
     stage('cpg_adherence', {
@@ -152,7 +160,7 @@ function taskStages({ perItemAndModel, taskParams, perAnswerAndJudge, judgeParam
       inputs: { cpg_task_inputs: 'cpg_task_inputs', cpg_recommendations: 'cpg_recommendations' },
       forEach: perItemAndModel,
       params: taskParams,
-      concurrency: 8,
+      ...widthAcross(m.evaluated),
       covers: 'recommendation_id',
     }),
     stage('cpg_detection_judgements', {
@@ -160,7 +168,7 @@ function taskStages({ perItemAndModel, taskParams, perAnswerAndJudge, judgeParam
       inputs: { cpg_detection: 'cpg_detection', cpg_recommendations: 'cpg_recommendations' },
       forEach: perAnswerAndJudge('cpg_detection'),
       params: judgeParams,
-      concurrency: 8,
+      ...widthAcross(m.judges),
       covers: 'recommendation_id',
     }),
     stage('cpg_adherence_judgements', {
@@ -168,7 +176,7 @@ function taskStages({ perItemAndModel, taskParams, perAnswerAndJudge, judgeParam
       inputs: { cpg_adherence: 'cpg_adherence', cpg_recommendations: 'cpg_recommendations' },
       forEach: perAnswerAndJudge('cpg_adherence'),
       params: judgeParams,
-      concurrency: 8,
+      ...widthAcross(m.judges),
       covers: 'recommendation_id',
     }),
   ];
@@ -259,7 +267,7 @@ export default defineDag((options) => cpgbenchDag(cpgbenchWiring(options)), { co
 
 /** The run's LLM client, loaded only when a stage runs. */
 export async function llmClient(project: Project, opts: { mode?: 'live' | 'estimate' } = {}) {
-  const { cpgRunLlm } = await import('./stages/models/cpgbench-llm.ts');
+  const { cpgRunLlm } = await import('./stages/models/cpgbench-llm-client.ts');
   return cpgRunLlm(project.ws.store, cpgModelsOf(project.options), { cacheDir: project.ws.llmCache, mode: opts.mode });
 }
 

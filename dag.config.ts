@@ -16,8 +16,10 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { defineDag, stage, files, configInput, projectPath, type Options, type StageDecl } from './pipeline/index.ts';
 import type { Project } from './pipeline/cli/load.ts';
-import { BUNDLED_SAMPLE, modelsOf } from './stages/models/run-models.ts';
+import type { ThreadPool } from './pipeline/threads/pool.ts';
+import { BUNDLED_SAMPLE, modelsOf } from './stages/models/run-roster.ts';
 import { llmCallsViews } from './stages/models/llm-views.ts';
+import { crossedWidth, widthFor } from './stages/models/stage-width.ts';
 import { cliCommands as projectCommands } from './stages/commands/index.ts';
 
 // The guideline corpus when none is given and the store remembers none: the bundled sample. A
@@ -41,6 +43,14 @@ function wiringOf(options: Options) {
   // The roster as typed values (stages/roster/): each model's answer-relevant settings travel with it
   // into the params, so they key exactly the units that call it.
   const { builder, evaluated, patient, simulatedPatient, judges } = models;
+  // How many units of an LLM stage are in flight: from the declared concurrency of the models it
+  // calls (stages/models/stage-width.ts), a lane per crossed model; stand-ins share a width of 8.
+  const widthOf = (model: { name: string } | null) => ({ concurrency: widthFor(models.roster, model?.name ?? null) });
+  const widthAcross = (crossed: readonly { name: string }[]) =>
+    crossedWidth(
+      models.roster,
+      crossed.map((m) => m.name),
+    );
   // A smoke run: `cdp run --limit N` evaluates N test cases.
   const limit = options.limit;
   // §3.1: the cases QC flags (checks, and the builder's inspection when configured) are not evaluated.
@@ -84,13 +94,15 @@ function wiringOf(options: Options) {
     perCaseAndModel,
     perPathwayAndJudge,
     groundTruth,
+    widthOf,
+    widthAcross,
   };
 }
 type Wiring = ReturnType<typeof wiringOf>;
 
 /** §3.1 Guideline-to-case construction: the corpus, trees, paths, vignettes, narratives, QC. */
 function constructionStages(w: Wiring): StageDecl[] {
-  const { builder, excludeFlagged, sampleCorpus } = w;
+  const { builder, excludeFlagged, sampleCorpus, widthOf } = w;
   return [
     // §3.1 Guideline-to-case construction
     stage('corpus', { module: 'stages/ingest/corpus.stage.ts', inputs: { files: 'corpus_files' } }),
@@ -106,6 +118,7 @@ function constructionStages(w: Wiring): StageDecl[] {
       inputs: { guidelines: 'guidelines', corpus_trees: 'corpus_trees' },
       forEach: { input: 'guidelines', join: { corpus_trees: 'guideline_id' } },
       params: { builder: builder.trees },
+      ...widthOf(builder.trees),
     }),
     stage('tree_nodes', { module: 'stages/construct/tree-nodes.stage.ts', inputs: { trees: 'trees' }, forEach: 'trees' }),
     // The paper held out 440 of 2,274 guidelines (≈ 0.19), a corpus's default; on the six-guideline sample that
@@ -123,14 +136,14 @@ function constructionStages(w: Wiring): StageDecl[] {
       inputs: { cdps: 'cdps' },
       forEach: 'cdps',
       params: { writer: builder.vignettes },
-      concurrency: 8,
+      ...widthOf(builder.vignettes),
     }),
     stage('narratives', {
       module: 'stages/construct/narratives.stage.ts',
       inputs: { cdps: 'cdps', vignettes: 'vignettes' },
       forEach: { input: 'cdps', join: { vignettes: 'cdp_id' } },
       params: { writer: builder.narratives },
-      concurrency: 8,
+      ...widthOf(builder.narratives),
     }),
     stage('qc', {
       module: 'stages/construct/qc.stage.ts',
@@ -143,7 +156,7 @@ function constructionStages(w: Wiring): StageDecl[] {
       forEach: { input: 'qc', join: { cdps: 'cdp_id', vignettes: 'cdp_id' } },
       // Inspected by the builder model when one is configured; offline there is no inspector.
       params: { inspector: builder.inspector },
-      concurrency: 8,
+      ...widthOf(builder.inspector),
     }),
     stage('qc_summary', {
       module: 'stages/construct/qc-summary.stage.ts',
@@ -155,7 +168,7 @@ function constructionStages(w: Wiring): StageDecl[] {
 
 /** §3.2 Task settings, and the perturbation agents' plans. */
 function taskStages(w: Wiring): StageDecl[] {
-  const { evaluated, patient, simulatedPatient, limit, excludeFlagged, taskInputs, perCaseAndModel } = w;
+  const { evaluated, patient, simulatedPatient, limit, excludeFlagged, taskInputs, perCaseAndModel, widthAcross } = w;
   return [
     // §3.2 Task settings, on the test split without the cases QC flagged (or N of them with --limit N)
     stage('test_cases', {
@@ -179,7 +192,7 @@ function taskStages(w: Wiring): StageDecl[] {
       inputs: taskInputs,
       forEach: perCaseAndModel,
       params: { models: evaluated },
-      concurrency: 8,
+      ...widthAcross(evaluated),
       covers: 'cdp_id',
     }),
     stage('dialogues_multi', {
@@ -187,42 +200,54 @@ function taskStages(w: Wiring): StageDecl[] {
       inputs: taskInputs,
       forEach: perCaseAndModel,
       params: { models: evaluated, patient, simulatedPatient },
-      concurrency: 8,
+      ...widthAcross(evaluated),
       covers: 'cdp_id',
     }),
 
     // The perturbation agents' plans: ground truth for §4.3–4.4 and the deviation figure.
+    // One unit per (test case × simulated model), crossed in name order (the rows agent by agent).
     stage('agent_plans', {
       module: 'stages/agents/agent-plans.stage.ts',
       inputs: { cdps: 'test_cases', trees: 'trees' },
-      params: { models: evaluated.filter((m) => m.simulated).map((m) => m.name) },
+      forEach: { input: 'cdps', join: { trees: 'guideline_id' }, cross: { param: 'models', as: 'model' } },
+      params: { models: [...new Set(evaluated.filter((m) => m.simulated).map((m) => m.name))].sort() },
+      covers: 'cdp_id',
     }),
   ];
 }
 
+/** The pathway each answer states: one unit per test case; with imports, whole (they are held to the whole test set at once). */
+function predictedPathways(imported: boolean): StageDecl {
+  const answers = { predictions_single: 'predictions_single', dialogues_multi: 'dialogues_multi', cdps: 'cdps', narratives: 'narratives' };
+  if (imported)
+    return stage('predicted_pathways', {
+      module: 'stages/evaluate/predicted-pathways.stage.ts',
+      // Imports are held to this run's test cases (imported-rows.ts).
+      inputs: { ...answers, test_cases: 'test_cases', imported_predictions: 'imported_predictions' },
+    });
+  return stage('predicted_pathways', {
+    module: 'stages/evaluate/predicted-pathways-per-case.stage.ts',
+    inputs: { test_cases: 'test_cases', ...answers },
+    forEach: {
+      input: 'test_cases',
+      join: { predictions_single: 'cdp_id', dialogues_multi: 'cdp_id', cdps: 'cdp_id', narratives: 'cdp_id' },
+    },
+    covers: 'cdp_id',
+  });
+}
+
 /** §3.3 CDP-oriented evaluation, §4.3–4.5, Appendices B and D. */
 function evaluationStages(w: Wiring): StageDecl[] {
-  const { judges, imports, perPathwayAndJudge, groundTruth } = w;
+  const { judges, imports, perPathwayAndJudge, groundTruth, widthAcross } = w;
   return [
     // §3.3 CDP-oriented evaluation, §4.3–4.5, Appendices B and D
-    stage('predicted_pathways', {
-      module: 'stages/evaluate/predicted-pathways.stage.ts',
-      inputs: {
-        predictions_single: 'predictions_single',
-        dialogues_multi: 'dialogues_multi',
-        cdps: 'cdps',
-        narratives: 'narratives',
-        // Imports are held to this run's test cases (imported-rows.ts).
-        test_cases: 'test_cases',
-        ...(imports.any ? { imported_predictions: 'imported_predictions' } : {}),
-      },
-    }),
+    predictedPathways(imports.any),
     stage('step_scores', {
       module: 'stages/evaluate/step-scores.stage.ts',
       inputs: { predicted_pathways: 'predicted_pathways' },
       forEach: perPathwayAndJudge,
       params: { judges },
-      concurrency: 8,
+      ...widthAcross(judges),
       covers: 'cdp_id',
     }),
     stage('outcome_scores', {
@@ -230,7 +255,7 @@ function evaluationStages(w: Wiring): StageDecl[] {
       inputs: { predicted_pathways: 'predicted_pathways' },
       forEach: perPathwayAndJudge,
       params: { judges },
-      concurrency: 8,
+      ...widthAcross(judges),
       covers: 'cdp_id',
     }),
     stage('pathway_metrics', {
@@ -404,9 +429,10 @@ export default defineDag(
  * The run's LLM client: the models above, offline stand-ins answering for simulated names.
  * Loaded only when a stage runs, so a no-op run never pays for it.
  */
-export async function llmClient(project: Project, opts: { mode?: 'live' | 'estimate' } = {}) {
-  const { runLlm } = await import('./stages/models/run-llm.ts');
-  return runLlm(project.ws.store, modelsOf(project.options), { cacheDir: project.ws.llmCache, mode: opts.mode });
+export async function llmClient(project: Project, opts: { mode?: 'live' | 'estimate'; threads?: ThreadPool } = {}) {
+  const { runLlm } = await import('./stages/models/run-llm-client.ts');
+  const models = modelsOf(project.options);
+  return runLlm(project.ws.store, models, { cacheDir: project.ws.llmCache, mode: opts.mode, threads: opts.threads });
 }
 
 /** The warehouse views of the LLM call log (llm_calls), without creating a client. */

@@ -9,11 +9,11 @@ import { loadavg } from 'node:os';
 import type { BenchReport } from './report.ts';
 import type { Cdp, ReasoningTree, TreeNodeJson } from '../stages/construct/types.ts';
 import { enumeratePaths } from '../stages/construct/paths.ts';
-import { writeVignette } from '../stages/construct/vignette-writer.ts';
-import { POOL_EN } from '../stages/construct/vignette-test-fixtures.ts';
+import { writeVignette } from '../stages/agents/writers/vignette-writer.ts';
+import { POOL_EN } from '../stages/construct/testing/sample-cdps.ts';
 import { createRng, type Rng } from '../stages/stats/rng.ts';
 import { offlineHandlers } from '../stages/agents/roster.ts';
-import { ask, doctorSystem, patientSystem, runDialogue, singleTurnPrompt } from '../stages/agents/test-fixtures.ts';
+import { ask, doctorSystem, patientSystem, runDialogue, singleTurnPrompt } from '../stages/agents/testing/benchmark-cases.ts';
 import type { UnitContext } from '../stages/tasks/unit-context.ts';
 
 const PAPER_TEST_CASES = 7458;

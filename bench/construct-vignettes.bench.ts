@@ -2,11 +2,11 @@
 // narrative writers and the deterministic checks take per CDP, extrapolated to the paper's
 // 42,353 CDPs. Workload: random paths over realistic conditions (stages/construct fixtures).
 import type { BenchReport } from './report.ts';
-import { writeVignette } from '../stages/construct/vignette-writer.ts';
-import { writeNarrative } from '../stages/construct/narrative-writer.ts';
+import { writeVignette } from '../stages/agents/writers/vignette-writer.ts';
+import { writeNarrative } from '../stages/agents/writers/narrative-writer.ts';
 import { checkInstance } from '../stages/construct/qc-checks.ts';
 import { summariseQc } from '../stages/construct/qc-summary.ts';
-import { randomCdps } from '../stages/construct/vignette-test-fixtures.ts';
+import { randomCdps } from '../stages/construct/testing/sample-cdps.ts';
 
 const PAPER_CDPS = 42353;
 
@@ -58,7 +58,7 @@ export default async (): Promise<BenchReport> => {
       },
     ],
     notes: [
-      `Workload: ${cdps.length} random CDPs (1–5 steps, 2/3 English, 1/3 Chinese) drawn from the realistic condition pool in stages/construct/vignette-test-fixtures.ts, seed 2026.`,
+      `Workload: ${cdps.length} random CDPs (1–5 steps, 2/3 English, 1/3 Chinese) drawn from the realistic condition pool in stages/construct/testing/sample-cdps.ts, seed 2026.`,
       'Random paths combine conditions independently, so some are contradictory (e.g. BMI ≥ 27.5 yes and ≥ 23 no); a real tree rarely is.',
     ],
   };

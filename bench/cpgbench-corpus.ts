@@ -9,6 +9,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ABMS_SPECIALTIES } from '../stages/cpgbench/construct/taxonomy.ts';
+// The scale corpus's PRNG, so both synthetic corpora are the same on every machine.
+import { rng } from './scale-corpus.ts';
 
 export const CPG_PAPER = { documents: 3418, recommendations: 32155, safety: 6632, models: 8 };
 
@@ -25,17 +27,6 @@ const REGIONS: [string, number, 'en' | 'de' | 'zh'][] = [
   ['WHO', 0.024, 'en'],
   ['ESNM', 0.01, 'en'],
 ];
-
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const SENTENCE = {
   en: (i: number, topic: string) =>

@@ -6,44 +6,22 @@
  * plain node:http load generator's at the same concurrency (issue 23 item 2: ≥ 0.5); replay of
  * 1,000,000 cached judge-sized calls; client CPU per call.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import OpenAI from 'openai';
 import type { BenchReport, BenchRow } from './report.ts';
 import { dagLoad, plainLoad, type Rate } from './llm-dag/drive.ts';
 import { createLlmClient } from '../pipeline/llm/client.ts';
 import { CallStore } from '../pipeline/llm/call-store.ts';
 import { callKey, promptHash, seedOf } from '../pipeline/llm/request-key.ts';
-import { nodeFetch } from '../pipeline/llm/node-fetch.ts';
+import { sdkFetch } from '../pipeline/llm/sdk-fetch.ts';
 import type { ChatMessage, ModelSpec } from '../pipeline/llm/types.ts';
+import { startFakeServerProcess } from '../pipeline/llm/testing/fake-server-process.ts';
 
-const here = dirname(fileURLToPath(import.meta.url));
 const LATENCY_MS = 50;
 const REPS = 3;
 const REPLAY_N = Number(process.env.LLM_BENCH_REPLAY_N ?? 1_000_000);
-
-async function startServer(latency: number): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', join(here, '..', 'pipeline', 'llm', 'testing', 'fake-openai-server-main.ts'), String(latency)],
-    {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
-  const url = await new Promise<string>((resolve, reject) => {
-    let buf = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      buf += d.toString();
-      const m = buf.match(/listening (\S+)\n/);
-      if (m) resolve(m[1]);
-    });
-    child.on('exit', (code) => reject(new Error(`fake server exited with ${code}`)));
-  });
-  return { url, child };
-}
 
 /** Runs `n` calls with at most `c` in flight; returns wall seconds and client CPU ms. */
 async function drive(n: number, c: number, call: (i: number) => Promise<unknown>): Promise<{ secs: number; cpuMs: number }> {
@@ -70,10 +48,10 @@ export default async function bench(): Promise<BenchReport> {
   const rows: BenchRow[] = [];
   const notes: string[] = [];
   const loadAtStart = loadavg()[0];
-  const srv = await startServer(LATENCY_MS);
+  const srv = await startFakeServerProcess(LATENCY_MS);
   try {
     // The reference is the bare SDK over the same transport, so the difference is the client's own work.
-    const raw = new OpenAI({ baseURL: srv.url, apiKey: 'bench', maxRetries: 0, fetch: nodeFetch });
+    const raw = new OpenAI({ baseURL: srv.url, apiKey: 'bench', maxRetries: 0, fetch: sdkFetch });
     const viaClientOnce = async (c: number, n: number, tag: string) => {
       const dir = mkdtempSync(join(tmpdir(), 'llm-bench-'));
       const roster: ModelSpec[] = [
@@ -247,7 +225,7 @@ const INSTANT_REPS = 5;
  * run down): the target is the DAG's rate ≥ 0.5 × the generator's.
  */
 async function instantServer(rows: BenchRow[], notes: string[]): Promise<void> {
-  const srv = await startServer(0);
+  const srv = await startFakeServerProcess(0);
   try {
     const c = INSTANT_C;
     await plainLoad(srv.url, 1000, c, 'warm');

@@ -20,7 +20,7 @@ import { dtw } from '../stages/metrics/dtw.ts';
 import { otPcc, OT_DEFAULTS } from '../stages/metrics/ot.ts';
 import { lndsPcs } from '../stages/metrics/lnds.ts';
 import { judgeParams } from '../stages/metrics/judge-params.ts';
-import { alignedMatrix } from '../stages/metrics/synthetic-consistency.ts';
+import { alignedMatrix } from '../stages/metrics/testing/synthetic-consistency.ts';
 import { createRng, type Rng } from '../stages/stats/rng.ts';
 
 const CASES = 7458,

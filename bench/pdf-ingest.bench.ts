@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import type { BenchReport, BenchRow } from './report.ts';
 import { pdfToMarkdown } from '../stages/ingest/pdf-to-markdown.ts';
-import { readSample, SAMPLE_DIR, SAMPLE_PDFS } from '../stages/ingest/sample-corpus.ts';
+import { readSample, SAMPLE_DIR, SAMPLE_PDFS } from '../stages/ingest/testing/sample-corpus.ts';
 import { findExecutable } from '../stages/ingest/ocr.ts';
 
 function pdftotextSeconds(path: string): number {

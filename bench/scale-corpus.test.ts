@@ -20,8 +20,8 @@ import {
 } from './scale-corpus.ts';
 import { lengthStatistics } from '../stages/construct/length-stats.ts';
 import { enumeratePaths } from '../stages/construct/paths.ts';
-import { writeVignette } from '../stages/construct/vignette-writer.ts';
-import { writeNarrative } from '../stages/construct/narrative-writer.ts';
+import { writeVignette } from '../stages/agents/writers/vignette-writer.ts';
+import { writeNarrative } from '../stages/agents/writers/narrative-writer.ts';
 import { checkInstance } from '../stages/construct/qc-checks.ts';
 import { treeNodeRows } from '../stages/construct/tree-nodes.ts';
 import { validateTree } from '../stages/construct/tree-validate.ts';

@@ -9,7 +9,7 @@
 // on a local OpenAI-compatible server this benchmark starts, run with --simulated so the simulated
 // agents stay), one judge param changed (`--set outcome_scores.cutoff=3`), and a query.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync, appendFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync, appendFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -65,6 +65,26 @@ interface StageOutcome {
   rowsFailed: number;
   llmCalls: number;
   seconds: number;
+  /** A partitioned table stage's partitions computed and taken from its memo. */
+  partitions?: { computed: number; reused: number };
+}
+
+/** The partitioned statistics stages of a run, as "stage: c of n partitions computed, s". */
+function partitioned(m: Measured): string {
+  return stagesOf(m)
+    .filter((s) => s.partitions)
+    .map(
+      (s) =>
+        `${s.stage} ${s.partitions!.computed} of ${s.partitions!.computed + s.partitions!.reused} partitions computed, ${s.seconds.toFixed(1)} s`,
+    )
+    .join('; ');
+}
+
+/** The row-mapped stage that reused most units in a run: its name, units reused and its seconds. */
+function mostReused(m: Measured): StageOutcome {
+  return stagesOf(m)
+    .filter((s) => s.status === 'ran' && !s.partitions)
+    .sort((a, b) => b.rowsReused - a.rowsReused)[0]!;
 }
 
 const stagesOf = (m: Measured) => (JSON.parse(m.stdout) as { stages: StageOutcome[] }).stages;
@@ -132,6 +152,20 @@ function addGuideline(corpus: ScaleCorpus): void {
   appendFileSync(join(corpus.dir, 'guidelines.csv'), `en-added,en,Added guideline,test,2025,synthetic\n`);
 }
 
+/** That guideline taken out again: its files and its guidelines.csv line. */
+function removeGuideline(corpus: ScaleCorpus): void {
+  rmSync(join(corpus.dir, 'guidelines', 'en-added.md'));
+  rmSync(join(corpus.dir, 'trees', 'en-added.json'));
+  const csv = join(corpus.dir, 'guidelines.csv');
+  writeFileSync(
+    csv,
+    readFileSync(csv, 'utf8')
+      .split('\n')
+      .filter((l) => !l.startsWith('en-added,'))
+      .join('\n'),
+  );
+}
+
 /**
  * One more evaluated model, as a user adds one: a models file naming it, on a local
  * OpenAI-compatible server (127.0.0.1) started here; --simulated keeps the simulated agents and
@@ -196,6 +230,12 @@ export default async function (): Promise<BenchReport> {
   addGuideline(corpus);
   const added = await cdp(['run', '--json'], env);
   const addedComputed = computed(added);
+  // Taken out and put back: every unit and partition of both states is in the store's memos.
+  removeGuideline(corpus);
+  const removed = await cdp(['run', '--json'], env);
+  addGuideline(corpus);
+  const readded = await cdp(['run', '--json'], env);
+  const reuse = mostReused(added);
   const cases = stagesOf(added).find((s) => s.stage === 'test_cases')!;
   const nCases = cases.rowsComputed + cases.rowsReused;
 
@@ -203,8 +243,10 @@ export default async function (): Promise<BenchReport> {
   const modelComputed = computed(addedModel);
   // Judges per pathway, read from the full run: its step and outcome units over its pathways.
   const fullComputed = computed(full);
-  const stepJudges = fullComputed.step_scores / fullComputed.predicted_pathways;
-  const outcomeJudges = fullComputed.outcome_scores / fullComputed.predicted_pathways;
+  // (predicted_pathways computes one unit per test case; a pathway is a prediction or a dialogue.)
+  const pathways = fullComputed.predictions_single + fullComputed.dialogues_multi;
+  const stepJudges = fullComputed.step_scores / pathways;
+  const outcomeJudges = fullComputed.outcome_scores / pathways;
   const onlyItsUnits =
     modelComputed.predictions_single === nCases &&
     modelComputed.dialogues_multi === nCases &&
@@ -233,6 +275,16 @@ export default async function (): Promise<BenchReport> {
       unit: 's',
       target: { text: '< 30 s, only its units', met: added.wall < 30 && addedComputed.guidelines === 1 },
     },
+    {
+      name: `adding one guideline: ${reuse.stage} reusing ${reuse.rowsReused.toLocaleString('en')} units`,
+      value: reuse.seconds,
+      unit: 's',
+      target: { text: 'well under 1 s', met: reuse.seconds < 0.5 },
+    },
+    // CPU beside wall: on a shared machine the wall time says more about the others' load.
+    { name: 'adding one guideline: CPU (user + system)', value: added.cpu, unit: 's' },
+    { name: 'removing that guideline again', value: removed.wall, unit: 's' },
+    { name: 'adding it back (every unit and partition in the memos)', value: readded.wall, unit: 's' },
     { name: 'adding one model', value: addedModel.wall, unit: 's', target: { text: 'only its units', met: onlyItsUnits } },
     { name: 'changing one judge param (outcome_scores.cutoff)', value: judgeParam.wall, unit: 's' },
     { name: 'model_summary query (best of 3, fresh process)', value: query, unit: 's' },
@@ -241,7 +293,10 @@ export default async function (): Promise<BenchReport> {
     corpusNote(corpus, fraction),
     unitsTable(fullStages, facts),
     lengthTable(facts.lengths),
-    `Adding one test guideline (a copy of the first English one) computed: ${units(addedComputed)}.`,
+    `Adding one test guideline (a copy of the first English one) computed: ${units(addedComputed)}; ` +
+      `agent_plans ${(addedComputed.agent_plans ?? 0).toLocaleString('en')} and predicted_pathways ${(addedComputed.predicted_pathways ?? 0).toLocaleString('en')} units. ` +
+      `The partitioned statistics: ${partitioned(added)}. Removing it again: ${partitioned(removed)}; ` +
+      `stages that took longest: ${slowest(removed)}. Adding it back: ${partitioned(readded)}; stages that took longest: ${slowest(readded)}.`,
     `Adding one model: a models file (--models) declaring one evaluated model, ${ADDED_MODEL}, served by a local OpenAI-compatible server on 127.0.0.1 that the benchmark starts ` +
       `(stages/models/testing/realistic-server.ts: the plain doctor of plain-model.ts, 2 steps, 2 questions), run with --simulated so the simulated agents stay and score it. ` +
       `${nCases.toLocaleString('en')} test cases, ${stepJudges} step judges and ${outcomeJudges} outcome judges per pathway; ${requests.toLocaleString('en')} requests reached the server. ` +
@@ -249,8 +304,10 @@ export default async function (): Promise<BenchReport> {
     `Changing one judge param: \`cdp run --set outcome_scores.cutoff=3\` (Prompt 9's score from which an outcome counts as correct; default 4), same models file. ` +
       `Reran: ${paramRan.join(', ')}; outcome_scores computed ${(paramComputed.outcome_scores ?? 0).toLocaleString('en')} units ` +
       '(the cut-off is in the stage-wide key, so every unit of the stage recomputes; the simulated judges score offline, no request was sent).',
-    'Adding a guideline computes only its units; each row-mapped stage writes the segments its new rows fall in and reuses the others ' +
-      'unread, while the whole-table stages recompute over all rows (reading only the columns they declare). The stages that took ' +
+    'Adding a guideline computes only its units; each row-mapped stage (agent_plans and predicted_pathways among them) writes the segments ' +
+      'its new rows fall in and reuses the others unread. The partitioned statistics (model_summary by setting × model, correlations by ' +
+      'setting and the pool, preference_agreement by judge) compute the partitions whose rows changed: a new test guideline has cases ' +
+      'of every model in both settings, so each of their partitions changes, and they cost what a whole-table run costs. The stages that took ' +
       `longest then (seconds from inputs ready to committed, waiting for a job slot included): ${slowest(added)}.`,
   ];
   return { title: `The whole DAG at ${scale} (simulated agents and judges)`, rows, notes };

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { BenchReport, BenchRow } from './report.ts';
 import { createLlmClient } from '../pipeline/llm/client.ts';
 import { judgeStepScores } from '../stages/judge/judge-step-scores.ts';
-import { SIMULATED_JUDGES, simulatedJudgeHandlers, simulatedJudgeSpecs } from '../stages/judge/simulated-judges.ts';
+import { SIMULATED_JUDGES, simulatedJudgeHandlers, simulatedJudgeSpecs } from '../stages/agents/judges/simulated-judges.ts';
 
 const PAPER_PAIRS = 7458 * 16 * 2;
 const WORDS = (

@@ -2,7 +2,7 @@
  * `cdp notebooks`: the Observable notebooks in notebooks/ built into a static site. The notebooks
  * and their helpers are copied into a staging folder inside the project (so Vite resolves
  * @observablehq/plot from node_modules and bundles it), the warehouse tables are exported there
- * as data/*.json, and Notebook Kit's build writes the pages and every asset they load.
+ * as data/*.arrow (Arrow IPC), and Notebook Kit's build writes the pages and every asset they load.
  */
 import { cpSync, mkdirSync, readdirSync, rmSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * The CPGBench warehouse tables its notebooks (notebooks/cpgbench/) read, exported as JSON next
+ * The CPGBench warehouse tables its notebooks (notebooks/cpgbench/) read, exported as Arrow IPC next
  * to them, as export-data.ts does for MEGA-CDP's: the rates, the leaderboard (computed as the
  * report's, stages/cpgbench/report/leaderboard.ts), and per benchmark item the recommendation, its
  * conversation with the marker, both tasks' inputs and answers, and every judgement.
@@ -10,6 +10,7 @@ import { openWarehouse } from '../pipeline/store/warehouse.ts';
 import { cellsOf, itemsOf } from '../stages/cpgbench/results/outcomes.ts';
 import { itemAverages, leaderboard } from '../stages/cpgbench/report/leaderboard.ts';
 import { rateRows, reportJudge } from '../stages/cpgbench/report/rate-rows.ts';
+import { arrowIpc } from './arrow-table.ts';
 
 export const CPG_NOTEBOOK_DATA: Record<string, string> = {
   rates: 'select * from cpg_rates order by model, judge, task, grouping, "group"',
@@ -36,7 +37,7 @@ export const CPG_NOTEBOOK_DATA: Record<string, string> = {
 
 type Row = Record<string, unknown>;
 
-/** Writes `<outDir>/<name>.json` for each table above and the leaderboard; returns the row counts. */
+/** Writes `<outDir>/<name>.arrow` (Arrow IPC, arrow-table.ts) for each table above and the leaderboard; returns the row counts. */
 export async function exportCpgNotebookData(warehouse: string, storeDir: string, outDir: string): Promise<Record<string, number>> {
   if (!existsSync(warehouse)) throw new Error(`no warehouse at ${warehouse}; run \`cdp --config cpgbench.config.ts run\` first`);
   mkdirSync(outDir, { recursive: true });
@@ -95,7 +96,7 @@ export async function exportCpgNotebookData(warehouse: string, storeDir: string,
     diff: e.next?.diff ? { diff: e.next.diff.diff, ci_low: e.next.diff.ciLow, ci_high: e.next.diff.ciHigh, n: e.next.diff.n } : null,
   }));
   for (const [name, rows] of Object.entries(data)) {
-    writeFileSync(join(outDir, `${name}.json`), JSON.stringify(rows));
+    writeFileSync(join(outDir, `${name}.arrow`), arrowIpc(rows));
     counts[name] = rows.length;
   }
   return counts;

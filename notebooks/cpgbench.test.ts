@@ -14,6 +14,8 @@ import type { Server } from 'node:http';
 import type { Browser, Page } from 'playwright-core';
 import { serveSite } from './serve-site.ts';
 import { cpgProject, REPO, type CpgProject } from '../stages/cpgbench/testing/cpgbench-project.ts';
+import { CPG_NOTEBOOK_DATA } from './cpgbench-data.ts';
+import { openWarehouse } from '../pipeline/store/warehouse.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = join(REPO, 'test-artifacts', 'notebooks-cpgbench');
@@ -51,9 +53,11 @@ after(async () => {
   project?.remove();
 });
 
-async function open(name: string, ready: string): Promise<{ page: Page; problems: string[] }> {
+async function open(name: string, ready: string): Promise<{ page: Page; problems: string[]; requests: string[] }> {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   const problems: string[] = [];
+  const requests: string[] = [];
+  page.on('request', (r) => requests.push(r.url()));
   page.on('console', (m) => void (m.type() === 'error' && problems.push(`console error: ${m.text()}`)));
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
   await page.route('**/*', (route) => {
@@ -64,7 +68,33 @@ async function open(name: string, ready: string): Promise<{ page: Page; problems
   });
   await page.goto(baseUrl + name);
   await page.waitForSelector(ready, { timeout: 15000 });
-  return { page, problems };
+  return { page, problems, requests };
+}
+
+/** The page fetched no JSON, and each table's Arrow file gave it as many rows as the run's warehouse holds. */
+async function expectArrowData(o: { page: Page; requests: string[] }, tables: Record<string, number | null>): Promise<void> {
+  assert.deepEqual(
+    o.requests.filter((u) => /\.json($|\?)/.test(u)),
+    [],
+    'no JSON requested',
+  );
+  const w = await openWarehouse(join(project.dir, 'warehouse.duckdb'), join(project.dir, 'store'), { readOnly: true });
+  const want: Record<string, number> = {};
+  try {
+    for (const [t, n] of Object.entries(tables))
+      want[t] =
+        n ??
+        ((await w.con.runAndReadAll(`select count(*)::integer as n from (${CPG_NOTEBOOK_DATA[t]!})`)).getRowObjectsJson()[0]!.n as number);
+  } finally {
+    w.close();
+  }
+  const loaded = (await o.page.evaluate(() => (globalThis as { cdpLoadedData?: unknown }).cdpLoadedData)) as {
+    name: string;
+    format: string;
+    rows: number;
+  }[];
+  assert.deepEqual(Object.fromEntries(loaded.map((l) => [l.name, l.rows])), want);
+  assert.ok(loaded.every((l) => l.format === 'arrow'));
 }
 
 const rows = (page: Page, table: string) => page.locator(`table[data-name="${table}"] tbody tr`).count();
@@ -100,6 +130,8 @@ test('the overview: the leaderboard of the three stand-ins, the rates by group, 
   assert.ok((await column(o.page, 'construction', 'step')).includes('benchmark items'));
   assert.match((await o.page.textContent('.cdp-simulated-note')) ?? '', /simulated/);
   await settled(o, 'overview.html');
+  // The leaderboard is computed from the rates (one row per model, as the table shows).
+  await expectArrowData(o, { rates: null, leaderboard: 3, construction: null });
 });
 
 test('the case viewer: the conversation with its marked turn, the detection input, both answers and each judgement', async () => {
@@ -132,4 +164,5 @@ test('the case viewer: the conversation with its marked turn, the detection inpu
   assert.deepEqual((await column(o.page, 'judgements', 'task')).sort(), ['adherence', 'content_detection', 'title_grounding']);
   assert.deepEqual(await column(o.page, 'judgements', 'score'), ['1', '1', '1'], 'the even-numbered recommendation: adhered');
   await settled(o, 'case-viewer.html');
+  await expectArrowData(o, { items: null, answers: null, judgements: null, failures: null });
 });

@@ -1,7 +1,8 @@
 /**
- * The warehouse tables the notebooks read, exported as JSON files next to the notebooks.
- * JSON rather than Parquet: the pages then need no DuckDB-Wasm or Parquet decoder, which Notebook
- * Kit would load from a CDN, and the sample's tables are small.
+ * The warehouse tables the notebooks read, exported as Arrow IPC files next to the notebooks
+ * (arrow-table.ts), which the pages read with apache-arrow's tableFromIPC (lib/arrow-rows.js,
+ * bundled by Vite). Arrow rather than Parquet or DuckDB-Wasm: Notebook Kit loads those decoders,
+ * and its own FileAttachment.arrow(), from a CDN, and the pages must work offline.
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,11 +13,12 @@ import { countsText } from '../stages/report/failure-counts.ts';
 import { collectSettings, recordedBootstrap, RunSettings } from '../stages/report/run-settings.ts';
 import { summaryRows } from '../stages/report/summary-rows.ts';
 import { compareRuns } from './compare-data.ts';
+import { arrowIpc } from './arrow-table.ts';
 
-/** File name (without .json) → the read-only query that fills it. */
+/** File name (without .arrow) → the read-only query that fills it. */
 export const NOTEBOOK_DATA: Record<string, string> = {
   model_summary: 'select * from model_summary order by setting, judge nulls last, metric, model',
-  pathway_metrics: `select setting, model, cdp_id, guideline_id, language, simulated, judge, judge_kind, m, n,
+  pathway_metrics: `select setting, model, cdp_id, guideline_id, language, simulated, judge, judge_kind, judge_simulated, m, n,
       dtw_pcc, ot_pcc, lnds_pcs, error
     from pathway_metrics order by setting, model, cdp_id, judge`,
   cases: `select setting, model, cdp_id, guideline_id, language, reference, candidate, reference_conclusion,
@@ -109,10 +111,10 @@ export function leaderboardRows(entries: readonly LeaderboardEntry[]): Row[] {
 }
 
 /**
- * Writes `<outDir>/<name>.json` for every entry of NOTEBOOK_DATA (and OPTIONAL_NOTEBOOK_DATA) from
+ * Writes `<outDir>/<name>.arrow` for every entry of NOTEBOOK_DATA (and OPTIONAL_NOTEBOOK_DATA) from
  * the DuckDB file at `warehouse` (opened read-only, its views resolved in `storeDir`), the
  * leaderboard (stages/report/leaderboard.ts) and, with `compare`, the two runs side by side
- * (compare-data.ts; `compare_runs.json` names them); returns each file's row count.
+ * (compare-data.ts; `compare_runs.arrow`, one row, names them); returns each file's row count.
  */
 export async function exportNotebookData(
   warehouse: string,
@@ -127,7 +129,7 @@ export async function exportNotebookData(
   const counts: Record<string, number> = {};
   const data: Record<string, Row[]> = {};
   const write = (name: string, rows: unknown[]) => {
-    writeFileSync(join(outDir, `${name}.json`), JSON.stringify(rows));
+    writeFileSync(join(outDir, `${name}.arrow`), arrowIpc(rows as Row[]));
     counts[name] = rows.length;
   };
   const w = await openWarehouse(warehouse, storeDir, { readOnly: true });
@@ -194,6 +196,9 @@ export async function exportNotebookData(
     labels = opts.compare.labels ?? [opts.compare.warehouse, warehouse];
   }
   write('compare', compare);
-  writeFileSync(join(outDir, 'compare_runs.json'), JSON.stringify({ available: !!opts.compare, a: labels[0], b: labels[1], bootstrap }));
+  writeFileSync(
+    join(outDir, 'compare_runs.arrow'),
+    arrowIpc([{ available: !!opts.compare, a: labels[0], b: labels[1], bootstrap } as unknown as Row]),
+  );
   return counts;
 }

@@ -15,8 +15,12 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import type { Server } from 'node:http';
 import type { Browser, Page } from 'playwright-core';
-import { writeFixtureWarehouse } from './fixture-warehouse.ts';
-import { exportNotebookData } from './export-data.ts';
+import { writeFixtureWarehouse } from './testing/fixture-warehouse.ts';
+import { exportNotebookData, NOTEBOOK_DATA, OPTIONAL_NOTEBOOK_DATA } from './export-data.ts';
+import { openWarehouse } from '../pipeline/store/warehouse.ts';
+// @ts-expect-error the pages' plain-JS loader, the same code the notebooks run
+import { rowsFromArrow } from './lib/arrow-rows.js';
+import { tableFromIPC } from 'apache-arrow';
 import { notebookPages } from './build-site.ts';
 import { serveSite } from './serve-site.ts';
 
@@ -51,12 +55,59 @@ after(async () => {
 interface Opened {
   page: Page;
   problems: string[];
+  /** Every URL the page requested. */
+  requests: string[];
+}
+
+/**
+ * Rows per data file a page loads: the warehouse's count for an exported query, the count `cdp
+ * notebooks` reported for the computed ones (leaderboard, compare), one for compare_runs.
+ */
+async function expectedRows(files: string[]): Promise<Record<string, number>> {
+  const rows = await warehouseRows(warehouse, tmp);
+  const exported = Object.fromEntries(
+    [...(/exported (.*)/.exec(built.stderr)?.[1] ?? '').matchAll(/(\w+) \((\d+)\)/g)].map((m) => [m[1]!, Number(m[2])]),
+  );
+  return Object.fromEntries(files.map((f) => [f, rows[f]?.length ?? exported[f] ?? (f === 'compare_runs' ? 1 : NaN)]));
+}
+
+const readArrow = (file: string) => rowsFromArrow(readFileSync(file)) as Record<string, unknown>[];
+
+/** The warehouse's rows of every exported query, as DuckDB gives them (the JSON form the pages used to load). */
+async function warehouseRows(file: string, store: string): Promise<Record<string, Record<string, unknown>[]>> {
+  const w = await openWarehouse(file, store, { readOnly: true });
+  try {
+    const out: Record<string, Record<string, unknown>[]> = {};
+    for (const [name, sql] of Object.entries({ ...NOTEBOOK_DATA, ...OPTIONAL_NOTEBOOK_DATA }))
+      out[name] = (await w.con.runAndReadAll(sql)).getRowObjectsJson() as Record<string, unknown>[];
+    return out;
+  } finally {
+    w.close();
+  }
+}
+
+/**
+ * The page's data came from Arrow: it fetched no JSON, and the rows each .arrow file gave it
+ * (lib/arrow-rows.js records them by table) number as many as the warehouse's table.
+ */
+async function expectArrowData(o: Opened, files: Record<string, number>): Promise<void> {
+  assert.deepEqual(
+    o.requests.filter((u) => /\.json($|\?)/.test(u)),
+    [],
+    'no JSON requested',
+  );
+  const loaded = (await o.page.evaluate(() => (globalThis as { cdpLoadedData?: unknown }).cdpLoadedData)) as
+    { name: string; format: string; rows: number }[] | undefined;
+  assert.deepEqual(Object.fromEntries((loaded ?? []).map((l) => [l.name, l.rows])), files);
+  assert.ok(loaded!.every((l) => l.format === 'arrow'));
 }
 
 /** Opens a page with every request outside the local server aborted and recorded. */
 async function open(name: string, ready: string): Promise<Opened> {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   const problems: string[] = [];
+  const requests: string[] = [];
+  page.on('request', (r) => requests.push(r.url()));
   page.on('console', (m) => {
     if (m.type() === 'error') problems.push(`console error: ${m.text()}`);
   });
@@ -69,7 +120,7 @@ async function open(name: string, ready: string): Promise<Opened> {
   });
   await page.goto(baseUrl + name);
   await page.waitForSelector(ready, { timeout: 15000 });
-  return { page, problems };
+  return { page, problems, requests };
 }
 
 async function settle(o: Opened, name: string): Promise<void> {
@@ -133,7 +184,7 @@ async function chooseUntil(page: Page, filter: string, value: string, text: stri
 }
 
 describe('notebook data export', () => {
-  test('writes one JSON file per table with the warehouse rows; case_scores carries the DTW path of its step scores', async () => {
+  test('writes one Arrow IPC file per table holding exactly the warehouse rows; case_scores carries the DTW path of its step scores', async () => {
     const dir = join(tmp, 'export');
     const counts = await exportNotebookData(warehouse, tmp, dir);
     // Hand-counted from the fixture: 2 settings × 2 models × 2 cases × 2 judges + 1 failed judging.
@@ -154,7 +205,19 @@ describe('notebook data export', () => {
       leaderboard: 4,
       compare: 0,
     });
-    const board = JSON.parse(readFileSync(join(dir, 'leaderboard.json'), 'utf8')) as {
+    // Each query's file holds exactly the warehouse's rows, typed columns, strings dictionary-encoded.
+    const rows = await warehouseRows(warehouse, tmp);
+    for (const [name, want] of Object.entries(rows)) assert.deepEqual(readArrow(join(dir, `${name}.arrow`)), want, name);
+    const summaryTable = tableFromIPC(readFileSync(join(dir, 'model_summary.arrow')));
+    assert.equal(summaryTable.numRows, 34);
+    assert.equal(String(summaryTable.schema.fields.find((f) => f.name === 'setting')?.type), 'Dictionary<Int32, Utf8>');
+    assert.equal(String(summaryTable.schema.fields.find((f) => f.name === 'mean')?.type), 'Float64');
+    assert.equal(readFileSync(join(dir, 'leaderboard.arrow')).subarray(0, 6).toString(), 'ARROW1', 'an Arrow IPC file');
+    assert.deepEqual(
+      readArrow(join(dir, 'compare_runs.arrow')).map((r) => [r.available, r.a, r.b]),
+      [[false, 'A', 'B']],
+    );
+    const board = readArrow(join(dir, 'leaderboard.arrow')) as unknown as {
       setting: string;
       model: string;
       rank: number;
@@ -169,7 +232,7 @@ describe('notebook data export', () => {
         ['multi', 'simulated-oracle', 1, 0.1, 0],
       ],
     );
-    const scores = JSON.parse(readFileSync(join(dir, 'case_scores.json'), 'utf8')) as Record<string, unknown>[];
+    const scores = readArrow(join(dir, 'case_scores.arrow'));
     const gpt = scores.find((r) => r.setting === 'single' && r.model === 'gpt-test' && r.cdp_id === 'cdp-a' && r.judge === 'judge-llm');
     assert.deepEqual(gpt?.dtw_path, [
       [0, 0],
@@ -185,7 +248,7 @@ describe('notebook data export', () => {
     assert.equal(failed?.C, null);
     assert.equal(failed?.error, 'only 1 of 5 judge runs usable');
     // The judge answers of one case, joined with the call log in run order, the refused re-ask included.
-    const answers = JSON.parse(readFileSync(join(dir, 'judge_answers.json'), 'utf8')) as Record<string, unknown>[];
+    const answers = readArrow(join(dir, 'judge_answers.arrow'));
     const one = answers.filter((r) => r.setting === 'single' && r.model === 'gpt-test' && r.cdp_id === 'cdp-b');
     assert.deepEqual(
       one.map((r) => [r.judge, r.judging, r.run, r.answer, r.text, r.rejected]),
@@ -312,6 +375,7 @@ describe('notebook site in Chromium', () => {
       '17 simulated-oracle rows and 8 gpt-test rows judged by simulated-tfidf',
     );
     await settle(o, 'overview.html');
+    await expectArrowData(o, await expectedRows(['model_summary', 'run_settings', 'leaderboard']));
 
     await choose(page, 'setting', 'single');
     await expectRows(page, 'model_summary', 16);
@@ -363,6 +427,7 @@ describe('notebook site in Chromium', () => {
     assert.deepEqual(await column(page, 'model_judge', 'judge-llm'), ['0.500 n=4 f=0', '0.100 n=4 f=0']);
     assert.deepEqual(await column(page, 'model_judge', 'simulated-char-ngram'), ['— n=0 f=1', '—']);
     await settle(o, 'metric-explorer.html');
+    await expectArrowData(o, await expectedRows(['pathway_metrics', 'model_summary']));
 
     await choose(page, 'breakdown', 'model');
     await page.waitForFunction(() => document.querySelector('table[data-name="metric_breakdown"] thead th')?.textContent === 'model');
@@ -404,6 +469,7 @@ describe('notebook site in Chromium', () => {
     await expectRows(page, 'transcript', 7);
     assert.match((await page.locator('h3').first().textContent()) ?? '', /patient: simulated-patient/);
     await settle(o, 'case-viewer.html');
+    await expectArrowData(o, await expectedRows(['cases', 'case_scores', 'dialogues', 'predictions', 'outcome_scores', 'judge_answers']));
 
     await chooseUntil(page, 'model', 'simulated-oracle', 'predicted pathway (simulated-oracle)');
     await expectRows(page, 'predicted_steps', 3);
@@ -496,6 +562,7 @@ describe('notebook site in Chromium', () => {
     // DTW PCC by default: 2 settings × 2 judges × 2 models, and the failed char-ngram judging (no value, one failure in each run).
     await expectRows(page, 'compare', 9);
     await settle(o, 'compare.html');
+    await expectArrowData(o, await expectedRows(['compare', 'compare_runs']));
     await choose(page, 'setting', 'single');
     await choose(page, 'judge', 'simulated-char-ngram');
     await expectRows(page, 'compare', 1);

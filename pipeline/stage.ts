@@ -14,6 +14,10 @@ export type { InputDecl, InputsDecl } from './dag/inputs.ts';
 export { z } from 'zod';
 export type { Row, Columns } from './dag/define.ts';
 // What stages that call models use, so no stage imports pipeline/llm/* itself.
-export type { ChatMessage, ChatRequest, ChatResult, ContentPart, EmbedRequest, EmbedResult } from './llm/types.ts';
+export type { ChatMessage, ChatRequest, ChatResult, ContentPart, EmbedRequest, EmbedResult, ModelSpec } from './llm/types.ts';
 export { askStructured, type Chatter, type AnswerParser, type ParseOutcome, type StructuredResult } from './llm/ask-structured.ts';
-export { extractJson, stripReasoning } from './llm/structured.ts';
+export { extractJson, prepareAnswer, stripReasoning } from './llm/structured.ts';
+// How leniently an answer was read (its format), recorded beside what was read from it.
+export { foldWidth, formatOf, truncationReason, variantsOf, type AnswerFormat, type FormatVariant } from './llm/answer-format.ts';
+// Prompt budgets: the free upper bound first, the exact count (loaded on first use) when it matters.
+export { countTokens, firstTokens, tokenUpperBound, TOKENS_PER_MESSAGE, TOKENS_PER_REPLY } from './llm/tokens.ts';

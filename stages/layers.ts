@@ -16,8 +16,15 @@
  *   family folder of stages/cpgbench (construct, tasks, judge, results, report, read) is a
  *   layer of its own.
  *
- * Test code (tests, test support, fixtures, `testing/` folders) is left out: a test may set up
- * its subject with anything, and is no layer of the program.
+ * - stage code (every file under stages/ but the wiring's stages/models, the stand-ins'
+ *   stages/agents, the CLI's commands and these test-side tools) imports the runner only through
+ *   pipeline/stage.ts: a stage's code identity covers what it imports, and the seam is what a
+ *   change to the runner may rerun;
+ * - test helpers live in tests or `testing/` folders: no other file imports a `testing/` folder,
+ *   and no file outside one is named as test support (test-*.ts, *fixture*, *test-support*).
+ *
+ * Test code (tests and `testing/` folders) is left out of the other rules: a test may set up its
+ * subject with anything, and is no layer of the program.
  */
 import { dirname, join, normalize } from 'node:path';
 // The one import scanner, shared with code identity (stages/layers.ts is a test-side tool, in no layer).
@@ -30,11 +37,46 @@ export interface Violation {
   detail: string;
 }
 
-// Tests, `testing/` folders, fixtures, and test data modules (test-support.ts, test-rows.ts, …).
-const TEST_CODE = /(\.test\.ts$|(^|\/)testing\/|(^|\/)test-[a-z-]+\.ts$|\.fixture\.ts$)/;
+// Tests and `testing/` folders (where fixtures and test support live).
+const TEST_CODE = /(\.test\.ts$|(^|\/)testing\/)/;
+// Names that say "test helper": such a file belongs in a `testing/` folder.
+const TEST_HELPER_NAME = /(^|\/)(test-[a-z-]+\.ts|[^/]*fixtures?[^/]*\.ts|[^/]*test-support[^/]*\.ts)$/;
+// Benchmarks set their workloads up like tests do.
+const BENCH = /^bench\//;
 
 export function isTestCode(file: string): boolean {
-  return TEST_CODE.test(file);
+  return TEST_CODE.test(file) || BENCH.test(file);
+}
+
+// CLI commands the project adds: they run in the CLI's process, outside any stage's code identity.
+const COMMAND = /(^stages\/commands\/|-command\.ts$|(^|\/)cli-commands\.ts$)/;
+// The layer rules themselves, a test-side tool of no layer.
+const LAYER_TOOLS = new Set(['stages/layers.ts', 'stages/simulated-names.ts']);
+
+/** Stage code: what must reach the runner through pipeline/stage.ts alone. */
+export function isStageCode(file: string): boolean {
+  if (!file.startsWith('stages/') || isTestCode(file) || LAYER_TOOLS.has(file) || COMMAND.test(file)) return false;
+  return !/^stages\/(models|agents)\//.test(file);
+}
+
+function seamViolations(file: string, imports: readonly string[]): Violation[] {
+  const out: Violation[] = [];
+  if (!isTestCode(file)) {
+    if (TEST_HELPER_NAME.test(file)) {
+      const detail = 'named as a test helper outside a testing/ folder; move it into one (or into the test that uses it)';
+      out.push({ file, rule: 'test helpers live in testing/ folders', detail });
+    }
+    for (const target of imports.filter((t) => TEST_CODE.test(t))) {
+      const detail = `imports ${target}; production code may not depend on test helpers`;
+      out.push({ file, rule: 'test helpers live in testing/ folders', detail });
+    }
+  }
+  if (isStageCode(file))
+    for (const target of imports.filter((t) => t.startsWith('pipeline/') && t !== 'pipeline/stage.ts')) {
+      const detail = `imports ${target}; import it from pipeline/stage.ts (re-export it there if a stage needs it)`;
+      out.push({ file, rule: 'stage code reaches the runner only through pipeline/stage.ts', detail });
+    }
+  return out;
 }
 
 /** Relative imports of a source file, resolved to repository paths (packages are left out). */
@@ -72,6 +114,28 @@ function cycles(edges: Map<string, Set<string>>): string[][] {
   return out;
 }
 
+// Modules a program loads by name, not by import: stages (the wiring names their files), configs, commands.
+const ENTRY = /(\.stage\.ts$|^[^/]+\.config\.ts$|^stages\/commands\/)/;
+
+/** Production modules that only tests import: test helpers in a production folder. */
+function testOnlyModules(files: ReadonlyMap<string, string>): Violation[] {
+  const importers = new Map<string, { test: number; program: number }>();
+  for (const [file, source] of files)
+    for (const target of importsOf(file, source)) {
+      const n = importers.get(target) ?? { test: 0, program: 0 };
+      if (isTestCode(file)) n.test++;
+      else n.program++;
+      importers.set(target, n);
+    }
+  const out: Violation[] = [];
+  for (const [file, n] of [...importers].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    if (!files.has(file) || isTestCode(file) || ENTRY.test(file) || LAYER_TOOLS.has(file) || n.program > 0) continue;
+    const detail = `only tests import it (${n.test}); move it into a testing/ folder, or delete it if nothing needs it`;
+    out.push({ file, rule: 'test helpers live in testing/ folders', detail });
+  }
+  return out;
+}
+
 /**
  * Every broken rule of a tree given as repository path → source text. `standInNames`: the
  * simulated models' names (the run's roster), which no file but the stand-ins may spell.
@@ -80,10 +144,11 @@ export function layerViolations(files: ReadonlyMap<string, string>, standInNames
   const out: Violation[] = [];
   const edges = new Map<string, Set<string>>();
   for (const [file, source] of [...files].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    out.push(...seamViolations(file, importsOf(file, source)));
     if (isTestCode(file)) continue;
     const from = layerOf(file);
     if (from === null) continue;
-    for (const detail of simulatedNaming(file, source, importsOf(file, source), standInNames))
+    for (const detail of simulatedNaming(file, source, standInNames))
       out.push({ file, rule: 'only the stand-ins name a simulated model', detail });
     if (/^pipeline\/(exec|store)\//.test(file) && /simulat/i.test(source)) {
       const detail = 'the text names simulation; report generic counters instead';
@@ -107,6 +172,7 @@ export function layerViolations(files: ReadonlyMap<string, string>, standInNames
       edges.get(from)!.add(to);
     }
   }
+  out.push(...testOnlyModules(files));
   for (const c of cycles(edges)) out.push({ file: c[0]!, rule: 'no folder cycle', detail: c.join(' → ') });
   return out;
 }

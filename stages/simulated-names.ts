@@ -4,25 +4,22 @@
  * (`simulated: true`, stages/roster/), and rows carry that flag: code that knew the stand-ins by
  * name would silently treat a renamed or new one as an LLM. A file breaks it when it
  *
- * - imports a stand-in module (the simulated judges, the offline writers' registry),
  * - spells a stand-in's name in a string (the names are the run roster's, given by the caller), or
  * - tells a model by the word "simulated" in its name (`.includes('simulated')`, `/simulated/.test`).
  */
 import ts from 'typescript';
 
-/** Files that are the stand-ins or the wiring: they may name simulated models. */
+/**
+ * Files that are the stand-ins or the wiring: they may name simulated models. Every stand-in
+ * (agents, offline writers, simulated and similarity judges, CPGBench's) lives in stages/agents,
+ * which nothing but the wiring imports (a rule of its own, layers.ts).
+ */
 const STAND_IN_FILES = [
   /^stages\/agents\//,
   /^stages\/models\//,
   // The wiring: dag.config.ts, cpgbench.config.ts (any top-level *.config.ts).
   /^[^/]+\.config\.ts$/,
-  /^stages\/judge\/simulated-judges\.ts$/,
-  /^stages\/construct\/offline-writers\.ts$/,
-  // The offline writers themselves, which name their own output.
-  /^stages\/construct\/(vignette|narrative)-writer\.ts$/,
 ];
-/** Modules that hold the stand-ins' names (stages/agents has a rule of its own, layers.ts). */
-const STAND_IN_MODULES = [/^stages\/judge\/simulated-judges\.ts$/, /^stages\/construct\/offline-writers\.ts$/];
 const NAME_TESTS = new Set(['includes', 'startsWith', 'endsWith', 'indexOf', 'match', 'search', 'test']);
 
 export const isStandIn = (file: string) => STAND_IN_FILES.some((r) => r.test(file));
@@ -31,12 +28,9 @@ const textOf = (n: ts.Node): string | null =>
   ts.isStringLiteral(n) || ts.isNoSubstitutionTemplateLiteral(n) || ts.isRegularExpressionLiteral(n) ? n.text : null;
 
 /** What in `source` names a simulated model, one line each; nothing for a stand-in or the wiring. */
-export function simulatedNaming(file: string, source: string, imports: readonly string[], standInNames: readonly string[]): string[] {
+export function simulatedNaming(file: string, source: string, standInNames: readonly string[]): string[] {
   if (isStandIn(file)) return [];
   const out: string[] = [];
-  for (const target of imports)
-    if (STAND_IN_MODULES.some((r) => r.test(target)))
-      out.push(`imports ${target}; take the model's spec (its simulated flag) as a param instead`);
   const names = new Set(standInNames);
   const sf = ts.createSourceFile(file, source, ts.ScriptTarget.Latest, true);
   const visit = (n: ts.Node): void => {

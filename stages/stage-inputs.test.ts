@@ -43,16 +43,20 @@ test("model_summary's input renamed outcome_scores → outcome_score is refused 
 test('a missing required input is refused by name; an optional one may be left out', async () => {
   const without = (stage: string, input: string) =>
     edited(stage, (s) => ({ ...s, inputs: Object.fromEntries(Object.entries(s.inputs!).filter(([k]) => k !== input)) }));
-  assert.deepEqual(await refused(without('predicted_pathways', 'narratives')), [
-    "stage 'predicted_pathways': required input 'narratives' is not given; bind it in dag.config.ts (inputs: { narratives: '<source or stage>' })",
+  assert.deepEqual(await refused(without('preference_agreement', 'agent_plans')), [
+    "stage 'preference_agreement': required input 'agent_plans' is not given; bind it in dag.config.ts (inputs: { agent_plans: '<source or stage>' })",
   ]);
   assert.deepEqual(await refused(without('report_index', 'qc_summary')), [
     "stage 'report_index': required input 'qc_summary' is not given; bind it in dag.config.ts (inputs: { qc_summary: '<source or stage>' })",
   ]);
-  // Imported predictions are bound only when there are some; without corpus trees every tree is built.
-  // (the store's imports are a source only then).
+  // Imported predictions are bound only when there are some (to the whole-table module, as the
+  // wiring does then, with the store's imports as a source); without corpus trees every tree is built.
   const imports = {
-    ...edited('predicted_pathways', (s) => ({ ...s, inputs: { ...s.inputs, imported_predictions: 'imported_predictions' } })),
+    ...edited('predicted_pathways', (s) => ({
+      name: s.name,
+      module: 'stages/evaluate/predicted-pathways.stage.ts',
+      inputs: { ...s.inputs, imported_predictions: 'imported_predictions' },
+    })),
     sources: { ...config.sources, imported_predictions: files('data/store/imports/*.jsonl') },
   };
   const noCorpusTrees = edited('trees', (s) => ({ ...s, inputs: { guidelines: 'guidelines' }, forEach: 'guidelines' }));

@@ -89,9 +89,14 @@ export function table(rows, columns, { name, caption } = {}) {
   return wrap;
 }
 
-/** A row involves a simulated agent: flagged so, or its model, judge or patient is named so. */
+/**
+ * A row involves a simulated agent: its model's or its judge's flag says so (`simulated`,
+ * `judge_simulated`, copied by the stages from the roster's specs). Rows that carry no flag for
+ * their judge (model_summary) or patient (dialogues) are still told by that name until they do.
+ */
 export function isSimulated(row) {
-  return row.simulated === true || ['model', 'judge', 'patient'].some((k) => typeof row[k] === 'string' && row[k].includes('simulated'));
+  if (row.simulated === true || row.judge_simulated === true) return true;
+  return ['judge', 'patient'].some((k) => !(`${k}_simulated` in row) && typeof row[k] === 'string' && row[k].includes('simulated'));
 }
 
 /**

@@ -67,6 +67,7 @@ export async function cleanStore(ws: Workspace): Promise<CleanReport> {
         const file = unitsPath(ws.store, stage, e!.segments![i].hash, part);
         if (existsSync(file)) for (const u of readUnitKeys(file)) keep.add(u.key);
       });
+      for (const k of e?.partitionKeys ?? []) keep.add(k);
       report.unitsDropped += new RowStore(join(unitsDir, stage)).compact(keep).dropped;
       if (!keep.size) rmSync(join(unitsDir, stage), { recursive: true, force: true });
     }

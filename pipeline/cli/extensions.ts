@@ -6,6 +6,7 @@
 import type { Command } from 'commander';
 import type { CommandOptions, Project } from './load.ts';
 import type { LlmLike } from '../exec/executor.ts';
+import type { ThreadPool } from '../threads/pool.ts';
 
 /**
  * One command: registered on the program, given a way to load the command's project (its DAG
@@ -33,7 +34,8 @@ export interface RunLlm {
 
 export interface Extensions {
   commands: RegisterCommand[];
-  llmClient?: (project: Project, opts?: { mode?: 'live' | 'estimate' }) => Promise<RunLlm | undefined>;
+  /** `threads`: the run's worker pool, for in-process providers that can answer on it. */
+  llmClient?: (project: Project, opts?: { mode?: 'live' | 'estimate'; threads?: ThreadPool }) => Promise<RunLlm | undefined>;
   /** The views the client would contribute, without creating it (for runs that do not call it). */
   llmViews?: (project: Project) => Record<string, string>;
 }

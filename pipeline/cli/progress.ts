@@ -10,6 +10,7 @@ export type ProgressSink = (e: RunEvent) => void;
 export function describeResult(r: StageResult): string {
   const parts = [`${r.stage}: ${r.status}`];
   if (r.rowsComputed || r.rowsReused) parts.push(`${r.rowsComputed} rows computed, ${r.rowsReused} reused`);
+  if (r.partitions) parts.push(`${r.partitions.computed} of ${r.partitions.computed + r.partitions.reused} partitions computed`);
   if (r.rowsFailed) parts.push(`${r.rowsFailed} failed rows`);
   if (r.llmCalls || r.llmCached) parts.push(`${r.llmCalls} LLM calls, ${r.llmCached} cached`);
   parts.push(`${r.seconds.toFixed(2)} s`);

@@ -20,6 +20,7 @@ export function jsonSummary(s: RunSummary): string {
     ...(r.failureKinds ? { failureKinds: r.failureKinds } : {}),
     ...(r.covered ? { covered: r.covered } : {}),
     ...(r.empty ? { empty: r.empty } : {}),
+    ...(r.partitions ? { partitions: r.partitions } : {}),
   }));
-  return JSON.stringify({ stages, ok: s.ok, outstanding: outstandingKinds(s.stages), exitCode: runExitCode(s) }) + '\n';
+  return JSON.stringify({ stages, ok: s.ok, outstanding: outstandingKinds(s.stages), exitCode: runExitCode(s), threads: s.threads }) + '\n';
 }

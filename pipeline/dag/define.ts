@@ -45,8 +45,16 @@ export interface StageDecl {
   params?: Record<string, unknown>;
   /** Present for row-mapped stages; a string is shorthand for { input }. */
   forEach?: string | ForEach;
-  /** Units in flight at once for a row-mapped stage (LLM-bound stages want more). */
+  /** Units in flight at once for a row-mapped stage (LLM-bound stages want more); see `laneWidths`. */
   concurrency?: number;
+  /**
+   * For a row-mapped stage that crosses a param whose elements are served apart (models, each
+   * with its own declared concurrency): units in flight per element, by its `name` (or the
+   * element itself when it is a string). Each listed element's units run in a lane of their own,
+   * so units waiting on one element's server never hold up another's; units of an element not
+   * listed share `concurrency`. Not part of the key (pipeline/exec/unit-lanes.ts).
+   */
+  laneWidths?: Record<string, number>;
   /** Commit finished units to disk every this many units (and at least every second). */
   commitEvery?: number;
   /**
@@ -68,6 +76,12 @@ export interface DagConfig {
   stages: StageDecl[];
   /** Stages running at once. Default 2. */
   jobs?: number;
+  /**
+   * Worker threads for the units of stages declared pure (and the offline stand-ins' answers).
+   * Default os.availableParallelism(); 1 computes everything on the main thread. `--workers N`
+   * overrides it. Not part of any key: results are the same for every value.
+   */
+  workers?: number;
   /**
    * Problems the configuration found while it was built (a models file that does not validate, a
    * role nobody plays): `cdp run` and `cdp estimate` refuse to start and print them, while the

@@ -107,6 +107,9 @@ test("a module's own declaration is checked: roles, one driving input, reads of 
   assert.deepEqual(inputProblems({ ...base, kind: 'table', declared: { a: 'whole' }, reads: { b: ['id'] } }), [
     "stage 's': stages/s.ts: its reads name input 'b', which its inputs do not declare",
   ]);
+  assert.deepEqual(inputProblems({ ...base, kind: 'table', declared: { a: 'whole' }, partitionBy: ['a', 'c'] }), [
+    "stage 's': stages/s.ts: its partition.by names input 'c', which its inputs do not declare",
+  ]);
   assert.deepEqual(inputProblems({ ...base, kind: 'table', declared: undefined }), [
     "stage 's': input 'a' is not an input of stages/s.ts; it declares none (add inputs: { … } to the module)",
   ]);

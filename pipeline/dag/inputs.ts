@@ -32,6 +32,8 @@ export interface InputCheck {
   bound: Record<string, string>;
   forEach?: ForEach;
   reads?: Record<string, readonly string[]>;
+  /** The inputs a partitioned table stage cuts into partitions (`partition.by`). */
+  partitionBy?: readonly string[];
 }
 
 /** Every problem of a stage's inputs: its module's declaration, then the config's bindings and mapping. */
@@ -77,21 +79,24 @@ function declarationProblems(c: InputCheck): string[] {
   for (const name of Object.keys(c.reads ?? {})) {
     if (!(name in declared)) problems.push(`${c.module}: its reads name input '${name}', which its inputs do not declare`);
   }
+  for (const name of c.partitionBy ?? []) {
+    if (!(name in declared)) problems.push(`${c.module}: its partition.by names input '${name}', which its inputs do not declare`);
+  }
   return problems.map((p) => `stage '${c.stage}': ${p}`);
 }
 
 /** A row stage's forEach against the declaration: it maps over the driving input and joins exactly the joined ones. */
 function mappingProblems(c: InputCheck, declared: InputsDecl): string[] {
-  const fe = c.forEach!;
+  const forEach = c.forEach!;
   const problems: string[] = [];
   const joinedNames = namesWith(declared, 'joined');
-  const d = declared[fe.input];
+  const d = declared[forEach.input];
   if (d !== undefined && d !== 'drives') {
     problems.push(
-      `stage '${c.stage}' maps over '${fe.input}', which ${c.module} declares '${d}', not as its driving input (it drives: ${namesWith(declared, 'drives').join(', ')}); map over that one`,
+      `stage '${c.stage}' maps over '${forEach.input}', which ${c.module} declares '${d}', not as its driving input (it drives: ${namesWith(declared, 'drives').join(', ')}); map over that one`,
     );
   }
-  for (const j of Object.keys(fe.join ?? {})) {
+  for (const j of Object.keys(forEach.join ?? {})) {
     const dj = declared[j];
     if (dj === undefined || roleOf(dj) === 'joined') continue;
     problems.push(
@@ -99,7 +104,7 @@ function mappingProblems(c: InputCheck, declared: InputsDecl): string[] {
     );
   }
   for (const name of joinedNames) {
-    if (!(name in c.bound) || name in (fe.join ?? {}) || name === fe.input) continue;
+    if (!(name in c.bound) || name in (forEach.join ?? {}) || name === forEach.input) continue;
     problems.push(
       `stage '${c.stage}': ${c.module} takes input '${name}' joined to each unit, but forEach.join does not join it; add join: { ${name}: '<column>' }`,
     );

@@ -30,6 +30,37 @@ export interface StageContext<P = Record<string, unknown>> {
    * answer that made it one (`llm.reject`) to get a fresh sample. Empty in an ordinary run.
    */
   retrying?: readonly string[];
+  /**
+   * In a partitioned table stage, the key of the partition this call computes (see
+   * `Partitioning`); absent when the stage runs whole. A stage whose partitions overlap (a pooled
+   * 'all' beside each setting) reads it to know which of its groups to report.
+   */
+  partition?: string;
+}
+
+/** A partition's key for a row: the columns whose values name it, or a function giving one key or several. */
+export type PartitionKeyOf<P> = readonly string[] | ((row: Row, params: P) => string | readonly string[]);
+
+/**
+ * A table stage whose rows each depend only on the rows of one partition of its inputs (a mean
+ * per setting × model, a rank correlation per setting): the runner cuts the inputs into
+ * partitions, hashes each partition's rows, computes only the partitions whose hash it has not
+ * seen (calling `run` once per partition, with that partition's rows and `ctx.partition`), and
+ * takes the others' rows from its memo. The result must be what one call over every row gives.
+ */
+export interface Partitioning<P> {
+  /**
+   * Per input, which partition(s) a row belongs to. An input not named goes whole to every
+   * partition, so a change to it recomputes them all. A partition exists when a row names it.
+   */
+  by: Record<string, PartitionKeyOf<P>>;
+  /**
+   * The order of the result's rows: the partitions' rows are put together in key order, then
+   * sorted stably by this, so the artifact is the one a whole run writes. Without it, key order.
+   */
+  order?: (a: Row, b: Row) => number;
+  /** Partitions computed at once (for a run that awaits); default 4. */
+  concurrency?: number;
 }
 
 export interface TableStage<P = Record<string, unknown>> {
@@ -45,6 +76,8 @@ export interface TableStage<P = Record<string, unknown>> {
    * it uses. Under `CDP_CHECK_READS=1` (the test suite) reading an undeclared column throws.
    */
   reads?: Record<string, readonly string[]>;
+  /** When its result is a union of per-partition results: the runner then recomputes only partitions whose rows changed. */
+  partition?: Partitioning<P>;
   run(inputs: Record<string, Row[]>, ctx: StageContext<P>): Row[] | Promise<Row[]>;
 }
 
@@ -66,6 +99,18 @@ export interface RowStage<P = Record<string, unknown>> {
   inputs?: InputsDecl;
   /** Every param the stage reads, as a schema with its type, range and default (see params.ts). */
   params?: ParamsDecl<P>;
+  /**
+   * When true, `run` is called for a driving row that carries an `error` too (the stage maps the
+   * failure itself); by default the runner writes that unit's upstream failure row without calling it.
+   */
+  seesFailedRows?: boolean;
+  /**
+   * The unit's rows are a function of the unit and the params alone, computed without an LLM
+   * client, files or any state: the runner may then compute units on worker threads (`--workers`),
+   * where `run` gets a copy of the unit and its logs are printed by the main thread. Results are
+   * the same wherever a unit runs.
+   */
+  pure?: boolean;
   /** One unit's output rows. Throwing makes a failure row; returning rows with `error` set does too. */
   run(unit: Unit, ctx: StageContext<P>): Row | Row[] | Promise<Row | Row[]>;
 }

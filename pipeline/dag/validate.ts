@@ -6,7 +6,7 @@ import { Graph, alg } from '@dagrejs/graphlib';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { normaliseForEach, FILE_SOURCE_COLUMNS, type DagConfig, type StageDecl, type ForEach, type Columns } from './define.ts';
+import { normaliseForEach, type DagConfig, type StageDecl, type ForEach, type Columns } from './define.ts';
 import type { StageImpl } from './stage.ts';
 import { resolveParams } from './params.ts';
 import { inputProblems } from './inputs.ts';
@@ -71,18 +71,18 @@ export function checkGraph(config: DagConfig): { graph: Graph; problems: string[
         graph.setEdge(target, st.name);
       }
     }
-    const fe = normaliseForEach(st.forEach);
-    if (fe) {
-      if (!(fe.input in inputs))
+    const forEach = normaliseForEach(st.forEach);
+    if (forEach) {
+      if (!(forEach.input in inputs))
         problems.push(
-          `stage '${st.name}' maps over '${fe.input}', which is not one of its inputs (${Object.keys(inputs).join(', ') || 'none'})`,
+          `stage '${st.name}' maps over '${forEach.input}', which is not one of its inputs (${Object.keys(inputs).join(', ') || 'none'})`,
         );
-      for (const j of Object.keys(fe.join ?? {})) {
+      for (const j of Object.keys(forEach.join ?? {})) {
         if (!(j in inputs)) problems.push(`stage '${st.name}' joins '${j}', which is not one of its inputs`);
-        if (j === fe.input) problems.push(`stage '${st.name}' joins its driving input '${j}' with itself`);
+        if (j === forEach.input) problems.push(`stage '${st.name}' joins its driving input '${j}' with itself`);
       }
-      if (fe.cross && !Array.isArray(st.params?.[fe.cross.param])) {
-        problems.push(`stage '${st.name}' crosses param '${fe.cross.param}', which must be an array in its params`);
+      if (forEach.cross && !Array.isArray(st.params?.[forEach.cross.param])) {
+        problems.push(`stage '${st.name}' crosses param '${forEach.cross.param}', which must be an array in its params`);
       }
     }
     if (!st.module) problems.push(`stage '${st.name}' has no module (the file that exports its code)`);
@@ -173,6 +173,7 @@ export async function resolveDag(given: DagConfig, root: string, opts: ResolveOp
         bound: decl.inputs ?? {},
         forEach,
         reads,
+        partitionBy: impl.kind === 'table' && impl.partition ? Object.keys(impl.partition.by) : undefined,
       }),
     );
     const declared = impl.params as Record<string, unknown> | undefined;
@@ -198,8 +199,4 @@ function setBy(stage: string, overrides: readonly ParamOverride[]): (param: stri
     const last = overrides.filter((o) => o.stage === stage && o.param === param).at(-1);
     return last ? `--set ${last.text}` : 'dag.config.ts';
   };
-}
-
-export function outputColumns(dag: ResolvedDag, name: string): Columns {
-  return dag.sources.has(name) ? FILE_SOURCE_COLUMNS : dag.stages.get(name)!.columns;
 }

@@ -17,7 +17,7 @@ import { readRows } from '../store/artifacts.ts';
 import { anyInZone, changedJoinValues, lineJoinValue, rowsWithValues, sortJoinValues } from './join-delta.ts';
 import { memberText, pickMembers } from '../store/pick-members.ts';
 import { canonicalJson, hashValue, sha256 } from '../hash/canonical.ts';
-import { unitKey } from './row-stage.ts';
+import { unitKey } from './unit-key.ts';
 
 const pipelineDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const ROWS = 6000;

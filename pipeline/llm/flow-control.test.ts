@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Semaphore, TokenBucket } from './flow-control.ts';
+import { Semaphore } from '../concurrency/semaphore.ts';
+import { TokenBucket } from './flow-control.ts';
 
 test('the semaphore never lets more than its limit through and serves waiters in order', async () => {
   const s = new Semaphore(3);

@@ -1,9 +1,8 @@
 /**
- * Per-endpoint flow control: a concurrency limit and token buckets for requests and tokens
- * per minute. Waiters are served first come, first served.
+ * Per-endpoint rate limits: token buckets for requests and tokens per minute, served first come,
+ * first served. The concurrency limit beside them is the runner's one semaphore
+ * (pipeline/concurrency/semaphore.ts).
  */
-
-export { Semaphore } from '../exec/semaphore.ts';
 
 /**
  * A bucket holding up to `perMinute` units, refilled continuously. A take larger than the

@@ -15,7 +15,7 @@
  */
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
 import { post, type PostAnswer, type PostTarget } from './http-post.ts';
-import { nodeFetch } from './node-fetch.ts';
+import { sdkFetch } from './sdk-fetch.ts';
 import { isRetryableStatus, isUnavailableStatus, parseRetryAfter, type AttemptFailure } from './retry.ts';
 import { readServerError, trimMessage } from './server-error.ts';
 
@@ -40,7 +40,7 @@ class CdpOpenAI extends OpenAI {
 }
 
 export function makeSdk(o: SdkOptions): OpenAI {
-  return new CdpOpenAI({ baseURL: o.baseURL, apiKey: o.apiKey || 'not-needed', maxRetries: 0, fetch: o.fetch ?? nodeFetch });
+  return new CdpOpenAI({ baseURL: o.baseURL, apiKey: o.apiKey || 'not-needed', maxRetries: 0, fetch: o.fetch ?? sdkFetch });
 }
 
 const malformed = (what: string): AttemptResult => ({

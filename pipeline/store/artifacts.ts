@@ -12,10 +12,10 @@ import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { canonicalJson } from '../hash/canonical.ts';
 import { readLines } from './lines.ts';
-import { checkSegment, segmentPaths, SegmentWriter, segmentFull, StoredLine, type SegmentFiles, type SegmentRef } from './segments.ts';
+import { checkSegment, segmentPaths, SegmentWriter, segmentFull, StoredLine, type SegmentRef } from './segments.ts';
 import type { Columns, Row } from '../dag/define.ts';
 
-export { sha256File, segmentPaths, columnsSql, StoredLine, type FileRecord, type SegmentFiles, type SegmentRef } from './segments.ts';
+export { sha256File, segmentPaths, columnsSql, StoredLine, type SegmentFiles, type SegmentRef } from './segments.ts';
 
 export interface ArtifactRef {
   hash: string;
@@ -226,5 +226,3 @@ export async function writeArtifact(
   }
   return { hash: artifactHash(segments), rows: segments.reduce((n, s) => n + s.rows, 0), segments };
 }
-
-export type { SegmentFiles as ArtifactFiles };

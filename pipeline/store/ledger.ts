@@ -31,6 +31,8 @@ export interface LedgerEntry {
   segments?: SegmentRef[];
   /** A row-mapped stage's record of where each output segment came from (see RowStageRecord). */
   rowStage?: RowStageRecord;
+  /** A partitioned table stage's partition keys (its memo's units that made the artifact; `cdp clean` keeps them). */
+  partitionKeys?: string[];
   rows: number;
   /** Rows carrying an error (failure rows); `--retry-failed` reruns stages that have any. */
   failed: number;

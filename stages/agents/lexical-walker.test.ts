@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeVignette } from '../construct/vignette-writer.ts';
-import { randomCdps } from '../construct/vignette-test-fixtures.ts';
+import { writeVignette } from './writers/vignette-writer.ts';
+import { randomCdps } from '../construct/testing/sample-cdps.ts';
 import { parseSingleTurn } from '../tasks/parse-single-turn.ts';
 import { parseDoctorTurn } from '../tasks/parse-doctor-turn.ts';
 import { createWalkerHandler, lexicalWalk, walkerDoctorTurn, walkerSingleTurn } from './lexical-walker.ts';
@@ -16,7 +16,7 @@ import {
   runDialogue,
   patientSystem,
   singleTurnPrompt,
-} from './test-fixtures.ts';
+} from './testing/benchmark-cases.ts';
 import { createPatientHandler } from './offline-patient.ts';
 
 const path = (tree: Parameters<typeof lexicalWalk>[0], vignette: string) => {

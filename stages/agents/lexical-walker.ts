@@ -19,7 +19,7 @@
 import type { Provider } from '../../pipeline/llm/types.ts';
 import type { ReasoningTree, TreeNodeJson } from '../construct/types.ts';
 import { isLeafNode } from '../construct/tree-walk.ts';
-import { finalConclusion, notApplicableSingleTurn, singleTurnAnswer, stepLine, DOCTOR_NOT_DETERMINABLE } from './answer-format.ts';
+import { finalConclusion, notApplicableSingleTurn, singleTurnAnswer, stepLine, DOCTOR_NOT_DETERMINABLE } from './answer-writing.ts';
 import { doctorTurns, isDoctorCall, agentProvider, type DoctorTurns } from './unit-view.ts';
 import { doctorQuestion } from './doctor-question.ts';
 import { answerFromVignette, type VignetteAnswer } from './vignette-answer.ts';

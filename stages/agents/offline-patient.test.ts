@@ -1,11 +1,11 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { referenceQuestions } from '../construct/reference-questions.ts';
-import { makeCdp } from '../construct/vignette-test-fixtures.ts';
+import { makeCdp } from '../construct/testing/sample-cdps.ts';
 import { patientMessages } from '../prompts/dialogue-messages.ts';
 import { parsePatientAnswer } from '../tasks/parse-patient-answer.ts';
 import { answerQuestion, createPatientHandler, matchPathStep } from './offline-patient.ts';
-import { buildFixture, patientSystem } from './test-fixtures.ts';
+import { buildFixture, patientSystem } from './testing/benchmark-cases.ts';
 import type { UnitContext } from '../tasks/unit-context.ts';
 
 // A path whose vignette deliberately disagrees with it on diabetes, so the tests can tell which

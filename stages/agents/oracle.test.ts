@@ -3,11 +3,20 @@ import assert from 'node:assert/strict';
 import { referenceQuestions } from '../construct/reference-questions.ts';
 import { parseSingleTurn } from '../tasks/parse-single-turn.ts';
 import { parseDoctorTurn } from '../tasks/parse-doctor-turn.ts';
-import { conditionQuestion, DOCTOR_NOT_DETERMINABLE } from './answer-format.ts';
+import { conditionQuestion, DOCTOR_NOT_DETERMINABLE } from './answer-writing.ts';
 import { createPatientHandler } from './offline-patient.ts';
 import { createOracleHandler, oracleDoctorTurn, oracleSingleTurn } from './oracle.ts';
-import { writeNarrative } from '../construct/narrative-writer.ts';
-import { ask, buildFixture, doctorSystem, HTN_TREE, markdownOf, patientSystem, runDialogue, singleTurnPrompt } from './test-fixtures.ts';
+import { writeNarrative } from './writers/narrative-writer.ts';
+import {
+  ask,
+  buildFixture,
+  doctorSystem,
+  HTN_TREE,
+  markdownOf,
+  patientSystem,
+  runDialogue,
+  singleTurnPrompt,
+} from './testing/benchmark-cases.ts';
 
 const fx = buildFixture();
 const oracle = createOracleHandler();

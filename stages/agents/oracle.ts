@@ -20,11 +20,11 @@
 import type { Provider } from '../../pipeline/llm/types.ts';
 import type { Cdp, ReasoningTree, TreeNodeJson } from '../construct/types.ts';
 import { isLeafNode } from '../construct/tree-walk.ts';
-import { finalConclusion, notApplicableSingleTurn, singleTurnAnswer, stepLine, DOCTOR_NOT_DETERMINABLE } from './answer-format.ts';
+import { finalConclusion, notApplicableSingleTurn, singleTurnAnswer, stepLine, DOCTOR_NOT_DETERMINABLE } from './answer-writing.ts';
 import { doctorTurns, isDoctorCall, agentProvider, type DoctorTurns } from './unit-view.ts';
 import { doctorQuestion } from './doctor-question.ts';
 import { answerFromVignette } from './vignette-answer.ts';
-import { writeNarrative } from '../construct/narrative-writer.ts';
+import { writeNarrative } from './writers/narrative-writer.ts';
 
 export const ORACLE_NAME = 'simulated-oracle';
 

@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { referenceQuestions } from '../construct/reference-questions.ts';
 import { parseSingleTurn } from '../tasks/parse-single-turn.ts';
-import { conditionQuestion, DOCTOR_NOT_DETERMINABLE } from './answer-format.ts';
+import { conditionQuestion, DOCTOR_NOT_DETERMINABLE } from './answer-writing.ts';
 import { doctorQuestion } from './doctor-question.ts';
 import { createPatientHandler } from './offline-patient.ts';
 import { countDeviations, deviationsOf } from './perturb.ts';
@@ -19,7 +19,7 @@ import {
   patientSystem,
   runDialogue,
   singleTurnPrompt,
-} from './test-fixtures.ts';
+} from './testing/benchmark-cases.ts';
 import { offPathConditions, otherConclusions } from './tree-facts.ts';
 
 const fx = buildFixture();

@@ -25,7 +25,7 @@
 import type { Provider } from '../../pipeline/llm/types.ts';
 import type { Cdp, ReasoningTree } from '../construct/types.ts';
 import { createRng } from '../stats/rng.ts';
-import { finalConclusion, notApplicableSingleTurn, singleTurnAnswer, stepLine, DOCTOR_NOT_DETERMINABLE } from './answer-format.ts';
+import { finalConclusion, notApplicableSingleTurn, singleTurnAnswer, stepLine, DOCTOR_NOT_DETERMINABLE } from './answer-writing.ts';
 import { isDoctorCall, agentProvider } from './unit-view.ts';
 import { doctorQuestion } from './doctor-question.ts';
 import { oracleStatements } from './oracle.ts';

@@ -8,7 +8,7 @@ import { resolveRoster } from '../../pipeline/llm/roster.ts';
 import { parseSingleTurn } from '../tasks/parse-single-turn.ts';
 import { DEFAULT_SIMULATED_EVALUATED, offlineHandlers, simulatedModel, SIMULATED_ROSTER } from './roster.ts';
 import type { ChatRequest } from '../../pipeline/llm/types.ts';
-import { buildFixture, doctorSystem, markdownOf, patientSystem, singleTurnPrompt } from './test-fixtures.ts';
+import { buildFixture, doctorSystem, markdownOf, patientSystem, singleTurnPrompt } from './testing/benchmark-cases.ts';
 
 describe('simulated roster', () => {
   test('every entry is offline, simulated, named as such, with its role', () => {

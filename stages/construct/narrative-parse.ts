@@ -5,8 +5,7 @@
  * (finish_reason "length") is refused as such. Faults: no JSON, not an array, a statement that is
  * not a non-empty string, or the wrong number of statements. Accepted answers record `format`.
  */
-import { extractJson } from '../../pipeline/llm/structured.ts';
-import type { AnswerFormat } from '../../pipeline/llm/answer-format.ts';
+import { type AnswerFormat, extractJson } from '../../pipeline/stage.ts';
 
 export type NarrativeParse = { ok: true; steps: string[]; format: AnswerFormat } | { ok: false; problems: string[] };
 

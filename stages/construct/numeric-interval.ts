@@ -22,15 +22,6 @@ export interface Interval {
 
 export type IntervalSet = readonly Interval[];
 
-export const REAL_LINE: Interval = {
-  lo: -Infinity,
-  hi: Infinity,
-  loClosed: false,
-  hiClosed: false,
-  loSrc: 'domain',
-  hiSrc: 'domain',
-};
-
 export function interval(lo: number, hi: number, loClosed: boolean, hiClosed: boolean, src: BoundSource = 'threshold'): Interval {
   return {
     lo,

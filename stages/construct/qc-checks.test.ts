@@ -2,9 +2,9 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { checkInstance, splitSentences, type QcKind } from './qc-checks.ts';
 import { summariseQc } from './qc-summary.ts';
-import { writeNarrative } from './narrative-writer.ts';
-import { writeVignette } from './vignette-writer.ts';
-import { makeCdp } from './vignette-test-fixtures.ts';
+import { writeNarrative } from '../agents/writers/narrative-writer.ts';
+import { writeVignette } from '../agents/writers/vignette-writer.ts';
+import { makeCdp } from './testing/sample-cdps.ts';
 import type { Cdp, TreeNodeRow } from './types.ts';
 
 const hypertension = makeCdp('en', [

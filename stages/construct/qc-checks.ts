@@ -28,7 +28,7 @@ import { complementSet, containsValue, formatSet, intersectSets, unionSets, type
 import { indicatorWordsEn, parseChineseNumeral, type Threshold } from './numeric-threshold.ts';
 import { convert, matchUnit, NO_UNIT, type UnitInfo } from './numeric-units.ts';
 import type { Cdp, ClinicalFocus, TreeNodeRow } from './types.ts';
-import { cleanConditions, isChinese } from './vignette-writer.ts';
+import { cleanConditions, isChinese } from './case-conditions.ts';
 import { metaCommentary } from './qc-preamble.ts';
 
 export type QcKind =

@@ -4,9 +4,9 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { metaCommentary } from './qc-preamble.ts';
 import { checkInstance } from './qc-checks.ts';
-import { writeNarrative } from './narrative-writer.ts';
-import { writeVignette } from './vignette-writer.ts';
-import { makeCdp } from './vignette-test-fixtures.ts';
+import { writeNarrative } from '../agents/writers/narrative-writer.ts';
+import { writeVignette } from '../agents/writers/vignette-writer.ts';
+import { makeCdp } from './testing/sample-cdps.ts';
 
 const flagged: [string, string][] = [
   ['Here is the clinical case vignette:\nThe patient was aged 32 years.', 'Here is'],

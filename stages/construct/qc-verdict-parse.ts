@@ -7,8 +7,7 @@
  * `consistent`, `problems` not a list of strings, and a self-contradicting verdict (inconsistent
  * with no problem named, or consistent with problems listed).
  */
-import { extractJson } from '../../pipeline/llm/structured.ts';
-import { formatOf, variantsOf, type AnswerFormat, type FormatVariant } from '../../pipeline/llm/answer-format.ts';
+import { type AnswerFormat, extractJson, formatOf, type FormatVariant, variantsOf } from '../../pipeline/stage.ts';
 
 export type QcVerdictParse =
   { ok: true; consistent: boolean; problems: string[]; format: AnswerFormat } | { ok: false; problems: string[] };

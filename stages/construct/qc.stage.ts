@@ -9,6 +9,8 @@ import type { Cdp, TreeNodeRow } from './types.ts';
 
 export default rowStage<{ inspectFraction: number; seed: number }>({
   inputs: { cdps: 'drives', vignettes: 'joined', narratives: 'joined', tree_nodes: 'joined' },
+  // A function of the unit and the params: its units may run on worker threads (--workers).
+  pure: true,
   params: { inspectFraction: z.number().min(0).max(1).default(0.05), seed: z.int().default(42) },
   columns: {
     cdp_id: 'VARCHAR',

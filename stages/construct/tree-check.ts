@@ -7,7 +7,7 @@ import type { ReasoningTree } from './types.ts';
 import { parseTree } from './tree-parse.ts';
 import { validateTree } from './tree-validate.ts';
 import type { TreeValidation } from './tree-validate.ts';
-import { formatOf, variantsOf, type AnswerFormat } from '../../pipeline/llm/answer-format.ts';
+import { type AnswerFormat, formatOf, variantsOf } from '../../pipeline/stage.ts';
 
 export interface TreeCheck extends TreeValidation {
   /** Null when the answer held no readable decision tree. */

@@ -5,6 +5,8 @@ import type { ReasoningTree } from './types.ts';
 
 export default rowStage({
   inputs: { trees: 'drives' },
+  // A function of the unit and the params: its units may run on worker threads (--workers).
+  pure: true,
   params: {},
   columns: {
     guideline_id: 'VARCHAR',

@@ -2,7 +2,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseTree } from './tree-parse.ts';
-import { feverDecisionTree } from './fever-tree.fixture.ts';
+import { feverDecisionTree } from './testing/fever-tree.ts';
 
 /** Prompt 1's output shape, as a model writes it. */
 const answer = () => ({

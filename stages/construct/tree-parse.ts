@@ -17,7 +17,7 @@
  */
 import type { ReasoningTree, TreeNodeJson, ClinicalFocus } from './types.ts';
 import { FOCI } from './types.ts';
-import { formatOf, type AnswerFormat, type FormatVariant } from '../../pipeline/llm/answer-format.ts';
+import { type AnswerFormat, formatOf, type FormatVariant } from '../../pipeline/stage.ts';
 
 export interface ParsedTree {
   /** Best-effort reading; trustworthy only when `problems` is empty. */

@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { validateTree, isEvidenceNotFound, EVIDENCE_NOT_FOUND } from './tree-validate.ts';
 import type { ReasoningTree } from './types.ts';
-import { feverDecisionTree } from './fever-tree.fixture.ts';
+import { feverDecisionTree } from './testing/fever-tree.ts';
 
 const markdown = [
   '# Fever',

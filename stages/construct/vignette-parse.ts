@@ -6,8 +6,7 @@
  * truncated answer (finish_reason), an empty one, a refusal or apology ("I'm sorry", "I cannot",
  * "抱歉"), code fences or JSON (a vignette is prose), and a lead-in with nothing after it.
  */
-import { formatOf, truncationReason, type AnswerFormat, type FormatVariant } from '../../pipeline/llm/answer-format.ts';
-import { prepareAnswer } from '../../pipeline/llm/structured.ts';
+import { type AnswerFormat, formatOf, type FormatVariant, prepareAnswer, truncationReason } from '../../pipeline/stage.ts';
 
 export type VignetteParse = { ok: true; vignette: string; format: AnswerFormat } | { ok: false; reason: string };
 

@@ -52,6 +52,10 @@ export function instanceCorrelations(rows: readonly Row[], judges: readonly stri
   }));
 }
 
+// 'all' first, then the settings in order (rows within a group keep their order: the sort is stable).
+const groupRank = (r: Row) => (r.setting === 'all' ? 0 : 1);
+const compare = (a: Row, b: Row) => (String(a.setting) < String(b.setting) ? -1 : String(a.setting) > String(b.setting) ? 1 : 0);
+
 export default tableStage<CorrelationsParams>({
   inputs: { pathway_metrics: 'whole' },
   params: {
@@ -60,6 +64,9 @@ export default tableStage<CorrelationsParams>({
   },
   // Of the wide pathway_metrics rows (the DTW path among them) only what an instance is and its scores.
   reads: { pathway_metrics: ['setting', 'model', 'cdp_id', 'judge', 'error', ...CORRELATION_METRICS] },
+  // Each setting's instances, and all of them pooled ('all'): a new case recomputes the setting
+  // it is in and the pool, a change to one setting's scores leaves the other's table as it is.
+  partition: { by: { pathway_metrics: (r) => ['all', String(r.setting)] }, order: (a, b) => groupRank(a) - groupRank(b) || compare(a, b) },
   columns: {
     setting: 'VARCHAR',
     fixed: 'VARCHAR',
@@ -78,7 +85,9 @@ export default tableStage<CorrelationsParams>({
       throw new RangeError(`correlations: param judges must name distinct judges, at least one, got ${JSON.stringify(judges)}`);
     const out: Row[] = [];
     const settings = [...new Set(pathway_metrics.map((r) => String(r.setting)))].sort();
-    for (const setting of ['all', ...settings]) {
+    // Run by partition, one group at a time: 'all' over the pool, or the one setting given.
+    const groups = ctx.partition !== undefined ? [ctx.partition] : ['all', ...settings];
+    for (const setting of groups) {
       const rows = setting === 'all' ? pathway_metrics : pathway_metrics.filter((r) => r.setting === setting);
       const table = instanceCorrelations(rows, judges, setting, min);
       if (table.length) out.push(...table);

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { createLlmClient } from '../../pipeline/llm/client.ts';
 import { ORACLE_NAME } from '../agents/oracle.ts';
 import { offlineHandlers as agentProviders, SIMULATED_ROSTER } from '../agents/roster.ts';
-import { simulatedJudgeHandlers, simulatedJudgeSpecs } from '../judge/simulated-judges.ts';
+import { simulatedJudgeHandlers, simulatedJudgeSpecs } from '../agents/judges/simulated-judges.ts';
 import { fixtureData, taskDag, taskProject } from '../tasks/testing/task-dag.ts';
 import { simulatedAgents, simulatedJudges, simulatedPatient } from '../roster/testing/specs.ts';
 import { configStages } from '../../pipeline/testing/config-stages.ts';

@@ -12,11 +12,11 @@ import { runDag } from '../../pipeline/exec/executor.ts';
 import { workspaceFor } from '../../pipeline/exec/workspace.ts';
 import { stageRows } from '../../pipeline/testing/stage-rows.ts';
 import type { DagConfig } from '../../pipeline/dag/define.ts';
-import { buildFixture, HTN_TREE, INSOMNIA_TREE } from '../agents/test-fixtures.ts';
+import { buildFixture, HTN_TREE, INSOMNIA_TREE } from '../agents/testing/benchmark-cases.ts';
 import { planCase, questionsOf } from '../agents/perturbation-agent.ts';
 import { profileFromName } from '../agents/perturbation-profile.ts';
-import { simulatedJudgeHandlers, simulatedJudgeSpecs } from '../judge/simulated-judges.ts';
-import { cdpRow } from './test-support.ts';
+import { simulatedJudgeHandlers, simulatedJudgeSpecs } from '../agents/judges/simulated-judges.ts';
+import { cdpRow } from './testing/stage-harness.ts';
 import { simulatedJudges } from '../roster/testing/specs.ts';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -113,7 +113,8 @@ test('evaluation DAG: simulated judges through the client, every analysis stage,
           name: 'agent_plans',
           module: join(repo, 'stages/agents/agent-plans.stage.ts'),
           inputs: { cdps: 'cdps', trees: 'trees' },
-          params: { models: [...AGENTS, 'real-model'] },
+          forEach: { input: 'cdps', join: { trees: 'guideline_id' }, cross: { param: 'models', as: 'model' } },
+          params: { models: [...AGENTS, 'real-model'].sort() },
         },
         {
           name: 'predicted_pathways',

@@ -23,7 +23,7 @@ import type { ModelSpec } from '../../pipeline/llm/types.ts';
 import { offlineHandlers } from '../agents/roster.ts';
 import { PATIENT_NAME } from '../agents/offline-patient.ts';
 import { SIMULATED_ROSTER } from '../agents/roster.ts';
-import { simulatedJudge } from '../judge/simulated-judges.ts';
+import { simulatedJudge } from '../agents/judges/simulated-judges.ts';
 import { answerPrompt } from '../judge/testing/prompt-judge.ts';
 import dagConfig from '../../dag.config.ts';
 import { realJudge, realModel, simulatedPatient } from '../roster/testing/specs.ts';

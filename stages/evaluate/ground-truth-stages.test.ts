@@ -1,6 +1,6 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildFixture, HTN_TREE } from '../agents/test-fixtures.ts';
+import { buildFixture, HTN_TREE } from '../agents/testing/benchmark-cases.ts';
 import { planCase } from '../agents/perturbation-agent.ts';
 import { profileFromName } from '../agents/perturbation-profile.ts';
 import thresholdStage from './threshold-analysis.stage.ts';
@@ -8,8 +8,9 @@ import preferenceStage from './preference-agreement.stage.ts';
 import deviationStage from './deviation-profile.stage.ts';
 import { labelsFromMapping } from './threshold-labels.ts';
 import { noisyChoice, trueChoice } from './simulated-preferences.ts';
-import { cdpRow, planPathway, runTable, treeRow } from './test-support.ts';
-import { agentPlanRows } from '../agents/agent-plans.stage.ts';
+import { cdpRow, fakeCtx, planPathway, runTable, treeRow } from './testing/stage-harness.ts';
+import agentPlansStage, { agentPlanRows } from '../agents/agent-plans.stage.ts';
+import type { Row } from '../../pipeline/stage.ts';
 
 const fx = buildFixture();
 const cdp = fx.htn.find((c) => c.steps.length === 3)!;
@@ -20,6 +21,20 @@ const OMIT = 'simulated-omission-1',
   REDUNDANT = 'simulated-redundancy-1';
 // Ground truth as the agent_plans stage writes it; a real model in the list gets no plan.
 const agent_plans = agentPlanRows([OMIT, ORACLE, REDUNDANT, 'real-model'], cdps, trees);
+
+test('agent_plans as the runner runs it, one unit per case × model: the same rows; a failed case and a real model get none', async () => {
+  const failed = { cdp_id: 'broken', guideline_id: 'htn', error: 'upstream: no tree' };
+  const models = [OMIT, ORACLE, REDUNDANT, 'real-model'].sort();
+  const rows: Row[] = [];
+  for (const model of models)
+    for (const row of [...cdps, failed]) {
+      const got = await agentPlansStage.run({ row, cross: model, joined: { trees }, whole: {} }, fakeCtx({ models }));
+      rows.push(...(Array.isArray(got) ? got : [got]));
+    }
+  assert.equal(agentPlansStage.seesFailedRows, true, 'a failed case is mapped by the stage: no plan, no failure row');
+  assert.deepEqual(rows, agent_plans);
+  assert.equal(rows.length, 3);
+});
 
 test('agent_plans: one row per perturbation agent × case, with the true mapping and its deviation counts', () => {
   assert.deepEqual(

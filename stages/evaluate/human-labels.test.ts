@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import thresholdStage from './threshold-analysis.stage.ts';
 import preferenceStage from './preference-agreement.stage.ts';
-import { runTable } from './test-support.ts';
+import { runTable } from './testing/stage-harness.ts';
 
 test('human label CSVs (files-source rows, paths relative to the root) feed the threshold and preference stages', async () => {
   const root = mkdtempSync(join(tmpdir(), 'cdp-human-'));

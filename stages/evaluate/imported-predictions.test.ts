@@ -13,11 +13,11 @@ import { runDag } from '../../pipeline/exec/executor.ts';
 import { workspaceFor } from '../../pipeline/exec/workspace.ts';
 import { stageRows } from '../../pipeline/testing/stage-rows.ts';
 import type { Row } from '../../pipeline/stage.ts';
-import { buildFixture } from '../agents/test-fixtures.ts';
-import { simulatedJudgeHandlers, simulatedJudgeSpecs } from '../judge/simulated-judges.ts';
+import { buildFixture } from '../agents/testing/benchmark-cases.ts';
+import { simulatedJudgeHandlers, simulatedJudgeSpecs } from '../agents/judges/simulated-judges.ts';
 import { parseImportedPredictions } from './imported-predictions.ts';
 import { importPredictions, importSummary } from './import-command.ts';
-import { cdpRow } from './test-support.ts';
+import { cdpRow } from './testing/stage-harness.ts';
 import { simulatedJudges } from '../roster/testing/specs.ts';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');

@@ -5,7 +5,7 @@
  * answer reserve; the reserve defaults to 8,192 tokens, room for a 32×32 score grid at
  * ANSWER_TOKENS_PER_PAIR tokens a pair. Judges without a known window get no entry (one block).
  */
-import type { ModelSpec } from '../../pipeline/llm/types.ts';
+import type { ModelSpec } from '../../pipeline/stage.ts';
 
 export const DEFAULT_ANSWER_RESERVE = 8192;
 

@@ -7,10 +7,10 @@ import { createLlmClient } from '../../pipeline/llm/client.ts';
 import { loadTemplate, renderTemplate } from '../prompts/templates.ts';
 import { pathwayVars } from '../prompts/pathway-labels.ts';
 import { findLabelledPathways } from '../judge/testing/unlabel-pathway.ts';
-import { simulatedJudgeHandlers, simulatedJudgeSpecs } from '../judge/simulated-judges.ts';
+import { simulatedJudgeHandlers, simulatedJudgeSpecs } from '../agents/judges/simulated-judges.ts';
 import stepScores from './step-scores.stage.ts';
 import outcomeScores from './outcome-scores.stage.ts';
-import { runRows, scriptedClient } from './test-support.ts';
+import { runRows, scriptedClient } from './testing/stage-harness.ts';
 import { realJudge, simulatedJudges } from '../roster/testing/specs.ts';
 
 const tokenF1 = simulatedJudges(['simulated-token-f1'])[0]!;

@@ -23,7 +23,7 @@ import type { Row } from '../../pipeline/stage.ts';
 import testCases from '../tasks/test-cases.stage.ts';
 import predictedPathways from './predicted-pathways.stage.ts';
 import modelSummary from './model-summary.stage.ts';
-import { runTable } from './test-support.ts';
+import { runTable } from './testing/stage-harness.ts';
 import qcSummary from '../construct/qc-summary.stage.ts';
 import { pairedDifference } from '../stats/paired-bootstrap.ts';
 import { policyValues, valuesByCase } from '../report/policy-values.ts';

@@ -148,6 +148,22 @@ export function summariseCells(cells: readonly Cell[], opts: BootstrapOptions): 
   });
 }
 
+const orderKey = (c: { setting: unknown; judge: unknown; metric: unknown; model: unknown }) =>
+  [c.setting, c.judge ?? '', String(SUMMARY_METRICS.indexOf(c.metric as never)).padStart(2, '0'), c.model].join('\0');
+
+/** Cells (and their rows) by setting, judge, metric in SUMMARY_METRICS order, model. */
+export function cellOrder(a: Pick<Cell, 'setting' | 'judge' | 'metric' | 'model'>, b: typeof a): number {
+  const x = orderKey(a),
+    y = orderKey(b);
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/**
+ * Every cell is one (setting, model)'s, so a cell's rows depend only on that setting × model's
+ * rows of each input; `commonCases` compares the models of a setting, so then a partition is a setting.
+ */
+const bySettingAndModel = (r: Row, p: ModelSummaryParams) => JSON.stringify(p.commonCases ? [r.setting] : [r.setting, r.model]);
+
 export default tableStage<ModelSummaryParams>({
   inputs: { pathway_metrics: 'whole', outcome_scores: 'whole', predicted_pathways: 'whole' },
   params: {
@@ -159,6 +175,10 @@ export default tableStage<ModelSummaryParams>({
   },
   // What a case is and what it scored; never the transcripts, step texts or matrices of these wide tables.
   reads: ENTRY_READS,
+  partition: {
+    by: { pathway_metrics: bySettingAndModel, outcome_scores: bySettingAndModel, predicted_pathways: bySettingAndModel },
+    order: (a, b) => cellOrder(a as never, b as never),
+  },
   columns: {
     setting: 'VARCHAR',
     judge: 'VARCHAR',
@@ -190,9 +210,7 @@ export default tableStage<ModelSummaryParams>({
     const options = checkPolicyOptions(ctx.params);
     const policy = policyLabel(options);
     const cells: Cell[] = applyFailurePolicy(cellEntries(inputs), options).map((c) => ({ ...c, policy }));
-    const order = (c: Cell) =>
-      [c.setting, c.judge ?? '', String(SUMMARY_METRICS.indexOf(c.metric as never)).padStart(2, '0'), c.model].join('\0');
-    const sorted = cells.sort((a, b) => (order(a) < order(b) ? -1 : order(a) > order(b) ? 1 : 0));
+    const sorted = cells.sort(cellOrder);
     return summariseCells(sorted, { resamples: ctx.params.resamples, seed: ctx.params.seed, level: ctx.params.level });
   },
 });

@@ -24,6 +24,8 @@ export interface PathwayMetricsParams {
 
 export default rowStage<PathwayMetricsParams>({
   inputs: { step_scores: 'drives' },
+  // A function of the unit and the params: its units may run on worker threads (--workers).
+  pure: true,
   params: {
     lambda: z.number().gt(0).default(OT_DEFAULTS.lambda),
     // Infinity: a balanced marginal (stages/metrics/ot.ts).

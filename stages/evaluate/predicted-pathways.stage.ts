@@ -1,44 +1,18 @@
 /**
  * Stage `predicted_pathways`: both task settings as one table of (reference, candidate) pathway
- * pairs, the unit every evaluation stage works on. One row per (setting, model, cdp_id).
+ * pairs, the unit every evaluation stage works on; one row per (setting, model, cdp_id). The
+ * failure kinds it names and how model_summary counts them: docs/evaluation-and-statistics.md
+ * ("Failures by kind"); imported predictions: docs/reports-and-notebooks.md ("Export and import").
  *
- * - single: reference = the case's narrative statements, the first m of them (m = number of
- *   decision steps). The narrative's last statement restates the conclusion; the paper's
- *   reference CDP has m steps and the conclusion is judged separately (Prompt 9), so it is
- *   left out of the step-level reference. candidate = the parsed predicted steps.
- * - multi: reference = the case's reference questions (one per decision step); candidate = the
- *   doctor's questions, in the order asked.
- *
- * Conventions (`reason` says which applied; null when none did). `failure` names the kind of
- * failure of the case, for model_summary's failure policy (failure-policy.ts); null when none:
- * - 'answer' — the model's answer is its result, but it could not be read:
- *   single: the answer did not parse (parse_ok false; a truncated answer, finish_reason 'length',
- *   is one): candidate = [], usable — C is m×0 and every metric gives its worst value;
- *   multi: a doctor turn broke the format (the dialogue ended for any reason other than a
- *   conclusion, the turn cap or the patient): candidate = the questions asked so far, usable.
- * - 'server' — a call of the model failed (upstream `error` set: HTTP error, timeout, connection,
- *   context overflow, an empty or cut-off 200; every failed call the client returns): usable =
- *   false, never judged; `cdp run --retry-failed` asks again.
- * - 'patient' — the patient failed (dialogues_multi failure_kind 'patient', patient_failed, an
- *   end_reason 'patient-…', or an error beginning "patient "): usable = false, success = null —
- *   not the evaluated model's failure, never judged; `cdp run --retry-failed` resumes the dialogue.
- * - 'missing' — an imported prediction set has no prediction for this test case: candidate = [],
- *   usable, scored as an empty pathway (no judge call is made for it).
- * A dialogue that ended without success at the turn cap is no failure: candidate = the questions
- * asked so far, usable; `success` keeps the fact for the success rate. A case with no usable
- * reference (no narrative, wrong number of statements, no reference questions) is usable = false
- * with failure null; test_cases leaves such cases out, so it does not happen to a test case.
- * `success_strict` (multi) is dialogues_multi's strict success (every doctor turn in the exact
- * required format) when that column is there, else the lenient `success`.
- *
- * Optional input `imported_predictions` (a files source of JSONL, imported-predictions.ts) with
- * `test_cases`: predictions made elsewhere enter beside the project's own, under their model
- * names, held to the benchmark. A line that names no test case of this build (an unknown case, a
- * non-test case), is not a valid prediction, repeats one, or names a model the run already
- * predicts is a failure row (`error` naming the file and line, `failure_kind` 'import'); a line
- * for a test case this run does not evaluate (left out by QC or `--limit`) is skipped with a log
- * line; a test case an imported model has no line for gets a 'missing' row, so its means are
- * over every test case ("n of N test cases").
+ * - single: the reference is the first m narrative statements (m decision steps): the last one
+ *   restates the conclusion, which the paper judges apart (Prompt 9).
+ * - An unreadable answer is usable with the candidate read so far (C is m×0 when nothing was
+ *   read, and every metric gives its worst value); a server or patient failure is unusable and
+ *   never judged, since no answer of the model exists to judge.
+ * - A dialogue that hit the turn cap is no failure: it is scored on the questions it asked, and
+ *   `success` keeps the fact for the success rate.
+ * - A case with no usable reference is unusable with failure null; test_cases leaves such cases
+ *   out, so it does not happen to a test case.
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';

@@ -1,7 +1,7 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import stage from './predicted-pathways.stage.ts';
-import { runTable } from './test-support.ts';
+import { runTable } from './testing/stage-harness.ts';
 
 const cdp = {
   cdp_id: 'c1',

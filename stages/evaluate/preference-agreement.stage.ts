@@ -81,6 +81,8 @@ export function agreementRows(
 
 const pathwayKey = (setting: unknown, model: unknown, cdpId: unknown) => `${String(setting)}\u0000${String(model)}\u0000${String(cdpId)}`;
 
+const sourceRank = (r: Row) => (r.source === 'human' ? 1 : 0);
+
 export default tableStage<PreferenceParams>({
   inputs: {
     pathway_metrics: 'whole',
@@ -98,6 +100,13 @@ export default tableStage<PreferenceParams>({
   reads: {
     pathway_metrics: ['setting', 'model', 'cdp_id', 'judge', 'error', 'dtw_pcc', 'ot_pcc', 'lnds_pcs'],
     predicted_pathways: ['setting', 'model', 'cdp_id', 'usable', 'candidate'],
+  },
+  // One partition per judge (its pathways' scores), one for the human labels; the simulated
+  // raters' pairs come from every pathway and plan, so those inputs go whole to each.
+  partition: {
+    by: { pathway_metrics: (r) => `judge ${String(r.judge)}`, human_preferences: () => 'human', human_pair_pcc: () => 'human' },
+    // The simulated raters' rows by judge, then the human ones, as one call over every row writes them.
+    order: (a, b) => sourceRank(a) - sourceRank(b) || (String(a.judge) < String(b.judge) ? -1 : String(a.judge) > String(b.judge) ? 1 : 0),
   },
   columns: {
     source: 'VARCHAR',

@@ -5,7 +5,7 @@ import { clusterBootstrap, percentileBootstrap } from '../stats/bootstrap.ts';
 import pathwayMetrics from './pathway-metrics.stage.ts';
 import modelSummary from './model-summary.stage.ts';
 import correlations from './correlations.stage.ts';
-import { runRows, runTable } from './test-support.ts';
+import { runRows, runTable } from './testing/stage-harness.ts';
 import { realJudge } from '../roster/testing/specs.ts';
 
 const scoreRow = (C: number[][], over: object = {}) => ({

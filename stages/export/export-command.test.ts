@@ -6,9 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { exportCommand } from './export-command.ts';
 import { parseNoticeLicences } from './licences.ts';
-import { fixtureRows } from '../../notebooks/fixture-warehouse.ts';
+import { fixtureRows } from '../../notebooks/testing/fixture-warehouse.ts';
 import excludedCases from '../tasks/excluded-cases.stage.ts';
-import { runTable } from '../evaluate/test-support.ts';
+import { runTable } from '../evaluate/testing/stage-harness.ts';
 import { collectSettings } from '../report/run-settings.ts';
 import { collectFacts } from '../report/run-facts.ts';
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { brokeEarly, linePitch, nextInSequence, pageBlocks } from './blocks.ts';
 import { readingOrder } from './columns.ts';
 import { EMPTY_VOCABULARY } from './reflow.ts';
-import { line } from './test-lines.ts';
+import { line } from './testing/text-lines.ts';
 import type { TextLine } from './types.ts';
 
 const blocksOf = (lines: TextLine[]) =>

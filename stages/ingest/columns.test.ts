@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { findGutter, orderFlows, readingOrder } from './columns.ts';
-import { line } from './test-lines.ts';
+import { line } from './testing/text-lines.ts';
 
 // A two-column page: a full-width title, 10 rows of two 250-pt columns with a 20-pt gutter, a
 // full-width footnote, as typeset in journal guidelines.

@@ -4,7 +4,7 @@
 // 2 rows here, so that a small corpus has many), and a no-op rerun afterwards runs nothing.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, mkdirSync, writeFileSync, appendFileSync, readFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, writeFileSync, appendFileSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCdp } from '../../pipeline/testing/cdp-process.ts';
@@ -15,6 +15,7 @@ interface StageFigures {
   rowsComputed: number;
   rowsReused: number;
   rowsFailed: number;
+  partitions?: { computed: number; reused: number };
 }
 
 const cdp = (args: string[], env: NodeJS.ProcessEnv) => runCdp(args, env);
@@ -47,7 +48,7 @@ function guideline(dir: string, id: string, topic: string): void {
 
 test(
   'adding one guideline computes only its units downstream; the rest is reused, and a no-op runs nothing',
-  { timeout: 240_000 },
+  { timeout: 600_000 },
   async () => {
     const dir = mkdtempSync(join(tmpdir(), 'cdp-grow-'));
     mkdirSync(join(dir, 'guidelines'));
@@ -85,6 +86,8 @@ test(
       'qc_inspection',
       'predictions_single',
       'dialogues_multi',
+      'agent_plans',
+      'predicted_pathways',
       'step_scores',
       'outcome_scores',
       'pathway_metrics',
@@ -104,6 +107,9 @@ test(
     assert.equal(g3.all_cdps, (countsBefore[0].cdps as number) + 3);
     assert.equal(second.vignettes.rowsComputed, 3);
     assert.equal(second.predictions_single.rowsComputed, g3.predictions);
+    // One unit per new test case (both settings, every model), and per new case × simulated agent.
+    assert.equal(second.predicted_pathways.rowsComputed, 3);
+    assert.equal(second.agent_plans.rowsComputed, 3 * (first.agent_plans.rowsComputed / 9));
     assert.equal(second.step_scores.rowsComputed, g3.scores);
     assert.equal(g3.all_scores, (countsBefore[0].scores as number) + (g3.scores as number));
 
@@ -121,10 +127,37 @@ test(
       assert.ok(written <= total / 2, `${s}: ${written} of ${total} rows written`);
     }
 
+    // The whole-table statistics, partitioned: every partition holds the new cases (every model
+    // and judge evaluates them), so each is computed once, and each is counted.
+    const partitions = { model_summary: 'setting × model', correlations: 'setting and the pool', preference_agreement: 'judge' };
+    for (const s of Object.keys(partitions)) {
+      const f = second[s].partitions!;
+      assert.ok(f && f.computed > 0, `${s}: partitioned by ${partitions[s as keyof typeof partitions]}`);
+      assert.deepEqual(f, { computed: first[s].partitions!.computed, reused: 0 }, `${s}: each partition has new rows`);
+    }
+    const [cells] = await sql(`select count(distinct (setting, model))::int as n from model_summary`);
+    assert.equal(second.model_summary.partitions!.computed, cells.n, 'model_summary: one partition per setting × model');
+    assert.equal(second.correlations.partitions!.computed, 3, "correlations: 'all', multi, single");
+
     const third = await run();
     assert.ok(
       Object.values(third).every((s) => s.status === 'reused' && s.rowsComputed === 0),
       'a no-op reruns nothing',
+    );
+
+    // Removing the guideline again: no unit is computed anywhere, and every partition is the first
+    // run's again, so each comes from the memo.
+    rmSync(join(dir, 'guidelines', 'g3.md'));
+    rmSync(join(dir, 'trees', 'g3.json'));
+    writeFileSync(join(dir, 'guidelines.csv'), 'guideline_id,language,split\n' + topics.map((_, i) => `g${i},en,test\n`).join(''));
+    const fourth = await run();
+    for (const s of [...perGuideline, ...perCase]) assert.equal(fourth[s].rowsComputed, 0, `${s}: nothing computed on removal`);
+    for (const s of Object.keys(partitions)) {
+      assert.deepEqual(fourth[s].partitions, { computed: 0, reused: first[s].partitions!.computed }, `${s}: every partition from the memo`);
+    }
+    assert.deepEqual(
+      await sql('select (select count(*) from cdps)::int as cdps, (select count(*) from step_scores)::int as scores'),
+      countsBefore,
     );
   },
 );

@@ -48,11 +48,6 @@ export interface CorpusTree {
 
 const DOCUMENT = /(?:^|\/)guidelines\/(?:([^/]+)\/)?([^/]+)\.(pdf|md|txt)$/i;
 const TREE = /(?:^|\/)trees\/([^/]+)\.json$/i;
-const CSV = /(?:^|\/)guidelines\.csv$/i;
-
-export function isCorpusFile(path: string): boolean {
-  return DOCUMENT.test(path) || TREE.test(path) || CSV.test(path);
-}
 
 /**
  * A CSV row that cannot be used. A `repeat` (an id listed again) is an error of its own line only:

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { bodyFontSize, headingLevels, headingStyle } from './headings.ts';
-import { line } from './test-lines.ts';
+import { line } from './testing/text-lines.ts';
 
 test('the body size is the size that sets the most characters', () => {
   const lines = [

@@ -5,7 +5,7 @@ import { mkdtemp, writeFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ingestCommand, languageFromPath } from './ingest-command.ts';
-import { SAMPLE_DIR } from './sample-corpus.ts';
+import { SAMPLE_DIR } from './testing/sample-corpus.ts';
 
 function sink() {
   const chunks: string[] = [];

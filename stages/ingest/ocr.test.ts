@@ -3,8 +3,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { pdfToMarkdown } from './pdf-to-markdown.ts';
-import { readSample } from './sample-corpus.ts';
-import { imageOnly } from './test-pdfs.ts';
+import { readSample } from './testing/sample-corpus.ts';
+import { imageOnly } from './testing/made-pdfs.ts';
 import { ocrLanguages, TESSERACT_MISSING, tidyOcrText } from './ocr.ts';
 
 const WHO = 'en/who-2021-hypertension-pharmacological-treatment-retypeset.pdf';

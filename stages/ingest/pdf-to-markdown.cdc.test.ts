@@ -3,8 +3,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { pdfToMarkdown } from './pdf-to-markdown.ts';
-import { readSample } from './sample-corpus.ts';
-import { excerpt } from './test-pdfs.ts';
+import { readSample } from './testing/sample-corpus.ts';
+import { excerpt } from './testing/made-pdfs.ts';
 
 const result = readSample('en/cdc-2022-opioid-prescribing.pdf').then(async (bytes) => {
   const r = await pdfToMarkdown(excerpt(bytes, [2, 3, 4, 5, 6, 7, 8, 9, 32]), { name: 'cdc-excerpt.pdf', language: 'en' });

@@ -2,7 +2,7 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { pdfToMarkdown } from './pdf-to-markdown.ts';
-import { readSample } from './sample-corpus.ts';
+import { readSample } from './testing/sample-corpus.ts';
 import type { IngestResult } from './types.ts';
 
 const cache = new Map<string, Promise<Extract<IngestResult, { ok: true }>>>();

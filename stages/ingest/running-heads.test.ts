@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { isPageNumber, removeRunningHeads, repeatThreshold } from './running-heads.ts';
 import type { PageText } from './types.ts';
-import { line } from './test-lines.ts';
+import { line } from './testing/text-lines.ts';
 
 function page(index: number, body: string[], extra: ReturnType<typeof line>[] = []): PageText {
   return {

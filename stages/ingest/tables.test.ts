@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { tableAt } from './tables.ts';
 import { sortIntoRows } from './columns.ts';
 import { EMPTY_VOCABULARY } from './reflow.ts';
-import { line } from './test-lines.ts';
+import { line } from './testing/text-lines.ts';
 
 test('aligned cells over several rows become a table; wrapped cells join their row', () => {
   const lines = [

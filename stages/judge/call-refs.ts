@@ -3,7 +3,7 @@
  * call log (llm_calls, joined on key and attempt). Answers without a stored call (offline
  * simulated judges, estimates) leave no reference: their list stays empty.
  */
-import type { Chatter } from '../../pipeline/llm/ask-structured.ts';
+import type { Chatter } from '../../pipeline/stage.ts';
 
 export interface CallRef {
   key: string;

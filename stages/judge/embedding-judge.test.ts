@@ -4,7 +4,7 @@ import { cosine, judgeByEmbeddings } from './embedding-judge.ts';
 import { createLlmClient } from '../../pipeline/llm/client.ts';
 import { startFakeOpenAIServer, fakeEmbedding } from '../../pipeline/llm/testing/fake-openai-server.ts';
 import { tempDir } from '../../pipeline/testing/temp-dir.ts';
-import { withDefaults } from '../evaluate/test-support.ts';
+import { withDefaults } from '../evaluate/testing/stage-harness.ts';
 import type { EmbedRequest, ModelSpec } from '../../pipeline/llm/types.ts';
 import { realJudge } from '../roster/testing/specs.ts';
 import type { JudgeSpec } from '../roster/judge-spec.ts';

@@ -4,7 +4,7 @@
  * BERTScore itself needs weights this project cannot ship). C_ij = max(0, cos(r_i, c_j)):
  * already in [0,1], no Likert scale, one request for all the steps of a pathway pair.
  */
-import type { EmbedRequest, EmbedResult } from '../../pipeline/llm/types.ts';
+import type { EmbedRequest, EmbedResult } from '../../pipeline/stage.ts';
 
 export interface Embedder {
   embed(req: EmbedRequest): Promise<EmbedResult>;

@@ -10,7 +10,7 @@
  * conclusion (the model gave none) is scored 1, not correct, without a call.
  */
 import type { JudgeContext } from './judge-context.ts';
-import { askStructured, type Chatter, type ParseOutcome } from '../../pipeline/llm/ask-structured.ts';
+import { askStructured, type Chatter, type ParseOutcome } from '../../pipeline/stage.ts';
 import { loadTemplate, renderTemplate, type Template } from '../prompts/templates.ts';
 import { parseOutcomeScore } from './parse-outcome-score.ts';
 import { recordingCalls, type CallRef } from './call-refs.ts';

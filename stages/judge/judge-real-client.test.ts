@@ -12,10 +12,10 @@ import { startFakeOpenAIServer, type ChatBody, type FakeOpenAIServer } from '../
 import type { ModelSpec } from '../../pipeline/llm/types.ts';
 import { judgeOutcome } from './judge-outcome.ts';
 import { judgeStepScores } from './judge-step-scores.ts';
-import { likertFromSimilarity } from './likert-from-similarity.ts';
-import { simulatedJudge, simulatedJudgeHandlers, simulatedJudgeSpecs } from './simulated-judges.ts';
+import { likertFromSimilarity } from '../agents/judges/likert-from-similarity.ts';
+import { simulatedJudge, simulatedJudgeHandlers, simulatedJudgeSpecs } from '../agents/judges/simulated-judges.ts';
 import { answerPrompt } from './testing/prompt-judge.ts';
-import { tfidfMatrix } from './similarity-tfidf.ts';
+import { tfidfMatrix } from '../agents/judges/similarity-tfidf.ts';
 
 const REF = ['fever above 38 degrees', 'rash'];
 const CAND = ['fever below 38 degrees', 'rash on arms', 'headache'];

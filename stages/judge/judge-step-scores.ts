@@ -19,7 +19,7 @@
  * Long pathways: see reference-blocks.ts. A run succeeds only if every block of that run does;
  * its blocks' rows are stitched back into one m×n matrix before averaging.
  */
-import { askStructured, type Chatter, type ParseOutcome } from '../../pipeline/llm/ask-structured.ts';
+import { askStructured, type Chatter, type ParseOutcome } from '../../pipeline/stage.ts';
 import { pathwayVars, shownStep } from '../prompts/pathway-labels.ts';
 import type { JudgeContext } from './judge-context.ts';
 import { loadTemplate, renderTemplate, type PromptId, type Template } from '../prompts/templates.ts';

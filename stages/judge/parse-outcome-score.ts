@@ -16,8 +16,7 @@
  * rather than rounded: Prompt 9 asks for an integer, and either rounding would be our guess at
  * the judge's meaning; the re-ask asks for the integer.
  */
-import { prepareAnswer } from '../../pipeline/llm/structured.ts';
-import { foldWidth, formatOf, type AnswerFormat, type FormatVariant } from '../../pipeline/llm/answer-format.ts';
+import { type AnswerFormat, foldWidth, formatOf, type FormatVariant, prepareAnswer } from '../../pipeline/stage.ts';
 
 export type OutcomeScoreParse = { ok: true; score: 1 | 2 | 3 | 4 | 5; format: AnswerFormat } | { ok: false; reason: string };
 

@@ -23,8 +23,7 @@
  * "length") is refused as such. `format` is 'strict' when the answer is exactly m lines
  * "R<i>-C1: s, …, R<i>-Cn: s" in order, otherwise its variants (answer-format.ts).
  */
-import { prepareAnswer } from '../../pipeline/llm/structured.ts';
-import { foldWidth, formatOf, type AnswerFormat, type FormatVariant } from '../../pipeline/llm/answer-format.ts';
+import { type AnswerFormat, foldWidth, formatOf, type FormatVariant, prepareAnswer } from '../../pipeline/stage.ts';
 
 export type StepScoreParse = { ok: true; scores: Float64Array; format: AnswerFormat } | { ok: false; problems: string[] };
 

@@ -11,7 +11,7 @@
  * the per-message and reply framing the client adds) are ≤ maxPromptTokens; set that to the
  * judge's context window minus the answer tokens you reserve (max_completion_tokens).
  */
-import { countTokens as exactTokens, tokenUpperBound, TOKENS_PER_MESSAGE, TOKENS_PER_REPLY } from '../../pipeline/llm/tokens.ts';
+import { countTokens as exactTokens, TOKENS_PER_MESSAGE, TOKENS_PER_REPLY, tokenUpperBound } from '../../pipeline/stage.ts';
 
 export interface ReferenceBlock {
   /** First reference row (0-based) of the block. */

@@ -7,7 +7,7 @@ import {
   INDICATOR_EXTRA_STOP_WORDS,
   JUDGE_EXTRA_STOP_WORDS,
 } from './stop-words.ts';
-import { DEFAULT_STOP_WORDS, tokenise } from '../judge/tokenise.ts';
+import { DEFAULT_STOP_WORDS, tokenise } from '../agents/judges/tokenise.ts';
 import { indicatorWordsEn } from '../construct/numeric-threshold.ts';
 import { asYesNoQuestion } from '../construct/reference-questions.ts';
 

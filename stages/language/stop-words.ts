@@ -1,6 +1,6 @@
 /**
  * The benchmark's stop words, one list per language, for its lexical matching: the similarity
- * judges' tokens (judge/tokenise.ts) and the indicator words construction reads thresholds and
+ * judges' tokens (agents/judges/tokenise.ts) and the indicator words construction reads thresholds and
  * QC terms by (construct/numeric-threshold.ts). A use takes its language's list and adds, by
  * name, the words that use also ignores; every English word either use drops is in this file.
  * Negations ("no", "not", "without", 不, 无, 未) are in no list: they flip a decision.

@@ -39,7 +39,7 @@ export function normaliseJudgeName(name: string): string {
 
 /** Similarity judges are named for their method; everything else is taken to be an LLM. */
 export function inferJudgeKind(name: string): JudgeKind {
-  // The project's simulated similarity judges (stages/judge/simulated-judges.ts) are named by
+  // The project's simulated similarity judges (stages/agents/judges/simulated-judges.ts) are named by
   // their measure: token-f1, char-ngram, tfidf.
   return /bert|similarity|cosine|embed|rouge|bleu|token-f1|char-ngram|tfidf/.test(normaliseJudgeName(name)) ? 'similarity' : 'llm';
 }

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { lndsPcs } from './lnds.ts';
 import { createRng } from '../stats/rng.ts';
-import { noisyIdentity, uniformMatrix } from './synthetic-consistency.ts';
+import { noisyIdentity, uniformMatrix } from './testing/synthetic-consistency.ts';
 
 const M = (rows: number[][]): [Float64Array, number, number] => [Float64Array.from(rows.flat()), rows.length, rows[0]!.length];
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { otCostMatrix, otPcc } from './ot.ts';
 import { createRng } from '../stats/rng.ts';
-import { noisyIdentity, uniformMatrix } from './synthetic-consistency.ts';
+import { noisyIdentity, uniformMatrix } from './testing/synthetic-consistency.ts';
 
 const M = (rows: number[][]): [Float64Array, number, number] => [Float64Array.from(rows.flat()), rows.length, rows[0]!.length];
 const close = (a: number, b: number, tol: number, what = ''): void =>

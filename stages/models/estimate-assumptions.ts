@@ -7,7 +7,7 @@
 import type { EstimateFacts } from '../../pipeline/cli/estimate-plan.ts';
 import { standInAssumption } from '../../pipeline/cli/estimate-plan.ts';
 import { describeWindow, type WindowFact } from '../../pipeline/llm/server-windows.ts';
-import type { RunModels } from './run-models.ts';
+import type { RunModels } from './run-roster.ts';
 
 function testCases(f: EstimateFacts, models: RunModels): string | null {
   const tc = f.stages.find((s) => s.stage === 'test_cases');

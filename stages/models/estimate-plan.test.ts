@@ -15,8 +15,8 @@ import { runCdp } from '../../pipeline/testing/cdp-process.ts';
 import { plainAnswer, promptKind } from './testing/plain-model.ts';
 import type { ChatBody } from '../../pipeline/llm/testing/fake-openai-server.ts';
 import { createHash } from 'node:crypto';
-import { writeVignette } from '../construct/vignette-writer.ts';
-import { writeNarrative } from '../construct/narrative-writer.ts';
+import { writeVignette } from '../agents/writers/vignette-writer.ts';
+import { writeNarrative } from '../agents/writers/narrative-writer.ts';
 import { readConditionPathPrompt, readNarrativePrompt } from '../construct/prompt-inputs.ts';
 
 /**

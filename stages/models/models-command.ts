@@ -7,7 +7,7 @@
 import { checkModel, type ModelCheck } from '../../pipeline/llm/check-model.ts';
 import type { Options } from '../../pipeline/index.ts';
 import { readServerWindows, recordServerWindows, serverWindowOf } from '../../pipeline/llm/server-windows.ts';
-import { modelsOf, type RunModels } from './run-models.ts';
+import { modelsOf, type RunModels } from './run-roster.ts';
 import type { RunModel } from './models-file.ts';
 
 /** The paper required a 40K context: its long guidelines do not fit in less. */

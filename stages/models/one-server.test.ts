@@ -9,7 +9,7 @@ import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startFakeOpenAIServer, type ChatBody } from '../../pipeline/llm/testing/fake-openai-server.ts';
 import { createCuratedBuilderHandler } from '../agents/curated-builder.ts';
-import { offlineVignetteWriter, offlineNarrativeWriter } from '../construct/offline-writers.ts';
+import { offlineVignetteWriter, offlineNarrativeWriter } from '../agents/writers/offline-writers.ts';
 import type { ChatRequest } from '../../pipeline/llm/types.ts';
 import { runCdp } from '../../pipeline/testing/cdp-process.ts';
 

@@ -114,7 +114,7 @@ test('own models from a models file: right model per request, nothing spent on s
     // A smoke run: 5 cases, both settings, every judge.
     const smoke = await cdp(['run', '--models', modelsFile, '--limit', '5'], env);
     assert.equal(smoke.code, 0, smoke.stderr);
-    assert.match(smoke.stderr, /covered: test_cases 5, predictions_single 5, dialogues_multi 5, step_scores 5/);
+    assert.match(smoke.stderr, /covered: test_cases 5, predictions_single 5, dialogues_multi 5, predicted_pathways 5, step_scores 5/);
     assert.match(smoke.stderr, /warning: no builder in .*models\.json: the benchmark is the bundled one, built offline/);
     assert.deepEqual(await sql(`select model, count(*)::int as n from predictions_single group by model order by model`), [
       { model: 'baseline-7b', n: 5 },

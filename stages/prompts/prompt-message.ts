@@ -3,7 +3,7 @@
  * every case of a guideline) travel as blobs: the LLM client hashes each blob once instead of
  * hashing the whole prompt for every call.
  */
-import type { ChatMessage, ContentPart } from '../../pipeline/llm/types.ts';
+import type { ChatMessage, ContentPart } from '../../pipeline/stage.ts';
 import { renderTemplate, type Template } from './templates.ts';
 
 export interface BlobMaker {

@@ -1,9 +1,10 @@
 /**
- * Stage `report_figures`: Figures 1(c), 4, 5 and the deviation profile as SVG and PNG under
- * `<outDir>/figures/` (a figure with nothing to show, e.g. Figure 4 without ground truth: no file,
- * and the row's `absent` says why). Input `run_settings`: the CI the captions state. Params: outDir (default "reports"), judges (the run's judge order),
- * pngFontFiles (font files for the PNG text, relative to the project root; default none: the
- * PNG then has no text, see render-figure.ts).
+ * Stage `report_figures`: Figures 1(c), 4, 5 and the deviation profile as SVG, PNG and a
+ * Vega-Lite spec with the rows inline (`.vl.json`; figure-files.ts) under `<outDir>/figures/`
+ * (a figure with nothing to show, e.g. Figure 4 without ground truth: no file, and the row's
+ * `absent` says why). Input `run_settings`: the CI the captions state. Params: outDir (default
+ * "reports"), judges (the run's judge order), pngFontFiles (font files for the PNG text,
+ * relative to the project root; default none: the PNG then has no text, see render-figure.ts).
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -11,8 +12,8 @@ import { tableStage, z, type Row } from '../../pipeline/stage.ts';
 import type { FigureSpec } from './figure-spec.ts';
 import type { JudgeFacts } from '../roster/judge-spec.ts';
 import { deviationFigure, figure1c, figure4, figure5 } from './figures.ts';
-import { renderPng, renderSvg } from './render-figure.ts';
-import { REPORT_FILE_COLUMNS, resolveOutDir, writeReportFiles, type ReportFile } from './report-files.ts';
+import { figureFiles } from './figure-files.ts';
+import { REPORT_FILE_COLUMNS, resolveOutDir, writeReportFiles } from './report-files.ts';
 import { RunSettings } from './run-settings.ts';
 import { summaryRows } from './summary-rows.ts';
 import { REPORT_PARAMS, type ReportParams } from './tables.stage.ts';
@@ -28,22 +29,6 @@ export function paperFigures(inputs: Record<string, Row[]>, judges: readonly Jud
     figure5(inputs.cdps, inputs.cdp_length_stats),
     deviationFigure(inputs.deviation_profile),
   ];
-}
-
-export function figureFiles(specs: readonly FigureSpec[], fontFiles: readonly string[] = []): ReportFile[] {
-  return specs.flatMap((s): ReportFile[] => {
-    if (s.absent) {
-      return [
-        { path: `figures/${s.name}.svg`, kind: 'figure', title: s.title, content: null, absent: s.absent },
-        { path: `figures/${s.name}.png`, kind: 'figure-png', title: s.title, content: null, absent: s.absent },
-      ];
-    }
-    const svg = renderSvg(s);
-    return [
-      { path: `figures/${s.name}.svg`, kind: 'figure', title: s.title, content: svg },
-      { path: `figures/${s.name}.png`, kind: 'figure-png', title: s.title, content: renderPng(svg, fontFiles) },
-    ];
-  });
 }
 
 export default tableStage<FigureParams>({

@@ -2,8 +2,8 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { deviationFigure, figure1c, figure4, figure5, quantile } from './figures.ts';
 import { PALETTE } from './figure-spec.ts';
-import { figureFiles } from './figures.stage.ts';
-import { JUDGES, recorded, SUMMARY } from './test-rows.ts';
+import { figureFiles } from './figure-files.ts';
+import { JUDGES, recorded, SUMMARY } from './testing/report-rows.ts';
 
 describe('Figure 1(c) spec', () => {
   test('one point per (setting, model) with both PCC and accuracy from the default judge, in %, with CI whiskers', () => {
@@ -240,8 +240,10 @@ describe('figures with nothing to show', () => {
       [
         ['figures/figure4_threshold_f1.svg', null, true],
         ['figures/figure4_threshold_f1.png', null, true],
+        ['figures/figure4_threshold_f1.vl.json', null, true],
         ['figures/figure_deviation_profile.svg', null, true],
         ['figures/figure_deviation_profile.png', null, true],
+        ['figures/figure_deviation_profile.vl.json', null, true],
       ],
     );
     assert.equal(figure1c([]).absent?.startsWith('no model has both a DTW-PCC and an outcome accuracy'), true);

@@ -1,6 +1,6 @@
 /**
  * Stage `report_leaderboard`: reports/tables/leaderboard.{md,csv} and
- * reports/figures/leaderboard.{svg,png} (leaderboard.ts). Params: outDir, judges (the run's judge
+ * reports/figures/leaderboard.{svg,png,vl.json} (leaderboard.ts). Params: outDir, judges (the run's judge
  * order; the default judge ranks), `cluster` (false: CIs and differences resample cases; true:
  * guidelines, the cluster bootstrap — `cdp run --set report_leaderboard.cluster=true`),
  * pngFontFiles (as report_figures'). The paired differences are over the cases and values of the
@@ -12,7 +12,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { tableStage, z, type Row } from '../../pipeline/stage.ts';
-import { figureFiles } from './figures.stage.ts';
+import { figureFiles } from './figure-files.ts';
 import { defaultJudge } from './judges.ts';
 import { judgeSpecSchema, type JudgeSpec } from '../roster/judge-spec.ts';
 import { caseValues, leaderboard, leaderboardData, leaderboardFigure, leaderboardTable } from './leaderboard.ts';

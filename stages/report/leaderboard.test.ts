@@ -9,7 +9,7 @@ import { resolveParams } from '../../pipeline/stage.ts';
 import { valuesByCase } from './policy-values.ts';
 import { cellKey, summaryRows } from './summary-rows.ts';
 import { realJudge } from '../roster/testing/specs.ts';
-import { recorded, settingRows } from './test-rows.ts';
+import { recorded, settingRows } from './testing/report-rows.ts';
 
 // NumPy's values on a hand-made warehouse: stages/report/fixtures/make_leaderboard_reference.py.
 type Pair = { n: number; diff: number; ci_low: number; ci_high: number; guidelines?: number };
@@ -208,7 +208,13 @@ test('leaderboard table, CSV and figure print n, the failures by kind, the incom
   );
   assert.deepEqual(
     files.map((f) => f.path),
-    ['tables/leaderboard.md', 'tables/leaderboard.csv', 'figures/leaderboard.svg', 'figures/leaderboard.png'],
+    [
+      'tables/leaderboard.md',
+      'tables/leaderboard.csv',
+      'figures/leaderboard.svg',
+      'figures/leaderboard.png',
+      'figures/leaderboard.vl.json',
+    ],
   );
   assert.match(String(files[2]!.content), /n=5 · server 1/);
   const bad = resolveParams('report_leaderboard', leaderboardStage.params, { cluster: 'yes' }).problems;
@@ -231,10 +237,12 @@ test('a run with nothing ranked writes no leaderboard files and says why', () =>
   );
   assert.deepEqual(
     files.map((f) => [f.path, f.content, f.absent]),
-    ['tables/leaderboard.md', 'tables/leaderboard.csv', 'figures/leaderboard.svg', 'figures/leaderboard.png'].map((p) => [
-      p,
-      null,
-      'model_summary has no rows: no model was evaluated and scored in this run',
-    ]),
+    [
+      'tables/leaderboard.md',
+      'tables/leaderboard.csv',
+      'figures/leaderboard.svg',
+      'figures/leaderboard.png',
+      'figures/leaderboard.vl.json',
+    ].map((p) => [p, null, 'model_summary has no rows: no model was evaluated and scored in this run']),
   );
 });

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { judgesNote, metricCiTable, table1, table4 } from './paper-tables.ts';
 import { tableCsv, tableMarkdown } from './report-table.ts';
 import { table2 } from './table2.ts';
-import { JUDGES, recorded, SUMMARY, srow } from './test-rows.ts';
+import { JUDGES, recorded, SUMMARY, srow } from './testing/report-rows.ts';
 import { realJudge } from '../roster/testing/specs.ts';
 
 describe('Table 1', () => {

@@ -9,7 +9,7 @@ import type { Row } from '../../pipeline/stage.ts';
 import { clusterCiCell, clusterFootnote, UNRELIABLE_MARK } from './cluster-ci.ts';
 import { count2, pctCell } from './format.ts';
 import { KINDS_SENTENCE, coverageNote, incompleteNote, policySentence } from './failure-counts.ts';
-import { capSentence, cutoffSentence, openChoices, otSentence } from './open-choices.ts';
+import { capSentence, cutoffSentence, unstatedSettings, otSentence } from './unstated-settings.ts';
 import { defaultJudge, isSimilarityJudge, judgeFacts, tableJudges } from './judges.ts';
 import type { JudgeFacts } from '../roster/judge-spec.ts';
 import type { ReportTable } from './report-table.ts';
@@ -77,7 +77,7 @@ export function table1(
         ? ` ${incomplete} model${incomplete === 1 ? ' is' : 's are'} incomplete: its means leave out cases a retry may still score.`
         : '') +
       ' "—": not run. ' +
-      `${cutoffSentence(openChoices(settings))} ${capSentence(openChoices(settings))}`,
+      `${cutoffSentence(unstatedSettings(settings))} ${capSentence(unstatedSettings(settings))}`,
     // The judge is named in the column headers too, so the CSV (which has no title) says it.
     columns: ['Model', ...TABLE1_COLUMNS.map(([h, , metric]) => (metric === 'sr' || judge === null ? h : `${h} [${judge}]`))],
     rows,
@@ -107,7 +107,7 @@ export function judgesNote(
 
 /** Settings behind a metric's values beyond the bootstrap: OT's λ, τ, β and the turn cap (Table 6), LNDS's γ (Table 7). */
 function metricSettings(metric: string, settings: RunSettings, judges: readonly string[]): string[] {
-  const choices = openChoices(settings);
+  const choices = unstatedSettings(settings);
   if (metric === 'ot_pcc') return [otSentence(choices), `${calibrationText(settings, judges)}.`, capSentence(choices)];
   if (metric === 'lnds_pcs') return [`${calibrationText(settings, judges)}.`];
   return [];

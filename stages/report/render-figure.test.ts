@@ -2,7 +2,7 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { figure1c, figure5 } from './figures.ts';
 import { FONT_FAMILY, renderPng, renderSvg, wrapTitle } from './render-figure.ts';
-import { SUMMARY } from './test-rows.ts';
+import { SUMMARY } from './testing/report-rows.ts';
 
 const cdps = [
   ['test', 1],

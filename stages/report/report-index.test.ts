@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { indexMarkdown } from './report-index.ts';
 import { collectFacts, RunFacts } from './run-facts.ts';
 import { RunSettings } from './run-settings.ts';
-import { recorded } from './test-rows.ts';
+import { recorded } from './testing/report-rows.ts';
 
 const FILES = [
   { file: 'reports/tables/leaderboard.md', kind: 'table', title: 'Leaderboard' },

@@ -7,7 +7,7 @@
  */
 import { posix } from 'node:path';
 import type { Row } from '../../pipeline/stage.ts';
-import { capSentence, cutoffSentence, openChoices, otSentence } from './open-choices.ts';
+import { capSentence, cutoffSentence, unstatedSettings, otSentence } from './unstated-settings.ts';
 import { factLines, producedBy } from './produced-by.ts';
 import type { RunFacts } from './run-facts.ts';
 import type { RunSettings } from './run-settings.ts';
@@ -54,7 +54,7 @@ export function evaluatedCasesLine(facts: RunFacts, qcSummary: readonly Row[]): 
 
 /** Every setting the run's rows recorded, one line each. */
 export function settingLines(s: RunSettings): string[] {
-  const c = openChoices(s);
+  const c = unstatedSettings(s);
   return [
     `- ${splitText(s)}.`,
     `- ${capSentence(c)}`,
@@ -84,6 +84,9 @@ export interface IndexFacts {
   qcSummary: readonly Row[];
 }
 
+/** A figure's files by kind (figure-files.ts) and how an index names each link. */
+export const FIGURE_LINKS: Record<string, string> = { figure: 'SVG', 'figure-png': 'PNG', 'figure-vega-lite': 'Vega-Lite' };
+
 export function indexMarkdown(files: readonly Row[], outDir: string, run: IndexFacts): string {
   const out = ['# MEGA-CDP reproduction: reports', '', `Produced by: ${producedBy(run.facts)}.`, ''];
   out.push('## What produced them', '', ...factLines(run.facts), '');
@@ -99,15 +102,7 @@ export function indexMarkdown(files: readonly Row[], outDir: string, run: IndexF
       ['table-csv', 'CSV'],
     ]),
   );
-  out.push(
-    '',
-    '## Figures',
-    '',
-    ...fileLines(files, outDir, [
-      ['figure', 'SVG'],
-      ['figure-png', 'PNG'],
-    ]),
-  );
+  out.push('', '## Figures', '', ...fileLines(files, outDir, [...Object.entries(FIGURE_LINKS)]));
   out.push(
     '',
     '## Reproduction scorecard',

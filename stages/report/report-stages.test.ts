@@ -11,7 +11,7 @@ import { sha256 } from './report-files.ts';
 import scorecard from './scorecard.stage.ts';
 import tables from './tables.stage.ts';
 import { collectFacts } from './run-facts.ts';
-import { settingRows, srow, SUMMARY as TABLE_ROWS } from './test-rows.ts';
+import { settingRows, srow, SUMMARY as TABLE_ROWS } from './testing/report-rows.ts';
 
 // The shared rows and a Table 6 and a Table 7 cell, so that every table has something to show.
 const SUMMARY = [
@@ -142,7 +142,7 @@ describe('report stages', () => {
     const root = project();
     try {
       const first = await runAll(root, SUMMARY);
-      assert.equal(first.length, 4 + 12 + 8 + 2 + 1);
+      assert.equal(first.length, 5 + 12 + 12 + 2 + 1);
       for (const r of first) {
         const bytes = readFileSync(join(root, String(r.file)));
         assert.equal(r.sha256, sha256(bytes), String(r.file));

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { PAPER_EVALUATED } from '../models/paper-names.ts';
 import { parseMetricCiTable, parseTable1, publishedCells, type PublishedCell } from './published.ts';
 import { differenceHundredths, insideCi, matchingText, NA_SIMULATED, NOT_RUN, scorecard, scorecardHeader, tally } from './scorecard.ts';
-import { recorded, srow } from './test-rows.ts';
+import { recorded, srow } from './testing/report-rows.ts';
 
 const PUBLISHED_DIR = join(import.meta.dirname, '../../data/published');
 const publishedTexts = () =>

@@ -7,12 +7,12 @@
  * run's CI as printed (bounds inclusive). A run on simulated agents makes no claim: its
  * comparison columns say "n/a (simulated)". The verdict against a cluster CI from fewer than
  * 10 guidelines is marked † (cluster-ci.ts), and the header states who produced the run
- * (run_facts) and the settings it used (run_settings: open-choices.ts, setting-text.ts), each
+ * (run_facts) and the settings it used (run_settings: unstated-settings.ts, setting-text.ts), each
  * from the rows that recorded it.
  */
 import { clusterFootnote, fewClusters, UNRELIABLE_MARK } from './cluster-ci.ts';
 import { hundredthsText, pct, pctCi, pctHundredths } from './format.ts';
-import { capSentence, cutoffSentence, openChoices, otSentence } from './open-choices.ts';
+import { capSentence, cutoffSentence, unstatedSettings, otSentence } from './unstated-settings.ts';
 import type { PublishedCell } from './published.ts';
 import type { RunSettings } from './run-settings.ts';
 import { calibrationText, caseCiText, ciLevel, judgeRunsText, levelWord, policyText } from './setting-text.ts';
@@ -192,7 +192,7 @@ export function matchingText(o: Pick<ScorecardHeaderOptions, 'simulated' | 'pape
 
 /** The settings the run used, as its rows recorded them, for the scorecard's list. */
 function settingLines(s: RunSettings): string[] {
-  const c = openChoices(s);
+  const c = unstatedSettings(s);
   return [
     `- ${otSentence(c)}`,
     `- ${cutoffSentence(c)}`,

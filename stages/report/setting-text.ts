@@ -2,7 +2,7 @@
  * Sentences about the run's settings, each from the values its rows recorded (run_settings,
  * run-settings.ts): the bootstrap of model_summary (level, resamples, seed), the failure policy,
  * judge runs and each judge's γ and β, and the split rule of cdps. The settings the paper leaves
- * open (λ, τ, cut-off, turn cap) are open-choices.ts. Pure.
+ * open (λ, τ, cut-off, turn cap) are unstated-settings.ts. Pure.
  */
 import { grouped, percentLevel, settingText, valuesText, type RunSettings } from './run-settings.ts';
 

@@ -18,7 +18,7 @@ import { startFakeOpenAIServer, type ChatBody } from '../../pipeline/llm/testing
 import { runCdp } from '../../pipeline/testing/cdp-process.ts';
 import type { ChatRequest } from '../../pipeline/llm/types.ts';
 import { createCuratedBuilderHandler } from '../agents/curated-builder.ts';
-import { offlineNarrativeWriter, offlineVignetteWriter } from '../construct/offline-writers.ts';
+import { offlineNarrativeWriter, offlineVignetteWriter } from '../agents/writers/offline-writers.ts';
 import { plainAnswer } from '../models/testing/plain-model.ts';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');

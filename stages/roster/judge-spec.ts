@@ -12,9 +12,10 @@
  * A real judge (simulated false) never scores a simulated agent's pathway.
  */
 import { z } from '../../pipeline/stage.ts';
-import { modelRefOf, type ModelRef } from './model-ref.ts';
+import { modelRefFields, modelRefOf, type ModelRef } from './model-ref.ts';
 
-export type JudgeKind = 'llm' | 'similarity' | 'embedding';
+const KINDS = ['llm', 'similarity', 'embedding'] as const;
+export type JudgeKind = (typeof KINDS)[number];
 
 export interface JudgeCalibration {
   gamma: number;
@@ -30,16 +31,8 @@ export interface JudgeSpec extends ModelRef {
   paper: string | null;
 }
 
-const KINDS: readonly string[] = ['llm', 'similarity', 'embedding'];
-
-export const judgeSpecSchema: z.ZodType<JudgeSpec> = z.object({
-  name: z.string().min(1),
-  simulated: z.boolean(),
-  model: z.string().min(1),
-  params: z.record(z.string(), z.unknown()),
-  independentSamples: z.boolean(),
-  seedRule: z.string().min(1),
-  kind: z.enum(['llm', 'similarity', 'embedding']),
+export const judgeSpecSchema: z.ZodType<JudgeSpec> = modelRefFields.extend({
+  kind: z.enum(KINDS),
   calibration: z.object({ gamma: z.number().gt(0).max(1), beta: z.number().min(0), calibrated: z.boolean() }),
   promptBudget: z.int().min(1).nullable(),
   paper: z.string().min(1).nullable(),
@@ -48,7 +41,7 @@ export const judgeSpecSchema: z.ZodType<JudgeSpec> = z.object({
 /** The judge a crossed element holds, or an error saying what it should be. */
 export function judgeSpecOf(value: unknown, what = 'the crossed judge'): JudgeSpec {
   const ref = modelRefOf(value, what) as Partial<JudgeSpec>;
-  if (!KINDS.includes(String(ref.kind)) || typeof ref.calibration !== 'object' || ref.calibration === null) {
+  if (!(KINDS as readonly string[]).includes(String(ref.kind)) || typeof ref.calibration !== 'object' || ref.calibration === null) {
     throw new TypeError(
       `${what} ${ref.name} has no judge kind or calibration; pass the roster's judge specs (stages/models/judge-specs.ts) in the param 'judges'`,
     );

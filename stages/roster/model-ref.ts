@@ -31,7 +31,8 @@ export interface EvaluatedModel extends ModelRef {
   paper: string | null;
 }
 
-export const modelRefSchema: z.ZodType<ModelRef> = z.object({
+/** The fields every model value has; the evaluated models' and judges' schemas extend it. */
+export const modelRefFields = z.object({
   name: z.string().min(1),
   simulated: z.boolean(),
   model: z.string().min(1),
@@ -40,15 +41,9 @@ export const modelRefSchema: z.ZodType<ModelRef> = z.object({
   seedRule: z.string().min(1),
 });
 
-export const evaluatedModelSchema: z.ZodType<EvaluatedModel> = z.object({
-  name: z.string().min(1),
-  simulated: z.boolean(),
-  model: z.string().min(1),
-  params: z.record(z.string(), z.unknown()),
-  independentSamples: z.boolean(),
-  seedRule: z.string().min(1),
-  paper: z.string().min(1).nullable(),
-});
+export const modelRefSchema: z.ZodType<ModelRef> = modelRefFields;
+
+export const evaluatedModelSchema: z.ZodType<EvaluatedModel> = modelRefFields.extend({ paper: z.string().min(1).nullable() });
 
 /** A list of models with distinct names (they label rows, and a crossed param's units). */
 export const distinctNames = <T extends { name: string }>(schema: z.ZodType<T>, min = 0) =>

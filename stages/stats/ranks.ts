@@ -58,11 +58,6 @@ export function argsort(values: Float64Array, order?: Int32Array): Int32Array {
   return src;
 }
 
-/** Ascending copy, via the native numeric sort of typed arrays. */
-export function sortedCopy(values: Float64Array): Float64Array {
-  return Float64Array.from(values).sort();
-}
-
 /** A sample's average ranks with the tie statistics the rank coefficients need. */
 export interface RankedSample {
   /** 1-based ranks, ties given the mean of the ranks they span (SciPy's rankdata 'average'). */

@@ -164,5 +164,3 @@ export function parsePairPcc(csv: string, source = 'pair-pcc.csv'): CsvResult<Pa
 }
 
 export const readThresholdLabels = (path: string) => parseThresholdLabels(readFileSync(path, 'utf8'), basename(path));
-export const readPreferenceChoices = (path: string) => parsePreferenceChoices(readFileSync(path, 'utf8'), basename(path));
-export const readPairPcc = (path: string) => parsePairPcc(readFileSync(path, 'utf8'), basename(path));

@@ -14,7 +14,7 @@
  *   the union of their variants (answer-format.ts); null when a doctor turn was unreadable (there
  *   is no accepted format to report).
  */
-import { formatOf, variantsOf, type AnswerFormat } from '../../pipeline/llm/answer-format.ts';
+import { type AnswerFormat, formatOf, variantsOf } from '../../pipeline/stage.ts';
 
 export type DialogueEnd =
   | { kind: 'conclusion'; conclusion: string }

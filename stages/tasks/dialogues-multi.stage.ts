@@ -1,51 +1,17 @@
 /**
- * Stage `dialogues_multi`: the multi-turn interactive setting (paper §3.2). One unit per test
- * CDP × evaluated model plays one dialogue between the model (the doctor) and a patient model.
+ * Stage `dialogues_multi`: the multi-turn interactive setting (paper §3.2), one dialogue per test
+ * CDP × evaluated model between the model as the doctor (Prompt 6) and the `patient` model
+ * (Prompt 7). How a dialogue ends, its columns and its failures: docs/task-settings.md.
  *
- * - Doctor: system message = Prompt 6 with the guideline (a blob) and the clinical inquiry goal
- *   (inquiry-goal.ts: "Determine the appropriate <focus> for this patient according to the
- *   guideline "<title>"."), then its parsed questions and the patient's parsed answers as
- *   alternating turns (stages/prompts/dialogue-messages.ts). Each reply is read with
- *   `parseDoctorTurn`: one Yes/No question, or "Final Conclusion: …".
- * - Patient: the `patient` param's model (the wiring's roster value), system message = Prompt 7
- *   with the vignette; each reply is read with `parsePatientAnswer`.
- * - Every doctor and patient call carries the unit's rows as its `context` (unit-context.ts),
- *   with the goal and the exchange so far for the doctor and the question for the patient, for
- *   offline providers only (the client never sends it and it is not in the cache key). What a
- *   patient provider reports in its response metadata (`via`, `node`) is kept in the transcript.
- *
- * The dialogue ends, with `end_reason` (dialogue-outcome.ts computes the counting fields):
- * - 'conclusion': the doctor gave a final conclusion → success = true;
- * - 'invalid-turn: <reason>': a doctor reply could not be read → success = false, no further
- *   turn; a truncated reply (finish_reason 'length') is such a reply, its reason says so;
- * - 'turn-cap': `cap` doctor turns passed without a conclusion → success = false;
- * - 'patient-failure: <reason>': the patient's reply could not be read, and neither could its
- *   reply to one re-ask (patient-reask.ts: a follow-up naming the reader's reason) → a failure
- *   row (`error` set, `failure_kind` 'patient') that keeps the transcript, with success = null,
- *   success_strict = null, patient_failed = true: the patient model's failure, not the doctor's,
- *   and retried by `cdp run --retry-failed`. Every other row has patient_failed = false.
- * success is the paper's SR criterion read leniently: every doctor turn readable (variants
- * accepted) and a conclusion within the cap; success_strict also wants every doctor turn exactly
- * in Prompt 6's format. `format` is the dialogue's doctor format ('strict' when every doctor turn
- * was). The cap counts doctor turns (questions and the conclusion):
- * ceil(capFactor × length + capExtra) with the reference CDP's length, defaults 2 and 4
- * (turn-cap.ts). Every row records the rule and the cap it played under (`cap_factor`,
- * `cap_extra`, `cap`) and the templates sent (`templates`: the doctor's, then the patient's), which
- * is where the reports read them.
- *
- * A failed call of either side (HTTP errors after retries, context overflow, an empty or cut-off
- * 200) makes a failure row with the reason and the transcript so far, `failure_kind` 'server' for
- * the doctor's and 'patient' for the patient's. `cdp run --retry-failed` replays the dialogue:
- * its earlier calls come from the call cache (no earlier turn is sent again; the refused patient
- * reply is asked afresh), so it resumes at the turn that failed.
- * `failure_kind` is 'answer' on a dialogue that ended at an unreadable doctor turn (a result, not a
- * failure row); `cdp run --retry-answers` replays those dialogues and, at the stored unreadable
- * turn, refuses it and asks for a fresh sample; `resampled` counts the doctor's fresh samples.
- *
- * `questions` (the predicted CDP) are the parsed questions in order; `turns` the full transcript:
- * role 'doctor' | 'patient', the raw reply, the parsed question / conclusion / "Yes" | "No"
- * (null for an unreadable reply) and the reader's `format` (null for an unreadable reply). A
- * re-asked patient answer shows as two patient turns in a row, the unreadable one first.
+ * What the code below does not say:
+ * - The unit's rows travel as each call's `context` for offline providers only: the client never
+ *   sends it and it is not in the cache key, so a stand-in's help cannot change a real call.
+ * - An unreadable patient reply (after one re-ask) is the patient model's failure, never the
+ *   doctor's: success stays null and the row is a failure row of kind 'patient' that keeps the
+ *   transcript. A truncated doctor reply (finish_reason 'length') is an unreadable doctor turn.
+ * - `cdp run --retry-failed` replays a dialogue through the call cache, so it resumes at the turn
+ *   that failed without sending an earlier one again; `--retry-answers` refuses the stored
+ *   unreadable doctor turn there to take a fresh sample.
  */
 import { rowStage, z, type ChatMessage } from '../../pipeline/stage.ts';
 import { doctorMessages, patientMessages, type DialogueTurn } from '../prompts/dialogue-messages.ts';
@@ -57,7 +23,7 @@ import { askDoctor } from './doctor-turn.ts';
 import { askPatient } from './patient-turn.ts';
 import type { TranscriptTurn } from './transcript-turn.ts';
 import { DEFAULT_CAP_EXTRA, DEFAULT_CAP_FACTOR, turnCap } from './turn-cap.ts';
-import { caseInputs, modelOf, stageLlm, type TaskParamsBase } from './task-unit.ts';
+import { caseInputs, modelOf, type TaskParamsBase } from './task-unit.ts';
 import { distinctNames, evaluatedModelSchema, modelRefOf, modelRefSchema, type ModelRef } from '../roster/model-ref.ts';
 
 export type { TranscriptTurn };
@@ -126,7 +92,7 @@ export default rowStage<DialoguesMultiParams>({
     const inputs = caseInputs(unit);
     if (!inputs.ok) return { ...ids, ...rule, error: inputs.error };
     const { guideline, markdown, vignette } = inputs.value;
-    const llm = stageLlm(ctx.llm, ctx.stage);
+    const llm = ctx.llm;
     const language = String(row.language);
     const title = typeof guideline.title === 'string' && guideline.title.trim() ? guideline.title : String(row.guideline_id);
     const goal = clinicalInquiryGoal(String(row.focus ?? ''), title, language);

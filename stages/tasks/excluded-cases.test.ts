@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import excludedCases from './excluded-cases.stage.ts';
 import testCases from './test-cases.stage.ts';
-import { runTable } from '../evaluate/test-support.ts';
+import { runTable } from '../evaluate/testing/stage-harness.ts';
 
 // Four test cases and a non-test one: t1 fails a check, t2 the inspection, t3 has no usable
 // vignette, t4 is fine; n1 (non-test) fails a check.

@@ -25,8 +25,7 @@
  * question, otherwise the variants (answer-format.ts). Whether the question is really answerable
  * by Yes/No, or assesses exactly one criterion, is a judgement left to the evaluation.
  */
-import { prepareAnswer } from '../../pipeline/llm/structured.ts';
-import { foldWidth, formatOf, type AnswerFormat, type FormatVariant } from '../../pipeline/llm/answer-format.ts';
+import { type AnswerFormat, foldWidth, formatOf, type FormatVariant, prepareAnswer } from '../../pipeline/stage.ts';
 
 export type DoctorTurn =
   | { kind: 'question'; question: string; format: AnswerFormat }

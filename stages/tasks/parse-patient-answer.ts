@@ -16,8 +16,7 @@
  * Accepted replies record `format`: 'strict' for "Yes"/"No" (a closing full stop or "!" is still
  * one word), otherwise the variants (answer-format.ts).
  */
-import { prepareAnswer } from '../../pipeline/llm/structured.ts';
-import { foldWidth, formatOf, type AnswerFormat, type FormatVariant } from '../../pipeline/llm/answer-format.ts';
+import { type AnswerFormat, foldWidth, formatOf, type FormatVariant, prepareAnswer } from '../../pipeline/stage.ts';
 
 export type PatientAnswer = { ok: true; answer: 'Yes' | 'No'; format: AnswerFormat } | { ok: false; reason: string };
 

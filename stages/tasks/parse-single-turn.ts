@@ -39,8 +39,7 @@
  *   Decision Process:", steps "1." "2." … one line each, "### Clinical Decision Outcome: …" on
  *   one line, nothing else), otherwise the variants it needed (answer-format.ts).
  */
-import { prepareAnswer } from '../../pipeline/llm/structured.ts';
-import { foldWidth, formatOf, type AnswerFormat, type FormatVariant } from '../../pipeline/llm/answer-format.ts';
+import { type AnswerFormat, foldWidth, formatOf, type FormatVariant, prepareAnswer } from '../../pipeline/stage.ts';
 
 export type SingleTurnParse =
   { ok: true; steps: string[]; outcome: string; format: AnswerFormat } | { ok: false; reason: string; steps?: string[]; outcome?: string };

@@ -1,31 +1,18 @@
 /**
- * Stage `predictions_single`: the single-turn vignette setting (paper §3.2). One unit per test
- * CDP × evaluated model: Prompt 4 with the guideline (sent as a blob) and the case vignette, one
- * call, the answer read with `parseSingleTurn` into decision steps and an outcome.
+ * Stage `predictions_single`: the single-turn vignette setting (paper §3.2), one Prompt 4 call per
+ * test CDP × evaluated model, read by `parseSingleTurn`. Columns and failures:
+ * docs/task-settings.md.
  *
- * - Only `split = 'test'` CDPs are asked; other rows yield no row.
- * - An answer the parser cannot fully read is a result, not a failure: parse_ok = false with
- *   parse_error saying why, and whatever steps or outcome were found (the raw text is kept).
- *   A truncated answer (finish_reason 'length') is such an answer, its parse_error says so.
- * - `answer_format` is the reader's format of an accepted answer: 'strict' (exactly Prompt 4's
- *   layout) or the '+'-joined variants it needed (pipeline/llm/answer-format.ts); null when
- *   parse_ok is false. Strict figures count only 'strict' rows.
- * - A failed call (HTTP errors after the client's retries, a context overflow "context overflow
- *   (N tokens > window W)", an empty or cut-off 200, an inactive model: every `ok: false` of the
- *   client) is a failure row carrying the client's reason, `failure_kind` 'server';
- *   `cdp run --retry-failed` asks again.
- * - `failure_kind` is 'answer' on a row whose answer could not be read (a result, not a failure
- *   row); `cdp run --retry-answers` recomputes those units, refuses the stored answer and asks for a
- *   fresh sample, and `resampled` counts the fresh samples taken (0: the first answer).
- * - `simulated` is the model's flag (an offline agent, stages/roster/model-ref.ts). Every call carries
- *   the unit's rows as its `context` (unit-context.ts): offline providers answer from it, the
- *   client never sends it to a server and it is not part of the cache key.
+ * An answer the reader cannot use is the model's result (parse_ok false, failure_kind 'answer'),
+ * not a failure row: only a failed call (every `ok: false` of the client) is one, of kind
+ * 'server'. The unit's rows travel as the call's `context` for offline providers only; the client
+ * never sends it and it is not in the cache key.
  */
 import { rowStage } from '../../pipeline/stage.ts';
 import { loadTemplate } from '../prompts/templates.ts';
 import { promptMessage } from '../prompts/prompt-message.ts';
 import { parseSingleTurn } from './parse-single-turn.ts';
-import { caseInputs, modelOf, stageLlm, type TaskParamsBase } from './task-unit.ts';
+import { caseInputs, modelOf, type TaskParamsBase } from './task-unit.ts';
 import { distinctNames, evaluatedModelSchema } from '../roster/model-ref.ts';
 
 export type PredictionsSingleParams = TaskParamsBase;
@@ -63,7 +50,7 @@ export default rowStage<PredictionsSingleParams>({
     };
     const inputs = caseInputs(unit);
     if (!inputs.ok) return { ...base, error: inputs.error };
-    const llm = stageLlm(ctx.llm, ctx.stage);
+    const llm = ctx.llm;
     const t = loadTemplate('single-turn-inference', String(row.language));
     const message = promptMessage(llm, t, { Guideline: inputs.value.markdown, Case_Vignette: inputs.value.vignette }, ['Guideline']);
     // One independent sample per case (sample = cdp_id), as the paper ran every case on its own.

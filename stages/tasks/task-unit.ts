@@ -6,7 +6,6 @@
  * providers.
  */
 import type { Row, Unit } from '../../pipeline/stage.ts';
-import type { LlmStageClient } from '../../pipeline/llm/types.ts';
 import { modelRefOf, type EvaluatedModel } from '../roster/model-ref.ts';
 import { treeOfRow, type UnitContext } from './unit-context.ts';
 
@@ -18,12 +17,6 @@ export interface TaskParamsBase {
 /** The unit's evaluated model. */
 export function modelOf(cross: unknown): EvaluatedModel {
   return modelRefOf(cross, "the crossed model (param 'models')") as EvaluatedModel;
-}
-
-export function stageLlm(llm: unknown, stage: string): LlmStageClient {
-  if (!llm)
-    throw new Error(`stage ${stage} calls models but the run has no LLM client; run it through \`cdp run\`, or pass { llm } to runDag`);
-  return llm as LlmStageClient;
 }
 
 export interface CaseInputs {

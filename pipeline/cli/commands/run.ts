@@ -9,6 +9,7 @@ import { runExitCode } from '../exit-code.ts';
 import { jsonSummary } from '../run-json.ts';
 import { rememberStore } from '../store-record.ts';
 import { writeNoopFingerprint } from '../noop-fingerprint.ts';
+import { runThreads, thresholdOption, workersOption } from '../workers-option.ts';
 
 interface RunFlags {
   force?: boolean;
@@ -17,6 +18,8 @@ interface RunFlags {
   retryAnswers?: boolean;
   json?: boolean;
   jobs?: number;
+  workers?: number;
+  workersThreshold?: number;
   wait: number;
 }
 
@@ -34,6 +37,16 @@ export const run: RegisterCommand = (program, project) => {
     )
     .option('--json', 'print one JSON object with the per-stage outcome on stdout')
     .option('--jobs <n>', 'stages running at once', (v) => parseInt(v, 10))
+    .option(
+      '--workers <n>',
+      "worker threads for the units of pure stages and the simulated models (default: the machine's cores; 1: all on the main thread)",
+      (v) => workersOption(v),
+    )
+    .option(
+      '--workers-threshold <ms>',
+      "milliseconds of CPU a stage's work must be projected to take to start the worker threads (default 5000; 0: use them for any work)",
+      (v) => thresholdOption(v),
+    )
     .option('--wait <seconds>', 'wait this long for another run on the same store to finish', (v) => parseFloat(v), 0)
     .action(async (stages: string[], o: RunFlags) => {
       const p = await project();
@@ -77,9 +90,11 @@ async function runWithInterrupt(p: Project, targets: string[], o: RunFlags, retr
   };
   process.on('SIGINT', onSigint);
   const { llmClient, llmViews } = p.extensions;
-  // Created only when a stage runs: a run that reuses everything never loads the client.
+  // Created only when a stage runs: a run that reuses everything never loads the client (and
+  // the pool starts no thread until a stage's work is worth it).
+  const threads = runThreads(o, p.dag.config.workers);
   let llm: RunLlm | undefined;
-  const makeLlm = llmClient ? async () => (llm ??= await llmClient(p))?.client : undefined;
+  const makeLlm = llmClient ? async () => (llm ??= await llmClient(p, { threads }))?.client : undefined;
   try {
     return await runDag(p.dag, p.ws, {
       targets,
@@ -88,6 +103,7 @@ async function runWithInterrupt(p: Project, targets: string[], o: RunFlags, retr
       retryFailed: o.retryFailed,
       retryKinds,
       jobs: o.jobs,
+      threads,
       waitSeconds: o.wait,
       llm: makeLlm,
       extraViews: () => llm?.views() ?? llmViews?.(p) ?? {},
@@ -97,6 +113,7 @@ async function runWithInterrupt(p: Project, targets: string[], o: RunFlags, retr
   } finally {
     progress.stop();
     await llm?.close();
+    await threads.close();
     process.off('SIGINT', onSigint);
   }
 }

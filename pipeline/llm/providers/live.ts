@@ -9,7 +9,8 @@
  * and a sentence with the server's words, every API key redacted. Embeddings go the same way.
  */
 import type OpenAI from 'openai';
-import { Semaphore, TokenBucket } from '../flow-control.ts';
+import { Semaphore } from '../../concurrency/semaphore.ts';
+import { TokenBucket } from '../flow-control.ts';
 import { postTarget } from '../http-post.ts';
 import { chatAttempt, chatHeaders, makeSdk, type AttemptResult, type ChatEndpoint } from '../openai-transport.ts';
 import type { Availability } from '../availability.ts';
@@ -18,7 +19,8 @@ import { redact } from '../roster.ts';
 import { outputReserve, tokenUpperBound, TOKENS_PER_MESSAGE, TOKENS_PER_REPLY } from '../tokens.ts';
 import type { EmbeddingResponse, ModelSpec, Provider, ProviderPrompt, ProviderResponse, RetryPolicy, StoredCall } from '../types.ts';
 
-const DEFAULT_CONCURRENCY = 8;
+/** Requests in flight per replica when the model declares no concurrency (stages/models/stage-width.ts sizes stages by it too). */
+export const DEFAULT_CONCURRENCY = 8;
 /** Per-attempt timeout when neither the model nor the client sets one: long generations are normal. */
 export const DEFAULT_TIMEOUT_MS = 600_000;
 

@@ -6,8 +6,7 @@
  * JSON is read as every reader reads it (read/structured-answer.ts); a boolean written "true" or
  * "yes" is accepted and labelled.
  */
-import { formatOf, type FormatVariant } from '../../../pipeline/llm/answer-format.ts';
-import type { ParseOutcome } from '../../../pipeline/stage.ts';
+import { formatOf, type FormatVariant, type ParseOutcome } from '../../../pipeline/stage.ts';
 import { readStructuredAnswer } from '../read/structured-answer.ts';
 import { PAPER_REGIONS, canonicalSpecialty } from './taxonomy.ts';
 

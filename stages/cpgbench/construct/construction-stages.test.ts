@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ChatRequest, ChatResult, ContentPart } from '../../../pipeline/llm/types.ts';
 import type { Row, RowStage } from '../../../pipeline/stage.ts';
-import { fakeCtx, withDefaults } from '../../evaluate/test-support.ts';
+import { fakeCtx, withDefaults } from '../../evaluate/testing/stage-harness.ts';
 import documents from './cpg-documents.stage.ts';
 import recommendations from './cpg-recommendations.stage.ts';
 import safety from './cpg-safety.stage.ts';

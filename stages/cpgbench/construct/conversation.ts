@@ -13,7 +13,7 @@
  *    before it a user message, so the recommendation is applied by the clinician and the
  *    conversation cut before it ends with the patient.
  */
-import { formatOf, type AnswerFormat } from '../../../pipeline/llm/answer-format.ts';
+import { type AnswerFormat, formatOf } from '../../../pipeline/stage.ts';
 import { readStructuredAnswer } from '../read/structured-answer.ts';
 
 export interface Message {

@@ -12,9 +12,7 @@
  * non-CPG and was published in or after `minYear` (the paper's 2015); `excluded_reason` says why
  * not. A builder call that fails makes the row a failure naming the prompt and the reason.
  */
-import { rowStage, z } from '../../../pipeline/stage.ts';
-import type { Row, StageLlm } from '../../../pipeline/stage.ts';
-import { firstTokens } from '../../../pipeline/llm/tokens.ts';
+import { firstTokens, type Row, rowStage, type StageLlm, z } from '../../../pipeline/stage.ts';
 import { modelRefSchema, type ModelRef } from '../../roster/model-ref.ts';
 import { askBuilder, type BuilderQuestion } from './builder-ask.ts';
 import { parseBonaFide, parseCountry, parseDocumentInfo, parseSpecialty, type DocumentInfo } from './builder-answers.ts';

@@ -9,9 +9,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { rowStage, z, type Row, type StageContext } from '../../../pipeline/stage.ts';
-import { firstTokens } from '../../../pipeline/llm/tokens.ts';
-import { formatOf } from '../../../pipeline/llm/answer-format.ts';
+import { firstTokens, formatOf, type Row, rowStage, type StageContext, z } from '../../../pipeline/stage.ts';
 import { modelRefSchema, type ModelRef } from '../../roster/model-ref.ts';
 import { readStructuredAnswer } from '../read/structured-answer.ts';
 import { askBuilder } from './builder-ask.ts';

@@ -14,7 +14,7 @@
  * a missing key, a score other than 0 or 1 (a half point included: the paper's judge is binary),
  * a confidence outside 0–1, a truncated answer, two keys meaning one thing with different values.
  */
-import { foldWidth, formatOf, type AnswerFormat, type FormatVariant } from '../../../pipeline/llm/answer-format.ts';
+import { type AnswerFormat, foldWidth, formatOf, type FormatVariant } from '../../../pipeline/stage.ts';
 import { readStructuredAnswer } from '../read/structured-answer.ts';
 
 export interface Judgement {

@@ -5,8 +5,7 @@
  * which is how a model answers when asked for a "dictionary". A truncated answer is refused.
  * When neither reads, the problem is the JSON reader's (what a re-ask should fix).
  */
-import { extractJson, prepareAnswer } from '../../../pipeline/llm/structured.ts';
-import { variantsOf, type FormatVariant } from '../../../pipeline/llm/answer-format.ts';
+import { extractJson, type FormatVariant, prepareAnswer, variantsOf } from '../../../pipeline/stage.ts';
 import { literalEnd, parsePythonLiteral } from './python-literal.ts';
 
 export type StructuredAnswer = { ok: true; value: unknown; variants: FormatVariant[] } | { ok: false; problem: string };

@@ -6,6 +6,7 @@ import { posix, relative, sep } from 'node:path';
 import { tableStage, type Row } from '../../../pipeline/stage.ts';
 import { REPORT_FILE_COLUMNS, resolveOutDir, writeReportFiles } from '../../report/report-files.ts';
 import { rateRows } from './rate-rows.ts';
+import { FIGURE_LINKS } from '../../report/report-index.ts';
 import { CPG_REPORT_DEFAULTS, type CpgReportParams } from './report-params.ts';
 
 function profile(rates: readonly Row[]): string {
@@ -33,7 +34,7 @@ export default tableStage<CpgReportParams>({
     const outRel = relative(ctx.root, outAbs).split(sep).join('/');
     const files = [...cpg_report_leaderboard, ...cpg_report_tables, ...cpg_report_figures, ...cpg_report_scorecard];
     const link = (f: Row) =>
-      `[${String(f.kind).endsWith('csv') ? 'CSV' : String(f.kind) === 'figure-png' ? 'PNG' : String(f.kind) === 'figure' ? 'SVG' : 'Markdown'}](${posix.relative(outRel, String(f.file))})`;
+      `[${String(f.kind).endsWith('csv') ? 'CSV' : (FIGURE_LINKS[String(f.kind)] ?? 'Markdown')}](${posix.relative(outRel, String(f.file))})`;
     const titles = new Map<string, Row[]>();
     for (const f of files) titles.set(String(f.title), [...(titles.get(String(f.title)) ?? []), f]);
     const lines = [

@@ -14,6 +14,3 @@ export function rateCell(r: RateRow | undefined): string {
   const incomplete = r.incomplete ? ' (incomplete)' : '';
   return `${pctWithCi(r.rate, r.ci_low, r.ci_high)}; by guideline ${clusterCiCell(r.cluster_ci_low, r.cluster_ci_high, r.guidelines)}; ${countsText(r)}${incomplete}`;
 }
-
-/** The rate alone, for figures' labels and the scorecard. */
-export const ratePct = (r: RateRow | undefined) => (r && Number.isFinite(r.rate) ? Math.round(r.rate * 10000) / 100 : null);

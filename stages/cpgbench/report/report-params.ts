@@ -1,13 +1,12 @@
 /**
  * What every CPGBench report stage takes, and how its tables and figures become files (the
- * shared renderings: report-table.ts for Markdown and CSV, render-figure.ts for SVG and PNG).
+ * shared renderings: report-table.ts for Markdown and CSV, figure-files.ts for SVG, PNG and the
+ * Vega-Lite spec).
  */
 import { z, type ParamsDecl } from '../../../pipeline/stage.ts';
 import { distinctNames, modelRefSchema, type ModelRef } from '../../roster/model-ref.ts';
 import type { ReportFile } from '../../report/report-files.ts';
 import { tableCsv, tableMarkdown, type ReportTable } from '../../report/report-table.ts';
-import type { FigureSpec } from '../../report/figure-spec.ts';
-import { renderPng, renderSvg } from '../../report/render-figure.ts';
 
 export interface CpgReportParams {
   outDir: string;
@@ -26,11 +25,5 @@ export const tableFiles = (tables: readonly ReportTable[]): ReportFile[] =>
     { path: `tables/${t.name}.csv`, kind: 'table-csv', title: t.title, content: tableCsv(t) },
   ]);
 
-export const figureFiles = (specs: readonly FigureSpec[], fontFiles: readonly string[]): ReportFile[] =>
-  specs.flatMap((s) => {
-    const svg = renderSvg(s);
-    return [
-      { path: `figures/${s.name}.svg`, kind: 'figure', title: s.title, content: svg },
-      { path: `figures/${s.name}.png`, kind: 'figure-png', title: s.title, content: renderPng(svg, fontFiles) },
-    ];
-  });
+/** The shared figure files: SVG, PNG and the Vega-Lite spec of each figure. */
+export { figureFiles } from '../../report/figure-files.ts';

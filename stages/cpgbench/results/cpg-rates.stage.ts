@@ -21,32 +21,15 @@ export const RESULT_INPUTS = {
   cpg_adherence_judgements: 'whole',
 } as const;
 
+// Both tasks' judgements are read by the same columns.
+const JUDGEMENT_COLUMNS = ['model', 'judge', 'task', 'recommendation_id', 'score', 'error', 'failure_kind', 'simulated', 'judge_simulated'];
+
 export const RESULT_READS = {
   cpg_task_inputs: ['recommendation_id', 'guideline_id', 'language', 'error'],
   cpg_recommendations: ['recommendation_id', 'region', 'specialty', 'error'],
   cpg_safety: ['recommendation_id', 'safety_critical', 'error'],
-  cpg_detection_judgements: [
-    'model',
-    'judge',
-    'task',
-    'recommendation_id',
-    'score',
-    'error',
-    'failure_kind',
-    'simulated',
-    'judge_simulated',
-  ],
-  cpg_adherence_judgements: [
-    'model',
-    'judge',
-    'task',
-    'recommendation_id',
-    'score',
-    'error',
-    'failure_kind',
-    'simulated',
-    'judge_simulated',
-  ],
+  cpg_detection_judgements: JUDGEMENT_COLUMNS,
+  cpg_adherence_judgements: JUDGEMENT_COLUMNS,
 };
 
 export default tableStage<CpgRatesParams>({

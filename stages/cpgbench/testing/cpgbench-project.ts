@@ -16,8 +16,8 @@ import { runDag, type RunSummary } from '../../../pipeline/exec/executor.ts';
 import { workspaceFor } from '../../../pipeline/exec/workspace.ts';
 import { stageRows } from '../../../pipeline/testing/stage-rows.ts';
 import type { Row } from '../../../pipeline/dag/define.ts';
-import { cpgModelsOf } from '../../models/cpgbench-models.ts';
-import { cpgRunLlm } from '../../models/cpgbench-llm.ts';
+import { cpgModelsOf } from '../../models/cpgbench-roster.ts';
+import { cpgRunLlm } from '../../models/cpgbench-llm-client.ts';
 
 export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 export const SAMPLE = join(REPO, 'data', 'cpgbench-sample');

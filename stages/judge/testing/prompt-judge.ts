@@ -9,7 +9,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { promptSpec } from '../../prompts/prompt-registry.ts';
 import { DEFAULT_TEMPLATES_ROOT, loadTemplate, type Template } from '../../prompts/templates.ts';
-import { answerJudging, type SimilarityJudge } from '../simulated-judges.ts';
+import { answerJudging, type SimilarityJudge } from '../../agents/judges/simulated-judges.ts';
 import { findLabelledPathways } from './unlabel-pathway.ts';
 import { unrenderTemplate } from './unrender-template.ts';
 

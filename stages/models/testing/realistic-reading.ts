@@ -12,7 +12,7 @@ import { parseOutcomeScore } from '../../judge/parse-outcome-score.ts';
 import { parseNarrative } from '../../construct/narrative-parse.ts';
 import { checkTreeAnswer } from '../../construct/tree-check.ts';
 import { metaCommentary } from '../../construct/qc-preamble.ts';
-import { HTN_MARKDOWN } from '../../agents/test-fixtures.ts';
+import { HTN_MARKDOWN } from '../../agents/testing/benchmark-cases.ts';
 import type { LabelledAnswer } from './realistic-answers.ts';
 
 export type Reading = { accept: true; format: string; value?: string | number } | { accept: false; reason: string };

@@ -5,7 +5,7 @@
 import type { ModelSpec } from '../../../pipeline/llm/types.ts';
 import { DEFAULT_SIMULATED_EVALUATED, simulatedModel } from '../../agents/roster.ts';
 import { PATIENT_NAME } from '../../agents/offline-patient.ts';
-import { SIMULATED_JUDGES, simulatedJudgeSpecs } from '../../judge/simulated-judges.ts';
+import { SIMULATED_JUDGES, simulatedJudgeSpecs } from '../../agents/judges/simulated-judges.ts';
 import { judgeSpecs } from '../../models/judge-specs.ts';
 import { evaluatedModel, modelRef } from '../../models/model-identity.ts';
 import type { RunModel } from '../../models/models-file.ts';

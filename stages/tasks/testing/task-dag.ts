@@ -16,7 +16,7 @@ import { workspaceFor } from '../../../pipeline/exec/workspace.ts';
 import { stageRows } from '../../../pipeline/testing/stage-rows.ts';
 import { referenceQuestions } from '../../construct/reference-questions.ts';
 import type { Cdp } from '../../construct/types.ts';
-import { buildFixture, HTN_MARKDOWN, HTN_TREE, INSOMNIA_MARKDOWN, INSOMNIA_TREE } from '../../agents/test-fixtures.ts';
+import { buildFixture, HTN_MARKDOWN, HTN_TREE, INSOMNIA_MARKDOWN, INSOMNIA_TREE } from '../../agents/testing/benchmark-cases.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const TASKS = join(HERE, '..');

@@ -1,0 +1,54 @@
+/**
+ * A whole-table stage's run: every input handed over whole (or projected to the columns the stage
+ * declares it reads), its function called once, its rows one part of the artifact.
+ */
+import type { Row } from '../dag/define.ts';
+import { absentInputs, guardInputs } from '../dag/inputs.ts';
+import type { StageContext } from '../dag/stage.ts';
+import type { ResolvedStage } from '../dag/validate.ts';
+import type { KeyComponents } from '../store/ledger.ts';
+import { runPartitionedStage, type PartitionedEnv } from './partitioned-stage.ts';
+import type { Input, RunEvent, StageOutput } from './runner-types.ts';
+
+export interface TableStageJob {
+  name: string;
+  stage: ResolvedStage;
+  inputs: Record<string, Input>;
+  ctx: StageContext;
+  reasons: string[];
+  /** An input's rows with only `columns` (shared with the other table stages reading it). */
+  projected(local: string, input: Input, columns: readonly string[]): Row[];
+  emit(e: RunEvent): void;
+}
+
+/** The stage's inputs as it takes them: whole or projected, an optional one left out as no rows. */
+function tableInputs(job: TableStageJob): Record<string, Row[]> {
+  const { name, stage, inputs } = job;
+  if (stage.impl.kind !== 'table') throw new Error('unreachable');
+  const reads = stage.impl.reads ?? {};
+  const all = Object.fromEntries(Object.entries(inputs).map(([k, f]) => [k, reads[k] ? job.projected(k, f, reads[k]) : f.rows()]));
+  // A declared optional input the config leaves out is handed over as no rows, never left undefined.
+  for (const k of absentInputs(stage.impl.inputs, stage.decl.inputs).whole) all[k] = [];
+  return guardInputs(name, 'input', all, Object.keys(all));
+}
+
+export async function runTableStage(job: TableStageJob): Promise<StageOutput> {
+  const { name, stage } = job;
+  if (stage.impl.kind !== 'table') throw new Error('unreachable');
+  job.emit({ type: 'stage-start', stage: name, total: null, reasons: job.reasons });
+  const rows = await stage.impl.run(tableInputs(job), job.ctx);
+  if (!Array.isArray(rows)) throw new Error(`stage '${name}' must return an array of rows, got ${typeof rows}`);
+  return { parts: [{ rows, chunk: true }], computed: rows.length, reused: 0 };
+}
+
+/** A table stage with a `partition`: only the partitions whose rows changed are computed (partitioned-stage.ts). */
+export async function runPartitionedTableStage(job: TableStageJob, env: PartitionedEnv, components: KeyComponents): Promise<StageOutput> {
+  const { name, stage } = job;
+  if (stage.impl.kind !== 'table') throw new Error('unreachable');
+  job.emit({ type: 'stage-start', stage: name, total: null, reasons: job.reasons });
+  const p = await runPartitionedStage(env, stage.impl, components, tableInputs(job), job.ctx);
+  // Awaited in commit; a rejection before that is not an unhandled one.
+  p.durable.catch(() => {});
+  const parts = [{ rows: p.rows, chunk: true }];
+  return { parts, computed: p.rowsComputed, reused: p.rowsReused, durable: p.durable, partitions: p.partitions, partitionKeys: p.keys };
+}

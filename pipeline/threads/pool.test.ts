@@ -1,0 +1,145 @@
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { ThreadPool } from './pool.ts';
+
+const fixture = fileURLToPath(new URL('./testing/pool-fixture.ts', import.meta.url));
+
+async function settled<T>(ps: Promise<T>[]): Promise<({ ok: true; value: T } | { ok: false; error: Error })[]> {
+  return (await Promise.allSettled(ps)).map((s) =>
+    s.status === 'fulfilled' ? { ok: true, value: s.value } : { ok: false, error: s.reason },
+  );
+}
+
+describe('thread pool', () => {
+  test('results come back in order, computed on the workers, the shared value with every item', async () => {
+    const pool = new ThreadPool({ size: 2, tuning: { coldMs: 0 } });
+    try {
+      const task = pool.task<number, { value: number; thread: number }>({ module: fixture, fn: 'square', shared: { offset: 5 } });
+      const xs = Array.from({ length: 300 }, (_, i) => i);
+      const out = await Promise.all(xs.map((x) => task.run(x)));
+      assert.deepEqual(
+        out.map((o) => o.value),
+        xs.map((x) => x * x + 5),
+      );
+      const threads = new Set(out.map((o) => o.thread));
+      assert.equal(threads.has(0), false, 'nothing ran on the main thread');
+      assert.equal(threads.size, 2, 'both workers computed');
+      assert.deepEqual(task.counts, { inline: 0, threaded: 300 });
+      task.close();
+    } finally {
+      await pool.close();
+    }
+  });
+
+  test('one worker means inline on the main thread: same results, no worker started', async () => {
+    const pool = new ThreadPool({ size: 1, tuning: { coldMs: 0 } });
+    const task = pool.task<number, { value: number; thread: number }>({ module: fixture, fn: 'square', shared: { offset: 5 } });
+    const out = await Promise.all([1, 2, 3].map((x) => task.run(x)));
+    assert.deepEqual(out, [
+      { value: 6, thread: 0 },
+      { value: 9, thread: 0 },
+      { value: 14, thread: 0 },
+    ]);
+    assert.equal(pool.started, false);
+    await pool.close();
+  });
+
+  test("an item that throws fails alone, with its message and code; its batch's other items are computed", async () => {
+    const pool = new ThreadPool({ size: 2, tuning: { coldMs: 0 } });
+    try {
+      const task = pool.task<number, number>({ module: fixture, fn: 'failOnThree' });
+      const out = await settled([1, 2, 3, 4, 5].map((x) => task.run(x)));
+      assert.deepEqual(
+        out.map((o) => (o.ok ? o.value : `${o.error.message} (${(o.error as { code?: string }).code})`)),
+        [1, 2, 'three is not allowed (EBADTHREE)', 4, 5],
+      );
+    } finally {
+      await pool.close();
+    }
+  });
+
+  test('an item that kills its worker fails alone with the reason; the worker is replaced and the rest computed', async () => {
+    const pool = new ThreadPool({ size: 2, tuning: { coldMs: 0 } });
+    try {
+      const task = pool.task<string, string>({ module: fixture, fn: 'crashOnPoison' });
+      const items = ['a', 'b', 'poison', 'c', 'd', 'e', 'f', 'g'];
+      const out = await settled(items.map((x) => task.run(x)));
+      assert.deepEqual(
+        out.map((o) => (o.ok ? o.value : 'failed')),
+        ['A', 'B', 'failed', 'C', 'D', 'E', 'F', 'G'],
+      );
+      const failure = out[2]! as { ok: false; error: Error };
+      assert.match(failure.error.message, /worker thread computing it died \(it exited with code 7\)/);
+      // The pool still works after the crash.
+      assert.deepEqual(await Promise.all(['x', 'y'].map((x) => task.run(x))), ['X', 'Y']);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  test('past its restarts the pool gives up: every pending item fails saying how to rerun', async () => {
+    const pool = new ThreadPool({ size: 2, maxRestarts: 0, tuning: { coldMs: 0 } });
+    try {
+      const task = pool.task<string, string>({ module: fixture, fn: 'crashOnPoison' });
+      const out = await settled(['poison', 'a', 'b'].map((x) => task.run(x)));
+      assert.ok(out.some((o) => !o.ok));
+      for (const o of out) if (!o.ok) assert.match(o.error.message, /died 1 times \(last: it exited with code 7\).*--workers 1/);
+      await assert.rejects(task.run('later'), /--workers 1/);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  test('a function the module does not export fails each item saying which', async () => {
+    const pool = new ThreadPool({ size: 2, tuning: { coldMs: 0 } });
+    try {
+      const task = pool.task<number, number>({ module: fixture, fn: 'nothingHere' });
+      await assert.rejects(task.run(1), /pool-fixture\.ts has no exported function 'nothingHere'/);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  test('little work stays inline (no worker starts); enough work moves to the workers after the probe', async () => {
+    const pool = new ThreadPool({ size: 2 });
+    try {
+      const cheap = pool.task<number, { value: number; thread: number }>({
+        module: fixture,
+        fn: 'square',
+        shared: { offset: 0 },
+        expected: 50,
+      });
+      await Promise.all(Array.from({ length: 50 }, (_, i) => cheap.run(i)));
+      assert.deepEqual(cheap.counts, { inline: 50, threaded: 0 });
+      assert.equal(pool.started, false);
+      // 8 probed items of 5 ms of CPU project 92 × 5 ms = 460 ms; the bar is 200 ms here.
+      const costly = pool.task<{ ms: number; v: number }, number>({ module: fixture, fn: 'spin', expected: 100 }, { coldMs: 200 });
+      const xs = Array.from({ length: 100 }, (_, v) => ({ ms: 5, v }));
+      const out = await Promise.all(xs.map((x) => costly.run(x)));
+      assert.deepEqual(
+        out,
+        xs.map((x) => x.v),
+      );
+      assert.deepEqual(costly.counts, { inline: 8, threaded: 92 });
+      assert.equal(pool.started, true);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  test('a process whose pool is left open still exits once its work is done (workers do not hold it)', () => {
+    const script = `
+      import { ThreadPool } from ${JSON.stringify(new URL('./pool.ts', import.meta.url).href)};
+      const pool = new ThreadPool({ size: 2, tuning: { coldMs: 0 } });
+      const t = pool.task({ module: ${JSON.stringify(fixture)}, fn: 'square', shared: { offset: 1 } });
+      const out = await Promise.all([1, 2, 3].map((x) => t.run(x)));
+      console.log(out.map((o) => o.value).join(','));
+    `;
+    const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8', timeout: 60_000 });
+    assert.equal(r.signal, null, 'the process exited by itself, not killed at the timeout');
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(r.stdout.trim(), '2,5,10');
+  });
+});

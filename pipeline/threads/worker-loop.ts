@@ -1,0 +1,60 @@
+/**
+ * A pool worker's loop: it keeps each task's function and shared value, and runs the batches it
+ * is sent one after another, each item in order. An item that throws is that item's error; the
+ * others of its batch go on. Batches queue behind each other, so the pool can send the next one
+ * while this one runs and the worker never waits for a message between them.
+ */
+import { parentPort } from 'node:worker_threads';
+import { pathToFileURL } from 'node:url';
+import { thrown, type FromWorker, type ItemOutcome, type ToWorker } from './protocol.ts';
+
+type TaskFn = (item: unknown, shared: unknown) => unknown;
+
+const port = parentPort;
+if (!port) throw new Error('pipeline/threads/worker-loop.ts runs inside a worker thread only');
+
+const tasks = new Map<number, { fn: Promise<TaskFn>; shared: unknown }>();
+let queue: Promise<void> = Promise.resolve();
+
+function load(module: string, fn: string): Promise<TaskFn> {
+  const url = module.startsWith('file:') ? module : pathToFileURL(module).href;
+  return import(url).then((m: Record<string, unknown>) => {
+    const f = m[fn];
+    if (typeof f !== 'function') throw new Error(`${module} has no exported function '${fn}' for the worker pool to call`);
+    return f as TaskFn;
+  });
+}
+
+async function runBatch(id: number, task: number, items: unknown[]): Promise<FromWorker> {
+  const t = tasks.get(task);
+  if (!t) return { type: 'task-error', id, error: { message: `internal: worker got a batch of task ${task} before its shared value` } };
+  let fn: TaskFn;
+  try {
+    fn = await t.fn;
+  } catch (err) {
+    return { type: 'task-error', id, error: thrown(err) };
+  }
+  const outcomes: ItemOutcome[] = [];
+  for (const item of items) {
+    try {
+      outcomes.push({ ok: true, value: await fn(item, t.shared) });
+    } catch (err) {
+      outcomes.push({ ok: false, error: thrown(err) });
+    }
+  }
+  return { type: 'done', id, outcomes };
+}
+
+port.on('message', (m: ToWorker) => {
+  if (m.type === 'shared') {
+    const fn = load(m.module, m.fn);
+    fn.catch(() => {}); // reported with the task's first batch
+    tasks.set(m.task, { fn, shared: m.shared });
+  } else if (m.type === 'release') {
+    // After the batches already queued: they still need it.
+    queue = queue.then(() => void tasks.delete(m.task));
+  } else {
+    queue = queue.then(async () => port.postMessage(await runBatch(m.id, m.task, m.items)));
+  }
+});
+port.postMessage({ type: 'ready' } satisfies FromWorker);
