@@ -65,7 +65,7 @@ async function runCase(url: string, c: (typeof CASES)[number]) {
         },
       ],
     };
-    const ws = workspaceFor(root, config, {});
+    const ws = workspaceFor(root);
     const client = createLlmClient({
       cacheDir: join(root, 'llm-cache'),
       storeLogDir: join(ws.store, 'llm'),

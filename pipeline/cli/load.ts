@@ -11,7 +11,7 @@ import { resolveDag, type ResolvedDag } from '../dag/validate.ts';
 import { parseOverrides } from '../dag/overrides.ts';
 import { workspaceFor, type Workspace } from '../exec/workspace.ts';
 import { resolveInvocation, type EnvReads } from './invocation.mjs';
-import { projectExtensions, type ConfigModule, type Extensions } from './extensions.ts';
+import { projectExtensions, type ConfigModule, type Extensions } from './config-exports.ts';
 
 export interface Project {
   dag: ResolvedDag;

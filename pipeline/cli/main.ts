@@ -7,7 +7,7 @@ import { findConfig } from './invocation.mjs';
 import { importConfig } from './load.ts';
 import { buildProgram } from './program.ts';
 import { runnerCommands } from './commands/index.ts';
-import type { ConfigModule } from './extensions.ts';
+import type { ConfigModule } from './config-exports.ts';
 
 /** The configuration file of an argument list, before commander parses it; null outside a project. */
 function configOf(argv: readonly string[]): string | null {

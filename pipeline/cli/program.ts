@@ -7,7 +7,7 @@ import { Command } from 'commander';
 import type { CliFlags } from '../dag/options.ts';
 import { OPTION_FLAGS } from './invocation.mjs';
 import { loadOptions, loadProject, type CommandOptions, type Project } from './load.ts';
-import type { RegisterCommand } from './extensions.ts';
+import type { RegisterCommand } from './config-exports.ts';
 
 export function buildProgram(commands: readonly RegisterCommand[]): Command {
   const program = new Command();

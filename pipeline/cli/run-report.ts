@@ -13,7 +13,7 @@
  */
 import type { DagConfig } from '../dag/define.ts';
 import type { RunSummary, StageResult } from '../exec/executor.ts';
-import { UNLABELLED_KIND, UPSTREAM_KIND, addKinds, type FailureKinds } from '../store/segment-facts.ts';
+import { UNLABELLED_KIND, UPSTREAM_KIND, addKinds, type FailureKinds } from '../store/segment-tally.ts';
 
 /** The retry flag of each kind kept as results (a row with the kind but no error). */
 export const RETRY_FLAG: Record<string, string> = { answer: '--retry-answers' };

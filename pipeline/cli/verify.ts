@@ -10,7 +10,7 @@ import type { Project } from './load.ts';
 import { runDag, type RunSummary, type StageResult } from '../exec/executor.ts';
 import { acquireRunLock } from '../store/run-lock.ts';
 import { verifyMemos, type MemoReport } from '../store/memo-verify.ts';
-import type { RunLlm } from './extensions.ts';
+import type { RunLlm } from './config-exports.ts';
 
 export interface VerifyReport {
   /** Stages whose artifact and ledger entry match. */

@@ -32,7 +32,7 @@ export function joinIndexes(
       values = new Set<string>();
       for (const p of pending) for (const r of p.rows) if (keyedHere(r)) values.add(r.values[shape.joinAt[j]!]!);
     }
-    out.set(j, joinIndex(store, shape.inputs[j], shape.fe.join![j], values, zones));
+    out.set(j, joinIndex(store, shape.inputs[j], shape.forEach.join![j], values, zones));
   }
   return out;
 }

@@ -6,7 +6,7 @@
 import type { Columns, Row } from '../dag/define.ts';
 import { hashParts, iterSegment, StoredLine, type ArtifactPart } from '../store/artifacts.ts';
 import type { RowFacts } from '../store/ledger.ts';
-import { rowFacts } from './row-facts.ts';
+import { rowFacts } from './row-summary.ts';
 
 export function commitInMemory(
   store: string,

@@ -119,7 +119,7 @@ type P = ReturnType<typeof project>;
 
 async function run(p: P, opts: { force?: boolean } = {}): Promise<Record<string, StageResult>> {
   rmSync(join(p.root, 'computed.log'), { force: true });
-  const s = await runDag(await resolveDag(p.config, p.root), workspaceFor(p.root, p.config), opts);
+  const s = await runDag(await resolveDag(p.config, p.root), workspaceFor(p.root), opts);
   assert.equal(s.ok, true, JSON.stringify(s.stages.filter((x) => x.error)));
   return Object.fromEntries(s.stages.map((x) => [x.stage, x]));
 }
@@ -133,7 +133,7 @@ function computed(p: P): string[] {
 }
 
 function rows(p: P, stage: string): Row[] {
-  const ws = workspaceFor(p.root, p.config);
+  const ws = workspaceFor(p.root);
   return readRows(ws.store, stage, readLedger(ws.ledger).entries[stage].segments!);
 }
 
@@ -197,7 +197,7 @@ test('a partitioned stage computes only the partitions whose rows changed, and i
 
     // `cdp clean` keeps the partitions the artifact was made of (the ledger lists them) and drops
     // the others (b's and f's changed partitions); a rerun then computes nothing.
-    const ws = workspaceFor(p.root, p.config);
+    const ws = workspaceFor(p.root);
     const current = readLedger(ws.ledger).entries.sums!.partitionKeys!;
     assert.equal(current.length, 5);
     const cleaned = await cleanStore(ws);

@@ -62,8 +62,8 @@ function replacedUnits(
   drives: ReadonlySet<string>,
   crosses: ReadonlySet<string>,
 ): ReplacedUnits | null {
-  const rec = prev.rowStage!;
-  const gone = rec.from.map((f, i) => ({ f, seg: prev.segments![i] })).filter(({ f }) => !drives.has(f.drive) && crosses.has(f.cross));
+  const recorded = prev.rowStage!;
+  const gone = recorded.from.map((f, i) => ({ f, seg: prev.segments![i] })).filter(({ f }) => !drives.has(f.drive) && crosses.has(f.cross));
   if (!gone.length || gone.reduce((n, g) => n + g.seg.rows, 0) > REPLACED_ROWS_HELD) return null;
   const out: ReplacedUnits = { rows: new Map(), keyOf: new Map() };
   for (const { f, seg } of gone) {

@@ -21,7 +21,7 @@ export interface DrivingSegment {
 export interface RowShape {
   name: string;
   stage: ResolvedStage;
-  fe: ForEach;
+  forEach: ForEach;
   impl: RowStage;
   inputs: Record<string, Input>;
   driving: Input;
@@ -43,17 +43,17 @@ export function rowShape(
   components: KeyComponents,
   inputs: Record<string, Input>,
 ): RowShape {
-  const fe = stage.forEach!;
+  const forEach = stage.forEach!;
   if (stage.impl.kind !== 'row') throw new Error('unreachable');
-  const joinNames = Object.keys(fe.join ?? {});
-  const wholeNames = Object.keys(inputs).filter((n) => n !== fe.input && !joinNames.includes(n));
-  const crossValues: unknown[] = fe.cross ? (stage.decl.params![fe.cross.param] as unknown[]) : [undefined];
-  const joinColumns = [...new Set(Object.values(fe.join ?? {}))];
-  const driving = inputs[fe.input];
+  const joinNames = Object.keys(forEach.join ?? {});
+  const wholeNames = Object.keys(inputs).filter((n) => n !== forEach.input && !joinNames.includes(n));
+  const crossValues: unknown[] = forEach.cross ? (stage.decl.params![forEach.cross.param] as unknown[]) : [undefined];
+  const joinColumns = [...new Set(Object.values(forEach.join ?? {}))];
+  const driving = inputs[forEach.input];
   return {
     name,
     stage,
-    fe,
+    forEach,
     impl: stage.impl,
     inputs,
     driving,
@@ -61,7 +61,7 @@ export function rowShape(
     joinNames,
     wholeNames,
     joinColumns,
-    joinAt: Object.fromEntries(joinNames.map((j) => [j, joinColumns.indexOf(fe.join![j])])),
+    joinAt: Object.fromEntries(joinNames.map((j) => [j, joinColumns.indexOf(forEach.join![j])])),
     common: commonKey(components, wholeNames),
     crossValues,
     crossHashes: crossValues.map((x) => (x === undefined ? '' : hashValue(x))),

@@ -21,42 +21,42 @@ export interface Standing {
 
 /** Whether the last run's parts can be taken up at all, and if so which may stand; null: every part is planned. */
 export function standingParts(env: RowStageEnv, shape: RowShape, prev: LedgerEntry | undefined, forced: boolean): Standing | null {
-  const rec = prev?.rowStage;
-  const { inputs, joinNames, fe } = shape;
+  const recorded = prev?.rowStage;
+  const { inputs, joinNames, forEach } = shape;
   const incremental =
-    !!rec &&
+    !!recorded &&
     !!prev?.segments &&
-    rec.common === shape.common &&
-    rec.from.length === prev.segments.length &&
+    recorded.common === shape.common &&
+    recorded.from.length === prev.segments.length &&
     !forced &&
     !env.retryFailed &&
     !env.retryKinds?.length &&
     !env.ephemeral &&
     !!shape.driving.segments &&
-    joinNames.every((j) => inputs[j].segments && rec.joins[j]);
+    joinNames.every((j) => inputs[j].segments && recorded.joins[j]);
   if (!incremental) return null;
   const changed = new Map<string, Set<string>>();
   for (const j of joinNames) {
     const from = inputs[j].from;
     const lines = (h: string) => (existsSync(segmentPaths(env.store, from, h).ndjson) ? segmentLines(env.store, from, h) : null);
     const values = changedJoinValues(
-      rec.joins[j],
+      recorded.joins[j],
       inputs[j].segments!.map((s) => s.hash),
-      fe.join![j],
+      forEach.join![j],
       lines,
     );
     if (!values) return null;
     if (values.size) changed.set(j, values);
   }
   const parts = new Map<string, { ref: SegmentRef; units: number }>();
-  rec.from.forEach((f, i) => parts.set(`${f.drive}\u0000${f.cross}`, { ref: prev!.segments![i], units: f.units }));
+  recorded.from.forEach((f, i) => parts.set(`${f.drive}\u0000${f.cross}`, { ref: prev!.segments![i], units: f.units }));
   return { parts, changed };
 }
 
 /** Whether a driving segment has a row joining one of the changed values (its lines are read only when its zones may hold one). */
 function touchedBy(env: RowStageEnv, shape: RowShape, standing: Standing, zones: ZoneBook): (seg: DrivingSegment) => boolean {
   const { changed } = standing;
-  const join = shape.fe.join ?? {};
+  const join = shape.forEach.join ?? {};
   const sortedChanged = new Map([...changed].map(([j, values]) => [j, sortJoinValues(values)]));
   return (seg) => {
     if (!changed.size) return false;

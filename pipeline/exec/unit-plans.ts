@@ -15,7 +15,7 @@ import { unitKey } from './unit-key.ts';
 /** Every unit of the pending parts, in order; each is also pushed to its part's plans. */
 export function planUnits(shape: RowShape, parts: Part[], pending: readonly PendingSegment[], joined: Map<string, JoinBuckets>): Plan[] {
   const plans: Plan[] = [];
-  const upstream = shape.stage.decl.inputs![shape.fe.input];
+  const upstream = shape.stage.decl.inputs![shape.forEach.input];
   for (const p of pending) {
     for (const r of p.rows) {
       const { joinedRows, joinedHashes } = keyedHere(r) ? joinedOfRow(shape, r, joined) : { joinedRows: {}, joinedHashes: {} };

@@ -5,7 +5,7 @@
  * are to compute.
  */
 import type { Row } from '../dag/define.ts';
-import { UPSTREAM_KIND } from '../store/segment-facts.ts';
+import { UPSTREAM_KIND } from '../store/segment-tally.ts';
 import type { LazyMemo } from './lazy-memo.ts';
 import type { ReplacedUnits } from './replaced-units.ts';
 import type { RowShape } from './row-shape.ts';

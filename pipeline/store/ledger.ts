@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { writeFileAtomic } from './atomic.ts';
 import type { SegmentRef } from './segments.ts';
-import type { FailureKinds } from './segment-facts.ts';
+import type { FailureKinds } from './segment-tally.ts';
 
 export interface KeyComponents {
   code: { hash: string; files: Record<string, string>; packages: Record<string, string> };
@@ -63,7 +63,7 @@ export interface RowStageRecord {
 
 /**
  * A stage's most common failure reasons (numbers folded to N), its rows by `failure_kind` (see
- * segment-facts.ts) and the distinct values of its `covers` column.
+ * segment-tally.ts) and the distinct values of its `covers` column.
  */
 export interface RowFacts {
   failureReasons?: { reason: string; count: number; example: string }[];

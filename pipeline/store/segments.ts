@@ -21,7 +21,7 @@ import { tempPathFor } from './atomic.ts';
 import { asDiskFull, isDiskFull } from './disk-full.ts';
 import { LineWriter } from './lines.ts';
 import type { Columns, Row } from '../dag/define.ts';
-import { FactTally, coversPath, writeCovered, type FailureKinds, type Reason } from './segment-facts.ts';
+import { FactTally, coversPath, writeCovered, type FailureKinds, type Reason } from './segment-tally.ts';
 
 /** What the ledger knows of one file: its stat for the cheap check, its sha256 for the full one. */
 export interface FileRecord {

@@ -1,5 +1,5 @@
 /** `cdp export benchmark|results DIR`: the built benchmark, or a run's results, as Parquet + JSONL with a dataset card. */
-import type { RegisterCommand } from '../../pipeline/cli/extensions.ts';
+import type { RegisterCommand } from '../../pipeline/cli/config-exports.ts';
 
 export const exportData: RegisterCommand = (program, project) => {
   program

@@ -1,5 +1,5 @@
 /** `cdp import predictions FILE`: predictions made elsewhere (JSONL) into the store's imports/, judged by the next `cdp run`. */
-import type { RegisterCommand } from '../../pipeline/cli/extensions.ts';
+import type { RegisterCommand } from '../../pipeline/cli/config-exports.ts';
 
 export const importData: RegisterCommand = (program, project) => {
   program

@@ -10,7 +10,7 @@
  *   cdp export benchmark|results DIR   the built benchmark, or a run's results, as Parquet + JSONL with a dataset card
  *   cdp import predictions FILE        predictions made elsewhere (JSONL) into <store>/imports/, judged by the next `cdp run`
  */
-import type { RegisterCommand } from '../../pipeline/cli/extensions.ts';
+import type { RegisterCommand } from '../../pipeline/cli/config-exports.ts';
 import { models } from './models.ts';
 import { ingest } from './ingest.ts';
 import { pathwayMetrics } from './pathway-metrics.ts';

@@ -1,5 +1,5 @@
 /** `cdp ingest <file.pdf>`: the Markdown of any PDF, as the guidelines stage would produce it. */
-import type { RegisterCommand } from '../../pipeline/cli/extensions.ts';
+import type { RegisterCommand } from '../../pipeline/cli/config-exports.ts';
 
 export const ingest: RegisterCommand = (program) => {
   program

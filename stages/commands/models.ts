@@ -1,5 +1,5 @@
 /** `cdp models [--check]`: the run's models, their roles, and whether they answer. */
-import type { RegisterCommand } from '../../pipeline/cli/extensions.ts';
+import type { RegisterCommand } from '../../pipeline/cli/config-exports.ts';
 
 export const models: RegisterCommand = (program, _project, options) => {
   program

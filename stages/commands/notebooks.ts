@@ -1,6 +1,6 @@
 /** `cdp notebooks`: the Observable notebooks in notebooks/ built over the warehouse into a static site. */
 import { join, resolve } from 'node:path';
-import type { RegisterCommand } from '../../pipeline/cli/extensions.ts';
+import type { RegisterCommand } from '../../pipeline/cli/config-exports.ts';
 
 export const notebooks: RegisterCommand = (program, project) => {
   program

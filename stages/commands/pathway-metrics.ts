@@ -1,5 +1,5 @@
 /** `cdp pathway-metrics`: DTW/OT/LNDS for consistency matrices given as JSONL on stdin. */
-import type { RegisterCommand } from '../../pipeline/cli/extensions.ts';
+import type { RegisterCommand } from '../../pipeline/cli/config-exports.ts';
 
 export const pathwayMetrics: RegisterCommand = (program) => {
   program

@@ -9,7 +9,8 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import config from '../../dag.config.ts';
+import dagDefinition from '../../dag.config.ts';
+import { builtConfig } from '../../pipeline/testing/config-stages.ts';
 import { resolveDag } from '../../pipeline/index.ts';
 import { readLedger } from '../../pipeline/store/ledger.ts';
 import { readRows } from '../../pipeline/store/artifacts.ts';
@@ -31,7 +32,7 @@ async function run(env: NodeJS.ProcessEnv, extra: string[] = []): Promise<Figure
 /** Each partitioned stage's artifact against one whole call of its module over its input artifacts. */
 async function assertWhole(store: string, extra: string[] = []): Promise<void> {
   const set = Object.fromEntries(extra.filter((_, i) => extra[i - 1] === '--set').map((kv) => kv.split('=') as [string, string]));
-  const dag = await resolveDag(config, REPO);
+  const dag = await resolveDag(builtConfig(dagDefinition, REPO), REPO);
   const ledger = readLedger(join(store, 'ledger.json'));
   const rows = (stage: string) => readRows(store, stage, ledger.entries[stage]!.segments!);
   for (const name of PARTITIONED) {
@@ -59,7 +60,8 @@ test(
   async () => {
     const store = mkdtempSync(join(tmpdir(), 'cdp-part-sample-'));
     try {
-      const env = { CDP_STORE: store, CDP_REPORTS: join(store, 'reports') };
+      // A store given: its reports go to <store>/reports.
+      const env = { CDP_STORE: store };
       const first = await run(env);
       for (const name of PARTITIONED) {
         const p = first[name]!.partitions!;

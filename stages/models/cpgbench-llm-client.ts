@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { createLlmClient } from '../../pipeline/llm/client.ts';
 import { formatEstimate } from '../../pipeline/llm/estimate-report.ts';
 import type { ChatRequest } from '../../pipeline/llm/types.ts';
-import type { RunLlm } from '../../pipeline/cli/extensions.ts';
+import type { RunLlm } from '../../pipeline/cli/config-exports.ts';
 import { CPG_BUILDER_NAME, CPG_EVALUATED, CPG_JUDGE_NAME, CPG_WRITER_NAME, cpgOfflineHandlers } from '../agents/cpgbench/roster.ts';
 import { llmCallsViews } from './llm-views.ts';
 import type { CpgRunModels } from './cpgbench-roster.ts';

@@ -12,7 +12,7 @@ import { formatEstimate } from '../../pipeline/llm/estimate-report.ts';
 import type { ChatRequest, ModelSpec } from '../../pipeline/llm/types.ts';
 import { readServerWindows, windowFact, type WindowFact } from '../../pipeline/llm/server-windows.ts';
 import { estimateAssumptions, formatPlanWithAssumptions } from './estimate-assumptions.ts';
-import type { RunLlm } from '../../pipeline/cli/extensions.ts';
+import type { RunLlm } from '../../pipeline/cli/config-exports.ts';
 import { CURATED_BUILDER_NAME } from '../agents/curated-builder.ts';
 import { ORACLE_NAME } from '../agents/oracle.ts';
 import { WALKER_NAME } from '../agents/lexical-walker.ts';

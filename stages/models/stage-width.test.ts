@@ -68,7 +68,7 @@ async function runAsk(rows: number, width: (roster: ModelSpec[]) => Partial<Stag
         },
       ],
     };
-    const ws = workspaceFor(root, config, {});
+    const ws = workspaceFor(root);
     const client = createLlmClient({
       cacheDir: join(root, 'llm-cache'),
       storeLogDir: join(ws.store, 'llm'),

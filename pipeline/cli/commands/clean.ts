@@ -1,5 +1,5 @@
 /** `cdp clean`: removes artifacts that no current key references. */
-import type { RegisterCommand } from '../extensions.ts';
+import type { RegisterCommand } from '../config-exports.ts';
 import { cleanStore } from '../clean.ts';
 
 export const clean: RegisterCommand = (program, project) => {

@@ -1,6 +1,6 @@
 /** `cdp dag`: the graph as text, Mermaid or Graphviz dot. */
 import { Option } from 'commander';
-import type { RegisterCommand } from '../extensions.ts';
+import type { RegisterCommand } from '../config-exports.ts';
 import { renderDag, type DagFormat } from '../render-dag.ts';
 
 export const dag: RegisterCommand = (program, project) => {

@@ -1,7 +1,7 @@
 /** `cdp estimate [stage…]`: a plan of what the stages would send to LLMs, with what it assumes; nothing is sent or stored. */
 import { runDag, type RunSummary } from '../../exec/executor.ts';
 import { estimateJson } from '../../llm/estimate-report.ts';
-import type { RegisterCommand } from '../extensions.ts';
+import type { RegisterCommand } from '../config-exports.ts';
 import { estimateFacts } from '../estimate-plan.ts';
 import { refuseOnProblems } from '../refuse.ts';
 

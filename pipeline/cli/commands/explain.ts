@@ -1,5 +1,5 @@
 /** `cdp explain <stage>`: the components of a stage key and their hashes. */
-import type { RegisterCommand } from '../extensions.ts';
+import type { RegisterCommand } from '../config-exports.ts';
 import { explainStage } from '../explain.ts';
 
 export const explain: RegisterCommand = (program, project) => {

@@ -1,5 +1,5 @@
 /** The runner's own commands, one per module; a project adds its own (the configuration's `cliCommands`). */
-import type { RegisterCommand } from '../extensions.ts';
+import type { RegisterCommand } from '../config-exports.ts';
 import { run } from './run.ts';
 import { estimate } from './estimate.ts';
 import { status } from './status.ts';

@@ -1,7 +1,7 @@
 /** `cdp run [stage…]`: brings the named stages (all when none is named) and what they need up to date. */
 import { runDag, type RunSummary } from '../../exec/executor.ts';
 import type { Project } from '../load.ts';
-import type { RegisterCommand, RunLlm } from '../extensions.ts';
+import type { RegisterCommand, RunLlm } from '../config-exports.ts';
 import { progressSink } from '../progress.ts';
 import { refuseOnProblems } from '../refuse.ts';
 import { runReport } from '../run-report.ts';

@@ -1,5 +1,5 @@
 /** `cdp sql "<query>"`: one read-only query on the warehouse, bounded in memory and time, streamed as a table or JSON. */
-import type { RegisterCommand } from '../extensions.ts';
+import type { RegisterCommand } from '../config-exports.ts';
 import { streamWarehouseQuery } from '../sql.ts';
 import { DEFAULT_MEMORY_LIMIT, DEFAULT_TIMEOUT, sqlBounds } from '../sql-bounds.ts';
 import { jsonArraySink, tableSink } from '../sql-output.ts';

@@ -1,6 +1,6 @@
 /** `cdp status [--verify]`: every stage fresh, stale or missing, and why; or the store's full integrity check. */
 import { runDag } from '../../exec/executor.ts';
-import type { RegisterCommand } from '../extensions.ts';
+import type { RegisterCommand } from '../config-exports.ts';
 import { exitQuietlyOnEpipe } from '../stdout.ts';
 import { formatVerify, verifyStore } from '../verify.ts';
 

@@ -1,5 +1,5 @@
 /** `cdp verify`: every artifact, memo line and ledger entry hashed in full, and what does not match rebuilt. */
-import type { RegisterCommand } from '../extensions.ts';
+import type { RegisterCommand } from '../config-exports.ts';
 import { formatVerify, verifyStore } from '../verify.ts';
 
 export const verify: RegisterCommand = (program, project) => {

@@ -3,7 +3,7 @@
  *   cdp --config cpgbench.config.ts notebooks [--out DIR]   its notebooks (notebooks/cpgbench/) built into the reports' site/
  *   cdp --config cpgbench.config.ts serve [--port N]        a preview of that site on 127.0.0.1
  */
-import type { RegisterCommand } from '../../../pipeline/cli/extensions.ts';
+import type { RegisterCommand } from '../../../pipeline/cli/config-exports.ts';
 import { notebooks } from './notebooks.ts';
 import { serve } from './serve.ts';
 

@@ -1,6 +1,6 @@
 /** `cdp --config cpgbench.config.ts notebooks [--out DIR]`: CPGBench's notebooks (notebooks/cpgbench/) built over its warehouse. */
 import { join } from 'node:path';
-import type { RegisterCommand } from '../../../pipeline/cli/extensions.ts';
+import type { RegisterCommand } from '../../../pipeline/cli/config-exports.ts';
 
 export const notebooks: RegisterCommand = (program, project) => {
   program

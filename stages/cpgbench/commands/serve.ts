@@ -1,7 +1,7 @@
 /** `cdp --config cpgbench.config.ts serve [--port N]`: a preview of CPGBench's built notebooks on 127.0.0.1. */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { RegisterCommand } from '../../../pipeline/cli/extensions.ts';
+import type { RegisterCommand } from '../../../pipeline/cli/config-exports.ts';
 
 export const serve: RegisterCommand = (program, project) => {
   program

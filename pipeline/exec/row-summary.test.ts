@@ -3,7 +3,7 @@
 // as results apart, unlabelled failure rows as 'other'); coverage as distinct values of one column.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { reusedFacts, rowFacts } from './row-facts.ts';
+import { reusedFacts, rowFacts } from './row-summary.ts';
 
 test('failure reasons fold numbers, count, keep an example, kinds are counted, and coverage counts rows without an error', () => {
   const rows = [

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { decideReuse, type ReuseFacts } from './decide.ts';
+import { decideReuse, type ReuseFacts } from './reuse-decision.ts';
 
 const ok = { ok: true, restat: null } as const;
 const damaged = { ok: false, reason: 'artifact missing' } as const;

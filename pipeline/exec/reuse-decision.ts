@@ -10,7 +10,7 @@
  * key → reuse; otherwise run, with what changed since the last run.
  */
 import type { ArtifactCheck } from '../store/artifacts.ts';
-import type { FailureKinds } from '../store/segment-facts.ts';
+import type { FailureKinds } from '../store/segment-tally.ts';
 
 export interface ReuseFacts {
   /** The key now equals the recorded one. */

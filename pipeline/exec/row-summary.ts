@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import type { Row } from '../dag/define.ts';
 import { iterSegment, type SegmentRef } from '../store/artifacts.ts';
 import type { LedgerEntry, RowFacts } from '../store/ledger.ts';
-import { FactTally, coversPath, readCovered } from '../store/segment-facts.ts';
+import { FactTally, coversPath, readCovered } from '../store/segment-tally.ts';
 
 function factsOf(t: FactTally): RowFacts {
   const failureReasons = t.top(3);
