@@ -48,8 +48,9 @@ export function isTestCode(file: string): boolean {
   return TEST_CODE.test(file) || BENCH.test(file);
 }
 
-// CLI commands the project adds: they run in the CLI's process, outside any stage's code identity.
-const COMMAND = /(^stages\/commands\/|-command\.ts$|(^|\/)cli-commands\.ts$)/;
+// CLI commands the project adds (stages/commands/, a benchmark's <family>/commands/): they run in
+// the CLI's process, outside any stage's code identity.
+const COMMAND = /(^stages\/([^/]+\/)?commands\/|-command\.ts$)/;
 // The layer rules themselves, a test-side tool of no layer.
 const LAYER_TOOLS = new Set(['stages/layers.ts', 'stages/simulated-names.ts']);
 
