@@ -36,6 +36,9 @@ export interface CompareRow {
   judge: string;
   metric: string;
   model: string;
+  /** The flags of the model and the judge, as the runs' rows carry them (run B's where it has the cell). */
+  simulated: boolean;
+  judge_simulated: boolean | null;
   a_mean: number | null;
   b_mean: number | null;
   a_n: number;
@@ -108,6 +111,8 @@ export function compareRuns(a: RunRows, b: RunRows, opts: BootstrapOptions & { m
       judge: judge!,
       metric: m!,
       model: model!,
+      simulated: (cb ?? ca)?.simulated ?? false,
+      judge_simulated: (cb ?? ca)?.judge_simulated ?? null,
       a_mean: mean(ca),
       b_mean: mean(cb),
       a_n: ca?.values.length ?? 0,

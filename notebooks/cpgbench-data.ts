@@ -76,6 +76,8 @@ export async function exportCpgNotebookData(warehouse: string, storeDir: string,
     model: e.model,
     simulated: e.simulated,
     judge: e.judge,
+    // The judge's flag as its cpg_rates rows carry it, so the pages never tell a judge by its name.
+    judge_simulated: e.judge === null ? null : rates.some((r) => r.judge === e.judge && r.judge_simulated),
     rates: Object.fromEntries(
       e.cells.map((c) => [
         c.task,

@@ -7,7 +7,8 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openWarehouse, type WarehouseConnection } from '../pipeline/store/warehouse.ts';
-import { defaultJudge } from '../stages/report/judges.ts';
+import { defaultJudge, orderJudges } from '../stages/report/judges.ts';
+import type { JudgeFacts } from '../stages/roster/judge-spec.ts';
 import { caseValues, leaderboard, rankLabel, type LeaderboardEntry } from '../stages/report/leaderboard.ts';
 import { countsText } from '../stages/report/failure-counts.ts';
 import { collectSettings, recordedBootstrap, RunSettings } from '../stages/report/run-settings.ts';
@@ -28,7 +29,7 @@ export const NOTEBOOK_DATA: Record<string, string> = {
       p.dtw_pcc, p.ot_pcc, p.lnds_pcs, p.dtw_path, coalesce(s.error, p.error) as error
     from step_scores s left join pathway_metrics p using (setting, model, cdp_id, judge)
     order by s.setting, s.model, s.cdp_id, s.judge`,
-  dialogues: `select model, cdp_id, guideline_id, language, turns, outcome, success, end_reason, patient, simulated, error
+  dialogues: `select model, cdp_id, guideline_id, language, turns, outcome, success, end_reason, patient, patient_simulated, simulated, error
     from dialogues_multi order by model, cdp_id`,
 };
 
@@ -81,8 +82,28 @@ async function readAll(w: WarehouseConnection, sql: string): Promise<Row[]> {
   return (await w.con.runAndReadAll(sql)).getRowObjectsJson() as Row[];
 }
 
-/** The leaderboard entries as flat JSON rows (fractions), for the overview's chart and table. */
-export function leaderboardRows(entries: readonly LeaderboardEntry[]): Row[] {
+/**
+ * The judges as their pathway_metrics rows record them (kind, `judge_simulated`), in the order the
+ * reports use for judges they know nothing of (the paper's first, then by name): the default judge
+ * is then chosen by the flags, never by a name.
+ */
+export function judgeFactsOf(rows: readonly Row[]): JudgeFacts[] {
+  const facts = new Map<string, JudgeFacts>();
+  for (const r of rows) {
+    if (typeof r.judge !== 'string' || facts.has(r.judge)) continue;
+    const kind = (typeof r.judge_kind === 'string' ? r.judge_kind : 'llm') as JudgeFacts['kind'];
+    facts.set(r.judge, { name: r.judge, kind, simulated: r.judge_simulated === true });
+  }
+  return orderJudges(facts.keys()).map((name) => facts.get(name)!);
+}
+
+/**
+ * The leaderboard entries as flat JSON rows (fractions), for the overview's chart and table; each
+ * row's `judge_simulated` is the flag model_summary's rows of its judge carry (null without a judge).
+ */
+export function leaderboardRows(entries: readonly LeaderboardEntry[], summary: readonly Row[]): Row[] {
+  const judgeSimulated = (judge: string | null) =>
+    judge === null ? null : summary.some((r) => r.judge === judge && r.judge_simulated === true);
   return entries.map((e) => {
     const cell = (m: 'dtw_pcc' | 'acc' | 'sr') => {
       const c = e.cells[m];
@@ -100,6 +121,7 @@ export function leaderboardRows(entries: readonly LeaderboardEntry[]): Row[] {
       incomplete: e.incomplete,
       simulated: e.simulated,
       judge: e.judge,
+      judge_simulated: judgeSimulated(e.judge),
       pcc: cell('dtw_pcc'),
       acc: cell('acc'),
       sr: cell('sr'),
@@ -155,13 +177,17 @@ export async function exportNotebookData(
   // The paired differences use the bootstrap model_summary recorded, as the leaderboard report does.
   const bootstrap = recordedBootstrap(new RunSettings(collectSettings({ model_summary: data.model_summary })));
   const summary = summaryRows(data.model_summary!);
-  const judge = defaultJudge(summary.flatMap((r) => (r.judge === null ? [] : [r.judge])));
+  const judges = judgeFactsOf(data.pathway_metrics!);
+  const judge = defaultJudge(
+    summary.flatMap((r) => (r.judge === null ? [] : [r.judge])),
+    judges,
+  );
   const values = caseValues(
     { pathway_metrics: data.pathway_metrics, outcome_scores: data.outcome_scores, predicted_pathways: data.cases },
     summary,
     judge,
   );
-  write('leaderboard', leaderboardRows(leaderboard(summary, values, [], bootstrap)));
+  write('leaderboard', leaderboardRows(leaderboard(summary, values, judges, bootstrap), data.model_summary!));
   let compare: Row[] = [];
   let labels: [string, string] = ['A', 'B'];
   if (opts.compare) {

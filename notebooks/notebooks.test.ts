@@ -20,8 +20,10 @@ import { exportNotebookData, NOTEBOOK_DATA, OPTIONAL_NOTEBOOK_DATA } from './exp
 import { openWarehouse } from '../pipeline/store/warehouse.ts';
 // @ts-expect-error the pages' plain-JS loader, the same code the notebooks run
 import { rowsFromArrow } from './lib/arrow-rows.js';
+// @ts-expect-error the pages' plain-JS helpers, the same code the notebooks run
+import { isSimulated, judgeAgents, simulatedNote } from './lib/ui.js';
 import { tableFromIPC } from 'apache-arrow';
-import { notebookPages } from './build-site.ts';
+import { buildNotebookSite, notebookPages } from './build-site.ts';
 import { serveSite } from './serve-site.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -31,6 +33,9 @@ const ARTIFACTS = join(ROOT, 'test-artifacts', 'notebooks');
 let tmp = '';
 let warehouse = '';
 let baseline = '';
+// The fixture with its judges' names saying the opposite of their flags.
+let flipped = '';
+const FLIPPED_NAMES = { 'judge-llm': 'simulated-foo', 'simulated-tfidf': 'gpt-x' };
 let siteDir = '';
 let built = { stdout: '', stderr: '' };
 let server: Server;
@@ -44,6 +49,8 @@ before(async () => {
   // The compare notebook's run A: the same fixture before "one param change" moved gpt-test's DTW PCC on cdp-a (0.8 → 0.5).
   baseline = join(tmp, 'baseline.duckdb');
   await writeFixtureWarehouse(ROOT, baseline, join(tmp, 'fixture-baseline'), { gptTestDtw: 0.8 });
+  flipped = join(tmp, 'flipped.duckdb');
+  await writeFixtureWarehouse(ROOT, flipped, join(tmp, 'fixture-flipped'), { judgeNames: FLIPPED_NAMES });
 });
 
 after(async () => {
@@ -102,8 +109,8 @@ async function expectArrowData(o: Opened, files: Record<string, number>): Promis
   assert.ok(loaded!.every((l) => l.format === 'arrow'));
 }
 
-/** Opens a page with every request outside the local server aborted and recorded. */
-async function open(name: string, ready: string): Promise<Opened> {
+/** Opens a page with every request outside the local server (`base`) aborted and recorded. */
+async function open(name: string, ready: string, base = baseUrl): Promise<Opened> {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   const problems: string[] = [];
   const requests: string[] = [];
@@ -114,11 +121,11 @@ async function open(name: string, ready: string): Promise<Opened> {
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
   await page.route('**/*', (route) => {
     const url = route.request().url();
-    if (url.startsWith(baseUrl) || url.startsWith('data:')) return route.continue();
+    if (url.startsWith(base) || url.startsWith('data:')) return route.continue();
     problems.push(`request outside the site: ${url}`);
     return route.abort();
   });
-  await page.goto(baseUrl + name);
+  await page.goto(base + name);
   await page.waitForSelector(ready, { timeout: 15000 });
   return { page, problems, requests };
 }
@@ -183,6 +190,36 @@ async function chooseUntil(page: Page, filter: string, value: string, text: stri
   assert.fail(`choosing ${filter} = ${value} never showed "${text}"`);
 }
 
+describe('telling simulated rows', () => {
+  test('a row is simulated by its flags alone: a judge named "gpt-x" flagged simulated counts, one named "simulated-foo" flagged real does not', () => {
+    const real = { setting: 'single', model: 'gpt-test', simulated: false };
+    assert.equal(isSimulated({ ...real, judge: 'gpt-x', judge_simulated: true }), true);
+    assert.equal(isSimulated({ ...real, judge: 'simulated-foo', judge_simulated: false }), false);
+    assert.equal(isSimulated({ ...real, patient: 'p-x', patient_simulated: true }), true);
+    assert.equal(isSimulated({ ...real, patient: 'simulated-patient', patient_simulated: false }), false);
+    assert.equal(isSimulated({ ...real, model: 'simulated-oracle', simulated: true }), true);
+    // A row of a store older than the flags is not guessed from its names.
+    assert.equal(isSimulated({ model: 'gpt-test', judge: 'simulated-tfidf', patient: 'simulated-patient' }), false);
+  });
+
+  test("judge columns' agents carry their rows' flags; a bare name is an error that says what to pass", () => {
+    const rows = [
+      { judge: 'simulated-foo', judge_simulated: false },
+      { judge: 'gpt-x', judge_simulated: true },
+      { judge: null, judge_simulated: null },
+      { judge: 'gpt-x', judge_simulated: true },
+    ];
+    assert.deepEqual(judgeAgents(rows), [
+      { name: 'gpt-x', simulated: true },
+      { name: 'simulated-foo', simulated: false },
+    ]);
+    assert.throws(
+      () => simulatedNote([], { agents: ['simulated-tfidf'] }),
+      /agent "simulated-tfidf" is not \{name, simulated\}.*judgeAgents/,
+    );
+  });
+});
+
 describe('notebook data export', () => {
   test('writes one Arrow IPC file per table holding exactly the warehouse rows; case_scores carries the DTW path of its step scores', async () => {
     const dir = join(tmp, 'export');
@@ -221,16 +258,29 @@ describe('notebook data export', () => {
       setting: string;
       model: string;
       rank: number;
+      judge: string;
+      judge_simulated: boolean;
       pcc: { mean: number; n: number; failures: number };
     }[];
     assert.deepEqual(
-      board.map((r) => [r.setting, r.model, r.rank, r.pcc.mean, r.pcc.failures]),
+      board.map((r) => [r.setting, r.model, r.rank, r.pcc.mean, r.pcc.failures, r.judge, r.judge_simulated]),
       [
-        ['single', 'gpt-test', 1, 0.5, 1],
-        ['single', 'simulated-oracle', 1, 0.1, 0],
-        ['multi', 'gpt-test', 1, 0.5, 0],
-        ['multi', 'simulated-oracle', 1, 0.1, 0],
+        ['single', 'gpt-test', 1, 0.5, 1, 'judge-llm', false],
+        ['single', 'simulated-oracle', 1, 0.1, 0, 'judge-llm', false],
+        ['multi', 'gpt-test', 1, 0.5, 0, 'judge-llm', false],
+        ['multi', 'simulated-oracle', 1, 0.1, 0, 'judge-llm', false],
       ],
+    );
+    // Every row carries its agents' flags: the judge's in model_summary (none for SR), the patient's in dialogues.
+    const summary = readArrow(join(dir, 'model_summary.arrow'));
+    assert.deepEqual([...new Set(summary.map((r) => `${r.judge} ${r.judge_simulated}`))].sort(), [
+      'judge-llm false',
+      'null null',
+      'simulated-tfidf true',
+    ]);
+    assert.deepEqual(
+      readArrow(join(dir, 'dialogues.arrow')).map((r) => [r.patient, r.patient_simulated]),
+      Array(4).fill(['simulated-patient', true]),
     );
     const scores = readArrow(join(dir, 'case_scores.arrow'));
     const gpt = scores.find((r) => r.setting === 'single' && r.model === 'gpt-test' && r.cdp_id === 'cdp-a' && r.judge === 'judge-llm');
@@ -259,6 +309,19 @@ describe('notebook data export', () => {
       ],
     );
     assert.equal(one[5]?.rejected_reason, 'run 5: answer 2 rejected: missing R2-C2');
+  });
+
+  test("the compare rows carry their model's and judge's flags, as the runs' rows record them", async () => {
+    const dir = join(tmp, 'export-compare');
+    await exportNotebookData(warehouse, tmp, dir, { compare: { warehouse: baseline, store: tmp } });
+    const rows = readArrow(join(dir, 'compare.arrow'));
+    assert.deepEqual([...new Set(rows.map((r) => `${r.model} ${r.simulated} ${r.judge} ${r.judge_simulated}`))].sort(), [
+      'gpt-test false judge-llm false',
+      'gpt-test false simulated-char-ngram true',
+      'gpt-test false simulated-tfidf true',
+      'simulated-oracle true judge-llm false',
+      'simulated-oracle true simulated-tfidf true',
+    ]);
   });
 
   test('a warehouse without the tables is an error naming the table and what to run', async () => {
@@ -402,6 +465,41 @@ describe('notebook site in Chromium', () => {
     await page.screenshot({ path: join(ARTIFACTS, 'overview-filtered.png'), fullPage: true });
     assert.deepEqual(o.problems, []);
     await page.close();
+  });
+
+  test('overview of judges whose names say the opposite of their flags: the notes and the default judge follow the flags', async () => {
+    // judge-llm is named "simulated-foo" (a real LLM judge), simulated-tfidf "gpt-x" (a simulated one).
+    const dir = join(tmp, 'site-flipped');
+    await buildNotebookSite({ root: ROOT, warehouse: flipped, store: tmp, outDir: dir });
+    const site = await serveSite(dir, 0);
+    try {
+      const o = await open('overview.html', 'table[data-name="model_summary"]', site.url);
+      const { page } = o;
+      const note = async (name: string) => (await page.locator(`[data-name="${name}"]`).textContent()) ?? '';
+      await expectRows(page, 'model_summary', 34);
+      // The default judge is the real LLM judge, by its flag (by name "gpt-x" would sort first).
+      assert.match(await page.locator('table[data-name="leaderboard"] caption').innerText(), /^Leaderboard \(judge simulated-foo\)/);
+      // 17 simulated-oracle rows and the 8 gpt-test rows judged by gpt-x; none for "simulated-foo".
+      assert.match(await note('model_summary_note'), /^25 of 34 rows shown involve simulated agents/);
+      assert.equal(await note('table1_note'), '1 of 2 rows shown involve simulated agents (offline stand-ins, not LLM results).');
+      assert.equal(
+        await note('tables5_7_note'),
+        '2 of 4 rows shown involve simulated agents (offline stand-ins, not LLM results). Simulated judges shown: gpt-x.',
+      );
+      await settle(o, 'overview-flipped.html');
+      await choose(page, 'model', 'gpt-test');
+      await choose(page, 'judge', 'gpt-x');
+      await expectRows(page, 'model_summary', 8);
+      assert.match(await note('model_summary_note'), /^8 of 8 rows shown involve simulated agents/);
+      await choose(page, 'judge', 'simulated-foo');
+      await expectRows(page, 'model_summary', 8);
+      assert.equal(await note('model_summary_note'), 'No simulated rows shown.');
+      assert.equal(await note('table1_note'), 'No simulated rows shown.');
+      assert.deepEqual(o.problems, []);
+      await page.close();
+    } finally {
+      site.server.close();
+    }
   });
 
   test('metric explorer: per-guideline, per-language and per-length breakdowns of the scored rows', async () => {

@@ -10,12 +10,15 @@ import { cpgRunModels } from './models/cpgbench-roster.ts';
 const NAMING = 'only the stand-ins name a simulated model';
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
+// TypeScript everywhere, and the notebooks' pages and browser helpers.
+const CODE = /(\.ts|^notebooks\/.*\.(html|js))$/;
+
 function sources(dir: string, out = new Map<string, string>()): Map<string, string> {
   for (const name of readdirSync(dir)) {
     if (name === 'node_modules' || name.startsWith('.')) continue;
     const path = join(dir, name);
     if (statSync(path).isDirectory()) sources(path, out);
-    else if (name.endsWith('.ts')) out.set(relative(repo, path).replace(/\\/g, '/'), readFileSync(path, 'utf8'));
+    else if (CODE.test(relative(repo, path))) out.set(relative(repo, path).replace(/\\/g, '/'), readFileSync(path, 'utf8'));
   }
   return out;
 }
@@ -68,6 +71,42 @@ test('naming a simulated model outside the stand-ins fails: an import of them, a
       ['stages/report/figures.ts', NAMING, 'tells a model by "simulated" in its name (.startsWith)'],
       ['stages/report/judges.ts', 'only the wiring imports stages/agents', 'imports stages/agents/judges/simulated-judges.ts'],
       ['stages/tasks/task-unit.ts', NAMING, 'tells a model by "simulated" in its name (.includes)'],
+    ],
+  );
+});
+
+test('the notebooks tell simulated rows by their flags: a test by name in a page script or a browser helper fails, prose does not', () => {
+  // The helpers as they were before rows carried judge_simulated and patient_simulated.
+  const oldUi =
+    'export function isSimulated(row) {\n' +
+    '  if (row.simulated === true || row.judge_simulated === true) return true;\n' +
+    "  return ['judge', 'patient'].some((k) => !(`${k}_simulated` in row) && typeof row[k] === 'string' && row[k].includes('simulated'));\n" +
+    '}\n' +
+    "export const others = (agents) => agents.filter((a) => typeof a === 'string' && a.includes('simulated'));\n";
+  const page = (script: string) =>
+    '<!doctype html>\n<notebook>\n  <script id="1" type="text/markdown">\n    Rows whose names contain "simulated" are stand-ins.\n  </script>\n' +
+    `  <script id="2" type="module">\n${script}\n  </script>\n</notebook>\n`;
+  const files = new Map([
+    ['notebooks/lib/ui.js', oldUi],
+    ['notebooks/overview.html', page('const sim = rows.filter((r) => /simulated/.test(r.judge));')],
+    ['notebooks/cpgbench/overview.html', page('const sim = board.filter((r) => r.model.startsWith("simulated-"));')],
+    ['notebooks/export-data.ts', "export const sim = (m: string) => m.indexOf('simulated') >= 0;\n"],
+    // Allowed: prose (markdown cells, comments, labels) and flags read from the rows.
+    [
+      'notebooks/metric-explorer.html',
+      page('// judges named "simulated-…" are not told by name\nconst kind = r.simulated ? "simulated agent" : "real model";'),
+    ],
+    ['notebooks/lib/flags.js', 'export const isSimulated = (row) => row.simulated === true || row.judge_simulated === true;\n'],
+    ['notebooks/notebooks.test.ts', "const j = 'simulated-foo'.includes('simulated');\n"],
+  ]);
+  assert.deepEqual(
+    layerViolations(files, ['simulated-oracle']).map((x) => [x.file, x.rule, x.detail.split(';')[0]]),
+    [
+      ['notebooks/cpgbench/overview.html', NAMING, 'tells a model by "simulated" in its name (.startsWith)'],
+      ['notebooks/export-data.ts', NAMING, 'tells a model by "simulated" in its name (.indexOf)'],
+      ['notebooks/lib/ui.js', NAMING, 'tells a model by "simulated" in its name (.includes)'],
+      ['notebooks/lib/ui.js', NAMING, 'tells a model by "simulated" in its name (.includes)'],
+      ['notebooks/overview.html', NAMING, 'tells a model by "simulated" in its name (.test)'],
     ],
   );
 });

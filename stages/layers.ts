@@ -7,6 +7,8 @@
  * - only the stand-ins and the wiring name a simulated model (simulated-names.ts): no other file
  *   imports the stand-ins' modules, spells a stand-in's name, or tells a stand-in by its name
  *   (`name.includes('simulated')`); a model's or judge's spec carries a `simulated` flag instead;
+ *   the notebooks (notebooks/: their pages' module scripts, lib/*.js and the export code) too,
+ *   which read the rows' flags (`simulated`, `judge_simulated`, `patient_simulated`);
  * - pipeline/ imports nothing of stages/ or of the wiring, and its runner (pipeline/exec,
  *   pipeline/store) never names simulation;
  * - a configuration (the wiring: dag.config.ts, cpgbench.config.ts, any <name>.config.ts, and
@@ -30,6 +32,7 @@ import { dirname, join, normalize } from 'node:path';
 // The one import scanner, shared with code identity (stages/layers.ts is a test-side tool, in no layer).
 import { importSpecifiers } from '../pipeline/hash/imports.ts';
 import { isStandIn, simulatedNaming } from './simulated-names.ts';
+import { pageScripts } from './page-scripts.ts';
 
 export interface Violation {
   file: string;
@@ -52,7 +55,7 @@ export function isTestCode(file: string): boolean {
 // the CLI's process, outside any stage's code identity.
 const COMMAND = /(^stages\/([^/]+\/)?commands\/|-command\.ts$)/;
 // The layer rules themselves, a test-side tool of no layer.
-const LAYER_TOOLS = new Set(['stages/layers.ts', 'stages/simulated-names.ts']);
+const LAYER_TOOLS = new Set(['stages/layers.ts', 'stages/simulated-names.ts', 'stages/page-scripts.ts']);
 
 /** Stage code: what must reach the runner through pipeline/stage.ts alone. */
 export function isStageCode(file: string): boolean {
@@ -141,16 +144,19 @@ function testOnlyModules(files: ReadonlyMap<string, string>): Violation[] {
  * Every broken rule of a tree given as repository path → source text. `standInNames`: the
  * simulated models' names (the run's roster), which no file but the stand-ins may spell.
  */
-export function layerViolations(files: ReadonlyMap<string, string>, standInNames: readonly string[] = []): Violation[] {
+export function layerViolations(pages: ReadonlyMap<string, string>, standInNames: readonly string[] = []): Violation[] {
+  // A notebook page is read by its code (its module scripts), never by its prose.
+  const files = new Map([...pages].map(([file, text]) => [file, file.endsWith('.html') ? pageScripts(text) : text]));
   const out: Violation[] = [];
   const edges = new Map<string, Set<string>>();
   for (const [file, source] of [...files].sort(([a], [b]) => (a < b ? -1 : 1))) {
     out.push(...seamViolations(file, importsOf(file, source)));
     if (isTestCode(file)) continue;
     const from = layerOf(file);
+    if (from !== null || file.startsWith('notebooks/'))
+      for (const detail of simulatedNaming(file, source, standInNames))
+        out.push({ file, rule: 'only the stand-ins name a simulated model', detail });
     if (from === null) continue;
-    for (const detail of simulatedNaming(file, source, standInNames))
-      out.push({ file, rule: 'only the stand-ins name a simulated model', detail });
     if (/^pipeline\/(exec|store)\//.test(file) && /simulat/i.test(source)) {
       const detail = 'the text names simulation; report generic counters instead';
       out.push({ file, rule: 'the runner knows nothing of simulation', detail });

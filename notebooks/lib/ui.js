@@ -89,31 +89,46 @@ export function table(rows, columns, { name, caption } = {}) {
   return wrap;
 }
 
+/** The flags the stages copy from the roster's specs into their rows: the model's, the judge's, the patient's. */
+export const SIMULATED_FLAGS = ['simulated', 'judge_simulated', 'patient_simulated'];
+
 /**
- * A row involves a simulated agent: its model's or its judge's flag says so (`simulated`,
- * `judge_simulated`, copied by the stages from the roster's specs). Rows that carry no flag for
- * their judge (model_summary) or patient (dialogues) are still told by that name until they do.
+ * A row involves a simulated agent: one of its flags says so. Only flags count, never a name: a
+ * real model may be named anything, and a row without a flag (a store older than the column) is
+ * not taken for simulated.
  */
 export function isSimulated(row) {
-  if (row.simulated === true || row.judge_simulated === true) return true;
-  return ['judge', 'patient'].some((k) => !(`${k}_simulated` in row) && typeof row[k] === 'string' && row[k].includes('simulated'));
+  return SIMULATED_FLAGS.some((f) => row[f] === true);
 }
 
 /**
- * The notice every view of simulated agents carries. `agents` names agents shown outside the
- * rows (a table's judge columns, say).
+ * The judges of `rows` as agents for simulatedNote: each distinct judge with the flag its rows
+ * carry (`judge_simulated`); rows without a judge (SR) give none.
+ */
+export function judgeAgents(rows) {
+  return unique(rows, 'judge').map((name) => ({ name, simulated: rows.some((r) => r.judge === name && r.judge_simulated === true) }));
+}
+
+function checkAgent(a) {
+  if (typeof a !== 'object' || a === null || typeof a.name !== 'string' || typeof a.simulated !== 'boolean')
+    throw new TypeError(
+      `simulatedNote: agent ${JSON.stringify(a)} is not {name, simulated}; pass the rows' flags (judgeAgents(rows)), not a bare name`,
+    );
+  return a;
+}
+
+/**
+ * The notice every view of simulated agents carries. `agents` are agents shown outside the rows
+ * (a table's judge columns, say), each `{name, simulated}` with the flag its rows carry.
  */
 export function simulatedNote(rows, { agents = [] } = {}) {
   const n = rows.filter(isSimulated).length;
-  const others = agents.filter((a) => typeof a === 'string' && a.includes('simulated'));
+  const others = agents.map(checkAgent).filter((a) => a.simulated);
   const p = document.createElement('p');
   p.className = 'cdp-simulated-note';
   const parts = [];
-  if (n)
-    parts.push(
-      `${n} of ${rows.length} rows shown involve simulated agents (offline stand-ins, not LLM results; their names say "simulated").`,
-    );
-  if (others.length) parts.push(`Simulated judges shown: ${others.join(', ')}.`);
+  if (n) parts.push(`${n} of ${rows.length} rows shown involve simulated agents (offline stand-ins, not LLM results).`);
+  if (others.length) parts.push(`Simulated judges shown: ${others.map((a) => a.name).join(', ')}.`);
   p.textContent = parts.length ? parts.join(' ') : 'No simulated rows shown.';
   return p;
 }

@@ -12,8 +12,9 @@
  * cdp-b prediction did not parse (its raw answer is kept) and its model_summary cells count 1 failure.
  * judge-llm's calls are in llm_calls (five step-scoring runs and one outcome call per case); on gpt-test's
  * single-turn cdp-b its fifth run's answer and re-ask were both refused (runs_ok 4), and its outcome, an empty
- * conclusion, was scored 1 without a call. The simulated judges have no stored calls. run_settings is
- * collected from the other tables, as the stage does.
+ * conclusion, was scored 1 without a call. The simulated judges have no stored calls. Every row carries
+ * its agents' flags (simulated, judge_simulated, patient_simulated: the patient is simulated). run_settings
+ * is collected from the other tables, as the stage does.
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -147,9 +148,17 @@ function pathOf(m: number, n: number, model: string): number[][] {
 
 /**
  * `gptTestDtw` changes gpt-test's DTW PCC on cdp-a (default 0.5): the second run of a comparison,
- * as after one param change (a judge prompt, a threshold) that moved one case.
+ * as after one param change (a judge prompt, a threshold) that moved one case. `judgeNames` renames
+ * the two judges (judge-llm, simulated-tfidf) in every row, their flags unchanged: names that say the
+ * opposite of the flags show the pages read the flags.
  */
-export function fixtureRows(variant: { gptTestDtw?: number } = {}): Record<string, Row[]> {
+export interface FixtureVariant {
+  gptTestDtw?: number;
+  judgeNames?: Partial<Record<'judge-llm' | 'simulated-tfidf', string>>;
+}
+
+export function fixtureRows(variant: FixtureVariant = {}): Record<string, Row[]> {
+  const named = (judge: string) => variant.judgeNames?.[judge as 'judge-llm'] ?? judge;
   const tables: Record<string, Row[]> = {
     model_summary: [],
     pathway_metrics: [],
@@ -166,7 +175,7 @@ export function fixtureRows(variant: { gptTestDtw?: number } = {}): Record<strin
     tables.llm_calls.push({
       key,
       status: 'ok',
-      model: 'judge-llm',
+      model: named('judge-llm'),
       stage: key.split(':')[0],
       attempt: 0,
       finished_at,
@@ -201,7 +210,7 @@ export function fixtureRows(variant: { gptTestDtw?: number } = {}): Record<strin
         const outcomeKeys = wrong ? [] : [logCall(`outcome_scores:${unit}`, '5')];
         tables.outcome_scores.push({
           ...shared,
-          judge: 'judge-llm',
+          judge: named('judge-llm'),
           judge_simulated: false,
           score: wrong ? 1 : 5,
           correct: !wrong,
@@ -250,7 +259,7 @@ export function fixtureRows(variant: { gptTestDtw?: number } = {}): Record<strin
             }
           tables.step_scores.push({
             ...shared,
-            judge,
+            judge: named(judge),
             judge_simulated,
             judge_kind: kind,
             C,
@@ -270,7 +279,7 @@ export function fixtureRows(variant: { gptTestDtw?: number } = {}): Record<strin
           const value = model === 'gpt-test' && c.cdp_id === 'cdp-a' && variant.gptTestDtw !== undefined ? variant.gptTestDtw : dtw;
           tables.pathway_metrics.push({
             ...shared,
-            judge,
+            judge: named(judge),
             judge_simulated,
             judge_kind: kind,
             m,
@@ -289,13 +298,14 @@ export function fixtureRows(variant: { gptTestDtw?: number } = {}): Record<strin
           });
         }
       }
-      for (const { judge } of JUDGES) {
+      for (const { judge, judge_simulated } of JUDGES) {
         for (const metric of ['dtw_pcc', 'ot_pcc', 'lnds_pcs', 'acc']) {
           const mean = metric === 'dtw_pcc' ? dtw : 0.5;
           const failures = model === 'gpt-test' && setting === 'single' ? 1 : 0;
           tables.model_summary.push({
             setting,
-            judge,
+            judge: named(judge),
+            judge_simulated,
             metric,
             model,
             simulated,
@@ -320,6 +330,7 @@ export function fixtureRows(variant: { gptTestDtw?: number } = {}): Record<strin
         tables.model_summary.push({
           setting,
           judge: null,
+          judge_simulated: null,
           metric: 'sr',
           model,
           simulated,
@@ -393,6 +404,7 @@ export function fixtureRows(variant: { gptTestDtw?: number } = {}): Record<strin
         end_reason: 'conclusion',
         goal: c.conclusion,
         patient: 'simulated-patient',
+        patient_simulated: true,
         simulated,
         cap: c.reference.length * 2 + 4,
         cap_factor: 2,
@@ -416,7 +428,7 @@ export async function writeFixtureWarehouse(
   root: string,
   path: string,
   dir: string,
-  variant: { gptTestDtw?: number } = {},
+  variant: FixtureVariant = {},
 ): Promise<Record<string, number>> {
   mkdirSync(dir, { recursive: true });
   const { DuckDBInstance } = await import('@duckdb/node-api');

@@ -15,8 +15,8 @@ export const caseKey = (r: Row) => JSON.stringify([r.setting, r.model, r.cdp_id]
 /** The columns of each input the entries need. */
 export const CASE_COLUMNS = ['setting', 'model', 'cdp_id', 'guideline_id', 'simulated'];
 export const ENTRY_READS = {
-  pathway_metrics: [...CASE_COLUMNS, 'judge', 'error', 'dtw_pcc', 'ot_pcc', 'lnds_pcs'],
-  outcome_scores: [...CASE_COLUMNS, 'judge', 'error', 'correct'],
+  pathway_metrics: [...CASE_COLUMNS, 'judge', 'judge_simulated', 'error', 'dtw_pcc', 'ot_pcc', 'lnds_pcs'],
+  outcome_scores: [...CASE_COLUMNS, 'judge', 'judge_simulated', 'error', 'correct'],
   predicted_pathways: [...CASE_COLUMNS, 'error', 'failure', 'usable', 'success', 'success_strict'],
 };
 
@@ -44,7 +44,16 @@ export function cellEntries({
     const key = JSON.stringify([r.setting, judge, metric, r.model]);
     let c = cells.get(key);
     if (!c) {
-      c = { setting: String(r.setting), judge, metric, model: String(r.model), simulated: r.simulated === true, entries: [] };
+      const judge_simulated = judge === null ? null : r.judge_simulated === true;
+      c = {
+        setting: String(r.setting),
+        judge,
+        metric,
+        model: String(r.model),
+        simulated: r.simulated === true,
+        judge_simulated,
+        entries: [],
+      };
       cells.set(key, c);
     }
     c.entries.push({ caseId: String(r.cdp_id), guideline: String(r.guideline_id), value, failure });

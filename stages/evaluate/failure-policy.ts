@@ -68,6 +68,8 @@ export interface CellKey {
   metric: PolicyMetric;
   model: string;
   simulated: boolean;
+  /** The judge's roster flag, as its rows carry it; null for a cell without a judge (SR). */
+  judge_simulated: boolean | null;
 }
 
 export interface CellEntries extends CellKey {
@@ -159,9 +161,9 @@ export function applyFailurePolicy(cells: readonly CellEntries[], o: PolicyOptio
       caseIds.push(e.caseId);
       guidelines.push(e.guideline);
     }
-    const { setting, judge, metric, model, simulated } = c;
+    const { setting, judge, metric, model, simulated, judge_simulated } = c;
     return {
-      ...{ setting, judge, metric, model, simulated },
+      ...{ setting, judge, metric, model, simulated, judge_simulated },
       values,
       caseIds,
       guidelines,

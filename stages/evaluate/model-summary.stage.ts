@@ -20,7 +20,8 @@
  * one count per kind (`answer_failures`, `server_failures`, `patient_failures`, `missing_cases`,
  * `unscored`), `failures` (the sum of the four kinds), `excluded` (cases not in the mean, for any
  * reason), `incomplete` and `policy` ('worst' | 'exclude', '+common' with commonCases). A cell
- * with n = 0 has null mean and CIs. `simulated` marks offline stand-in models. Every row records
+ * with n = 0 has null mean and CIs. `simulated` marks offline stand-in models and
+ * `judge_simulated` offline stand-in judges (the flag the judge's rows carry; null for SR). Every row records
  * the bootstrap it was computed with (`resamples`, `seed`, `level`), which is where the reports
  * read them.
  * With a single guideline (`clusters` = 1, as in the bundled sample's test split) the cluster CI
@@ -65,6 +66,8 @@ export interface Cell {
   metric: string;
   model: string;
   simulated: boolean;
+  /** The judge's roster flag (from its pathway_metrics / outcome_scores rows); null without a judge. */
+  judge_simulated: boolean | null;
   values: number[];
   guidelines: string[];
   /** Every case of the cell: n + excluded. */
@@ -124,7 +127,14 @@ export function summariseCells(cells: readonly Cell[], opts: BootstrapOptions): 
       policy: c.policy ?? null,
       ...settings,
     };
-    const key = { setting: c.setting, judge: c.judge, metric: c.metric, model: c.model, simulated: c.simulated };
+    const key = {
+      setting: c.setting,
+      judge: c.judge,
+      judge_simulated: c.judge_simulated,
+      metric: c.metric,
+      model: c.model,
+      simulated: c.simulated,
+    };
     // Nothing to average (every case failed under 'exclude', or no common case): the cell stays,
     // so its n = 0 and its failures are printed rather than the model silently missing.
     if (c.values.length === 0) {
@@ -182,6 +192,7 @@ export default tableStage<ModelSummaryParams>({
   columns: {
     setting: 'VARCHAR',
     judge: 'VARCHAR',
+    judge_simulated: 'BOOLEAN',
     metric: 'VARCHAR',
     model: 'VARCHAR',
     simulated: 'BOOLEAN',

@@ -181,6 +181,43 @@ describe('model_summary', () => {
     assert.deepEqual([acc.ci_low, acc.ci_high, acc.cluster_ci_low, acc.cluster_ci_high], [ci.ciLow, ci.ciHigh, cl.ciLow, cl.ciHigh]);
     assert.ok((acc.ci_low as number) < 0.75 && (acc.ci_high as number) === 1);
   });
+
+  test("judge_simulated is the judge's flag its rows carry, never its name; null for SR, which has no judge", async () => {
+    // Names that say the opposite of the flags: only the flags may decide.
+    const judged = (judge: string, judge_simulated: boolean, over: object) =>
+      ['c1', 'c2'].map((cdp_id) => ({
+        setting: 'multi',
+        model: 'gpt-test',
+        cdp_id,
+        guideline_id: 'g1',
+        simulated: false,
+        judge,
+        judge_simulated,
+        ...over,
+      }));
+    const metrics = { dtw_pcc: 0.5, ot_pcc: 0.5, lnds_pcs: 0.5 };
+    const rows = await runTable(
+      modelSummary,
+      {
+        pathway_metrics: [...judged('gpt-x', true, metrics), ...judged('simulated-foo', false, metrics)],
+        outcome_scores: [...judged('gpt-x', true, { correct: true }), ...judged('simulated-foo', false, { correct: true })],
+        predicted_pathways: ['c1', 'c2'].map((cdp_id) => ({
+          setting: 'multi',
+          model: 'gpt-test',
+          cdp_id,
+          guideline_id: 'g1',
+          simulated: false,
+          usable: true,
+          success: true,
+        })),
+      },
+      { resamples: 100 },
+    );
+    const flags = [...new Set(rows.map((r) => JSON.stringify([r.judge, r.judge_simulated])))];
+    assert.deepEqual(flags, ['[null,null]', '["gpt-x",true]', '["simulated-foo",false]']);
+    assert.equal(rows.filter((r) => r.judge === 'gpt-x').length, 4, 'three pathway metrics and acc');
+    assert.equal(modelSummary.columns!.judge_simulated, 'BOOLEAN');
+  });
 });
 
 describe('correlations', () => {

@@ -68,6 +68,7 @@ export default rowStage<DialoguesMultiParams>({
     end_reason: 'VARCHAR',
     goal: 'VARCHAR',
     patient: 'VARCHAR',
+    patient_simulated: 'BOOLEAN',
     simulated: 'BOOLEAN',
     failure_kind: 'VARCHAR',
     resampled: 'INTEGER',
@@ -82,12 +83,22 @@ export default rowStage<DialoguesMultiParams>({
     const spec = modelOf(unit.cross);
     const model = spec.name;
     const simulated = spec.simulated;
-    const patient = modelRefOf(
+    const patientRef = modelRefOf(
       simulated ? (ctx.params.simulatedPatient ?? ctx.params.patient) : ctx.params.patient,
       `stage ${ctx.stage}: the patient (param 'patient')`,
-    ).name;
+    );
+    const patient = patientRef.name;
     const { capFactor, capExtra } = ctx.params;
-    const ids = { model, cdp_id: row.cdp_id, guideline_id: row.guideline_id, language: row.language, patient, simulated };
+    // The patient's own flag beside its name, so tables tell a simulated patient without reading names.
+    const ids = {
+      model,
+      cdp_id: row.cdp_id,
+      guideline_id: row.guideline_id,
+      language: row.language,
+      patient,
+      patient_simulated: patientRef.simulated,
+      simulated,
+    };
     const rule = { cap_factor: capFactor, cap_extra: capExtra };
     const inputs = caseInputs(unit);
     if (!inputs.ok) return { ...ids, ...rule, error: inputs.error };

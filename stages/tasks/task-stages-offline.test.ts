@@ -55,8 +55,8 @@ test('offline: the oracle reproduces every reference pathway and conclusion; a p
       );
       const d = multi.get(`${ORACLE_NAME} ${id}`)!;
       assert.deepEqual(
-        [d.questions, d.outcome, d.success, d.end_reason, d.patient, d.simulated],
-        [c.reference_questions, c.conclusion, true, 'conclusion', PATIENT_NAME, true],
+        [d.questions, d.outcome, d.success, d.end_reason, d.patient, d.patient_simulated, d.simulated],
+        [c.reference_questions, c.conclusion, true, 'conclusion', PATIENT_NAME, true, true],
         `${id}: ${JSON.stringify(d.turns)}`,
       );
       // The patient answered as the path says: its answers are the reference outcomes.

@@ -251,6 +251,8 @@ test('task stages: parsed answers, dialogue endings, failure rows, a reused reru
         end_reason: 'conclusion',
         goal,
         patient: 'pt-script',
+        // The patient's own flag, from its roster value (a real model here).
+        patient_simulated: false,
         simulated: false,
         failure_kind: null,
         resampled: 0,

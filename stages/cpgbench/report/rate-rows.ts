@@ -24,6 +24,7 @@ export function rateRows(rows: readonly Row[]): RateRow[] {
     model: String(r.model),
     judge: String(r.judge),
     simulated: r.simulated === true,
+    judge_simulated: r.judge_simulated === true,
     task: String(r.task) as RateRow['task'],
     grouping: String(r.grouping) as RateRow['grouping'],
     group: String(r.group),

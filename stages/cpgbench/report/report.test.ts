@@ -12,6 +12,7 @@ const row = (model: string, task: string, rate: number, extra: Partial<RateRow> 
   model,
   judge: 'gpt-4o-judge',
   simulated: false,
+  judge_simulated: false,
   task: task as RateRow['task'],
   grouping: 'overall',
   group: 'all',

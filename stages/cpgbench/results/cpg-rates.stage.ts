@@ -45,6 +45,7 @@ export default tableStage<CpgRatesParams>({
     model: 'VARCHAR',
     judge: 'VARCHAR',
     simulated: 'BOOLEAN',
+    judge_simulated: 'BOOLEAN',
     task: 'VARCHAR',
     grouping: 'VARCHAR',
     group: 'VARCHAR',

@@ -71,6 +71,7 @@ export function cellsOf(inputs: Record<string, readonly Row[]>, params: OutcomeP
         model,
         judge,
         simulated,
+        judge_simulated: judgeSimulated,
         outcomes: { content_detection: new Map(), title_grounding: new Map(), adherence: new Map() },
       });
     (cells.get(key)!.outcomes[task] as Map<string, Outcome>).set(String(r.recommendation_id), outcomeOf(r));

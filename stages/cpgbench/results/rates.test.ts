@@ -21,6 +21,7 @@ const cell = (model: string, outcomes: Record<Task, Map<string, Outcome>>): Cell
   model,
   judge: 'j',
   simulated: true,
+  judge_simulated: true,
   outcomes,
 });
 const everyOther = new Map<string, Outcome>(

@@ -47,6 +47,8 @@ export interface CellOutcomes {
   model: string;
   judge: string;
   simulated: boolean;
+  /** The judge's roster flag. */
+  judge_simulated: boolean;
   outcomes: Record<Task, ReadonlyMap<string, Outcome>>;
 }
 
@@ -54,6 +56,7 @@ export interface RateRow {
   model: string;
   judge: string;
   simulated: boolean;
+  judge_simulated: boolean;
   task: Task | 'average';
   grouping: Grouping;
   group: string;
@@ -191,6 +194,7 @@ function rateRow(c: Column, g: { grouping: Grouping; group: string }, opts: Boot
     model: c.cell.model,
     judge: c.cell.judge,
     simulated: c.cell.simulated,
+    judge_simulated: c.cell.judge_simulated,
     task: c.task,
     grouping: g.grouping,
     group: g.group,

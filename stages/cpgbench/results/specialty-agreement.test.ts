@@ -42,7 +42,7 @@ test('the χ² across specialties of each model × task equals SciPy on the refe
       for (let i = 0; i < yes! + no!; i++) outcomes[t].set(`s${s}#${i}`, i < yes! ? 1 : 0);
     }
   });
-  cells.push({ model: 'm', judge: 'j', simulated: false, outcomes });
+  cells.push({ model: 'm', judge: 'j', simulated: false, judge_simulated: false, outcomes });
   // Each task sees only the items its table has: restrict the items per task.
   for (const [k, t] of tasks.entries()) {
     const mine = items.filter((i) => outcomes[t].has(i.recommendation_id));
@@ -68,7 +68,13 @@ test('a task every item passes has no χ² test, and says why', () => {
   );
   const one = new Map<string, Outcome>(items.map((i) => [i.recommendation_id, 1 as const]));
   const [row] = specialtyTests(items, [
-    { model: 'oracle', judge: 'j', simulated: true, outcomes: { content_detection: one, title_grounding: one, adherence: one } },
+    {
+      model: 'oracle',
+      judge: 'j',
+      simulated: true,
+      judge_simulated: true,
+      outcomes: { content_detection: one, title_grounding: one, adherence: one },
+    },
   ]);
   assert.equal(row!.p, null);
   assert.match(row!.reason!, /same outcome/);
