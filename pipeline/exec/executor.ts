@@ -7,6 +7,7 @@
  * runner of its kind (the dispatch in `runKind`) and committed.
  */
 import { randomBytes } from 'node:crypto';
+import { isAbsolute, join } from 'node:path';
 import type { ResolvedDag, ResolvedStage } from '../dag/validate.ts';
 import { FILE_SOURCE_COLUMNS } from '../dag/define.ts';
 import { missingLlm, type StageContext, type StageLlm } from '../dag/stage.ts';
@@ -323,7 +324,7 @@ class Execution {
           this.inputRows.projected(name, local, input, columns);
         const job = { name, stage, inputs, ctx, reasons, projected, emit: (e: RunEvent) => this.emit(e) };
         if (!stage.impl.partition) return runTableStage(job);
-        return runPartitionedTableStage(job, this.partitionedEnv(name, go.forced), go.components);
+        return runPartitionedTableStage(job, this.partitionedEnv(name, stage, go.forced), go.components);
       }
       case 'row': {
         const job = { name, stage, components: go.components, inputs, ctx, reasons, forced: go.forced, prev: go.prev };
@@ -335,8 +336,17 @@ class Execution {
     }
   }
 
-  private partitionedEnv(name: string, forced: boolean): PartitionedEnv {
+  private partitionedEnv(name: string, stage: ResolvedStage, forced: boolean): PartitionedEnv {
+    const module = isAbsolute(stage.decl.module) ? stage.decl.module : join(this.dag.root, stage.decl.module);
+    // Every column an input has: on a worker, the read guard refuses those beyond the stage's `reads`.
+    const columnsOf = (local: string) => {
+      const from = stage.decl.inputs?.[local];
+      return (from && this.dag.stages.get(from)?.columns) || FILE_SOURCE_COLUMNS;
+    };
     return {
+      threads: this.threads,
+      module,
+      columnsOf,
       store: this.ws.store,
       forced,
       retryFailed: !!this.opts.retryFailed,
