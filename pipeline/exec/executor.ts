@@ -9,34 +9,26 @@
 import { randomBytes } from 'node:crypto';
 import { isAbsolute, join } from 'node:path';
 import type { ResolvedDag, ResolvedStage } from '../dag/validate.ts';
-import { FILE_SOURCE_COLUMNS } from '../dag/define.ts';
 import { missingLlm, type StageContext, type StageLlm } from '../dag/stage.ts';
 import { StatCache } from '../hash/stat-cache.ts';
 import { CodeHasher } from '../hash/code-identity.ts';
-import {
-  iterRows,
-  writeArtifact,
-  hashRows,
-  checkArtifact,
-  ledgerEntryProblem,
-  type ArtifactCheck,
-  type ArtifactPart,
-  type SegmentRef,
-} from '../store/artifacts.ts';
+import { iterRows, checkArtifact, ledgerEntryProblem, type ArtifactCheck, type ArtifactPart } from '../store/artifacts.ts';
 import { unitsPath, writeUnitKeys } from '../store/unit-keys.ts';
-import { type Ledger, type LedgerEntry, type KeyComponents, type RowFacts, type RowStageRecord } from '../store/ledger.ts';
+import type { Ledger, LedgerEntry, KeyComponents } from '../store/ledger.ts';
 import { runRowStage } from './row-stage.ts';
 import { runPartitionedTableStage, runTableStage } from './table-stage.ts';
 import type { PartitionedEnv } from './partitioned-stage.ts';
 import { commitInMemory } from './memory-commit.ts';
-import { artifactFacts, reusedFacts } from './row-summary.ts';
+import { reusedFacts } from './row-summary.ts';
+import { commitArtifact, type CommitEntry, type Committed } from './artifact-commit.ts';
 import { errorMessage } from '../store/disk-full.ts';
 import { acquireRunLock } from '../store/run-lock.ts';
-import { appendRunRecords, type RunRecord } from '../store/warehouse.ts';
+import type { RunRecord } from '../store/warehouse.ts';
 import { InputRows } from './input-rows.ts';
 import { LedgerWrites, openLedger } from './ledger-writes.ts';
-import { LazyDuck, refreshViews } from './run-warehouse.ts';
-import { sourceRows } from './sources.ts';
+import { LazyDuck } from './run-warehouse.ts';
+import { closeRun } from './run-close.ts';
+import { runSource } from './source-node.ts';
 import { stageComponents, keyOf, explainStaleness } from './keys.ts';
 import { decideReuse } from './reuse-decision.ts';
 import { Semaphore } from '../concurrency/semaphore.ts';
@@ -121,30 +113,19 @@ class Execution {
       );
     }
     await Promise.all(this.outcomes.values());
-    // An ephemeral run (cdp estimate) leaves the store exactly as it found it, stat cache included.
-    if (!this.opts.ephemeral) {
-      try {
-        this.stat.save();
-      } catch (err) {
-        // A cache: losing it costs the next run some hashing, nothing else.
-        this.warn(`the stat cache was not saved: ${errorMessage(err, { dir: this.ws.statCache, what: `writing ${this.ws.statCache}` })}`);
-      }
-    }
-    await this.duck.close();
-    let warehouseOk = true;
-    if (!this.opts.dryRun && !this.opts.ephemeral) {
-      await this.ledgerWrites.flush();
-      appendRunRecords(this.ws.runsLog, this.records, (m) => this.warn(m));
-      try {
-        await refreshViews(this.dag.order, this.ledger, this.ws, this.opts.extraViews?.() ?? {});
-      } catch (err) {
-        // The stages' results are safe in the store; only the views are behind. Not ok, so no
-        // no-op fingerprint is written and the next run tries the refresh again.
-        warehouseOk = false;
-        const why = errorMessage(err, { dir: this.ws.warehouse, what: `writing ${this.ws.warehouse}` });
-        this.warn(`the warehouse ${this.ws.warehouse} could not be refreshed (${why}); rerun \`cdp run\` to rebuild it`);
-      }
-    }
+    const warehouseOk = await closeRun({
+      ws: this.ws,
+      stat: this.stat,
+      duck: this.duck,
+      ledger: this.ledger,
+      ledgerWrites: this.ledgerWrites,
+      records: this.records,
+      order: this.dag.order,
+      extraViews: this.opts.dryRun || this.opts.ephemeral ? {} : (this.opts.extraViews?.() ?? {}),
+      dryRun: !!this.opts.dryRun,
+      ephemeral: !!this.opts.ephemeral,
+      warn: (m) => this.warn(m),
+    });
     const order = new Map(this.dag.order.map((n, i) => [n, i]));
     const stages = this.results.sort((a, b) => order.get(a.stage)! - order.get(b.stage)!);
     if (!this.opts.dryRun && !this.opts.ephemeral) markEmpty(stages, this.dag, this.ledger);
@@ -370,92 +351,42 @@ class Execution {
     };
   }
 
-  private async source(name: string): Promise<Outcome> {
-    const started = new Date();
-    const src = this.dag.config.sources[name];
-    try {
-      const rows = sourceRows(this.dag.root, src, this.stat);
-      const { hash } = hashRows(rows, FILE_SOURCE_COLUMNS, name);
-      const prev = this.ledger.entries[name];
-      // A source's key is its artifact's hash: a function of its files alone.
-      const sameKey = prev?.artifact === hash;
-      const stale = prev ? 'files changed' : 'never ran';
-      const check: ArtifactCheck = sameKey ? this.verify(name, prev) : { ok: false, reason: stale };
-      const decision = decideReuse({ sameKey, check, staleness: () => [stale] });
-      if (this.opts.dryRun || (this.opts.verify && decision.run && !decision.rebuildOnly)) {
-        // Rewriting a source's artifact changes nothing downstream, so a dry run has no pending hash.
-        const reasons = decision.run ? decision.reasons : undefined;
-        this.finish(name, { status: decision.run ? 'would-run' : 'reused', rowsReused: rows.length, reasons }, started, hash);
-        return { ok: true, hash, segments: sameKey && check.ok ? prev!.segments! : null };
-      }
-      if (!rows.length) throw new Error(`source '${name}' matches no files (patterns: ${src.patterns.join(', ')})`);
-      if (!decision.run) {
-        this.finish(name, { status: 'reused', rowsReused: rows.length }, started, hash);
-        return { ok: true, hash, segments: prev!.segments! };
-      }
-      const done = await this.commit(name, [{ rows, chunk: true }], FILE_SOURCE_COLUMNS, prev, { key: hash, components: null });
-      // An ephemeral run of a source states no reason (as before): nothing is written.
-      const shown = this.opts.ephemeral ? {} : { reasons: decision.reasons };
-      this.finish(name, { status: 'ran', rowsComputed: rows.length, ...shown }, started, hash);
-      return { ok: true, hash: done.hash, segments: done.segments };
-    } catch (err) {
-      this.finish(
-        name,
-        { status: 'failed', error: errorMessage(err, { dir: this.ws.store, what: `source '${name}' was written` }) },
-        started,
-      );
-      return NONE;
-    }
+  private source(name: string): Promise<Outcome> {
+    const o = this.opts;
+    const run = { root: this.dag.root, store: this.ws.store, stat: this.stat, ledger: this.ledger };
+    return runSource(
+      {
+        ...run,
+        dryRun: !!o.dryRun,
+        verifying: !!o.verify,
+        ephemeral: !!o.ephemeral,
+        verify: (n, e) => this.verify(n, e),
+        commit: (n, parts, columns, prev, entry) => this.commit(n, parts, columns, prev, entry),
+        finish: (n, r, started, key) => this.finish(n, r, started, key),
+      },
+      name,
+      this.dag.config.sources[name]!,
+    );
   }
 
   /**
-   * The one commit path of sources and stages: the artifact, then its ledger entry, then the
-   * rows kept for this run's readers. An ephemeral run persists nothing: the rows are kept in
-   * memory under the hash they would have (no segments says there is no file).
+   * The one commit path of sources and stages (artifact-commit.ts). An ephemeral run persists
+   * nothing: the rows are kept in memory for this run's readers, under the hash they would have.
    */
   private async commit(
     name: string,
     parts: Iterable<ArtifactPart>,
     columns: ResolvedStage['columns'],
     prev: LedgerEntry | undefined,
-    entry: {
-      key: string;
-      components: KeyComponents | null;
-      covers?: string;
-      record?: RowStageRecord;
-      durable?: Promise<void>;
-      partitionKeys?: string[];
-    },
-  ): Promise<{ hash: string; segments: SegmentRef[] | null; failed: number; facts: RowFacts }> {
+    entry: CommitEntry,
+  ): Promise<Committed> {
     if (this.opts.ephemeral) {
-      // Nothing is written, so this run's readers get the rows from memory.
       const kept = commitInMemory(this.ws.store, name, parts, columns, entry.covers);
       this.inputRows.keep(name, kept.rows);
       return { hash: kept.hash, segments: null, failed: 0, facts: kept.facts };
     }
-    const artifact = await writeArtifact(this.ws.store, name, parts, columns, this.duck.connection, prev?.segments, {
-      covers: entry.covers,
-      fullChecks: this.opts.verify,
-    });
-    // The stage is done only once the units it computed are on disk too.
-    await entry.durable;
-    // Summed from what each segment recorded when it was written: a reused segment is not read.
-    const { failed, facts } = artifactFacts(this.ws.store, name, artifact.segments, entry.covers);
-    const record = entry.record;
-    this.ledger.entries[name] = {
-      key: entry.key,
-      components: entry.components,
-      artifact: artifact.hash,
-      segments: artifact.segments,
-      ...(record ? { rowStage: record } : {}),
-      ...(entry.partitionKeys ? { partitionKeys: entry.partitionKeys } : {}),
-      rows: artifact.rows,
-      failed,
-      facts,
-      finishedAt: new Date().toISOString(),
-    };
-    await this.ledgerWrites.save();
-    return { hash: artifact.hash, segments: artifact.segments, failed, facts };
+    const target = { store: this.ws.store, ledger: this.ledger, ledgerWrites: this.ledgerWrites, duck: this.duck };
+    return commitArtifact({ ...target, fullChecks: !!this.opts.verify }, name, parts, columns, prev, entry);
   }
 
   private emit(e: RunEvent): void {
