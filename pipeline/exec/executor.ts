@@ -7,7 +7,6 @@
  * runner of its kind (the dispatch in `runKind`) and committed.
  */
 import { randomBytes } from 'node:crypto';
-import { isAbsolute, join } from 'node:path';
 import type { ResolvedDag, ResolvedStage } from '../dag/validate.ts';
 import { missingLlm, type StageContext, type StageLlm } from '../dag/stage.ts';
 import { StatCache } from '../hash/stat-cache.ts';
@@ -16,7 +15,7 @@ import { iterRows, checkArtifact, ledgerEntryProblem, type ArtifactCheck, type A
 import { unitsPath, writeUnitKeys } from '../store/unit-keys.ts';
 import type { Ledger, LedgerEntry, KeyComponents } from '../store/ledger.ts';
 import { runRowStage } from './row-stage.ts';
-import { runPartitionedTableStage, runTableStage } from './table-stage.ts';
+import { runPartitionedTableStage, runTableStage, stageOnWorkers } from './table-stage.ts';
 import type { PartitionedEnv } from './partitioned-stage.ts';
 import { commitInMemory } from './memory-commit.ts';
 import { reusedFacts } from './row-summary.ts';
@@ -318,16 +317,9 @@ class Execution {
   }
 
   private partitionedEnv(name: string, stage: ResolvedStage, forced: boolean): PartitionedEnv {
-    const module = isAbsolute(stage.decl.module) ? stage.decl.module : join(this.dag.root, stage.decl.module);
-    // Every column an input has: on a worker, the read guard refuses those beyond the stage's `reads`.
-    const columnsOf = (local: string) => {
-      const from = stage.decl.inputs?.[local];
-      return (from && this.dag.stages.get(from)?.columns) || FILE_SOURCE_COLUMNS;
-    };
     return {
+      ...stageOnWorkers(this.dag, stage),
       threads: this.threads,
-      module,
-      columnsOf,
       store: this.ws.store,
       forced,
       retryFailed: !!this.opts.retryFailed,
