@@ -135,7 +135,7 @@ export default async function (): Promise<BenchReport> {
           .map(([s, n]) => `${s} ${n}`)
           .join(', ')} (only its units: ${onlyItsUnits ? 'yes' : 'NO'}).`,
         `Slowest stages of the full run: ${slowest(full)}; of adding one guideline: ${slowest(added)} (seconds from inputs ready to committed, waiting for a job slot included).`,
-        `The no-op is measured with --config, which the runner's fast path does not take yet (it only knows dag.config.ts); the full runner decides.`,
+        `The no-op is measured with --config cpgbench.config.ts, which the fast path takes (pipeline/cli/fast-noop.mjs): it answers from the store's fingerprint before TypeScript is loaded.`,
       ],
     };
   } finally {
