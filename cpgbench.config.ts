@@ -274,5 +274,5 @@ export async function llmClient(project: Project, opts: { mode?: 'live' | 'estim
 /** The warehouse views of the LLM call log (llm_calls), without creating a client. */
 export const llmViews = (project: Project) => llmCallsViews(project.ws.store, project.ws.llmCache);
 
-/** Commands CPGBench adds to `cdp` (notebooks, serve). */
+/** Commands CPGBench adds to `cdp` (notebooks, serve, export). */
 export const cliCommands = cpgCliCommands;

@@ -1,6 +1,6 @@
 // `npx cdp --config cpgbench.config.ts run` as a user runs it, offline on the bundled sample, in
 // a store of its own: every stage runs, the rerun reuses every one (the fast no-op too), and
-// MEGA-CDP's store is not touched.
+// MEGA-CDP's store is not touched; its export writes the benchmark of that store.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
@@ -54,4 +54,16 @@ test('cdp --config cpgbench.config.ts run: offline on the sample, its reports un
   );
   assert.equal(sql.code, 0, sql.stderr);
   assert.deepEqual(JSON.parse(sql.stdout), [{ n: 45 }]);
+  // `export` is one of its commands: the benchmark of this store, and a bad kind refused by name.
+  const out = join(tempDir('cdp-cpgbench-export-'), 'benchmark');
+  const exported = await runCdp(['--config', 'cpgbench.config.ts', 'export', 'benchmark', out], env);
+  assert.equal(exported.code, 0, exported.stderr);
+  assert.match(
+    exported.stdout,
+    /^documents: 7 rows\nrecommendations: 10 rows\nconversations: 10 rows\ntask_inputs: 10 rows\nwrote \d+ files/,
+  );
+  assert.match(readFileSync(join(out, 'README.md'), 'utf8'), /^# CPGBench benchmark/);
+  const bad = await runCdp(['--config', 'cpgbench.config.ts', 'export', 'trees', out], env);
+  assert.notEqual(bad.code, 0);
+  assert.match(bad.stderr, /cdp --config cpgbench\.config\.ts export: kind must be benchmark or results, got "trees"/);
 });

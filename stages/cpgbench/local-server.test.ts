@@ -1,7 +1,7 @@
 // The whole CPGBench DAG against a local OpenAI-compatible server, with a builder, two
 // evaluated models and a judge from a models file: every request reaches the model of its
 // role, the adherence task sends the truncated conversation and nothing else, a rerun sends
-// nothing, and a model added later sends only its own requests.
+// nothing, and a model added later sends only its own requests; the export's cards name them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -9,7 +9,9 @@ import { join } from 'node:path';
 import { startFakeOpenAIServer, type ChatBody } from '../../pipeline/llm/testing/fake-openai-server.ts';
 import { simulatedBuilder } from '../agents/cpgbench/simulated-builder.ts';
 import { cpgPromptKind } from '../agents/cpgbench/prompt-kind.ts';
-import { computed, cpgProject } from './testing/cpgbench-project.ts';
+import { computed, cpgProject, REPO } from './testing/cpgbench-project.ts';
+import { PAPER_SAFETY_CRITERION } from './construct/cpg-safety.stage.ts';
+import { cpgExportCommand } from './export/cpg-export-command.ts';
 import type { ChatRequest } from '../../pipeline/llm/types.ts';
 import type { Row } from '../../pipeline/dag/define.ts';
 
@@ -153,6 +155,27 @@ test('CPGBench against a local server: builder, two evaluated models and a judge
       ],
     );
     assert.equal(rate('model-c', 'adherence').rate, 1);
+
+    // The export says who built and who answered: the builder and writer, the real models and judge, no stand-in.
+    const target = { root: REPO, warehouse: join(p.dir, 'warehouse.duckdb'), store: join(p.dir, 'store') };
+    await cpgExportCommand('benchmark', join(p.dir, 'benchmark'), target);
+    const card = readFileSync(join(p.dir, 'benchmark', 'README.md'), 'utf8');
+    const recs = p.rows('cpg_recommendations').length;
+    assert.match(card, /^- builder: `builder`$/m);
+    assert.match(card, new RegExp(`^- recommendations: 0 of ${recs} shipped with the corpus .*; extracted by \`builder\` ${recs}$`, 'm'));
+    assert.match(card, new RegExp(`^- conversations written by: \`builder\` ${items.length} conversations$`, 'm'));
+    assert.match(
+      card,
+      new RegExp(`selected by \`builder\` \\(Prompt 3\\) under the criterion "${PAPER_SAFETY_CRITERION}" \\(${recs} recommendations\\)`),
+    );
+    const r = await cpgExportCommand('results', join(p.dir, 'results'), target);
+    assert.equal(r.counts.detection_answers, 3 * items.length);
+    const results = readFileSync(join(p.dir, 'results', 'README.md'), 'utf8');
+    assert.match(results, /^- produced by: real models: model-a, model-b, model-c$/m);
+    assert.match(results, /^- real evaluated models: `model-a`, `model-b`, `model-c`$/m);
+    assert.match(results, /^- simulated stand-ins \(not LLM results\): none$/m);
+    assert.match(results, /^- real judges: `judge`$/m);
+    assert.match(results, /^- simulated judges: none$/m);
   } finally {
     p.remove();
     await server.close();

@@ -41,6 +41,8 @@ test('offline on the bundled sample: construction, both tasks, judging and the s
     assert.equal(p.rows('cpg_safety').filter((s) => s.safety_critical === true).length, 4);
     const convs = p.rows('cpg_conversations');
     assert.ok(convs.every((c) => c.error == null && c.attempts === 1 && c.writer === 'simulated-cpg-writer' && c.marked_turn === 4));
+    // Each row records the limit it ran under and that its writer is a stand-in (the export's card states both).
+    assert.ok(convs.every((c) => c.max_attempts === 5 && c.writer_simulated === true));
     assert.deepEqual(
       convs.map((c) => c.template).sort(),
       [

@@ -1,93 +1,31 @@
 /**
- * `cdp export benchmark DIR` and `cdp export results DIR`: the tables of export-tables.ts as
- * Parquet (DuckDB's COPY) and JSONL, with a dataset card (dataset-card.ts), read from the
- * warehouse, whose views are the ledger's current artifacts. The side effects live here.
+ * MEGA-CDP's `cdp export benchmark DIR` and `cdp export results DIR`: the tables of
+ * export-tables.ts with a dataset card (dataset-card.ts), written by the export both benchmarks
+ * share (warehouse-export-command.ts). What is MEGA-CDP's lives here: the builders and prompts
+ * its rows record, the licences beside its PDFs, the split rule, who produced a run.
  */
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, posix, relative, resolve, sep } from 'node:path';
-import { openWarehouse, type WarehouseConnection } from '../../pipeline/store/warehouse.ts';
 import { producedBy } from '../report/produced-by.ts';
 import { settingLines } from '../report/report-index.ts';
 import { RunFacts } from '../report/run-facts.ts';
 import { RunSettings } from '../report/run-settings.ts';
 import { splitText } from '../report/setting-text.ts';
-import { datasetCard, type CardFacts, type CardTable } from './dataset-card.ts';
-import { EXPORT_TABLES, expandOk, type ExportKind, type ExportTable } from './export-tables.ts';
-import { ancestorDirs, parseNoticeLicences } from './licences.ts';
+import { datasetCard, type CardFacts } from './dataset-card.ts';
+import { distinct, optional, query, sqlString, type ExportDb } from './export-db.ts';
+import { EXPORT_TABLES, type ExportKind, type ExportTable } from './export-tables.ts';
+import { copyNotices, licencesFor, UNKNOWN_LICENCE } from './licences.ts';
 import { qcCounts } from './qc-verdicts.ts';
+import { runExport, type ExportPlan, type ExportResult, type ExportTarget, type PlanContext } from './warehouse-export-command.ts';
 
-export interface ExportTarget {
-  root: string;
-  warehouse: string;
-  store: string;
-}
+export type { ExportResult, ExportTarget } from './warehouse-export-command.ts';
 
-/** Written into every export so that re-exporting into it is allowed and into anything else is not. */
-const MARKER = '.cdp-export';
-const UNKNOWN_LICENCE = 'unknown: no NOTICE.md beside the source PDF names it';
+const WORDS = { prefix: 'cdp export', run: '`cdp run`' };
 
-const sqlString = (s: string) => `'${s.replace(/'/g, "''")}'`;
-
-async function rows(w: WarehouseConnection, sql: string): Promise<Record<string, unknown>[]> {
-  return (await w.con.runAndReadAll(sql)).getRowObjectsJson() as Record<string, unknown>[];
-}
-
-async function query(w: WarehouseConnection, what: string, sql: string): Promise<Record<string, unknown>[]> {
-  try {
-    return await rows(w, sql);
-  } catch (e) {
-    throw new Error(
-      `cdp export: ${what} could not be read from the warehouse (${(e as Error).message.split('\n')[0]}); run \`cdp run\` so it exists`,
-      { cause: e },
-    );
-  }
-}
-
-/** A query whose views may not exist in every run (an optional stage): no rows then. */
-async function optional(w: WarehouseConnection, sql: string): Promise<Record<string, unknown>[]> {
-  try {
-    return await rows(w, sql);
-  } catch {
-    return [];
-  }
-}
-
-/** Licence per guideline source path, from the NOTICE.md files beside the PDFs; the notices found. */
-function licencesFor(root: string, sources: readonly string[]): { licence: Map<string, string>; notices: string[] } {
-  const licence = new Map<string, string>();
-  const notices = new Set<string>();
-  for (const source of sources) {
-    for (const dir of ancestorDirs(source)) {
-      const notice = posix.join(dir, 'NOTICE.md');
-      if (!existsSync(join(root, notice))) continue;
-      const found = parseNoticeLicences(readFileSync(join(root, notice), 'utf8')).get(posix.relative(dir, source));
-      if (found) {
-        licence.set(source, found);
-        notices.add(notice);
-        break;
-      }
-    }
-  }
-  return { licence, notices: [...notices].sort() };
-}
-
-function checkOutDir(dir: string): void {
-  if (!existsSync(dir)) return;
-  const entries = readdirSync(dir);
-  if (entries.length && !entries.includes(MARKER)) {
-    throw new Error(`cdp export: ${dir} is not empty and holds no earlier export; give an empty or new folder`);
-  }
-}
-
-const distinct = async (w: WarehouseConnection, sql: string) =>
-  (await optional(w, sql)).map((r) => String(Object.values(r)[0])).filter((x) => x !== 'null');
-
-async function builders(w: WarehouseConnection): Promise<Record<string, string[]>> {
+async function builders(db: ExportDb): Promise<Record<string, string[]>> {
   return {
-    'tree builder': await distinct(w, 'select distinct builder from trees where builder is not null order by 1'),
-    'vignette writer': await distinct(w, 'select distinct generator from vignettes where generator is not null order by 1'),
-    'narrative writer': await distinct(w, 'select distinct generator from narratives where generator is not null order by 1'),
-    'QC inspector': await distinct(w, 'select distinct inspector from qc_inspection where inspector is not null order by 1'),
+    'tree builder': await distinct(db, 'select distinct builder from trees where builder is not null order by 1'),
+    'vignette writer': await distinct(db, 'select distinct generator from vignettes where generator is not null order by 1'),
+    'narrative writer': await distinct(db, 'select distinct generator from narratives where generator is not null order by 1'),
+    'QC inspector': await distinct(db, 'select distinct inspector from qc_inspection where inspector is not null order by 1'),
   };
 }
 
@@ -106,42 +44,46 @@ const RESULTS_PROMPTS = [
 ];
 
 /** One query per stage: a stage this build did not run (no inspector) leaves the others' prompts. */
-async function recordedPrompts(w: WarehouseConnection, queries: readonly string[]): Promise<string[]> {
+export async function recordedPrompts(db: ExportDb, queries: readonly string[]): Promise<string[]> {
   const prompts: string[] = [];
-  for (const q of queries) prompts.push(...(await distinct(w, q)));
+  for (const q of queries) prompts.push(...(await distinct(db, q)));
   return [...new Set(prompts)].sort();
 }
 
+const emptyFacts = (kind: ExportKind): CardFacts => ({
+  kind,
+  tables: [],
+  builders: {},
+  prompts: [],
+  qc: null,
+  producedBy: null,
+  settings: [],
+  licences: [],
+  notices: [],
+  models: [],
+});
+
 /** The benchmark's card facts (licences, notices copied beside it, builders, prompts, split) and its tables with the licence column. */
-async function benchmarkFacts(
-  w: WarehouseConnection,
-  root: string,
-  dir: string,
-  files: string[],
-  facts: CardFacts,
-  tables: ExportTable[],
-  ok: (sql: string) => string,
-): Promise<ExportTable[]> {
-  const sources = (await query(w, 'guidelines', ok('select guideline_id, source_path from {ok:guidelines} g order by guideline_id'))).map(
-    (r) => ({ id: String(r.guideline_id), source: String(r.source_path) }),
-  );
+async function benchmarkFacts({ db, root, dir, ok }: PlanContext, tables: ExportTable[]) {
+  const facts = emptyFacts('benchmark');
+  const sql = ok('select guideline_id, source_path from {ok:guidelines} g order by guideline_id');
+  const sources = (await query(db, 'guidelines', sql, WORDS.prefix, WORDS.run)).map((r) => ({
+    id: String(r.guideline_id),
+    source: String(r.source_path),
+  }));
   const { licence, notices } = licencesFor(
     root,
     sources.map((s) => s.source),
   );
   facts.licences = sources.map((s) => ({ guideline_id: s.id, source: s.source, licence: licence.get(s.source) ?? UNKNOWN_LICENCE }));
-  facts.notices = notices.map((n) => posix.join('notices', n));
-  for (const n of notices) {
-    mkdirSync(join(dir, 'notices', ...n.split('/').slice(0, -1)), { recursive: true });
-    copyFileSync(join(root, n), join(dir, 'notices', ...n.split('/')));
-    files.push(posix.join('notices', n));
-  }
-  facts.builders = await builders(w);
-  facts.prompts = await recordedPrompts(w, BENCHMARK_PROMPTS);
-  facts.settings = [`${splitText(new RunSettings(await optional(w, 'select * from run_settings')))}.`];
+  const files = copyNotices(root, dir, notices);
+  facts.notices = files;
+  facts.builders = await builders(db);
+  facts.prompts = await recordedPrompts(db, BENCHMARK_PROMPTS);
+  facts.settings = [`${splitText(new RunSettings(await optional(db, 'select * from run_settings')))}.`];
   // The licence rides along as a column, so each guideline row states its own terms.
   const values = facts.licences.map((l) => `(${sqlString(l.source)}, ${sqlString(l.licence)})`).join(', ');
-  return tables.map((t) =>
+  const withLicence = tables.map((t) =>
     t.name !== 'guidelines' || !values
       ? t
       : {
@@ -149,71 +91,33 @@ async function benchmarkFacts(
           sql: `with lic(source, licence) as (values ${values}) select g.*, lic.licence from (${t.sql}) g left join lic using (source) order by g.guideline_id`,
         },
   );
+  return { tables: withLicence, facts, files };
 }
 
-export interface ExportResult {
-  dir: string;
-  files: string[];
-  counts: Record<string, number>;
+async function resultsFacts({ db }: PlanContext, tables: ExportTable[]) {
+  const facts = emptyFacts('results');
+  facts.models = (await optional(db, 'select distinct model from model_summary order by 1')).map((r) => String(r.model));
+  facts.prompts = await recordedPrompts(db, RESULTS_PROMPTS);
+  const runFacts = await optional(db, 'select * from run_facts');
+  facts.producedBy = runFacts.length ? producedBy(new RunFacts(runFacts)) : null;
+  const settings = await optional(db, 'select * from run_settings');
+  facts.settings = settings.length ? settingLines(new RunSettings(settings)).map((l) => l.replace(/^- /, '')) : [];
+  return { tables, facts, files: [] };
 }
 
-export async function exportCommand(kind: ExportKind, outDir: string, target: ExportTarget): Promise<ExportResult> {
-  if (!(kind in EXPORT_TABLES)) throw new Error(`cdp export: unknown kind "${kind}"; use benchmark or results`);
-  if (!existsSync(target.warehouse)) throw new Error(`cdp export: no warehouse at ${target.warehouse}; run \`cdp run\` first`);
-  const dir = resolve(outDir);
-  checkOutDir(dir);
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, MARKER), `cdp export ${kind}\n`);
-  const w = await openWarehouse(target.warehouse, target.store, { readOnly: true });
-  const files: string[] = [MARKER];
-  const counts: Record<string, number> = {};
-  const cardTables: CardTable[] = [];
-  const facts: CardFacts = {
-    kind,
-    tables: cardTables,
-    builders: {},
-    prompts: [],
-    qc: null,
-    producedBy: null,
-    settings: [],
-    licences: [],
-    notices: [],
-    models: [],
-  };
-  try {
-    const hasError = new Set(
-      (await rows(w, "select table_name from information_schema.columns where column_name = 'error'")).map((r) => String(r.table_name)),
-    );
-    const ok = (sql: string) => expandOk(sql, hasError);
-    let tables: ExportTable[] = EXPORT_TABLES[kind].map((t) => ({ ...t, sql: ok(t.sql) }));
-    if (kind === 'benchmark') {
-      tables = await benchmarkFacts(w, target.root, dir, files, facts, tables, ok);
-    } else {
-      facts.models = (await optional(w, 'select distinct model from model_summary order by 1')).map((r) => String(r.model));
-      facts.prompts = await recordedPrompts(w, RESULTS_PROMPTS);
-      const runFacts = await optional(w, 'select * from run_facts');
-      facts.producedBy = runFacts.length ? producedBy(new RunFacts(runFacts)) : null;
-      const settings = await optional(w, 'select * from run_settings');
-      facts.settings = settings.length ? settingLines(new RunSettings(settings)).map((l) => l.replace(/^- /, '')) : [];
-    }
-    for (const t of tables) {
-      const data = await query(w, `table ${t.name}`, t.sql);
-      const columns = (await query(w, `table ${t.name}`, `describe ${t.sql}`)).map((c) => ({
-        name: String(c.column_name),
-        type: String(c.column_type),
-      }));
-      writeFileSync(join(dir, `${t.name}.jsonl`), data.map((r) => JSON.stringify(r) + '\n').join(''));
-      await w.con.run(`copy (${t.sql}) to ${sqlString(join(dir, `${t.name}.parquet`))} (format parquet)`);
-      files.push(`${t.name}.jsonl`, `${t.name}.parquet`);
-      counts[t.name] = data.length;
-      cardTables.push({ name: t.name, description: t.description, rows: data.length, columns });
-      // The card's QC counts are the exported rows' own.
-      if (kind === 'benchmark' && t.name === 'cases') facts.qc = qcCounts(data);
-    }
-  } finally {
-    w.close();
-  }
-  writeFileSync(join(dir, 'README.md'), datasetCard(facts));
-  files.push('README.md');
-  return { dir: relative(process.cwd(), dir).split(sep).join('/') || '.', files, counts };
+export const MEGA_CDP_EXPORT: ExportPlan<CardFacts> = {
+  words: WORDS,
+  tables: EXPORT_TABLES,
+  prepare: (ctx, tables) => (ctx.kind === 'benchmark' ? benchmarkFacts(ctx, tables) : resultsFacts(ctx, tables)),
+  card(_kind, facts, written) {
+    facts.tables = written.map((t) => ({ name: t.name, description: t.description, rows: t.rows.length, columns: t.columns }));
+    // The card's QC counts are the exported rows' own.
+    const cases = written.find((t) => t.name === 'cases');
+    if (facts.kind === 'benchmark' && cases) facts.qc = qcCounts(cases.rows);
+    return datasetCard(facts);
+  },
+};
+
+export function exportCommand(kind: ExportKind, outDir: string, target: ExportTarget): Promise<ExportResult> {
+  return runExport(MEGA_CDP_EXPORT, kind, outDir, target);
 }

@@ -1,25 +1,16 @@
 /**
- * What `cdp export` writes: per kind (benchmark, results) the tables and the read-only query over
+ * What MEGA-CDP's `cdp export` writes: per kind (benchmark, results) the tables and the read-only query over
  * the warehouse views that fills each. The views read the ledger's current artifact of every
  * stage, so an export never mixes in a stale version the way globbing the artifact files does.
  * Failed rows (a non-null `error`) stay out of the benchmark (a case whose QC check or inspection
  * failed keeps its row, with `qc_error` / `qc_inspection_error` saying why); the results keep them,
  * since a failure is a result.
  */
+import type { ExportTable } from './table-files.ts';
+
+export type { ExportTable } from './table-files.ts';
 
 export type ExportKind = 'benchmark' | 'results';
-
-export interface ExportTable {
-  name: string;
-  description: string;
-  /** `{ok:view}` stands for the view's rows without an error (the view itself when it has no error column). */
-  sql: string;
-}
-
-/** Expands `{ok:view}`: row-mapped stages have an `error` column, table stages may not. */
-export function expandOk(sql: string, hasError: ReadonlySet<string>): string {
-  return sql.replace(/\{ok:([a-z_]+)\}/g, (_, v: string) => (hasError.has(v) ? `(select * from ${v} where error is null)` : v));
-}
 
 export const EXPORT_TABLES: Record<ExportKind, ExportTable[]> = {
   benchmark: [

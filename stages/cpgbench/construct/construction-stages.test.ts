@@ -250,4 +250,6 @@ test('cpg_conversations: a conversation that never passes within maxAttempts is 
     /^no conversation passed the format checks in 2 attempts \(attempt 1: format: the answer contains no parseable JSON object or array; attempt 2: format: /,
   );
   assert.equal(llm.rejected.length, 2, 'withdrawn, so --retry-failed writes fresh ones');
+  // The failure row too records the limit it ran under and that its writer is no stand-in.
+  assert.deepEqual([row!.max_attempts, row!.writer_simulated], [2, false]);
 });

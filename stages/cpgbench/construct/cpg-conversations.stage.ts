@@ -9,7 +9,9 @@
  * a rerun replays them exactly. The limit is `maxAttempts` (default 5) answers in all; a
  * recommendation whose conversation never passes is a failure row whose `error` lists each
  * attempt's failed check and reason, and its answers are withdrawn from the cache
- * (`reject`), so `cdp run --retry-failed` writes fresh ones.
+ * (`reject`), so `cdp run --retry-failed` writes fresh ones. Each row records the limit it
+ * ran under (`max_attempts`) and whether its writer is a stand-in (`writer_simulated`), which the
+ * export's card states.
  */
 import { rowStage, z, type ChatResult } from '../../../pipeline/stage.ts';
 import { loadTemplate } from '../../prompts/templates.ts';
@@ -32,10 +34,12 @@ export default rowStage<CpgConversationsParams>({
     guideline_id: 'VARCHAR',
     language: 'VARCHAR',
     writer: 'VARCHAR',
+    writer_simulated: 'BOOLEAN',
     messages: 'STRUCT(role VARCHAR, content VARCHAR)[]',
     turns: 'INTEGER',
     marked_turn: 'INTEGER',
     attempts: 'INTEGER',
+    max_attempts: 'INTEGER',
     rejected: 'VARCHAR[]',
     answer_format: 'VARCHAR',
     template: 'VARCHAR',
@@ -59,6 +63,8 @@ export default rowStage<CpgConversationsParams>({
       guideline_id: row.guideline_id,
       language: row.language,
       writer,
+      writer_simulated: ctx.params.writer.simulated,
+      max_attempts: maxAttempts,
       template: t.identity,
     };
     const rejected: string[] = [];
