@@ -15,7 +15,7 @@ import { iterRows, checkArtifact, ledgerEntryProblem, type ArtifactCheck, type A
 import { unitsPath, writeUnitKeys } from '../store/unit-keys.ts';
 import type { Ledger, LedgerEntry, KeyComponents } from '../store/ledger.ts';
 import { runRowStage } from './row-stage.ts';
-import { runPartitionedTableStage, runTableStage } from './table-stage.ts';
+import { runPartitionedTableStage, runTableStage, stageOnWorkers } from './table-stage.ts';
 import type { PartitionedEnv } from './partitioned-stage.ts';
 import { commitInMemory } from './memory-commit.ts';
 import { reusedFacts } from './row-summary.ts';
@@ -304,7 +304,7 @@ class Execution {
           this.inputRows.projected(name, local, input, columns);
         const job = { name, stage, inputs, ctx, reasons, projected, emit: (e: RunEvent) => this.emit(e) };
         if (!stage.impl.partition) return runTableStage(job);
-        return runPartitionedTableStage(job, this.partitionedEnv(name, go.forced), go.components);
+        return runPartitionedTableStage(job, this.partitionedEnv(name, stage, go.forced), go.components);
       }
       case 'row': {
         const job = { name, stage, components: go.components, inputs, ctx, reasons, forced: go.forced, prev: go.prev };
@@ -316,8 +316,10 @@ class Execution {
     }
   }
 
-  private partitionedEnv(name: string, forced: boolean): PartitionedEnv {
+  private partitionedEnv(name: string, stage: ResolvedStage, forced: boolean): PartitionedEnv {
     return {
+      ...stageOnWorkers(this.dag, stage),
+      threads: this.threads,
       store: this.ws.store,
       forced,
       retryFailed: !!this.opts.retryFailed,

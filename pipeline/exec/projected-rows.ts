@@ -51,9 +51,24 @@ export function rowsForStage(
   columns: readonly string[],
   rows: readonly Row[],
 ): Row[] {
+  return guardedRows(stage, local, input.columns, columns, rows);
+}
+
+/**
+ * Rows of an input whose columns are `known`, of which the stage declared it reads `columns`:
+ * under CDP_CHECK_READS=1 each throws on an undeclared column read (or any write); otherwise a
+ * copy of the list. Also a worker thread's guard over its plain copies (pipeline/threads/).
+ */
+export function guardedRows(
+  stage: string,
+  local: string,
+  known: Record<string, string>,
+  columns: readonly string[],
+  rows: readonly Row[],
+): Row[] {
   if (process.env.CDP_CHECK_READS !== '1') return rows.slice();
   const wanted = new Set(columns);
-  return rows.map((r) => guardReads(r, wanted, input.columns, stage, local));
+  return rows.map((r) => guardReads(r, wanted, known, stage, local));
 }
 
 /** A projected row that throws when the stage reads a column of the input it did not declare. */

@@ -2,10 +2,11 @@
  * A whole-table stage's run: every input handed over whole (or projected to the columns the stage
  * declares it reads), its function called once, its rows one part of the artifact.
  */
-import type { Row } from '../dag/define.ts';
+import { isAbsolute, join } from 'node:path';
+import { FILE_SOURCE_COLUMNS, type Columns, type Row } from '../dag/define.ts';
 import { absentInputs, guardInputs } from '../dag/inputs.ts';
 import type { StageContext } from '../dag/stage.ts';
-import type { ResolvedStage } from '../dag/validate.ts';
+import type { ResolvedDag, ResolvedStage } from '../dag/validate.ts';
 import type { KeyComponents } from '../store/ledger.ts';
 import { runPartitionedStage, type PartitionedEnv } from './partitioned-stage.ts';
 import type { Input, RunEvent, StageOutput } from './runner-types.ts';
@@ -51,4 +52,14 @@ export async function runPartitionedTableStage(job: TableStageJob, env: Partitio
   p.durable.catch(() => {});
   const parts = [{ rows: p.rows, chunk: true }];
   return { parts, computed: p.rowsComputed, reused: p.rowsReused, durable: p.durable, partitions: p.partitions, partitionKeys: p.keys };
+}
+
+/** What a worker needs to compute the stage's partitions: its module's path, and every column each input has (the read guard's). */
+export function stageOnWorkers(dag: ResolvedDag, stage: ResolvedStage): { module: string; columnsOf(local: string): Columns } {
+  const module = isAbsolute(stage.decl.module) ? stage.decl.module : join(dag.root, stage.decl.module);
+  const columnsOf = (local: string) => {
+    const from = stage.decl.inputs?.[local];
+    return (from && dag.stages.get(from)?.columns) || FILE_SOURCE_COLUMNS;
+  };
+  return { module, columnsOf };
 }

@@ -129,6 +129,28 @@ describe('thread pool', () => {
     }
   });
 
+  test('items of unequal weight project the task from the weight timed, not the count (a stage’s partitions)', async () => {
+    const pool = new ThreadPool({ size: 2 });
+    try {
+      // One item of weight 1 timed at 5 ms of CPU, 99 more to come: 495 ms projected, past the 200 ms bar.
+      const heavy = pool.task<{ ms: number; v: number }, number>(
+        { module: fixture, fn: 'spin', expected: 2, weight: 100 },
+        { coldMs: 200, probe: 1 },
+      );
+      assert.equal(await heavy.run({ ms: 5, v: 1 }, 1), 1);
+      assert.equal(await heavy.run({ ms: 5, v: 2 }, 99), 2);
+      assert.deepEqual(heavy.counts, { inline: 1, threaded: 1 });
+      heavy.close();
+      // Counted by items alone, the same two project 5 ms: both stay inline.
+      const counted = pool.task<{ ms: number; v: number }, number>({ module: fixture, fn: 'spin', expected: 2 }, { coldMs: 200, probe: 1 });
+      assert.equal(await counted.run({ ms: 5, v: 1 }), 1);
+      assert.equal(await counted.run({ ms: 5, v: 2 }), 2);
+      assert.deepEqual(counted.counts, { inline: 2, threaded: 0 });
+    } finally {
+      await pool.close();
+    }
+  });
+
   test('a process whose pool is left open still exits once its work is done (workers do not hold it)', () => {
     const script = `
       import { ThreadPool } from ${JSON.stringify(new URL('./pool.ts', import.meta.url).href)};

@@ -18,6 +18,12 @@ export interface TaskSpec {
   shared?: unknown;
   /** How many items the task will have, when known. */
   expected?: number;
+  /**
+   * The sum of the weights its items will be run with (`run(item, weight)`), when they are not
+   * all 1: a task of unequal items (a stage's partitions, weighed by rows) projects its work
+   * from the weight timed inline. Default `expected`.
+   */
+  weight?: number;
 }
 
 export interface TaskTuning {
@@ -31,7 +37,7 @@ export interface TaskTuning {
   coldMs: number;
   /** The same with the workers running already (a worker still loads the task's module). Default 200. */
   warmMs: number;
-  /** A batch's target duration on a worker: message costs stay small beside it. Default 15. */
+  /** A batch's target duration on a worker: message costs stay small beside it. Default 15; 0 sends each item alone. */
   batchMs: number;
 }
 
@@ -44,6 +50,7 @@ export class TaskRunner<I = unknown, O = unknown> {
   private fn$: Promise<Fn> | null = null;
   private inlineMs = 0;
   private inlineItems = 0;
+  private inlineWeight = 0;
   private threadedNow = false;
   /** Items computed by each side, for the run's facts and the tests. */
   readonly counts = { inline: 0, threaded: 0 };
@@ -59,6 +66,7 @@ export class TaskRunner<I = unknown, O = unknown> {
 
   /** Items per batch: about `batchMs` of work at the cost measured inline. */
   get batchSize(): number {
+    if (this.tuning.batchMs <= 0) return 1;
     if (!this.inlineItems || this.inlineMs <= 0) return MAX_BATCH;
     const mean = this.inlineMs / this.inlineItems;
     return Math.max(1, Math.min(MAX_BATCH, Math.round(this.tuning.batchMs / mean)));
@@ -69,12 +77,15 @@ export class TaskRunner<I = unknown, O = unknown> {
     return this.threadedNow;
   }
 
-  /** The item's result; which side computes it is decided when its turn comes, from the items timed so far. */
-  async run(item: I): Promise<O> {
+  /**
+   * The item's result; which side computes it is decided when its turn comes, from the items
+   * timed so far. `weight`: how much work the item is beside the others (see TaskSpec.weight).
+   */
+  async run(item: I, weight = 1): Promise<O> {
     // Even a task bound for the workers loads its function here: it may be run inline first.
     const fn = this.threadedNow || !this.pool.threaded ? null : await this.load();
     if (!this.threadedNow && this.worthThreads()) this.threadedNow = true;
-    if (!this.threadedNow) return this.inline(fn ?? (await this.load()), item);
+    if (!this.threadedNow) return this.inline(fn ?? (await this.load()), item, weight);
     this.counts.threaded++;
     return new Promise<O>((resolve, reject) => {
       const p: Pending = { task: this.id, item, resolve: resolve as (v: unknown) => void, reject };
@@ -94,8 +105,8 @@ export class TaskRunner<I = unknown, O = unknown> {
     if (bar <= 0) return true;
     if (this.spec.expected === undefined) return this.inlineMs > bar;
     if (this.inlineItems < Math.min(probe, this.spec.expected)) return false;
-    const left = this.spec.expected - this.inlineItems;
-    return (this.inlineMs / this.inlineItems) * left > bar;
+    const left = (this.spec.weight ?? this.spec.expected) - this.inlineWeight;
+    return (this.inlineMs / Math.max(this.inlineWeight, 1e-9)) * left > bar;
   }
 
   private load(): Promise<Fn> {
@@ -108,7 +119,7 @@ export class TaskRunner<I = unknown, O = unknown> {
     return this.fn$;
   }
 
-  private inline(fn: Fn, item: I): Promise<O> {
+  private inline(fn: Fn, item: I, weight: number): Promise<O> {
     this.counts.inline++;
     // CPU time, not wall time: on a loaded machine wall time would overstate the work. Timed
     // before anything is awaited, so the next item's turn decides from this one's cost.
@@ -121,6 +132,7 @@ export class TaskRunner<I = unknown, O = unknown> {
       const d = process.cpuUsage(t0);
       this.inlineMs += (d.user + d.system) / 1000;
       this.inlineItems++;
+      this.inlineWeight += weight;
     }
   }
 }

@@ -66,6 +66,8 @@ export default tableStage<CorrelationsParams>({
   reads: { pathway_metrics: ['setting', 'model', 'cdp_id', 'judge', 'error', ...CORRELATION_METRICS] },
   // Each setting's instances, and all of them pooled ('all'): a new case recomputes the setting
   // it is in and the pool, a change to one setting's scores leaves the other's table as it is.
+  // A function of its rows and the params (it logs the groups it leaves out): partitions may run on worker threads.
+  pure: true,
   partition: { by: { pathway_metrics: (r) => ['all', String(r.setting)] }, order: (a, b) => groupRank(a) - groupRank(b) || compare(a, b) },
   columns: {
     setting: 'VARCHAR',

@@ -185,6 +185,9 @@ export default tableStage<ModelSummaryParams>({
   },
   // What a case is and what it scored; never the transcripts, step texts or matrices of these wide tables.
   reads: ENTRY_READS,
+  // A partition's rows are a function of its rows and the params (the bootstrap's plan cache only
+  // saves rebuilding the same draws): partitions may run on worker threads (--workers).
+  pure: true,
   partition: {
     by: { pathway_metrics: bySettingAndModel, outcome_scores: bySettingAndModel, predicted_pathways: bySettingAndModel },
     order: (a, b) => cellOrder(a as never, b as never),

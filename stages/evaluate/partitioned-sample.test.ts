@@ -3,7 +3,8 @@
 // one call of the stage over every row of its inputs gives (the computation before partitions),
 // row for row and in order. From scratch, then after a change to the multi-turn setting alone (a
 // one-turn cap), which recomputes only the partitions holding multi-turn rows and takes the others
-// from the memo: the artifact put together from both is again the whole call's.
+// from the memo: the artifact put together from both is again the whole call's. The first run
+// computes the partitions on two worker threads (no threshold), the second on the main thread.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -62,7 +63,7 @@ test(
     try {
       // A store given: its reports go to <store>/reports.
       const env = { CDP_STORE: store };
-      const first = await run(env);
+      const first = await run(env, ['--workers', '2', '--workers-threshold', '0']);
       for (const name of PARTITIONED) {
         const p = first[name]!.partitions!;
         assert.ok(p.computed > 1 && p.reused === 0, `${name}: ${p.computed} partitions computed from scratch`);
@@ -71,7 +72,7 @@ test(
 
       // A turn cap of one turn changes every dialogue, and nothing of the single-turn setting.
       const cap = ['--set', 'dialogues_multi.capFactor=0', '--set', 'dialogues_multi.capExtra=1'];
-      const second = await run(env, cap);
+      const second = await run(env, [...cap, '--workers', '1']);
       const ms = second.model_summary!.partitions!;
       const models = ms.computed + ms.reused;
       assert.deepEqual(ms, { computed: models / 2, reused: models / 2 }, 'model_summary: the multi-turn setting × each model');

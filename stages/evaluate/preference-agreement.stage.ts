@@ -103,6 +103,10 @@ export default tableStage<PreferenceParams>({
   },
   // One partition per judge (its pathways' scores), one for the human labels; the simulated
   // raters' pairs come from every pathway and plan, so those inputs go whole to each.
+  // A function of its inputs and the params: the simulated raters are seeded, and the human CSVs
+  // it reads are the files its input rows name, their sha256 in the key. Partitions may run on
+  // worker threads (--workers).
+  pure: true,
   partition: {
     by: { pathway_metrics: (r) => `judge ${String(r.judge)}`, human_preferences: () => 'human', human_pair_pcc: () => 'human' },
     // The simulated raters' rows by judge, then the human ones, as one call over every row writes them.

@@ -1,0 +1,89 @@
+/**
+ * A pure partitioned table stage's partition on a worker thread (or inline, through the same
+ * function): the stage module imported by its path, its `run` called with the partition's rows
+ * and the inputs every partition shares, in a context of the stage's params and `partition`. The
+ * context has no LLM client (a pure stage calls none) and collects what the stage logs, which
+ * goes back with the rows and is printed by the main thread.
+ */
+import { pathToFileURL } from 'node:url';
+import type { Columns, Row } from '../dag/define.ts';
+import { missingLlm, type StageContext, type TableStage } from '../dag/stage.ts';
+import { guardInputs } from '../dag/inputs.ts';
+import { guardedRows } from '../exec/projected-rows.ts';
+
+/** What every partition of one stage run shares: sent once to each worker. */
+export interface PartitionShared {
+  module: string;
+  stage: string;
+  root: string;
+  params: Record<string, unknown>;
+  /** The inputs every partition takes whole (plain rows: of a declared `reads`, those columns only). */
+  whole: Record<string, Row[]>;
+  /** Per input the stage declares `reads` of: those columns and every column the input has (the read guard's). */
+  reads: Record<string, { columns: readonly string[]; known: Columns }>;
+  persist: boolean;
+  retrying: readonly string[];
+}
+
+export interface PartitionItem {
+  /** The partition's key (`ctx.partition`). */
+  key: string;
+  /** Its rows of each partitioned input. */
+  rows: Record<string, Row[]>;
+}
+
+export interface PartitionResult {
+  rows: Row[];
+  logs: string[];
+}
+
+const loading = new Map<string, Promise<TableStage>>();
+const loaded = new Map<string, TableStage>();
+const NEVER = new AbortController().signal;
+
+/**
+ * The module already loaded by the main thread: the inline path then calls it synchronously, so
+ * the pool's timing of an inline item (task.ts) measures the partition's work, not an import.
+ */
+export function knownStage(module: string, impl: TableStage): void {
+  loaded.set(module, impl);
+}
+
+/** The partition's rows (a promise only while the module loads, or when the stage's `run` is async). */
+export function runPartition(item: PartitionItem, shared: PartitionShared): PartitionResult | Promise<PartitionResult> {
+  const impl = loaded.get(shared.module);
+  if (impl) return partitionOf(impl, item, shared);
+  let p = loading.get(shared.module);
+  if (!p) {
+    p = import(pathToFileURL(shared.module).href).then((m: { default?: TableStage }) => {
+      if (m.default?.kind !== 'table' || !m.default.partition)
+        throw new Error(`internal: ${shared.module} is not a partitioned table stage`);
+      loaded.set(shared.module, m.default);
+      return m.default;
+    });
+    loading.set(shared.module, p);
+  }
+  return p.then((i) => partitionOf(i, item, shared));
+}
+
+function partitionOf(impl: TableStage, item: PartitionItem, shared: PartitionShared): PartitionResult | Promise<PartitionResult> {
+  const logs: string[] = [];
+  const ctx: StageContext = {
+    stage: shared.stage,
+    params: shared.params,
+    root: shared.root,
+    llm: missingLlm(shared.stage),
+    log: (m) => logs.push(m),
+    signal: NEVER,
+    persist: shared.persist,
+    retrying: shared.retrying,
+    partition: item.key,
+  };
+  // The same guards as on the main thread (CDP_CHECK_READS): the rows came as plain copies.
+  const given: Record<string, Row[]> = { ...shared.whole, ...item.rows };
+  for (const [name, r] of Object.entries(shared.reads)) {
+    if (given[name]) given[name] = guardedRows(shared.stage, name, r.known, r.columns, given[name]);
+  }
+  const rows = impl.run(guardInputs(shared.stage, 'input', given, Object.keys(given)), ctx);
+  return rows instanceof Promise ? rows.then((r) => ({ rows: r, logs })) : { rows, logs };
+}
