@@ -13,7 +13,8 @@ import { guardInputs } from '../dag/inputs.ts';
 import { IN_FLIGHT } from './protocol.ts';
 import type { ThreadPool } from './pool.ts';
 import type { TaskRunner } from './task.ts';
-import { knownStage, type PartitionItem, type PartitionResult, type PartitionShared } from './partition-worker.ts';
+import { knownStage } from './worker-stage.ts';
+import { type PartitionItem, type PartitionResult, type PartitionShared } from './partition-worker.ts';
 
 const WORKER_FN = { module: fileURLToPath(new URL('./partition-worker.ts', import.meta.url)), fn: 'runPartition' };
 

@@ -5,11 +5,11 @@
  * context has no LLM client (a pure stage calls none) and collects what the stage logs, which
  * goes back with the rows and is printed by the main thread.
  */
-import { pathToFileURL } from 'node:url';
 import type { Columns, Row } from '../dag/define.ts';
-import { missingLlm, type StageContext, type TableStage } from '../dag/stage.ts';
+import type { StageImpl, TableStage } from '../dag/stage.ts';
 import { guardInputs } from '../dag/inputs.ts';
 import { guardedRows } from '../exec/projected-rows.ts';
+import { stageModule, workerContext } from './worker-stage.ts';
 
 /** What every partition of one stage run shares: sent once to each worker. */
 export interface PartitionShared {
@@ -37,48 +37,20 @@ export interface PartitionResult {
   logs: string[];
 }
 
-const loading = new Map<string, Promise<TableStage>>();
-const loaded = new Map<string, TableStage>();
-const NEVER = new AbortController().signal;
-
-/**
- * The module already loaded by the main thread: the inline path then calls it synchronously, so
- * the pool's timing of an inline item (task.ts) measures the partition's work, not an import.
- */
-export function knownStage(module: string, impl: TableStage): void {
-  loaded.set(module, impl);
-}
+const notPartitioned = (impl: StageImpl | undefined) =>
+  impl?.kind === 'table' && impl.partition ? null : 'is not a partitioned table stage';
 
 /** The partition's rows (a promise only while the module loads, or when the stage's `run` is async). */
 export function runPartition(item: PartitionItem, shared: PartitionShared): PartitionResult | Promise<PartitionResult> {
-  const impl = loaded.get(shared.module);
-  if (impl) return partitionOf(impl, item, shared);
-  let p = loading.get(shared.module);
-  if (!p) {
-    p = import(pathToFileURL(shared.module).href).then((m: { default?: TableStage }) => {
-      if (m.default?.kind !== 'table' || !m.default.partition)
-        throw new Error(`internal: ${shared.module} is not a partitioned table stage`);
-      loaded.set(shared.module, m.default);
-      return m.default;
-    });
-    loading.set(shared.module, p);
-  }
-  return p.then((i) => partitionOf(i, item, shared));
+  const impl = stageModule(shared.module, notPartitioned);
+  return impl instanceof Promise
+    ? impl.then((i) => partitionOf(i as TableStage, item, shared))
+    : partitionOf(impl as TableStage, item, shared);
 }
 
 function partitionOf(impl: TableStage, item: PartitionItem, shared: PartitionShared): PartitionResult | Promise<PartitionResult> {
   const logs: string[] = [];
-  const ctx: StageContext = {
-    stage: shared.stage,
-    params: shared.params,
-    root: shared.root,
-    llm: missingLlm(shared.stage),
-    log: (m) => logs.push(m),
-    signal: NEVER,
-    persist: shared.persist,
-    retrying: shared.retrying,
-    partition: item.key,
-  };
+  const ctx = workerContext(shared, logs, item.key);
   // The same guards as on the main thread (CDP_CHECK_READS): the rows came as plain copies.
   const given: Record<string, Row[]> = { ...shared.whole, ...item.rows };
   for (const [name, r] of Object.entries(shared.reads)) {

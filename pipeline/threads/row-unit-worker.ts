@@ -4,10 +4,10 @@
  * pure stage calls none: the client, its cache and memo live on the main thread) and collects
  * what the stage logs, which goes back with the rows and is printed by the main thread.
  */
-import { pathToFileURL } from 'node:url';
 import type { Row } from '../dag/define.ts';
-import { missingLlm, type StageContext, type StageImpl } from '../dag/stage.ts';
+import type { StageImpl } from '../dag/stage.ts';
 import { guardInputs } from '../dag/inputs.ts';
+import { stageModule, workerContext } from './worker-stage.ts';
 
 /** What every unit of one stage run shares: sent once to each worker. */
 export interface RowUnitShared {
@@ -31,42 +31,21 @@ export interface RowUnitResult {
   logs: string[];
 }
 
-const loading = new Map<string, Promise<StageImpl>>();
-const loaded = new Map<string, StageImpl>();
-const NEVER = new AbortController().signal;
+const notRow = (impl: StageImpl | undefined) => (impl?.kind === 'row' ? null : 'is not a row stage');
 
 /**
  * The unit's rows. Synchronous once the stage module is loaded, so that the pool's inline timing
  * (task.ts) measures the unit's work and not a turn of the event loop.
  */
 export function runRowUnit(item: RowUnitItem, shared: RowUnitShared): RowUnitResult | Promise<RowUnitResult> {
-  const impl = loaded.get(shared.module);
-  if (impl) return unitOf(impl, item, shared);
-  let p = loading.get(shared.module);
-  if (!p) {
-    p = import(pathToFileURL(shared.module).href).then((m: { default?: StageImpl }) => {
-      if (m.default?.kind !== 'row') throw new Error(`internal: ${shared.module} is not a row stage`);
-      loaded.set(shared.module, m.default);
-      return m.default;
-    });
-    loading.set(shared.module, p);
-  }
-  return p.then((i) => unitOf(i, item, shared));
+  const impl = stageModule(shared.module, notRow);
+  return impl instanceof Promise ? impl.then((i) => unitOf(i, item, shared)) : unitOf(impl, item, shared);
 }
 
 function unitOf(impl: StageImpl, item: RowUnitItem, shared: RowUnitShared): RowUnitResult | Promise<RowUnitResult> {
   if (impl.kind !== 'row') throw new Error('unreachable');
   const logs: string[] = [];
-  const ctx: StageContext = {
-    stage: shared.stage,
-    params: shared.params,
-    root: shared.root,
-    llm: missingLlm(shared.stage),
-    log: (m) => logs.push(m),
-    signal: NEVER,
-    persist: shared.persist,
-    retrying: shared.retrying,
-  };
+  const ctx = workerContext(shared, logs);
   // The same guards as on the main thread (CDP_CHECK_READS): the inputs came as plain copies.
   const joined = guardInputs(shared.stage, 'joined input', item.joined, Object.keys(item.joined));
   const whole = guardInputs(shared.stage, 'whole input', shared.whole, Object.keys(shared.whole));
