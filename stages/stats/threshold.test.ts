@@ -116,3 +116,29 @@ test('bad scores and grids are rejected', () => {
   assert.throws(() => thresholdCurve([{ score: NaN, human: true }]), /row 0 has score NaN/);
   assert.throws(() => thresholdCurve([], { grid: [0.5, 0.2] }), /strictly ascending/);
 });
+
+test('the one-pass counts equal testing every grid point, on scores at, near and between the points', () => {
+  // A seeded LCG: scores drawn on the grid, a rounding error either side of it, between points and outside [0, 1].
+  let s = 12345;
+  const next = () => (s = (s * 1103515245 + 12345) % 2147483648) / 2147483648;
+  for (const grid of [thresholdGrid(), thresholdGrid(0.1), [0.3], thresholdGrid(0.001)]) {
+    const rows = Array.from({ length: 2000 }, () => {
+      const u = next();
+      const at = grid[Math.floor(next() * grid.length)]!;
+      const score = u < 0.3 ? at : u < 0.5 ? at - 1e-10 : u < 0.6 ? at - 1e-8 : u < 0.65 ? -0.5 + next() * 2 : next();
+      return { score, human: next() < 0.4 };
+    });
+    const c = thresholdCurve(rows, { grid });
+    grid.forEach((t, k) => {
+      const predicted = rows.filter((r) => r.score >= t - 1e-9);
+      const tp = predicted.filter((r) => r.human).length;
+      const fp = predicted.length - tp;
+      const positives = rows.filter((r) => r.human).length;
+      assert.deepEqual(
+        [c.points[k]!.t, c.points[k]!.tp, c.points[k]!.fp, c.points[k]!.fn, c.points[k]!.tn],
+        [t, tp, fp, positives - tp, rows.length - positives - fp],
+        `grid step ${grid[1]! - grid[0]!}, t = ${t}`,
+      );
+    });
+  }
+});

@@ -80,6 +80,39 @@ function checkGrid(grid: readonly number[]): void {
   }
 }
 
+/**
+ * Per grid index k, the rows whose highest grid point reached (score ≥ t − EPS) is k, split by the
+ * human's verdict. One pass and a binary search per row instead of one pass per grid point: at
+ * the paper's scale a judge's curves see millions of labelled steps. The grid ascends strictly, so
+ * the points a row reaches are a prefix of it, and the counts are exactly those of testing each point.
+ */
+function reachedCounts(
+  rows: readonly Pick<ThresholdRow, 'score' | 'human'>[],
+  grid: readonly number[],
+): { positives: number; reachedTp: Int32Array; reachedFp: Int32Array } {
+  const reachedTp = new Int32Array(grid.length),
+    reachedFp = new Int32Array(grid.length);
+  let positives = 0;
+  for (const r of rows) {
+    if (r.human) positives++;
+    // The highest k with score ≥ grid[k] − EPS, or −1.
+    let lo = 0,
+      hi = grid.length - 1,
+      k = -1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (r.score >= grid[mid]! - EPS) {
+        k = mid;
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+    if (k < 0) continue;
+    if (r.human) reachedTp[k]!++;
+    else reachedFp[k]!++;
+  }
+  return { positives, reachedTp, reachedFp };
+}
+
 /** The F1 curve, best threshold and stable region of one set of rows. */
 export function thresholdCurve(
   rows: readonly Pick<ThresholdRow, 'score' | 'human'>[],
@@ -93,21 +126,20 @@ export function thresholdCurve(
     if (!Number.isFinite(r.score))
       throw new RangeError(`threshold analysis: row ${i} has score ${r.score}; every labelled step needs a numeric C`);
   });
-  const positives = rows.filter((r) => r.human).length;
-  const points = grid.map((t): ThresholdPoint => {
-    let tp = 0,
-      fp = 0;
-    for (const r of rows) {
-      if (r.score >= t - EPS) {
-        if (r.human) tp++;
-        else fp++;
-      }
-    }
+  const { positives, reachedTp, reachedFp } = reachedCounts(rows, grid);
+  // A row predicted at grid point k is predicted at every lower one: counts accumulate from the top.
+  const points: ThresholdPoint[] = new Array<ThresholdPoint>(grid.length);
+  let tp = 0,
+    fp = 0;
+  for (let k = grid.length - 1; k >= 0; k--) {
+    tp += reachedTp[k]!;
+    fp += reachedFp[k]!;
+    const t = grid[k]!;
     const fn = positives - tp,
       tn = rows.length - positives - fp;
     const ratio = (a: number, b: number) => (b === 0 ? 0 : a / b);
-    return { t, tp, fp, fn, tn, precision: ratio(tp, tp + fp), recall: ratio(tp, tp + fn), f1: ratio(2 * tp, 2 * tp + fp + fn) };
-  });
+    points[k] = { t, tp, fp, fn, tn, precision: ratio(tp, tp + fp), recall: ratio(tp, tp + fn), f1: ratio(2 * tp, 2 * tp + fp + fn) };
+  }
   let bestIndex = 0;
   points.forEach((p, i) => {
     if (p.f1 > points[bestIndex]!.f1) bestIndex = i;
