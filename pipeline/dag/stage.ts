@@ -36,6 +36,12 @@ export interface StageContext<P = Record<string, unknown>> {
    * 'all' beside each setting) reads it to know which of its groups to report.
    */
   partition?: string;
+  /**
+   * In a partitioned table stage that declares `Partitioning.common`: what it derived from the
+   * inputs every partition takes whole, derived once per run (once per worker) and handed to each
+   * partition's call. Absent when the stage runs whole.
+   */
+  common?: unknown;
 }
 
 /** A partition's key for a row: the columns whose values name it, or a function giving one key or several. */
@@ -61,6 +67,12 @@ export interface Partitioning<P> {
   order?: (a: Row, b: Row) => number;
   /** Partitions computed at once (for a run that awaits); default 4. */
   concurrency?: number;
+  /**
+   * What every partition derives alike from the inputs it takes whole (those `by` does not name)
+   * and the params: derived once, not once per partition, and handed to each as `ctx.common`. A
+   * pure function of those inputs and params; `run` derives it itself when `ctx.common` is absent.
+   */
+  common?: (whole: Record<string, Row[]>, params: P) => unknown;
 }
 
 export interface TableStage<P = Record<string, unknown>> {

@@ -14,6 +14,7 @@ import { workspaceFor } from './workspace.ts';
 import { readLedger } from '../store/ledger.ts';
 import { readRows } from '../store/artifacts.ts';
 import { ThreadPool } from '../threads/pool.ts';
+import { THREADED_ROWS } from '../threads/partition-calls.ts';
 
 const pipelineDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -218,5 +219,64 @@ test('partitions too small to be worth the workers stay on the main thread (the 
     assert.deepEqual(r.pool, { workers: 2, started: 0, restarts: 0, inline: 5, threaded: 0 });
   } finally {
     rmSync(p.root, { recursive: true, force: true });
+  }
+});
+
+test('partitions of THREADED_ROWS rows or more go to the workers with the default threshold, none timed inline first', async () => {
+  const p = project(Array.from({ length: THREADED_ROWS }, (_, i) => `${'abcde'[i % 5]} ${i % 1000}`));
+  try {
+    const r = await run(p, new ThreadPool({ size: 2 }));
+    assert.deepEqual(r.stages.stats!.partitions, { computed: 5, reused: 0 });
+    assert.equal(r.pool.inline, 0, JSON.stringify(r.pool));
+    assert.equal(r.pool.threaded, 5);
+    // Group a: i ≡ 0 (mod 5), so i mod 1000 runs over the 200 values 0, 5, …, 995, 100 times each.
+    assert.deepEqual(artifact(p).rows[0], { g: 'a', n: THREADED_ROWS / 5, sum: 100 * 5 * ((199 * 200) / 2), mean: 497.5 });
+  } finally {
+    rmSync(p.root, { recursive: true, force: true });
+  }
+});
+
+test('what the partitions derive alike from a whole input (`common`) is derived once per run inline and once per worker', async () => {
+  for (const [side, pool] of [
+    ['inline', () => new ThreadPool({ size: 1 })],
+    ['on workers', eager],
+  ] as const) {
+    const p = project(NUMBERS);
+    try {
+      // share: each group's sum over the total of the whole input, the total derived in `common`.
+      writeFileSync(
+        join(p.root, 'stages', 'share.ts'),
+        `import { tableStage } from ${JSON.stringify(join(pipelineDir, 'stage.ts'))};
+let derivations = 0;
+const total = ({ all }) => ({ total: all.reduce((s, r) => s + r.v, 0), derivation: ++derivations });
+export default tableStage({
+  inputs: { seed: 'whole', all: 'whole' },
+  reads: { seed: ['g', 'v'], all: ['v'] },
+  pure: true,
+  partition: { by: { seed: ['g'] }, common: total },
+  columns: { g: 'VARCHAR', share: 'DOUBLE', derivation: 'INTEGER' },
+  run({ seed, all }, ctx) {
+    const c = ctx.common ?? total({ all });
+    return [{ g: seed[0].g, share: seed.reduce((s, r) => s + r.v, 0) / c.total, derivation: c.derivation }];
+  },
+});
+`,
+      );
+      p.config.stages.push({ name: 'share', module: 'stages/share.ts', inputs: { seed: 'seed', all: 'seed' } });
+      const r = await run(p, pool());
+      assert.equal(r.ok, true, JSON.stringify(r.stages.share));
+      assert.deepEqual(r.stages.share!.partitions, { computed: 5, reused: 0 });
+      const ws = workspaceFor(p.root);
+      const rows = readRows(ws.store, 'share', readLedger(ws.ledger).entries.share!.segments!);
+      // 0 + 1 + … + 99 = 4950; group a sums 950.
+      assert.deepEqual(
+        rows.map((x) => [x.g, x.share]),
+        [950, 970, 990, 1010, 1030].map((s, i) => ['abcde'[i], s / 4950]),
+        side,
+      );
+      assert.deepEqual(new Set(rows.map((x) => x.derivation)), new Set([1]), `${side}: derived once where the partitions ran`);
+    } finally {
+      rmSync(p.root, { recursive: true, force: true });
+    }
   }
 });

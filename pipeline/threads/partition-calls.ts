@@ -14,7 +14,14 @@ import { IN_FLIGHT } from './protocol.ts';
 import type { ThreadPool } from './pool.ts';
 import type { TaskRunner } from './task.ts';
 import { knownStage } from './worker-stage.ts';
-import { type PartitionItem, type PartitionResult, type PartitionShared } from './partition-worker.ts';
+import { commonOf, type PartitionItem, type PartitionResult, type PartitionShared } from './partition-worker.ts';
+
+/**
+ * Rows of partitions beyond which they go to the workers without one timed inline first. The
+ * statistics' partitions cost about 40 µs a row (profiled at the paper's size), so this is about
+ * 4 s of work: near the pool's cold bar (task.ts), far beyond its warm one.
+ */
+export const THREADED_ROWS = 100_000;
 
 const WORKER_FN = { module: fileURLToPath(new URL('./partition-worker.ts', import.meta.url)), fn: 'runPartition' };
 
@@ -79,11 +86,13 @@ export function partitionCaller(
   const { impl } = info;
   const counts = { inline: 0, threaded: 0 };
   if (!pool?.threaded || !threadableTable(impl, ctx.params)) {
+    let common: { common?: unknown } | undefined;
     return {
       async call(key, rows) {
         counts.inline++;
+        common ??= commonOf(impl, ctx.stage, whole, ctx.params);
         const given = { ...whole, ...rows };
-        return impl.run(guardInputs(ctx.stage, 'input', given, Object.keys(given)), { ...ctx, partition: key });
+        return impl.run(guardInputs(ctx.stage, 'input', given, Object.keys(given)), { ...ctx, partition: key, ...common });
       },
       width,
       threadable: false,
@@ -104,10 +113,13 @@ export function partitionCaller(
   };
   knownStage(info.module, impl);
   // A partition is large: one timed inline tells its cost per row, and each goes out alone (the
-  // workers then share them out evenly, the largest first).
+  // workers then share them out evenly, the largest first). Partitions of many rows skip the
+  // probe: it would hold the main thread, which reads and commits for the other stages, for
+  // seconds while the workers wait.
+  const straight = expected.weight >= THREADED_ROWS ? { coldMs: 0, warmMs: 0 } : {};
   const task: TaskRunner<PartitionItem, PartitionResult> = pool.task(
     { ...WORKER_FN, shared, expected: expected.partitions, weight: expected.weight },
-    { probe: 1, batchMs: 0 },
+    { probe: 1, batchMs: 0, ...straight },
   );
   return {
     async call(key, rows, weight) {

@@ -48,14 +48,31 @@ export function runPartition(item: PartitionItem, shared: PartitionShared): Part
     : partitionOf(impl as TableStage, item, shared);
 }
 
+/** What the stage derives once from the inputs every partition takes whole (`Partitioning.common`), as context members. */
+export function commonOf(impl: TableStage, stage: string, whole: Record<string, Row[]>, params: unknown): { common?: unknown } {
+  const derive = impl.partition?.common;
+  if (!derive) return {};
+  return { common: derive(guardInputs(stage, 'input', { ...whole }, Object.keys(whole)), params as never) };
+}
+
+/** Per stage run (its shared value), what the stage derived once from the inputs every partition takes whole. */
+const derived = new WeakMap<PartitionShared, { common?: unknown }>();
+
 function partitionOf(impl: TableStage, item: PartitionItem, shared: PartitionShared): PartitionResult | Promise<PartitionResult> {
   const logs: string[] = [];
-  const ctx = workerContext(shared, logs, item.key);
-  // The same guards as on the main thread (CDP_CHECK_READS): the rows came as plain copies.
-  const given: Record<string, Row[]> = { ...shared.whole, ...item.rows };
+  let common = derived.get(shared);
+  if (!common) derived.set(shared, (common = commonOf(impl, shared.stage, guarded(shared, shared.whole), shared.params)));
+  const ctx = { ...workerContext(shared, logs, item.key), ...common };
+  const given = guarded(shared, { ...shared.whole, ...item.rows });
+  const rows = impl.run(guardInputs(shared.stage, 'input', given, Object.keys(given)), ctx);
+  return rows instanceof Promise ? rows.then((r) => ({ rows: r, logs })) : { rows, logs };
+}
+
+/** The same guards as on the main thread (CDP_CHECK_READS): the rows came as plain copies. */
+function guarded(shared: PartitionShared, inputs: Record<string, Row[]>): Record<string, Row[]> {
+  const given: Record<string, Row[]> = { ...inputs };
   for (const [name, r] of Object.entries(shared.reads)) {
     if (given[name]) given[name] = guardedRows(shared.stage, name, r.known, r.columns, given[name]);
   }
-  const rows = impl.run(guardInputs(shared.stage, 'input', given, Object.keys(given)), ctx);
-  return rows instanceof Promise ? rows.then((r) => ({ rows: r, logs })) : { rows, logs };
+  return given;
 }

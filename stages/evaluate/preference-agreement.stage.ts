@@ -26,7 +26,7 @@ import {
 } from '../stats/agreement.ts';
 import { parsePairPcc, parsePreferenceChoices } from '../stats/read-csv.ts';
 import { planIndex } from './agent-plans.ts';
-import { simulatedChoices, simulatedPairs } from './simulated-preferences.ts';
+import { simulatedChoices, simulatedPairs, type SimulatedPair } from './simulated-preferences.ts';
 
 export interface PreferenceParams {
   raterNoise: number;
@@ -83,6 +83,20 @@ const pathwayKey = (setting: unknown, model: unknown, cdpId: unknown) => `${Stri
 
 const sourceRank = (r: Row) => (r.source === 'human' ? 1 : 0);
 
+/** The simulated raters' pairs and their choices grouped by pair (each judge × metric only looks up its PCC values). */
+interface SimulatedRatings {
+  pairs: SimulatedPair[];
+  labelled: ReturnType<typeof groupPreferences>;
+}
+
+function simulatedRatings(
+  { predicted_pathways, agent_plans }: Record<string, Row[]>,
+  params: Pick<PreferenceParams, 'raterNoise' | 'seed'>,
+): SimulatedRatings {
+  const pairs = simulatedPairs(predicted_pathways!, planIndex(agent_plans!));
+  return { pairs, labelled: groupPreferences(simulatedChoices(pairs, params.raterNoise, params.seed)) };
+}
+
 export default tableStage<PreferenceParams>({
   inputs: {
     pathway_metrics: 'whole',
@@ -109,6 +123,8 @@ export default tableStage<PreferenceParams>({
   pure: true,
   partition: {
     by: { pathway_metrics: (r) => `judge ${String(r.judge)}`, human_preferences: () => 'human', human_pair_pcc: () => 'human' },
+    // Every judge's partition needs the same simulated pairs and choices: made once.
+    common: simulatedRatings,
     // The simulated raters' rows by judge, then the human ones, as one call over every row writes them.
     order: (a, b) => sourceRank(a) - sourceRank(b) || (String(a.judge) < String(b.judge) ? -1 : String(a.judge) > String(b.judge) ? 1 : 0),
   },
@@ -128,10 +144,8 @@ export default tableStage<PreferenceParams>({
   },
   run({ pathway_metrics, predicted_pathways, agent_plans, human_preferences, human_pair_pcc }, ctx) {
     const tieTolerance = ctx.params.tieTolerance;
-    const pairs = simulatedPairs(predicted_pathways, planIndex(agent_plans));
-    const choices = simulatedChoices(pairs, ctx.params.raterNoise, ctx.params.seed);
-    // Grouped once; each judge × metric below only looks up its PCC values.
-    const labelled = groupPreferences(choices);
+    const { pairs, labelled } =
+      (ctx.common as SimulatedRatings | undefined) ?? simulatedRatings({ predicted_pathways, agent_plans }, ctx.params);
     const out: Row[] = [];
     const scoredRows = pathway_metrics.filter((r) => r.error == null);
     const judges = [...new Set(scoredRows.map((r) => String(r.judge)))].sort();
