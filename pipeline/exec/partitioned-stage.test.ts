@@ -15,6 +15,8 @@ import { workspaceFor } from './workspace.ts';
 import { readLedger } from '../store/ledger.ts';
 import { readRows } from '../store/artifacts.ts';
 import { partitionRows } from './partitions.ts';
+import { createHash } from 'node:crypto';
+import { canonicalJson } from '../hash/canonical.ts';
 import { cleanStore } from '../cli/clean.ts';
 import { RowStore } from '../store/row-store.ts';
 
@@ -253,4 +255,20 @@ test('partitionRows: one key or several per row, rows in input order, the conten
   const swapped = partitionRows('t', { a: ['g'] }, { a: [rows[2]!, rows[1]!, rows[0]!] }, {});
   assert.notEqual(swapped[0]!.content, before[0]!.content, 'order is content: a stage may depend on it');
   assert.throws(() => partitionRows('t', { missing: ['g'] }, { a: rows }, {}), /names input 'missing'/);
+});
+
+test('a partition’s content hash is sha256 over its rows’ canonical JSON, whatever shortcut writes it', () => {
+  // Plain values (the native writer's), and values only the canonical writer handles alike.
+  const rows: Row[] = [
+    { g: 'x', s: 'é "q" \\ \n \u2028 😀', n: -0, m: 0.1, big: 1e21, t: true, z: null, list: ['a', 'b'], nested: { b: 1, a: 2 } },
+    { g: 'x', s: '', n: 7, m: -1.5e-7, big: 2 ** 53, t: false, list: [], nested: [{ d: 1, c: [1, { f: 2, e: 3 }] }] },
+    { g: 'x', s: 'x', n: 1, m: 2, big: 3, t: true, z: 'y', list: ['c', 1, null], nested: new Date(0) as unknown as Row },
+  ];
+  for (const reads of [{ a: ['s', 'n', 'm', 'big', 't', 'z', 'list'] }, { a: ['nested', 'g', 'list'] }, {}]) {
+    const [part] = partitionRows('t', { a: ['g'] }, { a: rows }, {}, reads);
+    const columns = reads.a ? [...reads.a].sort() : null;
+    const h = createHash('sha256').update(`cdp-partition-v1\n${JSON.stringify('["x"]')}\n"a":3\n`);
+    for (const r of rows) h.update(canonicalJson(columns ? columns.map((c) => r[c] ?? null) : r) + '\n');
+    assert.equal(part!.content, h.digest('hex'), JSON.stringify(reads));
+  }
 });

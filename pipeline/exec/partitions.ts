@@ -72,10 +72,30 @@ function contentHash(
   reads: Readonly<Record<string, readonly string[]>>,
 ): string {
   const h = createHash('sha256').update(`cdp-partition-v1\n${JSON.stringify(key)}\n`);
+  // Rows go to the hash in chunks: one update per row was a tenth of a statistic's run.
+  let chunk = '';
   for (const name of names) {
-    h.update(`${JSON.stringify(name)}:${rows[name]!.length}\n`);
+    chunk += `${JSON.stringify(name)}:${rows[name]!.length}\n`;
     const columns = reads[name] ? [...reads[name]!].sort() : null;
-    for (const r of rows[name]!) h.update(canonicalJson(columns ? columns.map((c) => r[c] ?? null) : r)).update('\n');
+    for (const r of rows[name]!) {
+      chunk += (columns ? valuesJson(columns.map((c) => r[c] ?? null)) : canonicalJson(r)) + '\n';
+      if (chunk.length > 1 << 16) {
+        h.update(chunk);
+        chunk = '';
+      }
+    }
   }
-  return h.digest('hex');
+  return h.update(chunk).digest('hex');
+}
+
+const plain = (v: unknown) =>
+  v === null || typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v));
+
+/**
+ * canonicalJson of a row's values, by the native JSON.stringify when every value is plain (a
+ * string, finite number, boolean, null, or an array of those), whose text is then the same.
+ */
+function valuesJson(values: readonly unknown[]): string {
+  for (const v of values) if (!plain(v) && !(Array.isArray(v) && v.every(plain))) return canonicalJson(values);
+  return JSON.stringify(values);
 }
