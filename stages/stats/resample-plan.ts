@@ -156,6 +156,12 @@ export function resampledSums(vectors: readonly Float64Array[], plan: ResamplePl
   const interleaved = new Float64Array(plan.items * LANES);
 
   for (let first = 0; first < vectors.length; first += LANES) {
+    // A vector alone (the leaderboard's paired differences, one at a time) takes the one-lane
+    // kernels: the same sums in the same order, without three lanes of zeros beside it.
+    if (first === vectors.length - 1) {
+      out.push(oneVectorSums(vectors[first]!, plan));
+      break;
+    }
     const lane: Float64Array[] = [];
     for (let c = 0; c < LANES; c++) lane.push(vectors[first + c] ?? zeros);
     fillSubsetSums(table, groups, plan.items, lane[0]!, lane[1]!, lane[2]!, lane[3]!);
@@ -256,4 +262,30 @@ function addExtras(
     acc[o + 2] = s2;
     acc[o + 3] = s3;
   }
+}
+
+/** resampledSums of one vector: each step is its lane's of the four-lane kernels above. */
+function oneVectorSums(v: Float64Array, plan: ResamplePlan): Float64Array {
+  const { groups, resamples: B, once, twice, extraStart, extraItem, extraTimes } = plan;
+  const table = new Float64Array(groups * 256);
+  for (let g = 0; g < groups; g++) {
+    const base = g * 256;
+    for (let byte = 1; byte < 256; byte++) {
+      const low = byte & -byte;
+      const i = g * 8 + (31 - Math.clz32(low));
+      table[base + byte] = table[base + (byte ^ low)]! + (i < plan.items ? v[i]! : 0);
+    }
+  }
+  const acc = new Float64Array(B);
+  for (let g = 0; g < groups; g++) {
+    const base = g * 256,
+      m = g * B;
+    for (let r = 0; r < B; r++) acc[r] = acc[r]! + (table[base + once[m + r]!]! + table[base + twice[m + r]!]!);
+  }
+  for (let r = 0; r < B; r++) {
+    let s0 = acc[r]!;
+    for (let e = extraStart[r]!, end = extraStart[r + 1]!; e < end; e++) s0 += extraTimes[e]! * v[extraItem[e]!]!;
+    acc[r] = s0;
+  }
+  return acc;
 }
