@@ -1,6 +1,6 @@
 /**
  * A counting semaphore: at most `limit` holders at once, served first come, first served. Used
- * for stages running at once and for each LLM endpoint's concurrency. `acquire` returns nothing
+ * for each LLM endpoint's concurrency (the run's stage slots are job-slots.ts). `acquire` returns nothing
  * when a slot is free, so the hot path of a cached LLM call allocates no promise.
  */
 export class Semaphore {

@@ -30,7 +30,7 @@ import { closeRun } from './run-close.ts';
 import { runSource } from './source-node.ts';
 import { stageComponents, keyOf, explainStaleness } from './keys.ts';
 import { decideReuse } from './reuse-decision.ts';
-import { Semaphore } from '../concurrency/semaphore.ts';
+import { JobSlots, downstreamCounts } from '../concurrency/job-slots.ts';
 import type { Workspace } from './workspace.ts';
 import { markEmpty, readCounters, runRecord, stageResult } from './run-record.ts';
 import { selectNodes } from './select-nodes.ts';
@@ -101,7 +101,8 @@ class Execution {
 
   private async runAll(): Promise<RunSummary> {
     const selected = selectNodes(this.dag, this.opts.targets);
-    const jobs = new Semaphore(Math.max(1, this.opts.jobs ?? this.dag.config.jobs ?? 2));
+    const below = downstreamCounts(selected, (n) => this.dag.graph.successors(n) ?? [], selected);
+    const jobs = new JobSlots(Math.max(1, this.opts.jobs ?? this.dag.config.jobs ?? 2), (n) => below.get(n) ?? 0);
     // Input rows read for a stage are kept for its siblings only until the last consumer is done.
     this.inputRows = new InputRows(this.dag, this.ws.store, selected);
     for (const name of this.dag.order) {
@@ -161,11 +162,11 @@ class Execution {
     return this.llmPromise;
   }
 
-  private async node(name: string, jobs: Semaphore): Promise<Outcome> {
+  private async node(name: string, jobs: JobSlots): Promise<Outcome> {
     if (this.dag.sources.has(name)) return this.source(name);
     const go = await this.decide(name);
     if ('outcome' in go) return go.outcome;
-    await jobs.acquire();
+    await jobs.acquire(name);
     try {
       const ready = await this.prepare(go);
       return 'outcome' in ready ? ready.outcome : await this.runNode(go, ready);

@@ -264,7 +264,8 @@ test('a partition’s content hash is sha256 over its rows’ canonical JSON, wh
     { g: 'x', s: '', n: 7, m: -1.5e-7, big: 2 ** 53, t: false, list: [], nested: [{ d: 1, c: [1, { f: 2, e: 3 }] }] },
     { g: 'x', s: 'x', n: 1, m: 2, big: 3, t: true, z: 'y', list: ['c', 1, null], nested: new Date(0) as unknown as Row },
   ];
-  for (const reads of [{ a: ['s', 'n', 'm', 'big', 't', 'z', 'list'] }, { a: ['nested', 'g', 'list'] }, {}]) {
+  const cases: Record<string, string[]>[] = [{ a: ['s', 'n', 'm', 'big', 't', 'z', 'list'] }, { a: ['nested', 'g', 'list'] }, {}];
+  for (const reads of cases) {
     const [part] = partitionRows('t', { a: ['g'] }, { a: rows }, {}, reads);
     const columns = reads.a ? [...reads.a].sort() : null;
     const h = createHash('sha256').update(`cdp-partition-v1\n${JSON.stringify('["x"]')}\n"a":3\n`);
