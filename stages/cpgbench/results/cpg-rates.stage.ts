@@ -2,6 +2,8 @@
  * Stage `cpg_rates`: every rate of rates.ts — model × judge × task (and their average) ×
  * grouping (overall, region, specialty, language, safety-critical) with n, correct, the failures
  * by kind and the case and guideline-cluster bootstrap CIs (`resamples`, `seed`, `level`: 10,000, 42, 0.95).
+ * Every row records the bootstrap it was computed with (`resamples`, `seed`, `level`): the
+ * reports, the leaderboard's paired bootstrap and the results card read them there.
  */
 import { tableStage, z } from '../../../pipeline/stage.ts';
 import { computeRates } from './rates.ts';
@@ -64,11 +66,12 @@ export default tableStage<CpgRatesParams>({
     guidelines: 'INTEGER',
     few_guidelines: 'BOOLEAN',
     resamples: 'INTEGER',
+    seed: 'INTEGER',
     level: 'DOUBLE',
   },
   run(inputs, ctx) {
     const { resamples, seed, level } = ctx.params;
     const rows = computeRates(itemsOf(inputs), cellsOf(inputs, ctx.params), { resamples, seed, level });
-    return rows.map((r) => ({ ...r, resamples, level }));
+    return rows.map((r) => ({ ...r, resamples, seed, level }));
   },
 });
