@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import cpgbench from '../../../cpgbench.config.ts';
 import { optionsFor } from '../../../pipeline/cli/options-for.ts';
 import type { ResolvedOptions } from '../../../pipeline/dag/options.ts';
+import { parseOverrides } from '../../../pipeline/dag/overrides.ts';
 import { resolveDag } from '../../../pipeline/dag/validate.ts';
 import { runDag, type RunSummary } from '../../../pipeline/exec/executor.ts';
 import { workspaceFor } from '../../../pipeline/exec/workspace.ts';
@@ -23,7 +24,11 @@ export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..',
 export const SAMPLE = join(REPO, 'data', 'cpgbench-sample');
 
 /** What a test may change of the options: the models file, --simulated, the variables it names. */
-export type CpgGiven = Partial<Pick<ResolvedOptions, 'models' | 'simulated'>> & { env?: Readonly<Record<string, string | undefined>> };
+export type CpgGiven = Partial<Pick<ResolvedOptions, 'models' | 'simulated'>> & {
+  env?: Readonly<Record<string, string | undefined>>;
+  /** `--set stage.param=value` overrides, as the command line gives them. */
+  sets?: readonly string[];
+};
 
 export interface CpgProject {
   dir: string;
@@ -52,9 +57,9 @@ export function cpgProject(opts: { corpus?: string } = {}): CpgProject {
     dir,
     corpus,
     reports,
-    async run(given: CpgGiven = {}) {
+    async run({ sets = [], ...given }: CpgGiven = {}) {
       const options = optionsFor(join(REPO, 'cpgbench.config.ts'), { store, warehouse, reports, corpus, callCache, ...given });
-      const dag = await resolveDag(cpgbench.build(options), REPO);
+      const dag = await resolveDag(cpgbench.build(options), REPO, { overrides: parseOverrides(sets) });
       const llm = cpgRunLlm(store, cpgModelsOf(options), { cacheDir: callCache });
       try {
         return await runDag(dag, ws(), { llm: llm.client, extraViews: () => llm.views() });
