@@ -14,6 +14,7 @@ import type { ResolvedOptions } from '../../../pipeline/dag/options.ts';
 import { parseOverrides } from '../../../pipeline/dag/overrides.ts';
 import { resolveDag } from '../../../pipeline/dag/validate.ts';
 import { runDag, type RunSummary } from '../../../pipeline/exec/executor.ts';
+import type { ThreadPool } from '../../../pipeline/threads/pool.ts';
 import { workspaceFor } from '../../../pipeline/exec/workspace.ts';
 import { stageRows } from '../../../pipeline/testing/stage-rows.ts';
 import type { Row } from '../../../pipeline/dag/define.ts';
@@ -28,6 +29,8 @@ export type CpgGiven = Partial<Pick<ResolvedOptions, 'models' | 'simulated'>> & 
   env?: Readonly<Record<string, string | undefined>>;
   /** `--set stage.param=value` overrides, as the command line gives them. */
   sets?: readonly string[];
+  /** The run's worker pool (default: one the runner makes and closes). */
+  threads?: ThreadPool;
 };
 
 export interface CpgProject {
@@ -57,12 +60,12 @@ export function cpgProject(opts: { corpus?: string } = {}): CpgProject {
     dir,
     corpus,
     reports,
-    async run({ sets = [], ...given }: CpgGiven = {}) {
+    async run({ sets = [], threads, ...given }: CpgGiven = {}) {
       const options = optionsFor(join(REPO, 'cpgbench.config.ts'), { store, warehouse, reports, corpus, callCache, ...given });
       const dag = await resolveDag(cpgbench.build(options), REPO, { overrides: parseOverrides(sets) });
       const llm = cpgRunLlm(store, cpgModelsOf(options), { cacheDir: callCache });
       try {
-        return await runDag(dag, ws(), { llm: llm.client, extraViews: () => llm.views() });
+        return await runDag(dag, ws(), { llm: llm.client, extraViews: () => llm.views(), ...(threads ? { threads } : {}) });
       } finally {
         await llm.close();
       }
