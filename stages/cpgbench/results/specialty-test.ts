@@ -30,8 +30,8 @@ export function specialtyTests(items: readonly Item[], cells: readonly CellOutco
     if (!bySpecialty.has(i.specialty)) bySpecialty.set(i.specialty, []);
     bySpecialty.get(i.specialty)!.push(i);
   }
-  // By specialty name, so the table (and the float sum of its χ² terms) does not depend on the items' order.
-  const groups = [...bySpecialty].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, list]) => list);
+  // In the items' order (cpg_outcomes: by guideline): the float sum of the χ² terms is that order's.
+  const groups = [...bySpecialty.values()];
   return cells.flatMap((cell) =>
     TASKS.map((task) => {
       const table = groups.map((list) => {
