@@ -124,6 +124,8 @@ interface Column {
   clusters: Int32Array;
   correct: number;
   counts: Record<'answer' | 'server' | 'unscored' | 'missing', number>;
+  /** Distinct guidelines among the clusters. */
+  guidelines: number;
 }
 
 // An outcome coded over the sorted items: 1 or 0, or a failure kind.
@@ -171,7 +173,8 @@ function column(cell: CellOutcomes, coded: readonly Int8Array[], task: Task | 'a
     clusters.push(clusterOf[k]!);
     if (task !== 'average' && v === 1) correct++;
   }
-  return { cell, task, values: Float64Array.from(values), clusters: Int32Array.from(clusters), correct, counts };
+  const ids = Int32Array.from(clusters);
+  return { cell, task, values: Float64Array.from(values), clusters: ids, correct, counts, guidelines: new Set(ids).size };
 }
 
 /** One group of a grouping: the unit a rate row is computed over (and cpg_rates' partition). */
@@ -220,8 +223,9 @@ export function computeRates(
 function clusterCisOf(columns: readonly Column[], opts: BootstrapOptions): Map<Column, ClusterBootstrapResult> {
   const batches = new Map<string, Column[]>();
   for (const c of columns) {
-    if (new Set(c.clusters).size < 2) continue;
-    const key = c.clusters.join(',');
+    if (c.guidelines < 2) continue;
+    // A column without an item left out has the group's own sequence: the common case, keyed at no cost.
+    const key = c.counts.server + c.counts.unscored === 0 ? 'complete' : c.clusters.join(',');
     if (!batches.has(key)) batches.set(key, []);
     batches.get(key)!.push(c);
   }
@@ -241,7 +245,7 @@ function rateRow(c: Column, g: GroupRef, cluster: ClusterBootstrapResult | null,
   const n = c.values.length;
   // Values are 0/1 (the average in thirds): the case bootstrap by level counts (discrete-bootstrap.ts).
   const cases = n ? discreteBootstrap(c.values, opts) : null;
-  const guidelines = new Set(c.clusters).size;
+  const guidelines = c.guidelines;
   const sum = c.values.reduce((s, x) => s + x, 0);
   return {
     model: c.cell.model,
