@@ -186,11 +186,12 @@ function taskStages({ m, perItemAndModel, taskParams, perAnswerAndJudge, judgePa
 function resultStages({ m, hasCsv, roster, report, results }: Shapes): StageDecl[] {
   return [
     // §2.3–2.6 Rates, the χ² across specialties, judge–human agreement
-    stage('cpg_rates', { module: 'stages/cpgbench/results/cpg-rates.stage.ts', inputs: results, params: roster }),
+    // The items and every pair's outcomes guideline by guideline, which the rates, the χ² and the leaderboard read.
+    stage('cpg_outcomes', { module: 'stages/cpgbench/results/cpg-outcomes.stage.ts', inputs: results, params: roster }),
+    stage('cpg_rates', { module: 'stages/cpgbench/results/cpg-rates.stage.ts', inputs: { cpg_outcomes: 'cpg_outcomes' } }),
     stage('cpg_specialty_tests', {
       module: 'stages/cpgbench/results/cpg-specialty-tests.stage.ts',
-      inputs: results,
-      params: roster,
+      inputs: { cpg_outcomes: 'cpg_outcomes' },
     }),
     stage('cpg_agreement', {
       module: 'stages/cpgbench/results/cpg-agreement.stage.ts',
@@ -218,8 +219,8 @@ function resultStages({ m, hasCsv, roster, report, results }: Shapes): StageDecl
     }),
     stage('cpg_report_leaderboard', {
       module: 'stages/cpgbench/report/cpg-report-leaderboard.stage.ts',
-      inputs: { ...results, cpg_rates: 'cpg_rates' },
-      params: { ...report, models: m.evaluated },
+      inputs: { cpg_outcomes: 'cpg_outcomes', cpg_rates: 'cpg_rates' },
+      params: report,
     }),
     stage('cpg_report_scorecard', {
       module: 'stages/cpgbench/report/cpg-report-scorecard.stage.ts',

@@ -19,8 +19,27 @@ interface Measured {
   wall: number;
   cpu: number;
   rssMiB: number;
-  stages: { stage: string; status: string; rowsComputed: number; seconds: number }[];
+  stages: {
+    stage: string;
+    status: string;
+    rowsComputed: number;
+    seconds: number;
+    /** A partitioned table stage's partitions computed and taken from its memo. */
+    partitions?: { computed: number; reused: number };
+  }[];
 }
+
+const partitionsOf = (m: Measured, stage: string) => m.stages.find((s) => s.stage === stage && s.status === 'ran')?.partitions;
+
+/** The partitioned stages of a run, as "stage c of n partitions computed, s". */
+const partitioned = (m: Measured) =>
+  m.stages
+    .filter((s) => s.partitions)
+    .map(
+      (s) =>
+        `${s.stage} ${s.partitions!.computed} of ${s.partitions!.computed + s.partitions!.reused} partitions computed, ${s.seconds.toFixed(1)} s`,
+    )
+    .join('; ') || 'none';
 
 function cdp(args: string[], env: NodeJS.ProcessEnv): Promise<Measured> {
   return new Promise((res, rej) => {
@@ -51,7 +70,9 @@ const slowest = (m: Measured) =>
     .map((s) => `${s.stage} ${s.seconds.toFixed(1)} s`)
     .join(', ');
 
-const computed = (m: Measured) => Object.fromEntries(m.stages.filter((s) => s.status === 'ran').map((s) => [s.stage, s.rowsComputed]));
+// Rows computed by a row-mapped stage; a partitioned stage's are its partitions' (they are listed apart).
+const computed = (m: Measured) =>
+  Object.fromEntries(m.stages.filter((s) => s.status === 'ran' && !s.partitions).map((s) => [s.stage, s.rowsComputed]));
 
 /** The served models' answers: a detection answer and a next turn that differ by sample, as sampled answers do. */
 const answer = (b: ChatBody) =>
@@ -104,7 +125,10 @@ export default async function (): Promise<BenchReport> {
       addedComputed.guidelines === 1 &&
       addedComputed.cpg_documents === 1 &&
       addedComputed.cpg_conversations === k &&
-      addedComputed.cpg_detection === k * CPG_PAPER.models;
+      addedComputed.cpg_detection === k * CPG_PAPER.models &&
+      // Its guideline's partition of cpg_outcomes, and the groups it is in (overall, region, specialty, language, safety) of cpg_rates.
+      partitionsOf(added, 'cpg_outcomes')?.computed === 1 &&
+      (partitionsOf(added, 'cpg_rates')?.computed ?? Infinity) <= 5;
     const minutes = full.wall / 60;
     const fc = computed(full);
     return {
@@ -133,7 +157,9 @@ export default async function (): Promise<BenchReport> {
         `Adding one guideline (${k} recommendations) computed: ${Object.entries(addedComputed)
           .filter(([s]) => !s.startsWith('cpg_report') && s !== 'cpg_corpus_files')
           .map(([s, n]) => `${s} ${n}`)
-          .join(', ')} (only its units: ${onlyItsUnits ? 'yes' : 'NO'}).`,
+          .join(
+            ', ',
+          )} (only its units: ${onlyItsUnits ? 'yes' : 'NO'}); partitions: ${partitioned(added)} (full run: ${partitioned(full)}).`,
         `Slowest stages of the full run: ${slowest(full)}; of adding one guideline: ${slowest(added)} (seconds from inputs ready to committed, waiting for a job slot included).`,
         `The no-op is measured with --config cpgbench.config.ts, which the fast path takes (pipeline/cli/fast-noop.mjs): it answers from the store's fingerprint before TypeScript is loaded.`,
       ],

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { openWarehouse } from '../pipeline/store/warehouse.ts';
 import { cellsOf, itemsOf } from '../stages/cpgbench/results/outcomes.ts';
 import { itemAverages, leaderboard } from '../stages/cpgbench/report/leaderboard.ts';
-import { rateRows, reportJudge } from '../stages/cpgbench/report/rate-rows.ts';
+import { rateRows, recordedBootstrap, reportJudge } from '../stages/cpgbench/report/rate-rows.ts';
 import { arrowIpc } from './arrow-table.ts';
 
 export const CPG_NOTEBOOK_DATA: Record<string, string> = {
@@ -67,10 +67,9 @@ export async function exportCpgNotebookData(warehouse: string, storeDir: string,
     cpg_detection_judgements: data.judgements!.filter((j) => j.task !== 'adherence'),
     cpg_adherence_judgements: data.judgements!.filter((j) => j.task === 'adherence'),
   };
-  const board = leaderboard(rates, itemAverages(itemsOf(inputs), cellsOf(inputs, { models: [], judges: [] }), judge), judge, {
-    resamples: 10000,
-    seed: 42,
-  });
+  // The paired differences resample as the report's do: with the bootstrap the rate rows record.
+  const bootstrap = recordedBootstrap(data.rates!) ?? {};
+  const board = leaderboard(rates, itemAverages(itemsOf(inputs), cellsOf(inputs, { models: [], judges: [] }), judge), judge, bootstrap);
   data.leaderboard = board.map((e) => ({
     rank: e.rank,
     model: e.model,

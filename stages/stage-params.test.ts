@@ -53,7 +53,7 @@ test('every stage of cpgbench.config.ts declares its params, and the config give
     'the one shared stage module: ingestion',
   );
   assert.equal(dag.stages.get('guidelines')!.decl.module, 'stages/ingest/guidelines.stage.ts');
-  assert.equal([...dag.stages.keys()].length, 21);
+  assert.equal([...dag.stages.keys()].length, 22);
   const params = (stage: string) => dag.stages.get(stage)!.decl.params!;
   assert.equal(params('cpg_documents').minYear, 2015);
   assert.equal(params('cpg_documents').maxTokens, 128000);
@@ -91,8 +91,8 @@ test('cpgbench.config.ts: a misnamed input, a missing one and a value out of ran
     "stage 'cpg_safety': input 'cpg_recomendations' is not an input of stages/cpgbench/construct/cpg-safety.stage.ts (did you mean 'cpg_recommendations'?)",
   );
   await refused(
-    edit('cpg_rates', (s) => ({ ...s, inputs: Object.fromEntries(Object.entries(s.inputs!).filter(([k]) => k !== 'cpg_safety')) })),
-    "stage 'cpg_rates': required input 'cpg_safety' is not given",
+    edit('cpg_outcomes', (s) => ({ ...s, inputs: Object.fromEntries(Object.entries(s.inputs!).filter(([k]) => k !== 'cpg_safety')) })),
+    "stage 'cpg_outcomes': required input 'cpg_safety' is not given",
   );
   await refused(
     edit('cpg_documents', (s) => ({ ...s, params: { ...s.params, minYear: 15 } })),

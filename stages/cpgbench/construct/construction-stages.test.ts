@@ -109,7 +109,46 @@ test('cpg_documents: a builder that never answers in the format is a failure row
     { builder: null, maxTokens: 100 },
     undefined,
   );
-  assert.deepEqual([cut!.cut, cut!.tokens, cut!.max_tokens, cut!.included], [true, 300, 100, true]);
+  // 'word' and each ' word' are one token: 300 in all, 100 kept, the first 4 + 99 × 5 characters.
+  assert.deepEqual(
+    [cut!.cut, cut!.tokens, cut!.kept_tokens, cut!.kept_chars, cut!.max_tokens, cut!.included],
+    [true, 300, 100, 4 + 99 * 5, 100, true],
+  );
+  const [whole] = await runOne(
+    documents,
+    long,
+    { cpg_corpus: [{ ...CORPUS_ROW, bona_fide: true, year: 2020, title: 't', institute: 'i', region: 'WHO', specialty: 'Surgery' }] },
+    { builder: null, maxTokens: 300 },
+    undefined,
+  );
+  assert.deepEqual([whole!.cut, whole!.tokens, whole!.kept_tokens, whole!.kept_chars, whole!.max_tokens], [false, 300, 300, 1499, 300]);
+});
+
+test('cpg_recommendations: the document Prompt 4 reads is cut at maxTokens, and each extracted row records that cut', async () => {
+  const llm = scripted(
+    () =>
+      '{"recommendations": [{"recommendation": "Give oxygen to adults with hypoxia.", "strength": "strong", "evidence_level": "B", "context": "Hypoxic adults", "action": "Give oxygen.", "goal": "Correct hypoxia."}]}',
+  );
+  const markdown = 'Recommendation 1: Give oxygen to adults with hypoxia.\n' + ' word'.repeat(400);
+  const doc = {
+    guideline_id: 'g',
+    language: 'en',
+    included: true,
+    title: 'T',
+    institute: 'I',
+    year: 2020,
+    region: 'WHO',
+    specialty: 'Surgery',
+  };
+  const joined = { guidelines: [{ ...GUIDELINE, markdown }], cpg_corpus_recommendations: [] };
+  const [cut] = await runOne(recommendations, doc, joined, { builder: ref('b'), maxTokens: 50 }, llm);
+  const sent = textOf(llm.requests[0]!);
+  assert.ok(sent.includes('Give oxygen to adults'), 'the kept beginning is sent');
+  assert.ok((sent.match(/ word/g) ?? []).length < 50, 'the tail beyond 50 tokens is not');
+  assert.deepEqual([cut!.verbatim, cut!.max_tokens, cut!.document_cut], [true, 50, true]);
+  const [uncut] = await runOne(recommendations, doc, joined, { builder: ref('b') }, llm);
+  assert.ok((textOf(llm.requests[1]!).match(/ word/g) ?? []).length >= 400, 'under the default 128K the whole document is sent');
+  assert.deepEqual([uncut!.max_tokens, uncut!.document_cut], [128000, false]);
 });
 
 test('cpg_recommendations: an unreadable answer is re-asked with its problem; a shipped file that fails the same check names the file', async () => {
@@ -149,6 +188,29 @@ test('cpg_recommendations: an unreadable answer is re-asked with its problem; a 
     { builder: null },
     undefined,
     root,
+  );
+  const rootOk = mkdtempSync(join(tmpdir(), 'cdp-cpg-recs-'));
+  mkdirSync(join(rootOk, 'recommendations'));
+  writeFileSync(
+    join(rootOk, 'recommendations', 'g.json'),
+    JSON.stringify({
+      recommendations: [
+        { recommendation: 'Give oxygen to adults with hypoxia.', strength: 's', evidence_level: 'B', context: 'c', action: 'a', goal: 'g' },
+      ],
+    }),
+  );
+  const [shipped] = await runOne(
+    recommendations,
+    doc,
+    { guidelines: [GUIDELINE], cpg_corpus_recommendations: [{ guideline_id: 'g', path: 'recommendations/g.json', error: null }] },
+    { builder: null, maxTokens: 5 },
+    undefined,
+    rootOk,
+  );
+  assert.deepEqual(
+    [shipped!.source, shipped!.max_tokens, shipped!.document_cut],
+    ['imported', null, null],
+    'a shipped file is checked against the whole document: no cut to record',
   );
   assert.equal(
     bad!.error,

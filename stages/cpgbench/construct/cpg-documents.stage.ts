@@ -8,7 +8,10 @@
  * stays null (source null): an unchecked document is kept, an unknown region or specialty is
  * reported as "(unknown)", an unknown year excludes the document (the year filter cannot be
  * applied to it). The document sent is cut after `maxTokens` tokens (the paper's 128K, GPT-4o's
- * window; `cut` says whether it was). A document is `included` when it is not found to be a
+ * window). Each row records the cut it was made under: `max_tokens` (the param's value), `cut`
+ * (whether it was cut), `tokens` (the whole document's, o200k; null when a bound on its length
+ * already shows it fits, so it was not counted), `kept_tokens` (the tokens sent: `max_tokens` when
+ * cut, else `tokens`) and `kept_chars` (the characters of the Markdown sent: where the cut fell). A document is `included` when it is not found to be a
  * non-CPG and was published in or after `minYear` (the paper's 2015); `excluded_reason` says why
  * not. A builder call that fails makes the row a failure naming the prompt and the reason.
  */
@@ -54,6 +57,8 @@ export default rowStage<CpgDocumentsParams>({
     specialty_source: 'VARCHAR',
     tokens: 'INTEGER',
     cut: 'BOOLEAN',
+    kept_tokens: 'INTEGER',
+    kept_chars: 'INTEGER',
     max_tokens: 'INTEGER',
     min_year: 'INTEGER',
     builder: 'VARCHAR',
@@ -71,6 +76,8 @@ export default rowStage<CpgDocumentsParams>({
       language: row.language,
       tokens: cut.tokens,
       cut: cut.cut,
+      kept_tokens: cut.cut ? maxTokens : cut.tokens,
+      kept_chars: cut.text.length,
       max_tokens: maxTokens,
       min_year: minYear,
       builder,

@@ -3,7 +3,8 @@
  * row each, id `<guideline_id>#<n>`, with its strength, evidence level, context, action and goal
  * and the document's metadata (cpg_documents). A corpus file DIR/recommendations/<id>.json is
  * imported (source 'imported'); otherwise Prompt 4 goes to the builder with the document cut at
- * `maxTokens`. Both are checked the same way (recommendations-check.ts); a file that fails is a
+ * `maxTokens`, and each row records that cut (`max_tokens`, `document_cut`: whether the document
+ * sent was cut; both null for an imported file, which is checked against the whole document). Both are checked the same way (recommendations-check.ts); a file that fails is a
  * failure row naming it, an answer that fails is re-asked up to `maxAttempts`. Excluded documents
  * yield no row (cpg_documents says why they are out).
  */
@@ -45,6 +46,8 @@ export const RECOMMENDATION_COLUMNS = {
   source: 'VARCHAR',
   template: 'VARCHAR',
   attempts: 'INTEGER',
+  max_tokens: 'INTEGER',
+  document_cut: 'BOOLEAN',
 } as const;
 
 export default rowStage<CpgRecommendationsParams>({
@@ -68,7 +71,15 @@ export default rowStage<CpgRecommendationsParams>({
 });
 
 type Got =
-  | { ok: true; recommendations: Recommendation[]; source: string; template: string | null; attempts: number }
+  | {
+      ok: true;
+      recommendations: Recommendation[];
+      source: string;
+      template: string | null;
+      attempts: number;
+      /** The cut of the document the builder read; null when imported (nothing was sent). */
+      cut: { max_tokens: number; document_cut: boolean } | null;
+    }
   | { ok: false; error: string; source: string | null; template: string | null };
 
 async function importFile(path: string, markdown: string, root: string): Promise<Got> {
@@ -85,7 +96,7 @@ async function importFile(path: string, markdown: string, root: string): Promise
   }
   const c = checkRecommendations(value, markdown, { shipped: true });
   if (!c.ok) return { ok: false, source: IMPORTED, template: null, error: `${path}: ${c.problems.join('; ')}` };
-  return { ok: true, recommendations: c.recommendations, source: IMPORTED, template: null, attempts: 0 };
+  return { ok: true, recommendations: c.recommendations, source: IMPORTED, template: null, attempts: 0, cut: null };
 }
 
 async function extract(id: string, language: string, markdown: string, ctx: StageContext<CpgRecommendationsParams>): Promise<Got> {
@@ -98,7 +109,8 @@ async function extract(id: string, language: string, markdown: string, ctx: Stag
       template: null,
       error: `no recommendations for '${id}': the corpus has no recommendations/${id}.json and no builder model is configured; add the file or give a model the builder role`,
     };
-  const document = firstTokens(markdown, maxTokens).text;
+  const sent = firstTokens(markdown, maxTokens);
+  const document = sent.text;
   const a = await askBuilder(
     ctx.llm,
     builder,
@@ -117,7 +129,8 @@ async function extract(id: string, language: string, markdown: string, ctx: Stag
     maxAttempts,
   );
   if (!a.ok) return { ok: false, source: builder, template: a.template, error: a.error };
-  return { ok: true, recommendations: a.value, source: builder, template: a.template, attempts: a.attempts };
+  const cut = { max_tokens: maxTokens, document_cut: sent.cut };
+  return { ok: true, recommendations: a.value, source: builder, template: a.template, attempts: a.attempts, cut };
 }
 
 function recommendationRow(doc: Row, r: Recommendation, n: number, got: Got & { ok: true }): Row {
@@ -142,5 +155,7 @@ function recommendationRow(doc: Row, r: Recommendation, n: number, got: Got & { 
     source: got.source,
     template: got.template,
     attempts: got.attempts,
+    max_tokens: got.cut?.max_tokens ?? null,
+    document_cut: got.cut?.document_cut ?? null,
   };
 }

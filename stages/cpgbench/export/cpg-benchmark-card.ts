@@ -77,6 +77,18 @@ function safetyText(recs: readonly Row[]): string {
   );
 }
 
+/** The cut of the document Prompt 4 read, as the extracted recommendations' rows record it (shipped ones read none). */
+function extractionCutText(recs: readonly Row[]): string {
+  const extracted = recs.filter((r) => r.extraction_max_tokens != null);
+  if (!extracted.length)
+    return `Extraction cut (\`extraction_max_tokens\`): none applied (${plural(recs.length, 'recommendation')} shipped with the corpus or none extracted).`;
+  const maxTokens = valuesText(valueCounts(extracted, 'extraction_max_tokens'), 'recommendation row', numberText);
+  return `Extraction cut (\`extraction_max_tokens\`): ${maxTokens} tokens; ${plural(
+    count(extracted, (r) => r.extraction_cut === true),
+    'recommendation',
+  )} extracted from a cut document (\`extraction_cut\`).`;
+}
+
 function settingLines(written: readonly WrittenTable[]): string[] {
   const docs = rowsOf(written, 'documents');
   const convs = rowsOf(written, 'conversations');
@@ -91,6 +103,7 @@ function settingLines(written: readonly WrittenTable[]): string[] {
       count(docs, (d) => d.cut === true),
       'document',
     )} cut (\`cut\`).`,
+    extractionCutText(rowsOf(written, 'recommendations')),
     safetyText(rowsOf(written, 'recommendations')),
     `Regeneration limit (\`max_attempts\`): ${maxAttempts ? `${maxAttempts} answers per conversation` : notRecorded}, regenerated until one passes the three format checks; ` +
       `${count(convs, (c) => Number(c.attempts) > 1)} of ${convs.length} passed after a regeneration (\`attempts\`, \`rejected\`).`,

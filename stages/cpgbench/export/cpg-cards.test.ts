@@ -126,8 +126,8 @@ test('results card: real and simulated models and judges apart, failures by kind
       { judge: 'judge-y', judge_simulated: false, task: null, error: 'upstream cpg_detection failed' },
     ]),
     table('rates', [
-      { resamples: 10000, level: 0.95, incomplete: true, few_guidelines: true },
-      { resamples: 2000, level: 0.95, incomplete: false, few_guidelines: true },
+      { resamples: 10000, seed: 42, level: 0.95, incomplete: true, few_guidelines: true },
+      { resamples: 2000, seed: 7, level: 0.95, incomplete: false, few_guidelines: true },
     ]),
   ];
   const card = cpgResultsCard(written);
@@ -143,5 +143,8 @@ test('results card: real and simulated models and judges apart, failures by kind
   assert.match(card, /^- rates: 2 rows, 1 incomplete .*, 2 with CIs from fewer than 10 guidelines/m);
   assert.match(card, /^- prompts: `en\/cpgbench-detection\.md`, `en\/cpgbench-judge-adherence\.md` /m);
   assert.match(card, /^- adherence: 2 of 2 answers record no prompt template/m);
-  assert.match(card, /^- Rates: .* at level 95% \(2 rate rows\), resamples 2,000 \(1 rate row\) and 10,000 \(1 rate row\) \(mixed\)\.$/m);
+  assert.match(
+    card,
+    /^- Rates: .* at level 95% \(2 rate rows\), resamples 2,000 \(1 rate row\) and 10,000 \(1 rate row\) \(mixed\), seed 7 \(1 rate row\) and 42 \(1 rate row\) \(mixed\)\.$/m,
+  );
 });

@@ -16,7 +16,7 @@ const SHIPPED = sqlString(IMPORTED);
 const DOCUMENTS = `select d.guideline_id, d.language, d.title, d.institute, d.publication_date, d.year, d.region, d.specialty,
     d.bona_fide, d.included, d.excluded_reason, d.bona_fide_source, d.year_source, d.region_source, d.specialty_source,
     c.source, c.license as corpus_licence, g.source_path, g.sha256 as source_sha256, g.pages,
-    d.tokens, d.cut, d.max_tokens, d.min_year, d.builder, d.templates, g.markdown
+    d.tokens, d.cut, d.kept_tokens, d.kept_chars, d.max_tokens, d.min_year, d.builder, d.templates, g.markdown
   from {ok:cpg_documents} d
   left join {ok:guidelines} g using (guideline_id)
   left join {ok:cpg_corpus} c using (guideline_id)
@@ -26,7 +26,8 @@ const RECOMMENDATIONS = `select r.recommendation_id, r.guideline_id, r.n, r.lang
     r.context, r.action, r.goal, s.safety_critical, s.source as safety_source, s.criterion as safety_criterion,
     case when r.source = ${SHIPPED} then 'shipped' else 'extracted' end as provenance,
     case when r.source = ${SHIPPED} then null else r.source end as extracted_by,
-    r.verbatim, r.title, r.institute, r.year, r.region, r.specialty, r.template, r.attempts
+    r.verbatim, r.title, r.institute, r.year, r.region, r.specialty, r.template, r.attempts,
+    r.max_tokens as extraction_max_tokens, r.document_cut as extraction_cut
   from {ok:cpg_recommendations} r
   left join {ok:cpg_safety} s using (recommendation_id)
   order by r.guideline_id, r.n`;
@@ -91,7 +92,7 @@ export const CPG_EXPORT_TABLES: Record<CpgExportKind, ExportTable[]> = {
     {
       name: 'rates',
       description:
-        'per (model, judge, task, grouping, group) the rate with n, correct, the failures by kind, the case and guideline-cluster bootstrap CIs',
+        'per (model, judge, task, grouping, group) the rate with n, correct, the failures by kind, the case and guideline-cluster bootstrap CIs and the bootstrap they were computed with (`resamples`, `seed`, `level`)',
       sql: 'select * from cpg_rates order by model, judge, task, grouping, "group"',
     },
     {

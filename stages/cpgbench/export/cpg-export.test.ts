@@ -145,7 +145,7 @@ test('export benchmark and results of the offline sample: the warehouse rows in 
     assert.match(rc, /^- detection_answers: 30 answers; failures: none$/m);
     assert.match(rc, /^- judgements of adherence: 30; failures: none$/m);
     assert.match(rc, /^- adherence: 30 of 30 answers record no prompt template: the truncated conversation was sent alone$/m);
-    assert.match(rc, /^- Rates: .* at level 95% \(\d+ rate rows\), resamples 10,000 \(\d+ rate rows\)\.$/m);
+    assert.match(rc, /^- Rates: .* at level 95% \(\d+ rate rows\), resamples 10,000 \(\d+ rate rows\), seed 42 \(\d+ rate rows\)\.$/m);
 
     // Refusals name what is wrong; an earlier export may be written over.
     await assert.rejects(

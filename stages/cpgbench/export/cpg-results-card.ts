@@ -73,13 +73,14 @@ function promptLines(written: readonly WrittenTable[]): string[] {
 
 function settingLines(rates: readonly Row[]): string[] {
   const resamples = valuesText(valueCounts(rates, 'resamples'), 'rate row', (v) => Number(v).toLocaleString('en'));
+  const seed = valuesText(valueCounts(rates, 'seed'), 'rate row', (v) => String(v));
   const level = valuesText(valueCounts(rates, 'level'), 'rate row', (v) => `${Math.round(Number(v) * 1000) / 10}%`);
-  if (!resamples && !level) return [];
+  if (!resamples && !seed && !level) return [];
   return [
     '## Settings, as the rows recorded them',
     '',
     `- Rates: correct ÷ the items of the group; case-bootstrap and guideline-cluster CIs at level ${level ?? 'not recorded'}, ` +
-      `resamples ${resamples ?? 'not recorded'}.`,
+      `resamples ${resamples ?? 'not recorded'}, seed ${seed ?? 'not recorded'}.`,
     '',
   ];
 }

@@ -3,7 +3,8 @@
  * "Average") under the report's judge, real models first and simulated stand-ins ranked apart;
  * each with its three rates, and the paired difference of the average to the next model of its
  * group over the same items, with a paired-bootstrap CI (stages/stats/paired-bootstrap.ts),
- * which says whether the rank is real.
+ * which says whether the rank is real. The paired bootstrap is the rates' own (the resamples,
+ * seed and level their rows record: rate-rows.ts recordedBootstrap), and the caption says which.
  */
 import type { BootstrapOptions } from '../../stats/bootstrap.ts';
 import { discreteBootstrap } from '../../stats/discrete-bootstrap.ts';
@@ -12,7 +13,7 @@ import type { ReportTable } from '../../report/report-table.ts';
 import { diffCell } from '../../report/leaderboard.ts';
 import { TASKS, type CellOutcomes, type Item, type RateRow } from '../results/rates.ts';
 import { rateCell } from './rate-cells.ts';
-import { REPORT_TASKS, SIMULATED_TITLE, TASK_LABEL, boardOrder, lookup } from './rate-rows.ts';
+import { REPORT_TASKS, SIMULATED_TITLE, TASK_LABEL, boardOrder, lookup, type RecordedBootstrap } from './rate-rows.ts';
 
 export interface BoardEntry {
   rank: number;
@@ -93,14 +94,14 @@ export function leaderboard(
   return out;
 }
 
-export function leaderboardTable(entries: readonly BoardEntry[]): ReportTable {
+export function leaderboardTable(entries: readonly BoardEntry[], bootstrap: RecordedBootstrap | null): ReportTable {
   const share = entries.length && entries.every((e) => e.simulated) ? 'all' : entries.some((e) => e.simulated) ? 'some' : 'none';
   return {
     name: 'cpgbench_leaderboard',
     title: `CPGBench leaderboard: models ranked by the average of the three rates (judge: ${entries[0]?.judge ?? 'none'})${SIMULATED_TITLE[share]}`,
     caption:
       'Real models ranked by the average rate (higher is better), then the simulated stand-ins ranked apart. Each rate in % with its case and guideline CIs and its counts. ' +
-      'Δ average to next: the paired difference (this model − the next of its group) in percentage points over the same items, with a 95% paired-bootstrap CI; a CI containing 0 means the two ranks are not distinguishable on these items.',
+      `Δ average to next: the paired difference (this model − the next of its group) in percentage points over the same items, with a ${pairedText(bootstrap)}; a CI containing 0 means the two ranks are not distinguishable on these items.`,
     columns: ['Rank', 'Model', ...REPORT_TASKS.map((t) => TASK_LABEL[t]), 'Next model', 'Δ average to next (pp)'],
     rows: entries.map((e) => [
       e.simulated ? `sim ${e.rank}` : String(e.rank),
@@ -111,3 +112,9 @@ export function leaderboardTable(entries: readonly BoardEntry[]): ReportTable {
     ]),
   };
 }
+
+/** The paired bootstrap as the rates' rows record it. */
+const pairedText = (b: RecordedBootstrap | null) =>
+  b
+    ? `${Math.round(b.level * 1000) / 10}% paired-bootstrap CI (${b.resamples} resamples, seed ${b.seed}, the rates' bootstrap)`
+    : 'paired-bootstrap CI (no rate rows record its settings)';

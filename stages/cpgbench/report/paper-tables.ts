@@ -13,9 +13,13 @@ import { rateCell } from './rate-cells.ts';
 import { REPORT_TASKS, SIMULATED_TITLE, TASK_LABEL, boardOrder, groupsOf, lookup, simulatedShare } from './rate-rows.ts';
 
 const settingsLine = (rows: readonly RateRow[], extra: Row[]) => {
-  const resamples = [...new Set(extra.map((r) => r.resamples).filter((x) => x != null))].join('/');
-  const level = [...new Set(extra.map((r) => r.level).filter((x) => x != null))].map((x) => `${Number(x) * 100}%`).join('/');
-  return `CIs: ${level || '—'} percentile bootstrap, ${resamples || '—'} resamples, over the group's items (first) and over its guidelines (second). ${clusterFootnote(level)} n: the group's items in the rate (recommendations with a conversation); then the failures by kind: answer (the model answered nothing) and missing count as not correct and stay in n; server (no answer exists) and unscored (the judge failed) leave n, and the rate is marked incomplete until \`cdp run --retry-failed\` scores them.${rows.length ? '' : ' No rates: nothing was evaluated.'}`;
+  const recorded = (column: string) => [...new Set(extra.map((r) => r[column]).filter((x) => x != null))];
+  const resamples = recorded('resamples').join('/');
+  const seed = recorded('seed').join('/');
+  const level = recorded('level')
+    .map((x) => `${Number(x) * 100}%`)
+    .join('/');
+  return `CIs: ${level || '—'} percentile bootstrap, ${resamples || '—'} resamples, seed ${seed || '—'}, over the group's items (first) and over its guidelines (second). ${clusterFootnote(level)} n: the group's items in the rate (recommendations with a conversation); then the failures by kind: answer (the model answered nothing) and missing count as not correct and stay in n; server (no answer exists) and unscored (the judge failed) leave n, and the rate is marked incomplete until \`cdp run --retry-failed\` scores them.${rows.length ? '' : ' No rates: nothing was evaluated.'}`;
 };
 
 function rateTable(

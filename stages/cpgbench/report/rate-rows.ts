@@ -86,3 +86,28 @@ export const SIMULATED_TITLE = {
   some: ' — includes simulated stand-ins',
   none: '',
 } as const;
+
+/** The bootstrap settings the cpg_rates rows record (cpg-rates.stage.ts), which every statement of them reads. */
+export interface RecordedBootstrap {
+  resamples: number;
+  seed: number;
+  level: number;
+}
+
+/**
+ * The one bootstrap the rows were computed with, for a statistic that must resample as they did
+ * (the leaderboard's paired differences); null without rows. Rows of one cpg_rates artifact share
+ * their stage's params, so rows that disagree or lack one come from somewhere else: an error.
+ */
+export function recordedBootstrap(rows: readonly Row[]): RecordedBootstrap | null {
+  if (!rows.length) return null;
+  const one = (column: keyof RecordedBootstrap) => {
+    const values = [...new Set(rows.map((r) => num(r[column])))];
+    if (values.length !== 1 || values[0] === null)
+      throw new Error(
+        `cpg_rates rows record ${values.length > 1 ? `several values of '${column}' (${values.join(', ')})` : `no '${column}'`}; the rows of one cpg_rates run share one bootstrap: run \`cdp --config cpgbench.config.ts run cpg_rates\``,
+      );
+    return values[0]!;
+  };
+  return { resamples: one('resamples'), seed: one('seed'), level: one('level') };
+}

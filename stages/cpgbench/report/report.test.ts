@@ -7,6 +7,7 @@ import { table1 } from './paper-tables.ts';
 import { publishedRates, CPG_PUBLISHED_FILES } from './published.ts';
 import { orderings, scoreValues, scorecardTables } from './scorecard.ts';
 import { leaderboard, leaderboardTable } from './leaderboard.ts';
+import { recordedBootstrap } from './rate-rows.ts';
 
 const row = (model: string, task: string, rate: number, extra: Partial<RateRow> = {}): RateRow => ({
   model,
@@ -112,7 +113,7 @@ test('the scorecard compares only models that declare "paper", and judges the or
 
 test('Table 1 cells carry the case CI, the guideline CI (marked when from < 10 guidelines) and the counts, read from the rows', () => {
   const few = RATES.map((r) => (r.model === 'm-c' ? { ...r, guidelines: 3, few_guidelines: true } : r));
-  const t = table1(few, [{ resamples: 2000, level: 0.9 }], 'gpt-4o-judge');
+  const t = table1(few, [{ resamples: 2000, seed: 7, level: 0.9 }], 'gpt-4o-judge');
   assert.equal(
     t.title,
     'Table 1: content detection, title grounding and adherence rates on every recommendation (judge: gpt-4o-judge, 40 recommendations)',
@@ -124,7 +125,31 @@ test('Table 1 cells carry the case CI, the guideline CI (marked when from < 10 g
   );
   assert.equal(t.rows[1]![3], '50.00 (45.00–55.00); by guideline (40.00–60.00); n=40 · answer 1');
   assert.equal(t.rows[3]![3], '30.00 (25.00–35.00); by guideline (20.00–40.00) † 3 guidelines; n=40 · answer 1');
-  assert.match(t.caption, /CIs: 90% percentile bootstrap, 2000 resamples/);
+  assert.match(t.caption, /CIs: 90% percentile bootstrap, 2000 resamples, seed 7, /);
+});
+
+test('recordedBootstrap: the one bootstrap the rate rows record; rows that disagree or lack one are refused, naming the column', () => {
+  assert.deepEqual(
+    recordedBootstrap([
+      { resamples: 500, seed: 7, level: 0.9 },
+      { resamples: 500, seed: 7, level: 0.9 },
+    ]),
+    {
+      resamples: 500,
+      seed: 7,
+      level: 0.9,
+    },
+  );
+  assert.equal(recordedBootstrap([]), null);
+  assert.throws(
+    () =>
+      recordedBootstrap([
+        { resamples: 500, seed: 7, level: 0.9 },
+        { resamples: 500, seed: 8, level: 0.9 },
+      ]),
+    /several values of 'seed' \(7, 8\)/,
+  );
+  assert.throws(() => recordedBootstrap([{ resamples: 500, level: 0.9 }]), /record no 'seed'/);
 });
 
 test('Figure 5 draws detection minus adherence in percentage points, per specialty and model', () => {
@@ -159,7 +184,8 @@ test('the leaderboard ranks by the average and gives the paired difference to th
   );
   assert.ok(Math.abs(board[0]!.next!.diff!.diff - (5 / 6 - 1 / 3)) < 1e-12);
   assert.equal(board[0]!.next!.diff!.n, 4);
-  const t = leaderboardTable(board);
+  const t = leaderboardTable(board, { resamples: 500, seed: 1, level: 0.9 });
+  assert.match(t.caption, /with a 90% paired-bootstrap CI \(500 resamples, seed 1, the rates. bootstrap\)/);
   assert.equal(t.rows[0]![6], 'm-b');
   assert.match(t.rows[0]![7]!, /^\+50\.00 \(/);
 });

@@ -3,14 +3,13 @@
  * model × judge × task (specialty-test.ts), with df, p, n and the smallest expected count.
  */
 import { tableStage } from '../../../pipeline/stage.ts';
-import { OUTCOME_PARAMS, cellsOf, itemsOf, type OutcomeParams } from './outcomes.ts';
+import { fromGuidelineOutcomes } from './guideline-outcomes.ts';
 import { specialtyTests } from './specialty-test.ts';
-import { RESULT_INPUTS, RESULT_READS } from './cpg-rates.stage.ts';
 
-export default tableStage<OutcomeParams>({
-  inputs: RESULT_INPUTS,
-  params: OUTCOME_PARAMS,
-  reads: RESULT_READS,
+export default tableStage({
+  // The items and outcomes guideline by guideline (cpg_outcomes): a few rows, not every judgement.
+  inputs: { cpg_outcomes: 'whole' },
+  params: {},
   columns: {
     model: 'VARCHAR',
     judge: 'VARCHAR',
@@ -24,7 +23,8 @@ export default tableStage<OutcomeParams>({
     min_expected: 'DOUBLE',
     reason: 'VARCHAR',
   },
-  run(inputs, ctx) {
-    return specialtyTests(itemsOf(inputs), cellsOf(inputs, ctx.params)).map((r) => ({ ...r }));
+  run(inputs) {
+    const { items, cells } = fromGuidelineOutcomes(inputs.cpg_outcomes!);
+    return specialtyTests(items, cells).map((r) => ({ ...r }));
   },
 });

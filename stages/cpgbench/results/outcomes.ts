@@ -83,5 +83,27 @@ export function cellsOf(inputs: Record<string, readonly Row[]>, params: OutcomeP
     for (const t of tasks) put(r, t);
   }
   for (const r of inputs.cpg_adherence_judgements ?? []) put(r, 'adherence');
-  return [...cells.values()].sort((a, b) => (a.model === b.model ? (a.judge < b.judge ? -1 : 1) : a.model < b.model ? -1 : 1));
+  return [...cells.values()].sort(cellOrder);
+}
+
+/** Cells by model, then judge. */
+export const cellOrder = (a: CellOutcomes, b: CellOutcomes) =>
+  a.model === b.model ? (a.judge < b.judge ? -1 : 1) : a.model < b.model ? -1 : 1;
+
+/**
+ * The cells of the rows and every pair of the run's roster a judge scores (a real judge never
+ * scores a stand-in), the latter with no outcome (every item missing) when no row names it: the
+ * pairs a group's rates are over, the same whichever guidelines' rows a computation is handed.
+ * With no roster (params left empty), the cells of the rows.
+ */
+export function withRosterCells(cells: readonly CellOutcomes[], params: OutcomeParams): CellOutcomes[] {
+  const out = new Map(cells.map((c) => [JSON.stringify([c.model, c.judge]), c]));
+  for (const m of params.models)
+    for (const j of params.judges) {
+      const key = JSON.stringify([m.name, j.name]);
+      if (out.has(key) || (m.simulated && !j.simulated)) continue;
+      const outcomes = { content_detection: new Map(), title_grounding: new Map(), adherence: new Map() };
+      out.set(key, { model: m.name, judge: j.name, simulated: m.simulated, judge_simulated: j.simulated, outcomes });
+    }
+  return [...out.values()].sort(cellOrder);
 }

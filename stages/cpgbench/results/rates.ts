@@ -20,7 +20,7 @@
  *   the cluster CI is null with one guideline and flagged `few_guidelines` under
  *   MIN_RELIABLE_GUIDELINES.
  */
-import { clusterBootstrapMany, type BootstrapOptions } from '../../stats/bootstrap.ts';
+import { clusterBootstrapMany, type BootstrapOptions, type ClusterBootstrapResult } from '../../stats/bootstrap.ts';
 import { discreteBootstrap } from '../../stats/discrete-bootstrap.ts';
 
 export const TASKS = ['content_detection', 'title_grounding', 'adherence'] as const;
@@ -80,26 +80,38 @@ export interface RateRow {
 
 const UNKNOWN = '(unknown)';
 
+/** The group of `grouping` an item is in (null: in none, as a not safety-critical item of the safety subset). */
+export function groupKey(
+  grouping: Grouping,
+  i: Partial<Pick<Item, 'region' | 'specialty' | 'language' | 'safety_critical'>>,
+): string | null {
+  switch (grouping) {
+    case 'overall':
+      return 'all';
+    case 'safety':
+      return i.safety_critical === true ? SAFETY_GROUP : null;
+    default:
+      return i[grouping] ?? UNKNOWN;
+  }
+}
+
 /** The groups of each grouping, each with its items (sorted by id, so resamples never depend on row order). */
 export function groupItems(items: readonly Item[]): { grouping: Grouping; group: string; items: Item[] }[] {
   const sorted = [...items].sort((a, b) =>
     a.recommendation_id < b.recommendation_id ? -1 : a.recommendation_id > b.recommendation_id ? 1 : 0,
   );
   const out: { grouping: Grouping; group: string; items: Item[] }[] = [{ grouping: 'overall', group: 'all', items: sorted }];
-  const by = (grouping: Grouping, key: (i: Item) => string | null) => {
+  const by = (grouping: Grouping) => {
     const groups = new Map<string, Item[]>();
     for (const i of sorted) {
-      const k = key(i);
+      const k = groupKey(grouping, i);
       if (k === null) continue;
       if (!groups.has(k)) groups.set(k, []);
       groups.get(k)!.push(i);
     }
     for (const [group, list] of [...groups].sort(([a], [b]) => (a < b ? -1 : 1))) out.push({ grouping, group, items: list });
   };
-  by('region', (i) => i.region ?? UNKNOWN);
-  by('specialty', (i) => i.specialty ?? UNKNOWN);
-  by('language', (i) => i.language ?? UNKNOWN);
-  by('safety', (i) => (i.safety_critical === true ? SAFETY_GROUP : null));
+  for (const grouping of GROUPINGS.slice(1)) by(grouping);
   return out;
 }
 
@@ -112,6 +124,8 @@ interface Column {
   clusters: Int32Array;
   correct: number;
   counts: Record<'answer' | 'server' | 'unscored' | 'missing', number>;
+  /** Distinct guidelines among the clusters. */
+  guidelines: number;
 }
 
 // An outcome coded over the sorted items: 1 or 0, or a failure kind.
@@ -159,18 +173,34 @@ function column(cell: CellOutcomes, coded: readonly Int8Array[], task: Task | 'a
     clusters.push(clusterOf[k]!);
     if (task !== 'average' && v === 1) correct++;
   }
-  return { cell, task, values: Float64Array.from(values), clusters: Int32Array.from(clusters), correct, counts };
+  const ids = Int32Array.from(clusters);
+  return { cell, task, values: Float64Array.from(values), clusters: ids, correct, counts, guidelines: new Set(ids).size };
 }
 
-/** Every rate row: cells × tasks (and their average) × groups. */
-export function computeRates(items: readonly Item[], cells: readonly CellOutcomes[], opts: BootstrapOptions = {}): RateRow[] {
+/** One group of a grouping: the unit a rate row is computed over (and cpg_rates' partition). */
+export interface GroupRef {
+  grouping: Grouping;
+  group: string;
+}
+
+/**
+ * Every rate row: cells × tasks (and their average) × groups; of the group `only` alone when
+ * given. A group's rows depend only on its own items and the cells' outcomes on them, so the rows
+ * of `only` computed from any superset of its items are the rows a call over every item gives.
+ */
+export function computeRates(
+  items: readonly Item[],
+  cells: readonly CellOutcomes[],
+  opts: BootstrapOptions = {},
+  only?: GroupRef,
+): RateRow[] {
   const out: RateRow[] = [];
   if (items.length === 0) return out;
   const groups = groupItems(items);
   const all = groups[0]!.items;
   const index = new Map(all.map((i, k) => [i.recommendation_id, k]));
   const coded = cells.map((cell) => TASKS.map((t) => codes(cell.outcomes[t], all)));
-  for (const g of groups) {
+  for (const g of only ? groups.filter((x) => x.grouping === only.grouping && x.group === only.group) : groups) {
     const at = Int32Array.from(g.items, (i) => index.get(i.recommendation_id)!);
     const labels = new Map<string, number>();
     const clusterOf = Int32Array.from(
@@ -178,17 +208,44 @@ export function computeRates(items: readonly Item[], cells: readonly CellOutcome
       (i) => labels.get(i.guideline_id) ?? labels.set(i.guideline_id, labels.size).get(i.guideline_id)!,
     );
     const columns = cells.flatMap((cell, c) => [...TASKS, 'average' as const].map((t) => column(cell, coded[c]!, t, at, clusterOf)));
-    for (const c of columns) out.push(rateRow(c, g, opts));
+    const clusterCis = clusterCisOf(columns, opts);
+    for (const c of columns) out.push(rateRow(c, g, clusterCis.get(c) ?? null, opts));
   }
   return out;
 }
 
-function rateRow(c: Column, g: { grouping: Grouping; group: string }, opts: BootstrapOptions): RateRow {
+/**
+ * The guideline-cluster CIs of a group's columns of two guidelines or more. Columns over the same
+ * guideline sequence (every column without a server failure or an unscored item) share one call,
+ * so their cluster sums share the resampling passes (resample-plan.ts, four vectors a pass); each
+ * vector's sums do not depend on the others in the call, so the CIs are those of one call each.
+ */
+function clusterCisOf(columns: readonly Column[], opts: BootstrapOptions): Map<Column, ClusterBootstrapResult> {
+  const batches = new Map<string, Column[]>();
+  for (const c of columns) {
+    if (c.guidelines < 2) continue;
+    // A column without an item left out has the group's own sequence: the common case, keyed at no cost.
+    const key = c.counts.server + c.counts.unscored === 0 ? 'complete' : c.clusters.join(',');
+    if (!batches.has(key)) batches.set(key, []);
+    batches.get(key)!.push(c);
+  }
+  const out = new Map<Column, ClusterBootstrapResult>();
+  for (const batch of batches.values()) {
+    const cis = clusterBootstrapMany(
+      batch.map((c) => c.values),
+      batch[0]!.clusters,
+      opts,
+    );
+    batch.forEach((c, k) => out.set(c, cis[k]!));
+  }
+  return out;
+}
+
+function rateRow(c: Column, g: GroupRef, cluster: ClusterBootstrapResult | null, opts: BootstrapOptions): RateRow {
   const n = c.values.length;
   // Values are 0/1 (the average in thirds): the case bootstrap by level counts (discrete-bootstrap.ts).
   const cases = n ? discreteBootstrap(c.values, opts) : null;
-  const guidelines = new Set(c.clusters).size;
-  const cluster = guidelines >= 2 ? clusterBootstrapMany([c.values], c.clusters, opts)[0]! : null;
+  const guidelines = c.guidelines;
   const sum = c.values.reduce((s, x) => s + x, 0);
   return {
     model: c.cell.model,

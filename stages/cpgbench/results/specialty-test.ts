@@ -30,6 +30,7 @@ export function specialtyTests(items: readonly Item[], cells: readonly CellOutco
     if (!bySpecialty.has(i.specialty)) bySpecialty.set(i.specialty, []);
     bySpecialty.get(i.specialty)!.push(i);
   }
+  // In the items' order (cpg_outcomes: by guideline): the float sum of the χ² terms is that order's.
   const groups = [...bySpecialty.values()];
   return cells.flatMap((cell) =>
     TASKS.map((task) => {

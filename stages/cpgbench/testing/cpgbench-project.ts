@@ -11,8 +11,10 @@ import { fileURLToPath } from 'node:url';
 import cpgbench from '../../../cpgbench.config.ts';
 import { optionsFor } from '../../../pipeline/cli/options-for.ts';
 import type { ResolvedOptions } from '../../../pipeline/dag/options.ts';
+import { parseOverrides } from '../../../pipeline/dag/overrides.ts';
 import { resolveDag } from '../../../pipeline/dag/validate.ts';
 import { runDag, type RunSummary } from '../../../pipeline/exec/executor.ts';
+import type { ThreadPool } from '../../../pipeline/threads/pool.ts';
 import { workspaceFor } from '../../../pipeline/exec/workspace.ts';
 import { stageRows } from '../../../pipeline/testing/stage-rows.ts';
 import type { Row } from '../../../pipeline/dag/define.ts';
@@ -23,7 +25,13 @@ export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..',
 export const SAMPLE = join(REPO, 'data', 'cpgbench-sample');
 
 /** What a test may change of the options: the models file, --simulated, the variables it names. */
-export type CpgGiven = Partial<Pick<ResolvedOptions, 'models' | 'simulated'>> & { env?: Readonly<Record<string, string | undefined>> };
+export type CpgGiven = Partial<Pick<ResolvedOptions, 'models' | 'simulated'>> & {
+  env?: Readonly<Record<string, string | undefined>>;
+  /** `--set stage.param=value` overrides, as the command line gives them. */
+  sets?: readonly string[];
+  /** The run's worker pool (default: one the runner makes and closes). */
+  threads?: ThreadPool;
+};
 
 export interface CpgProject {
   dir: string;
@@ -52,12 +60,12 @@ export function cpgProject(opts: { corpus?: string } = {}): CpgProject {
     dir,
     corpus,
     reports,
-    async run(given: CpgGiven = {}) {
+    async run({ sets = [], threads, ...given }: CpgGiven = {}) {
       const options = optionsFor(join(REPO, 'cpgbench.config.ts'), { store, warehouse, reports, corpus, callCache, ...given });
-      const dag = await resolveDag(cpgbench.build(options), REPO);
+      const dag = await resolveDag(cpgbench.build(options), REPO, { overrides: parseOverrides(sets) });
       const llm = cpgRunLlm(store, cpgModelsOf(options), { cacheDir: callCache });
       try {
-        return await runDag(dag, ws(), { llm: llm.client, extraViews: () => llm.views() });
+        return await runDag(dag, ws(), { llm: llm.client, extraViews: () => llm.views(), ...(threads ? { threads } : {}) });
       } finally {
         await llm.close();
       }
