@@ -1,6 +1,7 @@
 // Runs every bench/*.bench.ts (or those whose names contain an argument) one after another,
 // prints each table, and rewrites bench/RESULTS.md with the machine and the date. Benchmarks
 // run sequentially on purpose: two at once would share the 2 cores and corrupt both timings.
+import { spawnSync } from 'node:child_process';
 import { readdirSync, writeFileSync, readFileSync, existsSync } from 'node:fs';
 import { cpus, totalmem, platform, release, loadavg } from 'node:os';
 import { join, dirname } from 'node:path';
@@ -52,6 +53,12 @@ if (existsSync(resultsPath)) {
 }
 
 let failed = 0;
+// The code measured: its commit, and whether the work tree differed from it.
+const git = (args: string[]) => spawnSync('git', args, { cwd: here, encoding: 'utf8' });
+const head = git(['rev-parse', '--short', 'HEAD']);
+const dirty = git(['status', '--porcelain', '--untracked-files=no']).stdout.trim() !== '';
+const measuredCommit = head.status === 0 ? `, commit ${head.stdout.trim()}${dirty ? ' with uncommitted changes' : ''}` : '';
+
 for (const f of files) {
   const mod = (await import(pathToFileURL(join(here, f)).href)) as { default: Bench };
   console.error(`# ${f}`);
@@ -68,7 +75,7 @@ for (const f of files) {
     md = `## ${f}\n\nFAILED: ${(err as Error).stack ?? err}`;
     console.log(md);
   }
-  sections.set(f, `${marker(f)}\n${md}\n\n_Measured ${new Date().toISOString().slice(0, 10)} on ${machine}; ${load}._`);
+  sections.set(f, `${marker(f)}\n${md}\n\n_Measured ${new Date().toISOString().slice(0, 10)} on ${machine}${measuredCommit}; ${load}._`);
 }
 
 const header = [

@@ -90,7 +90,7 @@ const PAPER_UNITS: Record<string, [number, string]> = {
   test_cases: [PAPER.testCases, 'cases of the 440 test guidelines (§4.1)'],
   predictions_single: [PAPER.testCases * 16, '7,458 cases × 16 models'],
   dialogues_multi: [PAPER.testCases * 16, '7,458 cases × 16 models'],
-  predicted_pathways: [PAPER.testCases * 16 * 2, '× 2 settings'],
+  predicted_pathways: [PAPER.testCases, 'one unit per case: its pathways in both settings, every model'],
   step_scores: [PAPER.testCases * 16 * 2 * 3, '× 3 judges (Tables 5–7)'],
   pathway_metrics: [PAPER.testCases * 16 * 2 * 3, 'one per pathway × judge'],
 };
@@ -100,7 +100,8 @@ export function unitsTable(stages: StageUnits[], facts: CorpusFacts): string {
   const units = new Map(stages.map((s) => [s.stage, s.rowsComputed + s.rowsReused]));
   const cases = sum(facts.testCases, 'cdps');
   const models = (units.get('predictions_single') ?? 0) / cases;
-  const pathways = units.get('predicted_pathways');
+  // A pathway is a prediction or a dialogue (predicted_pathways computes one unit per case, holding them all).
+  const pathways = (units.get('predictions_single') ?? 0) + (units.get('dialogues_multi') ?? 0);
   const judges = pathways ? (units.get('step_scores') ?? 0) / pathways : null;
   const roster =
     units.has('predictions_single') && cases > 0
