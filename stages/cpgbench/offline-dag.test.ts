@@ -2,9 +2,9 @@
 // every group, a rerun recomputes nothing, and a guideline added later computes only its rows.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { computed, cpgProject } from './testing/cpgbench-project.ts';
+import { addSepsisGuideline, computed, cpgProject } from './testing/cpgbench-project.ts';
 import type { Row } from '../../pipeline/dag/define.ts';
 
 const EXPECTED: Record<string, Record<string, number>> = {
@@ -124,39 +124,26 @@ test('a guideline added to the corpus computes only its own rows', async () => {
   const p = cpgProject();
   try {
     assert.equal((await p.run()).ok, true);
-    writeFileSync(
-      join(p.corpus, 'guidelines', 'en', 'us-2022-sepsis.md'),
-      '# Sepsis in Adults (CPGBench test)\n\n## Recommendations\n\nRecommendation 1: Give antibiotics within one hour to adults with suspected septic shock.\n\nRecommendation 2: Measure serum lactate in adults with suspected sepsis.\n',
-    );
-    writeFileSync(
-      join(p.corpus, 'recommendations', 'us-2022-sepsis.json'),
-      JSON.stringify({
-        recommendations: [
-          {
-            recommendation: 'Give antibiotics within one hour to adults with suspected septic shock.',
-            strength: 'strong',
-            evidence_level: 'low',
-            context: 'An adult with suspected septic shock.',
-            action: 'Give antibiotics within one hour.',
-            goal: 'Reduce mortality.',
-            safety_critical: true,
-          },
-          {
-            recommendation: 'Measure serum lactate in adults with suspected sepsis.',
-            strength: 'weak',
-            evidence_level: 'low',
-            context: 'An adult with suspected sepsis.',
-            action: 'Measure serum lactate.',
-            goal: 'Assess severity.',
-            safety_critical: false,
-          },
-        ],
-      }),
-    );
-    appendFileSync(
-      join(p.corpus, 'guidelines.csv'),
-      'us-2022-sepsis,en,Sepsis in Adults (CPGBench test),2022,United States,Emergency Medicine,Test Society,yes,test,CC0-1.0\n',
-    );
+    addSepsisGuideline(p.corpus, [
+      {
+        recommendation: 'Give antibiotics within one hour to adults with suspected septic shock.',
+        strength: 'strong',
+        evidence_level: 'low',
+        context: 'An adult with suspected septic shock.',
+        action: 'Give antibiotics within one hour.',
+        goal: 'Reduce mortality.',
+        safety_critical: true,
+      },
+      {
+        recommendation: 'Measure serum lactate in adults with suspected sepsis.',
+        strength: 'weak',
+        evidence_level: 'low',
+        context: 'An adult with suspected sepsis.',
+        action: 'Measure serum lactate.',
+        goal: 'Assess severity.',
+        safety_critical: false,
+      },
+    ]);
     const second = await p.run();
     assert.equal(second.ok, true, JSON.stringify(second.stages.filter((s) => s.error)));
     const c = computed(second);

@@ -6,12 +6,10 @@
 // it is in (overall, its region, specialty and language, the safety subset), counted.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { canonicalJson } from '../../pipeline/hash/canonical.ts';
 import { ThreadPool } from '../../pipeline/threads/pool.ts';
 import type { RunSummary } from '../../pipeline/exec/executor.ts';
-import { cpgProject, type CpgProject } from './testing/cpgbench-project.ts';
+import { addSepsisGuideline, cpgProject, type CpgProject } from './testing/cpgbench-project.ts';
 import { computeRates } from './results/rates.ts';
 import { cellsOf, itemsOf } from './results/outcomes.ts';
 import { specialtyTests } from './results/specialty-test.ts';
@@ -47,28 +45,15 @@ test('the rates partitioned by guideline and group equal one whole computation; 
     assert.ok(pool.stats().threaded > 0, 'partitions computed on the workers');
     assertWhole(p);
 
-    writeFileSync(
-      join(p.corpus, 'guidelines', 'en', 'us-2022-sepsis.md'),
-      '# Sepsis in Adults (CPGBench test)\n\n## Recommendations\n\nRecommendation 1: Give antibiotics within one hour to adults with suspected septic shock.\n',
-    );
     const rec = { strength: 'strong', evidence_level: 'low', context: 'An adult with suspected septic shock.', goal: 'Reduce mortality.' };
-    writeFileSync(
-      join(p.corpus, 'recommendations', 'us-2022-sepsis.json'),
-      JSON.stringify({
-        recommendations: [
-          {
-            ...rec,
-            recommendation: 'Give antibiotics within one hour to adults with suspected septic shock.',
-            action: 'Give antibiotics.',
-            safety_critical: true,
-          },
-        ],
-      }),
-    );
-    appendFileSync(
-      join(p.corpus, 'guidelines.csv'),
-      'us-2022-sepsis,en,Sepsis in Adults (CPGBench test),2022,United States,Emergency Medicine,Test Society,yes,test,CC0-1.0\n',
-    );
+    addSepsisGuideline(p.corpus, [
+      {
+        ...rec,
+        recommendation: 'Give antibiotics within one hour to adults with suspected septic shock.',
+        action: 'Give antibiotics.',
+        safety_critical: true,
+      },
+    ]);
     const second = await p.run();
     assert.equal(second.ok, true, JSON.stringify(second.stages.filter((s) => s.error)));
     assert.deepEqual(partitions(second, 'cpg_outcomes'), { computed: 1, reused: 5 }, 'only the new guideline');

@@ -4,7 +4,7 @@
  * in a temporary directory, on a corpus the test chooses (the bundled sample, or a copy it
  * changes), with the run's CPGBench client.
  */
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -80,3 +80,21 @@ export function cpgProject(opts: { corpus?: string } = {}): CpgProject {
 
 /** Per stage: status and rows computed. */
 export const computed = (s: RunSummary) => Object.fromEntries(s.stages.map((r) => [r.stage, [r.status, r.rowsComputed]]));
+
+/**
+ * One guideline added to a test corpus, as a user adds one: "Sepsis in Adults" (United States,
+ * Emergency Medicine, English, 2022, a test guideline), its document listing `recommendations`
+ * and the same recommendations shipped in `recommendations/us-2022-sepsis.json`.
+ */
+export function addSepsisGuideline(corpus: string, recommendations: readonly Row[]): void {
+  const listed = recommendations.map((r, i) => `Recommendation ${i + 1}: ${String(r.recommendation)}`).join('\n\n');
+  writeFileSync(
+    join(corpus, 'guidelines', 'en', 'us-2022-sepsis.md'),
+    `# Sepsis in Adults (CPGBench test)\n\n## Recommendations\n\n${listed}\n`,
+  );
+  writeFileSync(join(corpus, 'recommendations', 'us-2022-sepsis.json'), JSON.stringify({ recommendations }));
+  appendFileSync(
+    join(corpus, 'guidelines.csv'),
+    'us-2022-sepsis,en,Sepsis in Adults (CPGBench test),2022,United States,Emergency Medicine,Test Society,yes,test,CC0-1.0\n',
+  );
+}
