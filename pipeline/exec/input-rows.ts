@@ -6,7 +6,8 @@
  */
 import { FILE_SOURCE_COLUMNS, type Row } from '../dag/define.ts';
 import type { ResolvedDag } from '../dag/validate.ts';
-import { readRows, segmentLines, type SegmentRef } from '../store/artifacts.ts';
+import { readRows, type SegmentRef } from '../store/artifacts.ts';
+import { projectedSegment } from '../store/segment-projections.ts';
 import { checkReads, projectRows, rowsForStage, type ProjectionInput } from './projected-rows.ts';
 import type { Input } from './runner-types.ts';
 
@@ -71,19 +72,23 @@ export class InputRows {
   /** An input's rows with only the columns table stages read (projected-rows.ts), shared by them. */
   projected(stage: string, local: string, input: Input, columns: readonly string[]): Row[] {
     const cached = this.cache.get(input.from);
-    const lines = cached || !input.segments ? null : () => this.segmentsLines(input);
+    const fromStore = !cached && !!input.segments;
     const known = this.dag.stages.get(input.from)?.columns ?? FILE_SOURCE_COLUMNS;
-    const source: ProjectionInput = { from: input.from, columns: known, lines, rows: () => cached ?? input.rows() };
+    const source: ProjectionInput = { from: input.from, columns: known, rows: () => cached ?? input.rows() };
     checkReads(stage, local, source, columns);
     let rows = this.projectedCache.get(input.from);
     if (!rows) {
-      rows = projectRows(source, this.readsUnion.get(input.from) ?? columns);
+      const union = this.readsUnion.get(input.from) ?? columns;
+      rows = fromStore ? this.fromProjections(input, [...union].sort()) : projectRows(source, union);
       this.projectedCache.set(input.from, rows);
     }
     return rowsForStage(stage, local, source, columns, rows);
   }
 
-  private *segmentsLines(input: Input): Generator<string> {
-    for (const seg of input.segments!) yield* segmentLines(this.store, input.from, seg.hash);
+  /** Segment by segment, each from its projection beside it when an earlier run left one (segment-projections.ts). */
+  private fromProjections(input: Input, columns: readonly string[]): Row[] {
+    const rows: Row[] = [];
+    for (const seg of input.segments!) for (const r of projectedSegment(this.store, input.from, seg, columns)) rows.push(r);
+    return rows;
   }
 }

@@ -1,20 +1,21 @@
-// What a table stage that declares `reads` is handed: only its columns' members, picked from the
-// lines; rows shared with the other stages reading the same input; under CDP_CHECK_READS=1 a row
+// What a table stage that declares `reads` is handed: only its columns' members (from the store:
+// segment-projections.test.ts); rows shared with the other stages reading the same input; under CDP_CHECK_READS=1 a row
 // that throws on an undeclared read or on any write.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve, dirname } from 'node:path';
+import { basename, join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checkReads, projectRows, rowsForStage, type ProjectionInput } from './projected-rows.ts';
-import { canonicalJson } from '../hash/canonical.ts';
 import { resolveDag } from '../dag/validate.ts';
 import type { DagConfig } from '../dag/define.ts';
 import { runDag } from './executor.ts';
 import { workspaceFor } from './workspace.ts';
 import { readLedger } from '../store/ledger.ts';
 import { readRows } from '../store/artifacts.ts';
+import { projectionPath } from '../store/segment-projections.ts';
+import { cleanStore } from '../cli/clean.ts';
 
 const pipelineDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -25,7 +26,6 @@ const rows = [
 const input: ProjectionInput = {
   from: 'wide',
   columns: { id: 'INTEGER', name: 'VARCHAR', text: 'VARCHAR', v: 'INTEGER[]' },
-  lines: () => rows.map((r) => canonicalJson(r)),
   rows: () => rows,
 };
 
@@ -50,12 +50,12 @@ test('a column the input does not declare is an error naming the stage, the inpu
   checkReads('summary', 'metrics', input, ['id', 'v']);
 });
 
-test('projectRows picks the members asked for, from lines or from rows, and only those', () => {
+test('projectRows picks the members asked for, and only those', () => {
   assert.deepEqual(projectRows(input, ['v', 'id']), [
     { id: 1, v: [1, 2] },
     { id: 2, v: [] },
   ]);
-  assert.deepEqual(projectRows({ ...input, lines: null }, new Set(['name'])), [{ name: 'a' }, { name: 'b' }]);
+  assert.deepEqual(projectRows(input, new Set(['name', 'absent'])), [{ name: 'a' }, { name: 'b' }]);
 });
 
 test('without the check a stage gets its own array of the shared rows; with it, rows that refuse undeclared reads and writes', () => {
@@ -76,7 +76,8 @@ test('without the check a stage gets its own array of the shared rows; with it, 
   assert.equal('undeclared' in guarded[0]!, false, 'a name the input does not have is simply absent');
 });
 
-test('two table stages reading one input share its projection, each sees its own declared columns only', async () => {
+/** A project whose seed stage lists numbers.txt and two table stages read columns of it (count, values). */
+function project(): { root: string; config: DagConfig } {
   const root = mkdtempSync(join(tmpdir(), 'cdp-proj-'));
   mkdirSync(join(root, 'stages'));
   writeFileSync(join(root, 'package.json'), '{ "type": "module" }\n');
@@ -139,6 +140,11 @@ export default tableStage({
       { name: 'values', module: 'stages/values.ts', inputs: { seed: 'seed' } },
     ],
   };
+  return { root, config };
+}
+
+test('two table stages reading one input share its projection, each sees its own declared columns only', async () => {
+  const { root, config } = project();
   const dag = await resolveDag(config, root);
   const before = process.env.CDP_CHECK_READS;
   process.env.CDP_CHECK_READS = '1';
@@ -154,4 +160,27 @@ export default tableStage({
   const [values] = out('values');
   assert.equal(values!.total, 3 * ((49 * 50) / 2));
   assert.match(String(values!.sees_note), /stage 'values' read column 'note' of input 'seed', which its `reads` does not declare/);
+});
+
+test("an input's projection is kept beside its segment, read by the next run, and dropped by cdp clean with the segment", async () => {
+  const { root, config } = project();
+  const ws = workspaceFor(root);
+  const run = async () => {
+    const s = await runDag(await resolveDag(config, root), ws);
+    assert.equal(s.ok, true, JSON.stringify(s.stages.filter((x) => x.error)));
+    const ledger = readLedger(ws.ledger);
+    return { seed: ledger.entries.seed.segments!.map((g) => g.hash), count: readRows(ws.store, 'count', ledger.entries.count.segments!) };
+  };
+  const projections = () => readdirSync(join(ws.store, 'artifacts', 'seed')).filter((f) => f.includes('.cols-'));
+  const first = await run();
+  // One projection of the columns both stages read, named after the segment it projects.
+  assert.deepEqual(projections(), [basename(projectionPath(ws.store, 'seed', first.seed[0]!, ['id', 'note', 'v']))]);
+  // Another number: a new segment, projected when read; the counts follow the new rows.
+  writeFileSync(join(root, 'numbers.txt'), Array.from({ length: 51 }, (_, i) => i * 3).join('\n') + '\n');
+  const second = await run();
+  assert.notDeepEqual(second.seed, first.seed);
+  assert.deepEqual(second.count, [{ n: 51, ids: (50 * 51) / 2, last: 'n50' }]);
+  assert.equal(projections().length, 2);
+  await cleanStore(ws);
+  assert.deepEqual(projections(), [basename(projectionPath(ws.store, 'seed', second.seed[0]!, ['id', 'note', 'v']))]);
 });

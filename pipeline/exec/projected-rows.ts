@@ -1,15 +1,14 @@
 /**
  * An input's rows with only the columns a table stage declared it reads (TableStage.reads):
- * picked member by member from the segments' lines, the others never built. Under
+ * from the store, each segment's projection (store/segment-projections.ts), its other members
+ * never built; rows held in memory are copied column by column here. Under
  * CDP_CHECK_READS=1 (the test suite) each row throws when the stage reads an undeclared column.
  */
 import type { Columns, Row } from '../dag/define.ts';
-import { pickMembers } from '../store/pick-members.ts';
 
 export interface ProjectionInput {
   from: string;
   columns: Columns;
-  lines: (() => Iterable<string>) | null;
   rows: () => Iterable<Row>;
 }
 
@@ -25,17 +24,15 @@ export function checkReads(stage: string, local: string, input: ProjectionInput,
   }
 }
 
-/** The input's rows with only `columns` (those it has). */
+/** The input's rows in memory with only `columns` (those it has). */
 export function projectRows(input: ProjectionInput, columns: Iterable<string>): Row[] {
   const wanted = new Set(columns);
   const rows: Row[] = [];
-  if (!input.lines) {
-    for (const r of input.rows()) {
-      const out: Row = {};
-      for (const c of wanted) if (c in r) out[c] = r[c];
-      rows.push(out);
-    }
-  } else for (const line of input.lines()) rows.push(pickMembers(line, wanted));
+  for (const r of input.rows()) {
+    const out: Row = {};
+    for (const c of wanted) if (c in r) out[c] = r[c];
+    rows.push(out);
+  }
   return rows;
 }
 
