@@ -2,8 +2,8 @@
  * How a partitioned table stage's partitions are called: inline, as always, or — for a stage whose
  * module declares `pure: true` — on the run's worker pool, once the partitions' work is worth it
  * (task.ts, each partition weighed by its rows). The inputs every partition shares go once to each
- * worker as the task's shared value, each partition's rows as an item; of an input the stage
- * declares `reads` of, only those columns cross. Either way the rows come back to the caller,
+ * worker as the task's shared value, each partition's rows as an item, both column by column
+ * (row-columns.ts); of an input the stage declares `reads` of, only those columns cross. Either way the rows come back to the caller,
  * which commits them on the main thread, so where a partition ran never shows in what it made.
  */
 import { fileURLToPath } from 'node:url';
@@ -14,6 +14,7 @@ import { IN_FLIGHT } from './protocol.ts';
 import type { ThreadPool } from './pool.ts';
 import type { TaskRunner } from './task.ts';
 import { knownStage } from './worker-stage.ts';
+import { inputsToColumns } from './row-columns.ts';
 import { commonOf, type PartitionItem, type PartitionResult, type PartitionShared } from './partition-worker.ts';
 
 /**
@@ -106,7 +107,7 @@ export function partitionCaller(
     stage: ctx.stage,
     root: ctx.root,
     params: ctx.params,
-    whole: Object.fromEntries(Object.entries(whole).map(([n, r]) => [n, plainRows(r, reads[n])])),
+    whole: inputsToColumns(Object.fromEntries(Object.entries(whole).map(([n, r]) => [n, plainRows(r, reads[n])]))),
     reads: Object.fromEntries(Object.entries(reads).map(([n, columns]) => [n, { columns, known: info.columnsOf(n) }])),
     persist: ctx.persist,
     retrying: ctx.retrying ?? [],
@@ -123,7 +124,7 @@ export function partitionCaller(
   );
   return {
     async call(key, rows, weight) {
-      const item = { key, rows: Object.fromEntries(Object.entries(rows).map(([n, r]) => [n, plainRows(r, reads[n])])) };
+      const item = { key, rows: inputsToColumns(Object.fromEntries(Object.entries(rows).map(([n, r]) => [n, plainRows(r, reads[n])]))) };
       const got = await task.run(item, weight);
       for (const m of got.logs) ctx.log(m);
       return got.rows;

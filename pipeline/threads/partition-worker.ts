@@ -10,6 +10,7 @@ import type { StageImpl, TableStage } from '../dag/stage.ts';
 import { guardInputs } from '../dag/inputs.ts';
 import { guardedRows } from '../exec/projected-rows.ts';
 import { stageModule, workerContext } from './worker-stage.ts';
+import { inputsFromColumns, type CrossingRows } from './row-columns.ts';
 
 /** What every partition of one stage run shares: sent once to each worker. */
 export interface PartitionShared {
@@ -17,8 +18,8 @@ export interface PartitionShared {
   stage: string;
   root: string;
   params: Record<string, unknown>;
-  /** The inputs every partition takes whole (plain rows: of a declared `reads`, those columns only). */
-  whole: Record<string, Row[]>;
+  /** The inputs every partition takes whole (plain rows: of a declared `reads`, those columns only), as they cross. */
+  whole: Record<string, CrossingRows>;
   /** Per input the stage declares `reads` of: those columns and every column the input has (the read guard's). */
   reads: Record<string, { columns: readonly string[]; known: Columns }>;
   persist: boolean;
@@ -28,8 +29,8 @@ export interface PartitionShared {
 export interface PartitionItem {
   /** The partition's key (`ctx.partition`). */
   key: string;
-  /** Its rows of each partitioned input. */
-  rows: Record<string, Row[]>;
+  /** Its rows of each partitioned input, as they cross. */
+  rows: Record<string, CrossingRows>;
 }
 
 export interface PartitionResult {
@@ -55,15 +56,18 @@ export function commonOf(impl: TableStage, stage: string, whole: Record<string, 
   return { common: derive(guardInputs(stage, 'input', { ...whole }, Object.keys(whole)), params as never) };
 }
 
-/** Per stage run (its shared value), what the stage derived once from the inputs every partition takes whole. */
-const derived = new WeakMap<PartitionShared, { common?: unknown }>();
+/** Per stage run (its shared value): the whole inputs as rows, and what the stage derived once from them. */
+const derived = new WeakMap<PartitionShared, { whole: Record<string, Row[]>; common: { common?: unknown } }>();
 
 function partitionOf(impl: TableStage, item: PartitionItem, shared: PartitionShared): PartitionResult | Promise<PartitionResult> {
   const logs: string[] = [];
-  let common = derived.get(shared);
-  if (!common) derived.set(shared, (common = commonOf(impl, shared.stage, guarded(shared, shared.whole), shared.params)));
-  const ctx = { ...workerContext(shared, logs, item.key), ...common };
-  const given = guarded(shared, { ...shared.whole, ...item.rows });
+  let once = derived.get(shared);
+  if (!once) {
+    const whole = inputsFromColumns(shared.whole);
+    derived.set(shared, (once = { whole, common: commonOf(impl, shared.stage, guarded(shared, whole), shared.params) }));
+  }
+  const ctx = { ...workerContext(shared, logs, item.key), ...once.common };
+  const given = guarded(shared, { ...once.whole, ...inputsFromColumns(item.rows) });
   const rows = impl.run(guardInputs(shared.stage, 'input', given, Object.keys(given)), ctx);
   return rows instanceof Promise ? rows.then((r) => ({ rows: r, logs })) : { rows, logs };
 }
