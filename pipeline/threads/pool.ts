@@ -195,8 +195,10 @@ export class ThreadPool implements Submitter {
   private spawn(): void {
     this.spawned++;
     const t0 = performance.now();
-    // No inherited execArgv: `--import tsx` or `--test` of the parent mean nothing here (the entry registers tsx).
-    const worker = new Worker(new URL('./worker-entry.mjs', import.meta.url), { execArgv: [] });
+    // Of the parent's execArgv only the profiler's flags (`node --cpu-prof bin/cdp.mjs run` profiles
+    // every worker too): `--import tsx` or `--test` mean nothing here (the entry registers tsx).
+    const execArgv = process.execArgv.filter((a) => /^--(cpu|heap)-prof/.test(a));
+    const worker = new Worker(new URL('./worker-entry.mjs', import.meta.url), { execArgv });
     const slot: Slot = { worker, batches: new Map(), tasks: new Set(), dead: false, exclusive: false };
     this.slots.push(slot);
     worker.unref();
