@@ -91,11 +91,11 @@ export interface TableStage<P = Record<string, unknown>> {
   /** When its result is a union of per-partition results: the runner then recomputes only partitions whose rows changed. */
   partition?: Partitioning<P>;
   /**
-   * With a `partition`: each partition's rows are a function of its inputs and the params alone,
-   * computed without an LLM client or any state (files only those an input's rows name, whose
-   * content is in the key): the runner may then compute partitions on worker threads
-   * (`--workers`), where `run` gets copies of the rows (of a declared `reads`, those columns
-   * only) and its logs are printed by the main thread. Results are the same wherever it runs.
+   * Its rows (with a `partition`, each partition's) are a function of its inputs and the params
+   * alone, computed without an LLM client or any state (files only those an input's rows name,
+   * whose content is in the key): the runner may then compute it (or its partitions) on worker
+   * threads (`--workers`), where `run` gets copies of the rows (of a declared `reads`, those
+   * columns only) and its logs are printed by the main thread. Results are the same wherever it runs.
    */
   pure?: boolean;
   run(inputs: Record<string, Row[]>, ctx: StageContext<P>): Row[] | Promise<Row[]>;

@@ -304,7 +304,8 @@ class Execution {
         const projected = (local: string, input: Input, columns: readonly string[]) =>
           this.inputRows.projected(name, local, input, columns);
         const job = { name, stage, inputs, ctx, reasons, projected, emit: (e: RunEvent) => this.emit(e) };
-        if (!stage.impl.partition) return runTableStage(job);
+        if (!stage.impl.partition)
+          return runTableStage(job, stage.impl.pure ? { ...stageOnWorkers(this.dag, stage), threads: this.threads } : undefined);
         return runPartitionedTableStage(job, this.partitionedEnv(name, stage, go.forced), go.components);
       }
       case 'row': {

@@ -22,7 +22,7 @@ const pipelineDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
  *   numbers.txt ─► seed (g, id, v) ─► stats (pure, partitioned by g; reads g and v only)
  * A value below zero is data the stage refuses: its group's partition throws.
  */
-function project(numbers: string[]) {
+function project(numbers: string[], total = false) {
   const root = mkdtempSync(join(tmpdir(), 'cdp-part-threads-'));
   mkdirSync(join(root, 'stages'));
   writeFileSync(join(root, 'package.json'), '{ "type": "module" }\n');
@@ -62,11 +62,30 @@ export default tableStage({
 });
 `,
   );
+  // With `total`: a pure whole-table stage beside it, with the run's context as it saw it.
+  writeFileSync(
+    join(root, 'stages', 'total.ts'),
+    `import { tableStage } from ${stageTs};
+import { isMainThread } from 'node:worker_threads';
+export default tableStage({
+  inputs: { seed: 'whole' },
+  reads: { seed: ['v'] },
+  pure: true,
+  columns: { n: 'INTEGER', sum: 'DOUBLE', partition: 'VARCHAR' },
+  run({ seed }, ctx) {
+    ctx.log('total over ' + seed.length + ' rows');
+    if (!isMainThread) ctx.log('on a worker');
+    return [{ n: seed.length, sum: seed.reduce((a, r) => a + (r.v as number), 0), partition: String(ctx.partition) }];
+  },
+});
+`,
+  );
   const config: DagConfig = {
     sources: { src: { kind: 'files', patterns: ['numbers.txt'] } },
     stages: [
       { name: 'seed', module: 'stages/seed.ts', inputs: { src: 'src' } },
       { name: 'stats', module: 'stages/stats.ts', inputs: { seed: 'seed' } },
+      ...(total ? [{ name: 'total', module: 'stages/total.ts', inputs: { seed: 'seed' } }] : []),
     ],
   };
   const write = (lines: string[]) => writeFileSync(join(root, 'numbers.txt'), lines.join('\n') + '\n');
@@ -96,7 +115,7 @@ async function run(p: P, threads: ThreadPool) {
       logs: logs
         .join('')
         .split('\n')
-        .filter((l) => l.startsWith('[stats]')),
+        .filter((l) => l.startsWith('[stats]') || l.startsWith('[total]')),
     };
   } finally {
     process.stderr.write = write;
@@ -104,11 +123,11 @@ async function run(p: P, threads: ThreadPool) {
   }
 }
 
-function artifact(p: P): { hash: string; text: string; rows: Row[] } {
+function artifact(p: P, stage = 'stats'): { hash: string; text: string; rows: Row[] } {
   const ws = workspaceFor(p.root);
-  const e = readLedger(ws.ledger).entries.stats!;
-  const text = e.segments!.map((s) => readFileSync(join(ws.store, 'artifacts', 'stats', `${s.hash}.ndjson`), 'utf8')).join('');
-  return { hash: e.artifact!, text, rows: readRows(ws.store, 'stats', e.segments!) };
+  const e = readLedger(ws.ledger).entries[stage]!;
+  const text = e.segments!.map((s) => readFileSync(join(ws.store, 'artifacts', stage, `${s.hash}.ndjson`), 'utf8')).join('');
+  return { hash: e.artifact!, text, rows: readRows(ws.store, stage, e.segments!) };
 }
 
 test('a pure partitioned stage computes its partitions on the workers: counted there, the bytes one worker writes', async () => {
@@ -278,5 +297,25 @@ export default tableStage({
     } finally {
       rmSync(p.root, { recursive: true, force: true });
     }
+  }
+});
+
+test('a pure whole-table stage runs on a worker as one call without a partition, the bytes one worker writes', async () => {
+  const [one, two] = [project(NUMBERS, true), project(NUMBERS, true)];
+  try {
+    const a = await run(one, new ThreadPool({ size: 1 }));
+    const b = await run(two, eager());
+    assert.equal(a.ok && b.ok, true, JSON.stringify([a.stages.total, b.stages.total]));
+    assert.equal(b.pool.threaded, 5 + 1, "the 5 partitions of stats and total's one call");
+    assert.equal(b.pool.inline, 0);
+    const [x, y] = [artifact(one, 'total'), artifact(two, 'total')];
+    assert.equal(y.text, x.text, 'byte for byte');
+    // 0 + 1 + … + 99; no partition in its context.
+    assert.deepEqual(y.rows, [{ n: 100, sum: 4950, partition: 'undefined' }]);
+    assert.ok(b.logs.includes('[total] total over 100 rows') && b.logs.includes('[total] on a worker'), b.logs.join('\n'));
+    assert.ok(!a.logs.includes('[total] on a worker'), 'one worker: on the main thread');
+  } finally {
+    rmSync(one.root, { recursive: true, force: true });
+    rmSync(two.root, { recursive: true, force: true });
   }
 });

@@ -5,7 +5,9 @@
 import { isAbsolute, join } from 'node:path';
 import { FILE_SOURCE_COLUMNS, type Columns, type Row } from '../dag/define.ts';
 import { absentInputs, guardInputs } from '../dag/inputs.ts';
-import type { StageContext } from '../dag/stage.ts';
+import type { StageContext, TableStage } from '../dag/stage.ts';
+import type { ThreadPool } from '../threads/pool.ts';
+import { partitionCaller } from '../threads/partition-calls.ts';
 import type { ResolvedDag, ResolvedStage } from '../dag/validate.ts';
 import type { KeyComponents } from '../store/ledger.ts';
 import { runPartitionedStage, type PartitionedEnv } from './partitioned-stage.ts';
@@ -33,13 +35,40 @@ function tableInputs(job: TableStageJob): Record<string, Row[]> {
   return guardInputs(name, 'input', all, Object.keys(all));
 }
 
-export async function runTableStage(job: TableStageJob): Promise<StageOutput> {
+/** Where a pure stage may run besides the main thread: the run's pool, and what a worker needs of the stage. */
+export interface TableWorkers {
+  threads: ThreadPool | undefined;
+  module: string;
+  columnsOf(local: string): Columns;
+}
+
+export async function runTableStage(job: TableStageJob, workers?: TableWorkers): Promise<StageOutput> {
   const { name, stage } = job;
   if (stage.impl.kind !== 'table') throw new Error('unreachable');
   job.emit({ type: 'stage-start', stage: name, total: null, reasons: job.reasons });
-  const rows = await stage.impl.run(tableInputs(job), job.ctx);
+  const inputs = tableInputs(job);
+  const rows = workers ? await onePartition(job, stage.impl, inputs, workers) : await stage.impl.run(inputs, job.ctx);
   if (!Array.isArray(rows)) throw new Error(`stage '${name}' must return an array of rows, got ${typeof rows}`);
   return { parts: [{ rows, chunk: true }], computed: rows.length, reused: 0 };
+}
+
+/**
+ * A pure stage's one call, as one partition of the whole (partition-calls.ts): on the pool when
+ * its rows are worth it, so that a statistic over 10^5 rows does not hold the main thread, which
+ * reads and commits for every other stage; inline otherwise, or without a pool.
+ */
+async function onePartition(job: TableStageJob, impl: TableStage, inputs: Record<string, Row[]>, workers: TableWorkers): Promise<Row[]> {
+  const weight = Math.max(
+    1,
+    Object.values(inputs).reduce((n, r) => n + r.length, 0),
+  );
+  const info = { module: workers.module, impl, columnsOf: workers.columnsOf };
+  const calls = partitionCaller(workers.threads, info, job.ctx, inputs, { partitions: 1, weight }, 1);
+  try {
+    return await calls.call(undefined, {}, weight);
+  } finally {
+    calls.close();
+  }
 }
 
 /** A table stage with a `partition`: only the partitions whose rows changed are computed (partitioned-stage.ts). */

@@ -36,8 +36,11 @@ export interface PartitionStageInfo {
 }
 
 export interface PartitionCaller {
-  /** One partition's rows, as the stage's `run` returns them; `weight` is its rows (the work it stands for). */
-  call(key: string, rows: Record<string, Row[]>, weight: number): Promise<Row[]>;
+  /**
+   * One partition's rows, as the stage's `run` returns them; `weight` is its rows (the work it
+   * stands for). No key: a whole-table stage's one call, on the inputs given as `whole`.
+   */
+  call(key: string | undefined, rows: Record<string, Row[]>, weight: number): Promise<Row[]>;
   /** Partitions worth having in flight. */
   width: number;
   /** Whether partitions may go to the workers (the order they are taken in then matters). */
@@ -93,7 +96,8 @@ export function partitionCaller(
         counts.inline++;
         common ??= commonOf(impl, ctx.stage, whole, ctx.params);
         const given = { ...whole, ...rows };
-        return impl.run(guardInputs(ctx.stage, 'input', given, Object.keys(given)), { ...ctx, partition: key, ...common });
+        const at = key === undefined ? {} : { partition: key };
+        return impl.run(guardInputs(ctx.stage, 'input', given, Object.keys(given)), { ...ctx, ...at, ...common });
       },
       width,
       threadable: false,
@@ -124,7 +128,8 @@ export function partitionCaller(
   );
   return {
     async call(key, rows, weight) {
-      const item = { key, rows: inputsToColumns(Object.fromEntries(Object.entries(rows).map(([n, r]) => [n, plainRows(r, reads[n])]))) };
+      const crossing = inputsToColumns(Object.fromEntries(Object.entries(rows).map(([n, r]) => [n, plainRows(r, reads[n])])));
+      const item: PartitionItem = key === undefined ? { rows: crossing } : { key, rows: crossing };
       const got = await task.run(item, weight);
       for (const m of got.logs) ctx.log(m);
       return got.rows;

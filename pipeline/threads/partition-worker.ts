@@ -27,8 +27,8 @@ export interface PartitionShared {
 }
 
 export interface PartitionItem {
-  /** The partition's key (`ctx.partition`). */
-  key: string;
+  /** The partition's key (`ctx.partition`); none for a whole-table stage's one call. */
+  key?: string;
   /** Its rows of each partitioned input, as they cross. */
   rows: Record<string, CrossingRows>;
 }
@@ -38,12 +38,14 @@ export interface PartitionResult {
   logs: string[];
 }
 
-const notPartitioned = (impl: StageImpl | undefined) =>
-  impl?.kind === 'table' && impl.partition ? null : 'is not a partitioned table stage';
+const notTable = (impl: StageImpl | undefined) => (impl?.kind === 'table' ? null : 'is not a table stage');
 
-/** The partition's rows (a promise only while the module loads, or when the stage's `run` is async). */
+/**
+ * The partition's rows, or a whole-table stage's (an item without a key: all its inputs are the
+ * shared value). A promise only while the module loads, or when the stage's `run` is async.
+ */
 export function runPartition(item: PartitionItem, shared: PartitionShared): PartitionResult | Promise<PartitionResult> {
-  const impl = stageModule(shared.module, notPartitioned);
+  const impl = stageModule(shared.module, notTable);
   return impl instanceof Promise
     ? impl.then((i) => partitionOf(i as TableStage, item, shared))
     : partitionOf(impl as TableStage, item, shared);
