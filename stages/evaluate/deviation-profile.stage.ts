@@ -56,8 +56,6 @@ export default tableStage({
   inputs: { predicted_pathways: 'whole', agent_plans: 'whole' },
   params: {},
   reads: { predicted_pathways: ['setting', 'model', 'cdp_id', 'usable', 'candidate'] },
-  // A function of its rows: it may run on a worker thread (--workers).
-  pure: true,
   columns: {
     setting: 'VARCHAR',
     model: 'VARCHAR',

@@ -69,9 +69,6 @@ export default tableStage<ThresholdParams>({
     step_scores: ['setting', 'model', 'cdp_id', 'judge', 'error', 'n', 'C'],
     predicted_pathways: ['setting', 'model', 'cdp_id', 'candidate'],
   },
-  // A function of its rows, the params and the label files its rows name (their sha256 in the
-  // key): it may run on a worker thread (--workers), leaving the main thread to the other stages.
-  pure: true,
   columns: {
     source: 'VARCHAR',
     simulated: 'BOOLEAN',

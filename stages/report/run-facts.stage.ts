@@ -17,8 +17,6 @@ export default tableStage<{ corpus: CorpusFact; models: KnownModel[] }>({
     models: z.array(z.object({ name: z.string().min(1), simulated: z.boolean() })).default([]),
   },
   reads: FACT_READS,
-  // A function of its rows and the params: it may run on a worker thread (--workers).
-  pure: true,
   columns: FACT_COLUMNS,
   run(inputs, ctx) {
     return collectFacts(inputs, ctx.params.corpus, ctx.params.models);
