@@ -3,8 +3,9 @@
  * module declares `pure: true` — on the run's worker pool, once the partitions' work is worth it
  * (task.ts, each partition weighed by its rows). The inputs every partition shares go once to each
  * worker as the task's shared value, each partition's rows as an item, both column by column
- * (row-columns.ts); of an input the stage declares `reads` of, only those columns cross. Either way the rows come back to the caller,
- * which commits them on the main thread, so where a partition ran never shows in what it made.
+ * (row-columns.ts); of an input the stage declares `reads` of, only those columns cross. Either
+ * way the rows come back to the caller, which commits them on the main thread, so where a
+ * partition ran never shows in what it made.
  */
 import { fileURLToPath } from 'node:url';
 import type { Columns, Row } from '../dag/define.ts';
