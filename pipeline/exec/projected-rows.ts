@@ -1,7 +1,7 @@
 /**
  * An input's rows with only the columns a table stage declared it reads (TableStage.reads):
  * from the store, each segment's projection (store/segment-projections.ts), its other members
- * never built; rows held in memory are copied column by column here. Under
+ * never built; rows a run holds in memory are copied here with those members only. Under
  * CDP_CHECK_READS=1 (the test suite) each row throws when the stage reads an undeclared column.
  */
 import type { Columns, Row } from '../dag/define.ts';
