@@ -66,7 +66,7 @@ export default async (): Promise<BenchReport> => {
   const unit = (c: Cdp): UnitContext => ({
     cdp: c,
     vignette: vignetteOf.get(c.cdp_id)!,
-    guideline: { guideline_id: c.guideline_id, markdown: markdownOf.get(c.guideline_id)! },
+    guideline: { guideline_id: c.guideline_id },
     tree: treeOf.get(c.guideline_id)!,
   });
   const handlers = offlineHandlers();

@@ -264,6 +264,12 @@ export interface ProviderPrompt extends ChatRequest {
  */
 export interface Provider {
   callApi(prompt: ProviderPrompt, context: Readonly<Record<string, unknown>> | undefined): Promise<ProviderResponse>;
+  /**
+   * An offline provider that answers from the call's context and its messages' roles alone: the
+   * client gives it the messages with empty contents, wherever it runs, so a prompt it never
+   * reads is neither assembled from its blobs nor copied to a worker thread with each call.
+   */
+  answersFromContext?: boolean;
   /** Embeddings of `texts`, in their order; only providers backed by a server have it. */
   callEmbeddingApi?(texts: readonly string[]): Promise<EmbeddingResponse>;
 }

@@ -3,7 +3,8 @@
  * (stages/tasks/unit-context.ts), never the rendered prompt. The one thing taken from the
  * messages is their layout (stages/prompts/dialogue-messages.ts): a doctor's chat opens with its
  * system message (Prompt 6), a single-turn call has none, so an agent called without a context
- * still answers in the right format.
+ * still answers in the right format. So it declares `answersFromContext`: the client hands it the
+ * messages' roles without their text.
  */
 import type { Provider, ProviderPrompt, ProviderResponse } from '../../pipeline/llm/types.ts';
 import { unitContextOf, type UnitContext } from '../tasks/unit-context.ts';
@@ -24,6 +25,7 @@ export function doctorTurns(unit: UnitContext | null): DoctorTurns {
 /** An offline agent as a provider: `answer` gets the prompt and the call's unit context (or null). */
 export function agentProvider(answer: (prompt: ProviderPrompt, unit: UnitContext | null) => string | ProviderResponse): Provider {
   return {
+    answersFromContext: true,
     async callApi(prompt, context) {
       const r = answer(prompt, unitContextOf(context));
       return typeof r === 'string' ? { output: r } : r;

@@ -93,7 +93,7 @@ export function runLlm(storeDir: string, models: RunModels, o: RunLlmOptions): R
   // stages, so with worker threads they answer there (offline-providers.ts), in-process otherwise.
   const standIns = offlineStandIns();
   const offlineHandlers = threads?.threaded
-    ? threadedProviders(threads, Object.keys(standIns), OFFLINE_PROVIDERS_MODULE, 'answerOfflineCall')
+    ? threadedProviders(threads, standIns, OFFLINE_PROVIDERS_MODULE, 'answerOfflineCall')
     : standIns;
   const client = createLlmClient({
     cacheDir: o.cacheDir,

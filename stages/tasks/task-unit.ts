@@ -44,7 +44,7 @@ export function caseInputs(unit: Unit): { ok: true; value: CaseInputs } | { ok: 
   const context: UnitContext = {
     cdp: row as unknown as UnitContext['cdp'],
     vignette: v.vignette,
-    guideline: { guideline_id: String(row.guideline_id), markdown: g.markdown },
+    guideline: { guideline_id: String(row.guideline_id) },
     tree: treeOfRow(joined.trees?.[0]),
   };
   return { ok: true, value: { guideline: g, vignette: v.vignette, markdown: g.markdown, context } };

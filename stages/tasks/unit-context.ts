@@ -6,7 +6,8 @@
  * data it was rendered from.
  *
  * - every call: `cdp` (the test case: steps, conclusion, guideline_id), `vignette`, `guideline`
- *   (id, Markdown) and `tree` (the guideline's reasoning tree, null when it did not parse);
+ *   (its id; its text is the prompt's, which no stand-in reads) and `tree` (the guideline's
+ *   reasoning tree, null when it did not parse);
  * - multi-turn doctor calls: `goal` (the clinical inquiry goal of Prompt 6) and `dialogue`, the
  *   exchange so far with the patient's parsed answers;
  * - multi-turn patient calls: `question`, the doctor's parsed question to answer.
@@ -18,7 +19,7 @@ import type { Cdp, ReasoningTree } from '../construct/types.ts';
 export type UnitContext = {
   cdp: Cdp;
   vignette: string;
-  guideline: { guideline_id: string; markdown: string };
+  guideline: { guideline_id: string };
   tree: ReasoningTree | null;
   goal?: string;
   dialogue?: ReadonlyArray<{ question: string; answer: 'Yes' | 'No' }>;

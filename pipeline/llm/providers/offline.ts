@@ -40,7 +40,8 @@ export async function answerOffline(
   const t0 = performance.now();
   let r: ProviderResponse;
   try {
-    r = await provider.callApi({ ...req, messages: resolve(req.messages) }, req.context);
+    const messages = provider.answersFromContext ? req.messages.map((m) => ({ role: m.role, content: '' })) : resolve(req.messages);
+    r = await provider.callApi({ ...req, messages }, req.context);
   } catch (err) {
     return offline(`offline handler for ${spec.name} failed: ${(err as Error).message}`, 1);
   }

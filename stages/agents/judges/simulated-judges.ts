@@ -86,6 +86,7 @@ export function answerJudging(judge: SimilarityJudge, c: JudgeContext): string {
 export function simulatedJudgeHandler(name: string): Provider {
   const judge = simulatedJudge(name);
   return {
+    answersFromContext: true,
     async callApi(_prompt, context) {
       return { output: answerJudging(judge, judgeContextOf(context, judge.name)) };
     },

@@ -88,7 +88,7 @@ export function buildFixture(): Fixture {
   const unit = (c: Cdp): UnitContext => ({
     cdp: c,
     vignette: byId.get(c.cdp_id)!,
-    guideline: { guideline_id: c.guideline_id, markdown: markdownOf(c) },
+    guideline: { guideline_id: c.guideline_id },
     tree: c.guideline_id === 'htn' ? HTN_TREE : INSOMNIA_TREE,
   });
   return { htn, insomnia, vignetteOf: (c) => byId.get(c.cdp_id)!, unit };
