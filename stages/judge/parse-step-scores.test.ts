@@ -1,6 +1,6 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseStepScores, normaliseLikert, averageRuns } from './parse-step-scores.ts';
+import { parseStepScores, normaliseLikert, averageRuns, readAnyLayout } from './parse-step-scores.ts';
 
 // A 3 × 2 grid; row-major expected matrix.
 const GRID = 'R1-C1: 5, R1-C2: 2\nR2-C1: 3, R2-C2: 4\nR3-C1: 1, R3-C2: 5';
@@ -253,5 +253,49 @@ describe('normaliseLikert and averageRuns', () => {
     assert.notEqual(avg, one);
     assert.throws(() => averageRuns([]), /at least one run/);
     assert.throws(() => averageRuns([one, Float64Array.from([1, 2, 3])]), /run 1 has 3 scores but run 0 has 2/);
+  });
+});
+
+describe('the strict layout read directly', () => {
+  // A seeded generator: the same answers on every run.
+  let seed = 23;
+  const rand = (k: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % k);
+  const strict = (m: number, n: number, score: (i: number, j: number) => string) =>
+    Array.from({ length: m }, (_, i) => Array.from({ length: n }, (_, j) => `R${i + 1}-C${j + 1}: ${score(i, j)}`).join(', ')).join('\n');
+  // What a strict answer turns into when a model writes it a little differently, and faults.
+  const edits: Array<[string, (s: string) => string]> = [
+    ['as it is', (s) => s],
+    ['a trailing newline', (s) => `${s}\n`],
+    ['a preamble', (s) => `Scores:\n${s}`],
+    ['a score of 6', (s) => s.replace(/: \d$/, ': 6')],
+    ['a score of 0 first', (s) => s.replace(/: \d/, ': 0')],
+    ['a two-digit score', (s) => s.replace(/: \d$/, ': 45')],
+    ['lower-case labels', (s) => s.toLowerCase()],
+    ['no space after the colon', (s) => s.replace(': ', ':')],
+    ['a leading zero', (s) => s.replace('R1-', 'R01-')],
+    ['the last pair dropped', (s) => s.replace(/, R\d+-C\d+: \d$/, '')],
+    ['rows swapped', (s) => s.split('\n').reverse().join('\n')],
+    ['a half point', (s) => s.replace(/: \d$/, ': 4.5')],
+    ['bold', (s) => `**${s}**`],
+  ];
+  test('every answer, strict or not, reads as the general reader reads it (scores, format, problems)', () => {
+    for (let k = 0; k < 60; k++) {
+      const m = 1 + rand(27);
+      const n = 1 + rand(27);
+      const answer = strict(m, n, () => String(1 + rand(5)));
+      for (const [what, edit] of edits) {
+        const raw = edit(answer);
+        for (const finish of [undefined, 'stop', 'length'])
+          assert.deepEqual(parseStepScores(raw, m, n, finish), readAnyLayout(raw, m, n, finish), `${m} × ${n}, ${what}, finish ${finish}`);
+      }
+    }
+  });
+  test('a strict answer of 27 × 27 gives its scores, format strict', () => {
+    const score = (i: number, j: number) => ((i * 5 + j * 3) % 5) + 1;
+    const r = parseStepScores(strict(27, 27, (i, j) => String(score(i, j))), 27, 27);
+    assert.ok(r.ok);
+    assert.equal(r.format, 'strict');
+    assert.deepEqual(Array.from(r.scores).slice(0, 6), [1, 4, 2, 5, 3, 1]);
+    assert.equal(r.scores[26 * 27 + 26], score(26, 26));
   });
 });

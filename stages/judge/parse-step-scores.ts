@@ -132,6 +132,48 @@ function textPairs(lines: readonly string[], skip: (at: number) => boolean): { p
 /** Likert scores 1..5, row-major m×n (row i = reference step R(i+1)), or the problems found. */
 export function parseStepScores(raw: string, m: number, n: number, finishReason?: string | null): StepScoreParse {
   checkSize(m, n);
+  const strict = finishReason == null || finishReason === 'stop' ? strictScores(raw, m, n) : null;
+  return strict ? { ok: true, scores: strict, format: formatOf([]) } : readAnyLayout(raw, m, n, finishReason);
+}
+
+/** The integer at `at` if it is exactly `k` (no leading zero, not followed by a digit): the index after it, else -1. */
+function integerAt(s: string, at: number, k: number): number {
+  const digits = String(k);
+  if (!s.startsWith(digits, at)) return -1;
+  const end = at + digits.length;
+  const c = s.charCodeAt(end);
+  return c >= 48 && c <= 57 ? -1 : end;
+}
+
+/**
+ * The strict layout read directly: exactly m lines "R<i>-C1: s, …, R<i>-Cn: s", in order, each
+ * s a digit 1–5, and nothing else. Null for any other answer, which the general reader takes;
+ * for these the general reader gives the same scores and format (parse-step-scores.test.ts), it
+ * only costs more (a judge's five repeats of a 27 × 27 matrix, a million times at the paper's size).
+ */
+function strictScores(raw: string, m: number, n: number): Float64Array | null {
+  const scores = new Float64Array(m * n);
+  let at = 0;
+  for (let i = 1; i <= m; i++) {
+    if (i > 1 && raw.charCodeAt(at++) !== 10) return null;
+    for (let j = 1; j <= n; j++) {
+      if (j > 1 && !(raw.charCodeAt(at++) === 44 && raw.charCodeAt(at++) === 32)) return null;
+      if (raw.charCodeAt(at++) !== 82) return null; // R
+      if ((at = integerAt(raw, at, i)) < 0) return null;
+      if (raw.charCodeAt(at++) !== 45 || raw.charCodeAt(at++) !== 67) return null; // -C
+      if ((at = integerAt(raw, at, j)) < 0) return null;
+      if (raw.charCodeAt(at++) !== 58 || raw.charCodeAt(at++) !== 32) return null; // ': '
+      const s = raw.charCodeAt(at++) - 48;
+      if (s < 1 || s > 5) return null;
+      scores[(i - 1) * n + (j - 1)] = s;
+    }
+  }
+  return at === raw.length ? scores : null;
+}
+
+/** Any layout the module header lists: the pairs wherever they are, the problems, the format's variants. */
+export function readAnyLayout(raw: string, m: number, n: number, finishReason?: string | null): StepScoreParse {
+  checkSize(m, n);
   const none = `no pairs of the form R<i>-C<j>: <score> found; expected ${m} × ${n} = ${m * n} pairs`;
   const prepared = prepareAnswer(raw, finishReason);
   if (!prepared.ok) {
