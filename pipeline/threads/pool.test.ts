@@ -2,7 +2,7 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { ThreadPool } from './pool.ts';
+import { profilerArgs, ThreadPool } from './pool.ts';
 
 const fixture = fileURLToPath(new URL('./testing/pool-fixture.ts', import.meta.url));
 
@@ -164,4 +164,22 @@ describe('thread pool', () => {
     assert.equal(r.status, 0, r.stderr);
     assert.equal(r.stdout.trim(), '2,5,10');
   });
+});
+
+test("workers inherit the profiler's flags with their values, and nothing else", () => {
+  assert.deepEqual(
+    profilerArgs([
+      '--import',
+      'tsx',
+      '--cpu-prof',
+      '--cpu-prof-interval',
+      '2000',
+      '--cpu-prof-dir=/tmp/p',
+      '--heap-prof-name',
+      'h.heapprofile',
+      '--test',
+    ]),
+    ['--cpu-prof', '--cpu-prof-interval', '2000', '--cpu-prof-dir=/tmp/p', '--heap-prof-name', 'h.heapprofile'],
+  );
+  assert.deepEqual(profilerArgs(['--import', 'tsx']), []);
 });

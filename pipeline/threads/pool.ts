@@ -30,6 +30,23 @@ interface Slot {
   exclusive: boolean;
 }
 
+/**
+ * Of the parent's execArgv, the profiler's flags with their values (`node --cpu-prof
+ * --cpu-prof-dir DIR bin/cdp.mjs run` profiles every worker too): `--import tsx` or `--test` mean
+ * nothing to a worker (its entry registers tsx).
+ */
+export function profilerArgs(execArgv: readonly string[]): string[] {
+  const out: string[] = [];
+  execArgv.forEach((a, i) => {
+    if (!/^--(cpu|heap)-prof/.test(a)) return;
+    out.push(a);
+    // A flag that takes a value, given apart from it ("--cpu-prof-dir DIR").
+    const next = execArgv[i + 1];
+    if (/^--(cpu|heap)-prof-(dir|name|interval)$/.test(a) && next !== undefined) out.push(next);
+  });
+  return out;
+}
+
 export class ThreadPool implements Submitter {
   readonly size: number;
   private readonly slots: Slot[] = [];
@@ -195,9 +212,7 @@ export class ThreadPool implements Submitter {
   private spawn(): void {
     this.spawned++;
     const t0 = performance.now();
-    // Of the parent's execArgv only the profiler's flags (`node --cpu-prof bin/cdp.mjs run` profiles
-    // every worker too): `--import tsx` or `--test` mean nothing here (the entry registers tsx).
-    const execArgv = process.execArgv.filter((a) => /^--(cpu|heap)-prof/.test(a));
+    const execArgv = profilerArgs(process.execArgv);
     const worker = new Worker(new URL('./worker-entry.mjs', import.meta.url), { execArgv });
     const slot: Slot = { worker, batches: new Map(), tasks: new Set(), dead: false, exclusive: false };
     this.slots.push(slot);

@@ -292,7 +292,11 @@ describe('the strict layout read directly', () => {
   });
   test('a strict answer of 27 × 27 gives its scores, format strict', () => {
     const score = (i: number, j: number) => ((i * 5 + j * 3) % 5) + 1;
-    const r = parseStepScores(strict(27, 27, (i, j) => String(score(i, j))), 27, 27);
+    const r = parseStepScores(
+      strict(27, 27, (i, j) => String(score(i, j))),
+      27,
+      27,
+    );
     assert.ok(r.ok);
     assert.equal(r.format, 'strict');
     assert.deepEqual(Array.from(r.scores).slice(0, 6), [1, 4, 2, 5, 3, 1]);

@@ -44,7 +44,10 @@ test('a provider that answers from the context gets the roles without the text, 
     const client = createLlmClient({
       cacheDir: dir,
       roster: [offline('reads-context-simulated'), offline('reads-prompt-simulated')],
-      offlineHandlers: { 'reads-context-simulated': own('reads-context-simulated', true), 'reads-prompt-simulated': own('reads-prompt-simulated', false) },
+      offlineHandlers: {
+        'reads-context-simulated': own('reads-context-simulated', true),
+        'reads-prompt-simulated': own('reads-prompt-simulated', false),
+      },
       env: {},
     });
     const s = client.forStage('judging');
@@ -69,7 +72,12 @@ test('a provider that answers from the context gets the roles without the text, 
   }
 
   // On a worker: the flag crosses with the threaded stand-in, so the call that crosses has no text.
-  const threaded = threadedProviders(new ThreadPool({ size: 1 }), { a: own('a', true), b: (p) => String(p.model), c: own('c', false) }, 'unused.ts', 'f');
+  const threaded = threadedProviders(
+    new ThreadPool({ size: 1 }),
+    { a: own('a', true), b: (p) => String(p.model), c: own('c', false) },
+    'unused.ts',
+    'f',
+  );
   assert.deepEqual(
     Object.entries(threaded).map(([n, p]) => [n, p.answersFromContext === true]),
     [
