@@ -4,8 +4,8 @@
  * the benchmark (the trees' builder or imported trees, the vignette and narrative writers, the
  * QC inspector) and which models played which role (evaluated, imported, patient, judges),
  * each read from the rows they produced; whether one is a simulated stand-in comes from its rows'
- * flag (`simulated`, `judge_simulated`) or, for the writers and the patient, whose rows carry none,
- * from the wiring's roster values. `producedBy` and `factLines` write the sentences the
+ * flag (`simulated`, `judge_simulated`, `patient_simulated`) or, for the writers, whose rows carry
+ * none (and rows from before a flag existed), from the wiring's roster values. `producedBy` and `factLines` write the sentences the
  * reports print about it; nothing of it is a report param. Pure.
  */
 import type { Row } from '../../pipeline/stage.ts';
@@ -45,7 +45,7 @@ export const FACT_READS: Record<string, string[]> = {
   narratives: ['generator', 'error'],
   qc_inspection: ['inspector', 'error'],
   predictions_single: ['model', 'simulated'],
-  dialogues_multi: ['model', 'patient', 'simulated'],
+  dialogues_multi: ['model', 'patient', 'simulated', 'patient_simulated'],
   predicted_pathways: ['model', 'simulated'],
   step_scores: ['judge', 'judge_kind', 'judge_simulated'],
   cdps: ['split'],
@@ -101,6 +101,7 @@ export function collectFacts(
   for (const rows of [inputs.predicted_pathways, inputs.predictions_single, inputs.dialogues_multi])
     simulated.read(rows, 'model', 'simulated');
   simulated.read(inputs.step_scores, 'judge', 'judge_simulated');
+  simulated.read(inputs.dialogues_multi, 'patient', 'patient_simulated');
   const named = (fact: FactKind, counts: Map<string, number>, detail: (n: string) => string | null = () => null): FactRow[] =>
     [...counts].map(([name, n]) => ({ fact, name, simulated: simulated.of(name), detail: detail(name), count: n }));
   const guidelines = (inputs.guidelines ?? []).filter(ok).length;
