@@ -9,7 +9,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
-import { IN_FLIGHT, MAX_BATCH, rethrown, type FromWorker, type Pending, type Submitter, type ToWorker } from './protocol.ts';
+import { IN_FLIGHT, MAX_BATCH, MAX_REFS, rethrown, type FromWorker, type Pending, type Submitter, type ToWorker } from './protocol.ts';
 import { TaskRunner, type TaskSpec, type TaskTuning } from './task.ts';
 
 export interface PoolOptions {
@@ -28,6 +28,8 @@ interface Slot {
   dead: boolean;
   /** Holds an item sent alone: nothing else is sent to it until that item is back. */
   exclusive: boolean;
+  /** The shared values (Pending.refs) it holds, by task, least recently sent first. */
+  refs: Map<number, Map<number, true>>;
 }
 
 /**
@@ -60,6 +62,8 @@ export class ThreadPool implements Submitter {
   private spawned = 0;
   private nextTask = 1;
   private nextBatch = 1;
+  private nextRef = 1;
+  private readonly refIds = new WeakMap<object, number>();
   private flushing = false;
   private closed = false;
   private brokenBy: Error | null = null;
@@ -122,6 +126,7 @@ export class ThreadPool implements Submitter {
     }
     this.runners.delete(task);
     for (const s of this.slots) {
+      s.refs.delete(task);
       if (!s.dead && s.tasks.delete(task)) s.worker.postMessage({ type: 'release', task } satisfies ToWorker);
     }
   }
@@ -196,9 +201,12 @@ export class ThreadPool implements Submitter {
       slot.worker.postMessage({ type: 'shared', task, module: r.spec.module, fn: r.spec.fn, shared: r.spec.shared } satisfies ToWorker);
     }
     const id = this.nextBatch++;
+    const refs = this.refsFor(slot, task, batch);
     try {
-      slot.worker.postMessage({ type: 'batch', id, task, items: batch.map((p) => p.item) } satisfies ToWorker);
+      slot.worker.postMessage({ type: 'batch', id, task, items: batch.map((p) => p.item), ...(refs ? { refs } : {}) } satisfies ToWorker);
     } catch (err) {
+      // The worker got nothing: the values this batch brought are not there.
+      for (const [ref] of refs?.values ?? []) slot.refs.get(task)?.delete(ref);
       // Something in an item that structured clone refuses (a function, a class with private state).
       const why = `it could not be sent to a worker thread (${(err as Error).message}); a pure function's items are plain data`;
       for (const p of batch) p.reject(new Error(why));
@@ -209,12 +217,42 @@ export class ThreadPool implements Submitter {
     return true;
   }
 
+  /**
+   * The batch's shared values as the worker will hold them: each item's by id, the values the
+   * worker lacks, and the ids it drops to stay within MAX_REFS (the least recently sent, never
+   * one of this batch, which were all just moved to the back).
+   */
+  private refsFor(slot: Slot, task: number, batch: readonly Pending[]): Extract<ToWorker, { type: 'batch' }>['refs'] {
+    if (!batch.some((p) => p.refs?.length)) return undefined;
+    let held = slot.refs.get(task);
+    if (!held) slot.refs.set(task, (held = new Map()));
+    const values: [number, unknown][] = [];
+    const of = batch.map((p) =>
+      p.refs
+        ? p.refs.map((v) => {
+            let ref = this.refIds.get(v);
+            if (ref === undefined) this.refIds.set(v, (ref = this.nextRef++));
+            if (!held.delete(ref)) values.push([ref, v]);
+            held.set(ref, true);
+            return ref;
+          })
+        : null,
+    );
+    const drop: number[] = [];
+    for (const ref of held.keys()) {
+      if (held.size <= MAX_REFS) break;
+      held.delete(ref);
+      drop.push(ref);
+    }
+    return { of, values, drop };
+  }
+
   private spawn(): void {
     this.spawned++;
     const t0 = performance.now();
     const execArgv = profilerArgs(process.execArgv);
     const worker = new Worker(new URL('./worker-entry.mjs', import.meta.url), { execArgv });
-    const slot: Slot = { worker, batches: new Map(), tasks: new Set(), dead: false, exclusive: false };
+    const slot: Slot = { worker, batches: new Map(), tasks: new Set(), dead: false, exclusive: false, refs: new Map() };
     this.slots.push(slot);
     worker.unref();
     worker.on('message', (m: FromWorker) => this.onMessage(slot, m, t0));

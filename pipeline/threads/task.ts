@@ -43,7 +43,7 @@ export interface TaskTuning {
 
 const DEFAULTS: TaskTuning = { probe: 8, coldMs: 5000, warmMs: 200, batchMs: 15 };
 
-type Fn = (item: unknown, shared: unknown) => unknown;
+type Fn = (item: unknown, shared: unknown, refs?: readonly object[]) => unknown;
 
 export class TaskRunner<I = unknown, O = unknown> {
   private readonly tuning: TaskTuning;
@@ -80,15 +80,17 @@ export class TaskRunner<I = unknown, O = unknown> {
   /**
    * The item's result; which side computes it is decided when its turn comes, from the items
    * timed so far. `weight`: how much work the item is beside the others (see TaskSpec.weight).
+   * `refs`: objects it shares with other items, handed to the function as its third argument and
+   * sent to each worker once (Pending.refs).
    */
-  async run(item: I, weight = 1): Promise<O> {
+  async run(item: I, weight = 1, refs?: readonly object[]): Promise<O> {
     // Even a task bound for the workers loads its function here: it may be run inline first.
     const fn = this.threadedNow || !this.pool.threaded ? null : await this.load();
     if (!this.threadedNow && this.worthThreads()) this.threadedNow = true;
-    if (!this.threadedNow) return this.inline(fn ?? (await this.load()), item, weight);
+    if (!this.threadedNow) return this.inline(fn ?? (await this.load()), item, weight, refs);
     this.counts.threaded++;
     return new Promise<O>((resolve, reject) => {
-      const p: Pending = { task: this.id, item, resolve: resolve as (v: unknown) => void, reject };
+      const p: Pending = { task: this.id, item, resolve: resolve as (v: unknown) => void, reject, ...(refs ? { refs } : {}) };
       this.pool.submit(p);
     });
   }
@@ -119,13 +121,13 @@ export class TaskRunner<I = unknown, O = unknown> {
     return this.fn$;
   }
 
-  private inline(fn: Fn, item: I, weight: number): Promise<O> {
+  private inline(fn: Fn, item: I, weight: number, refs: readonly object[] | undefined): Promise<O> {
     this.counts.inline++;
     // CPU time, not wall time: on a loaded machine wall time would overstate the work. Timed
     // before anything is awaited, so the next item's turn decides from this one's cost.
     const t0 = process.cpuUsage();
     try {
-      return Promise.resolve(fn(item, this.spec.shared) as O);
+      return Promise.resolve(fn(item, this.spec.shared, refs) as O);
     } catch (err) {
       return Promise.reject(err as Error);
     } finally {

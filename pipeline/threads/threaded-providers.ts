@@ -4,7 +4,12 @@
  * the prompt and its context alone (pure): the call goes out as plain data and the response comes
  * back the same way. The LLM client, its cache and its counters stay on the main thread; only the
  * answering moves. One task serves every model named, so calls of several models batch together.
+ *
+ * A context member that recurs (the same object in another call: a dialogue's case and tree turn
+ * after turn, a judged pathway across the judge's repeats) crosses as a shared value (Pending.refs),
+ * once per worker; `answerCall` puts the call back together there.
  */
+import { pathToFileURL } from 'node:url';
 import type { OfflineHandler, Provider, ProviderPrompt, ProviderResponse } from '../llm/types.ts';
 import type { ThreadPool } from './pool.ts';
 
@@ -13,6 +18,17 @@ export interface OfflineCall {
   name: string;
   prompt: ProviderPrompt;
   context: Readonly<Record<string, unknown>> | undefined;
+}
+
+/** An offline call on its way: the context's recurring members null, named in the order of the call's refs. */
+interface Crossing extends OfflineCall {
+  shared?: string[];
+}
+
+/** Where the answering function is: the stand-ins' module and its export. */
+interface Target {
+  module: string;
+  fn: string;
 }
 
 /**
@@ -27,12 +43,68 @@ export function threadedProviders(
   module: string,
   fn: string,
 ): Record<string, Provider> {
-  const task = pool.task<OfflineCall, ProviderResponse>({ module, fn });
+  const task = pool.task<Crossing, ProviderResponse>({
+    module: import.meta.filename,
+    fn: 'answerCall',
+    shared: { module, fn } satisfies Target,
+  });
+  const seen = new WeakSet<object>();
   const provider = (name: string, h: OfflineHandler | Provider): Provider => ({
     ...(typeof h !== 'function' && h.answersFromContext ? { answersFromContext: true } : {}),
-    callApi: (prompt, context) => task.run({ name, prompt: plainPrompt(prompt), context }),
+    callApi: (prompt, context) => {
+      const { crossing, refs } = crossingOf(name, plainPrompt(prompt), context, seen);
+      return task.run(crossing, 1, refs);
+    },
   });
   return Object.fromEntries(Object.entries(here).map(([n, h]) => [n, provider(n, h)]));
+}
+
+/** The call with its context's recurring object members set apart (first seen: sent within the call). */
+function crossingOf(
+  name: string,
+  prompt: ProviderPrompt,
+  context: Readonly<Record<string, unknown>> | undefined,
+  seen: WeakSet<object>,
+): { crossing: Crossing; refs?: object[] } {
+  if (!context) return { crossing: { name, prompt, context } };
+  let own: Record<string, unknown> | null = null;
+  const shared: string[] = [];
+  const refs: object[] = [];
+  for (const [k, v] of Object.entries(context)) {
+    if (v !== null && typeof v === 'object' && seen.has(v)) {
+      // Left in place as null, so the context is rebuilt with its members in their order.
+      own ??= { ...context };
+      own[k] = null;
+      shared.push(k);
+      refs.push(v);
+    } else if (v !== null && typeof v === 'object') seen.add(v);
+  }
+  if (!own) return { crossing: { name, prompt, context } };
+  return { crossing: { name, prompt, context: own, shared }, refs };
+}
+
+const targets = new Map<string, Promise<(call: OfflineCall) => unknown>>();
+
+/** On either side of the pool: the call put back together, answered by the stand-ins' function. */
+export async function answerCall(c: Crossing, target: Target, refs: readonly unknown[] = []): Promise<unknown> {
+  const key = `${target.module}\u0000${target.fn}`;
+  let f = targets.get(key);
+  if (!f) {
+    const url = target.module.startsWith('file:') ? target.module : pathToFileURL(target.module).href;
+    const load = import(url).then((m: Record<string, unknown>) => {
+      const fn = m[target.fn];
+      if (typeof fn !== 'function') throw new Error(`${target.module} has no exported function '${target.fn}' to answer offline calls`);
+      return fn as (call: OfflineCall) => unknown;
+    });
+    targets.set(key, (f = load));
+  }
+  let context = c.context;
+  if (c.shared) {
+    const whole: Record<string, unknown> = { ...context };
+    c.shared.forEach((k, i) => (whole[k] = refs[i]));
+    context = whole;
+  }
+  return (await f)({ name: c.name, prompt: c.prompt, context });
 }
 
 /** The prompt without what does not cross threads or is of no use to an offline answer (the cache entry). */

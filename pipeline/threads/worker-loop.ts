@@ -8,12 +8,13 @@ import { parentPort } from 'node:worker_threads';
 import { pathToFileURL } from 'node:url';
 import { thrown, type FromWorker, type ItemOutcome, type ToWorker } from './protocol.ts';
 
-type TaskFn = (item: unknown, shared: unknown) => unknown;
+type TaskFn = (item: unknown, shared: unknown, refs?: unknown[]) => unknown;
+type Batch = Extract<ToWorker, { type: 'batch' }>;
 
 const port = parentPort;
 if (!port) throw new Error('pipeline/threads/worker-loop.ts runs inside a worker thread only');
 
-const tasks = new Map<number, { fn: Promise<TaskFn>; shared: unknown }>();
+const tasks = new Map<number, { fn: Promise<TaskFn>; shared: unknown; refs: Map<number, unknown> }>();
 let queue: Promise<void> = Promise.resolve();
 
 function load(module: string, fn: string): Promise<TaskFn> {
@@ -25,7 +26,7 @@ function load(module: string, fn: string): Promise<TaskFn> {
   });
 }
 
-async function runBatch(id: number, task: number, items: unknown[]): Promise<FromWorker> {
+async function runBatch({ id, task, items, refs }: Batch): Promise<FromWorker> {
   const t = tasks.get(task);
   if (!t) return { type: 'task-error', id, error: { message: `internal: worker got a batch of task ${task} before its shared value` } };
   let fn: TaskFn;
@@ -34,10 +35,17 @@ async function runBatch(id: number, task: number, items: unknown[]): Promise<Fro
   } catch (err) {
     return { type: 'task-error', id, error: thrown(err) };
   }
+  // Applied when the batch runs, not when it arrives: a batch queued before it may need what it drops.
+  for (const ref of refs?.drop ?? []) t.refs.delete(ref);
+  for (const [ref, v] of refs?.values ?? []) t.refs.set(ref, v);
   const outcomes: ItemOutcome[] = [];
-  for (const item of items) {
+  for (const [k, item] of items.entries()) {
     try {
-      outcomes.push({ ok: true, value: await fn(item, t.shared) });
+      const shared = refs?.of[k]?.map((ref) => {
+        if (!t.refs.has(ref)) throw new Error(`internal: worker lacks shared value ${ref} of task ${task}`);
+        return t.refs.get(ref);
+      });
+      outcomes.push({ ok: true, value: await fn(item, t.shared, shared) });
     } catch (err) {
       outcomes.push({ ok: false, error: thrown(err) });
     }
@@ -49,12 +57,12 @@ port.on('message', (m: ToWorker) => {
   if (m.type === 'shared') {
     const fn = load(m.module, m.fn);
     fn.catch(() => {}); // reported with the task's first batch
-    tasks.set(m.task, { fn, shared: m.shared });
+    tasks.set(m.task, { fn, shared: m.shared, refs: new Map() });
   } else if (m.type === 'release') {
     // After the batches already queued: they still need it.
     queue = queue.then(() => void tasks.delete(m.task));
   } else {
-    queue = queue.then(async () => port.postMessage(await runBatch(m.id, m.task, m.items)));
+    queue = queue.then(async () => port.postMessage(await runBatch(m)));
   }
 });
 port.postMessage({ type: 'ready' } satisfies FromWorker);

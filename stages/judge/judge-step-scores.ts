@@ -123,11 +123,12 @@ export async function judgeStepScores(o: JudgeStepScoresOptions): Promise<StepSc
   const prompts = blocks.map((b) => render(b.start, b.end));
   // What the prompt of a block shows, as data, for offline judges (judge-context.ts).
   const candidateShown = o.candidate.map(shownStep);
-  const blockContext = (b: ReferenceBlock): JudgeContext => ({
+  // One per block, the same object for every run: a worker then receives it once.
+  const contexts = blocks.map((b): JudgeContext => ({
     judging: 'steps',
     reference: o.reference.slice(b.start, b.end).map(shownStep),
     candidate: candidateShown,
-  });
+  }));
 
   const askBlock = async (run: number, k: number, b: ReferenceBlock) => {
     const rows = b.end - b.start;
@@ -147,7 +148,7 @@ export async function judgeStepScores(o: JudgeStepScoresOptions): Promise<StepSc
         model: o.judge,
         role: 'judge',
         messages: [{ role: 'user', content: prompts[k] }],
-        context: blockContext(b),
+        context: contexts[k],
         repeat: run,
         ...(o.params ? { params: o.params } : {}),
         expectedOutputTokens: rows * n * ANSWER_TOKENS_PER_PAIR,

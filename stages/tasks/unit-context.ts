@@ -26,9 +26,30 @@ export type UnitContext = {
   question?: string;
 };
 
-/** The tree of a `trees` row (tree_json, or a parsed `tree`), or null when it has none usable. */
+const parsed = new WeakMap<Row, ReasoningTree | null>();
+
+/**
+ * The tree of a `trees` row (tree_json, or a parsed `tree`), or null when it has none usable.
+ * Parsed once per row object and frozen: every unit joined to the guideline's row (its cases ×
+ * the models) shares the one tree, which a worker thread then receives once (threaded-providers.ts).
+ */
 export function treeOfRow(row: Row | undefined): ReasoningTree | null {
-  if (!row || row.error != null) return null;
+  if (!row) return null;
+  let tree = parsed.get(row);
+  if (tree === undefined) parsed.set(row, (tree = deepFreeze(readTree(row))));
+  return tree;
+}
+
+function deepFreeze<T>(v: T): T {
+  if (v !== null && typeof v === 'object' && !Object.isFrozen(v)) {
+    Object.freeze(v);
+    for (const x of Object.values(v)) deepFreeze(x);
+  }
+  return v;
+}
+
+function readTree(row: Row): ReasoningTree | null {
+  if (row.error != null) return null;
   let tree: unknown = row.tree;
   if (typeof row.tree_json === 'string') {
     try {
