@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { profilerArgs, ThreadPool } from './pool.ts';
+import { MAX_REFS } from './protocol.ts';
 
 const fixture = fileURLToPath(new URL('./testing/pool-fixture.ts', import.meta.url));
 
@@ -182,4 +183,67 @@ test("workers inherit the profiler's flags with their values, and nothing else",
     ['--cpu-prof', '--cpu-prof-interval', '2000', '--cpu-prof-dir=/tmp/p', '--heap-prof-name', 'h.heapprofile'],
   );
   assert.deepEqual(profilerArgs(['--import', 'tsx']), []);
+});
+
+describe('values items share (refs)', () => {
+  test('each crosses once per worker, the function gets them with every item; inline the same', async () => {
+    const a = { v: 1000 };
+    const b = { v: 20000 };
+    const expected = Array.from({ length: 400 }, (_, i) => i + (i % 2 ? a.v + b.v : a.v));
+    for (const size of [2, 1]) {
+      const pool = new ThreadPool({ size, tuning: { coldMs: 0 } });
+      try {
+        const task = pool.task<number, { value: number; thread: number }>({ module: fixture, fn: 'sumRefs' });
+        const out = await Promise.all(expected.map((_, i) => task.run(i, 1, i % 2 ? [a, b] : [a])));
+        assert.deepEqual(
+          out.map((o) => o.value),
+          expected,
+        );
+        // Two values, each needed on each worker at most once.
+        if (size === 2) assert.ok(pool.refsSent >= 2 && pool.refsSent <= 4, `sent ${pool.refsSent}`);
+        else assert.equal(pool.refsSent, 0);
+      } finally {
+        await pool.close();
+      }
+    }
+  });
+
+  test('more distinct values than a worker keeps: the oldest are dropped and sent again when needed', async () => {
+    const pool = new ThreadPool({ size: 2, tuning: { coldMs: 0 } });
+    try {
+      const task = pool.task<number, { value: number; thread: number }>({ module: fixture, fn: 'sumRefs' });
+      const values = Array.from({ length: MAX_REFS + 500 }, (_, i) => ({ v: i * 10 }));
+      // Two passes over every value, in waves so batches stay small: the second pass finds the first values dropped.
+      for (const pass of [0, 1]) {
+        for (let at = 0; at < values.length; at += 200) {
+          const wave = values.slice(at, at + 200);
+          const out = await Promise.all(wave.map((v, k) => task.run(at + k, 1, [v, values[0]!])));
+          assert.deepEqual(
+            out.map((o) => o.value),
+            wave.map((v, k) => at + k + v.v + 0),
+            `pass ${pass}, values ${at}…`,
+          );
+        }
+      }
+      assert.ok(pool.refsSent > values.length, `dropped values are sent again (${pool.refsSent} sent)`);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  test('a worker that dies takes its values with it: the items sent again bring them to its replacement', async () => {
+    const pool = new ThreadPool({ size: 2, tuning: { coldMs: 0 } });
+    try {
+      const task = pool.task<number | 'poison', { value: number; thread: number }>({ module: fixture, fn: 'sumRefs' });
+      const shared = { v: 7 };
+      const items: (number | 'poison')[] = [1, 2, 3, 'poison', 4, 5, 6, 7, 8, 9];
+      const out = await settled(items.map((x) => task.run(x, 1, [shared])));
+      assert.deepEqual(
+        out.map((o) => (o.ok ? o.value.value : 'failed')),
+        [8, 9, 10, 'failed', 11, 12, 13, 14, 15, 16],
+      );
+    } finally {
+      await pool.close();
+    }
+  });
 });

@@ -67,6 +67,8 @@ export class ThreadPool implements Submitter {
   private flushing = false;
   private closed = false;
   private brokenBy: Error | null = null;
+  /** Shared values (Pending.refs) posted to workers, for the tests and the benchmark: each crosses once per worker it is needed on, unless dropped. */
+  refsSent = 0;
   /** Milliseconds from the first worker's spawn to its first message (ready), for the benchmark. */
   startupMs: number | null = null;
 
@@ -207,6 +209,7 @@ export class ThreadPool implements Submitter {
     } catch (err) {
       // The worker got nothing: the values this batch brought are not there.
       for (const [ref] of refs?.values ?? []) slot.refs.get(task)?.delete(ref);
+      this.refsSent -= refs?.values.length ?? 0;
       // Something in an item that structured clone refuses (a function, a class with private state).
       const why = `it could not be sent to a worker thread (${(err as Error).message}); a pure function's items are plain data`;
       for (const p of batch) p.reject(new Error(why));
@@ -244,6 +247,7 @@ export class ThreadPool implements Submitter {
       held.delete(ref);
       drop.push(ref);
     }
+    this.refsSent += values.length;
     return { of, values, drop };
   }
 

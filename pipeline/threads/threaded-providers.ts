@@ -83,28 +83,38 @@ function crossingOf(
   return { crossing: { name, prompt, context: own, shared }, refs };
 }
 
-const targets = new Map<string, Promise<(call: OfflineCall) => unknown>>();
+type Answer = (call: OfflineCall) => unknown;
+const loading = new Map<string, Promise<Answer>>();
+const loaded = new Map<string, Answer>();
 
-/** On either side of the pool: the call put back together, answered by the stand-ins' function. */
-export async function answerCall(c: Crossing, target: Target, refs: readonly unknown[] = []): Promise<unknown> {
+/**
+ * On either side of the pool: the call put back together, answered by the stand-ins' function.
+ * Synchronous once the function is loaded, so a task timing its items inline (task.ts) times the
+ * answer itself, not a wait for the module.
+ */
+export function answerCall(c: Crossing, target: Target, refs: readonly unknown[] = []): unknown {
   const key = `${target.module}\u0000${target.fn}`;
-  let f = targets.get(key);
-  if (!f) {
+  const f = loaded.get(key);
+  if (f) return f(callOf(c, refs));
+  let load = loading.get(key);
+  if (!load) {
     const url = target.module.startsWith('file:') ? target.module : pathToFileURL(target.module).href;
-    const load = import(url).then((m: Record<string, unknown>) => {
+    load = import(url).then((m: Record<string, unknown>) => {
       const fn = m[target.fn];
       if (typeof fn !== 'function') throw new Error(`${target.module} has no exported function '${target.fn}' to answer offline calls`);
-      return fn as (call: OfflineCall) => unknown;
+      loaded.set(key, fn as Answer);
+      return fn as Answer;
     });
-    targets.set(key, (f = load));
+    loading.set(key, load);
   }
-  let context = c.context;
-  if (c.shared) {
-    const whole: Record<string, unknown> = { ...context };
-    c.shared.forEach((k, i) => (whole[k] = refs[i]));
-    context = whole;
-  }
-  return (await f)({ name: c.name, prompt: c.prompt, context });
+  return load.then((fn) => fn(callOf(c, refs)));
+}
+
+function callOf(c: Crossing, refs: readonly unknown[]): OfflineCall {
+  if (!c.shared) return c;
+  const context: Record<string, unknown> = { ...c.context };
+  c.shared.forEach((k, i) => (context[k] = refs[i]));
+  return { name: c.name, prompt: c.prompt, context };
 }
 
 /** The prompt without what does not cross threads or is of no use to an offline answer (the cache entry). */

@@ -29,3 +29,14 @@ export function spin(x: { ms: number; v: number }): number {
   }
   return x.v + (acc > -1 ? 0 : 1);
 }
+
+/** The item plus every shared value's `v`, and the thread; 'poison' ends the thread as crashOnPoison does. */
+export function sumRefs(x: number | 'poison', _shared: unknown, refs: readonly { v: number }[] = []): { value: number; thread: number } {
+  if (x === 'poison') process.exit(7);
+  return { value: x + refs.reduce((s, r) => s + r.v, 0), thread: threadId };
+}
+
+/** An offline call as a stand-in receives it: its context's keys in order, the context, the thread. */
+export function echoCall(call: { name: string; context?: Record<string, unknown> }): unknown {
+  return { name: call.name, keys: Object.keys(call.context ?? {}), context: call.context, thread: threadId };
+}
