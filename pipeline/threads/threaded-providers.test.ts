@@ -24,13 +24,19 @@ test("a call's recurring context members cross once per worker and come back in 
         tree,
         dialogue: [{ question: `q${turn}` }],
       }));
-      const out = (await Promise.all(contexts.map((c) => judge!.callApi({ model: 'judge', messages: [] }, c)))) as unknown as {
+      // As the client calls a provider: the request's context is the prompt's too.
+      const out = (await Promise.all(contexts.map((c) => judge!.callApi({ model: 'judge', messages: [], context: c }, c)))) as unknown as {
         keys: string[];
         context: unknown;
+        promptContext: unknown;
         thread: number;
       }[];
       assert.deepEqual(
         out.map((o) => o.context),
+        contexts,
+      );
+      assert.deepEqual(
+        out.map((o) => o.promptContext),
         contexts,
       );
       for (const o of out) assert.deepEqual(o.keys, ['cdp', 'vignette', 'tree', 'dialogue']);

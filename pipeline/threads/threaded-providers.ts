@@ -70,7 +70,8 @@ function crossingOf(
   let own: Record<string, unknown> | null = null;
   const shared: string[] = [];
   const refs: object[] = [];
-  for (const [k, v] of Object.entries(context)) {
+  for (const k in context) {
+    const v = context[k];
     if (v !== null && typeof v === 'object' && seen.has(v)) {
       // Left in place as null, so the context is rebuilt with its members in their order.
       own ??= { ...context };
@@ -110,17 +111,25 @@ export function answerCall(c: Crossing, target: Target, refs: readonly unknown[]
   return load.then((fn) => fn(callOf(c, refs)));
 }
 
+/** The call as the stand-in would get it on the main thread: the prompt carries its context again. */
 function callOf(c: Crossing, refs: readonly unknown[]): OfflineCall {
-  if (!c.shared) return c;
-  const context: Record<string, unknown> = { ...c.context };
-  c.shared.forEach((k, i) => (context[k] = refs[i]));
-  return { name: c.name, prompt: c.prompt, context };
+  let context = c.context;
+  if (c.shared) {
+    const whole: Record<string, unknown> = { ...context };
+    c.shared.forEach((k, i) => (whole[k] = refs[i]));
+    context = whole;
+  }
+  return { name: c.name, prompt: context === undefined ? c.prompt : { ...c.prompt, context }, context };
 }
 
-/** The prompt without what does not cross threads or is of no use to an offline answer (the cache entry). */
+/**
+ * The prompt without what does not cross threads or is of no use to an offline answer (the cache
+ * entry), and without its context, which crosses beside it (its recurring members once).
+ */
 function plainPrompt(prompt: ProviderPrompt): ProviderPrompt {
-  if (prompt.call === undefined) return prompt;
-  const { call, ...rest } = prompt;
+  if (prompt.call === undefined && prompt.context === undefined) return prompt;
+  const { call, context, ...rest } = prompt;
   void call;
+  void context;
   return rest;
 }

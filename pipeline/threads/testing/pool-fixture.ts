@@ -37,6 +37,12 @@ export function sumRefs(x: number | 'poison', _shared: unknown, refs: readonly {
 }
 
 /** An offline call as a stand-in receives it: its context's keys in order, the context, the thread. */
-export function echoCall(call: { name: string; context?: Record<string, unknown> }): unknown {
-  return { name: call.name, keys: Object.keys(call.context ?? {}), context: call.context, thread: threadId };
+export function echoCall(call: { name: string; prompt?: { context?: unknown }; context?: Record<string, unknown> }): unknown {
+  return {
+    name: call.name,
+    keys: Object.keys(call.context ?? {}),
+    context: call.context,
+    promptContext: call.prompt?.context,
+    thread: threadId,
+  };
 }
