@@ -6,7 +6,7 @@
  * projects from the first few; without one, it moves after spending that much inline. Which
  * thread computes an item never changes its result: the function must be pure.
  */
-import { pathToFileURL } from 'node:url';
+import { moduleExport } from './module-export.ts';
 import { MAX_BATCH, type Pending, type Submitter } from './protocol.ts';
 
 export interface TaskSpec {
@@ -113,12 +113,7 @@ export class TaskRunner<I = unknown, O = unknown> {
 
   private load(): Promise<Fn> {
     const { module, fn } = this.spec;
-    this.fn$ ??= import(module.startsWith('file:') ? module : pathToFileURL(module).href).then((m: Record<string, unknown>) => {
-      const f = m[fn];
-      if (typeof f !== 'function') throw new Error(`${module} has no exported function '${fn}'`);
-      return f as Fn;
-    });
-    return this.fn$;
+    return (this.fn$ ??= moduleExport<Fn>(module, fn));
   }
 
   private inline(fn: Fn, item: I, weight: number, refs: readonly object[] | undefined): Promise<O> {

@@ -9,7 +9,7 @@
  * after turn, a judged pathway across the judge's repeats) crosses as a shared value (Pending.refs),
  * once per worker; `answerCall` puts the call back together there.
  */
-import { pathToFileURL } from 'node:url';
+import { moduleExport } from './module-export.ts';
 import type { OfflineHandler, Provider, ProviderPrompt, ProviderResponse } from '../llm/types.ts';
 import type { ThreadPool } from './pool.ts';
 
@@ -99,13 +99,7 @@ export function answerCall(c: Crossing, target: Target, refs: readonly unknown[]
   if (f) return f(callOf(c, refs));
   let load = loading.get(key);
   if (!load) {
-    const url = target.module.startsWith('file:') ? target.module : pathToFileURL(target.module).href;
-    load = import(url).then((m: Record<string, unknown>) => {
-      const fn = m[target.fn];
-      if (typeof fn !== 'function') throw new Error(`${target.module} has no exported function '${target.fn}' to answer offline calls`);
-      loaded.set(key, fn as Answer);
-      return fn as Answer;
-    });
+    load = moduleExport<Answer>(target.module, target.fn, ' to answer offline calls').then((fn) => (loaded.set(key, fn), fn));
     loading.set(key, load);
   }
   return load.then((fn) => fn(callOf(c, refs)));

@@ -5,7 +5,7 @@
  * while this one runs and the worker never waits for a message between them.
  */
 import { parentPort } from 'node:worker_threads';
-import { pathToFileURL } from 'node:url';
+import { moduleExport } from './module-export.ts';
 import { thrown, type FromWorker, type ItemOutcome, type ToWorker } from './protocol.ts';
 
 type TaskFn = (item: unknown, shared: unknown, refs?: unknown[]) => unknown;
@@ -16,15 +16,6 @@ if (!port) throw new Error('pipeline/threads/worker-loop.ts runs inside a worker
 
 const tasks = new Map<number, { fn: Promise<TaskFn>; shared: unknown; refs: Map<number, unknown> }>();
 let queue: Promise<void> = Promise.resolve();
-
-function load(module: string, fn: string): Promise<TaskFn> {
-  const url = module.startsWith('file:') ? module : pathToFileURL(module).href;
-  return import(url).then((m: Record<string, unknown>) => {
-    const f = m[fn];
-    if (typeof f !== 'function') throw new Error(`${module} has no exported function '${fn}' for the worker pool to call`);
-    return f as TaskFn;
-  });
-}
 
 async function runBatch({ id, task, items, refs }: Batch): Promise<FromWorker> {
   const t = tasks.get(task);
@@ -55,7 +46,7 @@ async function runBatch({ id, task, items, refs }: Batch): Promise<FromWorker> {
 
 port.on('message', (m: ToWorker) => {
   if (m.type === 'shared') {
-    const fn = load(m.module, m.fn);
+    const fn = moduleExport<TaskFn>(m.module, m.fn, ' for the worker pool to call');
     fn.catch(() => {}); // reported with the task's first batch
     tasks.set(m.task, { fn, shared: m.shared, refs: new Map() });
   } else if (m.type === 'release') {
