@@ -138,11 +138,12 @@ export function parseStepScores(raw: string, m: number, n: number, finishReason?
 
 /** The integer at `at` if it is exactly `k` (no leading zero, not followed by a digit): the index after it, else -1. */
 function integerAt(s: string, at: number, k: number): number {
-  const digits = String(k);
-  if (!s.startsWith(digits, at)) return -1;
-  const end = at + digits.length;
-  const c = s.charCodeAt(end);
-  return c >= 48 && c <= 57 ? -1 : end;
+  // Read by character codes: no string is made for a label, a million answers over.
+  if (s.charCodeAt(at) === 48) return -1;
+  let v = 0;
+  let end = at;
+  for (let c = s.charCodeAt(end); c >= 48 && c <= 57; c = s.charCodeAt(++end)) v = v * 10 + (c - 48);
+  return end > at && v === k ? end : -1;
 }
 
 /**
