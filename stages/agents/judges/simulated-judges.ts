@@ -12,11 +12,12 @@
  * - simulated-tfidf: TF-IDF cosine, IDF over the steps of the prompt (similarity-tfidf.ts)
  *
  * A re-ask turn carries the same context, so it cannot change a deterministic answer. Its five repeats are identical, so averaging changes nothing;
- * they are still five calls, like an LLM judge's. Scores go from similarity s to 1 + round(4·s)
+ * they are still five calls, like an LLM judge's, but the answer is computed once (answerMemo). Scores go from similarity s to 1 + round(4·s)
  * (likert-from-similarity.ts). Their kind for the metrics is 'similarity' (β = 0.1).
  */
 import type { ModelSpec, Provider } from '../../../pipeline/llm/types.ts';
 import type { JudgeKind } from '../../metrics/judge-params.ts';
+import { answerMemo } from './answer-memo.ts';
 import { likertFromSimilarity } from './likert-from-similarity.ts';
 import { charNgramMatrix } from './similarity-char-ngram.ts';
 import { tfidfMatrix } from './similarity-tfidf.ts';
@@ -85,10 +86,11 @@ export function answerJudging(judge: SimilarityJudge, c: JudgeContext): string {
  */
 export function simulatedJudgeHandler(name: string): Provider {
   const judge = simulatedJudge(name);
+  const answer = answerMemo((c) => answerJudging(judge, c));
   return {
     answersFromContext: true,
     async callApi(_prompt, context) {
-      return { output: answerJudging(judge, judgeContextOf(context, judge.name)) };
+      return { output: answer(judgeContextOf(context, judge.name)) };
     },
   };
 }
