@@ -24,8 +24,12 @@ export function formatPathway(steps: readonly string[], side: PathwaySide): stri
 
 /** A step as the judge is shown it: whitespace folded to single spaces, trimmed. */
 export function shownStep(step: string): string {
-  return step.replace(/\s+/g, ' ').trim();
+  // Most steps are already so; testing first spares a copy of each (a judge's every unit shows two pathways).
+  return FOLDED.test(step) ? step.replace(/\s+/g, ' ').trim() : step;
 }
+
+/** Whitespace that folding would change: any but a single space between other characters. */
+const FOLDED = /[^\S ]| {2}|^ | $/;
 
 /** The four variables Prompts 5 and 8 declare, from the two step lists. */
 export function pathwayVars(reference: readonly string[], candidate: readonly string[]): Record<string, string | number> {
