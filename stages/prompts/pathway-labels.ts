@@ -24,12 +24,30 @@ export function formatPathway(steps: readonly string[], side: PathwaySide): stri
 
 /** A step as the judge is shown it: whitespace folded to single spaces, trimmed. */
 export function shownStep(step: string): string {
-  // Most steps are already so; testing first spares a copy of each (a judge's every unit shows two pathways).
-  return FOLDED.test(step) ? step.replace(/\s+/g, ' ').trim() : step;
+  // Most steps are already so; a scan first spares a copy of each (a judge's every unit shows two pathways).
+  return needsFolding(step) ? step.replace(/\s+/g, ' ').trim() : step;
 }
 
-/** Whitespace that folding would change: any but a single space between other characters. */
-const FOLDED = /[^\S ]| {2}|^ | $/;
+/** Whether folding would change the text: a space at either end, two in a row, or any other whitespace (JavaScript's \s). */
+function needsFolding(s: string): boolean {
+  const n = s.length;
+  if (n && (s.charCodeAt(0) === 32 || s.charCodeAt(n - 1) === 32)) return true;
+  let space = false;
+  for (let i = 0; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 32) {
+      if (space) return true;
+      space = true;
+      continue;
+    }
+    space = false;
+    if (c < 0xa0 ? c >= 9 && c <= 13 : isWideSpace(c)) return true;
+  }
+  return false;
+}
+
+const isWideSpace = (c: number) =>
+  c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
 
 /** The four variables Prompts 5 and 8 declare, from the two step lists. */
 export function pathwayVars(reference: readonly string[], candidate: readonly string[]): Record<string, string | number> {

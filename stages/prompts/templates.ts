@@ -129,5 +129,16 @@ export function renderTemplate(t: Template, vars: Readonly<Record<string, string
     }
     values.set(name, String(v));
   }
-  return t.text.replace(/\{([A-Za-z][A-Za-z0-9_]*)\}/g, (whole, name: string) => values.get(name) ?? whole);
+  const parts = partsOf(t);
+  let out = parts[0]!;
+  for (let i = 1; i < parts.length; i += 2) out += (values.get(parts[i]!) ?? `{${parts[i]}}`) + parts[i + 1]!;
+  return out;
+}
+
+/** A template's text split once into literal, placeholder name, literal, …: a judge renders one per call. */
+const PARTS = new WeakMap<Template, readonly string[]>();
+function partsOf(t: Template): readonly string[] {
+  let parts = PARTS.get(t);
+  if (!parts) PARTS.set(t, (parts = t.text.split(/\{([A-Za-z][A-Za-z0-9_]*)\}/)));
+  return parts;
 }
