@@ -16,11 +16,43 @@ test('shownStep: whitespace folded to single spaces and trimmed, by hand', () =>
 
 test('shownStep equals folding on 20,000 random strings of letters, spaces, every other whitespace and the code points beside it', () => {
   // Every character \s matches, the code points beside its ranges, and ordinary text.
-  const spaces = ['\t', '\n', '\v', '\f', '\r', '\u00a0', '\u1680', '\u2000', '\u200a', '\u2028', '\u2029', '\u202f', '\u205f', '\u3000', '\uFEFF'];
-  const near = ['\u0008', '\u000e', '\u001f', '\u0085', '\u009f', '\u00a1', '\u1fff', '\u200b', '\u202e', '\u2030', '\u205e', '\u2060', '\u2fff', '\u3001', '\ufefe'];
+  const spaces = [
+    '\t',
+    '\n',
+    '\v',
+    '\f',
+    '\r',
+    '\u00a0',
+    '\u1680',
+    '\u2000',
+    '\u200a',
+    '\u2028',
+    '\u2029',
+    '\u202f',
+    '\u205f',
+    '\u3000',
+    '\uFEFF',
+  ];
+  const near = [
+    '\u0008',
+    '\u000e',
+    '\u001f',
+    '\u0085',
+    '\u009f',
+    '\u00a1',
+    '\u1fff',
+    '\u200b',
+    '\u202e',
+    '\u2030',
+    '\u205e',
+    '\u2060',
+    '\u2fff',
+    '\u3001',
+    '\ufefe',
+  ];
   const alphabet = ['a', 'B', '血', '.', ' ', ' ', ' ', ' ', ...spaces, ...near];
   let seed = 7;
-  const next = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+  const next = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
   for (let k = 0; k < 20000; k++) {
     const n = Math.floor(next() * 12);
     let s = '';

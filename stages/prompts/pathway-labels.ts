@@ -47,7 +47,15 @@ function needsFolding(s: string): boolean {
 }
 
 const isWideSpace = (c: number) =>
-  c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+  c === 0xa0 ||
+  c === 0x1680 ||
+  (c >= 0x2000 && c <= 0x200a) ||
+  c === 0x2028 ||
+  c === 0x2029 ||
+  c === 0x202f ||
+  c === 0x205f ||
+  c === 0x3000 ||
+  c === 0xfeff;
 
 /** The four variables Prompts 5 and 8 declare, from the two step lists. */
 export function pathwayVars(reference: readonly string[], candidate: readonly string[]): Record<string, string | number> {
