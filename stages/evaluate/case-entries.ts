@@ -10,7 +10,16 @@
 import type { Row } from '../../pipeline/stage.ts';
 import { CASE_FAILURES, type CaseFailure, type CellEntries, type PolicyMetric } from './failure-policy.ts';
 
-export const caseKey = (r: Row) => JSON.stringify([r.setting, r.model, r.cdp_id]);
+/**
+ * One value of a key: a string as it is, anything else (or a string a NUL or a leading U+0001
+ * could make ambiguous) as marked JSON (undefined as null, as JSON.stringify of a tuple has it),
+ * so two different tuples never share a key. Joined by NUL: about half the cost of
+ * JSON.stringify of the tuple, which was made for every row of every cell.
+ */
+const part = (v: unknown) =>
+  typeof v === 'string' && v.charCodeAt(0) !== 1 && !v.includes('\u0000') ? v : `\u0001${JSON.stringify(v ?? null)}`;
+
+export const caseKey = (r: Row) => `${part(r.setting)}\u0000${part(r.model)}\u0000${part(r.cdp_id)}`;
 
 /** The columns of each input the entries need. */
 export const CASE_COLUMNS = ['setting', 'model', 'cdp_id', 'guideline_id', 'simulated'];
@@ -38,11 +47,16 @@ export function cellEntries({
   predicted_pathways = [],
 }: Record<string, readonly Row[]>): CellEntries[] {
   const pathways = new Map(predicted_pathways.map((p) => [caseKey(p), p]));
-  const notTestCase = (r: Row) => pathways.get(caseKey(r))?.error != null;
   const cells = new Map<string, CellEntries>();
-  const add = (r: Row, judge: string | null, metric: PolicyMetric, value: number | null, failure: CaseFailure | null) => {
-    const key = JSON.stringify([r.setting, judge, metric, r.model]);
-    let c = cells.get(key);
+  // Rows come in runs of one setting, judge and model: the last run's cells are looked up first.
+  let last: { setting: unknown; judge: string | null; model: unknown; byMetric: Map<PolicyMetric, CellEntries> } | null = null;
+  const cellOf = (r: Row, judge: string | null, metric: PolicyMetric): CellEntries => {
+    if (!last || last.setting !== r.setting || last.judge !== judge || last.model !== r.model)
+      last = { setting: r.setting, judge, model: r.model, byMetric: new Map() };
+    let c = last.byMetric.get(metric);
+    if (c) return c;
+    const key = `${part(r.setting)}\u0000${part(judge)}\u0000${metric}\u0000${part(r.model)}`;
+    c = cells.get(key);
     if (!c) {
       const judge_simulated = judge === null ? null : r.judge_simulated === true;
       c = {
@@ -56,18 +70,24 @@ export function cellEntries({
       };
       cells.set(key, c);
     }
-    c.entries.push({ caseId: String(r.cdp_id), guideline: String(r.guideline_id), value, failure });
+    last.byMetric.set(metric, c);
+    return c;
+  };
+  const add = (r: Row, judge: string | null, metric: PolicyMetric, value: number | null, failure: CaseFailure | null) => {
+    cellOf(r, judge, metric).entries.push({ caseId: String(r.cdp_id), guideline: String(r.guideline_id), value, failure });
   };
   for (const r of pathway_metrics) {
-    if (notTestCase(r)) continue;
-    const failure = failureOf(pathways.get(caseKey(r)));
+    const pathway = pathways.get(caseKey(r));
+    if (pathway?.error != null) continue;
+    const failure = failureOf(pathway);
     for (const metric of ['dtw_pcc', 'ot_pcc', 'lnds_pcs'] as const) {
       add(r, String(r.judge), metric, r.error == null ? (r[metric] as number) : null, failure);
     }
   }
   for (const r of outcome_scores) {
-    if (notTestCase(r)) continue;
-    add(r, String(r.judge), 'acc', r.error == null ? (r.correct === true ? 1 : 0) : null, failureOf(pathways.get(caseKey(r))));
+    const pathway = pathways.get(caseKey(r));
+    if (pathway?.error != null) continue;
+    add(r, String(r.judge), 'acc', r.error == null ? (r.correct === true ? 1 : 0) : null, failureOf(pathway));
   }
   for (const p of predicted_pathways) {
     if (p.setting !== 'multi' || p.error != null) continue;
