@@ -9,8 +9,8 @@ const utf8 = new TextEncoder();
 /** 32-bit FNV-1a over the UTF-8 bytes of `text`. */
 export function fnv1a(text: string): number {
   let h = 0x811c9dc5;
-  // ASCII (every id and name the pipeline makes) is its own UTF-8: hashed from the character
-  // codes, with no byte array made per call (a million calls in the simulated raters alone).
+  // ASCII (the ids and names the pipeline makes) is its own UTF-8: hashed from the character
+  // codes, with no byte array made per call (two calls per pair in the simulated raters).
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c >= 0x80) return fnv1aBytes(h, utf8.encode(text.slice(i)));
