@@ -280,9 +280,16 @@ function evaluationStages(w: Wiring): StageDecl[] {
       module: 'stages/evaluate/threshold-analysis.stage.ts',
       inputs: { step_scores: 'step_scores', ...groundTruth },
     }),
+    // The simulated raters' pairs, case by case: a new guideline labels only its cases' pairs.
+    stage('simulated_preferences', {
+      module: 'stages/evaluate/simulated-preferences.stage.ts',
+      inputs: { test_cases: 'test_cases', ...groundTruth },
+      forEach: { input: 'test_cases', join: { predicted_pathways: 'cdp_id', agent_plans: 'cdp_id' } },
+      covers: 'cdp_id',
+    }),
     stage('preference_agreement', {
       module: 'stages/evaluate/preference-agreement.stage.ts',
-      inputs: { pathway_metrics: 'pathway_metrics', ...groundTruth },
+      inputs: { pathway_metrics: 'pathway_metrics', simulated_preferences: 'simulated_preferences' },
     }),
     stage('deviation_profile', { module: 'stages/evaluate/deviation-profile.stage.ts', inputs: groundTruth }),
   ];

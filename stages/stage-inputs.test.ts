@@ -43,8 +43,8 @@ test("model_summary's input renamed outcome_scores → outcome_score is refused 
 test('a missing required input is refused by name; an optional one may be left out', async () => {
   const without = (stage: string, input: string) =>
     edited(stage, (s) => ({ ...s, inputs: Object.fromEntries(Object.entries(s.inputs!).filter(([k]) => k !== input)) }));
-  assert.deepEqual(await refused(without('preference_agreement', 'agent_plans')), [
-    "stage 'preference_agreement': required input 'agent_plans' is not given; bind it in dag.config.ts (inputs: { agent_plans: '<source or stage>' })",
+  assert.deepEqual(await refused(without('preference_agreement', 'simulated_preferences')), [
+    "stage 'preference_agreement': required input 'simulated_preferences' is not given; bind it in dag.config.ts (inputs: { simulated_preferences: '<source or stage>' })",
   ]);
   assert.deepEqual(await refused(without('report_index', 'qc_summary')), [
     "stage 'report_index': required input 'qc_summary' is not given; bind it in dag.config.ts (inputs: { qc_summary: '<source or stage>' })",

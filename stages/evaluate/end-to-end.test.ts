@@ -23,6 +23,7 @@ const EVALUATION_STAGES = [
   'model_summary',
   'correlations',
   'threshold_analysis',
+  'simulated_preferences',
   'preference_agreement',
   'deviation_profile',
 ];

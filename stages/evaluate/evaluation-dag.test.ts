@@ -155,9 +155,15 @@ test('evaluation DAG: simulated judges through the client, every analysis stage,
           inputs: { step_scores: 'step_scores', predicted_pathways: 'predicted_pathways', agent_plans: 'agent_plans' },
         },
         {
+          name: 'simulated_preferences',
+          module: m('simulated-preferences.stage.ts'),
+          inputs: { test_cases: 'test_cases', predicted_pathways: 'predicted_pathways', agent_plans: 'agent_plans' },
+          forEach: { input: 'test_cases', join: { predicted_pathways: 'cdp_id', agent_plans: 'cdp_id' } },
+        },
+        {
           name: 'preference_agreement',
           module: m('preference-agreement.stage.ts'),
-          inputs: { pathway_metrics: 'pathway_metrics', predicted_pathways: 'predicted_pathways', agent_plans: 'agent_plans' },
+          inputs: { pathway_metrics: 'pathway_metrics', simulated_preferences: 'simulated_preferences' },
         },
         {
           name: 'deviation_profile',

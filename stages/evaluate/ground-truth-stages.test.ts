@@ -5,6 +5,7 @@ import { planCase } from '../agents/perturbation-agent.ts';
 import { profileFromName } from '../agents/perturbation-profile.ts';
 import thresholdStage from './threshold-analysis.stage.ts';
 import preferenceStage from './preference-agreement.stage.ts';
+import simulatedPreferencesStage, { simulatedPreferenceRows } from './simulated-preferences.stage.ts';
 import deviationStage from './deviation-profile.stage.ts';
 import { labelsFromMapping } from './threshold-labels.ts';
 import { noisyChoice, trueChoice } from './simulated-preferences.ts';
@@ -153,6 +154,77 @@ describe('simulated preferences', () => {
     assert.ok(flips > 140 && flips < 260, `≈ 200 of 2000 flipped, got ${flips}`);
   });
 
+  test('simulated_preferences: one row per pair of agents whose pathways are their plans, true choice from the deviation counts', async () => {
+    const predicted_pathways = [
+      ...[OMIT, ORACLE, REDUNDANT].map((m) => planPathway(m, cdp, HTN_TREE, 'single')),
+      // Not the plan (a step dropped): no ground truth, so in no pair.
+      { ...planPathway(REDUNDANT, cdp, HTN_TREE, 'multi'), candidate: [] },
+      { ...planPathway(ORACLE, cdp, HTN_TREE, 'multi'), model: 'real-model' },
+    ];
+    const unit = { row: cdps[0]!, joined: { predicted_pathways, agent_plans }, whole: {} };
+    const rows = (await simulatedPreferencesStage.run(unit, fakeCtx({ raterNoise: 0, seed: 42 }))) as Row[];
+    // True deviations: omission agent 2, oracle 0, redundancy agent 3; pairs by model name.
+    assert.deepEqual(
+      rows.map((r) => [r.pair_id, r.group, r.model_a, r.model_b, r.deviations_a, r.deviations_b, r.truth, r.choice_1, r.choice_2]),
+      [
+        [`single|${cdp.cdp_id}|${OMIT}|${ORACLE}`, 'single', OMIT, ORACLE, 2, 0, 'B', 'B', 'B'],
+        [`single|${cdp.cdp_id}|${OMIT}|${REDUNDANT}`, 'single', OMIT, REDUNDANT, 2, 3, 'A', 'A', 'A'],
+        [`single|${cdp.cdp_id}|${ORACLE}|${REDUNDANT}`, 'single', ORACLE, REDUNDANT, 0, 3, 'A', 'A', 'A'],
+      ],
+    );
+    assert.ok(rows.every((r) => r.simulated === true && r.cdp_id === cdp.cdp_id));
+    // Each rater's choice is its own seeded draw: the same as noisyChoice for that pair and rater.
+    const noisy = (await simulatedPreferencesStage.run(unit, fakeCtx({ raterNoise: 0.5, seed: 7 }))) as Row[];
+    for (const r of noisy) {
+      assert.equal(r.choice_1, noisyChoice(r.truth as never, 0.5, 7, String(r.pair_id), 'simulated-rater-1'));
+      assert.equal(r.choice_2, noisyChoice(r.truth as never, 0.5, 7, String(r.pair_id), 'simulated-rater-2'));
+    }
+    const failed = { ...cdps[0]!, error: 'upstream: no vignette' };
+    assert.deepEqual(await simulatedPreferencesStage.run({ ...unit, row: failed }, fakeCtx({ raterNoise: 0, seed: 42 })), []);
+    assert.throws(
+      () => simulatedPreferenceRows(predicted_pathways, agent_plans, { raterNoise: 1.5, seed: 1 }),
+      /raterNoise must be in \[0, 1\], got 1.5/,
+    );
+  });
+
+  test('preference_agreement: the same rows whatever order the cases’ pairs come in', async () => {
+    const other = fx.htn.find((c) => c.steps.length === 4) ?? fx.htn.find((c) => c.cdp_id !== cdp.cdp_id)!;
+    const cases = [cdp, other];
+    const plans = agentPlanRows([OMIT, ORACLE, REDUNDANT], cases.map(cdpRow), trees);
+    // The second case only in the single-turn setting: coming first, its pairs must not put that group first.
+    const settingsOf = (c: typeof cdp) => (c === cdp ? (['single', 'multi'] as const) : (['single'] as const));
+    const pathwaysOf = (c: typeof cdp) =>
+      settingsOf(c).flatMap((setting) => [OMIT, ORACLE, REDUNDANT].map((m) => planPathway(m, c, HTN_TREE, setting)));
+    const perCase = cases.map((c) =>
+      simulatedPreferenceRows(
+        pathwaysOf(c),
+        plans.filter((p) => p.cdp_id === c.cdp_id),
+        { raterNoise: 0.3, seed: 5 },
+      ),
+    );
+    // Scores that make the PCC's choices differ from pair to pair, so the sums see every pair.
+    const pathway_metrics = cases.flatMap((c, i) =>
+      (['single', 'multi'] as const).flatMap((setting) =>
+        [OMIT, ORACLE, REDUNDANT].map((model, k) => {
+          const x = ((i * 7 + k * 3 + (setting === 'multi' ? 1 : 0)) % 5) / 10;
+          return { setting, model, cdp_id: c.cdp_id, judge: 'j', dtw_pcc: x, ot_pcc: 0.4 - x, lnds_pcs: x / 2 };
+        }),
+      ),
+    );
+    const forward = await runTable(preferenceStage, { pathway_metrics, simulated_preferences: perCase.flat() }, {});
+    const backward = await runTable(preferenceStage, { pathway_metrics, simulated_preferences: [...perCase].reverse().flat() }, {});
+    assert.equal(forward.filter((r) => r.group === 'overall' && r.metric === 'dtw_pcc')[0]!.pairs, 9, '3 pairs in 3 case × setting');
+    assert.deepEqual(
+      forward.filter((r) => r.metric === 'dtw_pcc').map((r) => [r.group, r.pairs]),
+      [
+        ['multi', 3],
+        ['single', 6],
+        ['overall', 9],
+      ],
+    );
+    assert.deepEqual(backward, forward);
+  });
+
   test('preference_agreement: PCC choices against noise-free raters, hand-computed agreement and κ', async () => {
     const predicted_pathways = [OMIT, ORACLE, REDUNDANT].map((m) => planPathway(m, cdp, HTN_TREE, 'single'));
     const metric = (model: string, dtw: number, lnds: number) => ({
@@ -165,7 +237,8 @@ describe('simulated preferences', () => {
       lnds_pcs: lnds,
     });
     const pathway_metrics = [metric(OMIT, 0.5, 0.3), metric(ORACLE, 0, 1), metric(REDUNDANT, 0.2, 0.9)];
-    const rows = await runTable(preferenceStage, { predicted_pathways, pathway_metrics, agent_plans }, { raterNoise: 0 });
+    const simulated_preferences = simulatedPreferenceRows(predicted_pathways, agent_plans, { raterNoise: 0, seed: 42 });
+    const rows = await runTable(preferenceStage, { pathway_metrics, simulated_preferences }, {});
     // True deviations: omission agent 2 (two omissions), oracle 0, redundancy agent 3.
     // Pairs (by name): omission–oracle → B, omission–redundancy → A, oracle–redundancy → A.
     // PCC: 0.5 vs 0 → B ✓, 0.5 vs 0.2 → B ✗, 0 vs 0.2 → A ✓ → 2/3; LNDS negated gives the same choices.

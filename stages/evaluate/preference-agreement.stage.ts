@@ -5,10 +5,10 @@
  * Cohen's κ between the two raters (stages/stats/agreement.ts).
  *
  * Sources (column `source`):
- * - 'simulated-raters' (simulated = true): pairs and choices from simulated-preferences.ts (two
- *   noisy simulated raters over the perturbation agents' true deviation counts, input
- *   `agent_plans`), for every
- *   judge × metric in pathway_metrics; pairs a judge did not score are left out for it.
+ * - 'simulated-raters' (simulated = true): the pairs and choices of input `simulated_preferences`
+ *   (two noisy simulated raters over the perturbation agents' true deviation counts,
+ *   simulated-preferences.stage.ts), for every judge × metric in pathway_metrics; pairs a judge
+ *   did not score are left out for it.
  * - 'human': optional inputs `human_preferences` (CSV group,pair_id,annotator,choice) and
  *   `human_pair_pcc` (CSV pair_id,pcc_a,pcc_b); judge and metric are null (the CSV's PCC).
  * Undefined statistics (no pair with two raters; κ with chance agreement 1) are null.
@@ -21,16 +21,14 @@ import {
   groupPreferences,
   kappaOfPairs,
   type AgreementSummary,
+  type Choice,
   type LabelledPair,
   type PairPcc,
 } from '../stats/agreement.ts';
 import { parsePairPcc, parsePreferenceChoices } from '../stats/read-csv.ts';
-import { planIndex } from './agent-plans.ts';
-import { simulatedChoices, simulatedPairs, type SimulatedPair } from './simulated-preferences.ts';
+import { SIMULATED_RATERS } from './simulated-preferences.ts';
 
 export interface PreferenceParams {
-  raterNoise: number;
-  seed: number;
   tieTolerance: number;
 }
 
@@ -83,47 +81,78 @@ const pathwayKey = (setting: unknown, model: unknown, cdpId: unknown) => `${Stri
 
 const sourceRank = (r: Row) => (r.source === 'human' ? 1 : 0);
 
+/** A simulated pair as the agreement needs it: which two pathways, labelled how. */
+interface SimulatedPair {
+  pair_id: string;
+  group: string;
+  cdp_id: string;
+  modelA: string;
+  modelB: string;
+}
+
 /** The simulated raters' pairs and their choices grouped by pair (each judge × metric only looks up its PCC values). */
 interface SimulatedRatings {
   pairs: SimulatedPair[];
   labelled: ReturnType<typeof groupPreferences>;
 }
 
-function simulatedRatings(
-  { predicted_pathways, agent_plans }: Record<string, Row[]>,
-  params: Pick<PreferenceParams, 'raterNoise' | 'seed'>,
-): SimulatedRatings {
-  const pairs = simulatedPairs(predicted_pathways!, planIndex(agent_plans!));
-  return { pairs, labelled: groupPreferences(simulatedChoices(pairs, params.raterNoise, params.seed)) };
+/**
+ * The `simulated_preferences` rows as pairs and labels, group by group (the order of the groups'
+ * rows). Within a group the cases' order does not matter: with two raters a pair's credit is 0,
+ * ½ or 1, so every sum over pairs is exact in any order.
+ */
+function simulatedRatings({ simulated_preferences }: Record<string, Row[]>): SimulatedRatings {
+  const byGroup = new Map<string, Row[]>();
+  for (const r of simulated_preferences!) {
+    if (r.error != null) continue;
+    const g = String(r.group);
+    const list = byGroup.get(g);
+    if (list) list.push(r);
+    else byGroup.set(g, [r]);
+  }
+  const rows = [...byGroup.keys()].sort().flatMap((g) => byGroup.get(g)!);
+  const pairs = rows.map((r) => ({
+    pair_id: String(r.pair_id),
+    group: String(r.group),
+    cdp_id: String(r.cdp_id),
+    modelA: String(r.model_a),
+    modelB: String(r.model_b),
+  }));
+  const choices = rows.flatMap((r) =>
+    SIMULATED_RATERS.map((annotator, k) => ({
+      group: String(r.group),
+      pair_id: String(r.pair_id),
+      annotator,
+      choice: (k === 0 ? r.choice_1 : r.choice_2) as Choice,
+    })),
+  );
+  return { pairs, labelled: groupPreferences(choices) };
 }
 
 export default tableStage<PreferenceParams>({
   inputs: {
     pathway_metrics: 'whole',
-    predicted_pathways: 'whole',
-    agent_plans: 'whole',
+    simulated_preferences: 'whole',
     human_preferences: 'optional whole',
     human_pair_pcc: 'optional whole',
   },
   params: {
-    raterNoise: z.number().min(0).max(1).default(0.1),
-    seed: z.int().default(42),
     tieTolerance: z.number().min(0).default(0),
   },
   // The scores and what a pathway is; not the DTW paths or the step texts.
   reads: {
     pathway_metrics: ['setting', 'model', 'cdp_id', 'judge', 'error', 'dtw_pcc', 'ot_pcc', 'lnds_pcs'],
-    predicted_pathways: ['setting', 'model', 'cdp_id', 'usable', 'candidate'],
+    simulated_preferences: ['pair_id', 'group', 'cdp_id', 'model_a', 'model_b', 'choice_1', 'choice_2', 'error'],
   },
   // One partition per judge (its pathways' scores), one for the human labels; the simulated
-  // raters' pairs come from every pathway and plan, so those inputs go whole to each.
-  // A function of its inputs and the params: the simulated raters are seeded, and the human CSVs
-  // it reads are the files its input rows name, their sha256 in the key. Partitions may run on
+  // raters' labels go whole to each.
+  // A function of its inputs and the params: the human CSVs it reads are the files its input
+  // rows name, their sha256 in the key. Partitions may run on
   // worker threads (--workers).
   pure: true,
   partition: {
     by: { pathway_metrics: (r) => `judge ${String(r.judge)}`, human_preferences: () => 'human', human_pair_pcc: () => 'human' },
-    // Every judge's partition needs the same simulated pairs and choices: made once.
+    // Every judge's partition needs the same simulated pairs and choices: grouped once.
     common: simulatedRatings,
     // The simulated raters' rows by judge, then the human ones, as one call over every row writes them.
     order: (a, b) => sourceRank(a) - sourceRank(b) || (String(a.judge) < String(b.judge) ? -1 : String(a.judge) > String(b.judge) ? 1 : 0),
@@ -142,10 +171,9 @@ export default tableStage<PreferenceParams>({
     kappa: 'DOUBLE',
     kappa_n: 'INTEGER',
   },
-  run({ pathway_metrics, predicted_pathways, agent_plans, human_preferences, human_pair_pcc }, ctx) {
+  run({ pathway_metrics, simulated_preferences, human_preferences, human_pair_pcc }, ctx) {
     const tieTolerance = ctx.params.tieTolerance;
-    const { pairs, labelled } =
-      (ctx.common as SimulatedRatings | undefined) ?? simulatedRatings({ predicted_pathways, agent_plans }, ctx.params);
+    const { pairs, labelled } = (ctx.common as SimulatedRatings | undefined) ?? simulatedRatings({ simulated_preferences });
     const out: Row[] = [];
     const scoredRows = pathway_metrics.filter((r) => r.error == null);
     const judges = [...new Set(scoredRows.map((r) => String(r.judge)))].sort();

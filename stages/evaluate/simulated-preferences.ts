@@ -15,7 +15,7 @@
 import type { Row } from '../../pipeline/stage.ts';
 import { fnv1a } from '../stats/string-hash.ts';
 import { createRng } from '../stats/rng.ts';
-import type { Choice, PreferenceRow } from '../stats/agreement.ts';
+import type { Choice } from '../stats/agreement.ts';
 import { planMismatch, planOf, totalDeviations, type PlanIndex } from './agent-plans.ts';
 
 export const SIMULATED_RATERS = ['simulated-rater-1', 'simulated-rater-2'] as const;
@@ -78,16 +78,4 @@ export function simulatedPairs(pathways: readonly Row[], index: PlanIndex): Simu
     }
   }
   return pairs;
-}
-
-export function simulatedChoices(pairs: readonly SimulatedPair[], noise: number, seed: number): PreferenceRow[] {
-  if (!(noise >= 0 && noise <= 1)) throw new RangeError(`simulated raters: noise must be in [0, 1], got ${noise}`);
-  return pairs.flatMap((p) =>
-    SIMULATED_RATERS.map((annotator) => ({
-      group: p.group,
-      pair_id: p.pair_id,
-      annotator,
-      choice: noisyChoice(p.truth, noise, seed, p.pair_id, annotator),
-    })),
-  );
 }

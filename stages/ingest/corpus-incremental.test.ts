@@ -88,6 +88,7 @@ test(
       'dialogues_multi',
       'agent_plans',
       'predicted_pathways',
+      'simulated_preferences',
       'step_scores',
       'outcome_scores',
       'pathway_metrics',
