@@ -1,9 +1,12 @@
 /**
  * The run's job slots: at most `limit` stages run at once, and a freed slot goes to the waiting
- * stage with the most stages downstream of it (ties: the first to ask). First come, first served
- * would give a slot to a report leaf as readily as to the stage the rest of the run waits for
- * (at the paper's size, pathway_metrics waited behind threshold_analysis and run_facts while the
- * statistics after it could not start).
+ * stage of the highest priority (ties: the first to ask). The executor's priority is a stage's
+ * critical path (`criticalPaths`): the longest chain of stages it leads to, each weighed by what it
+ * cost when it last ran, as ninja schedules by its build log. First come, first served would give a
+ * slot to a report leaf as readily as to the stage the rest of the run waits for (at the paper's
+ * size, pathway_metrics waited behind threshold_analysis and run_facts while the statistics after
+ * it could not start), and a count of the stages below left the simulated raters' pairs, whose one
+ * successor is a long statistic, behind stages that feed only quick reports.
  */
 export class JobSlots {
   private free: number;
@@ -12,7 +15,7 @@ export class JobSlots {
 
   constructor(
     readonly limit: number,
-    /** A stage's priority: how many stages are downstream of it. */
+    /** A stage's priority: the higher, the sooner it gets a freed slot. */
     private readonly priorityOf: (stage: string) => number,
   ) {
     if (!(limit >= 1)) throw new Error(`jobs must be at least 1, got ${limit}`);
@@ -42,25 +45,30 @@ export class JobSlots {
   }
 }
 
-/** Per stage, how many of the selected stages are downstream of it (its descendants). */
-export function downstreamCounts(
+/**
+ * Per stage, its weight plus the heaviest chain of selected stages below it: how long the run
+ * goes on after the stage starts if nothing else held it up. A stage not weighed (it never ran
+ * here) weighs `unknown`.
+ */
+export function criticalPaths(
   names: Iterable<string>,
   successors: (name: string) => readonly string[],
   selected: ReadonlySet<string>,
+  weightOf: (name: string) => number | undefined,
+  unknown = 1,
 ): Map<string, number> {
-  const below = new Map<string, Set<string>>();
-  const visit = (n: string): Set<string> => {
-    let s = below.get(n);
-    if (s) return s;
-    below.set(n, (s = new Set()));
-    for (const c of successors(n)) {
-      if (!selected.has(c)) continue;
-      s.add(c);
-      for (const d of visit(c)) s.add(d);
-    }
-    return s;
+  const path = new Map<string, number>();
+  const visit = (n: string): number => {
+    const known = path.get(n);
+    if (known !== undefined) return known;
+    let below = 0;
+    for (const c of successors(n)) if (selected.has(c)) below = Math.max(below, visit(c));
+    const w = weightOf(n);
+    const total = (w !== undefined && Number.isFinite(w) && w >= 0 ? w : unknown) + below;
+    path.set(n, total);
+    return total;
   };
   const out = new Map<string, number>();
-  for (const n of names) out.set(n, visit(n).size);
+  for (const n of names) out.set(n, visit(n));
   return out;
 }

@@ -48,6 +48,23 @@ describe('incremental runs on the toy DAG', () => {
     );
   });
 
+  test('each stage that ran records the seconds it held a slot (the next run’s weights); a reuse or a dry run keeps the record', async () => {
+    const p = makeToyProject();
+    const file = workspaceFor(p.root).stageSeconds;
+    await run(p, p.config(), { dryRun: true });
+    assert.equal(existsSync(file), false, 'a dry run records nothing');
+    await run(p, p.config());
+    const first = JSON.parse(readFileSync(file, 'utf8')) as Record<string, number>;
+    assert.deepEqual(Object.keys(first), ['report', 'shout', 'totals', 'words'], 'every stage that ran; the source takes no slot');
+    assert.ok(Object.values(first).every((s) => s >= 0 && s < 60));
+    await run(p, p.config());
+    assert.deepEqual(JSON.parse(readFileSync(file, 'utf8')), first, 'a no-op changes nothing');
+    await run(p, p.config({ totalsScale: 10 }));
+    const after = JSON.parse(readFileSync(file, 'utf8')) as Record<string, number>;
+    assert.equal(after.words, first.words, 'a reused stage keeps its last time');
+    assert.deepEqual(Object.keys(after), Object.keys(first));
+  });
+
   test('changing a param reruns that stage and its descendants only', async () => {
     const p = makeToyProject();
     await run(p, p.config());

@@ -30,7 +30,8 @@ import { closeRun } from './run-close.ts';
 import { runSource } from './source-node.ts';
 import { stageComponents, keyOf, explainStaleness } from './keys.ts';
 import { decideReuse } from './reuse-decision.ts';
-import { JobSlots, downstreamCounts } from '../concurrency/job-slots.ts';
+import { JobSlots, criticalPaths } from '../concurrency/job-slots.ts';
+import { readStageSeconds, writeStageSeconds } from '../store/stage-seconds.ts';
 import type { Workspace } from './workspace.ts';
 import { markEmpty, readCounters, runRecord, stageResult } from './run-record.ts';
 import { selectNodes } from './select-nodes.ts';
@@ -76,6 +77,8 @@ class Execution {
   private readonly records: RunRecord[] = [];
   private readonly runId = new Date().toISOString().replace(/[-:.TZ]/g, '') + '-' + randomBytes(3).toString('hex');
   private readonly warnings: string[] = [];
+  /** Per stage that ran, the seconds it held a job slot (the next run's critical-path weights). */
+  private readonly slotSeconds = new Map<string, number>();
   /** Created here unless the caller gives one; it starts no thread until a stage's work calls for it. */
   private readonly threads: ThreadPool;
 
@@ -101,8 +104,14 @@ class Execution {
 
   private async runAll(): Promise<RunSummary> {
     const selected = selectNodes(this.dag, this.opts.targets);
-    const below = downstreamCounts(selected, (n) => this.dag.graph.successors(n) ?? [], selected);
-    const jobs = new JobSlots(Math.max(1, this.opts.jobs ?? this.dag.config.jobs ?? 2), (n) => below.get(n) ?? 0);
+    const lastSeconds = readStageSeconds(this.ws.stageSeconds);
+    const paths = criticalPaths(
+      selected,
+      (n) => this.dag.graph.successors(n) ?? [],
+      selected,
+      (n) => lastSeconds.get(n),
+    );
+    const jobs = new JobSlots(Math.max(1, this.opts.jobs ?? this.dag.config.jobs ?? 2), (n) => paths.get(n) ?? 0);
     // Input rows read for a stage are kept for its siblings only until the last consumer is done.
     this.inputRows = new InputRows(this.dag, this.ws.store, selected);
     for (const name of this.dag.order) {
@@ -113,6 +122,15 @@ class Execution {
       );
     }
     await Promise.all(this.outcomes.values());
+    if (!this.opts.dryRun && !this.opts.ephemeral) {
+      try {
+        writeStageSeconds(this.ws.stageSeconds, lastSeconds, this.slotSeconds);
+      } catch (err) {
+        this.warn(
+          `could not record the stages' times in ${this.ws.stageSeconds} (${(err as Error).message}); the next run schedules without them`,
+        );
+      }
+    }
     const warehouseOk = await closeRun({
       ws: this.ws,
       stat: this.stat,
@@ -167,10 +185,12 @@ class Execution {
     const go = await this.decide(name);
     if ('outcome' in go) return go.outcome;
     await jobs.acquire(name);
+    const slotted = performance.now();
     try {
       const ready = await this.prepare(go);
       return 'outcome' in ready ? ready.outcome : await this.runNode(go, ready);
     } finally {
+      this.slotSeconds.set(name, (performance.now() - slotted) / 1000);
       jobs.release();
     }
   }

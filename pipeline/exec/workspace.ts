@@ -7,6 +7,8 @@ export interface Workspace {
   warehouse: string;
   ledger: string;
   statCache: string;
+  /** What each stage cost when it last ran (pipeline/store/stage-seconds.ts): the job slots' hint. */
+  stageSeconds: string;
   runsLog: string;
   lock: string;
   /** The project's one LLM call cache, shared by every store (--call-cache or CDP_LLM_CACHE; default data/llm-cache). */
@@ -27,6 +29,7 @@ export function workspaceFor(root: string, at: { store?: string; warehouse?: str
     warehouse: resolve(root, at.warehouse ?? 'data/warehouse.duckdb'),
     ledger: join(store, 'ledger.json'),
     statCache: join(store, 'stat-cache.json'),
+    stageSeconds: join(store, 'stage-seconds.json'),
     runsLog: join(store, 'runs.ndjson'),
     lock: join(store, 'run.lock'),
     llmCache: resolve(root, at.llmCache ?? 'data/llm-cache'),
