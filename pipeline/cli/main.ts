@@ -8,6 +8,7 @@ import { importConfig } from './load.ts';
 import { buildProgram } from './program.ts';
 import { runnerCommands } from './commands/index.ts';
 import type { ConfigModule } from './config-exports.ts';
+import { limitHeapGrowth } from './heap-growth.ts';
 
 /** The configuration file of an argument list, before commander parses it; null outside a project. */
 function configOf(argv: readonly string[]): string | null {
@@ -25,6 +26,8 @@ function fail(err: unknown): void {
   process.exitCode = 2;
 }
 
+// Before any command allocates or starts a worker thread: the flag is the process's.
+limitHeapGrowth();
 const file = configOf(process.argv.slice(2));
 let mod: ConfigModule = {};
 try {
