@@ -3,10 +3,9 @@
  * again. Left to itself V8 lets a heap grow to several times its live size: in a run at the
  * paper's size the main thread's heap reached 2.07 GB over 450 MB live and a worker's 0.89 GB over
  * 72 MB, so the run's peak RSS was mostly garbage not yet collected. At 25 % each heap stays
- * within 1.25× its live size, for more full collections: measured there (the full run, same code
- * and corpus, one run each), V8 alone 5.1 GB peak RSS and 401 s of CPU, 50 % 3.5 GB and 395 s,
- * 25 % 2.6 GB and 415 s (bench/RESULTS.md, the scale section, measures the default). V8's flags
- * belong to the process: set before the run starts a worker thread, this holds for the workers too.
+ * within 1.25× its live size, for more full collections (bench/RESULTS.md, the scale section,
+ * gives the peak RSS and CPU with and without). V8's flags belong to the process: set before the
+ * run starts a worker thread, this holds for the workers too.
  */
 import { setFlagsFromString } from 'node:v8';
 

@@ -41,8 +41,7 @@ test('human label CSVs (files-source rows, paths relative to the root) feed the 
       preferenceStage,
       {
         pathway_metrics: [],
-        predicted_pathways: [],
-        agent_plans: [],
+        simulated_preferences: [],
         human_preferences: [file('prefs.csv')],
         human_pair_pcc: [file('pcc.csv')],
       },
