@@ -3,8 +3,8 @@
  * their critical paths with it (pipeline/concurrency/job-slots.ts); it is a hint, in no key, so a
  * missing or damaged file only means every stage weighs the same.
  */
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { tempPathFor } from './atomic.ts';
+import { readFileSync } from 'node:fs';
+import { writeFileAtomic } from './atomic.ts';
 
 export function readStageSeconds(file: string): Map<string, number> {
   let parsed: unknown;
@@ -26,12 +26,5 @@ export function writeStageSeconds(file: string, before: ReadonlyMap<string, numb
   for (const [stage, s] of ran) merged.set(stage, Math.round(s * 1000) / 1000);
   const sorted = Object.fromEntries([...merged].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   // Not fsynced: losing it to a crash costs one run's scheduling, never a result.
-  const tmp = tempPathFor(file);
-  try {
-    writeFileSync(tmp, JSON.stringify(sorted, null, 1) + '\n');
-    renameSync(tmp, file);
-  } catch (err) {
-    rmSync(tmp, { force: true });
-    throw err;
-  }
+  writeFileAtomic(file, JSON.stringify(sorted, null, 1) + '\n', { sync: false });
 }
