@@ -276,9 +276,15 @@ function evaluationStages(w: Wiring): StageDecl[] {
       inputs: { pathway_metrics: 'pathway_metrics' },
       params: { judges },
     }),
+    // The simulated step labels, case by case: a new guideline labels only its cases' pathways.
+    stage('threshold_labels', {
+      module: 'stages/evaluate/threshold-labels.stage.ts',
+      inputs: { test_cases: 'test_cases', step_scores: 'step_scores', ...groundTruth },
+      forEach: { input: 'test_cases', join: { step_scores: 'cdp_id', predicted_pathways: 'cdp_id', agent_plans: 'cdp_id' } },
+    }),
     stage('threshold_analysis', {
       module: 'stages/evaluate/threshold-analysis.stage.ts',
-      inputs: { step_scores: 'step_scores', ...groundTruth },
+      inputs: { threshold_labels: 'threshold_labels' },
     }),
     // The simulated raters' pairs, case by case: a new guideline labels only its cases' pairs.
     stage('simulated_preferences', {

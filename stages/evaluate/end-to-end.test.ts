@@ -22,6 +22,7 @@ const EVALUATION_STAGES = [
   'pathway_metrics',
   'model_summary',
   'correlations',
+  'threshold_labels',
   'threshold_analysis',
   'simulated_preferences',
   'preference_agreement',

@@ -4,6 +4,7 @@ import { buildFixture, HTN_TREE } from '../agents/testing/benchmark-cases.ts';
 import { planCase } from '../agents/perturbation-agent.ts';
 import { profileFromName } from '../agents/perturbation-profile.ts';
 import thresholdStage from './threshold-analysis.stage.ts';
+import thresholdLabelsStage from './threshold-labels.stage.ts';
 import preferenceStage from './preference-agreement.stage.ts';
 import simulatedPreferencesStage, { simulatedPreferenceRows } from './simulated-preferences.stage.ts';
 import deviationStage from './deviation-profile.stage.ts';
@@ -113,8 +114,33 @@ describe('threshold labels', () => {
       planPathway(OMIT, cdp, HTN_TREE, 'single'),
       { ...planPathway(ORACLE, cdp, HTN_TREE, 'multi'), candidate: ['Asked something else?', 'b', 'c'] },
     ];
+    // threshold_labels as the runner runs it: one unit, the case, joined to its scores, pathways and plans.
+    const unit = { row: cdps[0]!, joined: { step_scores, predicted_pathways, agent_plans }, whole: {} };
+    const threshold_labels = (await thresholdLabelsStage.run(unit, fakeCtx({}))) as Row[];
+    assert.deepEqual(
+      threshold_labels.map((r) => [r.setting, r.model, r.scores, r.correct, r.left_out, r.simulated]),
+      [
+        ['single', ORACLE, [1, 1, 1], [true, true, true], null, true],
+        // Omission agent, plan [1]: row 0's best is 0.2 (wrong), row 1's 0.9 (correct), row 2's 0.1 (wrong).
+        ['single', OMIT, [0.2, 0.9, 0.1], [false, true, false], null, true],
+        ['single', 'real-model', null, null, 'no ground truth (not a perturbation agent, or case unknown)', true],
+        ['multi', ORACLE, null, null, 'pathway differs from the plan', true],
+      ],
+    );
+    const failedScores = [
+      { ...step_scores[0]!, error: 'judge: no answer', C: null },
+      { ...step_scores[1]!, n: 0, C: [] },
+    ];
+    assert.deepEqual(
+      ((await thresholdLabelsStage.run({ ...unit, joined: { ...unit.joined, step_scores: failedScores } }, fakeCtx({}))) as Row[]).map(
+        (r) => r.left_out,
+      ),
+      ['failure row', 'empty pathway'],
+    );
+    assert.deepEqual(await thresholdLabelsStage.run({ ...unit, row: { ...cdps[0]!, error: 'upstream: no vignette' } }, fakeCtx({})), []);
     const logs: string[] = [];
-    const rows = await runTable(thresholdStage, { step_scores, predicted_pathways, agent_plans }, {}, logs);
+    const rows = await runTable(thresholdStage, { threshold_labels }, {}, logs);
+    assert.deepEqual(await runTable(thresholdStage, { threshold_labels: [...threshold_labels].reverse() }, {}), rows, 'order-free');
     assert.ok(rows.every((r) => r.source === 'simulated-plan' && r.simulated === true));
     const curve = rows.filter((r) => r.setting === 'all' && r.model === null);
     assert.equal(curve.length, 21, 'grid 0, 0.05, …, 1');

@@ -14,7 +14,7 @@ test('human label CSVs (files-source rows, paths relative to the root) feed the 
     const logs: string[] = [];
     const rows = await runTable(
       thresholdStage,
-      { step_scores: [], predicted_pathways: [], agent_plans: [], human_labels: [{ path: 'labels.csv', sha256: 'x', size: 1 }] },
+      { threshold_labels: [], human_labels: [{ path: 'labels.csv', sha256: 'x', size: 1 }] },
       {},
       logs,
       root,

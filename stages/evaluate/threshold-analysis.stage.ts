@@ -4,8 +4,8 @@
  * (stages/stats/threshold.ts), one row per grid point with the curve's summary repeated.
  *
  * Label sources (column `source`; `simulated` true for the first):
- * - 'simulated-plan': the perturbation agents' true step mappings (input `agent_plans`, read by
- *   threshold-labels.ts), per setting and pooled over settings (setting 'all');
+ * - 'simulated-plan': the perturbation agents' true step mappings, as the `threshold_labels`
+ *   stage labelled each judged pathway with them, per setting and pooled over settings (setting 'all');
  * - 'human': the optional input `human_labels`, a files source of CSVs with header
  *   judge,model,score,human (read-csv.ts); bad lines are logged and skipped; setting 'all'.
  * model is null on a judge's pooled curve, whose row also carries `common_low`/`common_high`:
@@ -16,8 +16,6 @@ import { basename, resolve } from 'node:path';
 import { tableStage, z, type Row } from '../../pipeline/stage.ts';
 import { parseThresholdLabels } from '../stats/read-csv.ts';
 import { thresholdAnalysis, thresholdGrid, type ThresholdCurve, type ThresholdRow } from '../stats/threshold.ts';
-import { planIndex } from './agent-plans.ts';
-import { simulatedStepLabels } from './threshold-labels.ts';
 
 export interface ThresholdParams {
   gridStep: number;
@@ -60,15 +58,32 @@ export function curveRows(
   return [...a.perJudge.flatMap(expand), ...a.perJudgeModel.flatMap(expand)];
 }
 
+/** One labelled reference step per row, in the labels' order; the pathways left out, counted by why. */
+export function stepLabels(rows: readonly Row[]): { labels: (ThresholdRow & { setting: string })[]; leftOut: Map<string, number> } {
+  const labels: (ThresholdRow & { setting: string })[] = [];
+  const leftOut = new Map<string, number>();
+  for (const r of rows) {
+    if (r.left_out != null) {
+      leftOut.set(String(r.left_out), (leftOut.get(String(r.left_out)) ?? 0) + 1);
+      continue;
+    }
+    const scores = r.scores as number[],
+      correct = r.correct as boolean[];
+    // Literals, not `{ ...shared, score, human }`: the spread's objects made the curves' pass over
+    // 1.5 million labels 8 times slower at the paper's size (profiled).
+    const setting = String(r.setting),
+      judge = String(r.judge),
+      model = String(r.model);
+    for (let i = 0; i < scores.length; i++) labels.push({ setting, judge, model, score: scores[i]!, human: correct[i]! });
+  }
+  return { labels, leftOut };
+}
+
 export default tableStage<ThresholdParams>({
-  inputs: { step_scores: 'whole', predicted_pathways: 'whole', agent_plans: 'whole', human_labels: 'optional whole' },
+  inputs: { threshold_labels: 'whole', human_labels: 'optional whole' },
   // A grid of at most 1,000 thresholds over [0, 1].
   params: { gridStep: z.number().min(0.001).max(1).default(0.05), tolerance: z.number().min(0).max(1).default(0.02) },
-  // The score matrices and what a pathway is; not the step texts of predicted_pathways.
-  reads: {
-    step_scores: ['setting', 'model', 'cdp_id', 'judge', 'error', 'n', 'C'],
-    predicted_pathways: ['setting', 'model', 'cdp_id', 'candidate'],
-  },
+  reads: { threshold_labels: ['setting', 'judge', 'model', 'scores', 'correct', 'left_out'] },
   columns: {
     source: 'VARCHAR',
     simulated: 'BOOLEAN',
@@ -92,10 +107,10 @@ export default tableStage<ThresholdParams>({
     common_low: 'DOUBLE',
     common_high: 'DOUBLE',
   },
-  run({ step_scores, predicted_pathways, agent_plans, human_labels }, ctx) {
+  run({ threshold_labels, human_labels }, ctx) {
     const opts = { grid: thresholdGrid(ctx.params.gridStep), tolerance: ctx.params.tolerance };
-    const { labels, skipped } = simulatedStepLabels(step_scores, predicted_pathways, planIndex(agent_plans));
-    for (const [why, count] of Object.entries(skipped)) ctx.log(`threshold labels: ${count} pathway(s) left out: ${why}`);
+    const { labels, leftOut } = stepLabels(threshold_labels);
+    for (const [why, count] of leftOut) ctx.log(`threshold labels: ${count} pathway(s) left out: ${why}`);
     const out: Row[] = [];
     const settings = [...new Set(labels.map((l) => l.setting))].sort();
     for (const setting of ['all', ...settings]) {

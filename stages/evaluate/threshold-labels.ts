@@ -10,17 +10,20 @@
  * agent's plan (planMismatch).
  */
 import type { Row } from '../../pipeline/stage.ts';
-import { planMismatch, planOf, type AgentPlan, type PlanIndex } from './agent-plans.ts';
+import { planMismatch, planOf, type PlanIndex } from './agent-plans.ts';
 
-export interface StepLabel {
+/**
+ * One judged pathway's labels: the score C[i][j*] of each reference step's best match and whether
+ * the plan maps j* to i, in step order; or, when the pathway cannot be labelled, why (`left_out`).
+ */
+export interface PathwayLabels {
   setting: string;
   judge: string;
   model: string;
   cdp_id: string;
-  reference_step: number;
-  best_candidate: number;
-  score: number;
-  human: boolean;
+  scores: number[] | null;
+  correct: boolean[] | null;
+  left_out: string | null;
 }
 
 /** Labels of one m×n matrix (rows of C) against a plan's mapping. */
@@ -36,56 +39,23 @@ export function labelsFromMapping(
   });
 }
 
-export function simulatedStepLabels(
-  stepScores: readonly Row[],
-  pathways: readonly Row[],
-  index: PlanIndex,
-): { labels: StepLabel[]; skipped: Record<string, number> } {
+/** The labels of each step_scores row of one case (or of any rows), in their order. */
+export function simulatedStepLabels(stepScores: readonly Row[], pathways: readonly Row[], index: PlanIndex): PathwayLabels[] {
   const candidateOf = new Map(pathways.map((p) => [JSON.stringify([p.setting, p.model, p.cdp_id]), (p.candidate as string[]) ?? []]));
-  const labels: StepLabel[] = [];
-  const skipped: Record<string, number> = {};
-  const skip = (why: string) => (skipped[why] = (skipped[why] ?? 0) + 1);
-  const plans = new Map<string, AgentPlan | null>();
-  for (const r of stepScores) {
-    if (r.error != null) {
-      skip('failure row');
-      continue;
-    }
+  return stepScores.map((r) => {
     const model = String(r.model),
       cdpId = String(r.cdp_id),
       setting = String(r.setting);
-    const planKey = JSON.stringify([model, cdpId]);
-    if (!plans.has(planKey)) plans.set(planKey, planOf(index, model, cdpId));
-    const plan = plans.get(planKey)!;
-    if (!plan) {
-      skip('no ground truth (not a perturbation agent, or case unknown)');
-      continue;
-    }
-    if (r.n === 0) {
-      skip('empty pathway');
-      continue;
-    }
+    const at = { setting, judge: String(r.judge), model, cdp_id: cdpId };
+    const leftOut = (why: string): PathwayLabels => ({ ...at, scores: null, correct: null, left_out: why });
+    if (r.error != null) return leftOut('failure row');
+    const plan = planOf(index, model, cdpId);
+    if (!plan) return leftOut('no ground truth (not a perturbation agent, or case unknown)');
+    if (r.n === 0) return leftOut('empty pathway');
     const candidate = candidateOf.get(JSON.stringify([setting, model, cdpId]));
-    if (!candidate) {
-      skip('pathway not in predicted_pathways');
-      continue;
-    }
-    if (planMismatch(plan, setting, candidate)) {
-      skip('pathway differs from the plan');
-      continue;
-    }
-    for (const l of labelsFromMapping(r.C as number[][], plan.mapping)) {
-      labels.push({
-        setting,
-        judge: String(r.judge),
-        model,
-        cdp_id: cdpId,
-        reference_step: l.reference_step,
-        best_candidate: l.best_candidate,
-        score: l.score,
-        human: l.correct,
-      });
-    }
-  }
-  return { labels, skipped };
+    if (!candidate) return leftOut('pathway not in predicted_pathways');
+    if (planMismatch(plan, setting, candidate)) return leftOut('pathway differs from the plan');
+    const labels = labelsFromMapping(r.C as number[][], plan.mapping);
+    return { ...at, scores: labels.map((l) => l.score), correct: labels.map((l) => l.correct), left_out: null };
+  });
 }

@@ -90,6 +90,7 @@ test(
       'predicted_pathways',
       'simulated_preferences',
       'step_scores',
+      'threshold_labels',
       'outcome_scores',
       'pathway_metrics',
     ];

@@ -154,7 +154,11 @@ export function thresholdCurve(
   return { n: rows.length, positives, points, best: { t: best.t, f1: best.f1 }, stable: { low: points[lo]!.t, high: points[hi]!.t } };
 }
 
-/** Curves per judge and per (judge, model), in order of first appearance. */
+function byName<T>(groups: Map<string, T>): [string, T][] {
+  return [...groups].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/** Curves per judge and per (judge, model), each in name order (the rows' order does not matter). */
 export function thresholdAnalysis(rows: readonly ThresholdRow[], opts: ThresholdOptions = {}): ThresholdAnalysis {
   const byJudge = new Map<string, ThresholdRow[]>();
   const byJudgeModel = new Map<string, Map<string, ThresholdRow[]>>();
@@ -171,11 +175,11 @@ export function thresholdAnalysis(rows: readonly ThresholdRow[], opts: Threshold
   const perJudge: ThresholdCurve[] = [];
   const perJudgeModel: ThresholdCurve[] = [];
   const common: ThresholdAnalysis['common'] = [];
-  for (const [judge, judgeRows] of byJudge) {
+  for (const [judge, judgeRows] of byName(byJudge)) {
     perJudge.push({ judge, model: null, ...thresholdCurve(judgeRows, opts) });
     let low = -Infinity,
       high = Infinity;
-    for (const [model, modelRows] of byJudgeModel.get(judge)!) {
+    for (const [model, modelRows] of byName(byJudgeModel.get(judge)!)) {
       const curve: ThresholdCurve = { judge, model, ...thresholdCurve(modelRows, opts) };
       perJudgeModel.push(curve);
       low = Math.max(low, curve.stable.low);
