@@ -297,7 +297,13 @@ function evaluationStages(w: Wiring): StageDecl[] {
       module: 'stages/evaluate/preference-agreement.stage.ts',
       inputs: { pathway_metrics: 'pathway_metrics', simulated_preferences: 'simulated_preferences' },
     }),
-    stage('deviation_profile', { module: 'stages/evaluate/deviation-profile.stage.ts', inputs: groundTruth }),
+    // The agents' true deviations, case by case: a new guideline counts only its cases' pathways.
+    stage('true_deviations', {
+      module: 'stages/evaluate/true-deviations.stage.ts',
+      inputs: { test_cases: 'test_cases', ...groundTruth },
+      forEach: { input: 'test_cases', join: { predicted_pathways: 'cdp_id', agent_plans: 'cdp_id' } },
+    }),
+    stage('deviation_profile', { module: 'stages/evaluate/deviation-profile.stage.ts', inputs: { true_deviations: 'true_deviations' } }),
   ];
 }
 

@@ -298,8 +298,9 @@ export default async function (): Promise<BenchReport> {
     lengthTable(facts.lengths),
     `Adding one test guideline (a copy of the first English one) computed: ${units(addedComputed)}; ` +
       `agent_plans ${(addedComputed.agent_plans ?? 0).toLocaleString('en')}, predicted_pathways ${(addedComputed.predicted_pathways ?? 0).toLocaleString('en')}, ` +
-      `simulated_preferences ${(addedComputed.simulated_preferences ?? 0).toLocaleString('en')} ` +
-      `and threshold_labels ${(addedComputed.threshold_labels ?? 0).toLocaleString('en')} units. ` +
+      `simulated_preferences ${(addedComputed.simulated_preferences ?? 0).toLocaleString('en')}, ` +
+      `threshold_labels ${(addedComputed.threshold_labels ?? 0).toLocaleString('en')} ` +
+      `and true_deviations ${(addedComputed.true_deviations ?? 0).toLocaleString('en')} units. ` +
       `The partitioned statistics: ${partitioned(added)}. Removing it again: ${partitioned(removed)}; ` +
       `stages that took longest: ${slowest(removed)}. Adding it back: ${partitioned(readded)}; stages that took longest: ${slowest(readded)}.`,
     `Adding one model: a models file (--models) declaring one evaluated model, ${ADDED_MODEL}, served by a local OpenAI-compatible server on 127.0.0.1 that the benchmark starts ` +
@@ -309,7 +310,7 @@ export default async function (): Promise<BenchReport> {
     `Changing one judge param: \`cdp run --set outcome_scores.cutoff=3\` (Prompt 9's score from which an outcome counts as correct; default 4), same models file. ` +
       `Reran: ${paramRan.join(', ')}; outcome_scores computed ${(paramComputed.outcome_scores ?? 0).toLocaleString('en')} units ` +
       '(the cut-off is in the stage-wide key, so every unit of the stage recomputes; the simulated judges score offline, no request was sent).',
-    'Adding a guideline computes only its units; each row-mapped stage (agent_plans, predicted_pathways, simulated_preferences and threshold_labels among them) writes the segments ' +
+    'Adding a guideline computes only its units; each row-mapped stage (agent_plans, predicted_pathways, simulated_preferences, threshold_labels and true_deviations among them) writes the segments ' +
       'its new rows fall in and reuses the others unread. The partitioned statistics (model_summary by setting × model, correlations by ' +
       'setting and the pool, preference_agreement by judge) compute the partitions whose rows changed: a new test guideline has cases ' +
       'of every model in both settings, so each of their partitions changes, and they cost what a whole-table run costs. The stages that took ' +

@@ -1,51 +1,39 @@
 /**
  * Stage `deviation_profile`: per (setting, model), the true process deviations (omission,
- * redundancy, skipping, reversal; perturb.ts definitions) of the simulated perturbation agents
- * over the pathways they produced, read from their plans (input `agent_plans`, the table of the
- * agent_plans stage), plus how many conclusions were deliberately wrong. For the report's
- * deviation figure.
+ * redundancy, skipping, reversal) of the simulated perturbation agents over the pathways they
+ * produced, summed from the `true_deviations` rows (one per pathway that is exactly its agent's
+ * plan), plus how many conclusions were deliberately wrong. For the report's deviation figure.
  *
- * Only perturbation agents have ground truth; real models and other simulated agents are left
- * out (nothing here guesses a deviation from a judge's alignment). A pathway counts when it is
- * usable and is exactly its agent's plan (agent-plans.ts); `cases` is how many did.
+ * Only perturbation agents have ground truth; real models and other simulated agents have no
+ * rows there (nothing here guesses a deviation from a judge's alignment). `cases` is how many
+ * pathways counted.
  */
 import { tableStage, type Row } from '../../pipeline/stage.ts';
-import { planIndex, planMismatch, planOf } from './agent-plans.ts';
 
-export function deviationProfile(pathways: readonly Row[], plans: readonly Row[]): Row[] {
-  const index = planIndex(plans);
-  const acc = new Map<
-    string,
-    Row & { cases: number; omission: number; redundancy: number; skipping: number; reversal: number; wrong_outcomes: number }
-  >();
-  for (const p of pathways) {
-    if (p.usable !== true) continue;
-    const plan = planOf(index, String(p.model), String(p.cdp_id));
-    if (!plan || planMismatch(plan, String(p.setting), (p.candidate as string[]) ?? [])) continue;
-    const key = JSON.stringify([p.setting, p.model]);
+const COUNTS = ['omission', 'redundancy', 'skipping', 'reversal'] as const;
+
+export function deviationProfile(deviations: readonly Row[]): Row[] {
+  const acc = new Map<string, Row & Record<(typeof COUNTS)[number] | 'cases' | 'wrong_outcomes', number>>();
+  for (const d of deviations) {
+    const key = JSON.stringify([d.setting, d.model]);
     let a = acc.get(key);
-    if (!a)
-      acc.set(
-        key,
-        (a = {
-          setting: p.setting,
-          model: p.model,
-          source: 'simulated-plan',
-          cases: 0,
-          omission: 0,
-          redundancy: 0,
-          skipping: 0,
-          reversal: 0,
-          wrong_outcomes: 0,
-        }),
-      );
-    const c = plan.deviations;
+    if (!a) {
+      a = {
+        setting: d.setting,
+        model: d.model,
+        source: 'simulated-plan',
+        cases: 0,
+        omission: 0,
+        redundancy: 0,
+        skipping: 0,
+        reversal: 0,
+        wrong_outcomes: 0,
+      };
+      acc.set(key, a);
+    }
     a.cases++;
-    a.omission += c.omission;
-    a.redundancy += c.redundancy;
-    a.skipping += c.skipping;
-    a.reversal += c.reversal;
-    if (plan.wrongOutcome) a.wrong_outcomes++;
+    for (const c of COUNTS) a[c] += Number(d[c]);
+    if (d.wrong_outcome === true) a.wrong_outcomes++;
   }
   return [...acc.entries()]
     .sort(([a], [b]) => (a < b ? -1 : 1))
@@ -53,9 +41,9 @@ export function deviationProfile(pathways: readonly Row[], plans: readonly Row[]
 }
 
 export default tableStage({
-  inputs: { predicted_pathways: 'whole', agent_plans: 'whole' },
+  inputs: { true_deviations: 'whole' },
   params: {},
-  reads: { predicted_pathways: ['setting', 'model', 'cdp_id', 'usable', 'candidate'] },
+  reads: { true_deviations: ['setting', 'model', ...COUNTS, 'wrong_outcome'] },
   columns: {
     setting: 'VARCHAR',
     model: 'VARCHAR',
@@ -68,7 +56,7 @@ export default tableStage({
     total: 'INTEGER',
     wrong_outcomes: 'INTEGER',
   },
-  run({ predicted_pathways, agent_plans }) {
-    return deviationProfile(predicted_pathways, agent_plans);
+  run({ true_deviations }) {
+    return deviationProfile(true_deviations);
   },
 });

@@ -26,6 +26,7 @@ const EVALUATION_STAGES = [
   'threshold_analysis',
   'simulated_preferences',
   'preference_agreement',
+  'true_deviations',
   'deviation_profile',
 ];
 const PERTURBED = 'simulated-mixed-0.15-wrong-0.2';

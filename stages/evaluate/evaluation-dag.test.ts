@@ -173,10 +173,12 @@ test('evaluation DAG: simulated judges through the client, every analysis stage,
           inputs: { pathway_metrics: 'pathway_metrics', simulated_preferences: 'simulated_preferences' },
         },
         {
-          name: 'deviation_profile',
-          module: m('deviation-profile.stage.ts'),
-          inputs: { predicted_pathways: 'predicted_pathways', agent_plans: 'agent_plans' },
+          name: 'true_deviations',
+          module: m('true-deviations.stage.ts'),
+          inputs: { test_cases: 'test_cases', predicted_pathways: 'predicted_pathways', agent_plans: 'agent_plans' },
+          forEach: { input: 'test_cases', join: { predicted_pathways: 'cdp_id', agent_plans: 'cdp_id' } },
         },
+        { name: 'deviation_profile', module: m('deviation-profile.stage.ts'), inputs: { true_deviations: 'true_deviations' } },
       ],
     };
     const dag = await resolveDag(config, root);

@@ -8,6 +8,7 @@ import thresholdLabelsStage from './threshold-labels.stage.ts';
 import preferenceStage from './preference-agreement.stage.ts';
 import simulatedPreferencesStage, { simulatedPreferenceRows } from './simulated-preferences.stage.ts';
 import deviationStage from './deviation-profile.stage.ts';
+import trueDeviationsStage from './true-deviations.stage.ts';
 import { labelsFromMapping } from './threshold-labels.ts';
 import { noisyChoice, trueChoice } from './simulated-preferences.ts';
 import { cdpRow, fakeCtx, planPathway, runTable, treeRow } from './testing/stage-harness.ts';
@@ -293,7 +294,31 @@ test('deviation_profile: true deviation counts per agent, real models left out',
     { ...planPathway(ORACLE, cdp, HTN_TREE, 'single'), model: 'gpt-5.4' },
     { ...planPathway(OMIT, cdp, HTN_TREE, 'multi'), usable: false },
   ];
-  const rows = await runTable(deviationStage, { predicted_pathways, agent_plans }, {});
+  // true_deviations as the runner runs it: one unit, the case, joined to its pathways and plans.
+  const unit = { row: cdps[0]!, joined: { predicted_pathways, agent_plans }, whole: {} };
+  const true_deviations = (await trueDeviationsStage.run(unit, fakeCtx({}))) as Row[];
+  assert.deepEqual(
+    true_deviations.map((r) => [r.setting, r.model, r.omission, r.redundancy, r.skipping, r.reversal, r.wrong_outcome, r.simulated]),
+    [
+      ['single', OMIT, 2, 0, 0, 0, false, true],
+      ['single', ORACLE, 0, 0, 0, 0, false, true],
+      ['single', REDUNDANT, 0, 3, 0, 0, false, true],
+    ],
+    'the real model and the unusable pathway have no row',
+  );
+  assert.deepEqual(await trueDeviationsStage.run({ ...unit, row: { ...cdps[0]!, error: 'upstream: no vignette' } }, fakeCtx({})), []);
+  const rows = await runTable(deviationStage, { true_deviations }, {});
+  assert.deepEqual(await runTable(deviationStage, { true_deviations: [...true_deviations].reverse() }, {}), rows, 'order-free');
+  // Summed over cases: a second case of the omission agent, its conclusion wrong.
+  const twice = await runTable(
+    deviationStage,
+    { true_deviations: [...true_deviations, { ...true_deviations[0]!, cdp_id: 'other', wrong_outcome: true }] },
+    {},
+  );
+  assert.deepEqual(
+    twice.filter((r) => r.model === OMIT).map((r) => [r.cases, r.omission, r.total, r.wrong_outcomes]),
+    [[2, 4, 4, 1]],
+  );
   assert.deepEqual(
     rows.map((r) => [r.setting, r.model, r.cases, r.omission, r.redundancy, r.skipping, r.reversal, r.total, r.wrong_outcomes]),
     [

@@ -91,6 +91,7 @@ test(
       'simulated_preferences',
       'step_scores',
       'threshold_labels',
+      'true_deviations',
       'outcome_scores',
       'pathway_metrics',
     ];
