@@ -16,6 +16,7 @@ import { readLedger } from '../store/ledger.ts';
 import { readRows } from '../store/artifacts.ts';
 import { anyInZone, changedJoinValues, lineJoinValue, rowsWithValues, sortJoinValues } from './join-delta.ts';
 import { memberText, pickMembers } from '../store/pick-members.ts';
+import { EMPTY_SEGMENT_HASH } from '../store/segments.ts';
 import { canonicalJson, hashValue, sha256 } from '../hash/canonical.ts';
 import { unitKey } from './unit-key.ts';
 
@@ -228,6 +229,13 @@ test('changedJoinValues compares only the segments between the shared ones, valu
   // Shared segments reordered, or a changed segment's file gone: cannot tell.
   assert.equal(changedJoinValues(['a', 'c'], ['c', 'a'], 'id', lines), null);
   assert.equal(changedJoinValues(['a', 'x'], ['a', 'b'], 'id', lines), null);
+  // Empty segments, repeated (a crossed stage's elements that give a segment no row): no rows,
+  // so they align nothing and change nothing.
+  const E = EMPTY_SEGMENT_HASH;
+  const withEmpty = (h: string) => (h === E ? [] : lines(h));
+  assert.deepEqual(changedJoinValues(['a', E, 'b', E], ['a', E, 'b2', E, 'd', E], 'id', withEmpty), new Set(['4', '6']));
+  assert.deepEqual(changedJoinValues([E, 'a', E], ['a', E, E], 'id', withEmpty), new Set());
+  assert.equal(sha256(''), E, 'the hash of a segment with no line');
 });
 
 test('memberText reads a top-level member of a canonical line; rowsWithValues finds its rows exactly', () => {

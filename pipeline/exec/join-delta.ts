@@ -7,6 +7,7 @@
  */
 import { canonicalJson } from '../hash/canonical.ts';
 import { memberText } from '../store/pick-members.ts';
+import { EMPTY_SEGMENT_HASH } from '../store/segments.ts';
 import type { Row } from '../dag/define.ts';
 
 /** The join value of a row as the index keys it: canonical JSON, a missing column being null. */
@@ -18,7 +19,7 @@ export function joinValue(row: Row, column: string): string {
  * The values of `column` whose rows differ between `before` and `after` (segment hashes, in
  * order), or null when that cannot be told cheaply and safely: a segment repeated, the shared
  * segments reordered, or a changed segment's file gone. `lines` gives a segment's canonical lines
- * (null when its file is gone).
+ * (null when its file is gone). Empty segments are left out of both first: they hold no rows.
  */
 export function changedJoinValues(
   before: readonly string[],
@@ -28,6 +29,9 @@ export function changedJoinValues(
 ): Set<string> | null {
   const changed = new Set<string>();
   if (before.length === after.length && before.every((h, i) => h === after[i])) return changed;
+  // Empty segments hold no value, and one repeated would make the alignment below give up.
+  before = before.filter((h) => h !== EMPTY_SEGMENT_HASH);
+  after = after.filter((h) => h !== EMPTY_SEGMENT_HASH);
   const inBefore = new Set(before);
   const inAfter = new Set(after);
   if (inBefore.size !== before.length || inAfter.size !== after.length) return null;

@@ -111,6 +111,13 @@ export class StoredLine {
   }
 }
 
+/**
+ * The hash of a segment with no rows (a segment hashes its lines, each with its newline). A
+ * crossed row stage writes one for every element that gives a driving segment no row, so an
+ * artifact may hold it many times over.
+ */
+export const EMPTY_SEGMENT_HASH = createHash('sha256').digest('hex');
+
 export function segmentPaths(storeDir: string, stage: string, hash: string): { ndjson: string; parquet: string } {
   const dir = join(storeDir, 'artifacts', stage);
   return { ndjson: join(dir, `${hash}.ndjson`), parquet: join(dir, `${hash}.parquet`) };
