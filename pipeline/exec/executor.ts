@@ -362,6 +362,7 @@ class Execution {
       warn: (m: string) => this.warn(m),
       fullChecks: !!this.opts.verify,
       threads: this.threads,
+      joinedBytesPerGroup: this.opts.joinedBytesPerGroup,
     };
   }
 

@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { resolveDag } from '../dag/validate.ts';
 import type { DagConfig } from '../dag/define.ts';
 import { runDag, type RunSummary } from './executor.ts';
+import type { RunOptions } from './runner-types.ts';
 import { workspaceFor } from './workspace.ts';
 import { readLedger } from '../store/ledger.ts';
 import { readRows } from '../store/artifacts.ts';
@@ -111,8 +112,8 @@ function computed(root: string): string[] {
   }
 }
 
-async function run(root: string, config: DagConfig): Promise<RunSummary> {
-  const s = await runDag(await resolveDag(config, root), workspaceFor(root));
+async function run(root: string, config: DagConfig, opts: RunOptions = {}): Promise<RunSummary> {
+  const s = await runDag(await resolveDag(config, root), workspaceFor(root), opts);
   assert.equal(s.ok, true, JSON.stringify(s.stages.filter((x) => x.error)));
   return s;
 }
@@ -167,6 +168,29 @@ test('one changed row: each row stage computes one unit and writes one new segme
   assert.equal(mix.length, ROWS);
   assert.deepEqual(mix[4321], { id: 4321, v: 3 + 5 });
   assert.deepEqual(mix[17], { id: 17, v: 17 * 7 * 8 });
+});
+
+test('joined rows planned one driving segment at a time: the artifacts of planning at once, and a one-row change computes one unit', async () => {
+  const p = project();
+  const copy = mkdtempSync(join(tmpdir(), 'cdp-inc-groups-'));
+  cpSync(p.root, copy, { recursive: true });
+  // A budget of one byte: every pending driving segment of mix is a group of its own.
+  const grouped = { joinedBytesPerGroup: 1 };
+  // (The copy's stages log to the same file: their module texts name it.)
+  await run(copy, p.config);
+  const before = computed(p.root).length;
+  await run(p.root, p.config, grouped);
+  const ledger = (root: string) => readLedger(workspaceFor(root).ledger).entries;
+  assert.ok(ledger(p.root).left.segments!.length >= 3, 'mix is driven by several segments');
+  for (const s of ['left', 'right', 'mix']) assert.equal(ledger(p.root)[s].artifact, ledger(copy)[s].artifact, `${s}: same artifact`);
+  const mixed = computed(p.root)
+    .slice(before)
+    .filter((c) => c.startsWith('mix:'));
+  assert.deepEqual([mixed.length, new Set(mixed).size], [ROWS, ROWS], 'each unit computed once');
+  const n = computed(p.root).length;
+  p.setNumber(2345, 1);
+  await run(p.root, p.config, grouped);
+  assert.deepEqual(computed(p.root).slice(n).sort(), ['left:2345', 'mix:2345', 'right:2345']);
 });
 
 test('a change to the joined input alone recomputes only the units that join the changed rows', async () => {

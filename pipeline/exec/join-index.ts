@@ -17,28 +17,23 @@ export type JoinBuckets = Map<string, { rows: Row[]; hashes: string[] }>;
 /** Whether a pending row is keyed here (not every one of its units' keys was taken from the part it replaces). */
 export const keyedHere = (r: PendingRow): boolean => !r.known || r.known.includes(undefined);
 
-/** Each joined input's buckets, holding the values the rows to key join (all values when nothing stands). */
-export function joinIndexes(
-  store: string,
-  shape: RowShape,
-  pending: readonly PendingSegment[],
-  incremental: boolean,
-  zones: ZoneBook,
-): Map<string, JoinBuckets> {
+/**
+ * Each joined input's buckets, holding the values the rows to key join: the rows of one group of
+ * pending segments (join-chunks.ts), so a segment of the joined input whose zone holds none of
+ * them is not read.
+ */
+export function joinIndexes(store: string, shape: RowShape, pending: readonly PendingSegment[], zones: ZoneBook): Map<string, JoinBuckets> {
   const out = new Map<string, JoinBuckets>();
   for (const j of shape.joinNames) {
-    let values: Set<string> | 'all' = 'all';
-    if (incremental) {
-      values = new Set<string>();
-      for (const p of pending) for (const r of p.rows) if (keyedHere(r)) values.add(r.values[shape.joinAt[j]!]!);
-    }
+    const values = new Set<string>();
+    for (const p of pending) for (const r of p.rows) if (keyedHere(r)) values.add(r.values[shape.joinAt[j]!]!);
     out.set(j, joinIndex(store, shape.inputs[j], shape.forEach.join![j], values, zones));
   }
   return out;
 }
 
 /** A joined input's rows of `values` by join value, learning each segment's zone as it is read. */
-function joinIndex(store: string, input: Input, column: string, values: Set<string> | 'all', zones: ZoneBook): JoinBuckets {
+function joinIndex(store: string, input: Input, column: string, values: ReadonlySet<string>, zones: ZoneBook): JoinBuckets {
   const idx: JoinBuckets = new Map();
   const add = (k: string, r: Row, hash: string) => {
     let bucket = idx.get(k);
@@ -49,14 +44,14 @@ function joinIndex(store: string, input: Input, column: string, values: Set<stri
   if (!input.segments) {
     for (const r of input.rows()) {
       const k = joinValue(r, column);
-      if (values === 'all' || values.has(k)) add(k, r, hashValue(r));
+      if (values.has(k)) add(k, r, hashValue(r));
     }
     return idx;
   }
-  const sorted = values === 'all' ? null : sortJoinValues(values);
+  const sorted = sortJoinValues(values);
   for (const seg of input.segments) {
     const known = zones.of(seg.hash, column);
-    if (sorted && known !== undefined && !anyInZone(sorted, known)) {
+    if (known !== undefined && !anyInZone(sorted, known)) {
       zones.keep(seg.hash, column, known);
       continue;
     }
@@ -65,7 +60,7 @@ function joinIndex(store: string, input: Input, column: string, values: Set<stri
     for (const line of segmentLines(store, input.from, seg.hash)) {
       const k = lineJoinValue(line, column);
       zone = widen(zone, k);
-      if (values === 'all' || values.has(k)) add(k, JSON.parse(line) as Row, sha256(line));
+      if (values.has(k)) add(k, JSON.parse(line) as Row, sha256(line));
     }
     zones.keep(seg.hash, column, zone);
   }

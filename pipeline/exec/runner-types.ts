@@ -92,6 +92,8 @@ export interface RunOptions {
    * A stage stale for another reason is not run, only reported, as in a dry run.
    */
   verify?: boolean;
+  /** The joined NDJSON a row stage plans at once, about (join-chunks.ts; tests lower it). */
+  joinedBytesPerGroup?: number;
 }
 
 /** What a node of the DAG gives its descendants. */
@@ -144,6 +146,8 @@ export interface RowStageEnv {
   fullChecks?: boolean;
   /** The run's worker threads, for the units of stages declared pure (pipeline/threads/row-units.ts). */
   threads?: ThreadPool;
+  /** RunOptions.joinedBytesPerGroup. */
+  joinedBytesPerGroup?: number;
 }
 
 /**
