@@ -4,9 +4,9 @@
 // 2 rows here, so that a small corpus has many), and a no-op rerun afterwards runs nothing.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, mkdirSync, writeFileSync, appendFileSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, mkdirSync, writeFileSync, appendFileSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { runCdp } from '../../pipeline/testing/cdp-process.ts';
 
 interface StageFigures {
@@ -164,7 +164,7 @@ test(
 );
 
 test(
-  'the same corpus at another absolute place, against the same store: every stage reused, no guideline ingested again',
+  'the same corpus at another absolute place, against the same store: every stage reused, no guideline ingested again; renamed, only run_facts and the reports rerun',
   { timeout: 600_000 },
   async () => {
     // Two corpora outside the project with the same bytes, in folders of the same name (the
@@ -200,5 +200,18 @@ test(
       (await cdp(['sql', "select string_agg(source_path, ',' order by 1) as p from guidelines", '--json'], env)).stdout,
     );
     assert.equal(paths.p, 'guidelines/g0.md,guidelines/g1.md', 'source_path is relative to the corpus');
+
+    // Renamed, the corpus is still the same files: only the fact naming it and the reports that print it run again.
+    const renamed = join(dirname(moved), 'corpusB');
+    renameSync(moved, renamed);
+    const third = await run(renamed);
+    const ran = third.filter((s) => s.status !== 'reused').map((s) => s.stage);
+    assert.ok(ran.includes('run_facts'), ran.join(', '));
+    assert.deepEqual(
+      ran.filter((s) => s !== 'run_facts' && !s.startsWith('report_')),
+      [],
+      'nothing but run_facts and the reports',
+    );
+    assert.equal(guidelines(third).rowsComputed, 0);
   },
 );
