@@ -247,10 +247,11 @@ export function cpgbenchDag(o: CpgbenchWiring): DagConfig {
   const s = shapesOf(o);
   return {
     sources: {
-      cpg_corpus_files: files(`${corpus}/guidelines/**/*.{pdf,md,txt}`, `${corpus}/recommendations/*.json`, `${corpus}/guidelines.csv`),
+      // Paths relative to the corpus: the same corpus at another place keys the same, so moving it reruns nothing.
+      cpg_corpus_files: files({ base: corpus }, 'guidelines/**/*.{pdf,md,txt}', 'recommendations/*.json', 'guidelines.csv'),
       // The corpus's CSVs (guidelines.csv, human-labels.csv): declared when it has one, so its
       // directory is watched and a labels file added later is seen like any other change.
-      ...(s.hasCsv ? { cpg_corpus_tables: files(`${corpus}/*.csv`) } : {}),
+      ...(s.hasCsv ? { cpg_corpus_tables: files({ base: corpus }, '*.csv') } : {}),
       cpg_published: files('data/published/cpgbench-*.csv'),
     },
     problems: [

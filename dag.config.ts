@@ -13,7 +13,7 @@
  * role, named "simulated"; with real ones they run only with `--simulated`.
  */
 import { existsSync, readdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { basename, isAbsolute, join, resolve } from 'node:path';
 import { defineDag, stage, files, configInput, projectPath, type Options, type StageDecl } from './pipeline/index.ts';
 import type { Project } from './pipeline/cli/load.ts';
 import type { ThreadPool } from './pipeline/threads/pool.ts';
@@ -340,7 +340,9 @@ function runRecordStages(w: Wiring): StageDecl[] {
         step_scores: 'step_scores',
       },
       params: {
-        corpus: { dir: corpus, bundled: sampleCorpus },
+        // A corpus outside the project by its folder's name: its full path in a param would make
+        // moving it rerun this stage and the reports, while its files key the same.
+        corpus: { dir: isAbsolute(corpus) ? basename(corpus) : corpus, bundled: sampleCorpus },
         // Whether each model is a stand-in, for the rows that do not say (the writers', the patient's).
         models: [builder.trees, builder.vignettes, builder.narratives, builder.inspector, patient, simulatedPatient].flatMap((m) =>
           m ? [{ name: m.name, simulated: m.simulated }] : [],
@@ -418,7 +420,8 @@ export default defineDag(
     const { root, models, corpus, imports } = w;
     return {
       sources: {
-        corpus_files: files(`${corpus}/guidelines/**/*.{pdf,md,txt}`, `${corpus}/trees/*.json`, `${corpus}/guidelines.csv`),
+        // Paths relative to the corpus: the same corpus at another place keys the same, so moving it reruns nothing.
+        corpus_files: files({ base: corpus }, 'guidelines/**/*.{pdf,md,txt}', 'trees/*.json', 'guidelines.csv'),
         // The paper's published tables (transcribed), for the reproduction scorecard.
         published_tables: files('data/published/table*.csv'),
         ...(imports.any ? { imported_predictions: files(`${imports.dir}/*.jsonl`) } : {}),

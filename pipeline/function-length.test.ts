@@ -18,8 +18,6 @@ const root = fileURLToPath(new URL('..', import.meta.url));
  * entry (delete the entry). pipeline/exec may have none.
  */
 const ALLOWED: Record<string, number> = {
-  // The no-op fingerprint's writer; H7 replaces this file (options instead of environment).
-  'pipeline/cli/noop-fingerprint.ts writeNoopFingerprint': 89,
   // The fake servers' request handlers, one route per branch (test helpers).
   'pipeline/llm/testing/fake-openai-server.ts startFakeOpenAIServer': 222,
   'pipeline/llm/testing/fake-batch-api.ts fakeBatchApi': 99,

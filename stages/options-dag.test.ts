@@ -22,16 +22,10 @@ test('two option objects give two resolved DAGs: corpus, limit and reports each 
     dagDefinition.build(optionsFor(config, { corpus, limit: 5, reports: join(corpus, 'out'), store: join(corpus, 'store') })),
     repo,
   );
-  assert.deepEqual(sample.config.sources.corpus_files!.patterns, [
-    'data/sample/guidelines/**/*.{pdf,md,txt}',
-    'data/sample/trees/*.json',
-    'data/sample/guidelines.csv',
-  ]);
-  assert.deepEqual(other.config.sources.corpus_files!.patterns, [
-    `${corpus}/guidelines/**/*.{pdf,md,txt}`,
-    `${corpus}/trees/*.json`,
-    `${corpus}/guidelines.csv`,
-  ]);
+  // The corpus is the source's base, its patterns the same for every corpus.
+  const layout = { kind: 'files', patterns: ['guidelines/**/*.{pdf,md,txt}', 'trees/*.json', 'guidelines.csv'] };
+  assert.deepEqual(sample.config.sources.corpus_files, { ...layout, base: 'data/sample' });
+  assert.deepEqual(other.config.sources.corpus_files, { ...layout, base: corpus });
   const param = (d: typeof sample, stage: string, name: string) => (d.stages.get(stage)!.decl.params as Record<string, unknown>)[name];
   assert.deepEqual(
     [param(sample, 'test_cases', 'limit'), param(sample, 'cdps', 'testFraction'), param(sample, 'report_index', 'outDir')],
@@ -92,12 +86,9 @@ test('cpgbench.config.ts: two option objects give two resolved DAGs (corpus, rep
   // MEGA-CDP's DAG built in the same process from its own options is untouched by CPGBench's.
   const mega = await resolveDag(dagDefinition.build(optionsFor(config, { corpus: join(repo, 'data', 'sample') })), repo);
   assert.equal(mega.stages.has('cpg_rates'), false);
-  assert.deepEqual(sample.config.sources.cpg_corpus_files!.patterns, [
-    'data/cpgbench-sample/guidelines/**/*.{pdf,md,txt}',
-    'data/cpgbench-sample/recommendations/*.json',
-    'data/cpgbench-sample/guidelines.csv',
-  ]);
-  assert.equal(other.config.sources.cpg_corpus_files!.patterns[0], `${corpus}/guidelines/**/*.{pdf,md,txt}`);
+  const layout = { kind: 'files', patterns: ['guidelines/**/*.{pdf,md,txt}', 'recommendations/*.json', 'guidelines.csv'] };
+  assert.deepEqual(sample.config.sources.cpg_corpus_files, { ...layout, base: 'data/cpgbench-sample' });
+  assert.deepEqual(other.config.sources.cpg_corpus_files, { ...layout, base: corpus });
   const param = (d: typeof sample, stage: string, name: string) => (d.stages.get(stage)!.decl.params as Record<string, unknown>)[name];
   const names = (v: unknown) => (v as { name: string }[]).map((m) => m.name);
   assert.equal(param(sample, 'cpg_report_index', 'outDir'), 'reports/cpgbench');

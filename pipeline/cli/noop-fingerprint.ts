@@ -13,12 +13,13 @@ import { statSync, readdirSync, mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { Project } from './load.ts';
 import type { RunSummary } from '../exec/executor.ts';
-import { readLedger } from '../store/ledger.ts';
+import { readLedger, type Ledger } from '../store/ledger.ts';
 import { iterRows, segmentPaths } from '../store/artifacts.ts';
 import { CodeHasher } from '../hash/code-identity.ts';
 import { StatCache } from '../hash/stat-cache.ts';
 import { writeFileAtomic } from '../store/atomic.ts';
 import { configInputs } from '../dag/config-inputs.ts';
+import { sourceDir } from '../exec/sources.ts';
 import { envReadsHash, fingerprintPath, optionsHash, resolveInvocation, STORE_RECORD } from './invocation.mjs';
 import { outstandingKinds, runReport } from './run-report.ts';
 import { runExitCode } from './exit-code.ts';
@@ -52,6 +53,28 @@ function patternRoot(pattern: string): string {
   const parts = pattern.split('/');
   const firstGlob = parts.findIndex((x) => /[*?{]/.test(x));
   return firstGlob < 0 ? parts.slice(0, -1).join('/') || '.' : parts.slice(0, firstGlob).join('/') || '.';
+}
+
+/**
+ * The directories a run's sources list their files from, by mtime (additions and removals show
+ * there), and each source file through `add` (by its own stat). A row's path is relative to its
+ * source's base when it has one, not to the project.
+ */
+function sourceInputs(dag: Project['dag'], store: string, ledger: Ledger, add: (file: string) => void): Record<string, number> {
+  const dirs: Record<string, number> = {};
+  for (const src of Object.values(dag.config.sources)) {
+    for (const pattern of src.patterns) {
+      const base = resolve(sourceDir(dag.root, src), patternRoot(pattern));
+      // A plain file's directory only (not the tree below it, which may hold the store itself).
+      if (/[*?{]/.test(pattern)) walkDirs(base, dirs);
+      else dirs[base] = stat(base)?.[1] ?? -1;
+    }
+  }
+  for (const name of dag.sources) {
+    const dir = sourceDir(dag.root, dag.config.sources[name]!);
+    for (const r of iterRows(store, name, ledger.entries[name]!.segments ?? [])) add(resolve(dir, String(r.path)));
+  }
+  return dirs;
 }
 
 export function writeNoopFingerprint(p: Project, summary: RunSummary, o: { targets: string[]; startedAt: number }): void {
@@ -91,19 +114,7 @@ export function writeNoopFingerprint(p: Project, summary: RunSummary, o: { targe
   // The warehouse as this run left it: deleted or rebuilt by anything else, the full runner decides.
   addOutput(ws.warehouse);
   addOutput(join(ws.store, STORE_RECORD));
-  const dirs: Record<string, number> = {};
-  for (const src of Object.values(dag.config.sources)) {
-    for (const pattern of src.patterns) {
-      const base = resolve(dag.root, patternRoot(pattern));
-      // A plain file's directory only (not the tree below it, which may hold the store itself).
-      if (/[*?{]/.test(pattern)) walkDirs(base, dirs);
-      else dirs[base] = stat(base)?.[1] ?? -1;
-    }
-  }
-  // Source files by their own stats; additions and removals show in their directories' mtimes.
-  for (const name of dag.sources) {
-    for (const r of iterRows(ws.store, name, ledger.entries[name].segments ?? [])) add(String(r.path));
-  }
+  const dirs = sourceInputs(dag, ws.store, ledger, add);
   // Files changed while the run was running may not be reflected in its artifacts: no fingerprint.
   if (Object.values(files).some((s) => s && s[1] >= o.startedAt) || Object.values(dirs).some((m) => m >= o.startedAt)) return;
   for (const s of summary.stages) {

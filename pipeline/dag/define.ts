@@ -9,15 +9,35 @@ export type ColumnType = string;
 export type Columns = Record<string, ColumnType>;
 export type Row = Record<string, unknown>;
 
-/** Files matched by globs relative to the project root; a source's rows are {path, sha256, size}. */
+/**
+ * Files matched by globs; a source's rows are {path, sha256, size}. Without a base, the patterns
+ * and the paths are relative to the project root (absolute for files outside it). With one, they
+ * are relative to the base, and the base is in no key: the same files under another directory
+ * are the same rows, so moving a data set reruns nothing. A stage reads a row's file through
+ * `ctx.file(path)`, which knows the bases.
+ */
 export interface FileSource {
   kind: 'files';
   patterns: string[];
+  /** The directory the patterns and the rows' paths are relative to: absolute, or relative to the project root. */
+  base?: string;
 }
 
-export function files(...patterns: string[]): FileSource {
+/**
+ * `files('data/published/table*.csv')`, or, for a data set that may live anywhere, with the
+ * folder it lives in: `files({ base: corpusDir }, 'guidelines/**\/*.pdf', 'guidelines.csv')`.
+ */
+export function files(first: string | { base: string }, ...rest: string[]): FileSource {
+  const patterns = typeof first === 'string' ? [first, ...rest] : rest;
   if (!patterns.length) throw new Error('files() needs at least one glob pattern, e.g. files("data/sample/**/*.pdf")');
-  return { kind: 'files', patterns };
+  if (typeof first === 'string') return { kind: 'files', patterns };
+  if (!first.base) throw new Error('files({ base }) needs a directory, e.g. files({ base: corpusDir }, "guidelines/**/*.pdf")');
+  const absolute = patterns.filter((p) => p.startsWith('/'));
+  if (absolute.length)
+    throw new Error(
+      `files({ base: '${first.base}' }): ${absolute.join(', ')} must be relative to the base; drop the base or the leading directories`,
+    );
+  return { kind: 'files', patterns, base: first.base };
 }
 
 /** Columns every file source provides. */

@@ -13,8 +13,14 @@ export type StageLlm = LlmStageClient;
 export interface StageContext<P = Record<string, unknown>> {
   stage: string;
   params: P;
-  /** Project root, for stages that read source files named by their rows. */
+  /** Project root, for files the stage itself names (fonts, the report folder). */
   root: string;
+  /**
+   * The absolute file of a path a files-source row names (as the source listed it: relative to its
+   * base when it declares one, so moving the data changes no key). The source is one the stage
+   * reads, directly or through its inputs; a path none of them lists throws, naming it.
+   */
+  file(path: string): string;
   /** The run's LLM client seen from this stage; without one, its calls throw saying so. */
   llm: StageLlm;
   log(message: string): void;

@@ -28,6 +28,7 @@ import { LedgerWrites, openLedger } from './ledger-writes.ts';
 import { LazyDuck } from './run-warehouse.ts';
 import { closeRun } from './run-close.ts';
 import { runSource } from './source-node.ts';
+import { fileResolver, sourcePlaces, sourcesRead, type FileResolver } from './source-files.ts';
 import { stageComponents, keyOf, explainStaleness } from './keys.ts';
 import { decideReuse } from './reuse-decision.ts';
 import { JobSlots, criticalPaths } from '../concurrency/job-slots.ts';
@@ -266,6 +267,7 @@ class Execution {
       stage: name,
       params: stage.decl.params ?? {},
       root: this.dag.root,
+      file: this.fileResolverOf(name),
       llm: llm ?? missingLlm(name),
       log: (m) => process.stderr.write(`[${name}] ${m}\n`),
       signal: this.opts.signal ?? new AbortController().signal,
@@ -275,6 +277,13 @@ class Execution {
     const inputs: Record<string, Input> = {};
     for (const { local, from, segments } of go.inputs) inputs[local] = { from, segments, rows: () => this.inputRows.rows(from, segments) };
     return { llm, ctx, inputs };
+  }
+
+  /** `ctx.file` of a stage: the file sources it reads, directly or through its inputs (source-files.ts). */
+  private fileResolverOf(name: string): FileResolver {
+    const { root, config, graph, sources } = this.dag;
+    const read = sourcesRead(name, (n) => graph.predecessors(n) ?? undefined, sources);
+    return fileResolver(name, sourcePlaces(root, config.sources, read));
   }
 
   /** Runs a decided, prepared stage and commits its artifact, its units files and its result. */

@@ -11,7 +11,7 @@ import type { Ledger, LedgerEntry } from '../store/ledger.ts';
 import type { CommitEntry, Committed } from './artifact-commit.ts';
 import { decideReuse } from './reuse-decision.ts';
 import type { Outcome, StageResult, StageStatus } from './runner-types.ts';
-import { sourceRows } from './sources.ts';
+import { sourceDir, sourceRows } from './sources.ts';
 
 /** What a source's node needs of the run: the executor's checks, commit and record of results. */
 export interface SourceRun {
@@ -52,7 +52,10 @@ export async function runSource(r: SourceRun, name: string, src: FileSource): Pr
       r.finish(name, { status: decision.run ? 'would-run' : 'reused', rowsReused: rows.length, reasons }, started, hash);
       return { ok: true, hash, segments: sameKey && check.ok ? prev!.segments! : null };
     }
-    if (!rows.length) throw new Error(`source '${name}' matches no files (patterns: ${src.patterns.join(', ')})`);
+    if (!rows.length) {
+      const under = src.base === undefined ? '' : ` under ${sourceDir(r.root, src)}`;
+      throw new Error(`source '${name}' matches no files (patterns: ${src.patterns.join(', ')}${under})`);
+    }
     if (!decision.run) {
       r.finish(name, { status: 'reused', rowsReused: rows.length }, started, hash);
       return { ok: true, hash, segments: prev!.segments! };

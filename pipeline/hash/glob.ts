@@ -11,7 +11,7 @@
  * patternRoot). A symlinked file is matched only when named without a glob, as before.
  */
 import { readdirSync, statSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { join, posix, relative, sep } from 'node:path';
 import picomatch from 'picomatch';
 
 // As patternRoot in noop-fingerprint.ts: a bracket alone does not make a segment a glob.
@@ -54,6 +54,22 @@ export function expandGlobs(root: string, patterns: string[]): string[] {
     for (const f of filesUnder(base)) if (matches(f)) out.add(relative(root, join(base, f)).split(sep).join('/'));
   }
   return [...out].sort();
+}
+
+/**
+ * Whether a path expandGlobs would list for `pattern` has the pattern's shape (the path's file is
+ * not looked at): the same literal prefix, taken literally, and the same picomatch rest.
+ */
+export function globMatcher(pattern: string): (path: string) => boolean {
+  if (!GLOB_CHAR.test(pattern)) {
+    const plain = posix.normalize(pattern);
+    return (path) => path === pattern || path === plain;
+  }
+  const [prefix, rest] = splitPattern(pattern);
+  const matches = picomatch(rest, { dot: true });
+  const dir = posix.normalize(prefix || '.');
+  const at = dir === '.' ? '' : `${dir.replace(/\/+$/, '')}/`;
+  return (path) => path.startsWith(at) && matches(path.slice(at.length));
 }
 
 function isFile(path: string): boolean {

@@ -15,6 +15,7 @@ import { IN_FLIGHT } from './protocol.ts';
 import type { ThreadPool } from './pool.ts';
 import type { TaskRunner } from './task.ts';
 import { knownStage } from './worker-stage.ts';
+import { placesOf } from '../exec/source-files.ts';
 import { inputsToColumns } from './row-columns.ts';
 import { commonOf, type PartitionItem, type PartitionResult, type PartitionShared } from './partition-worker.ts';
 
@@ -111,6 +112,7 @@ export function partitionCaller(
     module: info.module,
     stage: ctx.stage,
     root: ctx.root,
+    files: placesOf(ctx.file),
     params: ctx.params,
     whole: inputsToColumns(Object.fromEntries(Object.entries(whole).map(([n, r]) => [n, plainRows(r, reads[n])]))),
     reads: Object.fromEntries(Object.entries(reads).map(([n, columns]) => [n, { columns, known: info.columnsOf(n) }])),

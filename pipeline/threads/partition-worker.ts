@@ -10,6 +10,7 @@ import type { StageImpl, TableStage } from '../dag/stage.ts';
 import { guardInputs } from '../dag/inputs.ts';
 import { guardedRows } from '../exec/projected-rows.ts';
 import { stageModule, workerContext } from './worker-stage.ts';
+import type { SourcePlace } from '../exec/source-files.ts';
 import { inputsFromColumns, type CrossingRows } from './row-columns.ts';
 
 /** What every partition of one stage run shares: sent once to each worker. */
@@ -17,6 +18,7 @@ export interface PartitionShared {
   module: string;
   stage: string;
   root: string;
+  files: readonly SourcePlace[];
   params: Record<string, unknown>;
   /** The inputs every partition takes whole (plain rows: of a declared `reads`, those columns only), as they cross. */
   whole: Record<string, CrossingRows>;

@@ -8,12 +8,14 @@ import type { Row } from '../dag/define.ts';
 import type { StageImpl } from '../dag/stage.ts';
 import { guardInputs } from '../dag/inputs.ts';
 import { stageModule, workerContext } from './worker-stage.ts';
+import type { SourcePlace } from '../exec/source-files.ts';
 
 /** What every unit of one stage run shares: sent once to each worker. */
 export interface RowUnitShared {
   module: string;
   stage: string;
   root: string;
+  files: readonly SourcePlace[];
   params: Record<string, unknown>;
   whole: Record<string, Row[]>;
   persist: boolean;

@@ -11,6 +11,7 @@ import type { ResolvedStage } from '../dag/validate.ts';
 import type { StageContext, Unit } from '../dag/stage.ts';
 import type { ThreadPool } from './pool.ts';
 import type { TaskRunner } from './task.ts';
+import { placesOf } from '../exec/source-files.ts';
 import type { RowUnitItem, RowUnitResult, RowUnitShared } from './row-unit-worker.ts';
 
 const WORKER_FN = { module: fileURLToPath(new URL('./row-unit-worker.ts', import.meta.url)), fn: 'runRowUnit' };
@@ -59,6 +60,7 @@ export function unitCaller(
     module: isAbsolute(stage.decl.module) ? stage.decl.module : join(root, stage.decl.module),
     stage: ctx.stage,
     root,
+    files: placesOf(ctx.file),
     params: (stage.decl.params ?? {}) as Record<string, unknown>,
     // Plain copies: the inputs may come wrapped in read guards, which do not cross threads.
     whole: { ...whole },

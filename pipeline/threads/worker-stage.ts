@@ -7,6 +7,7 @@
  */
 import { pathToFileURL } from 'node:url';
 import { missingLlm, type StageContext, type StageImpl } from '../dag/stage.ts';
+import { fileResolver, type SourcePlace } from '../exec/source-files.ts';
 
 const loading = new Map<string, Promise<StageImpl>>();
 const loaded = new Map<string, StageImpl>();
@@ -37,6 +38,8 @@ export function stageModule(module: string, problem: (impl: StageImpl | undefine
 export interface WorkerStageShared {
   stage: string;
   root: string;
+  /** The file sources the stage reads, so that `ctx.file` resolves a path as on the main thread. */
+  files: readonly SourcePlace[];
   params: Record<string, unknown>;
   persist: boolean;
   retrying: readonly string[];
@@ -47,6 +50,7 @@ export function workerContext(shared: WorkerStageShared, logs: string[], partiti
     stage: shared.stage,
     params: shared.params,
     root: shared.root,
+    file: fileResolver(shared.stage, shared.files),
     llm: missingLlm(shared.stage),
     log: (m) => logs.push(m),
     signal: NEVER,

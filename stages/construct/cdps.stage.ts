@@ -18,7 +18,6 @@
  * call cache still answers every prompt that did not change).
  */
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { tableStage, z } from '../../pipeline/stage.ts';
 import { enumeratePaths } from './paths.ts';
 import { splitGuidelines, unusedPins, type Split } from './split.ts';
@@ -65,7 +64,7 @@ export default tableStage<CdpsParams>({
     const usable = guidelines
       .filter((g) => g.error == null)
       .map((g) => ({ guideline_id: g.guideline_id as string, language: g.language as string }));
-    const pinFiles = split_pins.map((f) => ({ name: String(f.path), text: readFileSync(resolve(ctx.root, String(f.path)), 'utf8') }));
+    const pinFiles = split_pins.map((f) => ({ name: String(f.path), text: readFileSync(ctx.file(String(f.path)), 'utf8') }));
     // Splits the corpus pins (its guidelines.csv), then those of pin files, which win.
     const pins = new Map(
       guidelines.filter((g) => g.error == null && g.pinned_split != null).map((g) => [g.guideline_id as string, g.pinned_split as Split]),

@@ -12,7 +12,7 @@ export default tableStage({
   params: {},
   columns: { guideline_id: 'VARCHAR', path: 'VARCHAR', sha256: 'VARCHAR', error: 'VARCHAR' },
   run({ files }, ctx) {
-    const { trees } = corpusOf(files, ctx.root);
+    const { trees } = corpusOf(files, ctx.file);
     for (const t of trees) if (t.error) ctx.log(t.error);
     return trees.map((t) => ({ ...t }));
   },

@@ -51,7 +51,15 @@ function guideline(id: string, kind: 'htn' | 'ins', valid = true): { guideline: 
 
 type Params = typeof CDPS_PARAMS;
 const ctx = (root = repo): StageContext<Params> =>
-  ({ stage: 'cdps', params: CDPS_PARAMS, root, llm: undefined, log: () => {}, signal: new AbortController().signal }) as never;
+  ({
+    stage: 'cdps',
+    params: CDPS_PARAMS,
+    root,
+    file: (path: string) => resolve(root, path),
+    llm: undefined,
+    log: () => {},
+    signal: new AbortController().signal,
+  }) as never;
 
 async function cdpRows(gs: { guideline: Row; tree: Row }[], pins: Row[] = [], root = repo): Promise<Map<string, Row>> {
   const inputs = { guidelines: gs.map((g) => g.guideline), trees: gs.map((g) => g.tree), split_pins: pins };

@@ -6,7 +6,6 @@
  * verbatim in the Markdown lower `evidence_verbatim_rate` but do not invalidate a tree.
  */
 import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
 import { askStructured, extractJson, rowStage, z } from '../../pipeline/stage.ts';
 import { loadTemplate } from '../prompts/templates.ts';
 import { promptMessage } from '../prompts/prompt-message.ts';
@@ -41,7 +40,7 @@ export default rowStage<TreesParams>({
     const markdown = row.markdown as string;
     const t = loadTemplate('reasoning-tree-extraction', row.language as string);
     const own = joined.corpus_trees.find((r) => r.error == null);
-    if (own) return importTree(row.guideline_id as string, String(own.path), markdown, t.identity, ctx.root);
+    if (own) return importTree(row.guideline_id as string, String(own.path), markdown, t.identity, ctx.file);
     if (!ctx.params.builder) {
       return {
         guideline_id: row.guideline_id,
@@ -93,11 +92,11 @@ export default rowStage<TreesParams>({
 });
 
 /** A corpus tree, checked as a built answer is: a file that is not JSON or not a valid tree is a failure naming it. */
-async function importTree(guidelineId: string, path: string, markdown: string, template: string, root: string) {
+async function importTree(guidelineId: string, path: string, markdown: string, template: string, file: (path: string) => string) {
   const base = { guideline_id: guidelineId, builder: IMPORTED_BUILDER, template, attempts: 0 };
   let raw: unknown;
   try {
-    raw = JSON.parse(await readFile(resolve(root, path), 'utf8'));
+    raw = JSON.parse(await readFile(file(path), 'utf8'));
   } catch (err) {
     return {
       ...base,

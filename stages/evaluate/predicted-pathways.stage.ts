@@ -15,7 +15,6 @@
  *   out, so it does not happen to a test case.
  */
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { tableStage, type Row } from '../../pipeline/stage.ts';
 import { heldToTestSet } from './imported-rows.ts';
 
@@ -163,7 +162,7 @@ export default tableStage({
     const files = imported_predictions.filter((x) => String(x.path).endsWith('.jsonl'));
     const imported = files.length
       ? heldToTestSet(
-          files.map((f) => ({ file: String(f.path), text: readFileSync(resolve(ctx.root, String(f.path)), 'utf8') })),
+          files.map((f) => ({ file: String(f.path), text: readFileSync(ctx.file(String(f.path)), 'utf8') })),
           {
             cases: cdpById,
             testCases: new Set(test_cases.map((c) => String(c.cdp_id))),

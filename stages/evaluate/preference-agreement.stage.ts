@@ -14,7 +14,7 @@
  * Undefined statistics (no pair with two raters; κ with chance agreement 1) are null.
  */
 import { readFileSync } from 'node:fs';
-import { basename, resolve } from 'node:path';
+import { basename } from 'node:path';
 import { tableStage, z, type Row } from '../../pipeline/stage.ts';
 import {
   agreementOfPairs,
@@ -196,7 +196,7 @@ export default tableStage<PreferenceParams>({
     }
     const read = <T>(rows: Row[], parse: (csv: string, source: string) => { rows: T[]; errors: { message: string }[] }): T[] =>
       rows.flatMap((f) => {
-        const path = resolve(ctx.root, String(f.path));
+        const path = ctx.file(String(f.path));
         const parsed = parse(readFileSync(path, 'utf8'), basename(path));
         for (const e of parsed.errors) ctx.log(e.message);
         return parsed.rows;

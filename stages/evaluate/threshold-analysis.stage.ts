@@ -12,7 +12,7 @@
  * the intersection of its models' stable regions (null when they do not overlap).
  */
 import { readFileSync } from 'node:fs';
-import { basename, resolve } from 'node:path';
+import { basename } from 'node:path';
 import { tableStage, z, type Row } from '../../pipeline/stage.ts';
 import { parseThresholdLabels } from '../stats/read-csv.ts';
 import { thresholdAnalysis, thresholdGrid, type ThresholdCurve, type ThresholdRow } from '../stats/threshold.ts';
@@ -125,7 +125,7 @@ export default tableStage<ThresholdParams>({
     }
     const human: ThresholdRow[] = [];
     for (const f of human_labels) {
-      const path = resolve(ctx.root, String(f.path));
+      const path = ctx.file(String(f.path));
       const parsed = parseThresholdLabels(readFileSync(path, 'utf8'), basename(path));
       for (const e of parsed.errors) ctx.log(e.message);
       human.push(...parsed.rows.map(({ judge, model, score, human: h }) => ({ judge, model, score, human: h })));

@@ -64,7 +64,7 @@ const emptyFacts = (kind: ExportKind): CardFacts => ({
 });
 
 /** The benchmark's card facts (licences, notices copied beside it, builders, prompts, split) and its tables with the licence column. */
-async function benchmarkFacts({ db, root, dir, ok }: PlanContext, tables: ExportTable[]) {
+async function benchmarkFacts({ db, corpus, dir, ok }: PlanContext, tables: ExportTable[]) {
   const facts = emptyFacts('benchmark');
   const sql = ok('select guideline_id, source_path from {ok:guidelines} g order by guideline_id');
   const sources = (await query(db, 'guidelines', sql, WORDS.prefix, WORDS.run)).map((r) => ({
@@ -72,11 +72,11 @@ async function benchmarkFacts({ db, root, dir, ok }: PlanContext, tables: Export
     source: String(r.source_path),
   }));
   const { licence, notices } = licencesFor(
-    root,
+    corpus,
     sources.map((s) => s.source),
   );
   facts.licences = sources.map((s) => ({ guideline_id: s.id, source: s.source, licence: licence.get(s.source) ?? UNKNOWN_LICENCE }));
-  const files = copyNotices(root, dir, notices);
+  const files = copyNotices(corpus, dir, notices);
   facts.notices = files;
   facts.builders = await builders(db);
   facts.prompts = await recordedPrompts(db, BENCHMARK_PROMPTS);

@@ -16,6 +16,11 @@ export interface ExportTarget {
   root: string;
   warehouse: string;
   store: string;
+  /**
+   * The corpus directory (absolute): `guidelines.source_path` is relative to it, as the corpus's
+   * files source lists it. Without one, source paths are taken as relative to the root.
+   */
+  corpus?: string;
 }
 
 export interface ExportResult {
@@ -28,6 +33,8 @@ export interface PlanContext {
   db: ExportDb;
   kind: string;
   root: string;
+  /** Where the guidelines' `source_path` starts (ExportTarget.corpus): the NOTICE.md files are looked up there. */
+  corpus: string;
   /** The export folder (absolute). */
   dir: string;
   /** Expands `{ok:view}` in a query. */
@@ -65,7 +72,7 @@ export async function runExport<F>(plan: ExportPlan<F>, kind: string, outDir: st
     const hasError = await viewsWithError(db);
     const ok = (sql: string) => expandOk(sql, hasError);
     const prepared = await plan.prepare(
-      { db, kind, root: target.root, dir, ok },
+      { db, kind, root: target.root, corpus: target.corpus ?? target.root, dir, ok },
       plan.tables[kind]!.map((t) => ({ ...t, sql: ok(t.sql) })),
     );
     files.push(...prepared.files);

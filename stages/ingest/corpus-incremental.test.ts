@@ -4,9 +4,9 @@
 // 2 rows here, so that a small corpus has many), and a no-op rerun afterwards runs nothing.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, mkdirSync, writeFileSync, appendFileSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, mkdirSync, writeFileSync, appendFileSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { runCdp } from '../../pipeline/testing/cdp-process.ts';
 
 interface StageFigures {
@@ -162,5 +162,58 @@ test(
       await sql('select (select count(*) from cdps)::int as cdps, (select count(*) from step_scores)::int as scores'),
       countsBefore,
     );
+  },
+);
+
+test(
+  'the same corpus at another absolute place, against the same store: every stage reused, no guideline ingested again; renamed, only run_facts and the reports rerun',
+  { timeout: 600_000 },
+  async () => {
+    // Two corpora outside the project with the same bytes, in folders of the same name (the
+    // report names an outside corpus by its folder's name), as /data/corpusA and /mnt/corpusA.
+    const first = join(mkdtempSync(join(tmpdir(), 'cdp-at-')), 'corpusA');
+    mkdirSync(join(first, 'guidelines'), { recursive: true });
+    mkdirSync(join(first, 'trees'));
+    const topics = ['sore throat', 'otitis'];
+    topics.forEach((t, i) => guideline(first, `g${i}`, t));
+    writeFileSync(join(first, 'guidelines.csv'), 'guideline_id,language,split\n' + topics.map((_, i) => `g${i},en,test\n`).join(''));
+    const moved = join(mkdtempSync(join(tmpdir(), 'cdp-moved-')), 'corpusA');
+    cpSync(first, moved, { recursive: true });
+    const env = { CDP_STORE: mkdtempSync(join(tmpdir(), 'cdp-moved-store-')) };
+    const run = async (corpus: string) => {
+      const r = await cdp(['run', '--json', '--corpus', corpus], env);
+      assert.equal(r.code, 0, r.stderr.slice(-2000));
+      return (JSON.parse(r.stdout) as { stages: StageFigures[] }).stages;
+    };
+    const before = await run(first);
+    const guidelines = (stages: StageFigures[]) => stages.find((s) => s.stage === 'guidelines')!;
+    assert.equal(guidelines(before).rowsComputed, 2);
+
+    const after = await run(moved);
+    assert.equal(after.length, before.length);
+    assert.deepEqual(
+      after.filter((s) => s.status !== 'reused' || s.rowsComputed !== 0).map((s) => `${s.stage}: ${s.status}, ${s.rowsComputed} computed`),
+      [],
+      'every stage reused',
+    );
+    assert.equal(guidelines(after).rowsComputed, 0);
+    assert.equal(guidelines(after).rowsReused, 2);
+    const [paths] = JSON.parse(
+      (await cdp(['sql', "select string_agg(source_path, ',' order by 1) as p from guidelines", '--json'], env)).stdout,
+    );
+    assert.equal(paths.p, 'guidelines/g0.md,guidelines/g1.md', 'source_path is relative to the corpus');
+
+    // Renamed, the corpus is still the same files: only the fact naming it and the reports that print it run again.
+    const renamed = join(dirname(moved), 'corpusB');
+    renameSync(moved, renamed);
+    const third = await run(renamed);
+    const ran = third.filter((s) => s.status !== 'reused').map((s) => s.stage);
+    assert.ok(ran.includes('run_facts'), ran.join(', '));
+    assert.deepEqual(
+      ran.filter((s) => s !== 'run_facts' && !s.startsWith('report_')),
+      [],
+      'nothing but run_facts and the reports',
+    );
+    assert.equal(guidelines(third).rowsComputed, 0);
   },
 );

@@ -6,7 +6,6 @@
  * ingested alone.
  */
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { tableStage } from '../../pipeline/stage.ts';
 import { readCorpus, type CorpusFile } from './corpus-layout.ts';
 
@@ -24,22 +23,25 @@ export const CORPUS_DOCUMENT_COLUMNS = {
   error: 'VARCHAR',
 } as const;
 
-/** A files source's rows as corpus files, and the text of its guidelines.csv (read from disk here), if any. */
+/**
+ * A files source's rows as corpus files, and the text of its guidelines.csv (read from disk here,
+ * through `file`: the stage's `ctx.file`), if any.
+ */
 export function csvOf(
   files: readonly Record<string, unknown>[],
-  root: string,
+  file: (path: string) => string,
 ): { list: CorpusFile[]; csv: { path: string; text: string } | null } {
   const list: CorpusFile[] = files.map((f) => ({ path: String(f.path), sha256: String(f.sha256) }));
   const csvs = list.filter((f) => /(?:^|\/)guidelines\.csv$/i.test(f.path));
   if (csvs.length > 1)
     throw new Error(`the corpus has ${csvs.length} guidelines.csv files (${csvs.map((c) => c.path).join(', ')}); keep one`);
-  const csv = csvs[0] ? { path: csvs[0].path, text: readFileSync(resolve(root, csvs[0].path), 'utf8') } : null;
+  const csv = csvs[0] ? { path: csvs[0].path, text: readFileSync(file(csvs[0].path), 'utf8') } : null;
   return { list, csv };
 }
 
 /** The corpus as read from a files source's rows. */
-export function corpusOf(files: readonly Record<string, unknown>[], root: string): ReturnType<typeof readCorpus> {
-  const { list, csv } = csvOf(files, root);
+export function corpusOf(files: readonly Record<string, unknown>[], file: (path: string) => string): ReturnType<typeof readCorpus> {
+  const { list, csv } = csvOf(files, file);
   return readCorpus(list, csv);
 }
 
@@ -48,7 +50,7 @@ export default tableStage({
   params: {},
   columns: CORPUS_DOCUMENT_COLUMNS,
   run({ files }, ctx) {
-    const { documents } = corpusOf(files, ctx.root);
+    const { documents } = corpusOf(files, ctx.file);
     for (const d of documents) if (d.error) ctx.log(d.error);
     return documents.map((d) => ({ ...d }));
   },

@@ -7,7 +7,7 @@
  * is a guideline too: its id is the file name, its language the folder it sits in (en/, zh/).
  */
 import { readFile } from 'node:fs/promises';
-import { basename, extname, resolve } from 'node:path';
+import { basename, extname } from 'node:path';
 import { rowStage, z } from '../../pipeline/stage.ts';
 import { languageOfText } from './corpus-layout.ts';
 
@@ -47,7 +47,7 @@ export default rowStage<{ ocrDpi: number }>({
     };
     let bytes: Buffer;
     try {
-      bytes = await readFile(resolve(ctx.root, path));
+      bytes = await readFile(ctx.file(path));
     } catch (err) {
       return { ...id, language: row.language, error: `${path}: cannot read the document (${(err as Error).message})` };
     }

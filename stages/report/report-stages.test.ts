@@ -2,7 +2,7 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { resolveParams, type Row, type StageContext, type TableStage } from '../../pipeline/stage.ts';
 import figures from './figures.stage.ts';
 import index from './index.stage.ts';
@@ -51,6 +51,7 @@ const ctx = (root: string, params: Record<string, unknown> = {}): StageContext<n
     stage: 'report',
     params,
     root,
+    file: (path: string) => resolve(root, path),
     llm: undefined,
     log: () => {},
     signal: new AbortController().signal,

@@ -7,7 +7,7 @@
  * computing stages recorded them.
  */
 import { readFileSync } from 'node:fs';
-import { basename, resolve } from 'node:path';
+import { basename } from 'node:path';
 import { tableStage, z } from '../../pipeline/stage.ts';
 import { publishedCells } from './published.ts';
 import { REPORT_FILE_COLUMNS, resolveOutDir, writeReportFiles, type ReportFile } from './report-files.ts';
@@ -83,7 +83,7 @@ export default tableStage<ScorecardParams>({
   columns: REPORT_FILE_COLUMNS,
   run({ published, model_summary, run_settings, run_facts }, ctx) {
     const texts: Record<string, string> = {};
-    for (const f of published) texts[basename(String(f.path))] = readFileSync(resolve(ctx.root, String(f.path)), 'utf8');
+    for (const f of published) texts[basename(String(f.path))] = readFileSync(ctx.file(String(f.path)), 'utf8');
     const models = ctx.params.models;
     const judges = ctx.params.judges as JudgeSpec[];
     const summary = summaryRows(model_summary);

@@ -13,7 +13,7 @@ export default tableStage({
   params: {},
   columns: { guideline_id: 'VARCHAR', path: 'VARCHAR', sha256: 'VARCHAR', error: 'VARCHAR' },
   run({ files }, ctx) {
-    const { list, csv } = csvOf(files, ctx.root);
+    const { list, csv } = csvOf(files, ctx.file);
     const ids = new Set(readCpgCorpus(list, csv).map((d) => d.guideline_id));
     const out = recommendationFiles(list, ids);
     for (const f of out) if (f.error) ctx.log(f.error);

@@ -21,7 +21,7 @@ export default tableStage({
   params: {},
   columns: CPG_CORPUS_COLUMNS,
   run({ files }, ctx) {
-    const { list, csv } = csvOf(files, ctx.root);
+    const { list, csv } = csvOf(files, ctx.file);
     const documents = readCpgCorpus(list, csv);
     for (const d of documents) if (d.error) ctx.log(d.error);
     return documents.map((d) => ({ ...d }));

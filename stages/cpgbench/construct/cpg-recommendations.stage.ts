@@ -9,7 +9,6 @@
  * yield no row (cpg_documents says why they are out).
  */
 import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
 import { firstTokens, formatOf, type Row, rowStage, type StageContext, z } from '../../../pipeline/stage.ts';
 import { modelRefSchema, type ModelRef } from '../../roster/model-ref.ts';
 import { readStructuredAnswer } from '../read/structured-answer.ts';
@@ -64,7 +63,7 @@ export default rowStage<CpgRecommendationsParams>({
     const markdown = String(joined.guidelines[0]?.markdown ?? '');
     if (!markdown) return { guideline_id: id, error: `no Markdown for '${id}'; join guidelines on guideline_id` };
     const file = joined.cpg_corpus_recommendations.find((r) => r.error == null);
-    const got = file ? await importFile(String(file.path), markdown, ctx.root) : await extract(id, String(row.language), markdown, ctx);
+    const got = file ? await importFile(String(file.path), markdown, ctx.file) : await extract(id, String(row.language), markdown, ctx);
     if (!got.ok) return { guideline_id: id, source: got.source, template: got.template, error: got.error };
     return got.recommendations.map((r, i) => recommendationRow(row, r, i + 1, got));
   },
@@ -82,10 +81,10 @@ type Got =
     }
   | { ok: false; error: string; source: string | null; template: string | null };
 
-async function importFile(path: string, markdown: string, root: string): Promise<Got> {
+async function importFile(path: string, markdown: string, fileOf: (path: string) => string): Promise<Got> {
   let value: unknown;
   try {
-    value = JSON.parse(await readFile(resolve(root, path), 'utf8'));
+    value = JSON.parse(await readFile(fileOf(path), 'utf8'));
   } catch (err) {
     return {
       ok: false,

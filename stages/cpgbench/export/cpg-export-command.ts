@@ -48,18 +48,18 @@ async function failures(db: ExportDb): Promise<{ stage: string; n: number }[]> {
 }
 
 /** Each document's licence: guidelines.csv's `license`, else a NOTICE.md beside its source, else unknown. */
-async function licences({ db, root, dir, ok }: PlanContext) {
+async function licences({ db, corpus, dir, ok }: PlanContext) {
   const sql = ok(`select d.guideline_id, g.source_path, c.license from {ok:cpg_documents} d
     left join {ok:guidelines} g using (guideline_id) left join {ok:cpg_corpus} c using (guideline_id) order by d.guideline_id`);
   const docs = await query(db, 'documents', sql, WORDS.prefix, WORDS.run);
   const unlicensed = docs.filter((d) => d.license == null && d.source_path != null).map((d) => String(d.source_path));
-  const notice = licencesFor(root, unlicensed);
+  const notice = licencesFor(corpus, unlicensed);
   const list = docs.map((d) => ({
     guideline_id: String(d.guideline_id),
     source: String(d.source_path ?? ''),
     licence: d.license != null ? String(d.license) : (notice.licence.get(String(d.source_path)) ?? UNKNOWN_LICENCE),
   }));
-  return { list, notices: copyNotices(root, dir, notice.notices) };
+  return { list, notices: copyNotices(corpus, dir, notice.notices) };
 }
 
 async function benchmarkFacts(ctx: PlanContext, tables: ExportTable[]) {

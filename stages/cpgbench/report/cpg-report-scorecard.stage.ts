@@ -5,7 +5,7 @@
  * the files source of data/published/cpgbench-*.csv.
  */
 import { readFileSync } from 'node:fs';
-import { basename, resolve } from 'node:path';
+import { basename } from 'node:path';
 import { tableStage, z } from '../../../pipeline/stage.ts';
 import { REPORT_FILE_COLUMNS, resolveOutDir, writeReportFiles, type ReportFile } from '../../report/report-files.ts';
 import { tableCsv, tableMarkdown } from '../../report/report-table.ts';
@@ -20,7 +20,7 @@ export default tableStage<CpgReportParams & { paperNames: Record<string, string>
   columns: REPORT_FILE_COLUMNS,
   run({ published, cpg_rates }, ctx) {
     const texts: Record<string, string> = {};
-    for (const f of published) texts[basename(String(f.path))] = readFileSync(resolve(ctx.root, String(f.path)), 'utf8');
+    for (const f of published) texts[basename(String(f.path))] = readFileSync(ctx.file(String(f.path)), 'utf8');
     const rows = rateRows(cpg_rates);
     const judge = reportJudge(rows, ctx.params.judges);
     const tables = scorecardTables(

@@ -5,7 +5,6 @@
  * no human labels were imported. A bad CSV row is logged with its line and skipped.
  */
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { tableStage, type Row } from '../../../pipeline/stage.ts';
 import { judgeAgreement, parseHumanLabels, type HumanLabel, type JudgeScores } from './human-labels.ts';
 import type { Task } from './rates.ts';
@@ -48,7 +47,7 @@ export default tableStage({
     const files = inputs.labels!.filter((f) => /(?:^|\/)human-labels\.csv$/.test(String(f.path)));
     const labels: HumanLabel[] = [];
     for (const f of files) {
-      const parsed = parseHumanLabels(readFileSync(resolve(ctx.root, String(f.path)), 'utf8'), String(f.path));
+      const parsed = parseHumanLabels(readFileSync(ctx.file(String(f.path)), 'utf8'), String(f.path));
       for (const e of parsed.errors) ctx.log(e.message);
       labels.push(...parsed.rows.map(({ line: _line, ...l }) => l));
     }

@@ -3,6 +3,7 @@
  * benchmark rows for a small hand-built case set (the agents' hypertension fixture) with the
  * perturbation agents' true plans, so stage tests need neither a runner nor a model.
  */
+import { resolve } from 'node:path';
 import { missingLlm, resolveParams, stageInputs, type Row, type StageContext, type StageLlm } from '../../../pipeline/stage.ts';
 import type { ChatRequest, ChatResult } from '../../../pipeline/llm/types.ts';
 import type { RowStage, TableStage } from '../../../pipeline/stage.ts';
@@ -13,7 +14,9 @@ import { profileFromName } from '../../agents/perturbation-profile.ts';
 // A test client needs only the methods the stage calls, hence the cast.
 export function fakeCtx<P>(params: P, llm: unknown = undefined, logs: string[] = [], root = process.cwd()): StageContext<P> {
   const client = (llm ?? missingLlm('test')) as StageLlm;
-  return { stage: 'test', params, root, llm: client, log: (m) => logs.push(m), signal: new AbortController().signal, persist: true };
+  // Test rows name files as a source without a base does: relative to the root.
+  const file = (path: string) => resolve(root, path);
+  return { stage: 'test', params, root, file, llm: client, log: (m) => logs.push(m), signal: new AbortController().signal, persist: true };
 }
 
 /** The params the runner would pass: the stage's declared defaults under the test's values. */
