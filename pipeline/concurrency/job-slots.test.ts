@@ -78,3 +78,30 @@ test('the slots follow the critical path: a stage whose one successor is long go
 test('jobs below 1 are refused', () => {
   assert.throws(() => new JobSlots(0, () => 0), /jobs must be at least 1, got 0/);
 });
+
+test('a stage waiting on the pool lends its slot: a waiting stage runs meanwhile, and the lender takes the next slot before any newcomer', async () => {
+  const slots = new JobSlots(1, () => 5);
+  const order: string[] = [];
+  assert.equal(slots.acquire('statistic'), undefined);
+  let finishPool!: (rows: string) => void;
+  const pool = new Promise<string>((resolve) => (finishPool = resolve));
+  const statistic = slots.away(pool).then((rows) => {
+    order.push(`statistic back with ${rows}`);
+    slots.release();
+  });
+  // The slot is free while the statistic waits: a cheap stage gets it at once.
+  assert.equal(slots.acquire('cheap'), undefined);
+  order.push('cheap runs');
+  finishPool('its rows');
+  // A newcomer of the highest priority asks before the cheap stage is done; the lender still goes first.
+  const newcomer = (async () => {
+    await slots.acquire('newcomer', 100);
+    order.push('newcomer runs');
+    slots.release();
+  })();
+  await new Promise((r) => setTimeout(r, 5));
+  assert.deepEqual(order, ['cheap runs'], 'no slot is free until the cheap stage releases it');
+  slots.release();
+  await Promise.all([statistic, newcomer]);
+  assert.deepEqual(order, ['cheap runs', 'statistic back with its rows', 'newcomer runs']);
+});

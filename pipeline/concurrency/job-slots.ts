@@ -22,12 +22,27 @@ export class JobSlots {
     this.free = limit;
   }
 
-  acquire(stage: string): Promise<void> | void {
+  acquire(stage: string, priority = this.priorityOf(stage)): Promise<void> | void {
     if (this.free > 0 && !this.waiters.length) {
       this.free--;
       return;
     }
-    return new Promise((resolve) => this.waiters.push({ priority: this.priorityOf(stage), seq: this.seq++, resolve }));
+    return new Promise((resolve) => this.waiters.push({ priority, seq: this.seq++, resolve }));
+  }
+
+  /**
+   * The caller's slot lent out while it waits for `work` done elsewhere (a statistic's partitions
+   * on the worker pool: the main thread is free, and the stages that only wait on the pool used to
+   * keep the cheap ones that need it waiting), then taken back before any stage that has not
+   * started: the caller holds its inputs, and finishing it lets them go.
+   */
+  async away<T>(work: Promise<T>): Promise<T> {
+    this.release();
+    try {
+      return await work;
+    } finally {
+      await this.acquire('', Infinity);
+    }
   }
 
   release(): void {

@@ -74,6 +74,7 @@ class Execution {
   private readonly ledgerWrites: LedgerWrites;
   private readonly duck = new LazyDuck();
   private inputRows!: InputRows;
+  private jobs!: JobSlots;
   private readonly results: StageResult[] = [];
   private readonly records: RunRecord[] = [];
   private readonly runId = new Date().toISOString().replace(/[-:.TZ]/g, '') + '-' + randomBytes(3).toString('hex');
@@ -112,7 +113,7 @@ class Execution {
       selected,
       (n) => lastSeconds.get(n),
     );
-    const jobs = new JobSlots(Math.max(1, this.opts.jobs ?? this.dag.config.jobs ?? 2), (n) => paths.get(n) ?? 0);
+    const jobs = (this.jobs = new JobSlots(Math.max(1, this.opts.jobs ?? this.dag.config.jobs ?? 2), (n) => paths.get(n) ?? 0));
     // Input rows read for a stage are kept for its siblings only until the last consumer is done.
     this.inputRows = new InputRows(this.dag, this.ws.store, selected);
     for (const name of this.dag.order) {
@@ -334,7 +335,10 @@ class Execution {
           this.inputRows.projected(name, local, input, columns);
         const job = { name, stage, inputs, ctx, reasons, projected, emit: (e: RunEvent) => this.emit(e) };
         if (!stage.impl.partition)
-          return runTableStage(job, stage.impl.pure ? { ...stageOnWorkers(this.dag, stage), threads: this.threads } : undefined);
+          return runTableStage(
+            job,
+            stage.impl.pure ? { ...stageOnWorkers(this.dag, stage), threads: this.threads, away: this.away } : undefined,
+          );
         return runPartitionedTableStage(job, this.partitionedEnv(name, stage, go.forced), go.components);
       }
       case 'row': {
@@ -357,8 +361,12 @@ class Execution {
       retryKinds: this.opts.retryKinds ?? [],
       ephemeral: !!this.opts.ephemeral,
       progress: (done, total) => this.emit({ type: 'stage-progress', stage: name, done, total }),
+      away: this.away,
     };
   }
+
+  /** A stage's job slot lent out while it waits on the worker pool (JobSlots.away). */
+  private readonly away = <T>(work: Promise<T>): Promise<T> => this.jobs.away(work);
 
   private rowEnv(): RowStageEnv {
     return {

@@ -34,6 +34,8 @@ export interface PartitionedEnv {
   module: string;
   /** Every column an input of the stage has (the read guard's, on a worker). */
   columnsOf(input: string): Columns;
+  /** The stage's job slot lent out while `work` runs on the pool (JobSlots.away); held throughout when absent. */
+  away?<T>(work: Promise<T>): Promise<T>;
 }
 
 export interface PartitionedResult {
@@ -154,7 +156,7 @@ async function computePartitions(job: PartitionsJob, done: (i: number, rows: Row
   const calls = partitionCaller(env.threads, info, ctx, job.whole, expected, impl.partition!.concurrency ?? 4);
   const failed: Failed[] = [];
   try {
-    await inPool(calls.threadable ? poolOrder(todo, weights) : todo, calls.width, async (i) => {
+    const computing = inPool(calls.threadable ? poolOrder(todo, weights) : todo, calls.width, async (i) => {
       const part = parts[i]!;
       let rows: Row[];
       try {
@@ -165,6 +167,7 @@ async function computePartitions(job: PartitionsJob, done: (i: number, rows: Row
       }
       done(i, rows);
     });
+    await (calls.threadable && env.away ? env.away(computing) : computing);
   } finally {
     calls.close();
   }

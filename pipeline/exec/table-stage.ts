@@ -40,6 +40,8 @@ export interface TableWorkers {
   threads: ThreadPool | undefined;
   module: string;
   columnsOf(local: string): Columns;
+  /** The stage's job slot lent out while its call runs on the pool (JobSlots.away). */
+  away?<T>(work: Promise<T>): Promise<T>;
 }
 
 export async function runTableStage(job: TableStageJob, workers?: TableWorkers): Promise<StageOutput> {
@@ -65,7 +67,8 @@ async function onePartition(job: TableStageJob, impl: TableStage, inputs: Record
   const info = { module: workers.module, impl, columnsOf: workers.columnsOf };
   const calls = partitionCaller(workers.threads, info, job.ctx, inputs, { partitions: 1, weight }, 1);
   try {
-    return await calls.call(undefined, {}, weight);
+    const call = calls.call(undefined, {}, weight);
+    return await (calls.threadable && workers.away ? workers.away(call) : call);
   } finally {
     calls.close();
   }
