@@ -13,7 +13,7 @@
  * role, named "simulated"; with real ones they run only with `--simulated`.
  */
 import { existsSync, readdirSync } from 'node:fs';
-import { basename, isAbsolute, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { defineDag, stage, files, configInput, projectPath, type Options, type StageDecl } from './pipeline/index.ts';
 import type { Project } from './pipeline/cli/load.ts';
 import type { ThreadPool } from './pipeline/threads/pool.ts';
@@ -340,9 +340,9 @@ function runRecordStages(w: Wiring): StageDecl[] {
         step_scores: 'step_scores',
       },
       params: {
-        // A corpus outside the project by its folder's name: its full path in a param would make
-        // moving it rerun this stage and the reports, while its files key the same.
-        corpus: { dir: isAbsolute(corpus) ? basename(corpus) : corpus, bundled: sampleCorpus },
+        // The reports name the corpus where it was read (a moved corpus reruns only this stage and
+        // the reports that print it; its files key the same, so nothing else).
+        corpus: { dir: corpus, bundled: sampleCorpus },
         // Whether each model is a stand-in, for the rows that do not say (the writers', the patient's).
         models: [builder.trees, builder.vignettes, builder.narratives, builder.inspector, patient, simulatedPatient].flatMap((m) =>
           m ? [{ name: m.name, simulated: m.simulated }] : [],

@@ -53,7 +53,7 @@ export const FACT_READS: Record<string, string[]> = {
 };
 
 export interface CorpusFact {
-  /** The corpus as the wiring names it: its directory relative to the project when inside it, else the directory's name. */
+  /** The corpus directory as the wiring names it (relative to the project when inside it). */
   dir: string;
   /** The bundled sample (data/sample). */
   bundled: boolean;
