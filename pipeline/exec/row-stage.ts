@@ -126,6 +126,8 @@ async function runGroup(
   });
   run.done = pool.done;
   run.computed += todo.length;
+  // Awaited with the others at the end; a group's fsync failing before then is not an unhandled rejection.
+  pool.durable.catch(() => {});
   run.durable.push(pool.durable);
   for (const p of plans) (p as Plan).joined = null;
 }
