@@ -62,7 +62,7 @@ export async function runRowStage(env: RowStageEnv, job: RowStageJob): Promise<R
   const memo = new LazyMemo(env.store, name);
   const total = pending.reduce((n, p) => n + p.rows.length * p.parts.length, 0);
   env.emit({ type: 'stage-start', stage: name, total, reasons: job.reasons });
-  const run = { results: new Map<Plan, Row[]>(), computed: 0, reused: 0, unverified: 0, done: 0, durable: [] as Promise<void>[] };
+  const run: GroupTally = { results: new Map(), computed: 0, reused: 0, unverified: 0, done: 0, durable: [] };
   for (const group of joinGroups(shape, pending, env.joinedBytesPerGroup)) {
     await runGroup(env, shape, { group, inputs, earlier, memo, forced, zones, parts, ctx, total }, run);
     if (ctx.signal.aborted) {
@@ -86,6 +86,16 @@ export async function runRowStage(env: RowStageEnv, job: RowStageJob): Promise<R
   };
 }
 
+/** What the groups of one run add up to: their rows held in memory, counts and memo fsyncs. */
+interface GroupTally {
+  results: Map<Plan, Row[]>;
+  computed: number;
+  reused: number;
+  unverified: number;
+  done: number;
+  durable: Promise<void>[];
+}
+
 interface Group {
   group: PendingSegment[];
   inputs: UnitInputs;
@@ -99,12 +109,7 @@ interface Group {
 }
 
 /** One group of pending segments planned (its joined rows read), triaged and run; its joined rows let go after. */
-async function runGroup(
-  env: RowStageEnv,
-  shape: RowShape,
-  g: Group,
-  run: { results: Map<Plan, Row[]>; computed: number; reused: number; unverified: number; done: number; durable: Promise<void>[] },
-): Promise<void> {
+async function runGroup(env: RowStageEnv, shape: RowShape, g: Group, run: GroupTally): Promise<void> {
   const joined = joinIndexes(env.store, shape, g.group, g.zones);
   const plans = planUnits(shape, g.parts, g.group, joined);
   const { results, todo, reused, unverified } = triageUnits(env, shape, plans, g.earlier, g.memo, g.forced);
@@ -129,5 +134,5 @@ async function runGroup(
   // Awaited with the others at the end; a group's fsync failing before then is not an unhandled rejection.
   pool.durable.catch(() => {});
   run.durable.push(pool.durable);
-  for (const p of plans) (p as Plan).joined = null;
+  for (const p of plans) p.joined = null;
 }
