@@ -44,3 +44,32 @@ test('rows whose keys differ in name or order, and short lists, cross as rows', 
   assert.equal(fromColumns(short), short);
   assert.deepEqual(fromColumns(toColumns(rows)), rows);
 });
+
+test('a column of repeated strings crosses as its distinct strings and indices, nulls kept', () => {
+  const rows = many(200, (i) => ({
+    model: i % 3 ? `model-${i % 7}` : null,
+    cdp_id: `cdp-${i >> 2}`,
+    pair_id: `pair-${i}`,
+    setting: i % 2 ? 'single' : '多轮',
+  }));
+  const crossed = structuredClone(toColumns(rows) as RowColumns);
+  const [model, cdp, pair, setting] = crossed.values as { dictionary?: string[]; codes?: Int32Array }[];
+  assert.deepEqual(
+    model!.dictionary,
+    ['model-1', 'model-2', 'model-4', 'model-5', 'model-0', 'model-3', 'model-6'],
+    'in order of first use',
+  );
+  assert.ok(model!.codes instanceof Int32Array);
+  assert.equal(model!.codes![0], -1, 'a null is index -1');
+  assert.equal(cdp!.dictionary!.length, 50, 'four rows share a case id');
+  assert.ok(Array.isArray(pair), 'strings that never repeat cross as they are');
+  assert.deepEqual(setting!.dictionary, ['多轮', 'single']);
+  assert.deepEqual(fromColumns(crossed), rows);
+});
+
+test('a column of strings mixed with other values crosses as it is', () => {
+  const rows = many(64, (i) => ({ v: i % 2 ? 'x' : i % 4 ? 1 : undefined }));
+  const crossed = toColumns(rows) as RowColumns;
+  assert.ok(Array.isArray(crossed.values[0]));
+  assert.deepEqual(fromColumns(structuredClone(crossed)), rows);
+});

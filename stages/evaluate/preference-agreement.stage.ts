@@ -26,6 +26,7 @@ import {
   type PairPcc,
 } from '../stats/agreement.ts';
 import { parsePairPcc, parsePreferenceChoices } from '../stats/read-csv.ts';
+import { twoRaterAgreement, twoRaterPairs, type TwoRaterPairs } from '../stats/two-rater-agreement.ts';
 import { SIMULATED_RATERS } from './simulated-preferences.ts';
 
 export interface PreferenceParams {
@@ -81,19 +82,14 @@ const pathwayKey = (setting: unknown, model: unknown, cdpId: unknown) => `${Stri
 
 const sourceRank = (r: Row) => (r.source === 'human' ? 1 : 0);
 
-/** A simulated pair as the agreement needs it: which two pathways, labelled how. */
-interface SimulatedPair {
-  pair_id: string;
-  group: string;
-  cdp_id: string;
-  modelA: string;
-  modelB: string;
-}
-
-/** The simulated raters' pairs and their choices grouped by pair (each judge × metric only looks up its PCC values). */
+/**
+ * The simulated raters' pairs as the agreement counts them: which two pathways each pair
+ * compares (pathwayKey), and the two raters' labels as arrays (two-rater-agreement.ts).
+ */
 interface SimulatedRatings {
-  pairs: SimulatedPair[];
-  labelled: ReturnType<typeof groupPreferences>;
+  keyA: string[];
+  keyB: string[];
+  labels: TwoRaterPairs;
 }
 
 /**
@@ -111,22 +107,57 @@ function simulatedRatings({ simulated_preferences }: Record<string, Row[]>): Sim
     else byGroup.set(g, [r]);
   }
   const rows = [...byGroup.keys()].sort().flatMap((g) => byGroup.get(g)!);
-  const pairs = rows.map((r) => ({
-    pair_id: String(r.pair_id),
-    group: String(r.group),
-    cdp_id: String(r.cdp_id),
-    modelA: String(r.model_a),
-    modelB: String(r.model_b),
-  }));
-  const choices = rows.flatMap((r) =>
-    SIMULATED_RATERS.map((annotator, k) => ({
-      group: String(r.group),
-      pair_id: String(r.pair_id),
-      annotator,
-      choice: (k === 0 ? r.choice_1 : r.choice_2) as Choice,
-    })),
-  );
-  return { pairs, labelled: groupPreferences(choices) };
+  const seen = new Set<string>();
+  for (const r of rows) {
+    const id = String(r.pair_id);
+    if (seen.has(id)) throw new RangeError(`simulated_preferences: pair ${id} appears twice; a pair is labelled once by each rater`);
+    seen.add(id);
+  }
+  // κ takes the raters in name order.
+  const [first, second] = SIMULATED_RATERS[0] < SIMULATED_RATERS[1] ? ['choice_1', 'choice_2'] : ['choice_2', 'choice_1'];
+  return {
+    keyA: rows.map((r) => pathwayKey(r.group, r.model_a, r.cdp_id)),
+    keyB: rows.map((r) => pathwayKey(r.group, r.model_b, r.cdp_id)),
+    labels: twoRaterPairs(rows.map((r) => ({ group: String(r.group), first: r[first] as Choice, second: r[second] as Choice }))),
+  };
+}
+
+/** One judge's rows for each metric: the simulated pairs whose two pathways it scored, against its PCC values. */
+function judgeRows(judge: string, rows: readonly Row[], ratings: SimulatedRatings, tieTolerance: number): Row[] {
+  const metricsOf = new Map<string, Row>();
+  for (const r of rows) if (r.judge === judge) metricsOf.set(pathwayKey(r.setting, r.model, r.cdp_id), r);
+  const n = ratings.keyA.length;
+  const a = ratings.keyA.map((k) => metricsOf.get(k)),
+    b = ratings.keyB.map((k) => metricsOf.get(k));
+  const scored = Uint8Array.from(a, (x, i) => (x && b[i] ? 1 : 0));
+  const out: Row[] = [];
+  for (const metric of ['dtw_pcc', 'ot_pcc', 'lnds_pcs']) {
+    const sign = metric === 'lnds_pcs' ? -1 : 1;
+    const pccA = new Float64Array(n),
+      pccB = new Float64Array(n);
+    for (let i = 0; i < n; i++) {
+      if (!scored[i]) continue;
+      pccA[i] = sign * (a[i]![metric] as number);
+      pccB[i] = sign * (b[i]![metric] as number);
+    }
+    const result = twoRaterAgreement(ratings.labels, { pccA, pccB, scored }, tieTolerance);
+    if (!result) continue;
+    const base = { source: 'simulated-raters', simulated: true, judge, metric };
+    for (const g of [...result.groups, result.overall]) {
+      out.push({
+        ...base,
+        group: g.group,
+        pairs: g.pairs,
+        agreement: num(g.agreement),
+        majority_pairs: g.majorityPairs,
+        agreement_majority_only: num(g.agreementMajorityOnly),
+        inter_annotator: num(g.interAnnotator),
+        kappa: num(g.kappa),
+        kappa_n: g.pairs,
+      });
+    }
+  }
+  return out;
 }
 
 export default tableStage<PreferenceParams>({
@@ -173,27 +204,11 @@ export default tableStage<PreferenceParams>({
   },
   run({ pathway_metrics, simulated_preferences, human_preferences, human_pair_pcc }, ctx) {
     const tieTolerance = ctx.params.tieTolerance;
-    const { pairs, labelled } = (ctx.common as SimulatedRatings | undefined) ?? simulatedRatings({ simulated_preferences });
+    const ratings = (ctx.common as SimulatedRatings | undefined) ?? simulatedRatings({ simulated_preferences });
     const out: Row[] = [];
     const scoredRows = pathway_metrics.filter((r) => r.error == null);
     const judges = [...new Set(scoredRows.map((r) => String(r.judge)))].sort();
-    for (const judge of judges) {
-      const metricsOf = new Map<string, Row>();
-      for (const r of scoredRows) if (r.judge === judge) metricsOf.set(pathwayKey(r.setting, r.model, r.cdp_id), r);
-      const both: [string, Row, Row][] = [];
-      for (const p of pairs) {
-        const a = metricsOf.get(pathwayKey(p.group, p.modelA, p.cdp_id)),
-          b = metricsOf.get(pathwayKey(p.group, p.modelB, p.cdp_id));
-        if (a && b) both.push([p.pair_id, a, b]);
-      }
-      for (const metric of ['dtw_pcc', 'ot_pcc', 'lnds_pcs']) {
-        const sign = metric === 'lnds_pcs' ? -1 : 1;
-        const pcc = new Map<string, PairPcc>();
-        for (const [pair_id, a, b] of both)
-          pcc.set(pair_id, { pair_id, pccA: sign * (a[metric] as number), pccB: sign * (b[metric] as number) });
-        out.push(...agreementRows({ source: 'simulated-raters', simulated: true, judge, metric }, labelled, pcc, tieTolerance, true));
-      }
-    }
+    for (const judge of judges) out.push(...judgeRows(judge, scoredRows, ratings, tieTolerance));
     const read = <T>(rows: Row[], parse: (csv: string, source: string) => { rows: T[]; errors: { message: string }[] }): T[] =>
       rows.flatMap((f) => {
         const path = ctx.file(String(f.path));
