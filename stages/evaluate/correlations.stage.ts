@@ -26,20 +26,25 @@ export const CORRELATION_METRICS = ['dtw_pcc', 'ot_pcc', 'lnds_pcs'];
 const finiteOrNull = (x: number | null) => (x !== null && Number.isFinite(x) ? x : null);
 
 export function instanceCorrelations(rows: readonly Row[], judges: readonly string[], setting: string, minInstances = 3): Row[] {
-  const byInstance = new Map<string, Map<string, Row>>();
+  // Each instance's row per judge (by the judge's index); its JSON key, made once, orders the instances.
+  const byInstance = new Map<string, { order: string; byJudge: (Row | undefined)[] }>();
   for (const r of rows) {
-    if (r.error != null || !judges.includes(String(r.judge))) continue;
-    const key = JSON.stringify([r.setting, r.model, r.cdp_id]);
-    if (!byInstance.has(key)) byInstance.set(key, new Map());
-    byInstance.get(key)!.set(String(r.judge), r);
+    const j = r.error == null ? judges.indexOf(String(r.judge)) : -1;
+    if (j < 0) continue;
+    const id = `${String(r.setting)}\u0000${String(r.model)}\u0000${String(r.cdp_id)}`;
+    let instance = byInstance.get(id);
+    if (!instance) byInstance.set(id, (instance = { order: JSON.stringify([r.setting, r.model, r.cdp_id]), byJudge: [] }));
+    instance.byJudge[j] = r;
   }
-  const complete = [...byInstance.entries()].filter(([, m]) => judges.every((j) => m.has(j))).sort(([a], [b]) => (a < b ? -1 : 1));
+  const complete = [...byInstance.values()]
+    .filter((x) => judges.every((_, j) => x.byJudge[j] !== undefined))
+    .sort((a, b) => (a.order < b.order ? -1 : 1));
   if (complete.length < minInstances) return [];
   const scores: Record<string, Record<string, Float64Array>> = {};
-  for (const j of judges) {
-    scores[j] = {};
-    for (const metric of CORRELATION_METRICS) scores[j][metric] = Float64Array.from(complete, ([, m]) => m.get(j)![metric] as number);
-  }
+  judges.forEach((judge, j) => {
+    scores[judge] = {};
+    for (const metric of CORRELATION_METRICS) scores[judge][metric] = Float64Array.from(complete, (x) => x.byJudge[j]![metric] as number);
+  });
   return correlationTable(scores, { judges, metrics: CORRELATION_METRICS, invert: ['lnds_pcs'] }).map((c) => ({
     setting,
     fixed: c.fixed,

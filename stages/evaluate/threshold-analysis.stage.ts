@@ -84,6 +84,10 @@ export default tableStage<ThresholdParams>({
   // A grid of at most 1,000 thresholds over [0, 1].
   params: { gridStep: z.number().min(0.001).max(1).default(0.05), tolerance: z.number().min(0).max(1).default(0.02) },
   reads: { threshold_labels: ['setting', 'judge', 'model', 'scores', 'correct', 'left_out'] },
+  // A function of its rows and the params (the human CSVs it reads are files its input rows name,
+  // their sha256 in the key): it runs on a worker thread (--workers), off the main thread, which
+  // reads and commits for the statistics running beside it.
+  pure: true,
   columns: {
     source: 'VARCHAR',
     simulated: 'BOOLEAN',
