@@ -68,18 +68,22 @@ const text = (v: unknown): string | null =>
 export function collectSettings(inputs: Record<string, readonly Row[] | undefined>): SettingRow[] {
   const out: SettingRow[] = [];
   for (const s of SETTING_SOURCES) {
-    const counts = new Map<string, SettingRow>();
+    // By judge, then value: a key string per row was most of this stage at the paper's size (3 × 10^5 rows an input).
+    const counts = new Map<string | null, Map<string, SettingRow>>();
     for (const r of inputs[s.stage] ?? []) {
       const value = text(r[s.column]);
       if (value === null) continue;
       const judge = s.perJudge ? String(r.judge) : null;
-      const key = JSON.stringify([judge, value]);
-      const c = counts.get(key) ?? { stage: s.stage, setting: s.column, judge, value, rows: 0 };
-      c.rows++;
-      counts.set(key, c);
+      let ofJudge = counts.get(judge);
+      if (!ofJudge) counts.set(judge, (ofJudge = new Map()));
+      const c = ofJudge.get(value);
+      if (c) c.rows++;
+      else ofJudge.set(value, { stage: s.stage, setting: s.column, judge, value, rows: 1 });
     }
     out.push(
-      ...[...counts.values()].sort((a, b) => byCodeUnit(a.judge ?? '', b.judge ?? '') || b.rows - a.rows || byCodeUnit(a.value, b.value)),
+      ...[...counts.values()]
+        .flatMap((m) => [...m.values()])
+        .sort((a, b) => byCodeUnit(a.judge ?? '', b.judge ?? '') || b.rows - a.rows || byCodeUnit(a.value, b.value)),
     );
   }
   return out;
