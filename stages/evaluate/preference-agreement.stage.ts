@@ -45,6 +45,20 @@ function kappaOf(pairs: readonly LabelledPair[]): { kappa: number | null; kappa_
   return k ? { kappa: num(k.kappa), kappa_n: k.n } : { kappa: null, kappa_n: null };
 }
 
+/** A group's (or the overall) row: its summary and κ. */
+function summaryRow(base: Row, s: AgreementSummary, kappa: { kappa: number | null; kappa_n: number | null }): Row {
+  return {
+    ...base,
+    group: s.group,
+    pairs: s.pairs,
+    agreement: num(s.agreement),
+    majority_pairs: s.majorityPairs,
+    agreement_majority_only: num(s.agreementMajorityOnly),
+    inter_annotator: num(s.interAnnotator),
+    ...kappa,
+  };
+}
+
 /**
  * One row per group and one overall. With `scoredOnly`, labelled pairs without PCC values are
  * left out (a judge that did not score both pathways); otherwise they are an error.
@@ -65,16 +79,7 @@ export function agreementRows(
     if (list) list.push(pair);
     else inGroup.set(p.group, [pair]);
   }
-  const row = (s: AgreementSummary, pairs: readonly LabelledPair[]): Row => ({
-    ...base,
-    group: s.group,
-    pairs: s.pairs,
-    agreement: num(s.agreement),
-    majority_pairs: s.majorityPairs,
-    agreement_majority_only: num(s.agreementMajorityOnly),
-    inter_annotator: num(s.interAnnotator),
-    ...kappaOf(pairs),
-  });
+  const row = (s: AgreementSummary, pairs: readonly LabelledPair[]): Row => summaryRow(base, s, kappaOf(pairs));
   return [...a.groups.map((g) => row(g, inGroup.get(g.group)!)), row(a.overall, [...inGroup.values()].flat())];
 }
 
@@ -143,19 +148,7 @@ function judgeRows(judge: string, rows: readonly Row[], ratings: SimulatedRating
     const result = twoRaterAgreement(ratings.labels, { pccA, pccB, scored }, tieTolerance);
     if (!result) continue;
     const base = { source: 'simulated-raters', simulated: true, judge, metric };
-    for (const g of [...result.groups, result.overall]) {
-      out.push({
-        ...base,
-        group: g.group,
-        pairs: g.pairs,
-        agreement: num(g.agreement),
-        majority_pairs: g.majorityPairs,
-        agreement_majority_only: num(g.agreementMajorityOnly),
-        inter_annotator: num(g.interAnnotator),
-        kappa: num(g.kappa),
-        kappa_n: g.pairs,
-      });
-    }
+    for (const g of [...result.groups, result.overall]) out.push(summaryRow(base, g, { kappa: num(g.kappa), kappa_n: g.pairs }));
   }
   return out;
 }

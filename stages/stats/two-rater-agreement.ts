@@ -8,7 +8,7 @@
  * With two raters a pair's credit is 0, ½ or 1 and its raters agree or not, so every sum here is
  * a count or a sum of halves: exact, and the means are the same doubles as agreement.ts's.
  */
-import { pccChoice, type Choice } from './agreement.ts';
+import { pccChoice, type AgreementSummary, type Choice } from './agreement.ts';
 
 const CODES: Readonly<Record<Choice, number>> = { A: 0, B: 1, tie: 2 };
 
@@ -58,14 +58,8 @@ function code(choice: unknown, i: number): number {
   return CODES[choice as Choice];
 }
 
-/** The agreement of one group (or 'overall') as agreement.ts's summary and κ report it. */
-export interface GroupAgreement {
-  group: string;
-  pairs: number;
-  agreement: number;
-  majorityPairs: number;
-  agreementMajorityOnly: number;
-  interAnnotator: number;
+/** The agreement of one group (or 'overall'): agreement.ts's summary, and κ over the group's pairs. */
+export interface GroupAgreement extends AgreementSummary {
   /** Cohen's κ between the two raters over the group's pairs (NaN when chance agreement is 1). */
   kappa: number;
 }
